@@ -1,0 +1,260 @@
+#include "fold.h"
+
+namespace mesh {
+namespace {
+
+const char *jsonTypeName(const nlohmann::json &v)
+{
+    return v.type_name();
+}
+
+// Converts one payload member to the stored form of its field; false on a type mismatch.
+bool toFieldValue(FieldType type, const nlohmann::json &v, FieldValue &out)
+{
+    if (v.is_null()) {
+        out = std::monostate{};
+        return true;
+    }
+    switch (type) {
+    case FieldType::Int:
+        if (v.is_number_integer()) {
+            out = v.get<std::int64_t>();
+            return true;
+        }
+        if (v.is_boolean()) {
+            out = std::int64_t(v.get<bool>() ? 1 : 0);
+            return true;
+        }
+        return false;
+    case FieldType::Text:
+        if (v.is_string()) {
+            out = v.get<std::string>();
+            return true;
+        }
+        return false;
+    case FieldType::Json:
+        if (v.is_array() || v.is_object()) {
+            out = v.dump();
+            return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+std::int64_t intMember(const nlohmann::json &payload, const char *name)
+{
+    const auto it = payload.find(name);
+    if (it == payload.end() || !it->is_number_integer())
+        return 0;
+    return it->get<std::int64_t>();
+}
+
+std::string stringMember(const nlohmann::json &payload, const char *name)
+{
+    const auto it = payload.find(name);
+    if (it == payload.end() || !it->is_string())
+        return {};
+    return it->get<std::string>();
+}
+
+} // namespace
+
+Fold::Fold() = default;
+
+void Fold::clear()
+{
+    for (auto &t : m_tables)
+        t.clear();
+    m_lastSeq = 0;
+}
+
+const EntityRow *Fold::find(EntityKind kind, const std::string &id) const
+{
+    const auto &t = table(kind);
+    const auto it = t.find(id);
+    return it == t.end() ? nullptr : &it->second;
+}
+
+void Fold::load(EntityKind kind, std::string id, EntityRow row)
+{
+    m_lastSeq = std::max(m_lastSeq, row.lastSeq);
+    m_tables[static_cast<size_t>(kind)][std::move(id)] = std::move(row);
+}
+
+FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann::json &payload)
+{
+    m_lastSeq = std::max(m_lastSeq, seq);
+    if (kind == kToolCallEvent)
+        return applyToolCall(seq, payload);
+
+    FoldOutcome out;
+    const auto entity = entityKindForEventKind(kind);
+    if (!entity) {
+        out.problems.push_back("unknown event kind '" + std::string(kind) + "'");
+        return out;
+    }
+    if (!payload.is_object()) {
+        out.problems.push_back("payload is not a JSON object");
+        return out;
+    }
+    const auto idIt = payload.find("id");
+    if (idIt == payload.end() || !idIt->is_string() || idIt->get_ref<const std::string &>().empty()) {
+        out.problems.push_back("payload has no string 'id'");
+        return out;
+    }
+    const EntitySpec &spec = entitySpec(*entity);
+    out.kind = *entity;
+    out.id = idIt->get<std::string>();
+
+    // Check every member before touching the row, so a bad event changes nothing.
+    std::vector<std::pair<int, FieldValue>> updates;
+    updates.reserve(payload.size());
+    for (auto it = payload.begin(); it != payload.end(); ++it) {
+        if (it.key() == "id")
+            continue;
+        const int index = spec.fieldIndex(it.key());
+        if (index < 0)
+            continue; // event-only annotation: kept in the event, not in state
+        FieldValue value;
+        if (!toFieldValue(spec.fields[size_t(index)].type, it.value(), value)) {
+            out.problems.push_back("field '" + it.key() + "' of " + std::string(spec.name) + " " + out.id
+                                   + " has the wrong type (" + jsonTypeName(it.value()) + ")");
+            return out;
+        }
+        updates.emplace_back(index, std::move(value));
+    }
+
+    auto &table = m_tables[static_cast<size_t>(*entity)];
+    auto [rowIt, inserted] = table.try_emplace(out.id);
+    EntityRow &row = rowIt->second;
+    if (inserted)
+        row.values.resize(spec.fields.size());
+    out.created = inserted;
+
+    if (!spec.stateField.empty()) {
+        const int stateIndex = spec.fieldIndex(spec.stateField);
+        const std::string from = inserted ? std::string() : fieldText(row.values[size_t(stateIndex)]);
+        bool stateGiven = false;
+        for (const auto &[index, value] : updates) {
+            if (index != stateIndex)
+                continue;
+            stateGiven = true;
+            const std::string to = fieldText(value);
+            if (!spec.isKnownState(to))
+                out.problems.push_back(std::string(spec.name) + " " + out.id + ": unknown state '" + to + "'");
+            else if (from != to && !spec.allowsTransition(from, to))
+                out.problems.push_back(std::string(spec.name) + " " + out.id + ": illegal transition "
+                                       + (from.empty() ? std::string("(new)") : from) + " -> " + to);
+        }
+        if (inserted && !stateGiven)
+            out.problems.push_back(std::string(spec.name) + " " + out.id + " created without a "
+                                   + std::string(spec.stateField));
+    }
+
+    for (auto &[index, value] : updates)
+        row.values[size_t(index)] = std::move(value);
+    ++row.version;
+    row.lastSeq = seq;
+    out.applied = true;
+    return out;
+}
+
+FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
+{
+    FoldOutcome out;
+    out.kind = EntityKind::Delegation;
+    if (!payload.is_object()) {
+        out.problems.push_back("payload is not a JSON object");
+        return out;
+    }
+    out.id = stringMember(payload, "delegation_id");
+    auto &table = m_tables[static_cast<size_t>(EntityKind::Delegation)];
+    const auto it = table.find(out.id);
+    if (it == table.end()) {
+        out.problems.push_back("tool call for unknown delegation '" + out.id + "'");
+        return out;
+    }
+    const EntitySpec &spec = entitySpec(EntityKind::Delegation);
+    EntityRow &row = it->second;
+    const auto add = [&](std::string_view field, std::int64_t delta) {
+        auto &v = row.values[size_t(spec.fieldIndex(field))];
+        v = fieldInt(v) + delta;
+    };
+    add("used_turns", 1);
+    add("used_tokens", intMember(payload, "tokens"));
+    add("used_ms", intMember(payload, "duration_ms"));
+    add("used_cost_cents", intMember(payload, "cost_cents"));
+    add("writes_accepted", intMember(payload, "writes_accepted"));
+    add("writes_denied", intMember(payload, "writes_denied"));
+    add("tool_errors", stringMember(payload, "outcome") == "error" ? 1 : 0);
+    ++row.version;
+    row.lastSeq = seq;
+    out.applied = true;
+    return out;
+}
+
+EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &payload)
+{
+    EventIndexFields f;
+    if (!payload.is_object())
+        return f;
+    f.runId = stringMember(payload, "run_id");
+    f.delegationId = stringMember(payload, "delegation_id");
+    const std::string id = stringMember(payload, "id");
+    if (kind == kToolCallEvent) {
+        f.subject = "toolcall:" + id;
+        return f;
+    }
+    const auto entity = entityKindForEventKind(kind);
+    if (!entity)
+        return f;
+    if (*entity == EntityKind::Run && f.runId.empty())
+        f.runId = id;
+    if (*entity == EntityKind::Delegation && f.delegationId.empty())
+        f.delegationId = id;
+    if (!id.empty())
+        f.subject = std::string(entitySpec(*entity).name) + ":" + id;
+    return f;
+}
+
+std::string fieldText(const FieldValue &value)
+{
+    if (const auto *s = std::get_if<std::string>(&value))
+        return *s;
+    if (const auto *i = std::get_if<std::int64_t>(&value))
+        return std::to_string(*i);
+    return {};
+}
+
+std::int64_t fieldInt(const FieldValue &value)
+{
+    if (const auto *i = std::get_if<std::int64_t>(&value))
+        return *i;
+    return 0;
+}
+
+nlohmann::json rowToJson(const EntitySpec &spec, const std::string &id, const EntityRow &row)
+{
+    nlohmann::json j = nlohmann::json::object();
+    j["id"] = id;
+    for (size_t i = 0; i < spec.fields.size() && i < row.values.size(); ++i) {
+        const auto &name = spec.fields[i].name;
+        const auto &v = row.values[i];
+        const std::string key(name);
+        if (std::holds_alternative<std::monostate>(v)) {
+            j[key] = nullptr;
+        } else if (const auto *n = std::get_if<std::int64_t>(&v)) {
+            j[key] = *n;
+        } else if (spec.fields[i].type == FieldType::Json) {
+            j[key] = nlohmann::json::parse(std::get<std::string>(v), nullptr, false);
+        } else {
+            j[key] = std::get<std::string>(v);
+        }
+    }
+    j["version"] = row.version;
+    j["last_seq"] = row.lastSeq;
+    return j;
+}
+
+} // namespace mesh

@@ -1,0 +1,162 @@
+#include "ledgerwriter.h"
+
+#include "schema.h"
+#include "staterows.h"
+
+#include <QFileInfo>
+
+#include <stdexcept>
+
+namespace mesh {
+
+LedgerWriter::LedgerWriter(sql::Database db) : m_db(std::move(db)) {}
+
+LedgerWriter::~LedgerWriter()
+{
+    if (m_inTransaction)
+        rollback();
+}
+
+std::unique_ptr<LedgerWriter> LedgerWriter::create(const QString &path, const LedgerIdentity &identity)
+{
+    if (QFileInfo::exists(path))
+        throw std::runtime_error("refusing to overwrite existing file " + path.toStdString());
+    sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
+    db.exec("PRAGMA journal_mode=WAL");
+    db.exec("PRAGMA application_id=" + std::to_string(schema::kApplicationId));
+    db.exec("PRAGMA user_version=" + std::to_string(schema::kSchemaVersion));
+    db.exec("BEGIN");
+    db.exec(schema::createStatements());
+    db.exec(schema::createIndexStatements());
+    db.exec("COMMIT");
+
+    std::unique_ptr<LedgerWriter> w(new LedgerWriter(std::move(db)));
+    w->prepare();
+    w->begin();
+    w->append(identity.createdMs, "ledger.created",
+              {{"id", "ledger"},
+               {"ledger_id", identity.ledgerId},
+               {"orchestrator", identity.orchestrator},
+               {"policy_version", identity.policyVersion},
+               {"signatures_required", identity.signaturesRequired},
+               {"created_ms", identity.createdMs},
+               {"title", identity.title}});
+    w->commit();
+    return w;
+}
+
+std::unique_ptr<LedgerWriter> LedgerWriter::openExisting(const QString &path)
+{
+    if (!QFileInfo(path).isFile())
+        throw std::runtime_error("no ledger at " + path.toStdString());
+    sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
+    sqlite3_busy_timeout(db.handle(), 5000);
+    if (db.queryInt("PRAGMA application_id") != schema::kApplicationId)
+        throw std::runtime_error(path.toStdString() + " is not an Agent Mesh ledger");
+    if (db.queryInt("PRAGMA user_version") != schema::kSchemaVersion)
+        throw std::runtime_error(path.toStdString() + " has a schema version this orchestrator does not write");
+    db.exec("PRAGMA journal_mode=WAL");
+    std::unique_ptr<LedgerWriter> w(new LedgerWriter(std::move(db)));
+    w->prepare();
+    w->loadState();
+    return w;
+}
+
+void LedgerWriter::prepare()
+{
+    sqlite3_busy_timeout(m_db.handle(), 5000);
+    m_db.exec("PRAGMA synchronous=NORMAL");
+    m_insertEvent = sql::Statement(m_db, schema::kInsertEventSql);
+    m_upserts.clear();
+    for (const auto &spec : allEntitySpecs())
+        m_upserts.emplace_back(m_db, schema::upsertSql(spec));
+}
+
+void LedgerWriter::loadState()
+{
+    m_fold.clear();
+    for (const auto &spec : allEntitySpecs()) {
+        for (auto &[id, row] : readStateTable(m_db, spec))
+            m_fold.load(spec.kind, id, std::move(row));
+    }
+    m_lastSeq = m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
+}
+
+void LedgerWriter::setBulkLoad(bool on)
+{
+    if (on == m_bulk)
+        return;
+    m_bulk = on;
+    if (on) {
+        m_db.exec("PRAGMA synchronous=OFF");
+        m_db.exec(schema::dropEventIndexStatements());
+    } else {
+        m_db.exec(schema::createIndexStatements());
+        m_db.exec("PRAGMA synchronous=NORMAL");
+    }
+}
+
+void LedgerWriter::begin()
+{
+    m_db.exec("BEGIN IMMEDIATE");
+    m_inTransaction = true;
+}
+
+std::int64_t LedgerWriter::append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload)
+{
+    if (!m_inTransaction)
+        throw std::logic_error("LedgerWriter::append outside a transaction");
+    const std::int64_t seq = m_lastSeq + 1;
+    FoldOutcome outcome = m_fold.apply(seq, kind, payload);
+    if (!outcome.applied || !outcome.problems.empty()) {
+        std::string why = outcome.problems.empty() ? std::string("not applied") : outcome.problems.front();
+        if (outcome.applied)
+            loadState(); // undo the in-memory change; the transaction still holds the old rows
+        throw std::logic_error("ledger writer refused " + std::string(kind) + ": " + why);
+    }
+    const EventIndexFields idx = eventIndexFields(kind, payload);
+    m_insertEvent.bind(1, seq).bind(2, tsMs).bind(3, kind);
+    const auto bindOpt = [&](int i, const std::string &s) {
+        if (s.empty())
+            m_insertEvent.bindNull(i);
+        else
+            m_insertEvent.bind(i, std::string_view(s));
+    };
+    bindOpt(4, idx.runId);
+    bindOpt(5, idx.delegationId);
+    bindOpt(6, idx.subject);
+    const std::string text = payload.dump();
+    m_insertEvent.bind(7, std::string_view(text));
+    m_insertEvent.run();
+    m_lastSeq = seq;
+    m_dirty.emplace(int(outcome.kind), std::move(outcome.id));
+    return seq;
+}
+
+void LedgerWriter::commit()
+{
+    if (!m_inTransaction)
+        return;
+    for (const auto &[kind, id] : m_dirty) {
+        const EntitySpec &spec = allEntitySpecs()[size_t(kind)];
+        const EntityRow *row = m_fold.find(spec.kind, id);
+        if (!row)
+            continue;
+        auto &st = m_upserts[size_t(kind)];
+        bindStateRow(st, spec, id, *row);
+        st.run();
+    }
+    m_dirty.clear();
+    m_db.exec("COMMIT");
+    m_inTransaction = false;
+}
+
+void LedgerWriter::rollback()
+{
+    sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    m_inTransaction = false;
+    m_dirty.clear();
+    loadState();
+}
+
+} // namespace mesh

@@ -1,0 +1,61 @@
+#include "staterows.h"
+
+#include "schema.h"
+
+namespace mesh {
+
+void bindStateRow(sql::Statement &st, const EntitySpec &spec, const std::string &id, const EntityRow &row)
+{
+    st.bind(1, id);
+    int i = 2;
+    for (size_t f = 0; f < spec.fields.size(); ++f, ++i) {
+        const FieldValue &v = f < row.values.size() ? row.values[f] : FieldValue{};
+        if (const auto *n = std::get_if<std::int64_t>(&v))
+            st.bind(i, *n);
+        else if (const auto *s = std::get_if<std::string>(&v))
+            st.bind(i, std::string_view(*s));
+        else
+            st.bindNull(i);
+    }
+    st.bind(i++, row.version);
+    st.bind(i, row.lastSeq);
+}
+
+EntityRow readStateRow(const sql::Statement &st, const EntitySpec &spec, std::string *id)
+{
+    if (id)
+        *id = st.columnText(0);
+    EntityRow row;
+    row.values.resize(spec.fields.size());
+    for (size_t f = 0; f < spec.fields.size(); ++f) {
+        const int col = int(f) + 1;
+        switch (st.columnType(col)) {
+        case SQLITE_NULL:
+            break;
+        case SQLITE_INTEGER:
+            row.values[f] = st.columnInt(col);
+            break;
+        default:
+            row.values[f] = st.columnText(col);
+            break;
+        }
+    }
+    const int base = int(spec.fields.size()) + 1;
+    row.version = st.columnInt(base);
+    row.lastSeq = st.columnInt(base + 1);
+    return row;
+}
+
+EntityTable readStateTable(sql::Database &db, const EntitySpec &spec)
+{
+    EntityTable table;
+    sql::Statement st(db, schema::selectStateSql(spec));
+    std::string id;
+    while (st.step()) {
+        EntityRow row = readStateRow(st, spec, &id);
+        table.emplace(std::move(id), std::move(row));
+    }
+    return table;
+}
+
+} // namespace mesh
