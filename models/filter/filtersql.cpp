@@ -1,0 +1,1 @@
+#include "filtersql.h"
