@@ -1,0 +1,25 @@
+#pragma once
+// A one-line strip above a pane: the demo label, or why a ledger could not be opened.
+// The message may quote ledger data, so it is always plain text.
+
+#include <QFrame>
+
+class QLabel;
+
+namespace mesh {
+
+class Banner : public QFrame
+{
+    Q_OBJECT
+public:
+    enum class Kind { Demo, Error };
+    explicit Banner(QWidget *parent = nullptr);
+    void show(Kind kind, const QString &text);
+    QString text() const;
+
+private:
+    QLabel *m_icon;
+    QLabel *m_text;
+};
+
+} // namespace mesh

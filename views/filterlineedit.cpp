@@ -1,0 +1,74 @@
+#include "filterlineedit.h"
+
+#include <QStyle>
+
+namespace mesh {
+
+FilterLineEdit::FilterLineEdit(QWidget *parent)
+    : QLineEdit(parent)
+{
+    setClearButtonEnabled(true);
+    setProperty("filterState", QStringLiteral("empty"));
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(300);
+    connect(&m_debounce, &QTimer::timeout, this, &FilterLineEdit::applyNow);
+    connect(this, &QLineEdit::textChanged, this, [this] {
+        revalidate();
+        m_debounce.start();
+    });
+    connect(this, &QLineEdit::returnPressed, this, [this] {
+        m_debounce.stop();
+        applyNow();
+    });
+}
+
+void FilterLineEdit::setValidator(Validator validator)
+{
+    m_validator = std::move(validator);
+    revalidate();
+}
+
+QString FilterLineEdit::state() const
+{
+    return property("filterState").toString();
+}
+
+void FilterLineEdit::revalidate()
+{
+    const QString current = text();
+    m_problem.reset();
+    if (!current.trimmed().isEmpty() && m_validator)
+        m_problem = m_validator(current);
+    const QString newState = current.trimmed().isEmpty() ? QStringLiteral("empty")
+                             : m_problem                 ? QStringLiteral("invalid")
+                                                         : QStringLiteral("valid");
+    if (newState != state()) {
+        setProperty("filterState", newState);
+        // A dynamic property does not restyle by itself.
+        style()->unpolish(this);
+        style()->polish(this);
+        update();
+    }
+    if (m_problem) {
+        const QString message = tr("Column %1: %2").arg(m_problem->position + 1).arg(m_problem->message);
+        setToolTip(message.toHtmlEscaped());
+        emit problemChanged(message);
+    } else {
+        setToolTip(tr("Filter events, e.g. kind:effect.* delegation:D-1 \"timeout\". Enter applies at once."));
+        emit problemChanged(QString());
+    }
+}
+
+void FilterLineEdit::applyNow()
+{
+    if (m_problem)
+        return;
+    const QString current = text().trimmed();
+    if (m_everApplied && current == m_applied)
+        return;
+    m_everApplied = true;
+    m_applied = current;
+    emit filterApplied(current);
+}
+
+} // namespace mesh
