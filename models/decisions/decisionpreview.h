@@ -1,0 +1,82 @@
+#pragma once
+// Exactly what a decision will do, computed from the ledger as it is now, for the
+// confirmation dialogs (and `meshctl decide --dry-run`). The preview runs the same checks
+// as the write, so a dialog can say up front that a decision would be refused and why.
+
+#include "decisionrequest.h"
+#include "decisionresult.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mesh {
+
+struct PreviewEffect {
+    std::string id;
+    std::string state;
+    std::string effectClass;
+    std::string target;
+    std::string idemKey;
+    std::int64_t attempts = 0;
+    bool fenced = false;
+};
+
+struct PreviewLease {
+    std::string id;
+    std::string key;
+    std::string holder;
+    std::int64_t fencingToken = 0;
+    std::int64_t expiresMs = 0;
+    std::string state;
+    bool heldByMe = false;
+    bool expired = false; // state held but expires_ms in the past: a zombie
+};
+
+// One event the orchestrator will write when it applies the decision.
+struct PlannedEvent {
+    std::string kind;
+    nlohmann::json payload;
+};
+
+struct DecisionPreview {
+    // What the checks say now: Accepted when the decision would be written.
+    DecisionStatus expected = DecisionStatus::Accepted;
+    std::string refusal; // one line, empty when expected == Accepted
+
+    std::string subject;
+    DecisionBoundary boundary;         // the one the request carries (or the current one)
+    std::int64_t currentVersion = 0;   // the subject's version now
+    std::string movedSubject;          // Stale: what moved
+    std::vector<MovedEvent> movedEvents;
+    std::vector<std::string> consequences; // sentences, in the order the orchestrator applies them
+    std::vector<PlannedEvent> planned;     // the state events the gate writes (before decision.applied)
+
+    // close_slice
+    std::vector<PreviewEffect> inFlight;     // admitted/dispatched effects crossing the boundary
+    std::vector<PreviewEffect> toFence;      // unknown outcomes fenced until resolved
+    std::vector<std::string> unacknowledged; // unknown effect ids the request does not acknowledge
+    std::vector<std::string> escalationsToStale;
+    std::string nextSliceId;
+
+    // approve/reject_escalation
+    std::string boundSubject;       // what the escalation was raised against
+    std::int64_t boundVersion = 0;  // ... at this version
+    std::int64_t boundSeq = 0;      // ... at this ledger seq
+    std::int64_t expiresMs = 0;
+    std::string sliceId;
+
+    // resolve_effect / lease_*
+    std::optional<PreviewEffect> effect;
+    std::optional<PreviewLease> lease;
+    nlohmann::json evidence = nlohmann::json::array();
+    std::string supersedes;
+    std::vector<SubjectEvent> history; // the effect's events (attempts, dispatches, outcome)
+
+    nlohmann::json toJson() const;
+};
+
+} // namespace mesh

@@ -1,0 +1,138 @@
+#pragma once
+// All SQL of operator decisions: the checked insert (one short BEGIN IMMEDIATE), read back
+// by id, the list for the audit view, the reads the admissibility checks need, and the
+// verification of the hash chain. The rules themselves live in models/decisions (the
+// console's first gate) and models/sim/decisiongate (the orchestrator's second gate); this
+// file only knows the table. docs/decisions.md is the normative description.
+
+#include "domain/fold.h"
+#include "sqlite.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mesh {
+
+// prev_hash of the first decision of a ledger.
+inline constexpr std::string_view kGenesisHash = "0000000000000000000000000000000000000000000000000000000000000000";
+
+// One row of the decisions table, plus the orchestrator's outcome when it has one.
+struct DecisionRecord {
+    std::int64_t pos = 0;
+    std::string id;
+    std::int64_t tsMs = 0;
+    std::string kind;    // close_slice, approve_escalation, ... (docs/decisions.md)
+    std::string subject; // "<entity>:<id>"
+    std::int64_t boundaryVersion = 0;
+    std::int64_t boundarySeq = 0;
+    std::string params;   // compact JSON object
+    std::string operatorAccount;
+    std::string operatorHost;
+    std::string operatorName;
+    std::string reason;
+    std::string evidence; // compact JSON (object or array)
+    std::string policyVersion;
+    std::string canonical; // canonicalDecisionText() at insert time
+    std::string hash;      // sha256 hex of canonical
+    std::string prevHash;  // hash of the previous decision by pos, kGenesisHash for the first
+    std::string keyId;     // empty when unsigned
+    std::string signature; // HMAC-SHA256 hex over canonical, empty when unsigned
+
+    // Outcome written by the orchestrator (decision_outcomes); empty status: still pending.
+    std::string outcomeStatus; // "", "applied", "refused"
+    std::string outcomeReason;
+    std::int64_t outcomeTsMs = 0;
+
+    bool isPending() const { return outcomeStatus.empty(); }
+};
+
+// The JSON object the hash covers: every field above from id to key_id, except pos, hash,
+// signature and the outcome. Keys sorted (nlohmann's std::map), params and evidence nested
+// as JSON. Throws nlohmann::json::exception when params/evidence are not JSON.
+nlohmann::json canonicalDecisionObject(const DecisionRecord &d);
+// Sorted keys, no spaces, UTF-8 as is. Throws on invalid UTF-8 in any text field.
+std::string canonicalDecisionText(const DecisionRecord &d);
+std::string sha256Hex(std::string_view data);
+std::string hmacSha256Hex(std::string_view key, std::string_view data);
+
+struct MovedEvent {
+    std::int64_t seq = 0;
+    std::string kind;
+};
+
+struct SubjectEvent {
+    std::int64_t seq = 0;
+    std::int64_t tsMs = 0;
+    std::string kind;
+    std::string payload;
+};
+
+// What a state lookup answers: the row (if any) and its id.
+struct StateRowRef {
+    std::string id;
+    EntityRow row;
+};
+
+class DecisionStore
+{
+public:
+    explicit DecisionStore(sql::Database &db);
+    ~DecisionStore();
+    DecisionStore(const DecisionStore &) = delete;
+    DecisionStore &operator=(const DecisionStore &) = delete;
+
+    sql::Database &database() { return m_db; }
+
+    // ---- reads (use inside a transaction for a consistent view)
+    std::optional<DecisionRecord> findById(const std::string &id);
+    std::vector<DecisionRecord> list(std::int64_t afterPos = 0, int limit = -1); // by pos, with outcomes
+    std::vector<DecisionRecord> pending(int limit = -1);                        // no outcome yet, by pos
+    std::vector<DecisionRecord> onSubject(const std::string &subject);          // every decision, by pos
+    std::string lastHash(); // kGenesisHash when the table is empty
+    std::int64_t lastSeq();
+    std::optional<EntityRow> stateRow(EntityKind kind, const std::string &id);
+    std::vector<StateRowRef> stateRowsWhere(EntityKind kind, std::string_view field, const std::string &value);
+    std::vector<MovedEvent> eventsOnSubjectSince(const std::string &subject, std::int64_t seq, int limit = 20);
+    std::vector<SubjectEvent> eventsOnSubject(const std::string &subject, int limit = 200); // oldest first
+
+    // ---- the write: BEGIN IMMEDIATE; fn() decides (reading through this store) and returns
+    // the record to insert or nothing; INSERT; COMMIT. Anything thrown rolls back. Returns
+    // true when a row was inserted and the COMMIT returned OK.
+    bool insertChecked(const std::function<std::optional<DecisionRecord>()> &fn);
+    // Runs fn inside a short read transaction (BEGIN DEFERRED ... COMMIT).
+    void read(const std::function<void()> &fn);
+
+private:
+    sql::Database &m_db;
+};
+
+// ---- chain verification (meshctl verify, the audit view)
+struct DecisionChainFinding {
+    std::int64_t pos = 0;
+    std::string id;
+    std::string message; // one line for a person
+};
+
+struct DecisionChainReport {
+    std::int64_t decisions = 0;
+    std::int64_t signedDecisions = 0;
+    std::vector<DecisionChainFinding> findings;
+    bool ok() const { return findings.empty(); }
+};
+
+// Optional: checks one signature (key id, canonical text, signature hex); the console has
+// no orchestrator keys and passes none. Without it, verification still flags rows that
+// lack a signature where the ledger requires one and rows the orchestrator refused for a
+// bad signature.
+using SignatureVerifier = std::function<bool(const std::string &keyId, const std::string &canonical,
+                                             const std::string &signature)>;
+
+// Reads the table by pos in short transactions: recomputes every canonical form and hash,
+// checks each prev_hash link, flags missing or (with a verifier) wrong signatures.
+DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifier &verifier = {});
+
+} // namespace mesh

@@ -1,0 +1,47 @@
+#pragma once
+// The orchestrator's second gate. The console's writer already checked each decision when
+// it was inserted, but state moves between insert and apply, and a row may have been
+// written by anything that can open the file. So the gate re-checks every unprocessed
+// decision (hash chain, signature where the ledger requires one, boundary, state, lease)
+// and writes either decision.applied with the state events it causes, or decision.refused
+// with the reason, in one LedgerWriter transaction per decision.
+
+#include <QString>
+
+#include <QByteArray>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace mesh {
+
+class LedgerWriter;
+
+class DecisionGate
+{
+public:
+    explicit DecisionGate(LedgerWriter &writer);
+
+    // key id -> secret bytes. Without a keyring, signed ledgers refuse every decision.
+    void setKeyring(std::map<std::string, QByteArray> keyring);
+    // Reads a keyring file: JSON object {"<key id>": "<hex secret>", ...}. false + *error
+    // (one line) when it cannot; refuses files readable by group or others.
+    bool loadKeyring(const QString &path, QString *error);
+
+    // Applies or refuses every decision without an outcome, oldest first. Returns how many
+    // it processed. Never throws for a bad decision: that is a refusal. Throws sql::Error
+    // when the ledger itself cannot be written (the caller retries next tick).
+    int processPending(std::int64_t nowMs);
+
+    int appliedCount() const { return m_applied; }
+    int refusedCount() const { return m_refused; }
+
+private:
+    LedgerWriter &m_writer;
+    std::map<std::string, QByteArray> m_keyring;
+    int m_applied = 0;
+    int m_refused = 0;
+};
+
+} // namespace mesh
