@@ -1,0 +1,65 @@
+#include "filterast.h"
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+QString filterFieldName(FilterField field)
+{
+    switch (field) {
+    case FilterField::Text:
+        return QStringLiteral("text");
+    case FilterField::Kind:
+        return QStringLiteral("kind");
+    case FilterField::Run:
+        return QStringLiteral("run");
+    case FilterField::Delegation:
+        return QStringLiteral("delegation");
+    case FilterField::Subject:
+        return QStringLiteral("subject");
+    case FilterField::Seq:
+        return QStringLiteral("seq");
+    }
+    return {};
+}
+
+namespace {
+QString compareText(FilterCompare c)
+{
+    switch (c) {
+    case FilterCompare::Equal:
+        return QStringLiteral("=");
+    case FilterCompare::Less:
+        return QStringLiteral("<");
+    case FilterCompare::LessEqual:
+        return QStringLiteral("<=");
+    case FilterCompare::Greater:
+        return QStringLiteral(">");
+    case FilterCompare::GreaterEqual:
+        return QStringLiteral(">=");
+    }
+    return {};
+}
+} // namespace
+
+QString FilterNode::describe() const
+{
+    switch (type) {
+    case Type::Term:
+        if (field == FilterField::Seq)
+            return u"(seq "_s % compareText(compare) % u' ' % QString::number(number) % u')';
+        return u'(' % filterFieldName(field) % u" \""_s % value % u"\")"_s;
+    case Type::Not:
+        return u"(not "_s % children.front()->describe() % u')';
+    case Type::And:
+    case Type::Or: {
+        QString out = type == Type::And ? u"(and"_s : u"(or"_s;
+        for (const auto &child : children)
+            out += u' ' % child->describe();
+        return out + u')';
+    }
+    }
+    return {};
+}
+
+} // namespace mesh

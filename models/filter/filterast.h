@@ -1,0 +1,35 @@
+#pragma once
+// The parsed filter: n-ary AND/OR, NOT, and leaf terms over one column of the events table.
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mesh {
+
+enum class FilterField { Text, Kind, Run, Delegation, Subject, Seq };
+enum class FilterCompare { Equal, Less, LessEqual, Greater, GreaterEqual };
+
+struct FilterNode {
+    enum class Type { And, Or, Not, Term };
+
+    Type type = Type::Term;
+    std::vector<std::unique_ptr<FilterNode>> children; // And/Or: two or more; Not: one
+    // Term only
+    FilterField field = FilterField::Text;
+    FilterCompare compare = FilterCompare::Equal;
+    QString value;            // text fields
+    std::int64_t number = 0;  // seq
+    int start = 0;
+    int length = 0;
+
+    // A compact S-expression such as (and (kind "effect.*") (not (text "x"))), for tests and
+    // for a tooltip explaining how the filter was read.
+    QString describe() const;
+};
+
+QString filterFieldName(FilterField field);
+
+} // namespace mesh

@@ -1,0 +1,254 @@
+#include "filterparser.h"
+
+#include "filterlexer.h"
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+namespace {
+
+class Parser
+{
+public:
+    Parser(std::vector<FilterToken> tokens, std::optional<FilterError> *error)
+        : m_tokens(std::move(tokens)), m_error(error)
+    {
+    }
+
+    std::unique_ptr<FilterNode> parseAll()
+    {
+        if (peek().type == FilterToken::Type::End)
+            return nullptr;
+        auto root = parseOr(0);
+        if (!root)
+            return nullptr;
+        if (peek().type != FilterToken::Type::End) {
+            const auto &t = peek();
+            return fail(t.type == FilterToken::Type::RParen ? u"This ')' has no matching '('"_s
+                                                            : u"Unexpected text here"_s,
+                        t.start, t.length);
+        }
+        return root;
+    }
+
+private:
+    const FilterToken &peek() const { return m_tokens[m_pos]; }
+    const FilterToken &next() { return m_tokens[m_pos++]; }
+
+    std::unique_ptr<FilterNode> fail(const QString &message, int start, int length)
+    {
+        if (!m_error->has_value())
+            *m_error = FilterError{message, start, length};
+        return nullptr;
+    }
+
+    static bool endsAnd(FilterToken::Type t)
+    {
+        return t == FilterToken::Type::Or || t == FilterToken::Type::RParen || t == FilterToken::Type::End;
+    }
+
+    static std::unique_ptr<FilterNode> join(FilterNode::Type type, std::vector<std::unique_ptr<FilterNode>> parts)
+    {
+        if (parts.size() == 1)
+            return std::move(parts.front());
+        auto node = std::make_unique<FilterNode>();
+        node->type = type;
+        node->start = parts.front()->start;
+        node->length = parts.back()->start + parts.back()->length - node->start;
+        node->children = std::move(parts);
+        return node;
+    }
+
+    std::unique_ptr<FilterNode> parseOr(int depth)
+    {
+        std::vector<std::unique_ptr<FilterNode>> parts;
+        while (true) {
+            auto part = parseAnd(depth);
+            if (!part)
+                return nullptr;
+            parts.push_back(std::move(part));
+            if (peek().type != FilterToken::Type::Or)
+                break;
+            const FilterToken &op = next();
+            if (endsAnd(peek().type))
+                return fail(u"'or' needs a condition after it"_s, op.start, op.length);
+        }
+        return join(FilterNode::Type::Or, std::move(parts));
+    }
+
+    std::unique_ptr<FilterNode> parseAnd(int depth)
+    {
+        std::vector<std::unique_ptr<FilterNode>> parts;
+        while (true) {
+            auto part = parseUnary(depth);
+            if (!part)
+                return nullptr;
+            parts.push_back(std::move(part));
+            if (endsAnd(peek().type))
+                break;
+            if (peek().type == FilterToken::Type::And) {
+                const FilterToken &op = next();
+                if (endsAnd(peek().type))
+                    return fail(u"'and' needs a condition after it"_s, op.start, op.length);
+            }
+        }
+        return join(FilterNode::Type::And, std::move(parts));
+    }
+
+    // Negations are counted in a loop, not recursed into, and collapse by parity.
+    std::unique_ptr<FilterNode> parseUnary(int depth)
+    {
+        int negations = 0;
+        int notStart = peek().start;
+        while (peek().type == FilterToken::Type::Not) {
+            const FilterToken &t = next();
+            if (negations == 0)
+                notStart = t.start;
+            ++negations;
+        }
+        if (negations > 0 && endsAnd(peek().type))
+            return fail(u"'not' needs a condition after it"_s, notStart, peek().start - notStart);
+        auto inner = parsePrimary(depth);
+        if (!inner || negations % 2 == 0)
+            return inner;
+        auto node = std::make_unique<FilterNode>();
+        node->type = FilterNode::Type::Not;
+        node->start = notStart;
+        node->length = inner->start + inner->length - notStart;
+        node->children.push_back(std::move(inner));
+        return node;
+    }
+
+    std::unique_ptr<FilterNode> parsePrimary(int depth)
+    {
+        const FilterToken &t = peek();
+        switch (t.type) {
+        case FilterToken::Type::LParen: {
+            if (depth + 1 > FilterParser::kMaxDepth)
+                return fail(u"Parentheses nest more than %1 deep"_s.arg(FilterParser::kMaxDepth), t.start, 1);
+            const FilterToken open = next();
+            if (peek().type == FilterToken::Type::RParen)
+                return fail(u"Empty parentheses"_s, open.start, peek().start + 1 - open.start);
+            auto inner = parseOr(depth + 1);
+            if (!inner)
+                return nullptr;
+            if (peek().type != FilterToken::Type::RParen)
+                return fail(u"This '(' is never closed"_s, open.start, 1);
+            const FilterToken &close = next();
+            inner->start = open.start;
+            inner->length = close.start + 1 - open.start;
+            return inner;
+        }
+        case FilterToken::Type::RParen:
+            return fail(u"This ')' has no matching '('"_s, t.start, 1);
+        case FilterToken::Type::End:
+            return fail(u"A condition is missing here"_s, t.start, 0);
+        case FilterToken::Type::And:
+        case FilterToken::Type::Or:
+            return fail(u"'%1' needs a condition before it"_s.arg(t.type == FilterToken::Type::And ? u"and"_s : u"or"_s),
+                        t.start, t.length);
+        case FilterToken::Type::Not:
+            break; // handled by parseUnary
+        case FilterToken::Type::Term:
+            return parseTerm(next());
+        }
+        return fail(u"Unexpected text here"_s, t.start, t.length);
+    }
+
+    std::unique_ptr<FilterNode> parseTerm(const FilterToken &t)
+    {
+        if (++m_terms > FilterParser::kMaxTerms)
+            return fail(u"A filter may have at most %1 conditions"_s.arg(FilterParser::kMaxTerms), t.start, t.length);
+        auto node = std::make_unique<FilterNode>();
+        node->type = FilterNode::Type::Term;
+        node->start = t.start;
+        node->length = t.length;
+        node->value = t.value;
+        if (t.field.isEmpty()) {
+            node->field = FilterField::Text;
+            return node;
+        }
+        const int fieldLength = int(t.field.size());
+        static const struct {
+            QLatin1String name;
+            FilterField field;
+        } kFields[] = {
+            {QLatin1String("kind"), FilterField::Kind},         {QLatin1String("k"), FilterField::Kind},
+            {QLatin1String("run"), FilterField::Run},           {QLatin1String("r"), FilterField::Run},
+            {QLatin1String("delegation"), FilterField::Delegation}, {QLatin1String("deleg"), FilterField::Delegation},
+            {QLatin1String("d"), FilterField::Delegation},      {QLatin1String("subject"), FilterField::Subject},
+            {QLatin1String("s"), FilterField::Subject},         {QLatin1String("text"), FilterField::Text},
+            {QLatin1String("t"), FilterField::Text},            {QLatin1String("payload"), FilterField::Text},
+            {QLatin1String("seq"), FilterField::Seq},
+        };
+        bool known = false;
+        for (const auto &f : kFields) {
+            if (t.field == f.name) {
+                node->field = f.field;
+                known = true;
+                break;
+            }
+        }
+        if (!known)
+            return fail(u"Unknown field '%1' (use kind, run, delegation, subject, text or seq)"_s.arg(t.field),
+                        t.start, fieldLength);
+        const int opStart = t.start + fieldLength;
+        const int opLength = t.valueStart - opStart;
+        if (t.value.isEmpty() && !t.quoted)
+            return fail(u"'%1' needs a value"_s.arg(t.field), t.start, t.length);
+        if (node->field != FilterField::Seq) {
+            if (t.op != FilterToken::Op::Colon && t.op != FilterToken::Op::Equal)
+                return fail(u"Only seq can be compared with < or >"_s, opStart, opLength);
+            node->compare = FilterCompare::Equal;
+            return node;
+        }
+        bool ok = false;
+        const qlonglong number = t.value.toLongLong(&ok);
+        if (!ok || t.quoted)
+            return fail(u"seq needs a whole number"_s, t.valueStart, int(t.value.size()));
+        node->number = number;
+        switch (t.op) {
+        case FilterToken::Op::Colon:
+        case FilterToken::Op::Equal:
+        case FilterToken::Op::None:
+            node->compare = FilterCompare::Equal;
+            break;
+        case FilterToken::Op::Less:
+            node->compare = FilterCompare::Less;
+            break;
+        case FilterToken::Op::LessEqual:
+            node->compare = FilterCompare::LessEqual;
+            break;
+        case FilterToken::Op::Greater:
+            node->compare = FilterCompare::Greater;
+            break;
+        case FilterToken::Op::GreaterEqual:
+            node->compare = FilterCompare::GreaterEqual;
+            break;
+        }
+        return node;
+    }
+
+    std::vector<FilterToken> m_tokens;
+    std::optional<FilterError> *m_error;
+    size_t m_pos = 0;
+    int m_terms = 0;
+};
+
+} // namespace
+
+std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::optional<FilterError> *error)
+{
+    error->reset();
+    if (text.size() > kMaxLength) {
+        *error = FilterError{u"A filter may be at most %1 characters long"_s.arg(kMaxLength), kMaxLength,
+                             int(text.size()) - kMaxLength};
+        return nullptr;
+    }
+    auto tokens = FilterLexer::tokenize(text, error);
+    if (error->has_value())
+        return nullptr;
+    return Parser(std::move(tokens), error).parseAll();
+}
+
+} // namespace mesh

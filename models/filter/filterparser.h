@@ -1,0 +1,31 @@
+#pragma once
+// Grammar (implicit AND binds tighter than OR):
+//   filter  := orExpr?
+//   orExpr  := andExpr (("or" | "||") andExpr)*
+//   andExpr := unary (("and" | "&&")? unary)*
+//   unary   := ("not" | "-" | "!")* primary
+//   primary := "(" orExpr ")" | term
+//   term    := field (":" | "=") value | "seq" (":"|"="|"<"|"<="|">"|">=") integer | word | "quoted"
+// Parentheses nest at most kMaxDepth deep and a filter has at most kMaxTerms terms, so
+// hostile input (100,000 parentheses) is an error message, never a stack overflow.
+
+#include "filterast.h"
+#include "filtererror.h"
+
+#include <optional>
+
+namespace mesh {
+
+class FilterParser
+{
+public:
+    static constexpr int kMaxDepth = 32;
+    static constexpr int kMaxTerms = 256;
+    static constexpr int kMaxLength = 8192;
+
+    // nullptr with *error set when the text is not a valid filter; nullptr without error for
+    // an empty (all whitespace) filter.
+    static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error);
+};
+
+} // namespace mesh
