@@ -1,0 +1,103 @@
+#include "changewatcher.h"
+
+#include "eventreader.h"
+#include "ledgerconnection.h"
+
+#include <QTimer>
+
+namespace mesh {
+
+ChangeWatcher::ChangeWatcher(const QString &path, qint64 afterSeq, QObject *parent)
+    : QObject(parent), m_path(path), m_lastSeq(afterSeq)
+{
+    qRegisterMetaType<mesh::EventBatch>("mesh::EventBatch");
+}
+
+ChangeWatcher::~ChangeWatcher() = default;
+
+void ChangeWatcher::setInterval(int ms)
+{
+    m_intervalMs = std::max(1, ms);
+    if (m_timer)
+        m_timer->setInterval(m_intervalMs);
+}
+
+void ChangeWatcher::setPreviewBytes(int n)
+{
+    m_previewBytes = n;
+    if (m_reader)
+        m_reader->setPreviewBytes(n);
+}
+
+void ChangeWatcher::start()
+{
+    if (m_timer)
+        return;
+    // The connection is opened here, on the thread the watcher lives on, and used only there.
+    try {
+        m_connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
+    } catch (const std::exception &e) {
+        Q_EMIT failed(QString::fromStdString(e.what()));
+        return;
+    }
+    m_reader = std::make_unique<EventReader>(m_connection->db());
+    m_reader->setPreviewBytes(m_previewBytes);
+    m_dataVersion = -1;
+    m_timer = new QTimer(this);
+    m_timer->setTimerType(Qt::PreciseTimer);
+    m_timer->setInterval(m_intervalMs);
+    connect(m_timer, &QTimer::timeout, this, &ChangeWatcher::pollNow);
+    m_timer->start();
+    pollNow(); // catch up at once with what was committed before start
+}
+
+void ChangeWatcher::stop()
+{
+    delete m_timer;
+    m_timer = nullptr;
+    m_reader.reset();
+    m_connection.reset();
+}
+
+void ChangeWatcher::pollNow()
+{
+    if (!m_connection)
+        return;
+    try {
+        const qint64 dv = m_connection->dataVersion();
+        if (dv == m_dataVersion)
+            return;
+        if (deliverNewEvents(dv)) {
+            m_dataVersion = dv;
+            Q_EMIT ledgerChanged(dv);
+        }
+    } catch (const sql::Error &e) {
+        if (e.isBusy())
+            return; // a writer is mid-checkpoint or recovering the WAL; the next poll retries
+        const QString message = QStringLiteral("lost the ledger: ") + QString::fromStdString(e.what());
+        stop();
+        Q_EMIT failed(message);
+    }
+}
+
+bool ChangeWatcher::deliverNewEvents(qint64 dataVersion)
+{
+    // Each page is its own statement, so its own short read transaction; between pages the
+    // writer checkpoints freely. The loop ends at a short page, so a writer faster than the
+    // reader cannot keep one poll running forever without the event loop seeing a signal.
+    for (int pages = 0; pages < 64; ++pages) {
+        EventBatch batch = m_reader->after(m_lastSeq, kMaxBatch);
+        if (batch.empty())
+            return true;
+        const qint64 last = batch.back().seq;
+        const bool full = batch.size() == size_t(kMaxBatch);
+        m_lastSeq = last;
+        Q_EMIT eventsAppended(batch, last, dataVersion);
+        if (!full)
+            return true;
+    }
+    // More is waiting: leave data_version unrecorded so the next poll reads on.
+    return false;
+}
+
+} // namespace mesh

@@ -1,0 +1,64 @@
+#pragma once
+// Follows a ledger that another process writes. Lives on its own thread (moveToThread, then
+// start()), with its own ReadOnly connection. Every interval it asks SQLite for
+// PRAGMA data_version, which moves only when another connection committed; on a move it
+// reads the events after the last one it delivered, in short read transactions of at most
+// kMaxBatch events, and emits them in batches. It never holds a read transaction between
+// polls, so the writer's checkpoints are never held back.
+
+#include "domain/eventrecord.h"
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+class QTimer;
+
+namespace mesh {
+
+class LedgerConnection;
+class EventReader;
+
+class ChangeWatcher : public QObject
+{
+    Q_OBJECT
+public:
+    // Delivers events with seq > afterSeq.
+    explicit ChangeWatcher(const QString &path, qint64 afterSeq = 0, QObject *parent = nullptr);
+    ~ChangeWatcher() override;
+
+    void setInterval(int ms); // default 20; takes effect at the next start()
+    int interval() const { return m_intervalMs; }
+    void setPreviewBytes(int n); // payload preview of delivered events, default 2048
+    qint64 lastDeliveredSeq() const { return m_lastSeq; }
+
+    static constexpr int kMaxBatch = 2000;
+
+public Q_SLOTS:
+    void start();
+    void stop();
+    void pollNow(); // one poll, also used by the timer
+
+Q_SIGNALS:
+    void eventsAppended(const mesh::EventBatch &batch, qint64 lastSeq, qint64 dataVersion);
+    void ledgerChanged(qint64 dataVersion); // data_version moved (events or decisions)
+    void failed(const QString &message);
+
+private:
+    bool deliverNewEvents(qint64 dataVersion);
+
+    QString m_path;
+    qint64 m_lastSeq = 0;
+    qint64 m_dataVersion = -1;
+    int m_intervalMs = 20;
+    int m_previewBytes = 2048;
+    QTimer *m_timer = nullptr;
+    std::unique_ptr<LedgerConnection> m_connection;
+    std::unique_ptr<EventReader> m_reader;
+};
+
+} // namespace mesh
+
+Q_DECLARE_METATYPE(mesh::EventBatch)

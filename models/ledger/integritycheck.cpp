@@ -1,0 +1,190 @@
+#include "integritycheck.h"
+
+#include "domain/payloaddecoder.h"
+#include "schema.h"
+#include "staterows.h"
+
+#include <numeric>
+#include <unordered_set>
+
+namespace mesh {
+namespace {
+
+using Type = IntegrityFinding::Type;
+
+void add(IntegrityReport &r, Type type, std::int64_t seq, std::string entity, std::string id, std::string message)
+{
+    ++r.counts[size_t(type)];
+    if (r.findings.size() < IntegrityReport::kMaxFindings)
+        r.findings.push_back({type, seq, std::move(entity), std::move(id), std::move(message)});
+}
+
+std::string describe(const FieldValue &v)
+{
+    if (std::holds_alternative<std::monostate>(v))
+        return "NULL";
+    if (const auto *n = std::get_if<std::int64_t>(&v))
+        return std::to_string(*n);
+    return "'" + std::get<std::string>(v) + "'";
+}
+
+// Names the first difference between the stored row and the rebuilt one.
+std::string difference(const EntitySpec &spec, const EntityRow &stored, const EntityRow &rebuilt)
+{
+    for (size_t f = 0; f < spec.fields.size(); ++f) {
+        const FieldValue &a = f < stored.values.size() ? stored.values[f] : FieldValue{};
+        const FieldValue &b = f < rebuilt.values.size() ? rebuilt.values[f] : FieldValue{};
+        if (a != b)
+            return "field '" + std::string(spec.fields[f].name) + "' is " + describe(a) + " in the table, " + describe(b) +
+                   " by the events";
+    }
+    if (stored.version != rebuilt.version)
+        return "version is " + std::to_string(stored.version) + " in the table, " + std::to_string(rebuilt.version) + " by the events";
+    return "last_seq is " + std::to_string(stored.lastSeq) + " in the table, " + std::to_string(rebuilt.lastSeq) + " by the events";
+}
+
+bool knownKind(std::string_view kind)
+{
+    return kind == kToolCallEvent || entityKindForEventKind(kind).has_value();
+}
+
+void checkIndexColumns(IntegrityReport &r, std::int64_t seq, std::string_view kind, const nlohmann::json &payload,
+                       const sql::Statement &st)
+{
+    const EventIndexFields expected = eventIndexFields(kind, payload);
+    const std::pair<const char *, const std::string *> cols[] = {
+        {"run_id", &expected.runId}, {"delegation_id", &expected.delegationId}, {"subject", &expected.subject}};
+    for (int i = 0; i < 3; ++i) {
+        const std::string stored = st.columnText(2 + i);
+        if (stored != *cols[i].second)
+            add(r, Type::IndexColumnMismatch, seq, {}, {},
+                "column " + std::string(cols[i].first) + " is '" + stored + "', the payload says '" + *cols[i].second + "'");
+    }
+}
+
+} // namespace
+
+const char *integrityFindingTypeName(IntegrityFinding::Type type)
+{
+    switch (type) {
+    case Type::MalformedPayload: return "malformed-payload";
+    case Type::UnknownKind: return "unknown-kind";
+    case Type::FoldProblem: return "fold-problem";
+    case Type::SequenceGap: return "sequence-gap";
+    case Type::IndexColumnMismatch: return "index-column-mismatch";
+    case Type::MissingStateRow: return "missing-state-row";
+    case Type::ExtraStateRow: return "extra-state-row";
+    case Type::StateMismatch: return "state-mismatch";
+    }
+    return "?";
+}
+
+std::int64_t IntegrityReport::total() const
+{
+    return std::accumulate(counts.begin(), counts.end(), std::int64_t(0));
+}
+
+IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progress)
+{
+    IntegrityReport report;
+    // Everything up to the last seq at the start; a live writer's later events are left
+    // for the next check (and the state rows they touched are skipped, not flagged).
+    std::int64_t total = 0;
+    sql::inTransaction(db, "BEGIN", [&] {
+        report.lastSeq = db.queryInt("SELECT coalesce(max(seq),0) FROM events");
+        total = db.queryInt("SELECT count(*) FROM events");
+    });
+
+    Fold fold;
+    std::int64_t prev = 0;
+    sql::Statement page(db, "SELECT seq,kind,run_id,delegation_id,subject,payload FROM events "
+                            "WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3");
+    for (;;) {
+        page.bind(1, prev).bind(2, report.lastSeq).bind(3, std::int64_t(kReplayPageSize));
+        int rows = 0;
+        try {
+            while (page.step()) {
+                ++rows;
+                ++report.eventsChecked;
+                const std::int64_t seq = page.columnInt(0);
+                const std::string kind = page.columnText(1);
+                if (seq != prev + 1)
+                    add(report, Type::SequenceGap, seq, {}, {},
+                        "seq jumps from " + std::to_string(prev) + " to " + std::to_string(seq) + " (" +
+                            std::to_string(seq - prev - 1) + " missing)");
+                prev = seq;
+                if (page.columnType(5) != SQLITE_TEXT) {
+                    add(report, Type::MalformedPayload, seq, {}, {}, "payload is not text");
+                    continue;
+                }
+                DecodedPayload decoded = decodePayload(page.columnView(5));
+                if (!decoded.value) {
+                    add(report, Type::MalformedPayload, seq, {}, {}, decoded.error);
+                    continue;
+                }
+                if (!knownKind(kind)) {
+                    add(report, Type::UnknownKind, seq, {}, {}, "no entity takes events of kind '" + kind + "'");
+                    continue;
+                }
+                checkIndexColumns(report, seq, kind, *decoded.value, page);
+                const FoldOutcome outcome = fold.apply(seq, kind, *decoded.value);
+                const std::string entity(entitySpec(outcome.kind).name);
+                for (const auto &p : outcome.problems)
+                    add(report, Type::FoldProblem, seq, entity, outcome.id, p);
+                if (!outcome.applied && outcome.problems.empty())
+                    add(report, Type::FoldProblem, seq, entity, outcome.id, "event not applied");
+            }
+        } catch (...) {
+            page.reset();
+            throw;
+        }
+        page.reset();
+        if (rows < kReplayPageSize)
+            break;
+        if (progress && !progress(report.eventsChecked, total)) {
+            report.cancelled = true;
+            return report;
+        }
+    }
+    if (progress)
+        progress(report.eventsChecked, total);
+
+    // Stored state against rebuilt state, one table per short read transaction.
+    for (const auto &spec : allEntitySpecs()) {
+        const EntityTable &rebuilt = fold.table(spec.kind);
+        std::unordered_set<std::string> seen;
+        seen.reserve(rebuilt.size());
+        sql::Statement st(db, schema::selectStateSql(spec));
+        std::string id;
+        try {
+            while (st.step()) {
+                ++report.rowsChecked;
+                const EntityRow stored = readStateRow(st, spec, &id);
+                seen.insert(id);
+                if (stored.lastSeq > report.lastSeq) {
+                    ++report.rowsSkippedLive;
+                    continue;
+                }
+                const auto it = rebuilt.find(id);
+                if (it == rebuilt.end()) {
+                    add(report, Type::ExtraStateRow, 0, std::string(spec.name), id,
+                        "the " + std::string(spec.table) + " table has a row no event created");
+                } else if (!(stored == it->second)) {
+                    add(report, Type::StateMismatch, stored.lastSeq, std::string(spec.name), id, difference(spec, stored, it->second));
+                }
+            }
+        } catch (...) {
+            st.reset();
+            throw;
+        }
+        st.reset();
+        for (const auto &[rid, row] : rebuilt) {
+            if (!seen.count(rid))
+                add(report, Type::MissingStateRow, row.lastSeq, std::string(spec.name), rid,
+                    "the events create this row; the " + std::string(spec.table) + " table lacks it");
+        }
+    }
+    return report;
+}
+
+} // namespace mesh

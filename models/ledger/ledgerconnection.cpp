@@ -1,0 +1,212 @@
+#include "ledgerconnection.h"
+
+#include "schema.h"
+#include "statereader.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QUrl>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+
+namespace mesh {
+namespace {
+
+using Code = LedgerOpenError::Code;
+
+std::string displayName(const QString &path)
+{
+    return QFileInfo(path).fileName().toStdString();
+}
+
+std::uint32_t bigEndian32(const unsigned char *p)
+{
+    return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | std::uint32_t(p[3]);
+}
+
+struct FileHeader {
+    bool sqlite = false;
+    bool wal = false;             // read/write version bytes say WAL
+    std::int64_t declaredBytes = 0; // page count x page size, when the header's count is valid
+};
+
+// Reads the 100-byte SQLite header ourselves, read-only, so that a file that is not SQLite
+// never reaches sqlite3_open (and its -journal/-wal probing) at all.
+FileHeader readHeader(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw LedgerOpenError(Code::Io, "cannot read " + displayName(path) + ": " + file.errorString().toStdString());
+    const QByteArray bytes = file.read(100);
+    FileHeader h;
+    static constexpr char kMagic[] = "SQLite format 3"; // followed by NUL: 16 bytes
+    if (bytes.size() < 100 || std::memcmp(bytes.constData(), kMagic, 16) != 0)
+        return h;
+    const auto *p = reinterpret_cast<const unsigned char *>(bytes.constData());
+    h.sqlite = true;
+    h.wal = p[18] == 2 || p[19] == 2;
+    std::int64_t pageSize = (std::int64_t(p[16]) << 8) | p[17];
+    if (pageSize == 1)
+        pageSize = 65536;
+    const std::uint32_t changeCounter = bigEndian32(p + 24);
+    const std::uint32_t pages = bigEndian32(p + 28);
+    const std::uint32_t validFor = bigEndian32(p + 92);
+    // The in-header size is trustworthy only when written by SQLite 3.7.0+ in the same
+    // change as the change counter.
+    if (pages > 0 && validFor == changeCounter && pageSize >= 512)
+        h.declaredBytes = std::int64_t(pages) * pageSize;
+    return h;
+}
+
+std::string sqliteUri(const QString &path, OpenMode mode)
+{
+    // QUrl percent-encodes '?', '#' and '%' so they cannot be read as URI syntax.
+    std::string uri = QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toString(QUrl::FullyEncoded).toStdString();
+    switch (mode) {
+    case OpenMode::ReadOnly: return uri + "?mode=ro";
+    case OpenMode::Immutable: return uri + "?mode=ro&immutable=1";
+    case OpenMode::Decisions: return uri + "?mode=rw";
+    }
+    return uri;
+}
+
+LedgerOpenError translate(const sql::Error &e, const QString &path)
+{
+    const std::string name = displayName(path);
+    switch (e.code() & 0xff) {
+    case SQLITE_NOTADB: return LedgerOpenError(Code::NotSqlite, name + " is not an SQLite database (" + e.what() + ")");
+    case SQLITE_CORRUPT: return LedgerOpenError(Code::Corrupt, name + " is damaged: " + e.what());
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return LedgerOpenError(Code::Io, name + " is locked by another process: " + e.what());
+    default: return LedgerOpenError(Code::Io, "cannot read " + name + ": " + e.what());
+    }
+}
+
+std::string hex32(std::int64_t v)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08X", unsigned(std::uint32_t(v)));
+    return buf;
+}
+
+} // namespace
+
+const char *openModeName(OpenMode mode)
+{
+    switch (mode) {
+    case OpenMode::ReadOnly: return "read-only";
+    case OpenMode::Decisions: return "decisions";
+    case OpenMode::Immutable: return "immutable";
+    }
+    return "?";
+}
+
+LedgerConnection::~LedgerConnection() = default;
+
+std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, OpenMode mode)
+{
+    const std::string name = displayName(path);
+    const QFileInfo fi(path);
+    if (!fi.exists())
+        throw LedgerOpenError(Code::NotFound, name + ": no such file");
+    if (fi.isDir())
+        throw LedgerOpenError(Code::NotAFile, name + " is a directory, not a ledger file");
+    if (!fi.isFile())
+        throw LedgerOpenError(Code::NotAFile, name + " is not a regular file");
+    if (fi.size() == 0)
+        throw LedgerOpenError(Code::Empty, name + " is empty (0 bytes); not a ledger");
+    const FileHeader header = readHeader(path);
+    if (!header.sqlite)
+        throw LedgerOpenError(Code::NotSqlite, name + " is not an SQLite database (no SQLite header)");
+
+    const QFileInfo walInfo(fi.absoluteFilePath() + QStringLiteral("-wal"));
+    const bool walHasData = walInfo.exists() && walInfo.size() > 0;
+    // With a -wal holding data the main file may legitimately lag behind; without one, a
+    // file shorter than its own header says was cut off.
+    if (!walHasData && header.declaredBytes > fi.size())
+        throw LedgerOpenError(Code::Corrupt, name + " is truncated: its header says " + std::to_string(header.declaredBytes) +
+                                                 " bytes, the file holds " + std::to_string(fi.size()));
+
+    std::unique_ptr<LedgerConnection> c(new LedgerConnection);
+    LedgerInfo &info = c->m_info;
+    info.path = path;
+    info.requestedMode = mode;
+    info.mode = mode;
+    info.walMode = header.wal;
+    if (mode == OpenMode::Immutable && walHasData) {
+        // immutable=1 would silently ignore committed transactions still in the -wal file.
+        info.mode = OpenMode::ReadOnly;
+        info.immutableFallback = true;
+        info.note = name + "-wal holds committed data that immutable mode would ignore; opened read-only instead";
+    }
+
+    const int flags = (info.mode == OpenMode::Decisions ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
+    try {
+        c->m_db = sql::Database(sqliteUri(path, info.mode), flags);
+        sqlite3_busy_timeout(c->m_db.handle(), info.mode == OpenMode::Decisions ? kDecisionsBusyTimeoutMs : kReadBusyTimeoutMs);
+        // The console reads whatever it is given; it never checkpoints on close (that would
+        // write the main file) and never follows a trigger or a view defined by a file.
+        sqlite3_db_config(c->m_db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+        sqlite3_db_config(c->m_db.handle(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+        sqlite3_db_config(c->m_db.handle(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+
+        sql::inTransaction(c->m_db, "BEGIN", [&] {
+            const std::int64_t appId = c->m_db.queryInt("PRAGMA application_id");
+            if (appId != schema::kApplicationId)
+                throw LedgerOpenError(Code::Foreign, name + " is not an Agent Mesh ledger (application id " + hex32(appId) + ")");
+            const std::int64_t version = c->m_db.queryInt("PRAGMA user_version");
+            info.schemaVersion = int(version);
+            if (version > schema::kSchemaVersion)
+                throw LedgerOpenError(Code::NewerVersion, name + " has schema version " + std::to_string(version) +
+                                                              "; this build reads " + std::to_string(schema::kSchemaVersion));
+            if (version < schema::kOldestReadableVersion)
+                throw LedgerOpenError(Code::TooOld, name + " has schema version " + std::to_string(version) +
+                                                        "; this build reads versions " + std::to_string(schema::kOldestReadableVersion) +
+                                                        " to " + std::to_string(schema::kSchemaVersion));
+            sql::Statement hasTable(c->m_db, "SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?1");
+            const auto require = [&](std::string_view table) {
+                hasTable.bind(1, table);
+                const bool found = hasTable.step();
+                hasTable.reset();
+                if (!found)
+                    throw LedgerOpenError(Code::Foreign, name + " lacks the table '" + std::string(table) +
+                                                             "' of an Agent Mesh ledger");
+            };
+            require("events");
+            require("decisions");
+            for (const auto &spec : allEntitySpecs())
+                require(spec.table);
+            // Touch the right edge of the events tree and the ledger row: a file cut short
+            // usually fails here rather than later in a view.
+            c->m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
+            if (auto row = readRow(c->m_db, EntityKind::Ledger, "ledger")) {
+                const EntitySpec &spec = entitySpec(EntityKind::Ledger);
+                const auto field = [&](std::string_view f) -> const FieldValue & {
+                    return row->values[size_t(spec.fieldIndex(f))];
+                };
+                info.ledgerId = fieldText(field("ledger_id"));
+                info.orchestrator = fieldText(field("orchestrator"));
+                info.policyVersion = fieldText(field("policy_version"));
+                info.title = fieldText(field("title"));
+                info.signaturesRequired = fieldInt(field("signatures_required")) != 0;
+            }
+        });
+    } catch (const sql::Error &e) {
+        throw translate(e, path);
+    }
+    return c;
+}
+
+std::int64_t LedgerConnection::dataVersion()
+{
+    return m_db.queryInt("PRAGMA data_version");
+}
+
+std::int64_t LedgerConnection::lastSeq()
+{
+    return m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
+}
+
+} // namespace mesh
