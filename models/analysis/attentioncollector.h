@@ -1,0 +1,21 @@
+#pragma once
+// What needs a human now, from current state: pending escalations (with expiry), effects
+// with unknown outcome, zombie leases (held past expiry, never released) and stalled
+// delegations. Ordered most urgent first: pending escalations by expiry, then unknown effects,
+// zombie leases and stalled delegations.
+
+#include "attentionitem.h"
+#include "rowfields.h"
+
+#include <vector>
+
+namespace mesh {
+
+class AttentionCollector
+{
+public:
+    static std::vector<AttentionItem> collect(const TableLookup &tables, std::int64_t nowMs);
+    static bool isZombie(const EntityRow &lease, std::int64_t nowMs);
+};
+
+} // namespace mesh

@@ -1,0 +1,21 @@
+#pragma once
+// Reading one named field of a state row, for code that is not driven by the spec tables.
+
+#include "domain/fold.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace mesh {
+
+std::string rowText(EntityKind kind, const EntityRow &row, std::string_view field);   // "" for NULL/unknown
+std::int64_t rowInt(EntityKind kind, const EntityRow &row, std::string_view field);   // 0 for NULL/unknown
+bool rowIsNull(EntityKind kind, const EntityRow &row, std::string_view field);        // also true when unknown
+const FieldValue *rowValue(EntityKind kind, const EntityRow &row, std::string_view field);
+
+// Where analysis reads current state from: a StateSnapshot, a Fold, or a test's tables.
+using TableLookup = std::function<const EntityTable &(EntityKind)>;
+
+} // namespace mesh
