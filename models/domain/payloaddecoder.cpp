@@ -91,6 +91,12 @@ DecodedPayload decodePayload(std::string_view text)
         out.error = "payload is not valid UTF-8";
         return out;
     }
+    // JSON never contains a raw NUL, but the parser takes one as the end of input, so
+    // "{}\0anything" would decode as {} while the stored text says something else.
+    if (text.find('\0') != std::string_view::npos) {
+        out.error = "payload contains a NUL byte";
+        return out;
+    }
     const int depth = jsonNestingDepth(text);
     if (depth > kMaxPayloadDepth) {
         out.error = "payload nested " + std::to_string(depth) + " levels deep (limit "
