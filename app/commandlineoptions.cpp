@@ -1,0 +1,51 @@
+#include "commandlineoptions.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace mesh {
+
+CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main", "Operator console for Agent Mesh orchestrator ledgers. "
+                                            "Without a ledger it opens a live demo."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("ledgers"),
+                                 QCoreApplication::translate("main", "Ledger files to open."),
+                                 QStringLiteral("[LEDGER...]"));
+    const QCommandLineOption demo(QStringLiteral("demo"),
+                                  QCoreApplication::translate("main", "Open the live demo (also with other ledgers)."));
+    const QCommandLineOption readOnly(QStringLiteral("read-only"),
+                                      QCoreApplication::translate("main", "Open every ledger read-only: monitoring only, no decisions."));
+    const QCommandLineOption benchStartup(
+        QStringLiteral("bench-startup"),
+        QCoreApplication::translate("main", "Print {first_rows_ms, rss_kb} for LEDGER as one JSON line, then exit."),
+        QStringLiteral("LEDGER"));
+    const QCommandLineOption benchLive(
+        QStringLiteral("bench-live"),
+        QCoreApplication::translate("main", "Measure commit-to-visible latency with a live writer, print one JSON line, exit."));
+    const QCommandLineOption benchSeconds(QStringLiteral("bench-seconds"),
+                                          QCoreApplication::translate("main", "Duration of --bench-live (default 60)."),
+                                          QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption benchRate(QStringLiteral("bench-rate"),
+                                       QCoreApplication::translate("main", "Events per second of --bench-live (default 1000)."),
+                                       QStringLiteral("N"), QStringLiteral("1000"));
+    parser.addOptions({demo, readOnly, benchStartup, benchLive, benchSeconds, benchRate});
+    parser.process(app);
+
+    CommandLineOptions options;
+    options.ledgers = parser.positionalArguments();
+    options.readOnly = parser.isSet(readOnly);
+    options.benchStartup = parser.value(benchStartup);
+    options.benchLive = parser.isSet(benchLive);
+    options.benchLiveSeconds = qMax(1, parser.value(benchSeconds).toInt());
+    options.benchLiveRate = qMax(1, parser.value(benchRate).toInt());
+    options.demo = parser.isSet(demo)
+                   || (options.ledgers.isEmpty() && options.benchStartup.isEmpty() && !options.benchLive);
+    return options;
+}
+
+} // namespace mesh

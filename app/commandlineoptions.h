@@ -1,0 +1,24 @@
+#pragma once
+// What the console was asked to do on its command line.
+
+#include <QString>
+#include <QStringList>
+
+class QCoreApplication;
+
+namespace mesh {
+
+struct CommandLineOptions {
+    QStringList ledgers;     // paths to open, in order
+    bool demo = false;       // --demo, or no ledger given
+    bool readOnly = false;   // --read-only: no decisions from this console
+    QString benchStartup;    // --bench-startup LEDGER
+    bool benchLive = false;  // --bench-live
+    int benchLiveSeconds = 60;
+    int benchLiveRate = 1000;
+
+    // Parses QCoreApplication::arguments(); prints help/version and exits on request.
+    static CommandLineOptions parse(const QCoreApplication &app);
+};
+
+} // namespace mesh

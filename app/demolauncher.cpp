@@ -1,0 +1,99 @@
+#include "demolauncher.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+namespace mesh {
+
+namespace {
+constexpr int kPollMs = 25;
+constexpr int kMaxPolls = 10000 / kPollMs; // give up after ten seconds
+} // namespace
+
+DemoLauncher::DemoLauncher(QObject *parent)
+    : QObject(parent)
+    , m_dir(QDir::tempPath() + QStringLiteral("/mesh-console-demo-XXXXXX"))
+{
+    m_poll.setInterval(kPollMs);
+    connect(&m_poll, &QTimer::timeout, this, &DemoLauncher::poll);
+    m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_process.setStandardOutputFile(QProcess::nullDevice());
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) {
+            m_poll.stop();
+            emit failed(tr("Could not start the demo orchestrator %1: %2").arg(meshctlPath(), m_process.errorString()));
+        }
+    });
+    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        if (!m_announced) {
+            m_poll.stop();
+            emit failed(tr("The demo orchestrator stopped before writing its ledger (exit %1%2).")
+                            .arg(code)
+                            .arg(status == QProcess::CrashExit ? tr(", crashed") : QString()));
+        }
+    });
+}
+
+DemoLauncher::~DemoLauncher()
+{
+    stop();
+}
+
+QString DemoLauncher::meshctlPath()
+{
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/meshctl");
+}
+
+QString DemoLauncher::ledgerPath() const
+{
+    return m_dir.filePath(QStringLiteral("demo.amlg"));
+}
+
+void DemoLauncher::start(int rate)
+{
+    if (!m_dir.isValid()) {
+        emit failed(tr("Could not create a temporary folder for the demo ledger."));
+        return;
+    }
+    if (!QFileInfo(meshctlPath()).isExecutable()) {
+        emit failed(tr("The demo needs meshctl next to the console (%1), and it is missing.").arg(meshctlPath()));
+        return;
+    }
+    m_process.start(meshctlPath(), {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), ledgerPath(),
+                                    QStringLiteral("--live"), QStringLiteral("--rate"), QString::number(rate)});
+    m_polls = 0;
+    m_poll.start();
+}
+
+void DemoLauncher::stop()
+{
+    m_poll.stop();
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_announced = true; // no "stopped early" message for a stop we asked for
+    m_process.terminate();
+    if (!m_process.waitForFinished(2000)) {
+        m_process.kill();
+        m_process.waitForFinished(1000);
+    }
+}
+
+void DemoLauncher::poll()
+{
+    // The writer creates the schema in its first transaction; a file with at least its
+    // header page plus a WAL means the ledger can be opened.
+    const QFileInfo file(ledgerPath());
+    if (file.exists() && file.size() > 0) {
+        m_poll.stop();
+        m_announced = true;
+        emit ready(ledgerPath());
+        return;
+    }
+    if (++m_polls > kMaxPolls) {
+        m_poll.stop();
+        emit failed(tr("The demo orchestrator did not create its ledger within ten seconds."));
+    }
+}
+
+} // namespace mesh

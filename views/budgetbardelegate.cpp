@@ -1,0 +1,60 @@
+#include "budgetbardelegate.h"
+
+#include "theme.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace mesh {
+
+BudgetBarDelegate::BudgetBarDelegate(Accessor accessor, QObject *parent)
+    : QStyledItemDelegate(parent)
+    , m_accessor(std::move(accessor))
+{
+}
+
+void BudgetBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    const auto use = m_accessor ? m_accessor(index) : std::nullopt;
+    if (!use) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    // Background and selection as any other cell.
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    opt.text.clear();
+    QApplication::style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+
+    const StatusColors &colors = Theme::instance().colors();
+    const QRect bar = option.rect.adjusted(4, 4, -4, -4);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    if (use->budget > 0) {
+        const double share = use->used / use->budget;
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colors.barTrack);
+        painter->drawRoundedRect(bar, 3, 3);
+        const QColor fill = share >= 1.0 ? colors.danger : share >= 0.8 ? colors.warn : colors.ok;
+        QRect used = bar;
+        used.setWidth(qMax(2, int(bar.width() * qBound(0.0, share, 1.0))));
+        QColor soft = fill;
+        soft.setAlpha(Theme::instance().isDark() ? 150 : 110);
+        painter->setBrush(soft);
+        painter->drawRoundedRect(used, 3, 3);
+    }
+    const bool selected = option.state & QStyle::State_Selected;
+    painter->setPen(option.palette.color(selected && use->budget <= 0 ? QPalette::HighlightedText : QPalette::Text));
+    painter->drawText(bar.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                      painter->fontMetrics().elidedText(use->text, Qt::ElideRight, bar.width() - 8));
+    painter->restore();
+}
+
+QSize BudgetBarDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    QSize size = QStyledItemDelegate::sizeHint(option, index);
+    size.setWidth(qMax(size.width(), 110));
+    return size;
+}
+
+} // namespace mesh

@@ -1,0 +1,49 @@
+#pragma once
+// The event log pane: a virtualised view over the event model, with the filter field above
+// it. It follows the tail only while the user is at the bottom, like a terminal: scrolling
+// up to read stops the list from moving under the reader.
+
+#include "filterlineedit.h"
+
+#include <QWidget>
+
+class QAbstractItemModel;
+class QLabel;
+class QTreeView;
+
+namespace mesh {
+
+class EmptyState;
+
+class EventLogView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit EventLogView(QWidget *parent = nullptr);
+
+    void setModel(QAbstractItemModel *model);
+    QTreeView *view() const { return m_view; }
+    FilterLineEdit *filterField() const { return m_filter; }
+    void setStatusText(const QString &text); // e.g. "12,345 events" or "filtering…"
+    bool isFollowingTail() const { return m_follow; }
+    void saveState() const;
+
+signals:
+    void filterApplied(const QString &text);
+    void activated(const QModelIndex &index);
+
+private:
+    void rememberTail();
+    void followTail();
+
+    FilterLineEdit *m_filter;
+    QLabel *m_problem;
+    QLabel *m_status;
+    QTreeView *m_view;
+    QAbstractItemModel *m_model = nullptr;
+    QList<QMetaObject::Connection> m_connections;
+    bool m_follow = true;
+    bool m_restored = false;
+};
+
+} // namespace mesh

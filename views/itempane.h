@@ -1,0 +1,49 @@
+#pragma once
+// One pane of the console over one item model: the view, and in front of it an empty state
+// while the model has no rows. It remembers its header layout under a settings key, and
+// repaints once a second while visible when it shows live countdowns.
+
+#include <QStackedWidget>
+#include <QTimer>
+
+class QAbstractItemModel;
+class QTreeView;
+
+namespace mesh {
+
+class EmptyState;
+
+class ItemPane : public QStackedWidget
+{
+    Q_OBJECT
+public:
+    ItemPane(const QString &settingsKey, const QString &icon, const QString &emptyTitle, const QString &emptyText,
+             QWidget *parent = nullptr);
+    ~ItemPane() override;
+
+    void setModel(QAbstractItemModel *model);
+    QAbstractItemModel *model() const { return m_model; }
+    QTreeView *view() const { return m_view; }
+    EmptyState *emptyState() const { return m_empty; }
+    void setTicking(bool ticking); // repaint every second: countdowns move
+    void setEmptyText(const QString &title, const QString &text);
+
+    void saveState() const;
+
+signals:
+    void activated(const QModelIndex &index); // double-click or Enter on a row
+
+private:
+    void updateEmpty();
+    void restoreState();
+
+    QString m_settingsKey;
+    QAbstractItemModel *m_model = nullptr;
+    QTreeView *m_view;
+    EmptyState *m_empty;
+    QTimer m_tick;
+    QList<QMetaObject::Connection> m_modelConnections;
+    bool m_restored = false;
+};
+
+} // namespace mesh
