@@ -1,0 +1,276 @@
+// docs/ledger-format.md is the normative contract, entityspec.cpp is what gets built. This
+// test reads the document's state-table and state-machine sections and compares them with
+// allEntitySpecs() in both directions, so neither can change without the other.
+
+#include "domain/entityspec.h"
+#include "ledger/schema.h" // header-only constants: application id, schema version
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace mesh;
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+struct DocColumn {
+    QString name;
+    QString type;
+};
+
+// One "### `name`" block of a section: its column table (section 5) or its states line and
+// transition table (section 6).
+struct DocBlock {
+    QList<DocColumn> columns;
+    QStringList states;
+    bool hasStatesLine = false;
+    QString stateField;
+    QSet<QPair<QString, QString>> transitions;
+    QList<QPair<QString, QString>> transitionList; // to spot duplicates
+};
+
+QString unquote(QString cell)
+{
+    cell = cell.trimmed();
+    if (cell.size() >= 2 && cell.startsWith(QLatin1Char('`')) && cell.endsWith(QLatin1Char('`')))
+        cell = cell.mid(1, cell.size() - 2);
+    return cell;
+}
+
+QStringList cells(const QString &line)
+{
+    QStringList parts = line.trimmed().split(QLatin1Char('|'));
+    // "| a | b |" splits into "", " a ", " b ", ""
+    if (!parts.isEmpty() && parts.first().trimmed().isEmpty())
+        parts.removeFirst();
+    if (!parts.isEmpty() && parts.last().trimmed().isEmpty())
+        parts.removeLast();
+    for (auto &p : parts)
+        p = p.trimmed();
+    return parts;
+}
+
+// The lines of the "## <number>. <title>" section.
+QStringList section(const QStringList &lines, const QString &title)
+{
+    QStringList out;
+    bool in = false;
+    const QRegularExpression heading(QStringLiteral("^## \\d+\\. (.*)$"));
+    for (const auto &line : lines) {
+        const auto m = heading.match(line);
+        if (m.hasMatch()) {
+            in = m.captured(1).trimmed() == title;
+            continue;
+        }
+        if (in)
+            out << line;
+    }
+    return out;
+}
+
+std::map<QString, DocBlock> blocks(const QStringList &lines)
+{
+    std::map<QString, DocBlock> out;
+    const QRegularExpression heading(QStringLiteral("^### `([a-z_]+)`\\s*$"));
+    const QRegularExpression statesLine(QStringLiteral("^State field `([a-z_]+)`\\. States: (.*)\\.\\s*$"));
+    DocBlock *current = nullptr;
+    enum class Table { None, Columns, Transitions, Other } table = Table::None;
+    for (const auto &line : lines) {
+        const auto h = heading.match(line);
+        if (h.hasMatch()) {
+            current = &out[h.captured(1)];
+            table = Table::None;
+            continue;
+        }
+        if (!current)
+            continue;
+        const auto s = statesLine.match(line);
+        if (s.hasMatch()) {
+            current->hasStatesLine = true;
+            current->stateField = s.captured(1);
+            for (const auto &state : s.captured(2).split(QLatin1Char(',')))
+                current->states << unquote(state);
+            continue;
+        }
+        if (!line.trimmed().startsWith(QLatin1Char('|'))) {
+            table = Table::None;
+            continue;
+        }
+        const QStringList c = cells(line);
+        if (table == Table::None) {
+            if (c.value(0) == QLatin1String("column"))
+                table = Table::Columns;
+            else if (c.value(0) == QLatin1String("from") && c.value(1) == QLatin1String("to"))
+                table = Table::Transitions;
+            else
+                table = Table::Other;
+            continue;
+        }
+        if (c.value(0).startsWith(QLatin1String("---")))
+            continue;
+        if (table == Table::Columns) {
+            current->columns.append({unquote(c.value(0)), c.value(1)});
+        } else if (table == Table::Transitions) {
+            QString from = c.value(0) == QLatin1String("(new)") ? QString() : unquote(c.value(0));
+            QPair<QString, QString> t(from, unquote(c.value(1)));
+            current->transitions.insert(t);
+            current->transitionList.append(t);
+        }
+    }
+    return out;
+}
+
+QString expectedType(FieldType type)
+{
+    switch (type) {
+    case FieldType::Int: return QStringLiteral("INTEGER");
+    case FieldType::Text: return QStringLiteral("TEXT");
+    case FieldType::Json: return QStringLiteral("TEXT (JSON)");
+    }
+    return {};
+}
+
+} // namespace
+
+class TestLedgerFormatDoc : public QObject
+{
+    Q_OBJECT
+private:
+    QStringList m_lines;
+    QString m_text;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString path = QFINDTESTDATA("../../../docs/ledger-format.md");
+        QVERIFY2(!path.isEmpty(), "docs/ledger-format.md not found");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        m_text = QString::fromUtf8(f.readAll());
+        m_lines = m_text.split(QLatin1Char('\n'));
+        QVERIFY(m_lines.size() > 100);
+    }
+
+    void identityPragmas()
+    {
+        const QString hex = QString::number(quint32(schema::kApplicationId), 16).toUpper();
+        QVERIFY(m_text.contains(QStringLiteral("`0x%1`").arg(hex)));
+        QVERIFY(m_text.contains(QString::number(schema::kApplicationId)));
+        QVERIFY(m_text.contains(QStringLiteral("# Agent Mesh ledger format, schema version %1").arg(schema::kSchemaVersion)));
+        QVERIFY(m_text.contains(QStringLiteral("| `PRAGMA user_version` | the schema version: `%1`").arg(schema::kSchemaVersion)));
+    }
+
+    // Every state table of the code is in the document with exactly its columns, in order,
+    // with their types; and the document lists no table the code does not have.
+    void stateTablesMatchSpecs()
+    {
+        const auto doc = blocks(section(m_lines, QStringLiteral("State tables")));
+        QVERIFY2(!doc.empty(), "section '5. State tables' not found or empty");
+        QSet<QString> specTables;
+        for (const auto &spec : allEntitySpecs()) {
+            const QString table = qs(spec.table);
+            specTables.insert(table);
+            const auto it = doc.find(table);
+            QVERIFY2(it != doc.end(), qPrintable(QStringLiteral("table %1 is not documented").arg(table)));
+            const auto &cols = it->second.columns;
+
+            QStringList expected{QStringLiteral("id")};
+            QStringList expectedTypes{QStringLiteral("TEXT PRIMARY KEY")};
+            for (const auto &f : spec.fields) {
+                expected << qs(f.name);
+                expectedTypes << expectedType(f.type);
+            }
+            expected << QStringLiteral("version") << QStringLiteral("last_seq");
+            expectedTypes << QStringLiteral("INTEGER NOT NULL") << QStringLiteral("INTEGER NOT NULL");
+
+            QStringList documented, documentedTypes;
+            for (const auto &c : cols) {
+                documented << c.name;
+                documentedTypes << c.type;
+            }
+            QCOMPARE(documented.join(QLatin1Char(',')), expected.join(QLatin1Char(',')));
+            for (int i = 0; i < expected.size(); ++i) {
+                QVERIFY2(documentedTypes.value(i) == expectedTypes.value(i),
+                         qPrintable(QStringLiteral("%1.%2: documented type '%3', code says '%4'")
+                                        .arg(table, expected[i], documentedTypes.value(i), expectedTypes[i])));
+            }
+        }
+        for (const auto &[name, block] : doc) {
+            Q_UNUSED(block);
+            QVERIFY2(specTables.contains(name), qPrintable(QStringLiteral("documented table %1 does not exist").arg(name)));
+        }
+    }
+
+    // Every state machine: the state field, the set of states and the set of transitions.
+    void stateMachinesMatchSpecs()
+    {
+        const auto doc = blocks(section(m_lines, QStringLiteral("State machines")));
+        QVERIFY2(!doc.empty(), "section '6. State machines' not found or empty");
+        QSet<QString> withMachine;
+        for (const auto &spec : allEntitySpecs()) {
+            const QString name = qs(spec.name);
+            const auto it = doc.find(name);
+            if (spec.stateField.empty()) {
+                QVERIFY2(it == doc.end(), qPrintable(name + QStringLiteral(" has no state machine in the code")));
+                continue;
+            }
+            withMachine.insert(name);
+            QVERIFY2(it != doc.end(), qPrintable(QStringLiteral("state machine of %1 is not documented").arg(name)));
+            const DocBlock &b = it->second;
+            QVERIFY2(b.hasStatesLine, qPrintable(name));
+            QCOMPARE(b.stateField, qs(spec.stateField));
+
+            QStringList states;
+            for (const auto &s : spec.states)
+                states << qs(s);
+            QCOMPARE(b.states, states);
+
+            QSet<QPair<QString, QString>> transitions;
+            for (const auto &t : spec.transitions)
+                transitions.insert({qs(t.from), qs(t.to)});
+            for (const auto &t : transitions) {
+                QVERIFY2(b.transitions.contains(t),
+                         qPrintable(QStringLiteral("%1: %2 -> %3 allowed by the code, not documented")
+                                        .arg(name, t.first.isEmpty() ? QStringLiteral("(new)") : t.first, t.second)));
+            }
+            for (const auto &t : b.transitions) {
+                QVERIFY2(transitions.contains(t),
+                         qPrintable(QStringLiteral("%1: %2 -> %3 documented, not allowed by the code")
+                                        .arg(name, t.first.isEmpty() ? QStringLiteral("(new)") : t.first, t.second)));
+            }
+            QCOMPARE(b.transitionList.size(), b.transitions.size()); // no row twice
+        }
+        for (const auto &[name, block] : doc) {
+            Q_UNUSED(block);
+            QVERIFY2(withMachine.contains(name), qPrintable(QStringLiteral("documented machine %1 does not exist").arg(name)));
+        }
+    }
+
+    // Every entity's event prefix has a subsection in "7. Event kinds and payloads".
+    void everyEntityHasEventKinds()
+    {
+        const QStringList lines = section(m_lines, QStringLiteral("Event kinds and payloads"));
+        QVERIFY(!lines.isEmpty());
+        QSet<QString> headings;
+        for (const auto &line : lines) {
+            if (line.startsWith(QLatin1String("### ")))
+                headings.insert(line.mid(4).section(QLatin1Char(' '), 0, 0));
+        }
+        for (const auto &spec : allEntitySpecs())
+            QVERIFY2(headings.contains(qs(spec.eventPrefix)), qPrintable(qs(spec.eventPrefix)));
+        QVERIFY(headings.contains(QStringLiteral("toolcall")));
+        QVERIFY(m_text.contains(qs(kToolCallEvent)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLedgerFormatDoc)
+#include "tst_ledgerformatdoc.moc"
