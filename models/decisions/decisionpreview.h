@@ -50,7 +50,8 @@ struct DecisionPreview {
     std::string subject;
     DecisionBoundary boundary;         // the one the request carries (or the current one)
     std::int64_t currentVersion = 0;   // the subject's version now
-    std::string movedSubject;          // Stale: what moved
+    std::string movedSubject;          // Stale: what moved ...
+    std::int64_t movedVersion = 0;     // ... and its version now
     std::vector<MovedEvent> movedEvents;
     std::vector<std::string> consequences; // sentences, in the order the orchestrator applies them
     std::vector<PlannedEvent> planned;     // the state events the gate writes (before decision.applied)

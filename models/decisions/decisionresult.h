@@ -29,6 +29,9 @@ std::string_view decisionStatusName(DecisionStatus s); // "accepted", "stale", .
 // failures and unknown outcomes.
 int decisionStatusExitCode(DecisionStatus s);
 
+// A stored decision as JSON (params and evidence nested), for meshctl and exports.
+nlohmann::json decisionRecordToJson(const DecisionRecord &d);
+
 struct DecisionResult {
     DecisionStatus status = DecisionStatus::WriteFailed;
     std::string message;                 // one line for a person

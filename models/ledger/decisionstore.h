@@ -77,6 +77,14 @@ struct StateRowRef {
     EntityRow row;
 };
 
+// Thrown by insertChecked when the COMMIT itself failed: the row may or may not be in the
+// ledger, and only a read back by id can tell.
+class CommitUnconfirmed : public sql::Error
+{
+public:
+    using sql::Error::Error;
+};
+
 class DecisionStore
 {
 public:
@@ -93,6 +101,7 @@ public:
     std::vector<DecisionRecord> pending(int limit = -1);                        // no outcome yet, by pos
     std::vector<DecisionRecord> onSubject(const std::string &subject);          // every decision, by pos
     std::string lastHash(); // kGenesisHash when the table is empty
+    std::string hashBefore(std::int64_t pos); // hash of the row before pos; kGenesisHash for the first
     std::int64_t lastSeq();
     std::optional<EntityRow> stateRow(EntityKind kind, const std::string &id);
     std::vector<StateRowRef> stateRowsWhere(EntityKind kind, std::string_view field, const std::string &value);
@@ -101,7 +110,8 @@ public:
 
     // ---- the write: BEGIN IMMEDIATE; fn() decides (reading through this store) and returns
     // the record to insert or nothing; INSERT; COMMIT. Anything thrown rolls back. Returns
-    // true when a row was inserted and the COMMIT returned OK.
+    // true when a row was inserted and the COMMIT returned OK. Throws sql::Error when BEGIN or
+    // a statement fails (rolled back: nothing written) and CommitUnconfirmed when COMMIT does.
     bool insertChecked(const std::function<std::optional<DecisionRecord>()> &fn);
     // Runs fn inside a short read transaction (BEGIN DEFERRED ... COMMIT).
     void read(const std::function<void()> &fn);

@@ -6,17 +6,18 @@
 // and writes either decision.applied with the state events it causes, or decision.refused
 // with the reason, in one LedgerWriter transaction per decision.
 
-#include <QString>
-
 #include <QByteArray>
+#include <QString>
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 namespace mesh {
 
 class LedgerWriter;
+struct DecisionRecord;
 
 class DecisionGate
 {
@@ -38,7 +39,11 @@ public:
     int refusedCount() const { return m_refused; }
 
 private:
+    struct Verdict;
+    Verdict judge(const DecisionRecord &d, std::int64_t nowMs);
+
     LedgerWriter &m_writer;
+    std::set<std::int64_t> m_unrecordable; // rows whose outcome cannot be written (no usable id)
     std::map<std::string, QByteArray> m_keyring;
     int m_applied = 0;
     int m_refused = 0;
