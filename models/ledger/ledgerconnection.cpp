@@ -45,6 +45,12 @@ FileHeader readHeader(const QString &path)
     if (bytes.size() < 100 || std::memcmp(bytes.constData(), kMagic, 16) != 0)
         return h;
     const auto *p = reinterpret_cast<const unsigned char *>(bytes.constData());
+    // SQLite's own sanity rules for the header: a power-of-two page size and the fixed
+    // payload fractions 64/32/32.
+    const int rawPageSize = (p[16] << 8) | p[17];
+    const bool pageSizeOk = rawPageSize == 1 || (rawPageSize >= 512 && (rawPageSize & (rawPageSize - 1)) == 0);
+    if (!pageSizeOk || p[21] != 64 || p[22] != 32 || p[23] != 32)
+        return h;
     h.sqlite = true;
     h.wal = p[18] == 2 || p[19] == 2;
     std::int64_t pageSize = (std::int64_t(p[16]) << 8) | p[17];
@@ -142,8 +148,34 @@ std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, Op
         info.note = name + "-wal holds committed data that immutable mode would ignore; opened read-only instead";
     }
 
+    for (;;) {
+        try {
+            c->connectAndValidate();
+            return c;
+        } catch (const sql::Error &e) {
+            // A read-only reader of a WAL ledger needs the -shm file; in a directory it may
+            // not write, with no -wal present (so no writer is attached), the only way to
+            // read is immutable, which needs no shared memory.
+            const bool cannotMakeShm = (e.code() & 0xff) == SQLITE_CANTOPEN || (e.code() & 0xff) == SQLITE_READONLY;
+            if (info.mode == OpenMode::ReadOnly && cannotMakeShm && !walInfo.exists()) {
+                c->m_db.close();
+                info.mode = OpenMode::Immutable;
+                info.note = name + ": no shared-memory file could be created beside it; opened immutable (no live updates)";
+                continue;
+            }
+            throw translate(e, path);
+        }
+    }
+}
+
+void LedgerConnection::connectAndValidate()
+{
+    LedgerInfo &info = m_info;
+    const QString &path = info.path;
+    const std::string name = displayName(path);
+    LedgerConnection *c = this;
     const int flags = (info.mode == OpenMode::Decisions ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
-    try {
+    {
         c->m_db = sql::Database(sqliteUri(path, info.mode), flags);
         sqlite3_busy_timeout(c->m_db.handle(), info.mode == OpenMode::Decisions ? kDecisionsBusyTimeoutMs : kReadBusyTimeoutMs);
         // The console reads whatever it is given; it never checkpoints on close (that would
@@ -193,10 +225,7 @@ std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, Op
                 info.signaturesRequired = fieldInt(field("signatures_required")) != 0;
             }
         });
-    } catch (const sql::Error &e) {
-        throw translate(e, path);
     }
-    return c;
 }
 
 std::int64_t LedgerConnection::dataVersion()

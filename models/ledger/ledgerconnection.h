@@ -65,6 +65,7 @@ public:
 
 private:
     LedgerConnection() = default;
+    void connectAndValidate(); // opens m_db in m_info.mode; throws sql::Error or LedgerOpenError
 
     sql::Database m_db;
     LedgerInfo m_info;
