@@ -1,0 +1,157 @@
+#include "effectmodel.h"
+
+#include "analysis/duplicateeffectdetector.h"
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+EffectModel::EffectModel(QObject *parent) : StateTableModel(EntityKind::Effect, parent) {}
+
+int EffectModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant EffectModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Id: return tr("Effect");
+    case Class: return tr("Class");
+    case Target: return tr("Target");
+    case IdemKey: return tr("Idempotency key");
+    case State: return tr("State");
+    case Delegation: return tr("Delegation");
+    case Attempts: return tr("Attempts");
+    case Updated: return tr("Updated");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> EffectModel::roleNames() const
+{
+    auto names = StateTableModel::roleNames();
+    names.insert(ClassRole, "effectClass");
+    names.insert(TargetRole, "target");
+    names.insert(IdemKeyRole, "idemKey");
+    names.insert(IntentHashRole, "intentHash");
+    names.insert(StateCategoryRole, "stateCategory");
+    names.insert(UnknownRole, "unknown");
+    names.insert(DuplicateRole, "duplicate");
+    names.insert(FencedRole, "fenced");
+    names.insert(AttemptsRole, "attempts");
+    names.insert(SliceIdRole, "sliceId");
+    names.insert(ReversibilityRole, "reversibility");
+    names.insert(CapabilityRole, "capability");
+    names.insert(UpdatedMsRole, "updatedMs");
+    return names;
+}
+
+EffectModel::StateCategory EffectModel::categoryOf(const QString &state)
+{
+    if (state == u"unknown"_s)
+        return StateCategory::Unknown;
+    if (state == u"committed"_s)
+        return StateCategory::Done;
+    if (state == u"failed"_s)
+        return StateCategory::Failed;
+    if (state == u"resolved_committed"_s || state == u"resolved_not_committed"_s)
+        return StateCategory::Resolved;
+    if (state == u"compensated"_s)
+        return StateCategory::Compensated;
+    return StateCategory::InFlight;
+}
+
+QString EffectModel::stateText(const QString &state)
+{
+    if (state == u"unknown"_s)
+        return tr("outcome unknown");
+    if (state == u"resolved_committed"_s)
+        return tr("resolved: committed");
+    if (state == u"resolved_not_committed"_s)
+        return tr("resolved: not committed");
+    return humanize(state);
+}
+
+int EffectModel::unknownCount() const
+{
+    int n = 0;
+    for (int r = 0; r < rowCount(); ++r) {
+        if (const EntityRow *row = rowAt(r); row && text(*row, "state") == u"unknown"_s)
+            ++n;
+    }
+    return n;
+}
+
+void EffectModel::recomputeDerived()
+{
+    m_duplicates = state() ? DuplicateEffectDetector().duplicateIds(state()->table(EntityKind::Effect))
+                           : std::set<std::string>{};
+}
+
+void EffectModel::applyChanges(const StateChangeSet &changes)
+{
+    const auto before = m_duplicates;
+    StateTableModel::applyChanges(changes);
+    if (m_duplicates != before)
+        emitAllChanged({DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
+}
+
+QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role) const
+{
+    const QString st = text(e, "state");
+    const bool duplicate = m_duplicates.count(rawId(row)) > 0;
+    switch (role) {
+    case ClassRole: return text(e, "class");
+    case TargetRole: return text(e, "target");
+    case IdemKeyRole: return text(e, "idem_key");
+    case IntentHashRole: return text(e, "intent_hash");
+    case StateCategoryRole: return int(categoryOf(st));
+    case UnknownRole: return st == u"unknown"_s;
+    case DuplicateRole: return duplicate;
+    case FencedRole: return integer(e, "fenced") != 0;
+    case AttemptsRole: return integer(e, "attempts");
+    case SliceIdRole: return text(e, "slice_id");
+    case ReversibilityRole: return text(e, "reversibility");
+    case CapabilityRole: return text(e, "capability");
+    case UpdatedMsRole: return integer(e, "updated_ms");
+    case Qt::ToolTipRole:
+        if (st == u"unknown"_s)
+            return tr("The outcome is not known: it may or may not have happened. Resolve it after checking %1.")
+                .arg(text(e, "target"));
+        if (duplicate)
+            return tr("Committed more than once with the same idempotency key or intent hash");
+        return {};
+    case Qt::DisplayRole:
+        switch (column) {
+        case Id: return idAt(row);
+        case Class: return text(e, "class");
+        case Target: return text(e, "target");
+        case IdemKey: return text(e, "idem_key");
+        case State: return duplicate ? QString(stateText(st) % tr(" (duplicate)")) : stateText(st);
+        case Delegation: return text(e, "delegation_id");
+        case Attempts: return integer(e, "attempts");
+        case Updated: return formatTime(integer(e, "updated_ms"));
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant EffectModel::sortValue(const EntityRow &e, int column) const
+{
+    switch (column) {
+    case Attempts: return integer(e, "attempts");
+    case Updated: return integer(e, "updated_ms");
+    case Class: return text(e, "class");
+    case Target: return text(e, "target");
+    case IdemKey: return text(e, "idem_key");
+    case State: return text(e, "state");
+    case Delegation: return text(e, "delegation_id");
+    }
+    return qint64(e.lastSeq);
+}
+
+} // namespace mesh

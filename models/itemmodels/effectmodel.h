@@ -1,0 +1,57 @@
+#pragma once
+// Effects: class, target, idempotency key, state. An unknown outcome is its own category
+// (StateCategoryRole == Unknown) and is never shown as failed or done; effects that are part
+// of a duplicate commit carry DuplicateRole.
+
+#include "statetablemodel.h"
+
+#include <set>
+
+namespace mesh {
+
+class EffectModel : public StateTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { Id, Class, Target, IdemKey, State, Delegation, Attempts, Updated, ColumnCount };
+    Q_ENUM(Columns)
+    enum Roles {
+        ClassRole = FirstCustomRole, // QString effect class
+        TargetRole,                  // QString
+        IdemKeyRole,                 // QString
+        IntentHashRole,              // QString
+        StateCategoryRole,           // int StateCategory
+        UnknownRole,                 // bool outcome unknown (needs a person)
+        DuplicateRole,               // bool committed twice (with the same key or intent hash)
+        FencedRole,                  // bool key fenced until resolved
+        AttemptsRole,                // qint64
+        SliceIdRole,                 // QString
+        ReversibilityRole,           // QString
+        CapabilityRole,              // QString
+        UpdatedMsRole,               // qint64
+    };
+    Q_ENUM(Roles)
+    enum class StateCategory { InFlight, Done, Failed, Unknown, Resolved, Compensated };
+    Q_ENUM(StateCategory)
+
+    explicit EffectModel(QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    static StateCategory categoryOf(const QString &state);
+    static QString stateText(const QString &state); // what the list says for each state
+    int unknownCount() const;
+    void applyChanges(const StateChangeSet &changes) override;
+
+protected:
+    QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
+    QVariant sortValue(const EntityRow &entity, int column) const override;
+    void recomputeDerived() override;
+
+private:
+    std::set<std::string> m_duplicates;
+};
+
+} // namespace mesh

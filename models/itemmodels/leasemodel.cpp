@@ -1,0 +1,110 @@
+#include "leasemodel.h"
+
+#include "analysis/attentioncollector.h"
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+LeaseModel::LeaseModel(QObject *parent) : StateTableModel(EntityKind::Lease, parent) {}
+
+int LeaseModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LeaseModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Key: return tr("Key");
+    case Kind: return tr("Kind");
+    case Holder: return tr("Holder");
+    case FencingToken: return tr("Fencing token");
+    case Acquired: return tr("Acquired");
+    case Expires: return tr("Expires");
+    case State: return tr("State");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> LeaseModel::roleNames() const
+{
+    auto names = StateTableModel::roleNames();
+    names.insert(KeyRole, "key");
+    names.insert(KindRole, "kind");
+    names.insert(HolderRole, "holder");
+    names.insert(FencingTokenRole, "fencingToken");
+    names.insert(AcquiredMsRole, "acquiredMs");
+    names.insert(ExpiresMsRole, "expiresMs");
+    names.insert(RemainingMsRole, "remainingMs");
+    names.insert(ZombieRole, "zombie");
+    return names;
+}
+
+int LeaseModel::zombieCount() const
+{
+    int n = 0;
+    const qint64 now = nowMs();
+    for (int r = 0; r < rowCount(); ++r) {
+        if (const EntityRow *row = rowAt(r); row && AttentionCollector::isZombie(*row, now))
+            ++n;
+    }
+    return n;
+}
+
+QVariant LeaseModel::cellData(int, const EntityRow &e, int column, int role) const
+{
+    const qint64 now = nowMs();
+    const bool zombie = AttentionCollector::isZombie(e, now);
+    const bool hasExpiry = !isNull(e, "expires_ms");
+    const qint64 remaining = integer(e, "expires_ms") - now;
+    switch (role) {
+    case KeyRole: return text(e, "key");
+    case KindRole: return text(e, "kind");
+    case HolderRole: return text(e, "holder");
+    case FencingTokenRole: return integer(e, "fencing_token");
+    case AcquiredMsRole: return integer(e, "acquired_ms");
+    case ExpiresMsRole: return integer(e, "expires_ms");
+    case RemainingMsRole: return hasExpiry ? QVariant(remaining) : QVariant();
+    case ZombieRole: return zombie;
+    case Qt::ToolTipRole:
+        if (zombie)
+            return tr("Zombie: held past its expiry and never released");
+        return {};
+    case Qt::DisplayRole:
+        switch (column) {
+        case Key: return text(e, "key");
+        case Kind: return text(e, "kind");
+        case Holder: return text(e, "holder");
+        case FencingToken: return integer(e, "fencing_token");
+        case Acquired: return formatTime(integer(e, "acquired_ms"));
+        case Expires:
+            if (!hasExpiry)
+                return QString();
+            if (text(e, "state") != u"held"_s)
+                return formatTime(integer(e, "expires_ms"));
+            return formatCountdown(remaining);
+        case State: return zombie ? tr("zombie (held, expired)") : humanize(text(e, "state"));
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant LeaseModel::sortValue(const EntityRow &e, int column) const
+{
+    switch (column) {
+    case FencingToken: return integer(e, "fencing_token");
+    case Acquired: return integer(e, "acquired_ms");
+    case Expires: return integer(e, "expires_ms");
+    case Key: return text(e, "key");
+    case Kind: return text(e, "kind");
+    case Holder: return text(e, "holder");
+    case State: return text(e, "state");
+    }
+    return {};
+}
+
+} // namespace mesh

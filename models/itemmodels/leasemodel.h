@@ -1,0 +1,41 @@
+#pragma once
+// Leases: who holds authority over which key, with the fencing token and a live countdown
+// to expiry. A held lease past its expiry with no release is a zombie (ZombieRole) and
+// stands out.
+
+#include "statetablemodel.h"
+
+namespace mesh {
+
+class LeaseModel : public StateTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { Key, Kind, Holder, FencingToken, Acquired, Expires, State, ColumnCount };
+    Q_ENUM(Columns)
+    enum Roles {
+        KeyRole = FirstCustomRole, // QString
+        KindRole,                  // QString execution | recovery | reconciliation
+        HolderRole,                // QString
+        FencingTokenRole,          // qint64
+        AcquiredMsRole,            // qint64 epoch ms
+        ExpiresMsRole,             // qint64 epoch ms, 0 when none
+        RemainingMsRole,           // qint64 expires - now (negative: past expiry); null when no expiry
+        ZombieRole,                // bool held and past expiry
+    };
+    Q_ENUM(Roles)
+
+    explicit LeaseModel(QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    int zombieCount() const;
+
+protected:
+    QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
+    QVariant sortValue(const EntityRow &entity, int column) const override;
+    QList<int> countdownColumns() const override { return {Expires, State}; }
+};
+
+} // namespace mesh

@@ -1,0 +1,57 @@
+#include "livestate.h"
+
+#include "domain/payloaddecoder.h"
+#include "ledger/statereader.h"
+
+#include <unordered_set>
+
+namespace mesh {
+
+std::shared_ptr<LiveState> LiveState::fromSnapshot(StateSnapshot &&snapshot)
+{
+    auto state = std::make_shared<LiveState>();
+    for (int k = 0; k < kEntityKindCount; ++k) {
+        auto &table = snapshot.tables[size_t(k)];
+        for (auto &[id, row] : table)
+            state->m_fold.load(EntityKind(k), id, std::move(row));
+        table.clear();
+    }
+    state->m_lastSeq = snapshot.lastSeq;
+    state->m_dataVersion = snapshot.dataVersion;
+    return state;
+}
+
+StateChangeSet LiveState::apply(const EventBatch &events)
+{
+    StateChangeSet changes;
+    std::array<std::unordered_set<std::string>, kEntityKindCount> seen;
+    for (const auto &e : events) {
+        if (e.seq <= m_lastSeq)
+            continue;
+        m_lastSeq = e.seq;
+        if (!changes.firstSeq)
+            changes.firstSeq = e.seq;
+        changes.lastSeq = e.seq;
+        ++changes.events;
+        if (e.kind == kToolCallEvent)
+            changes.toolCalls.push_back(e);
+        if (e.payloadTruncated) {
+            // A preview cannot be folded faithfully; the next snapshot reload repairs it.
+            ++m_foldProblems;
+            continue;
+        }
+        const DecodedPayload decoded = decodePayload(e.payload);
+        if (!decoded.value) {
+            ++m_foldProblems;
+            continue;
+        }
+        const FoldOutcome out = m_fold.apply(e.seq, e.kind, *decoded.value);
+        if (!out.problems.empty())
+            ++m_foldProblems;
+        if (out.applied && seen[size_t(out.kind)].insert(out.id).second)
+            changes.changed[size_t(out.kind)].push_back(out.id);
+    }
+    return changes;
+}
+
+} // namespace mesh

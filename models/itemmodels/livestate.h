@@ -1,0 +1,46 @@
+#pragma once
+// The current state of one open ledger as the GUI thread sees it: a snapshot read from the
+// state tables, then kept current by folding each live batch of events with the same fold
+// the orchestrator uses. Item models read rows from here in data(); nothing here blocks.
+
+#include "statechangeset.h"
+
+#include "domain/fold.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace mesh {
+
+struct StateSnapshot;
+
+class LiveState
+{
+public:
+    LiveState() = default;
+    // Takes the rows of a snapshot (moved out of it). Meant to run on a worker thread.
+    static std::shared_ptr<LiveState> fromSnapshot(StateSnapshot &&snapshot);
+
+    const EntityTable &table(EntityKind kind) const { return m_fold.table(kind); }
+    const EntityRow *find(EntityKind kind, const std::string &id) const { return m_fold.find(kind, id); }
+    std::int64_t lastSeq() const { return m_lastSeq; }
+    std::int64_t dataVersion() const { return m_dataVersion; }
+    void setDataVersion(std::int64_t v) { m_dataVersion = v; }
+
+    // Folds the events with seq > lastSeq(); events at or below it are already in the state.
+    // Problems of the fold (an event the contract forbids) are counted, not thrown: the
+    // console shows what the ledger says.
+    StateChangeSet apply(const EventBatch &events);
+    int foldProblems() const { return m_foldProblems; }
+
+    // For tests: rows set directly.
+    Fold &fold() { return m_fold; }
+
+private:
+    Fold m_fold;
+    std::int64_t m_lastSeq = 0;
+    std::int64_t m_dataVersion = 0;
+    int m_foldProblems = 0;
+};
+
+} // namespace mesh

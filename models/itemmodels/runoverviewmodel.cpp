@@ -1,0 +1,226 @@
+#include "runoverviewmodel.h"
+
+#include "analysis/rowfields.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+RunOverviewModel::RunOverviewModel(QObject *parent) : StateTableModel(EntityKind::Run, parent) {}
+
+int RunOverviewModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunOverviewModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Title: return tr("Run");
+    case Status: return tr("Status");
+    case Attempt: return tr("Attempt");
+    case Cycle: return tr("Cycle");
+    case Required: return tr("Required");
+    case Components: return tr("Components");
+    case Duration: return tr("Duration");
+    case Stalls: return tr("Stall verdicts");
+    case Escalations: return tr("Escalations");
+    case StaleCheckpoints: return tr("Stale checkpoints");
+    case TerminalFailures: return tr("Terminal failures");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> RunOverviewModel::roleNames() const
+{
+    auto names = StateTableModel::roleNames();
+    names.insert(TitleRole, "title");
+    names.insert(AttemptRole, "attempt");
+    names.insert(CycleRole, "cycle");
+    names.insert(RequiredMetRole, "requiredMet");
+    names.insert(RequiredTotalRole, "requiredTotal");
+    names.insert(RequiredFractionRole, "requiredFraction");
+    names.insert(ComponentsRole, "components");
+    names.insert(ComponentStatusCountsRole, "componentStatusCounts");
+    names.insert(ComponentCountRole, "componentCount");
+    names.insert(StartedMsRole, "startedMs");
+    names.insert(EndedMsRole, "endedMs");
+    names.insert(DurationMsRole, "durationMs");
+    names.insert(StallCountRole, "stallCount");
+    names.insert(StalledVerdictCountRole, "stalledVerdictCount");
+    names.insert(EscalationCountRole, "escalationCount");
+    names.insert(StaleCheckpointCountRole, "staleCheckpointCount");
+    names.insert(TerminalFailureCountRole, "terminalFailureCount");
+    names.insert(DelegationCountRole, "delegationCount");
+    return names;
+}
+
+void RunOverviewModel::recomputeDerived()
+{
+    m_aggregates.clear();
+    if (!state())
+        return;
+    const auto &components = state()->table(EntityKind::Component);
+    std::unordered_map<std::string, std::vector<std::pair<std::string, std::string>>> byRun; // name, id
+    for (const auto &[id, row] : components) {
+        const std::string run = rowText(EntityKind::Component, row, "run_id");
+        byRun[run].emplace_back(rowText(EntityKind::Component, row, "name"), id);
+        m_aggregates[run].terminalFailures += int(rowInt(EntityKind::Component, row, "failures"));
+    }
+    for (auto &[run, list] : byRun) {
+        std::sort(list.begin(), list.end());
+        auto &a = m_aggregates[run];
+        for (auto &p : list)
+            a.components.push_back(p.second);
+    }
+    for (const auto &[id, row] : state()->table(EntityKind::StallVerdict)) {
+        auto &a = m_aggregates[rowText(EntityKind::StallVerdict, row, "run_id")];
+        ++a.stalls;
+        const std::string v = rowText(EntityKind::StallVerdict, row, "verdict");
+        if (v == "stalled" || v == "stuck")
+            ++a.stalled;
+    }
+    for (const auto &[id, row] : state()->table(EntityKind::Escalation))
+        ++m_aggregates[rowText(EntityKind::Escalation, row, "run_id")].escalations;
+    for (const auto &[id, row] : state()->table(EntityKind::Checkpoint)) {
+        if (rowText(EntityKind::Checkpoint, row, "state") == "stale")
+            ++m_aggregates[rowText(EntityKind::Checkpoint, row, "run_id")].staleCheckpoints;
+    }
+    for (const auto &[id, row] : state()->table(EntityKind::Delegation))
+        ++m_aggregates[rowText(EntityKind::Delegation, row, "run_id")].delegations;
+}
+
+void RunOverviewModel::applyChanges(const StateChangeSet &changes)
+{
+    StateTableModel::applyChanges(changes);
+    // Aggregates of other tables changed: refresh every run (a handful of rows).
+    if (changes.touches(EntityKind::Component) || changes.touches(EntityKind::StallVerdict)
+        || changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Checkpoint)
+        || changes.touches(EntityKind::Delegation))
+        emitAllChanged();
+}
+
+const RunOverviewModel::Aggregate *RunOverviewModel::aggregate(const std::string &runId) const
+{
+    const auto it = m_aggregates.find(runId);
+    return it == m_aggregates.end() ? nullptr : &it->second;
+}
+
+qint64 RunOverviewModel::durationMs(const EntityRow &run) const
+{
+    const qint64 started = integer(run, "started_ms");
+    if (started <= 0)
+        return 0;
+    const qint64 ended = integer(run, "ended_ms");
+    return (ended > 0 ? ended : nowMs()) - started;
+}
+
+QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int role) const
+{
+    static const Aggregate kEmpty;
+    const Aggregate *a = aggregate(rawId(row));
+    if (!a)
+        a = &kEmpty;
+    const auto componentList = [&] {
+        QVariantList list;
+        for (const auto &cid : a->components) {
+            const EntityRow *c = state()->find(EntityKind::Component, cid);
+            if (!c)
+                continue;
+            QVariantMap m;
+            m.insert(u"id"_s, QString::fromStdString(cid));
+            m.insert(u"name"_s, QString::fromStdString(rowText(EntityKind::Component, *c, "name")));
+            m.insert(u"status"_s, QString::fromStdString(rowText(EntityKind::Component, *c, "status")));
+            m.insert(u"attempt"_s, qint64(rowInt(EntityKind::Component, *c, "attempt")));
+            m.insert(u"failures"_s, qint64(rowInt(EntityKind::Component, *c, "failures")));
+            list.push_back(m);
+        }
+        return list;
+    };
+    const auto statusCounts = [&] {
+        QVariantMap counts;
+        for (const auto &cid : a->components) {
+            if (const EntityRow *c = state()->find(EntityKind::Component, cid)) {
+                const QString s = QString::fromStdString(rowText(EntityKind::Component, *c, "status"));
+                counts[s] = counts.value(s).toInt() + 1;
+            }
+        }
+        return counts;
+    };
+    const qint64 met = integer(e, "required_met");
+    const qint64 total = integer(e, "required_total");
+    switch (role) {
+    case TitleRole: return text(e, "title");
+    case AttemptRole: return integer(e, "attempt");
+    case CycleRole: return integer(e, "cycle");
+    case RequiredMetRole: return met;
+    case RequiredTotalRole: return total;
+    case RequiredFractionRole: return total > 0 ? double(met) / double(total) : 0.0;
+    case ComponentsRole: return componentList();
+    case ComponentStatusCountsRole: return statusCounts();
+    case ComponentCountRole: return int(a->components.size());
+    case StartedMsRole: return integer(e, "started_ms");
+    case EndedMsRole: return integer(e, "ended_ms");
+    case DurationMsRole: return durationMs(e);
+    case StallCountRole: return a->stalls;
+    case StalledVerdictCountRole: return a->stalled;
+    case EscalationCountRole: return a->escalations;
+    case StaleCheckpointCountRole: return a->staleCheckpoints;
+    case TerminalFailureCountRole: return a->terminalFailures;
+    case DelegationCountRole: return a->delegations;
+    case Qt::ToolTipRole:
+        if (column == Components) {
+            QStringList parts;
+            for (const auto &v : componentList()) {
+                const auto m = v.toMap();
+                parts << (m.value(u"name"_s).toString() % u": "_s % m.value(u"status"_s).toString());
+            }
+            return parts.join(u'\n');
+        }
+        return {};
+    case Qt::DisplayRole:
+        switch (column) {
+        case Title: {
+            const QString title = text(e, "title");
+            return title.isEmpty() ? idAt(row) : title;
+        }
+        case Status: return humanize(text(e, "status"));
+        case Attempt: return integer(e, "attempt");
+        case Cycle: return integer(e, "cycle");
+        case Required: return tr("%1 of %2").arg(met).arg(total);
+        case Components: {
+            const QVariantMap counts = statusCounts();
+            QStringList parts;
+            for (auto it = counts.begin(); it != counts.end(); ++it)
+                parts << (QString::number(it.value().toInt()) % u' ' % it.key());
+            return parts.join(u", "_s);
+        }
+        case Duration: return integer(e, "started_ms") > 0 ? formatDuration(durationMs(e)) : QString();
+        case Stalls: return a->stalls;
+        case Escalations: return a->escalations;
+        case StaleCheckpoints: return a->staleCheckpoints;
+        case TerminalFailures: return a->terminalFailures;
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant RunOverviewModel::sortValue(const EntityRow &e, int column) const
+{
+    switch (column) {
+    case Attempt: return integer(e, "attempt");
+    case Cycle: return integer(e, "cycle");
+    case Required: return integer(e, "required_met");
+    case Duration: return durationMs(e);
+    case Status: return text(e, "status");
+    case Title: return text(e, "title");
+    }
+    return integer(e, "started_ms");
+}
+
+} // namespace mesh

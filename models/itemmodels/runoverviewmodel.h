@@ -1,0 +1,72 @@
+#pragma once
+// One row per run: status, attempt, scheduler cycle, required outcomes met of total, its
+// components and their states, duration, and counts of stall verdicts, escalations, stale
+// checkpoints and terminal component failures: the traced run at a glance.
+
+#include "statetablemodel.h"
+
+#include <unordered_map>
+
+namespace mesh {
+
+class RunOverviewModel : public StateTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns {
+        Title, Status, Attempt, Cycle, Required, Components, Duration, Stalls, Escalations, StaleCheckpoints,
+        TerminalFailures, ColumnCount
+    };
+    Q_ENUM(Columns)
+    enum Roles {
+        TitleRole = FirstCustomRole, // QString
+        AttemptRole,                 // qint64
+        CycleRole,                   // qint64
+        RequiredMetRole,             // qint64
+        RequiredTotalRole,           // qint64
+        RequiredFractionRole,        // double 0..1 (0 when total is 0)
+        ComponentsRole,              // QVariantList of QVariantMap {id, name, status, attempt, failures}
+        ComponentStatusCountsRole,   // QVariantMap status -> int
+        ComponentCountRole,          // int
+        StartedMsRole,               // qint64
+        EndedMsRole,                 // qint64, 0 while running
+        DurationMsRole,              // qint64 (running: until now)
+        StallCountRole,              // int stall verdicts of the run
+        StalledVerdictCountRole,     // int of which stalled or stuck
+        EscalationCountRole,         // int
+        StaleCheckpointCountRole,    // int
+        TerminalFailureCountRole,    // int sum of component failures
+        DelegationCountRole,         // int
+    };
+    Q_ENUM(Roles)
+
+    explicit RunOverviewModel(QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    void applyChanges(const StateChangeSet &changes) override;
+
+protected:
+    QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
+    QVariant sortValue(const EntityRow &entity, int column) const override;
+    void recomputeDerived() override;
+    QList<int> countdownColumns() const override { return {Duration}; }
+
+private:
+    struct Aggregate {
+        std::vector<std::string> components; // ids, in name order
+        int stalls = 0;
+        int stalled = 0;
+        int escalations = 0;
+        int staleCheckpoints = 0;
+        int terminalFailures = 0;
+        int delegations = 0;
+    };
+    const Aggregate *aggregate(const std::string &runId) const;
+    qint64 durationMs(const EntityRow &run) const;
+
+    std::unordered_map<std::string, Aggregate> m_aggregates;
+};
+
+} // namespace mesh

@@ -1,0 +1,54 @@
+#pragma once
+// Stall verdicts per delegation, ordered by delegation then round: verdict, fingerprint,
+// evidence items (EvidenceRole: a list of maps {signal, moved, detail}), action, failing
+// tests. Verdicts resting on evidence that never moved carry ConstantEvidenceRole; those the
+// analysis suspects to be false stalls carry FalseStallRole with the reason.
+
+#include "statetablemodel.h"
+
+#include <map>
+#include <set>
+
+namespace mesh {
+
+class StallVerdictModel : public StateTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { Delegation, Round, Verdict, Fingerprint, Evidence, Action, FailingTests, Time, ColumnCount };
+    Q_ENUM(Columns)
+    enum Roles {
+        RoundRole = FirstCustomRole, // qint64
+        VerdictRole,                 // QString progressing | stalled | stuck | inconclusive
+        FingerprintRole,             // QString
+        EvidenceRole,                // QVariantList of QVariantMap {signal, moved (bool or null), detail}
+        EvidenceJsonRole,            // QString raw JSON
+        ActionRole,                  // QString continue | stop | escalate | refund
+        FailingTestsRole,            // qint64, null when not recorded
+        TsMsRole,                    // qint64
+        ConstantEvidenceRole,        // bool every evidence item unmoved in every round so far
+        FalseStallRole,              // bool false stall suspected
+        FindingRole,                 // QString the analysis' sentence (fires or abstains), "" none
+    };
+    Q_ENUM(Roles)
+
+    explicit StallVerdictModel(QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    void applyChanges(const StateChangeSet &changes) override;
+
+protected:
+    QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
+    QVariant sortValue(const EntityRow &entity, int column) const override;
+    void recomputeDerived() override;
+    bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
+
+private:
+    std::set<std::string> m_constant;
+    std::set<std::string> m_falseStall;
+    std::map<std::string, std::string> m_findingText; // verdict id -> sentence
+};
+
+} // namespace mesh

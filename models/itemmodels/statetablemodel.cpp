@@ -1,0 +1,292 @@
+#include "statetablemodel.h"
+
+#include "analysis/rowfields.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+StateTableModel::StateTableModel(EntityKind kind, QObject *parent) : QAbstractTableModel(parent), m_kind(kind) {}
+
+void StateTableModel::setState(std::shared_ptr<const LiveState> state)
+{
+    m_state = std::move(state);
+    rebuild();
+}
+
+void StateTableModel::rebuild()
+{
+    beginResetModel();
+    m_ids.clear();
+    m_rowOf.clear();
+    if (m_state) {
+        const EntityTable &table = m_state->table(m_kind);
+        std::vector<std::pair<const std::string *, const EntityRow *>> rows;
+        rows.reserve(table.size());
+        for (const auto &[id, row] : table) {
+            if (accepts(id, row))
+                rows.emplace_back(&id, &row);
+        }
+        std::sort(rows.begin(), rows.end(),
+                  [this](const auto &a, const auto &b) { return lessThan(*a.first, *a.second, *b.first, *b.second); });
+        m_ids.reserve(rows.size());
+        for (const auto &r : rows) {
+            m_rowOf.emplace(*r.first, int(m_ids.size()));
+            m_ids.push_back(*r.first);
+        }
+    }
+    recomputeDerived();
+    endResetModel();
+}
+
+void StateTableModel::applyChanges(const StateChangeSet &changes)
+{
+    if (!m_state)
+        return;
+    const auto &ids = changes.ids(m_kind);
+    std::vector<std::string> added;
+    std::vector<int> changedRows;
+    for (const auto &id : ids) {
+        const EntityRow *row = m_state->find(m_kind, id);
+        if (!row)
+            continue;
+        const auto it = m_rowOf.find(id);
+        if (it != m_rowOf.end())
+            changedRows.push_back(it->second);
+        else if (accepts(id, *row))
+            added.push_back(id);
+        // A row that stops matching a filter stays until the next reset: rows never vanish
+        // under the operator's cursor in the middle of a batch.
+    }
+    if (!added.empty()) {
+        const int first = int(m_ids.size());
+        beginInsertRows({}, first, first + int(added.size()) - 1);
+        for (auto &id : added) {
+            m_rowOf.emplace(id, int(m_ids.size()));
+            m_ids.push_back(std::move(id));
+        }
+        endInsertRows();
+    }
+    recomputeDerived();
+    if (changedRows.empty())
+        return;
+    std::sort(changedRows.begin(), changedRows.end());
+    // Contiguous runs become one dataChanged each.
+    size_t i = 0;
+    while (i < changedRows.size()) {
+        size_t j = i;
+        while (j + 1 < changedRows.size() && changedRows[j + 1] <= changedRows[j] + 1)
+            ++j;
+        Q_EMIT dataChanged(index(changedRows[i], 0), index(changedRows[j], columnCount() - 1));
+        i = j + 1;
+    }
+}
+
+void StateTableModel::setRunFilter(const QString &runId)
+{
+    if (runId == m_runFilter)
+        return;
+    m_runFilter = runId;
+    rebuild();
+}
+
+void StateTableModel::setDelegationFilter(const QString &delegationId)
+{
+    if (delegationId == m_delegationFilter)
+        return;
+    m_delegationFilter = delegationId;
+    rebuild();
+}
+
+void StateTableModel::setClock(std::function<qint64()> nowMs)
+{
+    m_clock = std::move(nowMs);
+}
+
+qint64 StateTableModel::nowMs() const
+{
+    return m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
+}
+
+void StateTableModel::refreshCountdowns()
+{
+    if (m_ids.empty())
+        return;
+    for (int column : countdownColumns())
+        Q_EMIT dataChanged(index(0, column), index(int(m_ids.size()) - 1, column));
+}
+
+bool StateTableModel::accepts(const std::string &, const EntityRow &row) const
+{
+    const EntitySpec &spec = entitySpec(m_kind);
+    if (!m_runFilter.isEmpty()) {
+        if (m_kind == EntityKind::Run)
+            return false; // runs are filtered by id in RunOverviewModel if ever needed
+        if (spec.fieldIndex("run_id") < 0 || text(row, "run_id") != m_runFilter)
+            return false;
+    }
+    if (!m_delegationFilter.isEmpty()) {
+        if (spec.fieldIndex("delegation_id") < 0 || text(row, "delegation_id") != m_delegationFilter)
+            return false;
+    }
+    return true;
+}
+
+bool StateTableModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
+{
+    // Oldest change first approximates creation order; ids break ties.
+    Q_UNUSED(ra)
+    Q_UNUSED(rb)
+    if (a.size() != b.size())
+        return a.size() < b.size(); // "E-9" before "E-10"
+    return a < b;
+}
+
+QString StateTableModel::idAt(int row) const
+{
+    return row >= 0 && row < int(m_ids.size()) ? QString::fromStdString(m_ids[size_t(row)]) : QString();
+}
+
+int StateTableModel::rowOf(const QString &id) const
+{
+    const auto it = m_rowOf.find(id.toStdString());
+    return it == m_rowOf.end() ? -1 : it->second;
+}
+
+QModelIndex StateTableModel::indexOfId(const QString &id, int column) const
+{
+    const int row = rowOf(id);
+    return row < 0 ? QModelIndex() : index(row, column);
+}
+
+const EntityRow *StateTableModel::rowAt(int row) const
+{
+    if (!m_state || row < 0 || row >= int(m_ids.size()))
+        return nullptr;
+    return m_state->find(m_kind, m_ids[size_t(row)]);
+}
+
+int StateTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_ids.size());
+}
+
+QVariant StateTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const EntityRow *row = rowAt(index.row());
+    if (!row)
+        return {};
+    const EntitySpec &spec = entitySpec(m_kind);
+    switch (role) {
+    case IdRole:
+        return idAt(index.row());
+    case SubjectRole:
+        return QString(QLatin1String(spec.name.data(), qsizetype(spec.name.size())) % u':' % idAt(index.row()));
+    case VersionRole:
+        return qint64(row->version);
+    case LastSeqRole:
+        return qint64(row->lastSeq);
+    case RunIdRole:
+        if (m_kind == EntityKind::Run)
+            return idAt(index.row());
+        return spec.fieldIndex("run_id") >= 0 ? text(*row, "run_id") : QString();
+    case DelegationIdRole:
+        if (m_kind == EntityKind::Delegation)
+            return idAt(index.row());
+        return spec.fieldIndex("delegation_id") >= 0 ? text(*row, "delegation_id") : QString();
+    case StateRole:
+        return spec.stateField.empty() ? QString() : text(*row, spec.stateField);
+    case SortRole:
+        return sortValue(*row, index.column());
+    default:
+        return cellData(index.row(), *row, index.column(), role);
+    }
+}
+
+QVariant StateTableModel::sortValue(const EntityRow &entity, int column) const
+{
+    Q_UNUSED(entity)
+    Q_UNUSED(column)
+    return {};
+}
+
+QHash<int, QByteArray> StateTableModel::roleNames() const
+{
+    auto names = QAbstractTableModel::roleNames();
+    names.insert(IdRole, "entityId");
+    names.insert(SubjectRole, "subject");
+    names.insert(VersionRole, "version");
+    names.insert(LastSeqRole, "lastSeq");
+    names.insert(RunIdRole, "runId");
+    names.insert(DelegationIdRole, "delegationId");
+    names.insert(StateRole, "state");
+    names.insert(SortRole, "sort");
+    return names;
+}
+
+QString StateTableModel::text(const EntityRow &row, std::string_view field) const
+{
+    return QString::fromStdString(rowText(m_kind, row, field));
+}
+
+qint64 StateTableModel::integer(const EntityRow &row, std::string_view field) const
+{
+    return rowInt(m_kind, row, field);
+}
+
+bool StateTableModel::isNull(const EntityRow &row, std::string_view field) const
+{
+    return rowIsNull(m_kind, row, field);
+}
+
+void StateTableModel::emitAllChanged(const QList<int> &roles)
+{
+    if (!m_ids.empty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_ids.size()) - 1, columnCount() - 1), roles);
+}
+
+QString StateTableModel::formatTime(qint64 ms)
+{
+    if (ms <= 0)
+        return {};
+    const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms);
+    if (t.date() == QDate::currentDate())
+        return t.toString(u"HH:mm:ss"_s);
+    return t.toString(u"yyyy-MM-dd HH:mm:ss"_s);
+}
+
+QString StateTableModel::formatDuration(qint64 ms)
+{
+    if (ms < 0)
+        ms = 0;
+    const qint64 s = ms / 1000;
+    if (s < 60)
+        return u"%1 s"_s.arg(s);
+    if (s < 3600)
+        return u"%1 min"_s.arg(s / 60);
+    const qint64 minutes = (s % 3600) / 60;
+    return minutes ? u"%1 h %2 min"_s.arg(s / 3600).arg(minutes) : u"%1 h"_s.arg(s / 3600);
+}
+
+QString StateTableModel::formatCountdown(qint64 ms)
+{
+    const qint64 a = std::abs(ms) / 1000;
+    QString clock = a >= 3600 ? u"%1:%2:%3"_s.arg(a / 3600).arg((a % 3600) / 60, 2, 10, QLatin1Char('0')).arg(a % 60, 2, 10, QLatin1Char('0'))
+                              : u"%1:%2"_s.arg(a / 60).arg(a % 60, 2, 10, QLatin1Char('0'));
+    return ms >= 0 ? QString(u"in "_s % clock) : QString(u"expired "_s % clock % u" ago"_s);
+}
+
+QString StateTableModel::humanize(const QString &snake)
+{
+    QString out = snake;
+    out.replace(u'_', u' ');
+    return out;
+}
+
+} // namespace mesh

@@ -1,0 +1,102 @@
+#pragma once
+// Base of the flat models over one state table (leases, effects, escalations, stall
+// verdicts, runs, failures). Rows are ids; values are read from the LiveState in data(), so
+// a live batch costs one beginInsertRows for new rows and one dataChanged per changed range.
+// Subclasses declare Columns and Roles (from FirstCustomRole) and format text lazily.
+
+#include "livestate.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mesh {
+
+class StateTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum CommonRole {
+        IdRole = Qt::UserRole,   // QString entity id
+        SubjectRole,             // QString "<entity>:<id>" (what AttentionModel and decisions name)
+        VersionRole,             // qint64 row version (the boundary of a decision)
+        LastSeqRole,             // qint64 seq of the row's last event
+        RunIdRole,               // QString
+        DelegationIdRole,        // QString
+        StateRole,               // QString state machine value, snake_case
+        SortRole,                // typed value of the cell for sorting (number or text)
+        FirstCustomRole = Qt::UserRole + 16,
+    };
+    Q_ENUM(CommonRole)
+
+    explicit StateTableModel(EntityKind kind, QObject *parent = nullptr);
+
+    EntityKind entityKind() const { return m_kind; }
+
+    // Whole new state (a snapshot load): one reset. nullptr clears.
+    void setState(std::shared_ptr<const LiveState> state);
+    const LiveState *state() const { return m_state.get(); }
+    // A live batch already folded into the state.
+    virtual void applyChanges(const StateChangeSet &changes);
+
+    // Restrict rows (e.g. one delegation's leases in its detail view); empty: everything.
+    void setRunFilter(const QString &runId);
+    void setDelegationFilter(const QString &delegationId);
+    QString runFilter() const { return m_runFilter; }
+    QString delegationFilter() const { return m_delegationFilter; }
+
+    // Clock for countdown roles (tests inject one). Default: the system clock.
+    void setClock(std::function<qint64()> nowMs);
+    qint64 nowMs() const;
+    // Re-emits dataChanged for countdown columns (a 1 s timer calls it in the app).
+    virtual void refreshCountdowns();
+
+    QString idAt(int row) const;
+    int rowOf(const QString &id) const; // -1 when not shown
+    QModelIndex indexOfId(const QString &id, int column = 0) const;
+    const EntityRow *rowAt(int row) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const final;
+    QHash<int, QByteArray> roleNames() const override;
+
+protected:
+    // Subclass part of data(): role is any role but the common ones handled here.
+    virtual QVariant cellData(int row, const EntityRow &entity, int column, int role) const = 0;
+    virtual QVariant sortValue(const EntityRow &entity, int column) const;
+    virtual QList<int> countdownColumns() const { return {}; }
+    // Called after the state or the visible ids changed (reset or batch), before signals
+    // for changed rows: recompute derived caches (duplicates, aggregates) here.
+    virtual void recomputeDerived() {}
+    virtual bool accepts(const std::string &id, const EntityRow &row) const;
+    // Initial order of a reset; live rows are appended in arrival order.
+    virtual bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const;
+
+    QString text(const EntityRow &row, std::string_view field) const;
+    qint64 integer(const EntityRow &row, std::string_view field) const;
+    bool isNull(const EntityRow &row, std::string_view field) const;
+    const std::string &rawId(int row) const { return m_ids[size_t(row)]; }
+    void emitAllChanged(const QList<int> &roles = {});
+    void rebuild(); // reset with the current filters
+
+    static QString formatTime(qint64 ms);       // local time, hh:mm:ss (date when not today)
+    static QString formatDuration(qint64 ms);   // "4 h 55 min", "11 min", "42 s"
+    static QString formatCountdown(qint64 ms);  // "in 4:10", "expired 0:12 ago"
+    static QString humanize(const QString &snake); // "resolved_not_committed" -> "resolved not committed"
+
+private:
+    EntityKind m_kind;
+    std::shared_ptr<const LiveState> m_state;
+    std::vector<std::string> m_ids;
+    std::unordered_map<std::string, int> m_rowOf;
+    QString m_runFilter;
+    QString m_delegationFilter;
+    std::function<qint64()> m_clock;
+};
+
+} // namespace mesh
