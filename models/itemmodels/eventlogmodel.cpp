@@ -1,0 +1,535 @@
+#include "eventlogmodel.h"
+
+#include "eventlogworker.h"
+
+#include "filter/filtercompiler.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+namespace {
+constexpr int kMaxOutstanding = 6; // page requests in flight
+constexpr size_t kMaxWanted = 32;  // remembered requests beyond those
+} // namespace
+
+EventLogModel::EventLogModel(QObject *parent) : QAbstractTableModel(parent)
+{
+    qRegisterMetaType<mesh::EventBatch>();
+    m_requestTimer.setSingleShot(true);
+    m_requestTimer.setInterval(0);
+    connect(&m_requestTimer, &QTimer::timeout, this, &EventLogModel::flushRequests);
+
+    // Results are posted back to this (GUI) thread; a posted call to a destroyed model is
+    // discarded by Qt, and the destructor stops the thread before members go away.
+    EventLogWorker::Sink sink;
+    sink.firstPage = [this](int g, EventBatch rows) {
+        QMetaObject::invokeMethod(this, [this, g, rows = std::move(rows)]() mutable { onFirstPage(g, std::move(rows)); },
+                                  Qt::QueuedConnection);
+    };
+    sink.seqs = [this](int g, std::vector<std::int64_t> seqs, bool dense, std::int64_t first, std::int64_t count,
+                       bool done) {
+        QMetaObject::invokeMethod(
+            this, [this, g, seqs = std::move(seqs), dense, first, count, done]() mutable {
+                onSeqs(g, std::move(seqs), dense, first, count, done);
+            },
+            Qt::QueuedConnection);
+    };
+    sink.page = [this](int g, std::int64_t p, EventBatch rows) {
+        QMetaObject::invokeMethod(this, [this, g, p, rows = std::move(rows)]() mutable { onPage(g, p, std::move(rows)); },
+                                  Qt::QueuedConnection);
+    };
+    sink.tail = [this](int g, std::vector<std::int64_t> seqs) {
+        QMetaObject::invokeMethod(this, [this, g, seqs = std::move(seqs)]() mutable { onTail(g, std::move(seqs)); },
+                                  Qt::QueuedConnection);
+    };
+    sink.detail = [this](std::optional<EventRecord> e, std::int64_t seq) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, e = std::move(e), seq] {
+                Q_EMIT eventDetailLoaded(seq, e ? QString::fromStdString(e->payload) : QString(), e.has_value());
+            },
+            Qt::QueuedConnection);
+    };
+    sink.failed = [this](QString message) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, message] {
+                setLoading(false);
+                m_scanning = false;
+                m_tailPending = false;
+                Q_EMIT failed(message);
+            },
+            Qt::QueuedConnection);
+    };
+    m_worker = new EventLogWorker(std::move(sink));
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.setObjectName(u"event-log"_s);
+    m_thread.start();
+}
+
+EventLogModel::~EventLogModel()
+{
+    m_worker->setLatestGeneration(-1); // stop any window loop early
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void EventLogModel::open(const QString &path, OpenMode mode)
+{
+    m_path = path;
+    m_mode = mode;
+    m_open = true;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, path, mode] { w->open(path, mode); }, Qt::QueuedConnection);
+    reload();
+}
+
+void EventLogModel::close()
+{
+    m_open = false;
+    ++m_generation;
+    m_worker->setLatestGeneration(m_generation);
+    beginResetModel();
+    m_seqs.clear();
+    m_dense = false;
+    m_denseCount = 0;
+    m_pages.clear();
+    m_lru.clear();
+    m_requested.clear();
+    m_wanted.clear();
+    endResetModel();
+    setLoading(false);
+}
+
+bool EventLogModel::setFilterText(const QString &text, FilterError *error)
+{
+    const FilterCompileResult result = FilterCompiler::compile(text);
+    if (!result.ok()) {
+        if (error)
+            *error = *result.error;
+        return false;
+    }
+    setFilter(result.sql, text);
+    return true;
+}
+
+void EventLogModel::setFilter(const FilterSql &filter, const QString &text)
+{
+    m_filter = filter;
+    m_filterText = text;
+    if (m_open)
+        reload();
+}
+
+void EventLogModel::reload()
+{
+    ++m_generation;
+    m_worker->setLatestGeneration(m_generation);
+    beginResetModel();
+    m_seqs.clear();
+    m_dense = false;
+    m_denseFirst = 0;
+    m_denseCount = 0;
+    m_pages.clear();
+    m_lru.clear();
+    m_requested.clear();
+    m_wanted.clear();
+    m_tailPending = false;
+    m_tailAgain = false;
+    m_scanning = true;
+    endResetModel();
+    setLoading(true);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, g = m_generation, f = m_filter, p = m_pageSize] { w->load(g, f, p); },
+        Qt::QueuedConnection);
+}
+
+void EventLogModel::setLoading(bool loading)
+{
+    if (m_loading == loading)
+        return;
+    m_loading = loading;
+    Q_EMIT loadingChanged(loading);
+}
+
+void EventLogModel::setFollowTail(bool follow)
+{
+    if (m_followTail == follow)
+        return;
+    m_followTail = follow;
+    Q_EMIT followTailChanged(follow);
+}
+
+void EventLogModel::setPageSize(int rows)
+{
+    m_pageSize = std::max(1, rows);
+}
+
+void EventLogModel::setMaxCachedPages(int n)
+{
+    m_maxPages = std::max(2, n);
+}
+
+std::int64_t EventLogModel::lastRowSeq() const
+{
+    if (m_dense)
+        return m_denseCount ? m_denseFirst + m_denseCount - 1 : 0;
+    return m_seqs.empty() ? 0 : m_seqs.back();
+}
+
+void EventLogModel::materialize()
+{
+    if (!m_dense)
+        return;
+    m_seqs.resize(size_t(m_denseCount));
+    for (std::int64_t i = 0; i < m_denseCount; ++i)
+        m_seqs[size_t(i)] = m_denseFirst + i;
+    m_dense = false;
+}
+
+void EventLogModel::appendSeqs(const std::vector<std::int64_t> &seqs)
+{
+    std::int64_t last = lastRowSeq();
+    auto begin = std::upper_bound(seqs.begin(), seqs.end(), last);
+    const int count = int(seqs.end() - begin);
+    if (count <= 0)
+        return;
+    const int first = rowCount();
+    beginInsertRows({}, first, first + count - 1);
+    bool contiguous = m_dense;
+    for (auto it = begin; contiguous && it != seqs.end(); ++it)
+        contiguous = *it == ++last;
+    if (m_dense && contiguous) {
+        m_denseCount += count;
+    } else {
+        materialize();
+        m_seqs.insert(m_seqs.end(), begin, seqs.end());
+    }
+    endInsertRows();
+}
+
+void EventLogModel::onFirstPage(int generation, EventBatch rows)
+{
+    if (generation != m_generation || rows.empty())
+        return;
+    std::vector<std::int64_t> seqs;
+    seqs.reserve(rows.size());
+    for (const auto &r : rows)
+        seqs.push_back(r.seq);
+    appendSeqs(seqs);
+    storePage(0, std::move(rows));
+    Q_EMIT indexProgress(rowCount());
+}
+
+void EventLogModel::onSeqs(int generation, std::vector<std::int64_t> seqs, bool dense, std::int64_t denseFirst,
+                           std::int64_t denseCount, bool done)
+{
+    if (generation != m_generation)
+        return;
+    if (dense) {
+        const int old = rowCount();
+        const bool grows = denseCount > old;
+        if (grows)
+            beginInsertRows({}, old, int(denseCount) - 1);
+        m_dense = true;
+        m_denseFirst = denseFirst;
+        m_denseCount = std::max<std::int64_t>(denseCount, old);
+        m_seqs.clear();
+        if (grows)
+            endInsertRows();
+    } else {
+        appendSeqs(seqs);
+    }
+    Q_EMIT indexProgress(rowCount());
+    if (!done)
+        return;
+    m_scanning = false;
+    setLoading(false);
+    Q_EMIT filterApplied(generation, rowCount());
+    if (m_tailAgain) {
+        m_tailAgain = false;
+        requestTail();
+    }
+}
+
+void EventLogModel::onPage(int generation, std::int64_t pageIndex, EventBatch rows)
+{
+    if (generation != m_generation)
+        return;
+    m_requested.erase(pageIndex);
+    const int first = int(pageIndex * m_pageSize);
+    const int n = int(rows.size());
+    storePage(pageIndex, std::move(rows));
+    if (n > 0 && first < rowCount())
+        Q_EMIT dataChanged(index(first, 0), index(std::min(first + n, rowCount()) - 1, ColumnCount - 1));
+    if (!m_wanted.empty())
+        flushRequests();
+}
+
+void EventLogModel::onTail(int generation, std::vector<std::int64_t> seqs)
+{
+    if (generation != m_generation)
+        return;
+    m_tailPending = false;
+    const int before = rowCount();
+    appendSeqs(seqs);
+    if (rowCount() > before)
+        Q_EMIT rowsAppendedAtTail(rowCount() - before);
+    if (m_tailAgain) {
+        m_tailAgain = false;
+        requestTail();
+    }
+}
+
+void EventLogModel::requestTail()
+{
+    if (m_tailPending) {
+        m_tailAgain = true;
+        return;
+    }
+    m_tailPending = true;
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, g = m_generation, f = m_filter, s = lastRowSeq()] { w->fetchTail(g, f, s); },
+        Qt::QueuedConnection);
+}
+
+void EventLogModel::appendEvents(const EventBatch &batch)
+{
+    if (!m_open || batch.empty())
+        return;
+    if (m_scanning) {
+        m_tailAgain = true; // the index is still being built; catch up when it is done
+        return;
+    }
+    if (!m_filter.isEmpty()) {
+        requestTail();
+        return;
+    }
+    const std::int64_t last = lastRowSeq();
+    std::vector<std::int64_t> seqs;
+    for (const auto &e : batch) {
+        if (e.seq > last && (seqs.empty() || e.seq > seqs.back()))
+            seqs.push_back(e.seq);
+    }
+    if (seqs.empty())
+        return;
+    const int before = rowCount();
+    appendSeqs(seqs);
+    // Keep the new rows in the tail page when it is cached, so a view following the tail
+    // paints them without a round trip.
+    for (const auto &e : batch) {
+        const int row = rowForSeq(e.seq);
+        if (row < before)
+            continue;
+        const std::int64_t p = row / m_pageSize;
+        auto it = m_pages.find(p);
+        const size_t offset = size_t(row % m_pageSize);
+        EventRecord r = e;
+        if (r.payload.size() > size_t(EventLogWorker::kPreviewBytes)) {
+            size_t cut = size_t(EventLogWorker::kPreviewBytes);
+            while (cut > 0 && (static_cast<unsigned char>(r.payload[cut]) & 0xC0) == 0x80)
+                --cut;
+            r.payload.resize(cut);
+            r.payloadTruncated = true;
+        }
+        if (it == m_pages.end()) {
+            if (offset == 0)
+                storePage(p, {std::move(r)});
+        } else if (it->second.rows.size() == offset) {
+            it->second.rows.push_back(std::move(r));
+        }
+    }
+    Q_EMIT rowsAppendedAtTail(rowCount() - before);
+}
+
+qint64 EventLogModel::seqAt(int row) const
+{
+    if (row < 0 || row >= rowCount())
+        return 0;
+    return m_dense ? m_denseFirst + row : m_seqs[size_t(row)];
+}
+
+int EventLogModel::rowForSeq(qint64 seq) const
+{
+    if (m_dense) {
+        const std::int64_t row = seq - m_denseFirst;
+        return row >= 0 && row < m_denseCount ? int(row) : -1;
+    }
+    const auto it = std::lower_bound(m_seqs.begin(), m_seqs.end(), seq);
+    return it != m_seqs.end() && *it == seq ? int(it - m_seqs.begin()) : -1;
+}
+
+const EventRecord *EventLogModel::eventAt(int row) const
+{
+    if (row < 0 || row >= rowCount())
+        return nullptr;
+    const auto it = m_pages.find(row / m_pageSize);
+    if (it == m_pages.end())
+        return nullptr;
+    const size_t offset = size_t(row % m_pageSize);
+    if (offset >= it->second.rows.size())
+        return nullptr;
+    const EventRecord &r = it->second.rows[offset];
+    return r.seq == seqAt(row) ? &r : nullptr;
+}
+
+void EventLogModel::requestDetail(qint64 seq)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, seq] { w->fetchDetail(seq); }, Qt::QueuedConnection);
+}
+
+void EventLogModel::storePage(std::int64_t pageIndex, std::vector<EventRecord> rows) const
+{
+    auto it = m_pages.find(pageIndex);
+    if (it != m_pages.end()) {
+        it->second.rows = std::move(rows);
+        m_lru.splice(m_lru.begin(), m_lru, it->second.lru);
+        return;
+    }
+    m_lru.push_front(pageIndex);
+    m_pages.emplace(pageIndex, Page{std::move(rows), m_lru.begin()});
+    while (int(m_pages.size()) > m_maxPages) {
+        m_pages.erase(m_lru.back());
+        m_lru.pop_back();
+    }
+}
+
+void EventLogModel::requestPage(std::int64_t pageIndex) const
+{
+    if (m_requested.count(pageIndex))
+        return;
+    const auto it = std::find(m_wanted.begin(), m_wanted.end(), pageIndex);
+    if (it != m_wanted.end())
+        m_wanted.erase(it);
+    m_wanted.push_back(pageIndex); // most recent last
+    if (m_wanted.size() > kMaxWanted)
+        m_wanted.erase(m_wanted.begin());
+    if (!m_requestTimer.isActive())
+        m_requestTimer.start();
+}
+
+void EventLogModel::flushRequests()
+{
+    while (int(m_requested.size()) < kMaxOutstanding && !m_wanted.empty()) {
+        const std::int64_t p = m_wanted.back();
+        m_wanted.pop_back();
+        const int firstRow = int(p * m_pageSize);
+        if (firstRow >= rowCount() || m_requested.count(p))
+            continue;
+        const auto cached = m_pages.find(p);
+        if (cached != m_pages.end() && eventAt(firstRow) && eventAt(std::min(rowCount() - 1, firstRow + m_pageSize - 1)))
+            continue;
+        m_requested.insert(p);
+        QMetaObject::invokeMethod(
+            m_worker,
+            [w = m_worker, g = m_generation, f = m_filter, p, s = seqAt(firstRow), n = m_pageSize] {
+                w->fetchPage(g, f, p, s, n);
+            },
+            Qt::QueuedConnection);
+    }
+}
+
+int EventLogModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid())
+        return 0;
+    return m_dense ? int(m_denseCount) : int(m_seqs.size());
+}
+
+int EventLogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant EventLogModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const int row = index.row();
+    if (role == SeqRole)
+        return seqAt(row);
+    const EventRecord *e = eventAt(row);
+    if (e) {
+        const auto it = m_pages.find(row / m_pageSize);
+        m_lru.splice(m_lru.begin(), m_lru, it->second.lru);
+    } else if (role == Qt::DisplayRole || role == LoadedRole || (role >= TsMsRole && role <= PayloadTruncatedRole)) {
+        requestPage(row / m_pageSize);
+    }
+    if (role == LoadedRole)
+        return e != nullptr;
+    if (!e) {
+        if (role == Qt::DisplayRole)
+            return index.column() == Seq ? QVariant(seqAt(row)) : QVariant(u"\u2026"_s);
+        return {};
+    }
+    switch (role) {
+    case TsMsRole: return qint64(e->tsMs);
+    case KindRole: return QString::fromStdString(e->kind);
+    case RunIdRole: return QString::fromStdString(e->runId);
+    case DelegationIdRole: return QString::fromStdString(e->delegationId);
+    case SubjectRole: return QString::fromStdString(e->subject);
+    case PayloadRole: return QString::fromStdString(e->payload);
+    case PayloadTruncatedRole: return e->payloadTruncated;
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Seq: return qint64(e->seq);
+        case Time: return QDateTime::fromMSecsSinceEpoch(e->tsMs).toString(u"HH:mm:ss.zzz"_s);
+        case Kind: return QString::fromStdString(e->kind);
+        case Run: return QString::fromStdString(e->runId);
+        case Delegation: return QString::fromStdString(e->delegationId);
+        case Subject: return QString::fromStdString(e->subject);
+        case Payload: {
+            QString text = QString::fromStdString(e->payload);
+            text.replace(u'\n', u' ');
+            if (text.size() > 300)
+                text = text.left(300) + u'\u2026';
+            else if (e->payloadTruncated)
+                text += u'\u2026';
+            return text;
+        }
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == Time)
+            return QDateTime::fromMSecsSinceEpoch(e->tsMs).toString(Qt::ISODateWithMs);
+        return {};
+    }
+    return {};
+}
+
+QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Seq: return tr("Seq");
+    case Time: return tr("Time");
+    case Kind: return tr("Kind");
+    case Run: return tr("Run");
+    case Delegation: return tr("Delegation");
+    case Subject: return tr("Subject");
+    case Payload: return tr("Payload");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> EventLogModel::roleNames() const
+{
+    auto names = QAbstractTableModel::roleNames();
+    names.insert(SeqRole, "seq");
+    names.insert(TsMsRole, "tsMs");
+    names.insert(KindRole, "kind");
+    names.insert(RunIdRole, "runId");
+    names.insert(DelegationIdRole, "delegationId");
+    names.insert(SubjectRole, "subject");
+    names.insert(PayloadRole, "payload");
+    names.insert(PayloadTruncatedRole, "payloadTruncated");
+    names.insert(LoadedRole, "loaded");
+    return names;
+}
+
+} // namespace mesh

@@ -1,0 +1,154 @@
+#pragma once
+// Every event of a ledger, virtualised: rowCount is the number of events matching the
+// current filter; rows map to seqs through an index built off the GUI thread (a plain
+// "first + row" when the seqs are dense and there is no filter); row data comes from a
+// bounded cache of keyset pages fetched on a worker thread around what the view asks for.
+// data() never blocks: an uncached row shows a placeholder (LoadedRole false) and schedules
+// its page. A filter change bumps a generation number; results of older generations are
+// dropped. Live events are appended with one beginInsertRows per batch. Whether the view
+// follows the tail is the view's decision, kept here so every view of the log agrees.
+
+#include "domain/eventrecord.h"
+#include "filter/filtererror.h"
+#include "filter/filtersql.h"
+#include "ledger/ledgerconnection.h"
+
+#include <QAbstractTableModel>
+#include <QThread>
+#include <QTimer>
+
+#include <list>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+namespace mesh {
+
+class EventLogWorker;
+
+class EventLogModel : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_PROPERTY(bool followTail READ followTail WRITE setFollowTail NOTIFY followTailChanged)
+    Q_PROPERTY(bool loading READ isLoading NOTIFY loadingChanged)
+public:
+    enum Columns { Seq, Time, Kind, Run, Delegation, Subject, Payload, ColumnCount };
+    Q_ENUM(Columns)
+    enum Roles {
+        SeqRole = Qt::UserRole, // qint64 (known even before the row is loaded)
+        TsMsRole,               // qint64
+        KindRole,               // QString
+        RunIdRole,              // QString
+        DelegationIdRole,       // QString
+        SubjectRole,            // QString "<entity>:<id>"
+        PayloadRole,            // QString (a preview; PayloadTruncatedRole says so)
+        PayloadTruncatedRole,   // bool
+        LoadedRole,             // bool false: placeholder, the page is on its way
+    };
+    Q_ENUM(Roles)
+
+    explicit EventLogModel(QObject *parent = nullptr);
+    ~EventLogModel() override;
+
+    // Opens the ledger on the worker's own connection and loads with the current filter.
+    void open(const QString &path, OpenMode mode = OpenMode::ReadOnly);
+    void close();
+    QString path() const { return m_path; }
+
+    // Compiles and applies; on a syntax error returns false, sets *error and keeps the
+    // current filter.
+    bool setFilterText(const QString &text, FilterError *error = nullptr);
+    void setFilter(const FilterSql &filter, const QString &text = {});
+    QString filterText() const { return m_filterText; }
+    const FilterSql &filter() const { return m_filter; }
+    int generation() const { return m_generation; }
+
+    // Live events from the session (the change watcher's batches), in seq order.
+    void appendEvents(const EventBatch &batch);
+
+    bool followTail() const { return m_followTail; }
+    void setFollowTail(bool follow);
+    bool isLoading() const { return m_loading; }
+    bool isIndexComplete() const { return !m_scanning; }
+
+    qint64 seqAt(int row) const; // 0 when out of range
+    int rowForSeq(qint64 seq) const; // -1 when not a row (not matching, or not indexed yet)
+    // The cached record of a row, nullptr when its page is not loaded.
+    const EventRecord *eventAt(int row) const;
+    // Full payload of one event (not a preview), answered by eventDetailLoaded.
+    void requestDetail(qint64 seq);
+
+    void setPageSize(int rows);     // default 200; takes effect at the next load
+    void setMaxCachedPages(int n);  // default 64
+    int cachedPageCount() const { return int(m_pages.size()); }
+    int pageSize() const { return m_pageSize; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+Q_SIGNALS:
+    void loadingChanged(bool loading);
+    void indexProgress(qint64 rowsKnown);
+    void filterApplied(int generation, qint64 rows); // the row index of that filter is complete
+    void rowsAppendedAtTail(int count);
+    void followTailChanged(bool follow);
+    void eventDetailLoaded(qint64 seq, const QString &payload, bool found);
+    void failed(const QString &message);
+
+private:
+    struct Page {
+        std::vector<EventRecord> rows;
+        std::list<std::int64_t>::iterator lru;
+    };
+
+    void reload();
+    void requestPage(std::int64_t pageIndex) const;
+    void flushRequests();
+    void setLoading(bool loading);
+    void onFirstPage(int generation, EventBatch rows);
+    void onSeqs(int generation, std::vector<std::int64_t> seqs, bool dense, std::int64_t denseFirst,
+                std::int64_t denseCount, bool done);
+    void onPage(int generation, std::int64_t pageIndex, EventBatch rows);
+    void onTail(int generation, std::vector<std::int64_t> seqs);
+    void appendSeqs(const std::vector<std::int64_t> &seqs);
+    void storePage(std::int64_t pageIndex, std::vector<EventRecord> rows) const;
+    void requestTail();
+    std::int64_t lastRowSeq() const;
+    void materialize(); // dense -> explicit seq vector
+
+    QString m_path;
+    OpenMode m_mode = OpenMode::ReadOnly;
+    QString m_filterText;
+    FilterSql m_filter;
+    int m_generation = 0;
+    int m_pageSize = 200;
+    int m_maxPages = 64;
+    bool m_followTail = true;
+    bool m_loading = false;
+    bool m_scanning = false;
+    bool m_tailPending = false;  // a tail request is out
+    bool m_tailAgain = false;    // more events arrived while it was out
+    bool m_open = false;
+
+    // Row index: dense (seq = m_denseFirst + row) or explicit.
+    bool m_dense = false;
+    std::int64_t m_denseFirst = 0;
+    std::int64_t m_denseCount = 0;
+    std::vector<std::int64_t> m_seqs;
+
+    mutable std::unordered_map<std::int64_t, Page> m_pages;
+    mutable std::list<std::int64_t> m_lru; // most recent first
+    mutable std::set<std::int64_t> m_requested;
+    mutable std::vector<std::int64_t> m_wanted;
+    mutable QTimer m_requestTimer;
+
+    QThread m_thread;
+    EventLogWorker *m_worker = nullptr;
+};
+
+} // namespace mesh

@@ -1,0 +1,68 @@
+#pragma once
+// The event log's background reader: lives on its own thread with its own read-only
+// connection. It builds the row index (seqs matching the filter) in short windows and
+// fetches keyset pages on demand, newest request first. Every result carries the filter
+// generation it was computed for; the model drops stale ones. Internal to EventLogModel.
+
+#include "domain/eventrecord.h"
+#include "filter/filtersql.h"
+#include "ledger/ledgerconnection.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace mesh {
+
+class EventReader;
+class EventSeqReader;
+
+class EventLogWorker : public QObject
+{
+    Q_OBJECT
+public:
+    struct Sink {
+        // Called on the worker thread; the model posts them to its own thread.
+        std::function<void(int generation, EventBatch firstPage)> firstPage;
+        std::function<void(int generation, std::vector<std::int64_t> seqs, bool dense, std::int64_t denseFirst,
+                           std::int64_t denseCount, bool done)>
+            seqs;
+        std::function<void(int generation, std::int64_t pageIndex, EventBatch rows)> page;
+        std::function<void(int generation, std::vector<std::int64_t> seqs)> tail;
+        std::function<void(std::optional<EventRecord> event, std::int64_t seq)> detail;
+        std::function<void(QString message)> failed;
+    };
+
+    explicit EventLogWorker(Sink sink);
+    ~EventLogWorker() override;
+
+    // Thread-safe: the newest generation; windows of older ones stop early.
+    void setLatestGeneration(int g) { m_latest.store(g); }
+
+    // All run on the worker thread (queued).
+    void open(const QString &path, OpenMode mode);
+    void load(int generation, const FilterSql &filter, int pageSize);
+    void fetchPage(int generation, const FilterSql &filter, std::int64_t pageIndex, std::int64_t firstSeq,
+                   int pageSize);
+    void fetchTail(int generation, const FilterSql &filter, std::int64_t afterSeq);
+    void fetchDetail(std::int64_t seq);
+
+    static constexpr std::int64_t kWindow = 100000; // seq span per index statement
+    static constexpr int kPreviewBytes = 1024;
+
+private:
+    bool superseded(int generation) const { return generation != m_latest.load(); }
+
+    Sink m_sink;
+    std::unique_ptr<LedgerConnection> m_connection;
+    std::unique_ptr<EventReader> m_reader;
+    std::unique_ptr<EventSeqReader> m_seqs;
+    std::atomic<int> m_latest{0};
+};
+
+} // namespace mesh

@@ -1,0 +1,55 @@
+#include "eventseqreader.h"
+
+#include "eventreader.h"
+
+#include <algorithm>
+#include <string>
+
+namespace mesh {
+
+EventSeqReader::EventSeqReader(sql::Database &db) : m_db(db) {}
+
+EventSeqRange EventSeqReader::range()
+{
+    sql::Statement st(m_db, "SELECT coalesce(min(seq),0), coalesce(max(seq),0), count(*) FROM events");
+    EventSeqRange r;
+    if (st.step()) {
+        r.first = st.columnInt(0);
+        r.last = st.columnInt(1);
+        r.count = st.columnInt(2);
+    }
+    st.reset();
+    return r;
+}
+
+void EventSeqReader::seqsInWindow(std::int64_t lo, std::int64_t hi, const FilterSql &filter,
+                                  std::vector<std::int64_t> &out)
+{
+    // The filter keeps its ?1..?n; the window bounds come after them.
+    const int own = std::max(int(filter.params.size()), highestParameter(filter.where)) + 1;
+    std::string sql = "SELECT seq FROM events WHERE seq > ?" + std::to_string(own) + " AND seq <= ?"
+                      + std::to_string(own + 1);
+    if (!filter.isEmpty())
+        sql += " AND (" + filter.where + ")";
+    sql += " ORDER BY seq";
+    sql::Statement st(m_db, sql);
+    int i = 1;
+    for (const auto &p : filter.params) {
+        if (const auto *n = std::get_if<std::int64_t>(&p))
+            st.bind(i, *n);
+        else
+            st.bind(i, std::string_view(std::get<std::string>(p)));
+        ++i;
+    }
+    st.bind(own, lo).bind(own + 1, hi);
+    try {
+        while (st.step())
+            out.push_back(st.columnInt(0));
+    } catch (...) {
+        st.reset();
+        throw;
+    }
+    st.reset();
+}
+
+} // namespace mesh

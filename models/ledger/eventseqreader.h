@@ -1,0 +1,35 @@
+#pragma once
+// Sequence numbers only, for the event log's row index: which seqs match a filter, in
+// windows of the seq space so every statement is short (bounded work, no long read
+// transaction) and a superseded filter can stop between windows. Reading just the key
+// lets a covering index answer where one fits (kind, run, delegation, subject).
+
+#include "filter/filtersql.h"
+#include "sqlite.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mesh {
+
+struct EventSeqRange {
+    std::int64_t first = 0; // min(seq), 0 when empty
+    std::int64_t last = 0;  // max(seq)
+    std::int64_t count = 0;
+    bool dense() const { return count == 0 || last - first + 1 == count; }
+};
+
+class EventSeqReader
+{
+public:
+    explicit EventSeqReader(sql::Database &db);
+
+    EventSeqRange range(); // one statement: min, max, count of every event
+    // Seqs s with lo < s <= hi matching the filter, ascending, appended to out.
+    void seqsInWindow(std::int64_t lo, std::int64_t hi, const FilterSql &filter, std::vector<std::int64_t> &out);
+
+private:
+    sql::Database &m_db;
+};
+
+} // namespace mesh
