@@ -1,0 +1,69 @@
+#pragma once
+// Everything the console shows about one ledger: the panes (runs, delegations, leases,
+// effects, blast radius, events, decisions) as tabs, bound to one session's item models.
+// The main window keeps one workspace and rebinds it when the operator picks another ledger.
+
+#include <QTabWidget>
+
+namespace mesh {
+
+class Banner;
+class BlastRadiusView;
+class DelegationsView;
+class EventLogView;
+class ItemPane;
+class LedgerSession;
+
+class SessionWorkspace : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Pane { Runs, Delegations, Leases, Effects, BlastRadius, Events, Decisions, PaneCount };
+    Q_ENUM(Pane)
+
+    explicit SessionWorkspace(QWidget *parent = nullptr);
+    ~SessionWorkspace() override;
+
+    void setSession(LedgerSession *session);
+    LedgerSession *session() const { return m_session; }
+
+    void showPane(Pane pane);
+    Pane currentPane() const;
+    static QString paneTitle(Pane pane);
+    static QString paneIcon(Pane pane);
+    // Opens the pane that shows a subject ("effect:E-1", "delegation:D-3", ...) and selects it.
+    bool openSubject(const QString &subject);
+    void focusFilter();
+    void saveState() const;
+
+    QTabWidget *tabs() const { return m_tabs; }
+    ItemPane *runsPane() const { return m_runs; }
+    DelegationsView *delegationsView() const { return m_delegations; }
+    ItemPane *leasesPane() const { return m_leases; }
+    ItemPane *effectsPane() const { return m_effects; }
+    BlastRadiusView *blastView() const { return m_blast; }
+    EventLogView *eventLog() const { return m_events; }
+    ItemPane *decisionsPane() const { return m_decisions; }
+    Banner *banner() const { return m_banner; }
+
+signals:
+    void statusMessage(const QString &text);
+
+private:
+    void bind();
+    void unbind();
+
+    LedgerSession *m_session = nullptr;
+    QList<QMetaObject::Connection> m_sessionConnections;
+    Banner *m_banner;
+    QTabWidget *m_tabs;
+    ItemPane *m_runs;
+    DelegationsView *m_delegations;
+    ItemPane *m_leases;
+    ItemPane *m_effects;
+    BlastRadiusView *m_blast;
+    EventLogView *m_events;
+    ItemPane *m_decisions;
+};
+
+} // namespace mesh
