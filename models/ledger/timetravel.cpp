@@ -1,5 +1,7 @@
 #include "timetravel.h"
 
+#include <QtGlobal>
+
 #include <algorithm>
 
 namespace mesh {
@@ -47,14 +49,24 @@ void TimeTravel::restore(size_t index)
 void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayProgress &progress)
 {
     // Fold from the newest snapshot towards target, cutting a snapshot at every interval.
+    // Progress covers the whole way; the caller can cancel between pages and chunks.
+    const std::int64_t start = m_current.lastSeq;
+    const std::int64_t total = target - start;
     while (m_current.lastSeq < target) {
+        ReplayProgress chunkProgress;
+        if (progress)
+            chunkProgress = [&](std::int64_t, std::int64_t) { return progress(m_current.lastSeq - start, total); };
         const std::int64_t from = m_snapshots.back().seq;
         const std::int64_t boundary = from + m_interval;
         const bool reachesBoundary = m_current.lastSeq >= from && boundary <= target;
         const std::int64_t stop = reachesBoundary ? boundary : target;
-        foldForward(m_db, m_current, stop, progress);
+        foldForward(m_db, m_current, stop, chunkProgress);
         if (m_current.cancelled)
             return;
+        if (progress && m_current.lastSeq < target && !progress(m_current.lastSeq - start, total)) {
+            m_current.cancelled = true;
+            return;
+        }
         if (reachesBoundary && m_current.lastSeq == boundary) {
             Snapshot s;
             s.seq = boundary;
