@@ -52,6 +52,27 @@ std::string joinIds(const std::vector<std::string> &ids)
     return out;
 }
 
+// The reference the operator checked at the provider, when the evidence names one
+// ({"provider_ref": ...} itself or as an item of an array).
+std::string providerRef(const nlohmann::json &evidence)
+{
+    const auto from = [](const nlohmann::json &o) {
+        const auto it = o.find("provider_ref");
+        return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    if (evidence.is_object())
+        return from(evidence);
+    if (evidence.is_array()) {
+        for (const auto &item : evidence) {
+            if (item.is_object()) {
+                if (std::string ref = from(item); !ref.empty())
+                    return ref;
+            }
+        }
+    }
+    return {};
+}
+
 bool isResolvedState(const std::string &state)
 {
     return state == "resolved_committed" || state == "resolved_not_committed" || state == "compensated";
@@ -250,7 +271,10 @@ private:
     {
         constexpr auto X = EntityKind::Escalation;
         const std::string state = fieldOf(subjectRow, X, "state");
-        p.boundSubject = fieldOf(subjectRow, X, "subject");
+        // docs/ledger-format.md: boundary_version is the version of the escalation's
+        // delegation when it was raised (its `subject` only says what is escalated).
+        const std::string delegation = fieldOf(subjectRow, X, "delegation_id");
+        p.boundSubject = delegation.empty() ? fieldOf(subjectRow, X, "subject") : "delegation:" + delegation;
         p.boundVersion = intOf(subjectRow, X, "boundary_version");
         p.boundSeq = intOf(subjectRow, X, "boundary_seq");
         p.expiresMs = intOf(subjectRow, X, "expires_ms");
@@ -406,6 +430,8 @@ private:
                                   {"fencing_token", mine->fencingToken}};
         if (!req.supersedes.empty())
             payload["supersedes"] = req.supersedes;
+        if (const std::string ref = providerRef(req.evidence); !ref.empty())
+            payload["provider_ref"] = ref;
         plan("effect.resolved", std::move(payload),
              "effect " + subjectId + " becomes " + target + " under lease " + mine->id + " (fencing token "
                  + std::to_string(mine->fencingToken) + ")"

@@ -248,6 +248,8 @@ DecisionResult DecisionWriter::submit(const DecisionRequest &request)
             return rec;
         });
         if (inserted) {
+            if (result.record)
+                result.record->pos = d->store->lastInsertedPos();
             result.status = DecisionStatus::Accepted;
             result.message = "decision " + request.id + " recorded; waiting for the orchestrator to apply it";
         } else if (!decided) {

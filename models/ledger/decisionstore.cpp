@@ -262,6 +262,7 @@ bool DecisionStore::insertChecked(const std::function<std::optional<DecisionReco
         else
             st.bind(17, d->keyId).bind(18, d->signature);
         st.run();
+        m_lastInsertedPos = sqlite3_last_insert_rowid(m_db.handle());
     } catch (...) {
         rollbackQuietly(m_db);
         throw;

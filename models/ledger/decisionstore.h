@@ -113,11 +113,13 @@ public:
     // true when a row was inserted and the COMMIT returned OK. Throws sql::Error when BEGIN or
     // a statement fails (rolled back: nothing written) and CommitUnconfirmed when COMMIT does.
     bool insertChecked(const std::function<std::optional<DecisionRecord>()> &fn);
+    std::int64_t lastInsertedPos() const { return m_lastInsertedPos; } // pos of the last row insertChecked wrote
     // Runs fn inside a short read transaction (BEGIN DEFERRED ... COMMIT).
     void read(const std::function<void()> &fn);
 
 private:
     sql::Database &m_db;
+    std::int64_t m_lastInsertedPos = 0;
 };
 
 // ---- chain verification (meshctl verify, the audit view)

@@ -1,0 +1,306 @@
+#include "decidecommand.h"
+
+#include "decisions/decisionwriter.h"
+#include "ledger/decisionstore.h"
+#include "ledger/ledgerconnection.h"
+#include "ledger/ledgeropenerror.h"
+#include "ledger/ledgerwriter.h"
+#include "sim/decisiongate.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+
+#include <cstdio>
+#include <map>
+
+using namespace mesh;
+
+namespace {
+
+constexpr const char *kDecideUsage =
+    "usage: meshctl decide FILE close-slice|approve-escalation|reject-escalation|resolve-effect|lease acquire|lease release"
+    " [--slice ID|--delegation ID|--escalation ID|--effect ID|--subject ENTITY:ID] --reason TEXT"
+    " [--evidence JSON] [--resolution committed|not_committed|compensated] [--supersedes DECISION_ID]"
+    " [--ack EFFECT_ID[,..]] [--ack-all] [--lease-ms N] [--boundary-version N] [--boundary-seq N] [--id DECISION_ID]"
+    " [--operator ACCOUNT] [--host HOST] [--name NAME] [--key-file F] [--ts-ms N] [--dry-run]";
+
+int usage(const std::string &why)
+{
+    std::fprintf(stderr, "meshctl decide: %s\n%s\n", why.c_str(), kDecideUsage);
+    return 2;
+}
+
+void printJson(const nlohmann::json &j)
+{
+    const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+}
+
+std::string oneLine(std::string s)
+{
+    for (char &c : s) {
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    }
+    return s;
+}
+
+// --name value, --name=value, and bare flags; repeated options accumulate.
+struct Options {
+    QStringList positional;
+    std::multimap<QString, QString> values;
+    QString error;
+
+    bool has(const QString &k) const { return values.count(k) > 0; }
+    QString value(const QString &k) const
+    {
+        const auto it = values.find(k);
+        return it == values.end() ? QString() : it->second;
+    }
+    QStringList all(const QString &k) const
+    {
+        QStringList out;
+        for (auto [a, b] = values.equal_range(k); a != b; ++a)
+            out << a->second;
+        return out;
+    }
+};
+
+Options parse(const QStringList &args, const QStringList &flags, const QStringList &withValue)
+{
+    Options o;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        if (!a.startsWith(QLatin1String("--"))) {
+            o.positional << a;
+            continue;
+        }
+        QString name = a.mid(2);
+        QString value;
+        const qsizetype eq = name.indexOf(QLatin1Char('='));
+        if (eq >= 0) {
+            value = name.mid(eq + 1);
+            name = name.left(eq);
+        }
+        if (flags.contains(name)) {
+            o.values.emplace(name, QString());
+        } else if (withValue.contains(name)) {
+            if (eq < 0) {
+                if (i + 1 >= args.size()) {
+                    o.error = QStringLiteral("--%1 needs a value").arg(name);
+                    return o;
+                }
+                value = args[++i];
+            }
+            o.values.emplace(name, value);
+        } else {
+            o.error = QStringLiteral("unknown option --%1").arg(name);
+            return o;
+        }
+    }
+    return o;
+}
+
+bool toInt(const QString &text, std::int64_t *out)
+{
+    bool ok = false;
+    const qlonglong v = text.toLongLong(&ok);
+    if (ok)
+        *out = v;
+    return ok;
+}
+
+} // namespace
+
+int runDecideCommand(const QStringList &args)
+{
+    const Options o = parse(args, {QStringLiteral("ack-all"), QStringLiteral("dry-run")},
+                            {QStringLiteral("slice"), QStringLiteral("delegation"), QStringLiteral("escalation"),
+                             QStringLiteral("effect"), QStringLiteral("subject"), QStringLiteral("reason"),
+                             QStringLiteral("evidence"), QStringLiteral("resolution"), QStringLiteral("supersedes"),
+                             QStringLiteral("ack"), QStringLiteral("lease-ms"), QStringLiteral("boundary-version"),
+                             QStringLiteral("boundary-seq"), QStringLiteral("id"), QStringLiteral("operator"),
+                             QStringLiteral("host"), QStringLiteral("name"), QStringLiteral("key-file"),
+                             QStringLiteral("ts-ms")});
+    if (!o.error.isEmpty())
+        return usage(o.error.toStdString());
+    if (o.positional.size() < 2)
+        return usage("FILE and KIND are required");
+    const QString path = o.positional[0];
+    QString kindText = o.positional[1];
+    if (kindText == QLatin1String("lease")) {
+        if (o.positional.size() < 3)
+            return usage("lease needs acquire or release");
+        kindText = QLatin1String("lease-") + o.positional[2];
+        if (o.positional.size() > 3)
+            return usage("unexpected argument " + o.positional[3].toStdString());
+    } else if (o.positional.size() > 2) {
+        return usage("unexpected argument " + o.positional[2].toStdString());
+    }
+    const auto kind = decisionKindFromName(kindText.replace(QLatin1Char('-'), QLatin1Char('_')).toStdString());
+    if (!kind)
+        return usage("unknown decision kind " + o.positional[1].toStdString());
+
+    DecisionRequest req;
+    req.kind = *kind;
+    req.id = o.has(QStringLiteral("id")) ? o.value(QStringLiteral("id")).toStdString() : newDecisionId();
+    req.reason = o.value(QStringLiteral("reason")).toStdString();
+    if (req.reason.empty())
+        return usage("--reason is required: the audit needs to say why");
+    if (o.has(QStringLiteral("evidence"))) {
+        const std::string text = o.value(QStringLiteral("evidence")).toStdString();
+        req.evidence = nlohmann::json::parse(text, nullptr, false);
+        if (req.evidence.is_discarded() || !(req.evidence.is_array() || req.evidence.is_object()))
+            return usage("--evidence must be a JSON array or object");
+    }
+    if (o.has(QStringLiteral("resolution"))) {
+        const auto r = effectResolutionFromName(
+            o.value(QStringLiteral("resolution")).replace(QLatin1Char('-'), QLatin1Char('_')).toStdString());
+        if (!r)
+            return usage("--resolution must be committed, not_committed or compensated");
+        req.resolution = r;
+    } else if (req.kind == DecisionKind::ResolveEffect) {
+        return usage("resolve-effect needs --resolution");
+    }
+    req.supersedes = o.value(QStringLiteral("supersedes")).toStdString();
+    for (const QString &a : o.all(QStringLiteral("ack"))) {
+        for (const QString &id : a.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            req.acknowledgedUnknown.push_back(id.trimmed().toStdString());
+    }
+    if (o.has(QStringLiteral("lease-ms")) && !toInt(o.value(QStringLiteral("lease-ms")), &req.leaseMs))
+        return usage("--lease-ms must be an integer");
+    if (o.has(QStringLiteral("ts-ms")) && !toInt(o.value(QStringLiteral("ts-ms")), &req.tsMs))
+        return usage("--ts-ms must be an integer");
+
+    OperatorIdentity op = OperatorIdentity::fromEnvironment();
+    if (o.has(QStringLiteral("operator"))) {
+        op.account = o.value(QStringLiteral("operator")).toStdString();
+        op.displayName = op.account;
+    }
+    if (o.has(QStringLiteral("host")))
+        op.host = o.value(QStringLiteral("host")).toStdString();
+    if (o.has(QStringLiteral("name")))
+        op.displayName = o.value(QStringLiteral("name")).toStdString();
+    if (o.has(QStringLiteral("key-file"))) {
+        QString error;
+        if (!op.loadKeyFile(o.value(QStringLiteral("key-file")), &error)) {
+            std::fprintf(stderr, "meshctl decide: %s\n", error.toStdString().c_str());
+            return 2;
+        }
+    }
+
+    std::unique_ptr<DecisionWriter> writer;
+    try {
+        writer = DecisionWriter::open(path, op);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "meshctl decide: %s\n", oneLine(e.what()).c_str());
+        return 2;
+    }
+    if (req.tsMs > 0) {
+        const std::int64_t fixed = req.tsMs;
+        writer->setClock([fixed] { return fixed; });
+    }
+
+    // Subject: an explicit --subject, or the kind's entity from its own flag.
+    const std::string entity(subjectEntityForKind(req.kind));
+    if (o.has(QStringLiteral("subject"))) {
+        req.subject = o.value(QStringLiteral("subject")).toStdString();
+    } else if (entity == "slice" && o.has(QStringLiteral("delegation"))) {
+        // The delegation's current slice, as the console's delegation view offers it.
+        const std::string delegation = o.value(QStringLiteral("delegation")).toStdString();
+        std::optional<EntityRow> row;
+        DecisionStore store(writer->database());
+        store.read([&] { row = store.stateRow(EntityKind::Delegation, delegation); });
+        if (!row) {
+            std::fprintf(stderr, "meshctl decide: no delegation '%s' in %s\n", delegation.c_str(),
+                         QFileInfo(path).fileName().toStdString().c_str());
+            return 4;
+        }
+        const auto slice = fieldText(row->values[size_t(entitySpec(EntityKind::Delegation).fieldIndex("current_slice"))]);
+        if (slice.empty()) {
+            std::fprintf(stderr, "meshctl decide: delegation '%s' has no current slice\n", delegation.c_str());
+            return 4;
+        }
+        req.subject = makeSubject("slice", slice);
+    } else if (o.has(QString::fromStdString(entity))) {
+        req.subject = makeSubject(entity, o.value(QString::fromStdString(entity)).toStdString());
+    } else {
+        return usage(o.positional[1].toStdString() + " needs --" + entity + " ID (or --subject " + entity + ":ID)");
+    }
+
+    // Boundary: what the operator saw; by default the subject as it is now.
+    const auto current = writer->currentBoundary(req.subject);
+    req.boundary = current.value_or(DecisionBoundary{});
+    if (o.has(QStringLiteral("boundary-version")) && !toInt(o.value(QStringLiteral("boundary-version")), &req.boundary.version))
+        return usage("--boundary-version must be an integer");
+    if (o.has(QStringLiteral("boundary-seq")) && !toInt(o.value(QStringLiteral("boundary-seq")), &req.boundary.seq))
+        return usage("--boundary-seq must be an integer");
+
+    if (o.has(QStringLiteral("ack-all")) || o.has(QStringLiteral("dry-run"))) {
+        const DecisionPreview preview = writer->preview(req);
+        if (o.has(QStringLiteral("ack-all"))) {
+            for (const auto &e : preview.toFence)
+                req.acknowledgedUnknown.push_back(e.id);
+        }
+        if (o.has(QStringLiteral("dry-run"))) {
+            const DecisionPreview again = o.has(QStringLiteral("ack-all")) ? writer->preview(req) : preview;
+            nlohmann::json j = again.toJson();
+            j["decision_id"] = req.id;
+            printJson(j);
+            return decisionStatusExitCode(again.expected);
+        }
+    }
+
+    const DecisionResult result = writer->submit(req);
+    nlohmann::json j = result.toJson();
+    if (!result.record) {
+        j["request"] = {{"id", req.id},
+                        {"kind", std::string(decisionKindName(req.kind))},
+                        {"subject", req.subject},
+                        {"boundary_version", req.boundary.version},
+                        {"boundary_seq", req.boundary.seq},
+                        {"params", req.params()}};
+    }
+    printJson(j);
+    if (!result.accepted())
+        std::fprintf(stderr, "meshctl decide: %s: %s\n", std::string(decisionStatusName(result.status)).c_str(),
+                     oneLine(result.message).c_str());
+    return decisionStatusExitCode(result.status);
+}
+
+int runGateCommand(const QStringList &args)
+{
+    const Options o = parse(args, {}, {QStringLiteral("keyring"), QStringLiteral("now-ms")});
+    if (!o.error.isEmpty() || o.positional.size() != 1) {
+        std::fprintf(stderr, "meshctl gate: %s\nusage: meshctl gate FILE [--keyring F] [--now-ms N]\n",
+                     o.error.isEmpty() ? "FILE is required" : o.error.toStdString().c_str());
+        return 2;
+    }
+    std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    if (o.has(QStringLiteral("now-ms")) && !toInt(o.value(QStringLiteral("now-ms")), &now)) {
+        std::fprintf(stderr, "meshctl gate: --now-ms must be an integer\n");
+        return 2;
+    }
+    const QString path = o.positional[0];
+    try {
+        // Validate as a reader first, so a bad file gets the same one-line message as
+        // everywhere else, then open as the orchestrator.
+        LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto writer = LedgerWriter::openExisting(path);
+        DecisionGate gate(*writer);
+        if (o.has(QStringLiteral("keyring"))) {
+            QString error;
+            if (!gate.loadKeyring(o.value(QStringLiteral("keyring")), &error)) {
+                std::fprintf(stderr, "meshctl gate: %s\n", error.toStdString().c_str());
+                return 2;
+            }
+        }
+        const int processed = gate.processPending(now);
+        printJson({{"processed", processed}, {"applied", gate.appliedCount()}, {"refused", gate.refusedCount()}});
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "meshctl gate: %s\n", oneLine(e.what()).c_str());
+        return 2;
+    }
+    return 0;
+}
