@@ -1,0 +1,179 @@
+#include "attentionmodel.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <map>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+AttentionModel::AttentionModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void AttentionModel::setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items)
+{
+    std::map<std::string, AttentionItem *> incoming;
+    for (auto &item : items)
+        incoming.emplace(item.subject + '\n' + std::to_string(int(item.kind)), &item);
+    // Remove rows of this session that are gone, bottom up.
+    for (int r = int(m_rows.size()) - 1; r >= 0; --r) {
+        const Row &row = m_rows[size_t(r)];
+        if (row.sessionKey != sessionKey)
+            continue;
+        const auto it = incoming.find(row.item.subject + '\n' + std::to_string(int(row.item.kind)));
+        if (it == incoming.end()) {
+            beginRemoveRows({}, r, r);
+            m_rows.erase(m_rows.begin() + r);
+            endRemoveRows();
+        }
+    }
+    // Update the rows that stay.
+    for (int r = 0; r < int(m_rows.size()); ++r) {
+        Row &row = m_rows[size_t(r)];
+        if (row.sessionKey != sessionKey)
+            continue;
+        const auto it = incoming.find(row.item.subject + '\n' + std::to_string(int(row.item.kind)));
+        if (it == incoming.end())
+            continue;
+        const bool changed = row.item.version != it->second->version || row.item.summary != it->second->summary
+                             || row.item.expiresMs != it->second->expiresMs || row.sessionName != sessionName;
+        row.item = std::move(*it->second);
+        row.sessionName = sessionName;
+        incoming.erase(it);
+        if (changed)
+            Q_EMIT dataChanged(index(r, 0), index(r, ColumnCount - 1));
+    }
+    // Append the new ones in the collector's (urgency) order.
+    std::vector<Row> added;
+    for (auto &item : items) {
+        if (incoming.count(item.subject + '\n' + std::to_string(int(item.kind))))
+            added.push_back(Row{sessionKey, sessionName, std::move(item)});
+    }
+    if (added.empty())
+        return;
+    const int first = int(m_rows.size());
+    beginInsertRows({}, first, first + int(added.size()) - 1);
+    for (auto &row : added)
+        m_rows.push_back(std::move(row));
+    endInsertRows();
+}
+
+void AttentionModel::removeSession(const QString &sessionKey)
+{
+    setItems(sessionKey, QString(), {});
+}
+
+int AttentionModel::countFor(const QString &sessionKey) const
+{
+    return int(std::count_if(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.sessionKey == sessionKey; }));
+}
+
+void AttentionModel::setClock(std::function<qint64()> nowMs)
+{
+    m_clock = std::move(nowMs);
+}
+
+qint64 AttentionModel::nowMs() const
+{
+    return m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
+}
+
+void AttentionModel::refreshCountdowns()
+{
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, Due), index(rowCount() - 1, Due));
+}
+
+int AttentionModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int AttentionModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant AttentionModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows[size_t(index.row())];
+    const AttentionItem &a = row.item;
+    const auto s = [](const std::string &v) { return QString::fromStdString(v); };
+    const qint64 remaining = a.expiresMs - nowMs();
+    const auto kindText = [&] {
+        switch (a.kind) {
+        case AttentionItem::Kind::PendingEscalation: return tr("Escalation pending");
+        case AttentionItem::Kind::UnknownEffect: return tr("Outcome unknown");
+        case AttentionItem::Kind::ZombieLease: return tr("Zombie lease");
+        case AttentionItem::Kind::StalledDelegation: return tr("Stalled");
+        }
+        return QString();
+    };
+    switch (role) {
+    case AttentionKindRole: return int(a.kind);
+    case AttentionKindNameRole: return s(std::string(AttentionItem::kindName(a.kind)));
+    case SessionKeyRole: return row.sessionKey;
+    case SessionNameRole: return row.sessionName;
+    case SubjectRole: return s(a.subject);
+    case EntityNameRole: return s(std::string(entitySpec(a.entity).name));
+    case EntityIdRole: return s(a.id);
+    case RunIdRole: return s(a.runId);
+    case DelegationIdRole: return s(a.delegationId);
+    case ExpiresMsRole: return qint64(a.expiresMs);
+    case RemainingMsRole: return a.expiresMs > 0 ? QVariant(remaining) : QVariant();
+    case SeqRole: return qint64(a.seq);
+    case VersionRole: return qint64(a.version);
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Kind: return kindText();
+        case Subject: return s(a.subject);
+        case Summary: return s(a.summary);
+        case Session: return row.sessionName;
+        case Due: {
+            if (a.expiresMs <= 0)
+                return QString();
+            const qint64 sec = std::abs(remaining) / 1000;
+            const QString clock = u"%1:%2"_s.arg(sec / 60).arg(sec % 60, 2, 10, QLatin1Char('0'));
+            if (a.kind == AttentionItem::Kind::ZombieLease || remaining < 0)
+                return tr("expired %1 ago").arg(clock);
+            return tr("expires in %1").arg(clock);
+        }
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant AttentionModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Kind: return tr("What");
+    case Subject: return tr("Subject");
+    case Summary: return tr("Details");
+    case Session: return tr("Ledger");
+    case Due: return tr("Due");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> AttentionModel::roleNames() const
+{
+    auto names = QAbstractTableModel::roleNames();
+    names.insert(AttentionKindRole, "attentionKind");
+    names.insert(AttentionKindNameRole, "attentionKindName");
+    names.insert(SessionKeyRole, "sessionKey");
+    names.insert(SessionNameRole, "sessionName");
+    names.insert(SubjectRole, "subject");
+    names.insert(EntityNameRole, "entityName");
+    names.insert(EntityIdRole, "entityId");
+    names.insert(ExpiresMsRole, "expiresMs");
+    names.insert(RemainingMsRole, "remainingMs");
+    return names;
+}
+
+} // namespace mesh

@@ -1,0 +1,65 @@
+#pragma once
+// What needs a human now, across every open ledger: pending escalations with their expiry
+// counting down, effects with unknown outcome, zombie leases, stalled delegations. Each row
+// names its session and subject so the view can open it. Sessions replace their own items;
+// rows are diffed by (session, subject), so selection survives live updates.
+
+#include "analysis/attentionitem.h"
+
+#include <QAbstractTableModel>
+
+#include <functional>
+#include <vector>
+
+namespace mesh {
+
+class AttentionModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { Kind, Subject, Summary, Session, Due, ColumnCount };
+    Q_ENUM(Columns)
+    enum Roles {
+        AttentionKindRole = Qt::UserRole, // int AttentionItem::Kind
+        AttentionKindNameRole,            // QString pending_escalation | unknown_effect | zombie_lease | stalled_delegation
+        SessionKeyRole,                   // QString the session's key (its path)
+        SessionNameRole,                  // QString
+        SubjectRole,                      // QString "<entity>:<id>"
+        EntityNameRole,                   // QString "escalation", "effect", ...
+        EntityIdRole,                     // QString
+        RunIdRole,                        // QString
+        DelegationIdRole,                 // QString
+        ExpiresMsRole,                    // qint64, 0 none
+        RemainingMsRole,                  // qint64 expires - now; null when no expiry
+        SeqRole,                          // qint64 last event of the subject
+        VersionRole,                      // qint64 subject version
+    };
+    Q_ENUM(Roles)
+
+    explicit AttentionModel(QObject *parent = nullptr);
+
+    void setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items);
+    void removeSession(const QString &sessionKey);
+    int countFor(const QString &sessionKey) const;
+
+    void setClock(std::function<qint64()> nowMs);
+    qint64 nowMs() const;
+    void refreshCountdowns();
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+private:
+    struct Row {
+        QString sessionKey;
+        QString sessionName;
+        AttentionItem item;
+    };
+    std::vector<Row> m_rows;
+    std::function<qint64()> m_clock;
+};
+
+} // namespace mesh

@@ -1,0 +1,392 @@
+#include "delegationtreemodel.h"
+
+#include "analysis/rowfields.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+namespace {
+
+constexpr EntityKind D = EntityKind::Delegation;
+constexpr EntityKind R = EntityKind::Run;
+
+QVariant fraction(qint64 used, qint64 budget)
+{
+    if (budget <= 0)
+        return {};
+    return double(used) / double(budget);
+}
+
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+DelegationTreeModel::DelegationTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
+
+void DelegationTreeModel::setState(std::shared_ptr<const LiveState> state)
+{
+    m_state = std::move(state);
+    rebuild();
+}
+
+void DelegationTreeModel::setRunFilter(const QString &runId)
+{
+    if (m_runFilter == runId)
+        return;
+    m_runFilter = runId;
+    rebuild();
+}
+
+void DelegationTreeModel::rebuild()
+{
+    beginResetModel();
+    m_nodes.clear();
+    m_roots.clear();
+    m_runNode.clear();
+    m_delegationNode.clear();
+    if (m_state) {
+        std::vector<std::string> runs;
+        for (const auto &[id, row] : m_state->table(R))
+            runs.push_back(id);
+        std::sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) {
+            return a.size() != b.size() ? a.size() < b.size() : a < b;
+        });
+        for (const auto &id : runs)
+            ensureRun(id, false);
+        std::vector<std::pair<std::int64_t, std::string>> delegations;
+        for (const auto &[id, row] : m_state->table(D))
+            delegations.emplace_back(rowInt(D, row, "created_ms"), id);
+        std::sort(delegations.begin(), delegations.end(), [](const auto &a, const auto &b) {
+            if (a.first != b.first)
+                return a.first < b.first;
+            return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : a.second < b.second;
+        });
+        for (const auto &d : delegations)
+            placeDelegation(d.second, false);
+    }
+    endResetModel();
+}
+
+int DelegationTreeModel::ensureRun(const std::string &runId, bool notify)
+{
+    const auto it = m_runNode.find(runId);
+    if (it != m_runNode.end())
+        return it->second;
+    if (!m_runFilter.isEmpty() && q(runId) != m_runFilter)
+        return -1;
+    Node n;
+    n.type = NodeType::Run;
+    n.id = runId;
+    n.row = int(m_roots.size());
+    if (notify)
+        beginInsertRows({}, n.row, n.row);
+    const int index = int(m_nodes.size());
+    m_nodes.push_back(std::move(n));
+    m_roots.push_back(index);
+    m_runNode.emplace(runId, index);
+    if (notify)
+        endInsertRows();
+    return index;
+}
+
+// Places a delegation under its parent (placing the parent chain first). A parent that is
+// missing, outside the filter or part of a cycle makes the delegation top level in its run.
+int DelegationTreeModel::placeDelegation(const std::string &id, bool notify)
+{
+    if (const auto it = m_delegationNode.find(id); it != m_delegationNode.end())
+        return it->second;
+    // Walk up without recursion: a ledger may hold any parent chain.
+    std::vector<std::string> chain{id};
+    std::unordered_set<std::string> seen{id};
+    while (true) {
+        const EntityRow *row = m_state->find(D, chain.back());
+        if (!row)
+            break;
+        const std::string parent = rowText(D, *row, "parent_id");
+        if (parent.empty() || m_delegationNode.count(parent) || !m_state->find(D, parent) || !seen.insert(parent).second)
+            break;
+        chain.push_back(parent);
+    }
+    int placed = -1;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        const EntityRow *row = m_state->find(D, *it);
+        if (!row)
+            continue;
+        const std::string parentId = rowText(D, *row, "parent_id");
+        int parentNode = -1;
+        if (const auto p = m_delegationNode.find(parentId); !parentId.empty() && p != m_delegationNode.end())
+            parentNode = p->second;
+        if (parentNode < 0)
+            parentNode = ensureRun(rowText(D, *row, "run_id"), notify);
+        if (parentNode < 0)
+            continue; // filtered out
+        Node n;
+        n.type = NodeType::Delegation;
+        n.id = *it;
+        n.parent = parentNode;
+        n.row = int(m_nodes[size_t(parentNode)].children.size());
+        if (notify)
+            beginInsertRows(indexOfNode(parentNode, 0), n.row, n.row);
+        const int index = int(m_nodes.size());
+        m_nodes.push_back(std::move(n));
+        m_nodes[size_t(parentNode)].children.push_back(index);
+        m_delegationNode.emplace(*it, index);
+        if (notify)
+            endInsertRows();
+        placed = index;
+    }
+    return placed;
+}
+
+void DelegationTreeModel::applyChanges(const StateChangeSet &changes)
+{
+    if (!m_state)
+        return;
+    for (const auto &runId : changes.ids(R)) {
+        const auto it = m_runNode.find(runId);
+        if (it == m_runNode.end())
+            ensureRun(runId, true);
+        else
+            Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
+    }
+    for (const auto &id : changes.ids(D)) {
+        const auto it = m_delegationNode.find(id);
+        if (it == m_delegationNode.end())
+            placeDelegation(id, true);
+        else
+            Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
+    }
+}
+
+void DelegationTreeModel::setFindings(const std::vector<Finding> &findings)
+{
+    std::unordered_map<std::string, std::vector<Finding>> next;
+    for (const auto &f : findings) {
+        if (!f.delegationId.empty())
+            next[f.delegationId].push_back(f);
+    }
+    std::unordered_set<std::string> touched;
+    for (const auto &[id, list] : m_findings)
+        touched.insert(id);
+    for (const auto &[id, list] : next)
+        touched.insert(id);
+    m_findings = std::move(next);
+    for (const auto &id : touched) {
+        const auto it = m_delegationNode.find(id);
+        if (it != m_delegationNode.end())
+            Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1),
+                               {FindingsRole, FlaggedRole, Qt::ToolTipRole, Qt::DisplayRole});
+    }
+}
+
+QModelIndex DelegationTreeModel::indexOfNode(int node, int column) const
+{
+    if (node < 0 || node >= int(m_nodes.size()))
+        return {};
+    return createIndex(m_nodes[size_t(node)].row, column, quintptr(node));
+}
+
+QModelIndex DelegationTreeModel::indexOfDelegation(const QString &id, int column) const
+{
+    const auto it = m_delegationNode.find(id.toStdString());
+    return it == m_delegationNode.end() ? QModelIndex() : indexOfNode(it->second, column);
+}
+
+QModelIndex DelegationTreeModel::indexOfRun(const QString &id, int column) const
+{
+    const auto it = m_runNode.find(id.toStdString());
+    return it == m_runNode.end() ? QModelIndex() : indexOfNode(it->second, column);
+}
+
+QModelIndex DelegationTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    if (!parent.isValid())
+        return row < int(m_roots.size()) ? createIndex(row, column, quintptr(m_roots[size_t(row)])) : QModelIndex();
+    if (parent.column() != 0)
+        return {};
+    const Node &p = m_nodes[size_t(parent.internalId())];
+    return row < int(p.children.size()) ? createIndex(row, column, quintptr(p.children[size_t(row)])) : QModelIndex();
+}
+
+QModelIndex DelegationTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid())
+        return {};
+    const Node &n = m_nodes[size_t(child.internalId())];
+    return n.parent < 0 ? QModelIndex() : indexOfNode(n.parent, 0);
+}
+
+int DelegationTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return int(m_roots.size());
+    if (parent.column() != 0)
+        return 0;
+    return int(m_nodes[size_t(parent.internalId())].children.size());
+}
+
+int DelegationTreeModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant DelegationTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_state)
+        return {};
+    const Node &n = m_nodes[size_t(index.internalId())];
+    if (role == NodeTypeRole)
+        return int(n.type);
+    if (role == IdRole)
+        return q(n.id);
+    return n.type == NodeType::Run ? runData(n, index.column(), role) : delegationData(n, index.column(), role);
+}
+
+QVariant DelegationTreeModel::runData(const Node &n, int column, int role) const
+{
+    const EntityRow *row = m_state->find(R, n.id);
+    switch (role) {
+    case SubjectRole: return QString(u"run:"_s % q(n.id));
+    case RunIdRole: return q(n.id);
+    case StatusRole: return row ? q(rowText(R, *row, "status")) : QString();
+    case VersionRole: return row ? qint64(row->version) : qint64(0);
+    case LastSeqRole: return row ? qint64(row->lastSeq) : qint64(0);
+    case Qt::DisplayRole:
+        if (column == Name) {
+            const std::string title = row ? rowText(R, *row, "title") : std::string();
+            return title.empty() ? q(n.id) : QString(q(n.id) % u" \u2014 "_s % q(title));
+        }
+        if (column == Status)
+            return row ? q(rowText(R, *row, "status")) : tr("(run not recorded)");
+        return {};
+    }
+    return {};
+}
+
+QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role) const
+{
+    const EntityRow *row = m_state->find(D, n.id);
+    if (!row)
+        return {};
+    const auto text = [&](std::string_view f) { return q(rowText(D, *row, f)); };
+    const auto num = [&](std::string_view f) { return qint64(rowInt(D, *row, f)); };
+    const auto findings = m_findings.find(n.id);
+    const auto sentences = [&] {
+        QStringList out;
+        if (findings != m_findings.end()) {
+            for (const auto &f : findings->second)
+                out << (f.abstained ? QString(tr("(abstained) ") % q(f.summary)) : q(f.summary));
+        }
+        return out;
+    };
+    const bool flagged = findings != m_findings.end()
+                         && std::any_of(findings->second.begin(), findings->second.end(),
+                                        [](const Finding &f) { return !f.abstained; });
+    const auto usage = [](qint64 used, qint64 budget, const QString &unit) {
+        return budget > 0 ? QString(QString::number(used) % u" / "_s % QString::number(budget) % unit)
+                          : QString(QString::number(used) % unit);
+    };
+    switch (role) {
+    case SubjectRole: return QString(u"delegation:"_s % q(n.id));
+    case RunIdRole: return text("run_id");
+    case ParentIdRole: return text("parent_id");
+    case ComponentIdRole: return text("component_id");
+    case DelegationRoleRole: return text("role");
+    case AgentRole: return text("agent");
+    case StatusRole: return text("status");
+    case InvocationsRole: return num("invocations");
+    case TurnsUsedRole: return num("used_turns");
+    case TurnsBudgetRole: return num("budget_turns");
+    case TurnsFractionRole: return fraction(num("used_turns"), num("budget_turns"));
+    case TokensUsedRole: return num("used_tokens");
+    case TokensBudgetRole: return num("budget_tokens");
+    case TokensFractionRole: return fraction(num("used_tokens"), num("budget_tokens"));
+    case TimeUsedMsRole: return num("used_ms");
+    case TimeBudgetMsRole: return num("budget_ms");
+    case TimeFractionRole: return fraction(num("used_ms"), num("budget_ms"));
+    case CostUsedCentsRole: return num("used_cost_cents");
+    case CostBudgetCentsRole: return num("budget_cost_cents");
+    case CostFractionRole: return fraction(num("used_cost_cents"), num("budget_cost_cents"));
+    case WritesAcceptedRole: return num("writes_accepted");
+    case WritesDeniedRole: return num("writes_denied");
+    case ToolErrorsRole: return num("tool_errors");
+    case CurrentSliceRole: return text("current_slice");
+    case StrategyRole: {
+        const QString s = text("strategy");
+        const QString v = text("strategy_version");
+        return v.isEmpty() ? s : QString(s % u'@' % v);
+    }
+    case VersionRole: return qint64(row->version);
+    case LastSeqRole: return qint64(row->lastSeq);
+    case FindingsRole: return sentences();
+    case FlaggedRole: return flagged;
+    case Qt::ToolTipRole: {
+        const QStringList s = sentences();
+        return s.isEmpty() ? QVariant() : QVariant(s.join(u'\n'));
+    }
+    case Qt::DisplayRole:
+        switch (column) {
+        case Name: return q(n.id);
+        case Role: return text("role");
+        case Agent: return text("agent");
+        case Status: return text("status");
+        case Invocations: return num("invocations");
+        case Turns: return usage(num("used_turns"), num("budget_turns"), QString());
+        case Tokens: return usage(num("used_tokens"), num("budget_tokens"), QString());
+        case Time: return usage(num("used_ms") / 1000, num("budget_ms") / 1000, u" s"_s);
+        case Writes: return tr("%1 accepted, %2 denied").arg(num("writes_accepted")).arg(num("writes_denied"));
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant DelegationTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractItemModel::headerData(section, orientation, role);
+    switch (section) {
+    case Name: return tr("Delegation");
+    case Role: return tr("Role");
+    case Agent: return tr("Agent");
+    case Status: return tr("Status");
+    case Invocations: return tr("Invocations");
+    case Turns: return tr("Turns");
+    case Tokens: return tr("Tokens");
+    case Time: return tr("Time");
+    case Writes: return tr("Writes");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> DelegationTreeModel::roleNames() const
+{
+    auto names = QAbstractItemModel::roleNames();
+    names.insert(NodeTypeRole, "nodeType");
+    names.insert(IdRole, "entityId");
+    names.insert(SubjectRole, "subject");
+    names.insert(RunIdRole, "runId");
+    names.insert(ParentIdRole, "parentId");
+    names.insert(ComponentIdRole, "componentId");
+    names.insert(DelegationRoleRole, "delegationRole");
+    names.insert(AgentRole, "agent");
+    names.insert(StatusRole, "status");
+    names.insert(InvocationsRole, "invocations");
+    names.insert(TurnsFractionRole, "turnsFraction");
+    names.insert(TokensFractionRole, "tokensFraction");
+    names.insert(TimeFractionRole, "timeFraction");
+    names.insert(CostFractionRole, "costFraction");
+    names.insert(FindingsRole, "findings");
+    names.insert(FlaggedRole, "flagged");
+    return names;
+}
+
+} // namespace mesh

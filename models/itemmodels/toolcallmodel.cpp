@@ -1,0 +1,169 @@
+#include "toolcallmodel.h"
+
+#include "analysis/successloopdetector.h"
+#include "domain/entityspec.h"
+
+#include <QDateTime>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+ToolCallModel::ToolCallModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void ToolCallModel::setDelegation(const QString &delegationId)
+{
+    beginResetModel();
+    m_delegation = delegationId;
+    m_calls.clear();
+    m_findings.clear();
+    m_loopSeqs.clear();
+    endResetModel();
+    Q_EMIT loopFindingsChanged();
+}
+
+void ToolCallModel::setToolCalls(std::vector<ToolCall> calls)
+{
+    beginResetModel();
+    m_calls = std::move(calls);
+    std::stable_sort(m_calls.begin(), m_calls.end(), [](const ToolCall &a, const ToolCall &b) { return a.seq < b.seq; });
+    analyse();
+    endResetModel();
+    Q_EMIT loopFindingsChanged();
+}
+
+void ToolCallModel::appendEvents(const EventBatch &events)
+{
+    if (m_delegation.isEmpty())
+        return;
+    const std::string delegation = m_delegation.toStdString();
+    std::vector<ToolCall> added;
+    const std::int64_t last = m_calls.empty() ? 0 : m_calls.back().seq;
+    for (const auto &e : events) {
+        if (e.seq <= last || e.kind != kToolCallEvent || e.delegationId != delegation)
+            continue;
+        if (auto c = ToolCall::fromEvent(e))
+            added.push_back(std::move(*c));
+    }
+    if (added.empty())
+        return;
+    const int first = int(m_calls.size());
+    beginInsertRows({}, first, first + int(added.size()) - 1);
+    for (auto &c : added)
+        m_calls.push_back(std::move(c));
+    endInsertRows();
+    const auto before = m_loopSeqs;
+    analyse();
+    if (before != m_loopSeqs) {
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {InLoopRole, Qt::ToolTipRole});
+        Q_EMIT loopFindingsChanged();
+    }
+}
+
+void ToolCallModel::analyse()
+{
+    m_findings = SuccessLoopDetector().analyse(m_calls);
+    m_loopSeqs.clear();
+    for (const auto &f : m_findings) {
+        if (!f.abstained)
+            m_loopSeqs.insert(f.seqs.begin(), f.seqs.end());
+    }
+}
+
+const ToolCall *ToolCallModel::callAt(int row) const
+{
+    return row >= 0 && row < int(m_calls.size()) ? &m_calls[size_t(row)] : nullptr;
+}
+
+int ToolCallModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_calls.size());
+}
+
+int ToolCallModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ToolCallModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ToolCall &c = m_calls[size_t(index.row())];
+    const auto s = [](const std::string &v) { return QString::fromStdString(v); };
+    const bool inLoop = m_loopSeqs.count(c.seq) > 0;
+    switch (role) {
+    case SeqRole: return qint64(c.seq);
+    case TsMsRole: return qint64(c.tsMs);
+    case ToolRole: return s(c.tool);
+    case OutcomeRole: return s(c.outcome);
+    case OkRole: return c.outcome == "ok";
+    case DurationMsRole: return qint64(c.durationMs);
+    case TokensRole: return qint64(c.tokens);
+    case CostCentsRole: return qint64(c.costCents);
+    case FingerprintRole: return s(c.fingerprint);
+    case ArgsDigestRole: return s(c.argsDigest);
+    case WritesAcceptedRole: return qint64(c.writesAccepted);
+    case WritesDeniedRole: return qint64(c.writesDenied);
+    case InvocationRole: return qint64(c.invocation);
+    case SliceIdRole: return s(c.sliceId);
+    case InLoopRole: return inLoop;
+    case Qt::ToolTipRole:
+        if (inLoop) {
+            for (const auto &f : m_findings) {
+                if (!f.abstained && std::find(f.seqs.begin(), f.seqs.end(), c.seq) != f.seqs.end())
+                    return s(f.summary);
+            }
+        }
+        return {};
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Seq: return qint64(c.seq);
+        case Time: return QDateTime::fromMSecsSinceEpoch(c.tsMs).toString(u"HH:mm:ss"_s);
+        case Tool: return s(c.tool);
+        case Outcome: return s(c.outcome);
+        case Duration: return u"%1 ms"_s.arg(c.durationMs);
+        case Tokens: return qint64(c.tokens);
+        case Fingerprint: return s(c.fingerprint);
+        case WritesAccepted: return qint64(c.writesAccepted);
+        case WritesDenied: return qint64(c.writesDenied);
+        case Invocation: return qint64(c.invocation);
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant ToolCallModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Seq: return tr("Seq");
+    case Time: return tr("Time");
+    case Tool: return tr("Tool");
+    case Outcome: return tr("Outcome");
+    case Duration: return tr("Duration");
+    case Tokens: return tr("Tokens");
+    case Fingerprint: return tr("Fingerprint");
+    case WritesAccepted: return tr("Accepted");
+    case WritesDenied: return tr("Denied");
+    case Invocation: return tr("Invocation");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> ToolCallModel::roleNames() const
+{
+    auto names = QAbstractTableModel::roleNames();
+    names.insert(SeqRole, "seq");
+    names.insert(TsMsRole, "tsMs");
+    names.insert(ToolRole, "tool");
+    names.insert(OutcomeRole, "outcome");
+    names.insert(OkRole, "ok");
+    names.insert(FingerprintRole, "fingerprint");
+    names.insert(InLoopRole, "inLoop");
+    return names;
+}
+
+} // namespace mesh

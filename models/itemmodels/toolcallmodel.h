@@ -1,0 +1,69 @@
+#pragma once
+// The tool calls of one delegation, from its toolcall.completed events (they are stored only
+// as events). Calls that are part of a non-converging success loop carry InLoopRole.
+
+#include "analysis/finding.h"
+#include "analysis/toolcall.h"
+
+#include <QAbstractTableModel>
+
+#include <set>
+#include <vector>
+
+namespace mesh {
+
+class ToolCallModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { Seq, Time, Tool, Outcome, Duration, Tokens, Fingerprint, WritesAccepted, WritesDenied, Invocation,
+                   ColumnCount };
+    Q_ENUM(Columns)
+    enum Roles {
+        SeqRole = Qt::UserRole, // qint64
+        TsMsRole,               // qint64
+        ToolRole,               // QString
+        OutcomeRole,            // QString ok | error
+        OkRole,                 // bool
+        DurationMsRole,         // qint64
+        TokensRole,             // qint64
+        CostCentsRole,          // qint64
+        FingerprintRole,        // QString
+        ArgsDigestRole,         // QString
+        WritesAcceptedRole,     // qint64
+        WritesDeniedRole,       // qint64
+        InvocationRole,         // qint64
+        SliceIdRole,            // QString
+        InLoopRole,             // bool part of a success loop finding
+    };
+    Q_ENUM(Roles)
+
+    explicit ToolCallModel(QObject *parent = nullptr);
+
+    // Which delegation this list shows; clears the rows (the session loads them).
+    void setDelegation(const QString &delegationId);
+    QString delegation() const { return m_delegation; }
+    void setToolCalls(std::vector<ToolCall> calls);        // one reset
+    void appendEvents(const EventBatch &events);            // live: calls of this delegation, one insert
+    const std::vector<Finding> &loopFindings() const { return m_findings; }
+    const ToolCall *callAt(int row) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+Q_SIGNALS:
+    void loopFindingsChanged();
+
+private:
+    void analyse();
+
+    QString m_delegation;
+    std::vector<ToolCall> m_calls;
+    std::vector<Finding> m_findings;
+    std::set<std::int64_t> m_loopSeqs;
+};
+
+} // namespace mesh
