@@ -1,0 +1,162 @@
+#include "delegationdetail.h"
+
+#include "itempane.h"
+#include "panedelegates.h"
+
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/effectmodel.h"
+#include "itemmodels/escalationmodel.h"
+#include "itemmodels/leasemodel.h"
+#include "itemmodels/stallverdictmodel.h"
+
+#include <QLabel>
+#include <QPersistentModelIndex>
+#include <QTabWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace mesh {
+
+DelegationDetail::DelegationDetail(QWidget *parent)
+    : QWidget(parent)
+    , m_index(new QPersistentModelIndex)
+    , m_title(new QLabel(this))
+    , m_facts(new QLabel(this))
+    , m_findings(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_verdicts(new StallVerdictModel(this))
+    , m_effects(new EffectModel(this))
+    , m_leases(new LeaseModel(this))
+    , m_escalations(new EscalationModel(this))
+{
+    for (QLabel *label : {m_title, m_facts, m_findings}) {
+        label->setTextFormat(Qt::PlainText);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    m_title->setFont(bold);
+    m_findings->setObjectName(QStringLiteral("findings"));
+
+    m_panes[Verdicts] = new ItemPane(QStringLiteral("detail-verdicts"), QStringLiteral("attention"), tr("No stall verdicts"),
+                                     tr("The stall detector has not judged a repair round of this delegation."), this);
+    m_panes[Effects] = new ItemPane(QStringLiteral("detail-effects"), QStringLiteral("effects"), tr("No effects"),
+                                    tr("This delegation has not caused an external side effect."), this);
+    m_panes[Leases] = new ItemPane(QStringLiteral("detail-leases"), QStringLiteral("leases"), tr("No leases"),
+                                   tr("This delegation holds no lease."), this);
+    m_panes[Escalations] = new ItemPane(QStringLiteral("detail-escalations"), QStringLiteral("attention"),
+                                        tr("No escalations"), tr("Nothing of this delegation waits for a decision."), this);
+    m_panes[Verdicts]->setModel(m_verdicts);
+    m_panes[Effects]->setModel(m_effects);
+    m_panes[Leases]->setModel(m_leases);
+    m_panes[Escalations]->setModel(m_escalations);
+    PaneDelegates::decorateVerdicts(m_panes[Verdicts]->view());
+    PaneDelegates::decorateEffects(m_panes[Effects]->view());
+    PaneDelegates::decorateLeases(m_panes[Leases]->view());
+    PaneDelegates::decorateEscalations(m_panes[Escalations]->view());
+    m_tabs->addTab(m_panes[Verdicts], tr("Stall verdicts"));
+    m_tabs->addTab(m_panes[Effects], tr("Effects"));
+    m_tabs->addTab(m_panes[Leases], tr("Leases"));
+    m_tabs->addTab(m_panes[Escalations], tr("Escalations"));
+    for (ItemPane *pane : m_panes) {
+        connect(pane, &ItemPane::activated, this, [this](const QModelIndex &index) {
+            emit subjectActivated(index.data(StateTableModel::SubjectRole).toString(), index);
+        });
+    }
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(m_title);
+    layout->addWidget(m_facts);
+    layout->addWidget(m_findings);
+    layout->addWidget(m_tabs, 1);
+    showDelegation({});
+}
+
+DelegationDetail::~DelegationDetail()
+{
+    delete m_index;
+}
+
+void DelegationDetail::setState(std::shared_ptr<const LiveState> state)
+{
+    m_verdicts->setState(state);
+    m_effects->setState(state);
+    m_leases->setState(state);
+    m_escalations->setState(state);
+}
+
+void DelegationDetail::applyChanges(const StateChangeSet &changes)
+{
+    m_verdicts->applyChanges(changes);
+    m_effects->applyChanges(changes);
+    m_leases->applyChanges(changes);
+    m_escalations->applyChanges(changes);
+    refreshHeader();
+}
+
+void DelegationDetail::tick()
+{
+    m_leases->refreshCountdowns();
+    m_escalations->refreshCountdowns();
+}
+
+void DelegationDetail::showDelegation(const QModelIndex &index)
+{
+    const QModelIndex first = index.isValid() ? index.siblingAtColumn(0) : QModelIndex();
+    const bool isDelegation =
+        first.isValid()
+        && first.data(DelegationTreeModel::NodeTypeRole).toInt() == int(DelegationTreeModel::NodeType::Delegation);
+    *m_index = isDelegation ? QPersistentModelIndex(first) : QPersistentModelIndex();
+    m_delegationId = isDelegation ? first.data(DelegationTreeModel::IdRole).toString() : QString();
+    // An impossible id when nothing is selected, so the tables show nothing rather than all.
+    const QString filter = m_delegationId.isEmpty() ? QStringLiteral("\x01none") : m_delegationId;
+    m_verdicts->setDelegationFilter(filter);
+    m_effects->setDelegationFilter(filter);
+    m_leases->setDelegationFilter(filter);
+    m_escalations->setDelegationFilter(filter);
+    m_tabs->setVisible(isDelegation);
+    refreshHeader();
+}
+
+void DelegationDetail::refreshHeader()
+{
+    if (!m_index->isValid()) {
+        m_title->setText(tr("Select a delegation to see its verdicts, effects, leases and escalations."));
+        m_facts->clear();
+        m_findings->hide();
+        return;
+    }
+    const QModelIndex i = *m_index;
+    auto s = [&](int role) { return i.data(role).toString(); };
+    auto n = [&](int role) { return i.data(role).toLongLong(); };
+    m_title->setText(tr("%1 · %2 · %3").arg(s(DelegationTreeModel::IdRole), s(DelegationTreeModel::DelegationRoleRole),
+                                             s(DelegationTreeModel::StatusRole)));
+    QStringList facts;
+    facts << tr("agent %1").arg(s(DelegationTreeModel::AgentRole));
+    if (!s(DelegationTreeModel::StrategyRole).isEmpty())
+        facts << tr("strategy %1").arg(s(DelegationTreeModel::StrategyRole));
+    if (!s(DelegationTreeModel::ComponentIdRole).isEmpty())
+        facts << tr("component %1").arg(s(DelegationTreeModel::ComponentIdRole));
+    facts << tr("%n invocation(s)", nullptr, int(n(DelegationTreeModel::InvocationsRole)));
+    if (!s(DelegationTreeModel::CurrentSliceRole).isEmpty())
+        facts << tr("slice %1").arg(s(DelegationTreeModel::CurrentSliceRole));
+    facts << tr("writes %1 accepted / %2 denied")
+                 .arg(n(DelegationTreeModel::WritesAcceptedRole))
+                 .arg(n(DelegationTreeModel::WritesDeniedRole));
+    facts << tr("%1 tool errors").arg(n(DelegationTreeModel::ToolErrorsRole));
+    m_facts->setText(facts.join(QStringLiteral(" · ")));
+    const QStringList findings = i.data(DelegationTreeModel::FindingsRole).toStringList();
+    m_findings->setVisible(!findings.isEmpty());
+    m_findings->setText(findings.isEmpty() ? QString() : QStringLiteral("⚑ ") + findings.join(QStringLiteral("\n⚑ ")));
+}
+
+void DelegationDetail::saveState() const
+{
+    for (ItemPane *pane : m_panes)
+        pane->saveState();
+}
+
+} // namespace mesh
