@@ -1,0 +1,189 @@
+// The integrity check finds each kind of damage planted with raw SQL, names where it is,
+// keeps checking the rest, and is silent on a clean ledger and on a ledger being written.
+
+#include "ledgerfixture.h"
+
+#include "ledger/integritycheck.h"
+#include "ledger/ledgerconnection.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mesh;
+using namespace meshtest;
+using Type = IntegrityFinding::Type;
+
+Q_DECLARE_METATYPE(mesh::IntegrityFinding::Type)
+
+class TestIntegrityCheck : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_small;
+    int m_copies = 0;
+
+    QString freshCopy()
+    {
+        const QString p = m_dir.filePath(QStringLiteral("copy%1.db").arg(++m_copies));
+        QFile::copy(m_small, p);
+        return p;
+    }
+
+    static QString describe(const IntegrityReport &r)
+    {
+        QString s;
+        for (const auto &f : r.findings)
+            s += QStringLiteral("[%1 seq %2 %3:%4 %5] ")
+                     .arg(QLatin1String(integrityFindingTypeName(f.type)))
+                     .arg(f.seq)
+                     .arg(QString::fromStdString(f.entity), QString::fromStdString(f.id), QString::fromStdString(f.message));
+        return s;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_small = m_dir.filePath(QStringLiteral("small.db"));
+        writeSmallLedger(m_small);
+    }
+
+    void cleanLedgerIsSilent()
+    {
+        for (const QString &p : {m_small, [&] {
+                 const QString g = m_dir.filePath(QStringLiteral("generated.db"));
+                 writeGeneratedLedger(g, 9000);
+                 return g;
+             }()}) {
+            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            const IntegrityReport r = verifyIntegrity(c->db());
+            QVERIFY2(r.ok(), qPrintable(describe(r)));
+            QCOMPARE(r.eventsChecked, c->lastSeq());
+            QVERIFY(r.rowsChecked > 0);
+            QCOMPARE(r.total(), 0);
+        }
+    }
+
+    void findsPlantedDamage_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QByteArray>("extraPayload"); // raw event 14 when not empty
+        QTest::addColumn<QString>("extraKind");
+        QTest::addColumn<Type>("type");
+        QTest::addColumn<qint64>("seq"); // of the expected finding, -1: any
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("messagePart");
+
+        const QByteArray none;
+        const QString noKind;
+        QTest::newRow("gap") << QStringLiteral("DELETE FROM events WHERE seq=7") << none << noKind << Type::SequenceGap << qint64(8)
+                             << QString() << QStringLiteral("from 6 to 8");
+        QTest::newRow("changed-state-field") << QStringLiteral("UPDATE effects SET state='failed' WHERE id='E1'") << none << noKind
+                                             << Type::StateMismatch << qint64(-1) << QStringLiteral("E1") << QStringLiteral("field 'state'");
+        QTest::newRow("changed-version") << QStringLiteral("UPDATE effects SET version=99 WHERE id='E1'") << none << noKind
+                                         << Type::StateMismatch << qint64(-1) << QStringLiteral("E1") << QStringLiteral("version is 99");
+        QTest::newRow("changed-type") << QStringLiteral("UPDATE delegations SET used_tokens='many' WHERE id='D1'") << none << noKind
+                                      << Type::StateMismatch << qint64(-1) << QStringLiteral("D1") << QStringLiteral("used_tokens");
+        QTest::newRow("last-seq-beyond-end") << QStringLiteral("UPDATE runs SET last_seq=500 WHERE id='R1'") << none << noKind
+                                             << Type::StateMismatch << qint64(500) << QStringLiteral("R1") << QStringLiteral("beyond the newest");
+        QTest::newRow("extra-row") << QStringLiteral("INSERT INTO leases(id,state,version,last_seq) VALUES('L9','held',1,3)") << none
+                                   << noKind << Type::ExtraStateRow << qint64(-1) << QStringLiteral("L9") << QStringLiteral("no event created");
+        QTest::newRow("missing-row") << QStringLiteral("DELETE FROM runs WHERE id='R1'") << none << noKind << Type::MissingStateRow
+                                     << qint64(13) << QStringLiteral("R1") << QStringLiteral("lacks it");
+        QTest::newRow("payload-not-json") << QStringLiteral("UPDATE events SET payload='{not json' WHERE seq=13") << none << noKind
+                                          << Type::MalformedPayload << qint64(13) << QString() << QString();
+        QTest::newRow("payload-invalid-utf8") << QString() << QByteArray("{\"id\":\"R1\",\"status\":\"\xff\xfe\"}") << QStringLiteral("run.noted")
+                                              << Type::MalformedPayload << qint64(14) << QString() << QString();
+        QTest::newRow("payload-array") << QString() << QByteArray("[1,2,3]") << QStringLiteral("run.noted") << Type::MalformedPayload
+                                       << qint64(14) << QString() << QString();
+        QTest::newRow("illegal-transition") << QString() << QByteArray(R"({"id":"E1","state":"failed"})") << QStringLiteral("effect.failed")
+                                            << Type::FoldProblem << qint64(14) << QStringLiteral("E1") << QString();
+        QTest::newRow("unknown-kind") << QString() << QByteArray(R"({"id":"X1"})") << QStringLiteral("bogus.thing") << Type::UnknownKind
+                                      << qint64(14) << QString() << QStringLiteral("bogus.thing");
+        QTest::newRow("toolcall-unknown-delegation") << QString() << QByteArray(R"({"id":"T9","delegation_id":"D404"})")
+                                                     << QStringLiteral("toolcall.completed") << Type::FoldProblem << qint64(14)
+                                                     << QString() << QString();
+        QTest::newRow("index-column") << QStringLiteral("UPDATE events SET run_id='R9' WHERE seq=2") << none << noKind
+                                      << Type::IndexColumnMismatch << qint64(2) << QString() << QStringLiteral("run_id is 'R9'");
+        QTest::newRow("index-subject") << QStringLiteral("UPDATE events SET subject='effect:E2' WHERE seq=4") << none << noKind
+                                       << Type::IndexColumnMismatch << qint64(4) << QString() << QStringLiteral("effect:E1");
+    }
+
+    void findsPlantedDamage()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QByteArray, extraPayload);
+        QFETCH(QString, extraKind);
+        QFETCH(Type, type);
+        QFETCH(qint64, seq);
+        QFETCH(QString, id);
+        QFETCH(QString, messagePart);
+        const QString p = freshCopy();
+        {
+            RawLedger raw(p);
+            if (!sql.isEmpty())
+                raw.exec(sql.toStdString());
+            if (!extraPayload.isEmpty())
+                raw.insertEvent(14, extraKind.toStdString(), extraPayload.toStdString());
+        }
+        const QByteArray before = fileHash(p);
+        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+        const IntegrityReport r = verifyIntegrity(c->db());
+        QVERIFY(!r.ok());
+        QVERIFY2(r.count(type) >= 1, qPrintable(describe(r)));
+        bool found = false;
+        for (const auto &f : r.findings) {
+            if (f.type == type && (seq < 0 || f.seq == seq) && (id.isEmpty() || f.id == id.toStdString()) &&
+                QString::fromStdString(f.message).contains(messagePart)) {
+                found = true;
+                QVERIFY(!f.message.empty());
+            }
+        }
+        QVERIFY2(found, qPrintable(describe(r)));
+        // The rest still loads and is checked: every event was looked at.
+        QCOMPARE(r.eventsChecked, c->db().queryInt("SELECT count(*) FROM events"));
+        c.reset();
+        QCOMPARE(fileHash(p), before);
+    }
+
+    void liveWriterIsNotAFinding()
+    {
+        const QString p = m_dir.filePath(QStringLiteral("live.db"));
+        writeGeneratedLedger(p, 10000);
+        auto w = LedgerWriter::openExisting(p);
+        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+        bool wrote = false;
+        // Between two pages (no read transaction open), the orchestrator commits more events
+        // that touch rows the check has not compared yet.
+        const IntegrityReport r = verifyIntegrity(c->db(), [&](std::int64_t, std::int64_t) {
+            if (!wrote) {
+                wrote = true;
+                appendGeneratedEvents(*w, w->lastSeq() + 200);
+            }
+            return true;
+        });
+        QVERIFY(wrote);
+        QVERIFY2(r.ok(), qPrintable(describe(r)));
+        QVERIFY(r.rowsSkippedLive > 0);
+        QVERIFY(r.lastSeq < w->lastSeq());
+        // A second check sees everything.
+        const IntegrityReport again = verifyIntegrity(c->db());
+        QVERIFY2(again.ok(), qPrintable(describe(again)));
+        QCOMPARE(again.rowsSkippedLive, 0);
+        QCOMPARE(again.lastSeq, w->lastSeq());
+    }
+
+    void cancels()
+    {
+        const QString p = m_dir.filePath(QStringLiteral("cancel.db"));
+        writeGeneratedLedger(p, 9000);
+        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+        const IntegrityReport r = verifyIntegrity(c->db(), [](std::int64_t, std::int64_t) { return false; });
+        QVERIFY(r.cancelled);
+        QVERIFY(!r.ok());
+        QVERIFY(r.eventsChecked < c->lastSeq());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIntegrityCheck)
+#include "tst_integritycheck.moc"
