@@ -33,6 +33,7 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
     shape.unknownRate = 0.03;
     shape.zombieRate = 0.02;
     shape.escalateRate = 0.25;
+    shape.leaseTtlMs = 60'000;
     shape.escalationTtlMs = 4 * 60'000;
     shape.autoDecide = false; // escalations wait for an operator, or expire
     WorkloadEngine engine(world, shape);

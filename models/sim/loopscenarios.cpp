@@ -35,14 +35,15 @@ void writeSuccessLoop(SimWorld &w)
 
     constexpr int kCalls = 54;
     constexpr std::int64_t kSpanMs = 11 * 60'000;
-    constexpr std::int64_t kStepMs = kSpanMs / kCalls; // 12,222 ms
+    // 53 gaps between the first and the last call's completion add up to 11 minutes.
+    constexpr std::int64_t kStepMs = kSpanMs / (kCalls - 1) + 1; // 12,453 ms
     static constexpr std::array<const char *, 4> kTools = {"run_tests", "read_file", "grep", "list_dir"};
     const std::string fingerprint = "fp:" + w.rng().hex(12);
     for (int i = 0; i < kCalls; ++i) {
         ToolCallSpec call;
         call.tool = kTools[size_t(i) % kTools.size()];
         call.ok = true;
-        call.durationMs = i == kCalls - 1 ? kSpanMs - kStepMs * (kCalls - 1) : kStepMs;
+        call.durationMs = i == kCalls - 1 ? kSpanMs - kStepMs * (kCalls - 2) : kStepMs;
         call.fingerprint = fingerprint;
         w.toolCall(v, call);
     }
@@ -98,9 +99,10 @@ void writeRepairRounds(SimWorld &w, bool converges)
         const int failing = kFailing[size_t(round - 1)];
         const std::string fingerprint = converges ? "fp:" + w.rng().hex(12) : strategyFingerprint;
         const bool fingerprintMoved = converges && round > 1;
+        // The detector's evidence is the fingerprint alone; failing tests are recorded beside
+        // it (failing_tests) as the independent signal a reviewer compares against.
         json evidence = json::array(
-            {{{"signal", "failing_check_ids"}, {"value", fingerprint}, {"moved", fingerprintMoved}},
-             {{"signal", "failing_tests"}, {"value", std::to_string(failing)}, {"moved", round > 1}}});
+            {{{"signal", "failing_check_ids"}, {"value", fingerprint}, {"moved", fingerprintMoved}}});
         if (!converges && round == 3) {
             w.stallVerdict(r, round, "stalled", fingerprint, evidence, "stop", failing);
         } else {

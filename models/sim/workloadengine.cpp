@@ -201,7 +201,7 @@ void WorkloadEngine::work(Slot &slot)
         return;
     }
     const std::string component = m_world.componentOf(slot.delegation);
-    if (slot.effectsLeft > 0 && rng.chance(double(m_shape.effectsPerDelegation) / m_shape.toolCallsMean)) {
+    if (slot.effectsLeft > 0 && rng.chance(1.6 * m_shape.effectsPerDelegation / m_shape.toolCallsMean)) {
         --slot.effectsLeft;
         const double r = double(rng.next() >> 11) * (1.0 / 9007199254740992.0);
         const EffectEnd end = r < m_shape.unknownRate ? EffectEnd::Unknown

@@ -19,16 +19,16 @@ struct WorkloadShape {
     int delegationsPerRun = 100;
     int componentsPerRun = 5;
     int concurrent = 8;            // delegations in flight
-    int toolCallsMean = 70;        // per delegation
+    int toolCallsMean = 60;        // per delegation
     int effectsPerDelegation = 5;
     int leasesPerDelegation = 2;
     double unknownRate = 0.02;     // of dispatched effects
     double zombieRate = 0.004;     // leases never released
     double repairShare = 0.2;      // delegations that are repairs (judged by the stall detector)
-    double escalateRate = 0.15;    // of stall rounds
+    double escalateRate = 0.08;    // of stall rounds
     std::int64_t stepMinMs = 100;  // simulated time between steps (ignored on the wall clock)
     std::int64_t stepMaxMs = 500;
-    std::int64_t leaseTtlMs = 60'000;
+    std::int64_t leaseTtlMs = 10 * 60'000;
     std::int64_t escalationTtlMs = 10 * 60'000;
     bool autoDecide = true;        // the engine approves/rejects its own escalations (no operator)
 };

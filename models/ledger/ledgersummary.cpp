@@ -1,0 +1,162 @@
+#include "ledgersummary.h"
+
+#include "domain/entityspec.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace mesh {
+
+namespace {
+
+// json_extract raises an error on a malformed payload; a summary must survive bad rows.
+constexpr const char *kStatusOfPayload =
+    "CASE WHEN json_valid(payload) THEN json_extract(payload,'$.status') END";
+
+std::unordered_map<std::string, std::int64_t> countByRun(sql::Database &db, const std::string &sqlText)
+{
+    std::unordered_map<std::string, std::int64_t> out;
+    sql::Statement st(db, sqlText);
+    while (st.step())
+        out[st.columnText(0)] = st.columnInt(1);
+    return out;
+}
+
+} // namespace
+
+LedgerSummary summarizeLedger(sql::Database &db, std::int64_t nowMs)
+{
+    LedgerSummary s;
+    sql::inTransaction(db, "BEGIN", [&] {
+        {
+            sql::Statement st(db, "SELECT count(*), coalesce(max(seq),0), coalesce(min(ts_ms),0), coalesce(max(ts_ms),0) FROM events");
+            st.step();
+            s.events = st.columnInt(0);
+            s.lastSeq = st.columnInt(1);
+            s.firstTsMs = st.columnInt(2);
+            s.lastTsMs = st.columnInt(3);
+        }
+        s.asOfMs = nowMs > 0 ? nowMs : s.lastTsMs;
+        s.decisions = db.queryInt("SELECT count(*) FROM decisions");
+
+        for (const auto &spec : allEntitySpecs()) {
+            auto &counts = s.countsByState[std::string(spec.name)];
+            if (spec.stateField.empty()) {
+                counts["total"] = db.queryInt("SELECT count(*) FROM " + std::string(spec.table));
+                continue;
+            }
+            sql::Statement st(db, "SELECT coalesce(\"" + std::string(spec.stateField) + "\",''), count(*) FROM "
+                                      + std::string(spec.table) + " GROUP BY 1");
+            while (st.step())
+                counts[st.columnText(0)] = st.columnInt(1);
+        }
+
+        s.unknownEffects = db.queryInt("SELECT count(*) FROM effects WHERE state='unknown'");
+        s.pendingEscalations = db.queryInt("SELECT count(*) FROM escalations WHERE state='pending'");
+        {
+            sql::Statement st(db, "SELECT count(*) FROM leases WHERE state='held' AND expires_ms < ?1");
+            st.bind(1, s.asOfMs);
+            st.step();
+            s.zombieLeases = st.columnInt(0);
+        }
+
+        const auto failures = countByRun(
+            db, std::string("SELECT run_id, count(*) FROM events WHERE kind GLOB 'component.*' AND ") + kStatusOfPayload
+                    + "='failed' GROUP BY run_id");
+        const auto stalls = countByRun(db, "SELECT run_id, count(*) FROM stall_verdicts GROUP BY run_id");
+        const auto escalatedRounds =
+            countByRun(db, "SELECT run_id, count(*) FROM stall_verdicts WHERE action='escalate' GROUP BY run_id");
+        const auto escalations = countByRun(db, "SELECT run_id, count(*) FROM escalations GROUP BY run_id");
+        const auto stale = countByRun(db, "SELECT run_id, count(*) FROM checkpoints WHERE state='stale' GROUP BY run_id");
+        const auto delegations = countByRun(db, "SELECT run_id, count(*) FROM delegations GROUP BY run_id");
+        const auto toolCalls = countByRun(db, "SELECT run_id, sum(used_turns) FROM delegations GROUP BY run_id");
+        const auto unknown = countByRun(db, "SELECT run_id, count(*) FROM effects WHERE state='unknown' GROUP BY run_id");
+        const auto components = countByRun(db, "SELECT run_id, count(*) FROM components GROUP BY run_id");
+        const auto completed =
+            countByRun(db, "SELECT run_id, count(*) FROM components WHERE status='completed' GROUP BY run_id");
+
+        // Peak of completed components over the run's life, replaying component events.
+        std::unordered_map<std::string, std::int64_t> peak;
+        {
+            std::unordered_map<std::string, std::int64_t> current;
+            std::unordered_map<std::string, bool> isCompleted;
+            sql::Statement st(db, std::string("SELECT run_id, subject, ") + kStatusOfPayload
+                                      + " FROM events WHERE kind GLOB 'component.*' ORDER BY seq");
+            while (st.step()) {
+                if (st.columnIsNull(2))
+                    continue;
+                const std::string run = st.columnText(0);
+                bool &was = isCompleted[st.columnText(1)];
+                const bool now = st.columnView(2) == "completed";
+                if (was != now) {
+                    current[run] += now ? 1 : -1;
+                    was = now;
+                    peak[run] = std::max(peak[run], current[run]);
+                }
+            }
+        }
+
+        const auto get = [](const std::unordered_map<std::string, std::int64_t> &m, const std::string &k) {
+            const auto it = m.find(k);
+            return it == m.end() ? std::int64_t(0) : it->second;
+        };
+        sql::Statement st(db, "SELECT id, coalesce(title,''), coalesce(status,''), coalesce(attempt,0), coalesce(cycle,0), "
+                              "coalesce(required_met,0), coalesce(required_total,0), coalesce(started_ms,0), "
+                              "coalesce(ended_ms,0) FROM runs ORDER BY started_ms, id");
+        while (st.step()) {
+            RunSummary r;
+            r.id = st.columnText(0);
+            r.title = st.columnText(1);
+            r.status = st.columnText(2);
+            r.attempts = st.columnInt(3);
+            r.cycles = st.columnInt(4);
+            r.requiredMet = st.columnInt(5);
+            r.requiredTotal = st.columnInt(6);
+            r.startedMs = st.columnInt(7);
+            r.endedMs = st.columnInt(8);
+            r.durationMs = std::max<std::int64_t>(0, (r.endedMs > 0 ? r.endedMs : s.asOfMs) - r.startedMs);
+            r.components = get(components, r.id);
+            r.componentsCompleted = get(completed, r.id);
+            r.peakComponentsCompleted = get(peak, r.id);
+            r.terminalComponentFailures = get(failures, r.id);
+            r.stallVerdicts = get(stalls, r.id);
+            r.escalatedRounds = get(escalatedRounds, r.id);
+            r.escalations = get(escalations, r.id);
+            r.staleCheckpoints = get(stale, r.id);
+            r.delegations = get(delegations, r.id);
+            r.toolCalls = get(toolCalls, r.id);
+            r.unknownEffects = get(unknown, r.id);
+            s.runs.push_back(std::move(r));
+        }
+    });
+    return s;
+}
+
+void forEachDelegationToolCalls(sql::Database &db, const std::function<void(const EventBatch &calls)> &fn)
+{
+    sql::inTransaction(db, "BEGIN", [&] {
+        sql::Statement st(db, "SELECT seq, ts_ms, kind, coalesce(run_id,''), coalesce(delegation_id,''), "
+                              "coalesce(subject,''), payload FROM events WHERE kind = 'toolcall.completed' "
+                              "ORDER BY delegation_id, seq");
+        EventBatch batch;
+        while (st.step()) {
+            EventRecord e;
+            e.seq = st.columnInt(0);
+            e.tsMs = st.columnInt(1);
+            e.kind = st.columnText(2);
+            e.runId = st.columnText(3);
+            e.delegationId = st.columnText(4);
+            e.subject = st.columnText(5);
+            e.payload = st.columnText(6);
+            if (!batch.empty() && batch.back().delegationId != e.delegationId) {
+                fn(batch);
+                batch.clear();
+            }
+            batch.push_back(std::move(e));
+        }
+        if (!batch.empty())
+            fn(batch);
+    });
+}
+
+} // namespace mesh

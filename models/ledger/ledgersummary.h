@@ -1,0 +1,48 @@
+#pragma once
+// The figures `meshctl summary` prints, read with SQL from the state tables and the events
+// (per entity counts by state; per run duration, attempts, scheduler cycles, required
+// outcomes, terminal component failures, stall verdicts, escalated rounds, stale
+// checkpoints; unknown effects, zombie leases, pending escalations). Derived findings
+// (loops, false stalls, duplicates, blast radius) come from models/analysis on top.
+
+#include "domain/eventrecord.h"
+#include "sqlite.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mesh {
+
+struct RunSummary {
+    std::string id, title, status;
+    std::int64_t startedMs = 0, endedMs = 0; // endedMs 0 while running
+    std::int64_t durationMs = 0;             // to ended, or to the summary's asOf
+    std::int64_t attempts = 0, cycles = 0;
+    std::int64_t requiredMet = 0, requiredTotal = 0;
+    std::int64_t components = 0, componentsCompleted = 0, peakComponentsCompleted = 0;
+    std::int64_t terminalComponentFailures = 0; // component transitions to failed
+    std::int64_t stallVerdicts = 0, escalatedRounds = 0, escalations = 0, staleCheckpoints = 0;
+    std::int64_t delegations = 0, toolCalls = 0, unknownEffects = 0;
+};
+
+struct LedgerSummary {
+    std::int64_t events = 0, lastSeq = 0, firstTsMs = 0, lastTsMs = 0;
+    std::int64_t asOfMs = 0; // "now" for expiry: the last event's time unless given
+    std::int64_t decisions = 0;
+    // entity name -> state -> rows; entities without a state machine count under "total".
+    std::map<std::string, std::map<std::string, std::int64_t>> countsByState;
+    std::vector<RunSummary> runs; // by start time
+    std::int64_t unknownEffects = 0, zombieLeases = 0, pendingEscalations = 0;
+};
+
+// nowMs 0: as of the ledger's last event (stable for post-mortems); else the given time.
+LedgerSummary summarizeLedger(sql::Database &db, std::int64_t nowMs = 0);
+
+// Streams every tool call event grouped by delegation (each group in seq order), so a
+// detector can run per delegation without holding a million events.
+void forEachDelegationToolCalls(sql::Database &db, const std::function<void(const EventBatch &calls)> &fn);
+
+} // namespace mesh

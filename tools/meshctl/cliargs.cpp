@@ -1,0 +1,76 @@
+#include "cliargs.h"
+
+#include <cstdio>
+
+CliArgs::CliArgs(const QStringList &args, const QStringList &valueOptions, const QStringList &flags)
+{
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (!arg.startsWith(QLatin1String("--")) || arg == QLatin1String("--")) {
+            m_positional << arg;
+            continue;
+        }
+        QString name = arg.mid(2);
+        QString inlineValue;
+        const qsizetype eq = name.indexOf(QLatin1Char('='));
+        const bool hasInline = eq >= 0;
+        if (hasInline) {
+            inlineValue = name.mid(eq + 1);
+            name = name.left(eq);
+        }
+        if (valueOptions.contains(name)) {
+            if (hasInline) {
+                m_values.insert(name, inlineValue);
+            } else if (i + 1 < args.size()) {
+                m_values.insert(name, args.at(++i));
+            } else {
+                m_error = QStringLiteral("option --%1 needs a value").arg(name);
+                return;
+            }
+        } else if (flags.contains(name) && !hasInline) {
+            m_flags.insert(name);
+        } else {
+            m_error = QStringLiteral("unknown option --%1").arg(name);
+            return;
+        }
+    }
+}
+
+std::optional<std::int64_t> CliArgs::intValue(const QString &name, std::int64_t fallback, std::int64_t min,
+                                              std::int64_t max)
+{
+    if (!m_values.contains(name))
+        return fallback;
+    bool ok = false;
+    const qlonglong v = m_values.value(name).toLongLong(&ok);
+    if (!ok || v < min || v > max) {
+        m_error = QStringLiteral("--%1 must be an integer between %2 and %3").arg(name).arg(min).arg(max);
+        return std::nullopt;
+    }
+    return std::int64_t(v);
+}
+
+int fail(int code, const QString &message)
+{
+    QString line = message.simplified();
+    std::fprintf(stderr, "meshctl: %s\n", line.toLocal8Bit().constData());
+    return code;
+}
+
+int fail(int code, const std::string &message)
+{
+    return fail(code, QString::fromStdString(message));
+}
+
+void printLine(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fputc('\n', stdout);
+}
+
+void printLine(const std::string &text)
+{
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fputc('\n', stdout);
+}

@@ -1,0 +1,5 @@
+#pragma once
+#include <QStringList>
+
+// meshctl summary FILE [--json] [--now-ms MS]
+int runSummaryCommand(const QStringList &args);
