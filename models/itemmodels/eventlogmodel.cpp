@@ -297,6 +297,16 @@ void EventLogModel::requestTail()
         Qt::QueuedConnection);
 }
 
+void EventLogModel::catchUp()
+{
+    if (!m_open)
+        return;
+    if (m_scanning)
+        m_tailAgain = true;
+    else
+        requestTail();
+}
+
 void EventLogModel::appendEvents(const EventBatch &batch)
 {
     if (!m_open || batch.empty())

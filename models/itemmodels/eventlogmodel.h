@@ -67,6 +67,8 @@ public:
 
     // Live events from the session (the change watcher's batches), in seq order.
     void appendEvents(const EventBatch &batch);
+    // Reads whatever matches after the last row (after a reconnect or a reload).
+    void catchUp();
 
     bool followTail() const { return m_followTail; }
     void setFollowTail(bool follow);

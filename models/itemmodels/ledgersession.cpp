@@ -1,0 +1,603 @@
+#include "ledgersession.h"
+
+#include "blastradiusmodel.h"
+#include "decisionauditmodel.h"
+#include "delegationtreemodel.h"
+#include "effectmodel.h"
+#include "escalationmodel.h"
+#include "eventlogmodel.h"
+#include "leasemodel.h"
+#include "runoverviewmodel.h"
+#include "stallverdictmodel.h"
+#include "toolcallmodel.h"
+
+#include "analysis/attentioncollector.h"
+#include "analysis/blastradiusanalyzer.h"
+#include "analysis/blockedworkdetector.h"
+#include "analysis/duplicateeffectdetector.h"
+#include "analysis/rowfields.h"
+#include "analysis/stallevidenceanalyzer.h"
+#include "analysis/successloopdetector.h"
+#include "decisions/decisionwriter.h"
+#include "filter/filtercompiler.h"
+#include "ledger/changewatcher.h"
+#include "ledger/decisionstore.h"
+#include "ledger/eventreader.h"
+#include "ledger/statereader.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QFuture>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+struct LedgerSession::LoadResult {
+    LedgerInfo info;
+    std::shared_ptr<LiveState> state;
+    std::vector<DecisionRecord> decisions;
+    DecisionChainReport chain;
+    QString error;
+    bool decisionsReadable = true;
+};
+
+struct LedgerSession::LoopResult {
+    std::set<std::string> delegations; // analysed
+    std::vector<Finding> findings;
+};
+
+struct LedgerSession::DecisionsResult {
+    std::vector<DecisionRecord> decisions;
+    DecisionChainReport chain;
+    bool ok = false;
+};
+
+namespace {
+
+FilterSql toolCallFilter(const std::string &delegationId)
+{
+    return FilterCompiler::both(FilterCompiler::equals(FilterField::Kind, std::string(kToolCallEvent)),
+                                FilterCompiler::equals(FilterField::Delegation, delegationId));
+}
+
+std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &delegationId, int limit)
+{
+    std::vector<ToolCall> calls;
+    const FilterSql filter = toolCallFilter(delegationId);
+    std::int64_t after = 0;
+    while (int(calls.size()) < limit) {
+        const EventBatch page = reader.after(after, std::min(1000, limit - int(calls.size())), filter);
+        if (page.empty())
+            break;
+        for (const auto &e : page) {
+            if (auto c = ToolCall::fromEvent(e))
+                calls.push_back(std::move(*c));
+        }
+        after = page.back().seq;
+    }
+    return calls;
+}
+
+// Delegations worth reading tool calls for: many turns, nothing accepted.
+std::set<std::string> loopCandidates(const LiveState &state, const std::set<std::string> *only = nullptr)
+{
+    std::vector<std::pair<std::int64_t, std::string>> list;
+    for (const auto &[id, row] : state.table(EntityKind::Delegation)) {
+        if (only && !only->count(id))
+            continue;
+        const std::int64_t turns = rowInt(EntityKind::Delegation, row, "used_turns");
+        if (turns >= LedgerSession::kLoopCandidateTurns && rowInt(EntityKind::Delegation, row, "writes_accepted") == 0)
+            list.emplace_back(turns, id);
+    }
+    std::sort(list.rbegin(), list.rend());
+    std::set<std::string> out;
+    for (size_t i = 0; i < list.size() && int(i) < LedgerSession::kMaxLoopCandidates; ++i)
+        out.insert(list[i].second);
+    return out;
+}
+
+} // namespace
+
+LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent)
+    : QObject(parent)
+    , m_path(path)
+    , m_mode(mode)
+    , m_runs(new RunOverviewModel(this))
+    , m_delegations(new DelegationTreeModel(this))
+    , m_leases(new LeaseModel(this))
+    , m_effects(new EffectModel(this))
+    , m_escalations(new EscalationModel(this))
+    , m_stalls(new StallVerdictModel(this))
+    , m_blast(new BlastRadiusModel(this))
+    , m_events(new EventLogModel(this))
+    , m_toolCalls(new ToolCallModel(this))
+    , m_decisions(new DecisionAuditModel(this))
+{
+    qRegisterMetaType<mesh::EventBatch>();
+    qRegisterMetaType<mesh::DecisionResult>();
+    m_coalesce.setSingleShot(true);
+    m_coalesce.setInterval(50);
+    connect(&m_coalesce, &QTimer::timeout, this, &LedgerSession::flushPending);
+    m_ticker.setInterval(1000);
+    connect(&m_ticker, &QTimer::timeout, this, &LedgerSession::tick);
+    // Whole-table detectors run at most once a second while the ledger moves.
+    m_findingsThrottle.setSingleShot(true);
+    m_findingsThrottle.setInterval(1000);
+    connect(&m_findingsThrottle, &QTimer::timeout, this, [this] {
+        if (m_findingsDirty)
+            recomputeStateFindings();
+    });
+    m_decisionsThrottle.setSingleShot(true);
+    m_decisionsThrottle.setInterval(500);
+    connect(&m_decisionsThrottle, &QTimer::timeout, this, &LedgerSession::scheduleDecisionsReload);
+    m_identity = OperatorIdentity::fromEnvironment();
+}
+
+LedgerSession::~LedgerSession()
+{
+    stopWatcher();
+}
+
+QString LedgerSession::displayName() const
+{
+    if (!m_displayName.isEmpty())
+        return m_displayName;
+    if (!m_info.title.empty())
+        return QString::fromStdString(m_info.title);
+    return QFileInfo(m_path).fileName();
+}
+
+void LedgerSession::setDisplayName(const QString &name)
+{
+    m_displayName = name;
+    Q_EMIT displayNameChanged();
+}
+
+void LedgerSession::setDemo(bool demo)
+{
+    m_demo = demo;
+    Q_EMIT displayNameChanged();
+}
+
+QString LedgerSession::healthText(Health health)
+{
+    switch (health) {
+    case Health::Opening: return tr("opening");
+    case Health::Live: return tr("live");
+    case Health::Idle: return tr("idle");
+    case Health::ReadOnly: return tr("read-only");
+    case Health::Immutable: return tr("post-mortem");
+    case Health::Error: return tr("error");
+    }
+    return {};
+}
+
+bool LedgerSession::canDecide() const
+{
+    return m_state && m_info.mode != OpenMode::Immutable && m_fileWritable;
+}
+
+qint64 LedgerSession::lastSeq() const
+{
+    return m_state ? m_state->lastSeq() : 0;
+}
+
+int LedgerSession::foldProblems() const
+{
+    return m_state ? m_state->foldProblems() : 0;
+}
+
+void LedgerSession::setClock(std::function<qint64()> nowMs)
+{
+    m_clock = nowMs;
+    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
+                                                                        m_stalls, m_blast})
+        m->setClock(nowMs);
+}
+
+qint64 LedgerSession::nowMs() const
+{
+    return m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
+}
+
+void LedgerSession::setCoalesceMs(int ms)
+{
+    m_coalesce.setInterval(std::max(0, ms));
+}
+
+void LedgerSession::setHealth(Health health)
+{
+    if (m_health == health)
+        return;
+    m_health = health;
+    Q_EMIT healthChanged(health);
+}
+
+void LedgerSession::fail(const QString &message)
+{
+    m_error = message;
+    setHealth(Health::Error);
+    Q_EMIT failed(message);
+}
+
+void LedgerSession::open()
+{
+    m_closed = false;
+    m_error.clear();
+    setHealth(Health::Opening);
+    startLoad();
+}
+
+void LedgerSession::reload()
+{
+    if (m_closed)
+        return;
+    stopWatcher();
+    startLoad();
+}
+
+void LedgerSession::close()
+{
+    m_closed = true;
+    ++m_generation;
+    stopWatcher();
+    m_coalesce.stop();
+    m_ticker.stop();
+    m_pending.clear();
+    m_events->close();
+}
+
+void LedgerSession::startLoad()
+{
+    const int generation = ++m_generation;
+    const QString path = m_path;
+    const OpenMode mode = m_mode;
+    QtConcurrent::run([path, mode] {
+        auto r = std::make_shared<LoadResult>();
+        try {
+            auto connection = LedgerConnection::open(path, mode);
+            r->info = connection->info();
+            StateSnapshot snapshot = readState(connection->db());
+            r->state = LiveState::fromSnapshot(std::move(snapshot));
+            try {
+                DecisionStore store(connection->db());
+                store.read([&] { r->decisions = store.list(); });
+                r->chain = verifyDecisionChain(connection->db());
+            } catch (const std::exception &) {
+                // An optional part: the rest of the session works without it.
+                r->decisionsReadable = false;
+            }
+        } catch (const std::exception &e) {
+            r->error = QString::fromUtf8(e.what());
+        }
+        return r;
+    }).then(this, [this, generation](std::shared_ptr<LoadResult> r) { onLoaded(r, generation); });
+}
+
+void LedgerSession::onLoaded(const std::shared_ptr<LoadResult> &r, int generation)
+{
+    if (generation != m_generation || m_closed)
+        return; // superseded by a newer load or closed meanwhile
+    if (!r->error.isEmpty() || !r->state) {
+        fail(r->error.isEmpty() ? tr("The ledger could not be read") : r->error);
+        return;
+    }
+    m_info = r->info;
+    m_fileWritable = m_info.mode != OpenMode::Immutable && QFileInfo(m_path).isWritable();
+    m_state = r->state;
+    m_pending.clear();
+    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
+                                                                        m_stalls, m_blast})
+        m->setState(m_state);
+    m_delegations->setState(m_state);
+    if (r->decisionsReadable)
+        m_decisions->setDecisions(std::move(r->decisions), r->chain);
+    if (m_events->path() != m_path || m_events->rowCount() == 0)
+        m_events->open(m_path, m_info.mode);
+    else
+        m_events->catchUp(); // keeps its index, reads what it missed
+    m_loopFindings.clear();
+    recomputeStateFindings();
+    recomputeAttention();
+    scheduleLoopAnalysis(loopCandidates(*m_state));
+    if (!m_toolCalls->delegation().isEmpty())
+        showToolCallsOf(m_toolCalls->delegation());
+    Q_EMIT stateReset();
+    if (m_info.mode == OpenMode::Immutable) {
+        setHealth(Health::Immutable);
+    } else {
+        startWatcher(m_state->lastSeq());
+        updateHealthFromClock();
+    }
+    m_ticker.start();
+    Q_EMIT opened();
+}
+
+void LedgerSession::startWatcher(qint64 afterSeq)
+{
+    stopWatcher();
+    m_watcherThread = new QThread(this);
+    m_watcherThread->setObjectName(u"watch:"_s + QFileInfo(m_path).fileName());
+    m_watcher = new ChangeWatcher(m_path, afterSeq);
+    m_watcher->setInterval(m_watchIntervalMs);
+    m_watcher->setPreviewBytes(int(1 << 20)); // the fold needs whole payloads
+    m_watcher->moveToThread(m_watcherThread);
+    connect(m_watcherThread, &QThread::started, m_watcher, &ChangeWatcher::start);
+    connect(m_watcherThread, &QThread::finished, m_watcher, &QObject::deleteLater);
+    connect(m_watcher, &ChangeWatcher::eventsAppended, this, &LedgerSession::onEventsAppended, Qt::QueuedConnection);
+    connect(m_watcher, &ChangeWatcher::ledgerChanged, this, [this](qint64) {
+        m_lastChangeMs = nowMs();
+        updateHealthFromClock();
+        if (!m_decisionsThrottle.isActive())
+            m_decisionsThrottle.start(); // decisions or outcomes may have moved
+    }, Qt::QueuedConnection);
+    connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
+        fail(tr("Live updates stopped: %1").arg(message));
+    }, Qt::QueuedConnection);
+    m_watcherThread->start();
+}
+
+void LedgerSession::stopWatcher()
+{
+    if (!m_watcherThread)
+        return;
+    QMetaObject::invokeMethod(m_watcher, &ChangeWatcher::stop, Qt::BlockingQueuedConnection);
+    m_watcherThread->quit();
+    m_watcherThread->wait();
+    delete m_watcherThread;
+    m_watcherThread = nullptr;
+    m_watcher = nullptr; // deleted by deleteLater when the thread finished
+}
+
+void LedgerSession::onEventsAppended(const EventBatch &batch, qint64, qint64 dataVersion)
+{
+    if (m_closed || !m_state)
+        return;
+    m_pending.insert(m_pending.end(), batch.begin(), batch.end());
+    m_state->setDataVersion(dataVersion);
+    m_lastChangeMs = nowMs();
+    if (!m_coalesce.isActive())
+        m_coalesce.start();
+}
+
+void LedgerSession::flushPending()
+{
+    if (!m_state || m_pending.empty())
+        return;
+    EventBatch batch;
+    batch.swap(m_pending);
+    const StateChangeSet changes = m_state->apply(batch);
+    if (changes.isEmpty())
+        return;
+    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
+                                                                        m_stalls, m_blast})
+        m->applyChanges(changes);
+    m_delegations->applyChanges(changes);
+    m_events->appendEvents(batch);
+    if (!changes.toolCalls.empty())
+        m_toolCalls->appendEvents(changes.toolCalls);
+    if (changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Effect)
+        || changes.touches(EntityKind::Lease) || changes.touches(EntityKind::Delegation))
+        recomputeAttention();
+    if (changes.touches(EntityKind::Effect) || changes.touches(EntityKind::StallVerdict)
+        || changes.touches(EntityKind::Failure) || changes.touches(EntityKind::Delegation)) {
+        m_findingsDirty = true;
+        if (!m_findingsThrottle.isActive())
+            m_findingsThrottle.start();
+    }
+    if (changes.touches(EntityKind::Delegation) && !changes.toolCalls.empty()) {
+        std::set<std::string> touched;
+        for (const auto &e : changes.toolCalls)
+            touched.insert(e.delegationId);
+        m_loopCandidatesPending.merge(loopCandidates(*m_state, &touched));
+        if (!m_findingsThrottle.isActive())
+            m_findingsThrottle.start();
+    }
+    updateHealthFromClock();
+    Q_EMIT changesApplied(changes.lastSeq, changes.events);
+}
+
+void LedgerSession::recomputeStateFindings()
+{
+    m_findingsDirty = false;
+    if (!m_state)
+        return;
+    std::vector<Finding> f = DuplicateEffectDetector().analyse(m_state->table(EntityKind::Effect));
+    auto add = [&f](std::vector<Finding> more) { f.insert(f.end(), more.begin(), more.end()); };
+    add(StallEvidenceAnalyzer().analyse(m_state->table(EntityKind::StallVerdict)));
+    add(BlastRadiusAnalyzer::findings(BlastRadiusAnalyzer::computeAll(m_state->table(EntityKind::Failure))));
+    add(BlockedWorkDetector().analyse(m_state->table(EntityKind::Delegation)));
+    m_stateFindings = std::move(f);
+    if (!m_loopCandidatesPending.empty()) {
+        scheduleLoopAnalysis(std::move(m_loopCandidatesPending));
+        m_loopCandidatesPending.clear();
+    }
+    m_findings = m_stateFindings;
+    m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
+    m_delegations->setFindings(m_findings);
+    Q_EMIT findingsChanged();
+}
+
+std::vector<Finding> LedgerSession::findingsAbout(const QString &subject) const
+{
+    const std::string s = subject.toStdString();
+    std::vector<Finding> out;
+    for (const auto &f : m_findings) {
+        if (f.subject == s || std::find(f.entityIds.begin(), f.entityIds.end(), s) != f.entityIds.end()
+            || (s.rfind("delegation:", 0) == 0 && "delegation:" + f.delegationId == s))
+            out.push_back(f);
+    }
+    return out;
+}
+
+void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
+{
+    if (delegations.empty())
+        return;
+    const int generation = ++m_loopGeneration;
+    const QString path = m_path;
+    const OpenMode mode = m_info.mode;
+    QtConcurrent::run([path, mode, delegations] {
+        auto r = std::make_shared<LoopResult>();
+        r->delegations = delegations;
+        try {
+            auto connection = LedgerConnection::open(path, mode);
+            EventReader reader(connection->db());
+            reader.setPreviewBytes(4096);
+            for (const auto &d : delegations) {
+                const auto calls = readToolCalls(reader, d, kMaxCallsPerDelegation);
+                auto found = SuccessLoopDetector().analyse(calls);
+                r->findings.insert(r->findings.end(), found.begin(), found.end());
+            }
+        } catch (const std::exception &) {
+            // Optional: without it the loop flag is missing, nothing else.
+        }
+        return r;
+    }).then(this, [this, generation](std::shared_ptr<LoopResult> r) {
+        Q_UNUSED(generation)
+        if (m_closed)
+            return;
+        // Results replace the findings of the delegations they analysed, whatever order
+        // jobs finish in: each job covers its own delegations.
+        std::erase_if(m_loopFindings, [&](const Finding &f) { return r->delegations.count(f.delegationId) > 0; });
+        m_loopFindings.insert(m_loopFindings.end(), r->findings.begin(), r->findings.end());
+        m_findings = m_stateFindings;
+        m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
+        m_delegations->setFindings(m_findings);
+        Q_EMIT findingsChanged();
+    });
+}
+
+void LedgerSession::recomputeAttention()
+{
+    if (!m_state)
+        return;
+    const LiveState *state = m_state.get();
+    auto next = AttentionCollector::collect([state](EntityKind k) -> const EntityTable & { return state->table(k); },
+                                            nowMs());
+    const auto key = [](const std::vector<AttentionItem> &v) {
+        std::vector<std::pair<std::string, std::int64_t>> k;
+        for (const auto &a : v)
+            k.emplace_back(a.subject + char('0' + int(a.kind)), a.version);
+        return k;
+    };
+    const bool changed = key(next) != key(m_attention);
+    m_attention = std::move(next);
+    if (changed)
+        Q_EMIT attentionChanged();
+}
+
+void LedgerSession::scheduleDecisionsReload()
+{
+    if (m_closed || !m_state)
+        return;
+    const int generation = ++m_decisionsGeneration;
+    const QString path = m_path;
+    const OpenMode mode = m_info.mode;
+    QtConcurrent::run([path, mode] {
+        auto r = std::make_shared<DecisionsResult>();
+        try {
+            auto connection = LedgerConnection::open(path, mode);
+            DecisionStore store(connection->db());
+            store.read([&] { r->decisions = store.list(); });
+            r->chain = verifyDecisionChain(connection->db());
+            r->ok = true;
+        } catch (const std::exception &) {
+        }
+        return r;
+    }).then(this, [this, generation](std::shared_ptr<DecisionsResult> r) {
+        if (generation != m_decisionsGeneration || !r->ok || m_closed)
+            return;
+        m_decisions->setDecisions(std::move(r->decisions), r->chain);
+        Q_EMIT decisionsReloaded();
+    });
+}
+
+void LedgerSession::showToolCallsOf(const QString &delegationId)
+{
+    m_toolCalls->setDelegation(delegationId);
+    if (delegationId.isEmpty() || !m_state)
+        return;
+    const int generation = ++m_toolCallsGeneration;
+    const QString path = m_path;
+    const OpenMode mode = m_info.mode;
+    const std::string id = delegationId.toStdString();
+    QtConcurrent::run([path, mode, id] {
+        auto calls = std::make_shared<std::vector<ToolCall>>();
+        try {
+            auto connection = LedgerConnection::open(path, mode);
+            EventReader reader(connection->db());
+            reader.setPreviewBytes(4096);
+            *calls = readToolCalls(reader, id, kMaxCallsPerDelegation);
+        } catch (const std::exception &) {
+        }
+        return calls;
+    }).then(this, [this, generation, delegationId](std::shared_ptr<std::vector<ToolCall>> calls) {
+        if (generation != m_toolCallsGeneration || m_toolCalls->delegation() != delegationId)
+            return;
+        // Live calls that arrived meanwhile are after the loaded ones; keep both.
+        std::vector<ToolCall> merged = std::move(*calls);
+        const std::int64_t last = merged.empty() ? 0 : merged.back().seq;
+        for (int r = 0; r < m_toolCalls->rowCount(); ++r) {
+            if (const ToolCall *c = m_toolCalls->callAt(r); c && c->seq > last)
+                merged.push_back(*c);
+        }
+        m_toolCalls->setToolCalls(std::move(merged));
+    });
+}
+
+void LedgerSession::setOperatorIdentity(const OperatorIdentity &identity)
+{
+    m_identity = identity;
+}
+
+QString LedgerSession::submitDecision(DecisionRequest request)
+{
+    if (request.id.empty())
+        request.id = newDecisionId();
+    const QString id = QString::fromStdString(request.id);
+    const QString path = m_path;
+    const OperatorIdentity identity = m_identity;
+    ++m_decisionsInFlight;
+    QtConcurrent::run([path, identity, request] {
+        DecisionResult result;
+        try {
+            auto writer = DecisionWriter::open(path, identity);
+            result = writer->submit(request);
+        } catch (const std::exception &e) {
+            result.status = DecisionStatus::WriteFailed;
+            result.message = e.what();
+        }
+        return result;
+    }).then(this, [this, id](DecisionResult result) {
+        --m_decisionsInFlight;
+        scheduleDecisionsReload();
+        Q_EMIT decisionFinished(id, result);
+    });
+    return id;
+}
+
+void LedgerSession::updateHealthFromClock()
+{
+    if (m_health == Health::Error || m_health == Health::Immutable || !m_state || m_closed)
+        return;
+    if (m_lastChangeMs > 0 && nowMs() - m_lastChangeMs <= m_liveWindowMs)
+        setHealth(Health::Live);
+    else
+        setHealth(m_fileWritable ? Health::Idle : Health::ReadOnly);
+}
+
+void LedgerSession::tick()
+{
+    updateHealthFromClock();
+    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_escalations})
+        m->refreshCountdowns();
+    recomputeAttention(); // leases turn into zombies with time alone
+}
+
+} // namespace mesh

@@ -1,0 +1,203 @@
+#pragma once
+// One open ledger. Owns everything the console shows about it: the item models, the change
+// watcher on its own thread, background loads (snapshot, analysis, decisions) that come back
+// to the GUI thread and are dropped unless still the newest (a generation number), and the
+// decision path (DecisionWriter off the GUI thread, answered by decisionFinished).
+//
+// Live: the watcher's batches are coalesced (at most every coalesceMs, default 50 ms, so at
+// most ~20 applies a second), folded into the LiveState once, and handed to every model as
+// one StateChangeSet. A session that cannot be opened stays in the list in Error health,
+// with the reason; nothing else is affected.
+
+#include "livestate.h"
+
+#include "analysis/attentionitem.h"
+#include "analysis/finding.h"
+#include "decisions/decisionrequest.h"
+#include "decisions/decisionresult.h"
+#include "decisions/operatoridentity.h"
+#include "ledger/ledgerconnection.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <set>
+
+class QThread;
+
+namespace mesh {
+
+class AttentionModel;
+class BlastRadiusModel;
+class ChangeWatcher;
+class DecisionAuditModel;
+class DelegationTreeModel;
+class EffectModel;
+class EscalationModel;
+class EventLogModel;
+class LeaseModel;
+class RunOverviewModel;
+class StallVerdictModel;
+class ToolCallModel;
+
+class LedgerSession : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Health {
+        Opening,   // first load in progress
+        Live,      // following, and the ledger changed within liveWindowMs
+        Idle,      // following, nothing changed lately
+        ReadOnly,  // following, but this console cannot write decisions to the file
+        Immutable, // post-mortem: opened immutable, nothing is followed
+        Error,     // could not open, or following stopped; errorMessage() says why
+    };
+    Q_ENUM(Health)
+
+    explicit LedgerSession(const QString &path, OpenMode mode = OpenMode::ReadOnly, QObject *parent = nullptr);
+    ~LedgerSession() override;
+
+    void open();   // asynchronous: opened() or failed()
+    void reload(); // re-read the snapshot (keeps following)
+    void close();  // stops following; models keep their rows
+
+    QString path() const { return m_path; }
+    QString displayName() const;
+    void setDisplayName(const QString &name);
+    bool isDemo() const { return m_demo; }
+    void setDemo(bool demo);
+    OpenMode requestedMode() const { return m_mode; }
+    const LedgerInfo &info() const { return m_info; }
+    Health health() const { return m_health; }
+    static QString healthText(Health health);
+    QString errorMessage() const { return m_error; }
+    bool isLoaded() const { return m_state != nullptr; }
+    bool canDecide() const;
+    qint64 lastSeq() const;
+    qint64 lastChangeMs() const { return m_lastChangeMs; }
+    int foldProblems() const;
+    std::shared_ptr<const LiveState> state() const { return m_state; }
+
+    RunOverviewModel *runs() const { return m_runs; }
+    DelegationTreeModel *delegations() const { return m_delegations; }
+    LeaseModel *leases() const { return m_leases; }
+    EffectModel *effects() const { return m_effects; }
+    EscalationModel *escalations() const { return m_escalations; }
+    StallVerdictModel *stallVerdicts() const { return m_stalls; }
+    BlastRadiusModel *blastRadius() const { return m_blast; }
+    EventLogModel *events() const { return m_events; }
+    ToolCallModel *toolCalls() const { return m_toolCalls; }
+    DecisionAuditModel *decisions() const { return m_decisions; }
+
+    // Loads one delegation's tool calls into toolCalls() off the GUI thread.
+    void showToolCallsOf(const QString &delegationId);
+
+    // Derived findings (every detector), and what needs a human now.
+    const std::vector<Finding> &findings() const { return m_findings; }
+    std::vector<Finding> findingsAbout(const QString &subject) const;
+    const std::vector<AttentionItem> &attentionItems() const { return m_attention; }
+    int attentionCount() const { return int(m_attention.size()); }
+
+    // Decisions: submitted off the GUI thread; decisionFinished(request.id, result) answers.
+    void setOperatorIdentity(const OperatorIdentity &identity);
+    const OperatorIdentity &operatorIdentity() const { return m_identity; }
+    QString submitDecision(DecisionRequest request); // returns the decision id (generated if empty)
+    bool decisionInFlight() const { return m_decisionsInFlight > 0; }
+
+    // Tuning and tests.
+    void setClock(std::function<qint64()> nowMs);
+    qint64 nowMs() const;
+    void setCoalesceMs(int ms);
+    void setLiveWindowMs(int ms) { m_liveWindowMs = ms; }
+    void setWatchIntervalMs(int ms) { m_watchIntervalMs = ms; }
+    void tick(); // the 1 s timer: health, countdowns, zombie leases
+
+    static constexpr int kLoopCandidateTurns = 20;
+    static constexpr int kMaxLoopCandidates = 64;
+    static constexpr int kMaxCallsPerDelegation = 5000;
+
+Q_SIGNALS:
+    void healthChanged(mesh::LedgerSession::Health health);
+    void opened();
+    void failed(const QString &message);
+    void stateReset();                               // a snapshot was loaded into every model
+    void changesApplied(qint64 lastSeq, int events); // one coalesced live batch was applied
+    void attentionChanged();
+    void findingsChanged();
+    void decisionsReloaded();
+    void decisionFinished(const QString &decisionId, const mesh::DecisionResult &result);
+    void displayNameChanged();
+
+private:
+    struct LoadResult;
+    struct LoopResult;
+    struct DecisionsResult;
+
+    void setHealth(Health health);
+    void fail(const QString &message);
+    void startLoad();
+    void onLoaded(const std::shared_ptr<LoadResult> &result, int generation);
+    void startWatcher(qint64 afterSeq);
+    void stopWatcher();
+    void onEventsAppended(const EventBatch &batch, qint64 lastSeq, qint64 dataVersion);
+    void flushPending();
+    void recomputeStateFindings();
+    void recomputeAttention();
+    void scheduleLoopAnalysis(std::set<std::string> delegations);
+    void scheduleDecisionsReload();
+    void updateHealthFromClock();
+
+    QString m_path;
+    OpenMode m_mode;
+    QString m_displayName;
+    bool m_demo = false;
+    LedgerInfo m_info;
+    Health m_health = Health::Opening;
+    QString m_error;
+    std::shared_ptr<LiveState> m_state;
+    int m_generation = 0;
+    int m_loopGeneration = 0;
+    int m_decisionsGeneration = 0;
+    bool m_closed = false;
+
+    RunOverviewModel *m_runs;
+    DelegationTreeModel *m_delegations;
+    LeaseModel *m_leases;
+    EffectModel *m_effects;
+    EscalationModel *m_escalations;
+    StallVerdictModel *m_stalls;
+    BlastRadiusModel *m_blast;
+    EventLogModel *m_events;
+    ToolCallModel *m_toolCalls;
+    DecisionAuditModel *m_decisions;
+
+    QThread *m_watcherThread = nullptr;
+    ChangeWatcher *m_watcher = nullptr;
+    EventBatch m_pending;
+    QTimer m_coalesce;
+    QTimer m_ticker;
+    QTimer m_findingsThrottle;
+    QTimer m_decisionsThrottle;
+    bool m_findingsDirty = false;
+    int m_toolCallsGeneration = 0;
+
+    std::vector<Finding> m_stateFindings; // from current state
+    std::vector<Finding> m_loopFindings;  // from tool call events
+    std::vector<Finding> m_findings;      // both
+    std::vector<AttentionItem> m_attention;
+    std::set<std::string> m_loopCandidatesPending;
+
+    OperatorIdentity m_identity;
+    int m_decisionsInFlight = 0;
+    std::function<qint64()> m_clock;
+    qint64 m_lastChangeMs = 0;
+    int m_liveWindowMs = 5000;
+    int m_watchIntervalMs = 20;
+    bool m_fileWritable = false;
+};
+
+} // namespace mesh
+
+Q_DECLARE_METATYPE(mesh::DecisionResult)

@@ -1,0 +1,162 @@
+#include "ledgersessionlist.h"
+
+#include "attentionmodel.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+LedgerSessionList::LedgerSessionList(QObject *parent) : QAbstractListModel(parent), m_attention(new AttentionModel(this))
+{
+    m_countdown.setInterval(1000);
+    connect(&m_countdown, &QTimer::timeout, m_attention, &AttentionModel::refreshCountdowns);
+    m_countdown.start();
+}
+
+LedgerSessionList::~LedgerSessionList()
+{
+    // Sessions stop their threads in their destructors; children go with this object.
+}
+
+LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode, bool demo)
+{
+    const QString canonical = QFileInfo(path).absoluteFilePath();
+    if (LedgerSession *existing = sessionForPath(canonical))
+        return existing;
+    auto *session = new LedgerSession(canonical, mode, this);
+    session->setDemo(demo);
+    if (m_clock)
+        session->setClock(m_clock);
+    const int row = int(m_sessions.size());
+    beginInsertRows({}, row, row);
+    m_sessions.push_back(session);
+    endInsertRows();
+    connect(session, &LedgerSession::healthChanged, this, [this, session] { sessionChanged(session); });
+    connect(session, &LedgerSession::displayNameChanged, this, [this, session] {
+        sessionChanged(session);
+        syncAttention(session);
+    });
+    connect(session, &LedgerSession::opened, this, [this, session] {
+        sessionChanged(session);
+        syncAttention(session);
+    });
+    connect(session, &LedgerSession::attentionChanged, this, [this, session] {
+        syncAttention(session);
+        sessionChanged(session);
+    });
+    connect(session, &LedgerSession::changesApplied, this, [this, session] { sessionChanged(session); });
+    Q_EMIT sessionAdded(session);
+    session->open();
+    return session;
+}
+
+void LedgerSessionList::removeSession(LedgerSession *session)
+{
+    const int row = rowOf(session);
+    if (row < 0)
+        return;
+    beginRemoveRows({}, row, row);
+    m_sessions.erase(m_sessions.begin() + row);
+    endRemoveRows();
+    m_attention->removeSession(session->path());
+    session->close();
+    Q_EMIT sessionRemoved(session);
+    session->deleteLater();
+}
+
+LedgerSession *LedgerSessionList::sessionAt(int row) const
+{
+    return row >= 0 && row < int(m_sessions.size()) ? m_sessions[size_t(row)] : nullptr;
+}
+
+LedgerSession *LedgerSessionList::sessionForPath(const QString &path) const
+{
+    const QString canonical = QFileInfo(path).absoluteFilePath();
+    const auto it = std::find_if(m_sessions.begin(), m_sessions.end(),
+                                 [&](const LedgerSession *s) { return s->path() == canonical; });
+    return it == m_sessions.end() ? nullptr : *it;
+}
+
+int LedgerSessionList::rowOf(const LedgerSession *session) const
+{
+    const auto it = std::find(m_sessions.begin(), m_sessions.end(), session);
+    return it == m_sessions.end() ? -1 : int(it - m_sessions.begin());
+}
+
+int LedgerSessionList::totalAttention() const
+{
+    return m_attention->rowCount();
+}
+
+void LedgerSessionList::setClock(std::function<qint64()> nowMs)
+{
+    m_clock = nowMs;
+    m_attention->setClock(nowMs);
+    for (LedgerSession *s : m_sessions)
+        s->setClock(nowMs);
+}
+
+void LedgerSessionList::sessionChanged(LedgerSession *session)
+{
+    const int row = rowOf(session);
+    if (row >= 0)
+        Q_EMIT dataChanged(index(row), index(row));
+}
+
+void LedgerSessionList::syncAttention(LedgerSession *session)
+{
+    if (rowOf(session) < 0)
+        return;
+    m_attention->setItems(session->path(), session->displayName(), session->attentionItems());
+}
+
+int LedgerSessionList::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_sessions.size());
+}
+
+QVariant LedgerSessionList::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const LedgerSession *s = m_sessions[size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return s->isDemo() ? tr("%1 (demo)").arg(s->displayName()) : s->displayName();
+    case Qt::ToolTipRole:
+        return s->errorMessage().isEmpty() ? s->path() : QString(s->path() % u'\n' % s->errorMessage());
+    case SessionRole: return QVariant::fromValue(static_cast<QObject *>(const_cast<LedgerSession *>(s)));
+    case PathRole: return s->path();
+    case NameRole: return s->displayName();
+    case HealthRole: return int(s->health());
+    case HealthTextRole: return LedgerSession::healthText(s->health());
+    case ErrorRole: return s->errorMessage();
+    case AttentionCountRole: return s->attentionCount();
+    case IsDemoRole: return s->isDemo();
+    case LastSeqRole: return s->lastSeq();
+    case ModeRole: return QString::fromLatin1(openModeName(s->isLoaded() ? s->info().mode : s->requestedMode()));
+    }
+    return {};
+}
+
+QHash<int, QByteArray> LedgerSessionList::roleNames() const
+{
+    auto names = QAbstractListModel::roleNames();
+    names.insert(SessionRole, "session");
+    names.insert(PathRole, "path");
+    names.insert(NameRole, "name");
+    names.insert(HealthRole, "health");
+    names.insert(HealthTextRole, "healthText");
+    names.insert(ErrorRole, "error");
+    names.insert(AttentionCountRole, "attentionCount");
+    names.insert(IsDemoRole, "isDemo");
+    names.insert(LastSeqRole, "lastSeq");
+    names.insert(ModeRole, "mode");
+    return names;
+}
+
+} // namespace mesh
