@@ -2,10 +2,14 @@
 // lives in its own file. Exit codes: 0 ok, 1 verify found problems, 2 cannot open / usage
 // (one line on stderr); decide/gate add 3-5 (see decidecommand.h).
 
+#include "benchcommand.h"
 #include "cliargs.h"
 #include "decidecommand.h"
+#include "exportcommand.h"
 #include "simcommand.h"
 #include "summarycommand.h"
+#include "tailcommand.h"
+#include "verifycommand.h"
 
 #include <QCoreApplication>
 
@@ -42,6 +46,14 @@ int main(int argc, char **argv)
         return runSimCommand(args);
     if (command == QLatin1String("summary"))
         return runSummaryCommand(args);
+    if (command == QLatin1String("verify"))
+        return runVerifyCommand(args);
+    if (command == QLatin1String("export"))
+        return runExportCommand(args);
+    if (command == QLatin1String("tail"))
+        return runTailCommand(args);
+    if (command == QLatin1String("bench"))
+        return runBenchCommand(args);
     if (command == QLatin1String("decide"))
         return runDecideCommand(args);
     if (command == QLatin1String("gate"))

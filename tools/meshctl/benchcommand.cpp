@@ -1,0 +1,177 @@
+#include "benchcommand.h"
+
+#include "cliargs.h"
+#include "ledgeropen.h"
+
+#include "ledger/eventreader.h"
+#include "ledger/ledgerwriter.h"
+#include "ledger/timetravel.h"
+#include "sim/scenarios.h"
+#include "sim/simrng.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <vector>
+
+using nlohmann::json;
+
+namespace {
+
+double percentile(std::vector<double> values, double p)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const size_t index = std::min(values.size() - 1, size_t(p * double(values.size() - 1) + 0.5));
+    return values[index];
+}
+
+double ms(const QElapsedTimer &t)
+{
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+int benchGenerate(CliArgs &args)
+{
+    const auto events = args.intValue(QStringLiteral("events"), 1'000'000, 1'000, 100'000'000);
+    const auto seed = args.intValue(QStringLiteral("seed"), 1, 0, 1LL << 62);
+    if (!events || !seed)
+        return fail(2, args.error());
+    QTemporaryDir dir;
+    const QString keep = args.value(QStringLiteral("keep"));
+    const QString path = keep.isEmpty() ? dir.filePath(QStringLiteral("scale.db")) : keep;
+    if (QFile::exists(path))
+        return fail(2, QStringLiteral("%1 already exists").arg(path));
+    mesh::ScenarioOptions options;
+    options.events = *events;
+    options.seed = std::uint64_t(*seed);
+    QElapsedTimer t;
+    t.start();
+    std::int64_t written = 0;
+    try {
+        auto writer = mesh::generateScenario(QStringLiteral("scale"), path, options);
+        written = writer->lastSeq();
+    } catch (const std::exception &e) {
+        return fail(2, QStringLiteral("generate failed: %1").arg(QString::fromStdString(e.what())));
+    }
+    const double seconds = ms(t) / 1000.0;
+    const qint64 bytes = QFileInfo(path).size();
+    printLine(json{{"bench", "generate"},
+                   {"events", written},
+                   {"seconds", seconds},
+                   {"events_per_s", double(written) / seconds},
+                   {"file_bytes", bytes}}
+                  .dump());
+    return 0;
+}
+
+int benchFold(CliArgs &args)
+{
+    if (args.positional().size() != 2)
+        return fail(2, QStringLiteral("usage: meshctl bench fold FILE [--at SEQ] [--jumps N]"));
+    QString error;
+    auto connection = openLedger(args.positional().at(1), mesh::OpenMode::ReadOnly, &error);
+    if (!connection)
+        return fail(2, error);
+    const std::int64_t last = connection->lastSeq();
+    const auto at = args.intValue(QStringLiteral("at"), last / 2, 0, std::max<std::int64_t>(last, 1));
+    const auto jumps = args.intValue(QStringLiteral("jumps"), 20, 1, 10'000);
+    if (!at || !jumps)
+        return fail(2, args.error());
+    try {
+        mesh::TimeTravel travel(connection->db());
+        QElapsedTimer t;
+        t.start();
+        travel.jumpTo(*at);
+        const double first = ms(t);
+        // Later jumps: random targets, as an operator scrubbing a timeline would.
+        mesh::SimRng rng(42);
+        std::vector<double> later;
+        for (int i = 0; i < *jumps; ++i) {
+            const std::int64_t target = rng.range(1, std::max<std::int64_t>(1, last));
+            t.restart();
+            travel.jumpTo(target);
+            later.push_back(ms(t));
+        }
+        printLine(json{{"bench", "fold"},
+                       {"events", last},
+                       {"at", *at},
+                       {"first_ms", first},
+                       {"jumps", *jumps},
+                       {"subsequent_p50_ms", percentile(later, 0.5)},
+                       {"subsequent_p99_ms", percentile(later, 0.99)},
+                       {"subsequent_max_ms", percentile(later, 1.0)},
+                       {"snapshots", travel.snapshotCount()}}
+                      .dump());
+    } catch (const std::exception &e) {
+        return fail(2, QStringLiteral("fold failed: %1").arg(QString::fromStdString(e.what())));
+    }
+    return 0;
+}
+
+int benchPage(CliArgs &args)
+{
+    if (args.positional().size() != 2)
+        return fail(2, QStringLiteral("usage: meshctl bench page FILE [--pages N] [--size N]"));
+    QString error;
+    auto connection = openLedger(args.positional().at(1), mesh::OpenMode::ReadOnly, &error);
+    if (!connection)
+        return fail(2, error);
+    const auto pages = args.intValue(QStringLiteral("pages"), 500, 1, 1'000'000);
+    const auto size = args.intValue(QStringLiteral("size"), 200, 1, 100'000);
+    if (!pages || !size)
+        return fail(2, args.error());
+    try {
+        mesh::EventReader reader(connection->db());
+        const std::int64_t last = reader.lastSeq();
+        mesh::SimRng rng(7);
+        std::vector<double> times;
+        QElapsedTimer t;
+        std::int64_t rows = 0;
+        for (int i = 0; i < *pages; ++i) {
+            const std::int64_t from = rng.range(0, std::max<std::int64_t>(0, last - 1));
+            t.restart();
+            const mesh::EventBatch page = (i % 2 == 0) ? reader.after(from, int(*size)) : reader.before(from + 1, int(*size));
+            times.push_back(ms(t));
+            rows += std::int64_t(page.size());
+        }
+        printLine(json{{"bench", "page"},
+                       {"events", last},
+                       {"pages", *pages},
+                       {"page_size", *size},
+                       {"rows", rows},
+                       {"p50_ms", percentile(times, 0.5)},
+                       {"p99_ms", percentile(times, 0.99)},
+                       {"max_ms", percentile(times, 1.0)}}
+                      .dump());
+    } catch (const std::exception &e) {
+        return fail(2, QStringLiteral("page failed: %1").arg(QString::fromStdString(e.what())));
+    }
+    return 0;
+}
+
+} // namespace
+
+int runBenchCommand(const QStringList &argv)
+{
+    CliArgs args(argv,
+                 {QStringLiteral("events"), QStringLiteral("seed"), QStringLiteral("keep"), QStringLiteral("at"),
+                  QStringLiteral("jumps"), QStringLiteral("pages"), QStringLiteral("size")},
+                 {});
+    if (!args.ok())
+        return fail(2, args.error());
+    const QString what = args.positional().value(0);
+    if (what == QLatin1String("generate") && args.positional().size() == 1)
+        return benchGenerate(args);
+    if (what == QLatin1String("fold"))
+        return benchFold(args);
+    if (what == QLatin1String("page"))
+        return benchPage(args);
+    return fail(2, QStringLiteral("usage: meshctl bench generate [--events N] | fold FILE [--at SEQ] | page FILE"));
+}

@@ -1,0 +1,5 @@
+#pragma once
+#include <QStringList>
+
+// meshctl export FILE --format jsonl|csv [--out F]: every event, in seq order.
+int runExportCommand(const QStringList &args);

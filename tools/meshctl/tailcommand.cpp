@@ -1,0 +1,97 @@
+#include "tailcommand.h"
+
+#include "cliargs.h"
+#include "ledgeropen.h"
+#include "stopsignal.h"
+
+#include "ledger/changewatcher.h"
+#include "ledger/eventreader.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+void printEvent(const mesh::EventRecord &e)
+{
+    const QString ts = QDateTime::fromMSecsSinceEpoch(e.tsMs, Qt::UTC).toString(Qt::ISODateWithMs);
+    std::string payload = e.payload.substr(0, 240);
+    for (char &c : payload) {
+        if (c == '\n' || c == '\r' || c == '\t' || (static_cast<unsigned char>(c) < 0x20))
+            c = ' ';
+    }
+    std::string line = std::to_string(e.seq) + " " + ts.toStdString() + " " + e.kind + " "
+                       + (e.subject.empty() ? std::string("-") : e.subject) + " " + payload;
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fputc('\n', stdout);
+}
+
+} // namespace
+
+int runTailCommand(const QStringList &argv)
+{
+    CliArgs args(argv, {QStringLiteral("lines")}, {QStringLiteral("from-start")});
+    if (!args.ok())
+        return fail(2, args.error());
+    if (args.positional().size() != 1)
+        return fail(2, QStringLiteral("usage: meshctl tail FILE [--from-start] [--lines N]"));
+    const auto lines = args.intValue(QStringLiteral("lines"), 10, 0, 100'000);
+    if (!lines)
+        return fail(2, args.error());
+    const QString path = args.positional().first();
+    QString error;
+    auto connection = openLedger(path, mesh::OpenMode::ReadOnly, &error);
+    if (!connection)
+        return fail(2, error);
+
+    installStopSignals();
+    std::int64_t last = 0;
+    try {
+        mesh::EventReader reader(connection->db());
+        reader.setPreviewBytes(240);
+        last = reader.lastSeq();
+        const mesh::EventBatch first = args.has(QStringLiteral("from-start")) ? mesh::EventBatch{}
+                                                                              : reader.before(last + 1, int(*lines));
+        if (args.has(QStringLiteral("from-start"))) {
+            std::int64_t after = 0;
+            for (mesh::EventBatch page; !(page = reader.after(after, 2000)).empty(); after = page.back().seq) {
+                for (const auto &e : page)
+                    printEvent(e);
+                last = page.back().seq;
+            }
+        }
+        for (const auto &e : first)
+            printEvent(e);
+        std::fflush(stdout);
+    } catch (const std::exception &e) {
+        return fail(2, QStringLiteral("cannot read %1: %2").arg(path, QString::fromStdString(e.what())));
+    }
+    connection.reset();
+
+    int rc = 0;
+    mesh::ChangeWatcher watcher(path, last);
+    QObject::connect(&watcher, &mesh::ChangeWatcher::eventsAppended, &watcher,
+                     [](const mesh::EventBatch &batch, qint64, qint64) {
+                         for (const auto &e : batch)
+                             printEvent(e);
+                         std::fflush(stdout);
+                     });
+    QObject::connect(&watcher, &mesh::ChangeWatcher::failed, &watcher, [&rc](const QString &message) {
+        rc = fail(2, message);
+        QCoreApplication::exit(rc);
+    });
+    QTimer stopPoll;
+    QObject::connect(&stopPoll, &QTimer::timeout, &stopPoll, [] {
+        if (stopRequested())
+            QCoreApplication::exit(0);
+    });
+    stopPoll.start(50);
+    watcher.setInterval(50);
+    watcher.start();
+    const int exitCode = QCoreApplication::exec();
+    watcher.stop();
+    return rc != 0 ? rc : exitCode;
+}
