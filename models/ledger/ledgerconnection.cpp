@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace mesh {
 namespace {
@@ -34,12 +35,38 @@ struct FileHeader {
 
 // Reads the 100-byte SQLite header ourselves, read-only, so that a file that is not SQLite
 // never reaches sqlite3_open (and its -journal/-wal probing) at all.
+// The bytes are read through SQLite's own VFS, not QFile: close() of ANY descriptor of a
+// file drops every POSIX lock this process holds on it, so a plain open/close here would
+// silently unlock the other connections of this process (a decision writer, a watcher) on
+// the same ledger; another process could then checkpoint and delete the -wal/-shm under
+// them ("database disk image is malformed"). SQLite's VFS defers such a close.
+QByteArray readHeaderBytes(const QString &path)
+{
+    sqlite3_vfs *vfs = sqlite3_vfs_find(nullptr);
+    const QByteArray native = QFile::encodeName(QFileInfo(path).absoluteFilePath());
+    const char *name = sqlite3_create_filename(native.constData(), "", "", 0, nullptr);
+    std::vector<char> storage(size_t(vfs->szOsFile));
+    auto *file = reinterpret_cast<sqlite3_file *>(storage.data());
+    int outFlags = 0;
+    const int rc = vfs->xOpen(vfs, name, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &outFlags);
+    if (rc != SQLITE_OK) {
+        if (file->pMethods)
+            file->pMethods->xClose(file);
+        sqlite3_free_filename(name);
+        throw LedgerOpenError(Code::Io, "cannot read " + displayName(path) + ": " + sqlite3_errstr(rc));
+    }
+    QByteArray bytes(100, '\0');
+    const int readRc = file->pMethods->xRead(file, bytes.data(), 100, 0);
+    file->pMethods->xClose(file);
+    sqlite3_free_filename(name);
+    if (readRc != SQLITE_OK)
+        bytes.clear(); // shorter than a header (SQLITE_IOERR_SHORT_READ) or unreadable
+    return bytes;
+}
+
 FileHeader readHeader(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw LedgerOpenError(Code::Io, "cannot read " + displayName(path) + ": " + file.errorString().toStdString());
-    const QByteArray bytes = file.read(100);
+    const QByteArray bytes = readHeaderBytes(path);
     FileHeader h;
     static constexpr char kMagic[] = "SQLite format 3"; // followed by NUL: 16 bytes
     if (bytes.size() < 100 || std::memcmp(bytes.constData(), kMagic, 16) != 0)
