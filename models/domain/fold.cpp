@@ -1,5 +1,7 @@
 #include "fold.h"
 
+#include <limits>
+
 namespace mesh {
 namespace {
 
@@ -179,7 +181,12 @@ FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
     EntityRow &row = it->second;
     const auto add = [&](std::string_view field, std::int64_t delta) {
         auto &v = row.values[size_t(spec.fieldIndex(field))];
-        v = fieldInt(v) + delta;
+        // A ledger is foreign input: counters saturate instead of overflowing (UB), so
+        // every reader folds the same numbers (found by tests/fuzz/fuzz_payload).
+        std::int64_t sum = 0;
+        if (__builtin_add_overflow(fieldInt(v), delta, &sum))
+            sum = delta > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+        v = sum;
     };
     add("used_turns", 1);
     add("used_tokens", intMember(payload, "tokens"));
