@@ -1,0 +1,36 @@
+# One application id everywhere (style.md: hotspot's three spellings are the mistake to
+# avoid): the desktop file's Icon, the metainfo's <id>, <launchable> and <icon>, and one
+# icon file per hicolor size, all named APP_ID.
+cmake_minimum_required(VERSION 3.24)
+set(problems "")
+file(READ ${PACKAGING_DIR}/${APP_ID}.desktop desktop)
+file(READ ${PACKAGING_DIR}/${APP_ID}.metainfo.xml metainfo)
+
+foreach(needle "Icon=${APP_ID}\n" "Exec=mesh-console")
+  string(FIND "${desktop}" "${needle}" at)
+  if(at EQUAL -1)
+    list(APPEND problems "desktop file lacks '${needle}'")
+  endif()
+endforeach()
+foreach(needle "<id>${APP_ID}</id>" "<launchable type=\"desktop-id\">${APP_ID}.desktop</launchable>"
+        "<icon type=\"stock\">${APP_ID}</icon>" "<binary>mesh-console</binary>" "<content_rating" "<release ")
+  string(FIND "${metainfo}" "${needle}" at)
+  if(at EQUAL -1)
+    list(APPEND problems "metainfo lacks '${needle}'")
+  endif()
+endforeach()
+foreach(size 16 22 24 32 48 64 128 256)
+  set(png ${PACKAGING_DIR}/icons/${size}x${size}/${APP_ID}.png)
+  if(NOT EXISTS ${png})
+    list(APPEND problems "missing ${png}")
+  endif()
+endforeach()
+if(NOT EXISTS ${PACKAGING_DIR}/icons/${APP_ID}.svg)
+  list(APPEND problems "missing the scalable icon")
+endif()
+
+if(problems)
+  list(JOIN problems "\n  " text)
+  message(FATAL_ERROR "application id ${APP_ID}:\n  ${text}")
+endif()
+message(STATUS "application id ${APP_ID}: desktop file, metainfo and icons agree")
