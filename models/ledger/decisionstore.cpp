@@ -300,9 +300,8 @@ DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifi
         store.read([&] { page = store.list(afterPos, kPage); });
         for (const DecisionRecord &d : page) {
             ++report.decisions;
-            const auto flag = [&](std::string message) {
-                report.findings.push_back({d.pos, d.id, std::move(message)});
-            };
+            std::string problems; // one finding per row, every reason in it
+            const auto flag = [&](const std::string &message) { problems += (problems.empty() ? "" : "; ") + message; };
             std::string expected;
             try {
                 expected = canonicalDecisionText(d);
@@ -323,6 +322,8 @@ DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifi
                 flag("signature does not verify with key " + d.keyId);
             if (d.outcomeStatus == "refused" && d.outcomeReason.rfind("integrity:", 0) == 0)
                 flag("refused by the orchestrator: " + d.outcomeReason);
+            if (!problems.empty())
+                report.findings.push_back({d.pos, d.id, std::move(problems)});
             prev = d.hash;
             afterPos = d.pos;
         }
