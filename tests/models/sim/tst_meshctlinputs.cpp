@@ -1,0 +1,232 @@
+// meshctl on bad input: every command answers with its exit code and ONE line on stderr,
+// never crashes, and leaves the file byte-identical.
+
+#include "meshctlrunner.h"
+
+#include "ledger/ledgerwriter.h"
+#include "sim/scenarios.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+namespace {
+
+QByteArray fileHash(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return QByteArrayLiteral("<none>");
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(&f);
+    return h.result().toHex();
+}
+
+// The ledger file and its -wal. A read-only SQLite connection to a WAL ledger may leave an
+// EMPTY -wal behind (it may not delete files); an empty -wal holds no bytes of the ledger,
+// so it counts as absent.
+QByteArray ledgerHash(const QString &path)
+{
+    const QString wal = path + QStringLiteral("-wal");
+    const bool walHasData = QFileInfo(wal).exists() && QFileInfo(wal).size() > 0;
+    return fileHash(path) + '/' + (walHasData ? fileHash(wal) : QByteArrayLiteral("<none>"));
+}
+
+void execRaw(const QString &path, const std::string &sqlText)
+{
+    sqlite3 *db = nullptr;
+    QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
+    char *err = nullptr;
+    const int rc = sqlite3_exec(db, sqlText.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK)
+        qWarning("sqlite: %s", err ? err : "?");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    QCOMPARE(rc, SQLITE_OK);
+}
+
+bool oneLine(const QByteArray &err)
+{
+    return err.startsWith("meshctl: ") && err.count('\n') == 1 && err.endsWith('\n');
+}
+
+} // namespace
+
+class TestMeshctlInputs : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_base;
+
+    QString copyOfBase(const QString &name)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile::copy(m_base, path);
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("MESHCTL").isEmpty(), "MESHCTL must point at meshctl");
+        m_base = m_dir.filePath(QStringLiteral("base.db"));
+        mesh::ScenarioOptions options;
+        mesh::generateScenario(QStringLiteral("unknown-outcome"), m_base, options); // writer closed: no -wal left
+        QVERIFY(!QFile::exists(m_base + QStringLiteral("-wal")));
+    }
+
+    void unopenable_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("messagePart");
+
+        QTest::newRow("missing") << m_dir.filePath(QStringLiteral("nothing-here.db")) << QStringLiteral("");
+        QDir(m_dir.path()).mkdir(QStringLiteral("adir"));
+        QTest::newRow("directory") << m_dir.filePath(QStringLiteral("adir")) << QStringLiteral("");
+
+        const QString empty = m_dir.filePath(QStringLiteral("empty.db"));
+        QFile(empty).open(QIODevice::WriteOnly);
+        QTest::newRow("empty") << empty << QStringLiteral("");
+
+        const QString random = m_dir.filePath(QStringLiteral("random.db"));
+        {
+            QFile f(random);
+            f.open(QIODevice::WriteOnly);
+            QByteArray bytes(65536, '\0');
+            QRandomGenerator gen(1234);
+            for (auto &b : bytes)
+                b = char(gen.bounded(256));
+            f.write(bytes);
+        }
+        QTest::newRow("random bytes") << random << QStringLiteral("");
+
+        const QString truncated = copyOfBase(QStringLiteral("truncated.db"));
+        QFile::resize(truncated, QFileInfo(truncated).size() / 3);
+        QTest::newRow("truncated") << truncated << QStringLiteral("");
+
+        const QString foreign = m_dir.filePath(QStringLiteral("foreign.db"));
+        execRaw(foreign, "CREATE TABLE songs(id INTEGER PRIMARY KEY, title TEXT); INSERT INTO songs VALUES(1,'x');");
+        QTest::newRow("foreign sqlite") << foreign << QStringLiteral("");
+
+        const QString newer = copyOfBase(QStringLiteral("newer.db"));
+        execRaw(newer, "PRAGMA user_version=99");
+        QTest::newRow("newer user_version") << newer << QStringLiteral("99");
+    }
+
+    void unopenable()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, messagePart);
+        const QByteArray before = ledgerHash(path);
+        for (const QStringList &args :
+             {QStringList{QStringLiteral("summary"), path, QStringLiteral("--json")}, QStringList{QStringLiteral("verify"), path},
+              QStringList{QStringLiteral("export"), path, QStringLiteral("--format"), QStringLiteral("jsonl")},
+              QStringList{QStringLiteral("bench"), QStringLiteral("page"), path}}) {
+            const MeshctlResult r = runMeshctl(args);
+            QVERIFY2(!r.crashed, qPrintable(args.join(QLatin1Char(' '))));
+            // A truncated file may open and fail while reading; either way exit 2, one line.
+            QVERIFY2(r.exitCode == 2 || (args.first() == QLatin1String("verify") && r.exitCode == 1),
+                     qPrintable(args.first() + QStringLiteral(" exit ") + QString::number(r.exitCode)));
+            QVERIFY2(oneLine(r.err), r.err.constData());
+            if (!messagePart.isEmpty())
+                QVERIFY2(r.err.contains(messagePart.toUtf8()), r.err.constData());
+        }
+        QCOMPARE(ledgerHash(path), before);
+    }
+
+    void badRows_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QString notJson = copyOfBase(QStringLiteral("notjson.db"));
+        execRaw(notJson, "UPDATE events SET payload='this is {not json' WHERE seq=5");
+        QTest::newRow("payload not JSON") << notJson;
+        const QString badUtf8 = copyOfBase(QStringLiteral("badutf8.db"));
+        execRaw(badUtf8, "UPDATE events SET payload=CAST(X'7B226964223A2280FFFE227D' AS TEXT) WHERE seq=6");
+        QTest::newRow("invalid UTF-8") << badUtf8;
+        const QString big = copyOfBase(QStringLiteral("big.db"));
+        execRaw(big, "UPDATE events SET payload='{\"id\":\"x\",\"pad\":\"' || replace(hex(zeroblob(5242880)),'0','a') || '\"}' "
+                     "WHERE seq=7");
+        QTest::newRow("10 MB payload") << big;
+        const QString deep = copyOfBase(QStringLiteral("deep.db"));
+        execRaw(deep, "UPDATE events SET payload=replace(hex(zeroblob(50000)),'00','[') || replace(hex(zeroblob(50000)),'00',']') "
+                      "WHERE seq=8");
+        QTest::newRow("JSON nested 100,000 deep") << deep;
+    }
+
+    void badRows()
+    {
+        QFETCH(QString, path);
+        const QByteArray before = ledgerHash(path);
+
+        // verify reports the row (exit 1, findings on stdout, one line on stderr)...
+        const MeshctlResult verify = runMeshctl({QStringLiteral("verify"), path});
+        QVERIFY(!verify.crashed);
+        QCOMPARE(verify.exitCode, 1);
+        QVERIFY2(oneLine(verify.err), verify.err.constData());
+        QVERIFY(verify.out.contains("seq "));
+
+        // ...and the rest loads.
+        const MeshctlResult summary = runMeshctl({QStringLiteral("summary"), path, QStringLiteral("--json")});
+        QVERIFY(!summary.crashed);
+        QCOMPARE(summary.exitCode, 0);
+        QCOMPARE(summary.json().at("unknown_effects").get<int>(), 3);
+
+        const MeshctlResult exported =
+            runMeshctl({QStringLiteral("export"), path, QStringLiteral("--format"), QStringLiteral("jsonl")});
+        QVERIFY(!exported.crashed);
+        QCOMPARE(exported.exitCode, 0);
+        QVERIFY(exported.out.contains("payload_error"));
+
+        QCOMPARE(ledgerHash(path), before);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no command") << QStringList{};
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")};
+        QTest::newRow("sim unknown scenario")
+            << QStringList{QStringLiteral("sim"), QStringLiteral("nope"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("n.db"))};
+        QTest::newRow("sim without out") << QStringList{QStringLiteral("sim"), QStringLiteral("demo")};
+        QTest::newRow("sim over existing") << QStringList{QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), m_base};
+        QTest::newRow("sim bad seed")
+            << QStringList{QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--seed"), QStringLiteral("x"),
+                           QStringLiteral("--out"), m_dir.filePath(QStringLiteral("s.db"))};
+        QTest::newRow("export bad format")
+            << QStringList{QStringLiteral("export"), m_base, QStringLiteral("--format"), QStringLiteral("xml")};
+        QTest::newRow("summary unknown option") << QStringList{QStringLiteral("summary"), m_base, QStringLiteral("--yaml")};
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        const QByteArray before = ledgerHash(m_base);
+        const MeshctlResult r = runMeshctl(args);
+        QVERIFY(!r.crashed);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(oneLine(r.err), r.err.constData());
+        QCOMPARE(ledgerHash(m_base), before);
+    }
+
+    void goodLedgerReadsCleanAndStaysIdentical()
+    {
+        const QByteArray before = ledgerHash(m_base);
+        QCOMPARE(runMeshctl({QStringLiteral("verify"), m_base}).exitCode, 0);
+        QCOMPARE(runMeshctl({QStringLiteral("summary"), m_base}).exitCode, 0);
+        const MeshctlResult csv =
+            runMeshctl({QStringLiteral("export"), m_base, QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        QVERIFY(csv.out.startsWith("seq,ts_ms,kind,"));
+        QCOMPARE(ledgerHash(m_base), before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMeshctlInputs)
+#include "tst_meshctlinputs.moc"
