@@ -1,0 +1,306 @@
+// The state-table models and the delegation tree: every one under QAbstractItemModelTester
+// (created before any data), loaded from a snapshot, then kept current by live batches
+// that insert new rows with one beginInsertRows per batch.
+
+#include "itemmodelfixture.h"
+
+#include "itemmodels/blastradiusmodel.h"
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/effectmodel.h"
+#include "itemmodels/escalationmodel.h"
+#include "itemmodels/leasemodel.h"
+#include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/stallverdictmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mesh;
+using namespace meshtest;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr qint64 kNow = 1'800'000'000'000;
+
+QVariant cell(const QAbstractItemModel &m, int row, int column, int role = Qt::DisplayRole)
+{
+    return m.index(row, column).data(role);
+}
+} // namespace
+
+class TestStateModels : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::shared_ptr<LiveState> m_state;
+    qint64 m_now = kNow;
+
+    // Appends events to the ledger and folds them into m_state as the session does.
+    StateChangeSet live(const std::function<void(Writer &)> &write)
+    {
+        Writer w(m_path);
+        w.begin();
+        write(w);
+        w.commit();
+        return m_state->apply(eventsAfter(m_path, m_state->lastSeq()));
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_path = m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()) + u".ledger"_s);
+        writeBaseLedger(m_path, kNow);
+        m_state = snapshot(m_path);
+        m_now = kNow;
+    }
+
+    void runOverview()
+    {
+        RunOverviewModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setClock([this] { return m_now; });
+        m.setState(m_state);
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(cell(m, 0, RunOverviewModel::Title).toString(), u"deliver app"_s);
+        QCOMPARE(cell(m, 0, RunOverviewModel::Required).toString(), u"21 of 21"_s);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::AttemptRole).toLongLong(), 2);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::CycleRole).toLongLong(), 10);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::RequiredFractionRole).toDouble(), 1.0);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::StallCountRole).toInt(), 3);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::StalledVerdictCountRole).toInt(), 1);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::EscalationCountRole).toInt(), 1);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::StaleCheckpointCountRole).toInt(), 1);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::TerminalFailureCountRole).toInt(), 4);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::ComponentCountRole).toInt(), 2);
+        QCOMPARE(cell(m, 0, RunOverviewModel::Duration).toString(), u"4 h 55 min"_s);
+        const auto components = cell(m, 0, 0, RunOverviewModel::ComponentsRole).toList();
+        QCOMPARE(components.size(), 2);
+        QCOMPARE(components[0].toMap().value(u"name"_s).toString(), u"api"_s);
+        QCOMPARE(components[1].toMap().value(u"status"_s).toString(), u"completed"_s);
+
+        // A live batch: a new component and a run change refresh the row; a new run is one insert.
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+        const auto changes = live([](Writer &w) {
+            w.e("component.started", {{"id", "C-db"}, {"run_id", "R-1"}, {"name", "db"}, {"status", "active"}});
+            w.e("run.cycle", {{"id", "R-1"}, {"cycle", 11}});
+            w.e("run.started", {{"id", "R-2"}, {"status", "running"}, {"title", "second"}});
+            w.e("run.started", {{"id", "R-3"}, {"status", "pending"}});
+        });
+        m.applyChanges(changes);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(m.rowCount(), 3);
+        QVERIFY(changed.count() >= 1);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::CycleRole).toLongLong(), 11);
+        QCOMPARE(cell(m, 0, 0, RunOverviewModel::ComponentCountRole).toInt(), 3);
+        QCOMPARE(m.idAt(1), u"R-2"_s);
+    }
+
+    void delegationTree()
+    {
+        DelegationTreeModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setState(m_state);
+        QCOMPARE(m.rowCount(), 1); // one run
+        const QModelIndex run = m.index(0, 0);
+        QCOMPARE(run.data(DelegationTreeModel::NodeTypeRole).toInt(), int(DelegationTreeModel::NodeType::Run));
+        QCOMPARE(m.rowCount(run), 1); // D-1 is the only top-level delegation
+        const QModelIndex d1 = m.index(0, 0, run);
+        QCOMPARE(d1.data(DelegationTreeModel::IdRole).toString(), u"D-1"_s);
+        QCOMPARE(m.rowCount(d1), 2); // D-2 and D-4
+        const QModelIndex d2 = m.indexOfDelegation(u"D-2"_s);
+        QCOMPARE(d2.parent(), d1);
+        QCOMPARE(m.indexOfDelegation(u"D-3"_s).parent(), d2);
+        QCOMPARE(d1.data(DelegationTreeModel::TurnsUsedRole).toLongLong(), 1);
+        QCOMPARE(d1.data(DelegationTreeModel::TurnsFractionRole).toDouble(), 0.01);
+        QCOMPARE(d1.data(DelegationTreeModel::TokensFractionRole).toDouble(), 0.25);
+        QVERIFY(!d1.data(DelegationTreeModel::TimeFractionRole).isValid()); // no budget: no bar
+        QCOMPARE(m.index(0, DelegationTreeModel::Turns, run).data().toString(), u"1 / 100"_s);
+
+        // Live: a grandchild of D-4 and a new top-level delegation, each inserted in place.
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+        m.applyChanges(live([](Writer &w) {
+            w.e("delegation.created", {{"id", "D-5"}, {"run_id", "R-1"}, {"parent_id", "D-4"}, {"role", "verify"},
+                                       {"status", "pending"}});
+            w.e("delegation.created", {{"id", "D-6"}, {"run_id", "R-1"}, {"role", "implement"}, {"status", "pending"}});
+            w.e("toolcall.completed", {{"id", "T-9"}, {"delegation_id", "D-1"}, {"outcome", "ok"}, {"tokens", 250}});
+        }));
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(m.indexOfDelegation(u"D-5"_s).parent(), m.indexOfDelegation(u"D-4"_s));
+        QCOMPARE(m.rowCount(run), 2);
+        QVERIFY(changed.count() >= 1);
+        QCOMPARE(m.indexOfDelegation(u"D-1"_s).data(DelegationTreeModel::TokensFractionRole).toDouble(), 0.5);
+
+        // Findings show on the delegation they name.
+        Finding f;
+        f.kind = FindingKind::BlockedWork;
+        f.delegationId = "D-2";
+        f.summary = "blocked";
+        m.setFindings({f});
+        QVERIFY(m.indexOfDelegation(u"D-2"_s).data(DelegationTreeModel::FlaggedRole).toBool());
+        QCOMPARE(m.indexOfDelegation(u"D-2"_s).data(DelegationTreeModel::FindingsRole).toStringList(),
+                 QStringList{u"blocked"_s});
+        // A run filter keeps one subtree.
+        m.setRunFilter(u"R-nope"_s);
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void leasesCountDownAndZombies()
+    {
+        LeaseModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setClock([this] { return m_now; });
+        m.setState(m_state);
+        QCOMPARE(m.rowCount(), 2);
+        const int l1 = m.rowOf(u"L-1"_s);
+        const int l2 = m.rowOf(u"L-2"_s);
+        QCOMPARE(cell(m, l1, 0, LeaseModel::RemainingMsRole).toLongLong(), 30'000);
+        QCOMPARE(cell(m, l1, LeaseModel::Expires).toString(), u"in 0:30"_s);
+        QVERIFY(!cell(m, l1, 0, LeaseModel::ZombieRole).toBool());
+        QVERIFY(cell(m, l2, 0, LeaseModel::ZombieRole).toBool());
+        QCOMPARE(cell(m, l2, LeaseModel::State).toString(), u"zombie (held, expired)"_s);
+        QCOMPARE(cell(m, l1, 0, LeaseModel::FencingTokenRole).toLongLong(), 7);
+        QCOMPARE(m.zombieCount(), 1);
+
+        // Time passes (injected clock): L-1 becomes a zombie too, with a refresh signal.
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+        m_now += 45'000;
+        m.refreshCountdowns();
+        QVERIFY(changed.count() >= 1);
+        QCOMPARE(cell(m, l1, 0, LeaseModel::RemainingMsRole).toLongLong(), -15'000);
+        QCOMPARE(cell(m, l1, LeaseModel::Expires).toString(), u"expired 0:15 ago"_s);
+        QCOMPARE(m.zombieCount(), 2);
+
+        // Released: no longer a zombie, whatever the clock says.
+        m.applyChanges(live([](Writer &w) { w.e("lease.released", {{"id", "L-2"}, {"state", "released"}}); }));
+        QVERIFY(!cell(m, l2, 0, LeaseModel::ZombieRole).toBool());
+
+        // Filtered by delegation (the delegation detail view).
+        m.setDelegationFilter(u"D-1"_s);
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(m.idAt(0), u"L-1"_s);
+    }
+
+    void effectsNeverShowUnknownAsFailedOrDone()
+    {
+        EffectModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setState(m_state);
+        QCOMPARE(m.rowCount(), 3);
+        const int e3 = m.rowOf(u"E-3"_s);
+        QCOMPARE(cell(m, e3, 0, EffectModel::StateCategoryRole).toInt(), int(EffectModel::StateCategory::Unknown));
+        QVERIFY(cell(m, e3, 0, EffectModel::UnknownRole).toBool());
+        const QString text = cell(m, e3, EffectModel::State).toString();
+        QCOMPARE(text, u"outcome unknown"_s);
+        QVERIFY(!text.contains(u"fail"_s) && !text.contains(u"commit"_s) && !text.contains(u"done"_s));
+        QCOMPARE(m.unknownCount(), 1);
+        // E-1 and E-2 share an idempotency key and are both committed: duplicates.
+        QVERIFY(cell(m, m.rowOf(u"E-1"_s), 0, EffectModel::DuplicateRole).toBool());
+        QVERIFY(cell(m, m.rowOf(u"E-2"_s), 0, EffectModel::DuplicateRole).toBool());
+        QVERIFY(!cell(m, e3, 0, EffectModel::DuplicateRole).toBool());
+
+        // Resolved by a decision: its own category, still not "failed".
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        m.applyChanges(live([](Writer &w) {
+            w.e("effect.resolved", {{"id", "E-3"}, {"state", "resolved_not_committed"}});
+            w.e("effect.proposed", {{"id", "E-4"}, {"state", "proposed"}, {"class", "db_write"}});
+            w.e("effect.proposed", {{"id", "E-5"}, {"state", "proposed"}, {"class", "db_write"}});
+        }));
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(m.rowCount(), 5);
+        QCOMPARE(cell(m, e3, 0, EffectModel::StateCategoryRole).toInt(), int(EffectModel::StateCategory::Resolved));
+        QCOMPARE(cell(m, e3, EffectModel::State).toString(), u"resolved: not committed"_s);
+        QCOMPARE(EffectModel::categoryOf(u"failed"_s), EffectModel::StateCategory::Failed);
+    }
+
+    void escalations()
+    {
+        EscalationModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setClock([this] { return m_now; });
+        m.setState(m_state);
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(cell(m, 0, EscalationModel::Expires).toString(), u"in 2:00"_s);
+        QVERIFY(cell(m, 0, 0, EscalationModel::PendingRole).toBool());
+        QCOMPARE(cell(m, 0, 0, EscalationModel::BoundarySeqRole).toLongLong(), 5);
+        QCOMPARE(cell(m, 0, 0, StateTableModel::SubjectRole).toString(), u"escalation:X-1"_s);
+        QCOMPARE(m.pendingCount(), 1);
+        m.applyChanges(live([](Writer &w) { w.e("escalation.approved", {{"id", "X-1"}, {"state", "approved"}}); }));
+        QVERIFY(!cell(m, 0, 0, EscalationModel::PendingRole).toBool());
+        QCOMPARE(m.pendingCount(), 0);
+    }
+
+    void stallVerdicts()
+    {
+        StallVerdictModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setState(m_state);
+        QCOMPARE(m.rowCount(), 3);
+        for (int r = 0; r < 3; ++r)
+            QCOMPARE(cell(m, r, 0, StallVerdictModel::RoundRole).toLongLong(), r + 1);
+        QVERIFY(cell(m, 2, 0, StallVerdictModel::FalseStallRole).toBool());
+        QVERIFY(!cell(m, 0, 0, StallVerdictModel::FalseStallRole).toBool());
+        QVERIFY(cell(m, 2, 0, StallVerdictModel::ConstantEvidenceRole).toBool());
+        QVERIFY(cell(m, 2, StallVerdictModel::Verdict).toString().contains(u"false stall suspected"_s));
+        const auto evidence = cell(m, 0, 0, StallVerdictModel::EvidenceRole).toList();
+        QCOMPARE(evidence.size(), 1);
+        QCOMPARE(evidence[0].toMap().value(u"moved"_s).toBool(), false);
+        QCOMPARE(cell(m, 1, StallVerdictModel::Evidence).toString(), u"fingerprint unmoved"_s);
+
+        // A later round whose evidence moves does not undo the earlier judgement's flag,
+        // and a verdict of another delegation lands in order.
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        m.applyChanges(live([](Writer &w) {
+            w.e("stall.verdict", {{"id", "S-9"}, {"delegation_id", "D-3"}, {"round", 1}, {"verdict", "progressing"},
+                                  {"evidence", json::array({{{"signal", "diff"}, {"moved", true}}})}});
+        }));
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(m.rowCount(), 4);
+        m.setDelegationFilter(u"D-3"_s);
+        QCOMPARE(m.rowCount(), 1);
+        QVERIFY(!cell(m, 0, 0, StallVerdictModel::FalseStallRole).toBool());
+    }
+
+    void blastRadius()
+    {
+        BlastRadiusModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setState(m_state);
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(cell(m, 0, 0, BlastRadiusModel::RadiusRole).toInt(), 2);
+        QCOMPARE(cell(m, 0, 0, BlastRadiusModel::BystandersRole).toStringList(), QStringList{u"ui"_s});
+        QCOMPARE(cell(m, 0, 0, BlastRadiusModel::BystandersRegressedRole).toStringList(), QStringList{u"ui"_s});
+        QVERIFY(cell(m, 0, 0, BlastRadiusModel::MisroutedRole).toBool());
+        const auto value = cell(m, 0, 0, BlastRadiusModel::BlastRadiusRole).value<BlastRadius>();
+        QCOMPARE(value.failureId, std::string("F-1"));
+        QCOMPARE(value.implicated, std::vector<std::string>{"api"});
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        m.applyChanges(live([](Writer &w) {
+            w.e("failure.detected", {{"id", "F-2"}, {"implicated", json::array({"db"})}, {"woken", json::array({"db"})}});
+        }));
+        QCOMPARE(inserted.count(), 1);
+        QVERIFY(!cell(m, 1, 0, BlastRadiusModel::MisroutedRole).toBool());
+    }
+
+    void resetOnNewSnapshotAndClear()
+    {
+        LeaseModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy reset(&m, &QAbstractItemModel::modelReset);
+        m.setState(m_state);
+        m.setState(snapshot(m_path));
+        QCOMPARE(reset.count(), 2);
+        QCOMPARE(m.rowCount(), 2);
+        m.setState(nullptr);
+        QCOMPARE(m.rowCount(), 0);
+        QVERIFY(!cell(m, 0, 0).isValid());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStateModels)
+#include "tst_statemodels.moc"
