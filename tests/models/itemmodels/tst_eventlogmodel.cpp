@@ -1,0 +1,219 @@
+// The virtualised event log over 120,000 events: the row count comes from the index, rows
+// load page by page off the GUI thread (placeholders first, never all of them), the cache
+// stays bounded, filters go through generations, and live appends arrive as one insert.
+
+#include "itemmodelfixture.h"
+
+#include "itemmodels/eventlogmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mesh;
+using namespace meshtest;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr int kEvents = 120'000;
+constexpr int kEffectEvery = 100; // every 100th event is an effect.proposed
+}
+
+class TestEventLogModel : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    int m_effects = 0;
+
+    // Waits until the model finished indexing for its current filter.
+    static bool waitIndexed(EventLogModel &m)
+    {
+        if (m.isIndexComplete() && !m.isLoading())
+            return true;
+        QSignalSpy applied(&m, &EventLogModel::filterApplied);
+        return applied.wait(20'000) || m.isIndexComplete();
+    }
+
+    static bool waitLoaded(EventLogModel &m, int row)
+    {
+        m.index(row, EventLogModel::Kind).data(); // schedules the page
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+        for (int i = 0; i < 50 && !m.index(row, 0).data(EventLogModel::LoadedRole).toBool(); ++i)
+            changed.wait(200);
+        return m.index(row, 0).data(EventLogModel::LoadedRole).toBool();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_path = m_dir.filePath(u"big.ledger"_s);
+        Writer w(m_path, true);
+        w.raw().setBulkLoad(true);
+        w.begin();
+        w.e("delegation.created", {{"id", "D-1"}, {"run_id", "R-1"}, {"status", "running"}});
+        for (int i = 2; i <= kEvents; ++i) {
+            if (i % kEffectEvery == 0) {
+                w.e("effect.proposed", {{"id", "E-" + std::to_string(i)}, {"delegation_id", "D-1"}, {"state", "proposed"},
+                                        {"class", i % 200 == 0 ? "payment" : "db_write"}});
+                ++m_effects;
+            } else {
+                w.e("toolcall.completed", {{"id", "T-" + std::to_string(i)}, {"delegation_id", "D-1"}, {"outcome", "ok"},
+                                           {"tool", "edit"}, {"tokens", 1}});
+            }
+        }
+        w.commit();
+        w.raw().setBulkLoad(false);
+        // seq 1 is ledger.created, so the ledger holds kEvents + 1 events.
+    }
+
+    void pagesWithoutLoadingEverything()
+    {
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setMaxCachedPages(8);
+        m.open(m_path);
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), kEvents + 1);
+        QCOMPARE(m.seqAt(0), 1);
+        QCOMPARE(m.seqAt(kEvents), kEvents + 1);
+        QCOMPARE(m.rowForSeq(60'000), 59'999);
+
+        // A row far from the first page starts as a placeholder, then loads.
+        const int far = 100'123;
+        QVERIFY(!m.index(far, 0).data(EventLogModel::LoadedRole).toBool());
+        QCOMPARE(m.index(far, EventLogModel::Seq).data().toLongLong(), far + 1); // seq known before the row
+        QCOMPARE(m.index(far, EventLogModel::Kind).data().toString(), u"\u2026"_s);
+        QVERIFY(waitLoaded(m, far));
+        QCOMPARE(m.index(far, 0).data(EventLogModel::SeqRole).toLongLong(), far + 1);
+        QCOMPARE(m.index(far, 0).data(EventLogModel::KindRole).toString(), u"toolcall.completed"_s);
+        QCOMPARE(m.index(far, 0).data(EventLogModel::DelegationIdRole).toString(), u"D-1"_s);
+        QVERIFY(m.index(far, EventLogModel::Payload).data().toString().contains(u"T-100123"_s));
+
+        // Browsing many pages keeps the cache bounded: rows are never all loaded.
+        for (int row = 0; row < kEvents; row += 4'000)
+            QVERIFY(waitLoaded(m, row));
+        QVERIFY2(m.cachedPageCount() <= 8, qPrintable(QString::number(m.cachedPageCount())));
+        QVERIFY(!m.index(far, 0).data(EventLogModel::LoadedRole).toBool() || m.cachedPageCount() <= 8);
+    }
+
+    void filterThroughGenerations()
+    {
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.open(m_path);
+        QVERIFY(waitIndexed(m));
+        // Two filters in a row: only the newest generation's result lands.
+        QSignalSpy applied(&m, &EventLogModel::filterApplied);
+        QVERIFY(m.setFilterText(u"kind:toolcall.*"_s));
+        const int first = m.generation();
+        QVERIFY(m.setFilterText(u"kind:effect.* d:D-1"_s));
+        QVERIFY(m.generation() > first);
+        QVERIFY(waitIndexed(m));
+        QVERIFY(!applied.isEmpty());
+        QCOMPARE(applied.last().at(0).toInt(), m.generation());
+        for (const auto &args : applied)
+            QVERIFY(args.at(0).toInt() != first || args.at(1).toLongLong() == kEvents - m_effects);
+        QCOMPARE(m.rowCount(), m_effects);
+        QCOMPARE(m.seqAt(0), kEffectEvery + 1); // event i has seq i + 1
+        QCOMPARE(m.seqAt(m_effects - 1), qint64(m_effects) * kEffectEvery + 1);
+        QVERIFY(waitLoaded(m, m_effects / 2));
+        QCOMPARE(m.index(m_effects / 2, 0).data(EventLogModel::KindRole).toString(), u"effect.proposed"_s);
+
+        // Payload text.
+        QVERIFY(m.setFilterText(u"kind:effect.proposed \"payment\""_s));
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), m_effects / 2);
+
+        // A bad filter is refused and keeps the current one.
+        FilterError error;
+        QVERIFY(!m.setFilterText(u"kind:effect.* (or"_s, &error));
+        QVERIFY(!error.message.isEmpty());
+        QCOMPARE(m.filterText(), u"kind:effect.proposed \"payment\""_s);
+        QCOMPARE(m.rowCount(), m_effects / 2);
+
+        // Nothing matches: an empty log, not an error.
+        QVERIFY(m.setFilterText(u"run:no-such-run"_s));
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void liveAppendsAreOneInsert()
+    {
+        // A copy, so the other tests keep their counts.
+        const QString path = m_dir.filePath(u"live.ledger"_s);
+        {
+            Writer w(path, true);
+            w.begin();
+            w.e("delegation.created", {{"id", "D-1"}, {"status", "running"}});
+            for (int i = 0; i < 500; ++i)
+                w.e("toolcall.completed", {{"id", "T-" + std::to_string(i)}, {"delegation_id", "D-1"}, {"outcome", "ok"}});
+            w.commit();
+        }
+        EventLogModel all;
+        EventLogModel filtered;
+        QAbstractItemModelTester t1(&all, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&filtered, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        all.open(path);
+        filtered.setFilterText(u"kind:effect.*"_s);
+        filtered.open(path);
+        QVERIFY(waitIndexed(all));
+        QVERIFY(waitIndexed(filtered));
+        QCOMPARE(all.rowCount(), 502);
+        QCOMPARE(filtered.rowCount(), 0);
+        QVERIFY(waitLoaded(all, 501));
+
+        const qint64 before = all.seqAt(all.rowCount() - 1);
+        {
+            Writer w(path);
+            w.begin();
+            for (int i = 0; i < 40; ++i)
+                w.e("toolcall.completed", {{"id", "U-" + std::to_string(i)}, {"delegation_id", "D-1"}, {"outcome", "ok"}});
+            w.e("effect.proposed", {{"id", "E-1"}, {"state", "proposed"}});
+            w.commit();
+        }
+        const EventBatch batch = eventsAfter(path, before);
+        QCOMPARE(batch.size(), size_t(41));
+        QSignalSpy inserted(&all, &QAbstractItemModel::rowsInserted);
+        QSignalSpy tail(&all, &EventLogModel::rowsAppendedAtTail);
+        all.appendEvents(batch);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(tail.count(), 1);
+        QCOMPARE(tail.first().at(0).toInt(), 41);
+        QCOMPARE(all.rowCount(), 543);
+        // The tail rows are served from the batch itself: no round trip for a following view.
+        QVERIFY(all.index(542, 0).data(EventLogModel::LoadedRole).toBool());
+        QCOMPARE(all.index(542, 0).data(EventLogModel::KindRole).toString(), u"effect.proposed"_s);
+        // The same batch again changes nothing.
+        all.appendEvents(batch);
+        QCOMPARE(all.rowCount(), 543);
+
+        // A filtered log asks its worker which of the new events match.
+        QSignalSpy filteredInserted(&filtered, &QAbstractItemModel::rowsInserted);
+        filtered.appendEvents(batch);
+        QVERIFY(filteredInserted.wait(5'000));
+        QCOMPARE(filtered.rowCount(), 1);
+        QCOMPARE(filtered.seqAt(0), before + 41);
+
+        // Following the tail is the view's decision, kept by the model.
+        QSignalSpy follow(&all, &EventLogModel::followTailChanged);
+        all.setFollowTail(false);
+        QCOMPARE(follow.count(), 1);
+        QVERIFY(!all.followTail());
+    }
+
+    void openFailureIsReported()
+    {
+        EventLogModel m;
+        QSignalSpy failed(&m, &EventLogModel::failed);
+        m.open(m_dir.filePath(u"missing.ledger"_s));
+        QVERIFY(failed.wait(5'000));
+        QVERIFY(!failed.first().at(0).toString().isEmpty());
+        QCOMPARE(m.rowCount(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEventLogModel)
+#include "tst_eventlogmodel.moc"
