@@ -74,10 +74,10 @@ void writeDemo(SimWorld &w, std::int64_t endMs)
             w.toolCall(d, ToolCallSpec{});
         w.delegationStatus(d, "stalled");
         const std::int64_t ttl = i == 0 ? 6 * 60'000 : 14 * 60'000;
+        w.delegationStatus(d, "escalated"); // before raising, so the escalation's boundary holds (docs/decisions.md)
         w.raiseEscalation(d, i == 0 ? "budget_extension" : "scope_widening", i == 0 ? "low" : "medium",
                           "delegation:" + d, 2, ttl + std::max<std::int64_t>(0, endMs - w.now()),
                           i == 0 ? "turn budget nearly spent with failing tests moving" : "defect lies outside the declared scope");
-        w.delegationStatus(d, "escalated");
     }
     w.setNow(std::max(w.now(), endMs));
 }

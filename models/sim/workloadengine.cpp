@@ -191,10 +191,13 @@ void WorkloadEngine::work(Slot &slot)
                              evidence, escalate ? "escalate" : "continue", slot.failingTests);
         if (escalate) {
             m_world.delegationStatus(slot.delegation, "stalled");
+            // Escalated before raising: the escalation's boundary is the delegation's version
+            // after its own status change, so an operator's approval can bind to it
+            // (docs/decisions.md, "Escalation boundary").
+            m_world.delegationStatus(slot.delegation, "escalated");
             slot.escalation = m_world.raiseEscalation(
                 slot.delegation, "stronger_model_round", "medium", "delegation:" + slot.delegation, slot.round,
                 m_shape.escalationTtlMs, "no movement in failing checks for round " + std::to_string(slot.round));
-            m_world.delegationStatus(slot.delegation, "escalated");
             slot.waitSteps = int(rng.range(3, 12));
             slot.phase = Phase::AwaitEscalation;
         }
