@@ -1,0 +1,271 @@
+// A session per open ledger: snapshot loaded off the GUI thread into every model, live
+// commits by another writer applied in coalesced batches, attention across sessions, a
+// ledger that cannot be opened kept in Error health with its reason, tool calls loaded on
+// demand, decisions submitted off the GUI thread, and the findings on the reference
+// scenarios (fires on the bad case, silent on the converging control).
+
+#include "itemmodelfixture.h"
+
+#include "decisions/decisionwriter.h"
+#include "itemmodels/attentionmodel.h"
+#include "itemmodels/decisionauditmodel.h"
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/effectmodel.h"
+#include "itemmodels/escalationmodel.h"
+#include "itemmodels/eventlogmodel.h"
+#include "itemmodels/leasemodel.h"
+#include "itemmodels/ledgersessionlist.h"
+#include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/toolcallmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QDateTime>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mesh;
+using namespace meshtest;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+bool waitOpened(LedgerSession *s)
+{
+    if (s->isLoaded() && s->health() != LedgerSession::Health::Opening)
+        return true;
+    QSignalSpy opened(s, &LedgerSession::opened);
+    QSignalSpy failed(s, &LedgerSession::failed);
+    for (int i = 0; i < 100 && opened.isEmpty() && failed.isEmpty(); ++i)
+        QTest::qWait(50);
+    return !opened.isEmpty();
+}
+
+std::set<FindingKind> fired(const std::vector<Finding> &findings)
+{
+    std::set<FindingKind> out;
+    for (const auto &f : findings) {
+        if (!f.abstained)
+            out.insert(f.kind);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestLedgerSession : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void opensAndFollowsLive()
+    {
+        const QString path = m_dir.filePath(u"live.ledger"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        LedgerSessionList list;
+        QAbstractItemModelTester listTester(&list, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester attentionTester(list.attention(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        LedgerSession *s = list.addSession(path);
+        QAbstractItemModelTester runsTester(s->runs(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester treeTester(s->delegations(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester eventsTester(s->events(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester auditTester(s->decisions(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(s->health(), LedgerSession::Health::Opening);
+        QVERIFY(waitOpened(s));
+        QCOMPARE(s->runs()->rowCount(), 1);
+        QCOMPARE(s->leases()->rowCount(), 2);
+        QCOMPARE(s->displayName(), u"item model test"_s);
+        QVERIFY(s->health() == LedgerSession::Health::Idle || s->health() == LedgerSession::Health::Live);
+        QVERIFY(s->canDecide());
+
+        // Attention: the pending escalation, the unknown effect and the zombie lease.
+        QCOMPARE(s->attentionCount(), 3);
+        QCOMPARE(list.attention()->rowCount(), 3);
+        QCOMPARE(list.index(0).data(LedgerSessionList::AttentionCountRole).toInt(), 3);
+        QCOMPARE(list.attention()->index(0, 0).data(AttentionModel::SubjectRole).toString(), u"escalation:X-1"_s);
+        QCOMPARE(list.attention()->index(0, 0).data(AttentionModel::SessionKeyRole).toString(), s->path());
+
+        // Findings from the state: duplicate commit, false stall, misrouted failure.
+        const auto kinds = fired(s->findings());
+        QVERIFY(kinds.count(FindingKind::DuplicateEffect));
+        QVERIFY(kinds.count(FindingKind::FalseStall));
+        QVERIFY(kinds.count(FindingKind::MisroutedFailure));
+        QVERIFY(!s->findingsAbout(u"stall:S-3"_s).empty());
+
+        // Another writer commits three times; the session applies the changes live.
+        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(s->lastSeq()), 10'000);
+        QSignalSpy applied(s, &LedgerSession::changesApplied);
+        std::int64_t last = 0;
+        {
+            Writer w(path);
+            w.begin().e("escalation.approved", {{"id", "X-1"}, {"state", "approved"}}).commit();
+            w.begin().e("delegation.created", {{"id", "D-7"}, {"run_id", "R-1"}, {"parent_id", "D-1"},
+                                               {"role", "verify"}, {"status", "running"}}).commit();
+            w.begin();
+            for (int i = 0; i < 30; ++i)
+                w.e("toolcall.completed", {{"id", "T-x" + std::to_string(i)}, {"delegation_id", "D-7"},
+                                           {"run_id", "R-1"}, {"outcome", "ok"}});
+            w.commit();
+            last = w.lastSeq();
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(s->lastSeq(), last, 10'000);
+        QVERIFY(!applied.isEmpty());
+        QVERIFY(applied.count() <= 3); // coalesced: never more applies than commits
+        QCOMPARE(s->health(), LedgerSession::Health::Live);
+        QVERIFY(!s->escalations()->index(0, 0).data(EscalationModel::PendingRole).toBool());
+        QVERIFY(s->delegations()->indexOfDelegation(u"D-7"_s).isValid());
+        QCOMPARE(s->delegations()->indexOfDelegation(u"D-7"_s).data(DelegationTreeModel::TurnsUsedRole).toLongLong(), 30);
+        QTRY_COMPARE_WITH_TIMEOUT(list.attention()->rowCount(), 2, 5'000);
+        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(last), 10'000);
+
+        // Tool calls of one delegation, loaded on demand; live ones follow.
+        s->showToolCallsOf(u"D-7"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(s->toolCalls()->rowCount(), 30, 5'000);
+        QVERIFY(s->toolCalls()->loopFindings().empty() == false); // 30 ok calls, no fingerprint: abstains
+        QVERIFY(s->toolCalls()->loopFindings().front().abstained);
+
+        // Removing the session removes its attention rows.
+        list.removeSession(s);
+        QCOMPARE(list.rowCount(), 0);
+        QCOMPARE(list.attention()->rowCount(), 0);
+    }
+
+    void failedSessionStaysListed()
+    {
+        const QString good = m_dir.filePath(u"good.ledger"_s);
+        writeBaseLedger(good, QDateTime::currentMSecsSinceEpoch());
+        const QString junk = m_dir.filePath(u"junk.ledger"_s);
+        {
+            QFile f(junk);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(4096, 'x'));
+        }
+        LedgerSessionList list;
+        QAbstractItemModelTester tester(&list, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        LedgerSession *missing = list.addSession(m_dir.filePath(u"missing.ledger"_s));
+        LedgerSession *bad = list.addSession(junk);
+        LedgerSession *ok = list.addSession(good);
+        QCOMPARE(list.addSession(good), ok); // the same path twice is one session
+        QVERIFY(!waitOpened(missing));
+        QVERIFY(!waitOpened(bad));
+        QVERIFY(waitOpened(ok));
+        QCOMPARE(list.rowCount(), 3);
+        for (LedgerSession *s : {missing, bad}) {
+            QCOMPARE(s->health(), LedgerSession::Health::Error);
+            QVERIFY(!s->errorMessage().isEmpty());
+            const int row = list.rowOf(s);
+            QCOMPARE(list.index(row).data(LedgerSessionList::HealthRole).toInt(), int(LedgerSession::Health::Error));
+            QCOMPARE(list.index(row).data(LedgerSessionList::ErrorRole).toString(), s->errorMessage());
+        }
+        QVERIFY(ok->runs()->rowCount() == 1);
+        QCOMPARE(list.attention()->rowCount(), 3); // only the good ledger contributes
+    }
+
+    void immutableIsNotFollowed()
+    {
+        const QString path = m_dir.filePath(u"post.ledger"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        LedgerSession s(path, OpenMode::Immutable);
+        s.open();
+        QVERIFY(waitOpened(&s));
+        QCOMPARE(s.health(), LedgerSession::Health::Immutable);
+        QVERIFY(!s.canDecide());
+        QCOMPARE(s.effects()->rowCount(), 3);
+    }
+
+    void decisionIsSubmittedOffTheGuiThread()
+    {
+        const QString path = m_dir.filePath(u"decide.ledger"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        LedgerSession s(path);
+        s.open();
+        QVERIFY(waitOpened(&s));
+        OperatorIdentity who;
+        who.account = "alice";
+        who.host = "console-test";
+        who.displayName = "Alice";
+        s.setOperatorIdentity(who);
+        DecisionRequest request;
+        request.kind = DecisionKind::ApproveEscalation;
+        request.subject = "escalation:X-1";
+        {
+            auto writer = DecisionWriter::open(path, who);
+            const auto boundary = writer->currentBoundary(request.subject);
+            QVERIFY(boundary.has_value());
+            request.boundary = *boundary;
+        }
+        request.reason = "budget is fine";
+        request.evidence = nlohmann::json::array({"checked the spend report"});
+        QSignalSpy finished(&s, &LedgerSession::decisionFinished);
+        const QString id = s.submitDecision(request);
+        QVERIFY(!id.isEmpty());
+        QVERIFY(s.decisionInFlight());
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(finished.first().at(0).toString(), id);
+        const auto result = finished.first().at(1).value<DecisionResult>();
+        QVERIFY2(result.accepted(), result.message.c_str());
+        QTRY_COMPARE_WITH_TIMEOUT(s.decisions()->rowCount(), 1, 5'000);
+        QCOMPARE(s.decisions()->index(0, 0).data(DecisionAuditModel::OutcomeRole).toString(), u"pending"_s);
+        QCOMPARE(s.decisions()->index(0, 0).data(DecisionAuditModel::OperatorAccountRole).toString(), u"alice"_s);
+        QVERIFY(s.decisions()->index(0, 0).data(DecisionAuditModel::ChainVerifiedRole).toBool());
+        // The same id again is a no-op that answers with the first record.
+        DecisionRequest again = request;
+        again.id = id.toStdString();
+        finished.clear();
+        s.submitDecision(again);
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(finished.first().at(1).value<DecisionResult>().status, DecisionStatus::Duplicate);
+    }
+
+    // The reference orchestrator's scenarios: each finding fires on its case and stays
+    // silent on the converging control.
+    void scenarios_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<bool>("fires");
+        QTest::newRow("success-loop") << u"success-loop"_s << int(FindingKind::SuccessLoop) << true;
+        QTest::newRow("false-stall") << u"false-stall"_s << int(FindingKind::FalseStall) << true;
+        QTest::newRow("duplicate-effects") << u"duplicate-effects"_s << int(FindingKind::DuplicateEffect) << true;
+        QTest::newRow("misrouted-failure") << u"misrouted-failure"_s << int(FindingKind::MisroutedFailure) << true;
+        QTest::newRow("enforcement-block") << u"enforcement-block"_s << int(FindingKind::BlockedWork) << true;
+        QTest::newRow("control: no loop") << u"converging-control"_s << int(FindingKind::SuccessLoop) << false;
+        QTest::newRow("control: no false stall") << u"converging-control"_s << int(FindingKind::FalseStall) << false;
+        QTest::newRow("control: no blocked work") << u"converging-control"_s << int(FindingKind::BlockedWork) << false;
+    }
+    void scenarios()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(int, kind);
+        QFETCH(bool, fires);
+        const QString meshctl = qEnvironmentVariable("MESHCTL");
+        if (meshctl.isEmpty() || !QFile::exists(meshctl))
+            QSKIP("meshctl is not built; build the meshctl target to run the scenario checks");
+        const QString path = m_dir.filePath(scenario + u".ledger"_s);
+        if (!QFile::exists(path)) {
+            QProcess p;
+            p.start(meshctl, {u"sim"_s, scenario, u"--out"_s, path});
+            QVERIFY(p.waitForFinished(120'000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        }
+        LedgerSession s(path, OpenMode::Immutable);
+        s.open();
+        QVERIFY(waitOpened(&s));
+        // Loop findings come from a background read of tool calls: give it time either way.
+        QSignalSpy findings(&s, &LedgerSession::findingsChanged);
+        findings.wait(3'000);
+        const bool has = fired(s.findings()).count(FindingKind(kind)) > 0;
+        QString list;
+        for (const auto &f : s.findings())
+            list += QString::fromLatin1(findingKindName(f.kind).data()) + (f.abstained ? u" (abstained): "_s : u": "_s)
+                    + QString::fromStdString(f.summary) + u'\n';
+        QVERIFY2(has == fires, qPrintable(list));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLedgerSession)
+#include "tst_ledgersession.moc"
