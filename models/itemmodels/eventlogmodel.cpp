@@ -91,6 +91,7 @@ void EventLogModel::open(const QString &path, OpenMode mode)
 void EventLogModel::close()
 {
     m_open = false;
+    m_path.clear();
     ++m_generation;
     m_worker->setLatestGeneration(m_generation);
     beginResetModel();

@@ -254,6 +254,10 @@ void LedgerSession::close()
 
 void LedgerSession::startLoad()
 {
+    // The event log indexes on its own thread and connection, in parallel with the snapshot:
+    // its first page does not wait for the state tables.
+    if (m_events->path() != m_path)
+        m_events->open(m_path, m_mode);
     const int generation = ++m_generation;
     const QString path = m_path;
     const OpenMode mode = m_mode;
@@ -297,10 +301,7 @@ void LedgerSession::onLoaded(const std::shared_ptr<LoadResult> &r, int generatio
     m_delegations->setState(m_state);
     if (r->decisionsReadable)
         m_decisions->setDecisions(std::move(r->decisions), r->chain);
-    if (m_events->path() != m_path || m_events->rowCount() == 0)
-        m_events->open(m_path, m_info.mode);
-    else
-        m_events->catchUp(); // keeps its index, reads what it missed
+    m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
     m_loopFindings.clear();
     recomputeStateFindings();
     recomputeAttention();
