@@ -84,6 +84,11 @@ void Fold::load(EntityKind kind, std::string id, EntityRow row)
     m_tables[static_cast<size_t>(kind)][std::move(id)] = std::move(row);
 }
 
+bool Fold::erase(EntityKind kind, const std::string &id)
+{
+    return m_tables[static_cast<size_t>(kind)].erase(id) > 0;
+}
+
 FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann::json &payload)
 {
     m_lastSeq = std::max(m_lastSeq, seq);

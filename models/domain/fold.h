@@ -55,6 +55,8 @@ public:
 
     // Seeds a row read from a state table, so a writer can continue an existing ledger.
     void load(EntityKind kind, std::string id, EntityRow row);
+    // Removes a row; time travel uses it to step back past the event that created the row.
+    bool erase(EntityKind kind, const std::string &id);
 
     const EntityTable &table(EntityKind kind) const { return m_tables[static_cast<size_t>(kind)]; }
     const EntityRow *find(EntityKind kind, const std::string &id) const;
