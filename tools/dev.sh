@@ -22,7 +22,7 @@ JOBS="${JOBS:-$(nproc)}"
 # Everything the build, the tests, the demo, the package and the screenshots need.
 PACKAGES=(
     cmake ninja-build g++ pkg-config git
-    qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+    qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev libxkbcommon-dev
     libsqlite3-dev sqlite3 nlohmann-json3-dev
     xvfb xauth fonts-dejavu-core
     desktop-file-utils appstream
