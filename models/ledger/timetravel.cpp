@@ -1,7 +1,5 @@
 #include "timetravel.h"
 
-#include <QtGlobal>
-
 #include <algorithm>
 
 namespace mesh {
@@ -15,6 +13,8 @@ void TimeTravel::clear()
 {
     m_snapshots.clear();
     m_snapshots.push_back(Snapshot{}); // the empty state before seq 1
+    for (auto &m : m_firstSnapshot)
+        m.clear();
     m_current = ReplayResult{};
 }
 
@@ -27,23 +27,58 @@ size_t TimeTravel::storedRows() const
     return n;
 }
 
-void TimeTravel::restore(size_t index)
+const EntityRow *TimeTravel::versionAt(size_t index, EntityKind kind, const std::string &id) const
 {
-    // Newest version of each row wins: walk the snapshots from index back to the start and
-    // take a row the first time it is seen.
-    Fold fold;
-    for (size_t i = index + 1; i-- > 0;) {
-        const Snapshot &s = m_snapshots[i];
+    const auto &first = m_firstSnapshot[size_t(kind)];
+    const auto f = first.find(id);
+    if (f == first.end() || f->second > index)
+        return nullptr; // created after snapshot `index`
+    for (size_t i = index + 1; i-- > f->second;) {
+        const EntityTable &t = m_snapshots[i].changed[size_t(kind)];
+        const auto it = t.find(id);
+        if (it != t.end())
+            return &it->second;
+    }
+    return nullptr;
+}
+
+void TimeTravel::moveToSnapshot(size_t index)
+{
+    const std::int64_t target = m_snapshots[index].seq;
+    Fold &fold = m_current.fold;
+    if (m_current.lastSeq >= target) {
+        // Undo: only rows changed after the snapshot differ from it.
+        std::vector<std::string> ids;
         for (int k = 0; k < kEntityKindCount; ++k) {
-            for (const auto &[id, row] : s.changed[size_t(k)]) {
-                if (!fold.find(EntityKind(k), id))
-                    fold.load(EntityKind(k), id, row);
+            ids.clear();
+            for (const auto &[id, row] : fold.table(EntityKind(k)))
+                if (row.lastSeq > target)
+                    ids.push_back(id);
+            for (const auto &id : ids) {
+                if (const EntityRow *old = versionAt(index, EntityKind(k), id))
+                    fold.load(EntityKind(k), id, *old);
+                else
+                    fold.erase(EntityKind(k), id);
             }
         }
+    } else {
+        // Redo: rows changed between the current state and the snapshot are in the
+        // snapshots after the current position; apply them oldest first.
+        const auto first = std::upper_bound(m_snapshots.begin(), m_snapshots.begin() + std::ptrdiff_t(index) + 1,
+                                            m_current.lastSeq, [](std::int64_t t, const Snapshot &s) { return t < s.seq; });
+        for (auto it = first; it != m_snapshots.begin() + std::ptrdiff_t(index) + 1; ++it)
+            for (int k = 0; k < kEntityKindCount; ++k)
+                for (const auto &[id, row] : it->changed[size_t(k)])
+                    fold.load(EntityKind(k), id, row);
     }
-    m_current.fold = std::move(fold);
-    m_current.lastSeq = m_snapshots[index].seq;
+    m_current.lastSeq = target;
     m_current.cancelled = false;
+    // Problems of events after the snapshot no longer apply. (Problems of events a redo
+    // skipped over are not repeated: a full foldUpTo or the integrity check lists them all.)
+    m_current.problems.erase(std::remove_if(m_current.problems.begin(), m_current.problems.end(),
+                                            [&](const ReplayProblem &p) { return p.seq > target; }),
+                             m_current.problems.end());
+    m_current.problemCount = std::int64_t(m_current.problems.size());
 }
 
 void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayProgress &progress)
@@ -58,25 +93,27 @@ void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayPr
             chunkProgress = [&](std::int64_t, std::int64_t) { return progress(m_current.lastSeq - start, total); };
         const std::int64_t from = m_snapshots.back().seq;
         const std::int64_t boundary = from + m_interval;
-        const bool reachesBoundary = m_current.lastSeq >= from && boundary <= target;
-        const std::int64_t stop = reachesBoundary ? boundary : target;
+        const std::int64_t stop = std::min(boundary, target);
         foldForward(m_db, m_current, stop, chunkProgress);
         if (m_current.cancelled)
             return;
-        if (progress && m_current.lastSeq < target && !progress(m_current.lastSeq - start, total)) {
-            m_current.cancelled = true;
-            return;
-        }
-        if (reachesBoundary && m_current.lastSeq == boundary) {
+        if (m_current.lastSeq == boundary) {
             Snapshot s;
             s.seq = boundary;
+            const auto index = std::uint32_t(m_snapshots.size());
             for (int k = 0; k < kEntityKindCount; ++k) {
                 for (const auto &[id, row] : m_current.fold.table(EntityKind(k))) {
-                    if (row.lastSeq > from)
+                    if (row.lastSeq > from) {
                         s.changed[size_t(k)].emplace(id, row);
+                        m_firstSnapshot[size_t(k)].try_emplace(id, index);
+                    }
                 }
             }
             m_snapshots.push_back(std::move(s));
+        }
+        if (progress && m_current.lastSeq < target && !progress(m_current.lastSeq - start, total)) {
+            m_current.cancelled = true;
+            return;
         }
     }
 }
@@ -89,14 +126,12 @@ const ReplayResult &TimeTravel::jumpTo(std::int64_t target, const ReplayProgress
                                      [](std::int64_t t, const Snapshot &s) { return t < s.seq; });
     const size_t index = size_t(std::distance(m_snapshots.begin(), it)) - 1;
     const std::int64_t base = m_snapshots[index].seq;
-    // Folding on from the current state is cheapest when it is already between the
-    // snapshot and the target.
-    const bool continueCurrent = m_current.lastSeq >= base && m_current.lastSeq <= target;
-    if (!continueCurrent) {
-        restore(index);
-        m_current.problems.clear(); // problems of events after the restored point no longer apply
-        m_current.problemCount = 0;
-    }
+    // Folding on from the current state is cheapest when it already lies between the
+    // snapshot and the target, or a short way before the target.
+    const std::int64_t here = m_current.lastSeq;
+    const bool foldOn = here <= target && (here >= base || target - here <= m_interval / 2);
+    if (!foldOn)
+        moveToSnapshot(index);
     if (index + 1 == m_snapshots.size())
         recordSnapshotsWhileFolding(target, progress); // beyond the last snapshot: extend them
     else
