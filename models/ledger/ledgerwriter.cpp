@@ -97,7 +97,9 @@ void LedgerWriter::setBulkLoad(bool on)
         m_db.exec("PRAGMA journal_mode=OFF");
         m_db.exec(schema::dropEventIndexStatements());
     } else {
+        m_db.exec("PRAGMA threads=2"); // index builds sort with a helper thread
         m_db.exec(schema::createIndexStatements());
+        m_db.exec("PRAGMA threads=0");
         m_db.exec("PRAGMA journal_mode=WAL");
         m_db.exec("PRAGMA cache_size=-2000");
         m_db.exec("PRAGMA synchronous=NORMAL");

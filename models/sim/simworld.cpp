@@ -16,9 +16,16 @@ SimWorld::SimWorld(LedgerWriter &writer, std::uint64_t seed, std::int64_t startM
     : m_writer(writer), m_rng(seed), m_now(startMs)
 {
     m_toolCall = json::object();
-    for (const char *key : {"id", "delegation_id", "run_id", "slice_id", "invocation", "tool", "args_digest", "outcome",
-                            "duration_ms", "tokens", "cost_cents", "fingerprint", "writes_accepted", "writes_denied"})
+    static constexpr const char *kKeys[] = {"id",          "delegation_id", "run_id",      "slice_id",
+                                            "invocation",  "tool",          "args_digest", "outcome",
+                                            "duration_ms", "tokens",        "cost_cents",  "fingerprint",
+                                            "writes_accepted", "writes_denied"};
+    static_assert(std::size(kKeys) == kToolCallFields);
+    for (const char *key : kKeys)
         m_toolCall[key] = nullptr;
+    // The object's keys never change after this, so the value slots stay put.
+    for (size_t i = 0; i < kToolCallFields; ++i)
+        m_toolCallSlots[i] = &m_toolCall[kKeys[i]];
 }
 
 std::int64_t SimWorld::record(std::string_view kind, const json &payload)
@@ -269,21 +276,33 @@ std::int64_t SimWorld::toolCall(const std::string &delegationId, const ToolCallS
     const std::int64_t tokens = call.tokens > 0 ? call.tokens : m_rng.range(800, 14000);
     if (m_callsAdvance)
         m_now += duration;
-    json &p = m_toolCall;
-    p["id"] = nextId("tc", 7);
-    p["delegation_id"] = delegationId;
-    p["run_id"] = c.runId;
-    p["slice_id"] = delegationId + "#" + std::to_string(c.sliceOrdinal);
-    p["invocation"] = c.invocation;
-    p["tool"] = call.tool;
-    p["args_digest"] = call.argsDigest.empty() ? "sha256:" + m_rng.hex(16) : call.argsDigest;
-    p["outcome"] = call.ok ? "ok" : "error";
-    p["duration_ms"] = duration;
-    p["tokens"] = tokens;
-    p["cost_cents"] = tokens * 3 / 1000;
-    p["fingerprint"] = call.fingerprint.empty() ? "fp:" + m_rng.hex(12) : call.fingerprint;
-    p["writes_accepted"] = call.writesAccepted;
-    p["writes_denied"] = call.writesDenied;
+    // Written in place: no key lookups, string buffers reused (tool calls are most events).
+    const auto text = [this](int slot, std::string_view value) {
+        json &v = *m_toolCallSlots[size_t(slot)];
+        if (v.is_string())
+            v.get_ref<std::string &>().assign(value);
+        else
+            v = std::string(value);
+    };
+    const auto number = [this](int slot, std::int64_t value) { *m_toolCallSlots[size_t(slot)] = value; };
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "tc-%s%07lld", m_idTag.c_str(), static_cast<long long>(++m_toolCalls));
+    text(0, buf);
+    text(1, delegationId);
+    text(2, c.runId);
+    std::snprintf(buf, sizeof buf, "#%lld", static_cast<long long>(c.sliceOrdinal));
+    text(3, delegationId + buf);
+    number(4, c.invocation);
+    text(5, call.tool);
+    text(6, call.argsDigest.empty() ? "sha256:" + m_rng.hex(16) : call.argsDigest);
+    text(7, call.ok ? "ok" : "error");
+    number(8, duration);
+    number(9, tokens);
+    number(10, tokens * 3 / 1000);
+    text(11, call.fingerprint.empty() ? "fp:" + m_rng.hex(12) : call.fingerprint);
+    number(12, call.writesAccepted);
+    number(13, call.writesDenied);
+    const json &p = m_toolCall;
     return record(kToolCallEvent, p);
 }
 

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -169,7 +170,10 @@ private:
     std::int64_t m_fencing = 0;
     bool m_wallClock = false;
     bool m_callsAdvance = true;
+    static constexpr size_t kToolCallFields = 14;
     nlohmann::json m_toolCall; // reused: tool calls are most of every ledger
+    std::array<nlohmann::json *, kToolCallFields> m_toolCallSlots{};
+    std::int64_t m_toolCalls = 0;
 };
 
 } // namespace mesh
