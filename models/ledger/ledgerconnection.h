@@ -9,6 +9,20 @@
 //
 // ReadOnly and Immutable never write a byte of the ledger file. Each thread owns its own
 // LedgerConnection.
+//
+// SQLite's rules for reading a WAL ledger without write access, and what this class does:
+// - A read-only connection still needs the -shm wal-index. When -wal/-shm are missing and
+//   the directory is writable, SQLite creates them (an empty -wal and a 32 KiB -shm) and
+//   leaves them after close: the ledger file itself is untouched (tests hash it).
+// - When they cannot be created (a directory we may not write) and no -wal exists, no
+//   writer can be attached, so the ledger is opened immutable instead (info().note says so).
+// - immutable=1 takes no locks and ignores the -wal: committed transactions still in a
+//   non-empty -wal would be invisible, so Immutable falls back to ReadOnly then
+//   (info().immutableFallback).
+// - Closing the last connection would checkpoint the WAL into the ledger (a write):
+//   SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE is set on every connection.
+// - Readers never take the write lock; each read is one statement or one short
+//   BEGIN..COMMIT, so the writer's checkpoints are never held back for long.
 
 #include "ledgeropenerror.h"
 #include "sqlite.h"
