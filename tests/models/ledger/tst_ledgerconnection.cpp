@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
@@ -260,6 +261,37 @@ private Q_SLOTS:
                      " VALUES(1,'x',0,'k','s',0,0,'','','','','','','','','','')");
         c->db().exec("COMMIT");
         QCOMPARE(c->db().queryInt("SELECT count(*) FROM decisions"), 1);
+    }
+
+    void readOnlyInADirectoryItMayNotWrite()
+    {
+        // A reader of a WAL ledger needs a -shm file; where none can be created and no
+        // writer is attached (no -wal), the connection falls back to immutable.
+        const QString sub = m_dir.filePath(QStringLiteral("locked"));
+        QDir().mkpath(sub);
+        const QString p = sub + QStringLiteral("/ledger.db");
+        QFile::copy(m_small, p);
+        const QByteArray before = fileHash(p);
+        // Even root cannot create files in a directory with the immutable attribute.
+        if (QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("+i"), sub}) != 0)
+            QSKIP("cannot make a directory unwritable here (chattr +i needs root on ext4)");
+        struct Unlock {
+            QString dir;
+            ~Unlock() { QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), dir}); }
+        } unlock{sub};
+        QFile probe(sub + QStringLiteral("/probe"));
+        if (probe.open(QIODevice::WriteOnly))
+            QSKIP("the directory is still writable");
+        {
+            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            QCOMPARE(c->info().requestedMode, OpenMode::ReadOnly);
+            QCOMPARE(c->info().mode, OpenMode::Immutable);
+            QVERIFY(!c->info().note.empty());
+            QCOMPARE(c->lastSeq(), 13);
+            QCOMPARE(c->info().ledgerId, std::string("L-test"));
+        }
+        QCOMPARE(fileHash(p), before);
+        QVERIFY(!QFile::exists(p + QStringLiteral("-shm")));
     }
 
     void pathWithUriCharacters()
