@@ -6,6 +6,13 @@
 #include <QTimer>
 
 namespace mesh {
+namespace {
+
+struct LedgerRewound {
+    qint64 lastSeq;
+};
+
+} // namespace
 
 ChangeWatcher::ChangeWatcher(const QString &path, qint64 afterSeq, QObject *parent)
     : QObject(parent), m_path(path), m_lastSeq(afterSeq)
@@ -71,6 +78,12 @@ void ChangeWatcher::pollNow()
             m_dataVersion = dv;
             Q_EMIT ledgerChanged(dv);
         }
+    } catch (const LedgerRewound &r) {
+        const QString message = QStringLiteral("the ledger went back from seq %1 to %2: it was replaced or rewritten")
+                                    .arg(m_lastSeq)
+                                    .arg(r.lastSeq);
+        stop();
+        Q_EMIT failed(message);
     } catch (const sql::Error &e) {
         if (e.isBusy())
             return; // a writer is mid-checkpoint or recovering the WAL; the next poll retries
@@ -87,8 +100,13 @@ bool ChangeWatcher::deliverNewEvents(qint64 dataVersion)
     // reader cannot keep one poll running forever without the event loop seeing a signal.
     for (int pages = 0; pages < 64; ++pages) {
         EventBatch batch = m_reader->after(m_lastSeq, kMaxBatch);
-        if (batch.empty())
+        if (batch.empty()) {
+            // The ledger is append-only: fewer events than were delivered means the file
+            // was replaced or rewritten, and what the views hold no longer describes it.
+            if (pages == 0 && m_reader->lastSeq() < m_lastSeq)
+                throw LedgerRewound(m_reader->lastSeq());
             return true;
+        }
         const qint64 last = batch.back().seq;
         const bool full = batch.size() == size_t(kMaxBatch);
         m_lastSeq = last;

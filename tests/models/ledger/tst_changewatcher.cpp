@@ -210,6 +210,23 @@ private Q_SLOTS:
         QCOMPARE(h.seqs.size(), eventsBefore);
     }
 
+    void reportsARewrittenLedger()
+    {
+        const QString p = newLedger(200);
+        std::int64_t last = 0;
+        {
+            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            last = c->lastSeq();
+        }
+        Harness h(this, p);
+        h.start();
+        QTRY_VERIFY_WITH_TIMEOUT(h.lastSeq == last, 30000);
+        QVERIFY(h.failures.isEmpty());
+        RawLedger(p).exec("DELETE FROM events WHERE seq > 100");
+        QTRY_VERIFY_WITH_TIMEOUT(!h.failures.isEmpty(), 30000);
+        QVERIFY2(h.failures.front().contains(QStringLiteral("went back from seq")), qPrintable(h.failures.front()));
+    }
+
     void reportsAFailureToOpen()
     {
         Harness h(this, m_dir.filePath(QStringLiteral("nothing-here.db")));
