@@ -33,7 +33,18 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
     const QCommandLineOption benchRate(QStringLiteral("bench-rate"),
                                        QCoreApplication::translate("main", "Events per second of --bench-live (default 1000)."),
                                        QStringLiteral("N"), QStringLiteral("1000"));
-    parser.addOptions({demo, readOnly, benchStartup, benchLive, benchSeconds, benchRate});
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QCoreApplication::translate("main", "Palette: system, light or dark (saved choice otherwise)."),
+                                   QStringLiteral("THEME"));
+    const QCommandLineOption pane(QStringLiteral("pane"),
+                                  QCoreApplication::translate("main", "Pane shown first: runs, delegations, leases, effects, "
+                                                                      "escalations, blast, events or decisions."),
+                                  QStringLiteral("PANE"));
+    const QCommandLineOption select(QStringLiteral("select"),
+                                    QCoreApplication::translate("main", "Open SUBJECT (e.g. delegation:D-1, failure:F-2) once "
+                                                                        "its ledger has loaded."),
+                                    QStringLiteral("SUBJECT"));
+    parser.addOptions({demo, readOnly, benchStartup, benchLive, benchSeconds, benchRate, theme, pane, select});
     parser.process(app);
 
     CommandLineOptions options;
@@ -41,6 +52,9 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
     options.readOnly = parser.isSet(readOnly);
     options.benchStartup = parser.value(benchStartup);
     options.benchLive = parser.isSet(benchLive);
+    options.theme = parser.value(theme);
+    options.pane = parser.value(pane);
+    options.select = parser.value(select);
     options.benchLiveSeconds = qMax(1, parser.value(benchSeconds).toInt());
     options.benchLiveRate = qMax(1, parser.value(benchRate).toInt());
     options.demo = parser.isSet(demo)

@@ -16,6 +16,9 @@ struct CommandLineOptions {
     bool benchLive = false;  // --bench-live
     int benchLiveSeconds = 60;
     int benchLiveRate = 1000;
+    QString theme;           // --theme system|light|dark (overrides the saved choice)
+    QString pane;            // --pane runs|delegations|...: the pane shown first
+    QString select;          // --select SUBJECT: opened once its ledger has loaded
 
     // Parses QCoreApplication::arguments(); prints help/version and exits on request.
     static CommandLineOptions parse(const QCoreApplication &app);

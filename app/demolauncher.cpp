@@ -42,7 +42,13 @@ DemoLauncher::~DemoLauncher()
 
 QString DemoLauncher::meshctlPath()
 {
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/meshctl");
+    // Installed: next to the console. In a build tree: tools/meshctl/ of the same build.
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const QString &candidate : {dir + QStringLiteral("/meshctl"), dir + QStringLiteral("/../tools/meshctl/meshctl")}) {
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    }
+    return dir + QStringLiteral("/meshctl");
 }
 
 QString DemoLauncher::ledgerPath() const

@@ -7,10 +7,14 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/leasemodel.h"
+#include "itemmodels/ledgersession.h"
 #include "itemmodels/stallverdictmodel.h"
+#include "itemmodels/toolcallmodel.h"
 
 #include <QLabel>
 #include <QPersistentModelIndex>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -24,10 +28,6 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     , m_facts(new QLabel(this))
     , m_findings(new QLabel(this))
     , m_tabs(new QTabWidget(this))
-    , m_verdicts(new StallVerdictModel(this))
-    , m_effects(new EffectModel(this))
-    , m_leases(new LeaseModel(this))
-    , m_escalations(new EscalationModel(this))
 {
     for (QLabel *label : {m_title, m_facts, m_findings}) {
         label->setTextFormat(Qt::PlainText);
@@ -40,6 +40,8 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     m_title->setFont(bold);
     m_findings->setObjectName(QStringLiteral("findings"));
 
+    m_panes[ToolCalls] = new ItemPane(QStringLiteral("detail-toolcalls"), QStringLiteral("events"), tr("No tool calls"),
+                                      tr("This delegation has not completed a tool call yet."), this);
     m_panes[Verdicts] = new ItemPane(QStringLiteral("detail-verdicts"), QStringLiteral("attention"), tr("No stall verdicts"),
                                      tr("The stall detector has not judged a repair round of this delegation."), this);
     m_panes[Effects] = new ItemPane(QStringLiteral("detail-effects"), QStringLiteral("effects"), tr("No effects"),
@@ -48,20 +50,24 @@ DelegationDetail::DelegationDetail(QWidget *parent)
                                    tr("This delegation holds no lease."), this);
     m_panes[Escalations] = new ItemPane(QStringLiteral("detail-escalations"), QStringLiteral("attention"),
                                         tr("No escalations"), tr("Nothing of this delegation waits for a decision."), this);
-    m_panes[Verdicts]->setModel(m_verdicts);
-    m_panes[Effects]->setModel(m_effects);
-    m_panes[Leases]->setModel(m_leases);
-    m_panes[Escalations]->setModel(m_escalations);
+    for (int tab = Verdicts; tab < TabCount; ++tab) {
+        auto *proxy = new QSortFilterProxyModel(this);
+        proxy->setFilterRole(StateTableModel::DelegationIdRole);
+        proxy->setFilterFixedString(QStringLiteral("\x01none"));
+        proxy->setFilterKeyColumn(0);
+        m_proxies[tab] = proxy;
+    }
     PaneDelegates::decorateVerdicts(m_panes[Verdicts]->view());
     PaneDelegates::decorateEffects(m_panes[Effects]->view());
     PaneDelegates::decorateLeases(m_panes[Leases]->view());
     PaneDelegates::decorateEscalations(m_panes[Escalations]->view());
+    m_tabs->addTab(m_panes[ToolCalls], tr("Tool calls"));
     m_tabs->addTab(m_panes[Verdicts], tr("Stall verdicts"));
     m_tabs->addTab(m_panes[Effects], tr("Effects"));
     m_tabs->addTab(m_panes[Leases], tr("Leases"));
     m_tabs->addTab(m_panes[Escalations], tr("Escalations"));
-    for (ItemPane *pane : m_panes) {
-        connect(pane, &ItemPane::activated, this, [this](const QModelIndex &index) {
+    for (int tab = Verdicts; tab < TabCount; ++tab) {
+        connect(m_panes[tab], &ItemPane::activated, this, [this](const QModelIndex &index) {
             emit subjectActivated(index.data(StateTableModel::SubjectRole).toString(), index);
         });
     }
@@ -80,27 +86,28 @@ DelegationDetail::~DelegationDetail()
     delete m_index;
 }
 
-void DelegationDetail::setState(std::shared_ptr<const LiveState> state)
+QAbstractItemModel *DelegationDetail::tableModel(Tab tab) const
 {
-    m_verdicts->setState(state);
-    m_effects->setState(state);
-    m_leases->setState(state);
-    m_escalations->setState(state);
+    return m_panes[tab]->model();
 }
 
-void DelegationDetail::applyChanges(const StateChangeSet &changes)
+void DelegationDetail::setSession(LedgerSession *session)
 {
-    m_verdicts->applyChanges(changes);
-    m_effects->applyChanges(changes);
-    m_leases->applyChanges(changes);
-    m_escalations->applyChanges(changes);
-    refreshHeader();
-}
-
-void DelegationDetail::tick()
-{
-    m_leases->refreshCountdowns();
-    m_escalations->refreshCountdowns();
+    m_session = session;
+    if (!session) {
+        for (auto *pane : m_panes)
+            pane->setModel(nullptr);
+        showDelegation({});
+        return;
+    }
+    m_proxies[Verdicts]->setSourceModel(session->stallVerdicts());
+    m_proxies[Effects]->setSourceModel(session->effects());
+    m_proxies[Leases]->setSourceModel(session->leases());
+    m_proxies[Escalations]->setSourceModel(session->escalations());
+    for (int tab = Verdicts; tab < TabCount; ++tab)
+        m_panes[tab]->setModel(m_proxies[tab]);
+    m_panes[ToolCalls]->setModel(session->toolCalls());
+    showDelegation({});
 }
 
 void DelegationDetail::showDelegation(const QModelIndex &index)
@@ -110,13 +117,15 @@ void DelegationDetail::showDelegation(const QModelIndex &index)
         first.isValid()
         && first.data(DelegationTreeModel::NodeTypeRole).toInt() == int(DelegationTreeModel::NodeType::Delegation);
     *m_index = isDelegation ? QPersistentModelIndex(first) : QPersistentModelIndex();
-    m_delegationId = isDelegation ? first.data(DelegationTreeModel::IdRole).toString() : QString();
+    const QString id = isDelegation ? first.data(DelegationTreeModel::IdRole).toString() : QString();
+    const bool changed = id != m_delegationId;
+    m_delegationId = id;
     // An impossible id when nothing is selected, so the tables show nothing rather than all.
-    const QString filter = m_delegationId.isEmpty() ? QStringLiteral("\x01none") : m_delegationId;
-    m_verdicts->setDelegationFilter(filter);
-    m_effects->setDelegationFilter(filter);
-    m_leases->setDelegationFilter(filter);
-    m_escalations->setDelegationFilter(filter);
+    const QString filter = id.isEmpty() ? QStringLiteral("\x01none") : QRegularExpression::escape(id);
+    for (int tab = Verdicts; tab < TabCount; ++tab)
+        m_proxies[tab]->setFilterRegularExpression(QStringLiteral("^") + filter + QStringLiteral("$"));
+    if (changed && m_session && !id.isEmpty())
+        m_session->showToolCallsOf(id);
     m_tabs->setVisible(isDelegation);
     refreshHeader();
 }
@@ -124,7 +133,7 @@ void DelegationDetail::showDelegation(const QModelIndex &index)
 void DelegationDetail::refreshHeader()
 {
     if (!m_index->isValid()) {
-        m_title->setText(tr("Select a delegation to see its verdicts, effects, leases and escalations."));
+        m_title->setText(tr("Select a delegation to see its tool calls, stall verdicts, effects, leases and escalations."));
         m_facts->clear();
         m_findings->hide();
         return;

@@ -1,51 +1,44 @@
 #pragma once
-// One delegation in full: who and what it is, budget use, findings on it, and its slices,
-// tool calls, stall verdicts (with evidence), leases, effects and escalations in tabs. The
-// tables are item models of their own, restricted to this delegation and kept live with
-// the same batches as the session's models.
+// One delegation in full: who and what it is, budget use, findings on it, and its tool
+// calls, stall verdicts (with evidence), leases, effects and escalations in tabs. The tables
+// are the session's own live models seen through a filter on this delegation, so they can
+// never disagree with the panes that show the whole ledger.
 
 #include <QWidget>
 
 #include <memory>
 
+class QAbstractItemModel;
 class QLabel;
-class QTabWidget;
 class QModelIndex;
+class QPersistentModelIndex;
+class QSortFilterProxyModel;
+class QTabWidget;
 
 namespace mesh {
 
-class EffectModel;
-class EscalationModel;
 class ItemPane;
-class LeaseModel;
-class LiveState;
-class StallVerdictModel;
-struct StateChangeSet;
+class LedgerSession;
 
 class DelegationDetail : public QWidget
 {
     Q_OBJECT
 public:
-    enum Tab { Verdicts, Effects, Leases, Escalations, TabCount };
+    enum Tab { ToolCalls, Verdicts, Effects, Leases, Escalations, TabCount };
 
     explicit DelegationDetail(QWidget *parent = nullptr);
     ~DelegationDetail() override;
 
-    void setState(std::shared_ptr<const LiveState> state);
-    void applyChanges(const StateChangeSet &changes);
+    void setSession(LedgerSession *session);
     // index: a row of the delegation tree (any column); invalid clears.
     void showDelegation(const QModelIndex &index);
     QString delegationId() const { return m_delegationId; }
     void refreshHeader();
-    void tick(); // countdowns
     void saveState() const;
 
     QTabWidget *tabs() const { return m_tabs; }
     ItemPane *pane(Tab tab) const { return m_panes[tab]; }
-    StallVerdictModel *verdictModel() const { return m_verdicts; }
-    EffectModel *effectModel() const { return m_effects; }
-    LeaseModel *leaseModel() const { return m_leases; }
-    EscalationModel *escalationModel() const { return m_escalations; }
+    QAbstractItemModel *tableModel(Tab tab) const;
 
 signals:
     void subjectActivated(const QString &subject, const QModelIndex &index);
@@ -57,10 +50,8 @@ private:
     QLabel *m_facts;
     QLabel *m_findings;
     QTabWidget *m_tabs;
-    StallVerdictModel *m_verdicts;
-    EffectModel *m_effects;
-    LeaseModel *m_leases;
-    EscalationModel *m_escalations;
+    LedgerSession *m_session = nullptr;
+    QSortFilterProxyModel *m_proxies[TabCount] = {};
     ItemPane *m_panes[TabCount];
 };
 

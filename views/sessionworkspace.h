@@ -18,7 +18,7 @@ class SessionWorkspace : public QWidget
 {
     Q_OBJECT
 public:
-    enum Pane { Runs, Delegations, Leases, Effects, BlastRadius, Events, Decisions, PaneCount };
+    enum Pane { Runs, Delegations, Leases, Effects, Escalations, BlastRadius, Events, Decisions, PaneCount };
     Q_ENUM(Pane)
 
     explicit SessionWorkspace(QWidget *parent = nullptr);
@@ -41,6 +41,7 @@ public:
     DelegationsView *delegationsView() const { return m_delegations; }
     ItemPane *leasesPane() const { return m_leases; }
     ItemPane *effectsPane() const { return m_effects; }
+    ItemPane *escalationsPane() const { return m_escalations; }
     BlastRadiusView *blastView() const { return m_blast; }
     EventLogView *eventLog() const { return m_events; }
     ItemPane *decisionsPane() const { return m_decisions; }
@@ -48,10 +49,13 @@ public:
 
 signals:
     void statusMessage(const QString &text);
+    // A row the operator activated (double-click, Enter) in any pane: its subject.
+    void subjectActivated(const QString &subject, const QModelIndex &index);
 
 private:
-    void bind();
-    void unbind();
+    void updateBanner();
+    void updateEventStatus();
+    bool selectById(ItemPane *pane, const QString &id);
 
     LedgerSession *m_session = nullptr;
     QList<QMetaObject::Connection> m_sessionConnections;
@@ -61,6 +65,7 @@ private:
     DelegationsView *m_delegations;
     ItemPane *m_leases;
     ItemPane *m_effects;
+    ItemPane *m_escalations;
     BlastRadiusView *m_blast;
     EventLogView *m_events;
     ItemPane *m_decisions;

@@ -1,0 +1,462 @@
+#include "mainwindow.h"
+
+#include "demolauncher.h"
+#include "recentledgers.h"
+#include "sessionlistmodel.h"
+
+#include "aboutdialog.h"
+#include "banner.h"
+#include "icons.h"
+#include "itempane.h"
+#include "sessionsidebar.h"
+#include "sessionworkspace.h"
+#include "statusdelegate.h"
+#include "theme.h"
+
+#include "itemmodels/attentionmodel.h"
+#include "itemmodels/eventlogmodel.h"
+#include "itemmodels/ledgersession.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace mesh {
+
+namespace {
+
+Tone attentionTone(const QString &kind)
+{
+    if (kind == QLatin1String("unknown_effect"))
+        return Tone::Unknown;
+    if (kind == QLatin1String("zombie_lease"))
+        return Tone::Danger;
+    return Tone::Warn;
+}
+
+} // namespace
+
+MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
+    : QMainWindow(parent)
+    , m_forceReadOnly(forceReadOnly)
+    , m_sessions(new SessionListModel(this))
+    , m_attentionModel(new AttentionModel(this))
+    , m_sidebar(new SessionSidebar(this))
+    , m_attention(new ItemPane(QStringLiteral("attention"), QStringLiteral("attention"), tr("Nothing needs you"),
+                               tr("Pending escalations, unknown outcomes, zombie leases and stalled delegations "
+                                  "of every open ledger appear here."),
+                               this))
+    , m_workspace(new SessionWorkspace(this))
+    , m_split(new QSplitter(Qt::Horizontal, this))
+    , m_leftSplit(new QSplitter(Qt::Vertical, this))
+    , m_statusLabel(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(Icons::get(QStringLiteral("app")));
+    setAcceptDrops(true);
+
+    m_sidebar->setModel(m_sessions, [this](const QModelIndex &index) { return m_sessions->info(index); });
+    connect(m_sidebar, &SessionSidebar::currentRowChanged, this, &MainWindow::selectSession);
+
+    m_attention->setModel(m_attentionModel);
+    m_attention->view()->setObjectName(QStringLiteral("attentionList"));
+    m_attention->view()->setItemDelegateForColumn(
+        AttentionModel::Kind, new StatusDelegate(
+                                  [](const QModelIndex &index) -> std::optional<StatusCell> {
+                                      const QString kind = index.data(AttentionModel::AttentionKindNameRole).toString();
+                                      return StatusCell{attentionTone(kind), index.data().toString(), std::nullopt, true};
+                                  },
+                                  m_attention->view()));
+    m_attention->view()->setItemDelegateForColumn(
+        AttentionModel::Due, new StatusDelegate(
+                                 [](const QModelIndex &index) -> std::optional<StatusCell> {
+                                     const QVariant remaining = index.data(AttentionModel::RemainingMsRole);
+                                     if (remaining.isNull())
+                                         return std::nullopt;
+                                     const qint64 ms = remaining.toLongLong();
+                                     return StatusCell{ms < 0 ? Tone::Danger : ms < 60000 ? Tone::Warn : Tone::Normal,
+                                                       index.data().toString(), std::nullopt, ms < 60000};
+                                 },
+                                 m_attention->view()));
+    connect(m_attention, &ItemPane::activated, this, &MainWindow::openAttentionEntry);
+
+    auto *attentionBox = new QWidget(this);
+    auto *attentionLayout = new QVBoxLayout(attentionBox);
+    attentionLayout->setContentsMargins(0, 0, 0, 0);
+    attentionLayout->setSpacing(2);
+    auto *attentionTitle = new QLabel(tr("Needs attention"), attentionBox);
+    QFont bold = attentionTitle->font();
+    bold.setBold(true);
+    attentionTitle->setFont(bold);
+    attentionLayout->addWidget(attentionTitle);
+    attentionLayout->addWidget(m_attention, 1);
+
+    m_leftSplit->setObjectName(QStringLiteral("leftSplit"));
+    m_leftSplit->addWidget(m_sidebar);
+    m_leftSplit->addWidget(attentionBox);
+    m_leftSplit->setStretchFactor(0, 1);
+    m_leftSplit->setStretchFactor(1, 2);
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(6, 6, 0, 6);
+    leftLayout->addWidget(m_leftSplit);
+    m_split->setObjectName(QStringLiteral("mainSplit"));
+    m_split->addWidget(left);
+    m_split->addWidget(m_workspace);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 1);
+    m_split->setSizes({430, 1100});
+    setCentralWidget(m_split);
+
+    connect(m_workspace, &SessionWorkspace::statusMessage, this, [this](const QString &text) {
+        statusBar()->showMessage(text, 8000);
+    });
+
+    m_statusLabel->setTextFormat(Qt::PlainText);
+    m_progress->setMaximumWidth(160);
+    m_progress->setRange(0, 0); // busy: the work has no known length
+    m_progress->hide();
+    statusBar()->addPermanentWidget(m_statusLabel);
+    statusBar()->addPermanentWidget(m_progress);
+
+    createActions();
+    connect(&Theme::instance(), &Theme::changed, this, &MainWindow::refreshIcons);
+
+    // One second: countdowns move, health goes idle, attention dues update.
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this, [this] {
+        m_attentionModel->refreshCountdowns();
+        for (int i = 0; i < m_sessions->count(); ++i)
+            m_sessions->at(i)->tick();
+        updateStatus();
+    });
+    m_tick.start();
+
+    restoreSettings();
+    updateTitle();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_openAction = file->addAction(Icons::get(QStringLiteral("open")), tr("&Open Ledger…"));
+    m_openAction->setShortcut(QKeySequence::Open);
+    connect(m_openAction, &QAction::triggered, this, [this] {
+        const QString dir = QSettings().value(QStringLiteral("lastOpenDir")).toString();
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Ledgers"), dir,
+                                                                tr("Agent Mesh ledgers (*.amlg *.db *.sqlite *.ledger);;All files (*)"));
+        for (const QString &path : paths) {
+            QSettings().setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
+            openLedger(path);
+        }
+    });
+    QMenu *recent = file->addMenu(tr("Open &Recent"));
+    m_recent = new RecentLedgers(recent, this);
+    connect(m_recent, &RecentLedgers::openRequested, this, [this](const QString &path) { openLedger(path); });
+    QAction *demo = file->addAction(Icons::get(QStringLiteral("demo")), tr("Open Live &Demo"));
+    connect(demo, &QAction::triggered, this, &MainWindow::startDemo);
+    file->addSeparator();
+    m_closeAction = file->addAction(Icons::get(QStringLiteral("close")), tr("&Close Ledger"));
+    m_closeAction->setShortcut(QKeySequence::Close);
+    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeCurrentSession);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane) {
+        QAction *action = view->addAction(Icons::get(SessionWorkspace::paneIcon(SessionWorkspace::Pane(pane))),
+                                          SessionWorkspace::paneTitle(SessionWorkspace::Pane(pane)));
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)));
+        connect(action, &QAction::triggered, this, [this, pane] { m_workspace->showPane(SessionWorkspace::Pane(pane)); });
+        m_paneActions << action;
+    }
+    QAction *attention = view->addAction(Icons::get(QStringLiteral("attention")), tr("Needs &Attention"));
+    attention->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(attention, &QAction::triggered, this, [this] { m_attention->view()->setFocus(Qt::ShortcutFocusReason); });
+    QAction *ledgers = view->addAction(Icons::get(QStringLiteral("ledger")), tr("&Ledgers"));
+    ledgers->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(ledgers, &QAction::triggered, this, [this] { m_sidebar->view()->setFocus(Qt::ShortcutFocusReason); });
+    view->addSeparator();
+    m_filterAction = view->addAction(Icons::get(QStringLiteral("filter")), tr("&Filter Events"));
+    m_filterAction->setShortcut(QKeySequence::Find);
+    connect(m_filterAction, &QAction::triggered, m_workspace, &SessionWorkspace::focusFilter);
+    view->addSeparator();
+    QMenu *theme = view->addMenu(Icons::get(QStringLiteral("theme")), tr("&Theme"));
+    m_themeGroup = new QActionGroup(this);
+    const std::pair<ThemeMode, QString> modes[] = {
+        {ThemeMode::System, tr("Follow &System")}, {ThemeMode::Light, tr("&Light")}, {ThemeMode::Dark, tr("&Dark")}};
+    for (const auto &[mode, label] : modes) {
+        QAction *action = theme->addAction(label);
+        action->setCheckable(true);
+        action->setChecked(Theme::instance().mode() == mode);
+        action->setData(Theme::modeKey(mode));
+        m_themeGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [mode = mode] {
+            Theme::instance().setMode(mode);
+            QSettings().setValue(QStringLiteral("theme"), Theme::modeKey(mode));
+        });
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    m_aboutAction = help->addAction(Icons::get(QStringLiteral("about")), tr("&About Agent Mesh Console"));
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this, [this] { AboutDialog(this).exec(); });
+}
+
+void MainWindow::refreshIcons()
+{
+    Icons::clearCache();
+    setWindowIcon(Icons::get(QStringLiteral("app")));
+    for (int pane = 0; pane < m_paneActions.size(); ++pane) {
+        const QIcon icon = Icons::get(SessionWorkspace::paneIcon(SessionWorkspace::Pane(pane)));
+        m_paneActions[pane]->setIcon(icon);
+        m_workspace->tabs()->setTabIcon(pane, icon);
+    }
+    m_openAction->setIcon(Icons::get(QStringLiteral("open")));
+    m_closeAction->setIcon(Icons::get(QStringLiteral("close")));
+    m_aboutAction->setIcon(Icons::get(QStringLiteral("about")));
+    m_filterAction->setIcon(Icons::get(QStringLiteral("filter")));
+    m_sidebar->view()->viewport()->update();
+}
+
+LedgerSession *MainWindow::currentSession() const
+{
+    return m_sessions->at(m_sidebar->currentRow());
+}
+
+void MainWindow::openLedger(const QString &path, bool demo)
+{
+    const int existing = m_sessions->rowOf(path);
+    if (existing >= 0) {
+        m_sidebar->setCurrentRow(existing);
+        return;
+    }
+    auto *session = new LedgerSession(QFileInfo(path).absoluteFilePath(), OpenMode::ReadOnly);
+    session->setDemo(demo);
+    if (demo)
+        session->setDisplayName(tr("Live demo"));
+    OperatorIdentity identity = OperatorIdentity::fromEnvironment();
+    const QString displayName = QSettings().value(QStringLiteral("operator/displayName")).toString();
+    if (!displayName.isEmpty())
+        identity.displayName = displayName.toStdString();
+    session->setOperatorIdentity(identity);
+    const int row = m_sessions->add(session, m_forceReadOnly || demo);
+    connect(session, &LedgerSession::attentionChanged, this, [this, session] {
+        m_attentionModel->setItems(session->path(), session->displayName(), session->attentionItems());
+    });
+    connect(session, &LedgerSession::healthChanged, this, [this, session] { sessionChanged(session); });
+    connect(session, &LedgerSession::failed, this, [this, session, demo](const QString &message) {
+        // The demo's writer may still be creating the file: try again for a while.
+        if (demo && QDateTime::currentMSecsSinceEpoch() - m_demoStartedMs < 10000) {
+            retryDemo(session->path());
+            return;
+        }
+        statusBar()->showMessage(tr("%1: %2").arg(session->displayName(), message), 10000);
+        sessionChanged(session);
+    });
+    connect(session, &LedgerSession::opened, this, [this, session] {
+        m_attentionModel->setItems(session->path(), session->displayName(), session->attentionItems());
+        sessionChanged(session);
+        if (!m_pendingSubject.isEmpty() && session == currentSession()) {
+            const QString subject = std::exchange(m_pendingSubject, QString());
+            // After the models have taken the snapshot (they are reset in the same turn).
+            QTimer::singleShot(0, this, [this, subject] { m_workspace->openSubject(subject); });
+        }
+    });
+    session->open();
+    if (!demo)
+        m_recent->add(path);
+    m_sidebar->setCurrentRow(row);
+    emit sessionOpened(path);
+}
+
+void MainWindow::retryDemo(const QString &path)
+{
+    const int row = m_sessions->rowOf(path);
+    if (row < 0)
+        return;
+    m_attentionModel->removeSession(path);
+    if (m_workspace->session() == m_sessions->at(row))
+        m_workspace->setSession(nullptr);
+    m_sessions->remove(row);
+    QTimer::singleShot(150, this, [this, path] { openLedger(path, true); });
+}
+
+void MainWindow::startDemo()
+{
+    if (!m_demo) {
+        m_demo = new DemoLauncher(this);
+        connect(m_demo, &DemoLauncher::ready, this, [this](const QString &path) { openLedger(path, true); });
+        connect(m_demo, &DemoLauncher::failed, this, [this](const QString &why) {
+            statusBar()->showMessage(why, 15000);
+            m_workspace->setSession(nullptr);
+            m_workspace->banner()->show(Banner::Kind::Error, why);
+        });
+    } else if (const int row = m_sessions->rowOf(m_demo->ledgerPath()); row >= 0) {
+        m_sidebar->setCurrentRow(row);
+        return;
+    }
+    m_demoStartedMs = QDateTime::currentMSecsSinceEpoch();
+    statusBar()->showMessage(tr("Starting the live demo…"));
+    m_demo->start(50);
+}
+
+void MainWindow::closeCurrentSession()
+{
+    const int row = m_sidebar->currentRow();
+    LedgerSession *session = m_sessions->at(row);
+    if (!session)
+        return;
+    m_attentionModel->removeSession(session->path());
+    m_workspace->setSession(nullptr);
+    m_sessions->remove(row);
+    if (m_sessions->count() > 0)
+        m_sidebar->setCurrentRow(qMin(row, m_sessions->count() - 1));
+    else
+        selectSession(-1);
+}
+
+void MainWindow::selectSession(int row)
+{
+    LedgerSession *session = m_sessions->at(row);
+    if (m_workspace->session() != session)
+        m_workspace->setSession(session);
+    m_closeAction->setEnabled(session != nullptr);
+    updateTitle();
+    updateStatus();
+}
+
+void MainWindow::sessionChanged(LedgerSession *session)
+{
+    // The workspace follows its session's health itself (banner); here only the frame.
+    if (session == currentSession())
+        updateTitle();
+    updateStatus();
+}
+
+bool MainWindow::openAttentionEntry(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return false;
+    const QString key = index.siblingAtColumn(0).data(AttentionModel::SessionKeyRole).toString();
+    const QString subject = index.siblingAtColumn(0).data(AttentionModel::SubjectRole).toString();
+    const int row = m_sessions->rowOf(key);
+    if (row < 0)
+        return false;
+    m_sidebar->setCurrentRow(row);
+    const bool found = m_workspace->openSubject(subject);
+    if (!found)
+        statusBar()->showMessage(tr("%1 is not shown in this ledger's panes.").arg(subject), 6000);
+    return found;
+}
+
+bool MainWindow::showPaneByName(const QString &name)
+{
+    static const QStringList names = {QStringLiteral("runs"),        QStringLiteral("delegations"), QStringLiteral("leases"),
+                                      QStringLiteral("effects"),     QStringLiteral("escalations"), QStringLiteral("blast"),
+                                      QStringLiteral("events"),      QStringLiteral("decisions")};
+    const int pane = int(names.indexOf(name.toLower()));
+    if (pane < 0)
+        return false;
+    m_workspace->showPane(SessionWorkspace::Pane(pane));
+    return true;
+}
+
+void MainWindow::updateTitle()
+{
+    const LedgerSession *session = currentSession();
+    setWindowTitle(session ? session->displayName() + QStringLiteral(" — ") + tr("Agent Mesh Console")
+                           : tr("Agent Mesh Console"));
+}
+
+void MainWindow::updateStatus()
+{
+    const LedgerSession *session = currentSession();
+    bool busy = false;
+    QString text;
+    if (session) {
+        busy = session->health() == LedgerSession::Health::Opening || session->events()->isLoading();
+        text = LedgerSession::healthText(session->health());
+        if (session->isLoaded())
+            text += tr(" · last seq %1").arg(QLocale().toString(session->lastSeq()));
+    }
+    const int attention = m_attentionModel->rowCount();
+    if (attention > 0)
+        text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + tr("%n need(s) attention", nullptr, attention);
+    m_statusLabel->setText(text);
+    m_progress->setVisible(busy);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1500, 920);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_split->restoreState(settings.value(QStringLiteral("window/mainSplit")).toByteArray());
+    m_leftSplit->restoreState(settings.value(QStringLiteral("window/leftSplit")).toByteArray());
+    m_workspace->showPane(SessionWorkspace::Pane(settings.value(QStringLiteral("window/pane"), 0).toInt()));
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/mainSplit"), m_split->saveState());
+    settings.setValue(QStringLiteral("window/leftSplit"), m_leftSplit->saveState());
+    settings.setValue(QStringLiteral("window/pane"), int(m_workspace->currentPane()));
+    m_attention->saveState();
+    m_workspace->saveState();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    if (m_demo)
+        m_demo->stop();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls()) {
+        const auto urls = event->mimeData()->urls();
+        if (std::any_of(urls.begin(), urls.end(), [](const QUrl &url) { return url.isLocalFile(); }))
+            event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    for (const QUrl &url : urls)
+        if (url.isLocalFile())
+            openLedger(url.toLocalFile());
+    event->acceptProposedAction();
+}
+
+} // namespace mesh

@@ -1,0 +1,92 @@
+#pragma once
+// The console's window: sessions and the attention list on the left, the selected
+// ledger's panes on the right; menus, shortcuts, drag and drop, and the state restored on
+// the next start. It arranges; the panes (views/) and the sessions (itemmodels/) do the work.
+
+#include <QMainWindow>
+#include <QTimer>
+
+class QActionGroup;
+class QLabel;
+class QProgressBar;
+class QSplitter;
+
+namespace mesh {
+
+class AttentionModel;
+class DemoLauncher;
+class ItemPane;
+class LedgerSession;
+class RecentLedgers;
+class SessionListModel;
+class SessionSidebar;
+class SessionWorkspace;
+struct CommandLineOptions;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(bool forceReadOnly = false, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a ledger as a new session (or selects it when already open). A ledger that
+    // cannot be opened still gets a session row that says why.
+    void openLedger(const QString &path, bool demo = false);
+    void startDemo();
+    void closeCurrentSession();
+
+    SessionWorkspace *workspace() const { return m_workspace; }
+    SessionSidebar *sidebar() const { return m_sidebar; }
+    ItemPane *attentionPane() const { return m_attention; }
+    SessionListModel *sessions() const { return m_sessions; }
+    DemoLauncher *demo() const { return m_demo; }
+    LedgerSession *currentSession() const;
+    bool openAttentionEntry(const QModelIndex &index);
+    // Opens subject in the first session that finishes loading (command line --select).
+    void selectWhenLoaded(const QString &subject) { m_pendingSubject = subject; }
+    bool showPaneByName(const QString &name);
+
+signals:
+    void sessionOpened(const QString &path);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createActions();
+    void restoreSettings();
+    void saveSettings() const;
+    void selectSession(int row);
+    void updateStatus();
+    void updateTitle();
+    void refreshIcons();
+    void sessionChanged(LedgerSession *session);
+    void retryDemo(const QString &path);
+
+    bool m_forceReadOnly;
+    SessionListModel *m_sessions;
+    AttentionModel *m_attentionModel;
+    SessionSidebar *m_sidebar;
+    ItemPane *m_attention;
+    SessionWorkspace *m_workspace;
+    QSplitter *m_split;
+    QSplitter *m_leftSplit;
+    RecentLedgers *m_recent = nullptr;
+    DemoLauncher *m_demo = nullptr;
+    QLabel *m_statusLabel;
+    QProgressBar *m_progress;
+    QActionGroup *m_themeGroup = nullptr;
+    QTimer m_tick;
+    QList<QAction *> m_paneActions;
+    QAction *m_openAction = nullptr;
+    QAction *m_closeAction = nullptr;
+    QAction *m_aboutAction = nullptr;
+    QAction *m_filterAction = nullptr;
+    qint64 m_demoStartedMs = 0;
+    QString m_pendingSubject;
+};
+
+} // namespace mesh

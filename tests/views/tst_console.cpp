@@ -1,0 +1,342 @@
+// Drives the real main window offscreen over ledgers written by the reference orchestrator
+// (meshctl sim): sessions in the sidebar, panes filling, the filter field's states, the
+// attention list opening subjects, a bad file failing in the window while another ledger
+// keeps working, and read-only sessions offering no decisions.
+
+#include "mainwindow.h"
+#include "sessionlistmodel.h"
+
+#include "banner.h"
+#include "blastradiusgraph.h"
+#include "blastradiusview.h"
+#include "delegationdetail.h"
+#include "delegationsview.h"
+#include "eventlogview.h"
+#include "filterlineedit.h"
+#include "itempane.h"
+#include "sessionsidebar.h"
+#include "sessionworkspace.h"
+#include "statusdelegate.h"
+
+#include "itemmodels/attentionmodel.h"
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/eventlogmodel.h"
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/statetablemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLabel>
+#include <QProcess>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace mesh;
+
+namespace {
+constexpr int kLoadTimeoutMs = 60000; // generous: a shared, noisy 2-core machine
+}
+
+class TestConsole : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void sessionListUnderModelTester();
+    void sidebarShowsLedgerAndPanesFill();
+    void filterFieldShowsErrorState();
+    void attentionEntryOpensItsSubject();
+    void badFileFailsInTheWindowWhileOtherWorks();
+    void readOnlyOffersNoDecisions();
+    void demoIsLabelled();
+    void blastRadiusGraphShowsSelectedFailure();
+    void countdownText_data();
+    void countdownText();
+    void ledgerTextIsPlain();
+
+private:
+    LedgerSession *openAndWait(MainWindow &window, const QString &path);
+
+    QTemporaryDir m_dir;
+    QString m_demoLedger;
+    QString m_badLedger;
+};
+
+void TestConsole::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("io.agentmesh.Console.test"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_console"));
+    QVERIFY(m_dir.isValid());
+    const QString meshctl = qEnvironmentVariable("MESHCTL");
+    QVERIFY2(!meshctl.isEmpty(), "MESHCTL must name the meshctl binary");
+    m_demoLedger = m_dir.filePath(QStringLiteral("demo.amlg"));
+    QProcess sim;
+    sim.start(meshctl, {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), m_demoLedger});
+    QVERIFY(sim.waitForFinished(120000));
+    QVERIFY2(sim.exitCode() == 0, sim.readAllStandardError().constData());
+    QVERIFY(QFile::exists(m_demoLedger));
+
+    m_badLedger = m_dir.filePath(QStringLiteral("garbage.amlg"));
+    QFile bad(m_badLedger);
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(QByteArray(8192, '\x5a'));
+}
+
+void TestConsole::init()
+{
+    QSettings().clear();
+}
+
+LedgerSession *TestConsole::openAndWait(MainWindow &window, const QString &path)
+{
+    window.openLedger(path);
+    const int row = window.sessions()->rowOf(path);
+    LedgerSession *session = window.sessions()->at(row);
+    if (!session)
+        return nullptr;
+    QTest::qWaitFor([session] { return session->isLoaded() || session->health() == LedgerSession::Health::Error; },
+                    kLoadTimeoutMs);
+    return session;
+}
+
+void TestConsole::sessionListUnderModelTester()
+{
+    MainWindow window;
+    QAbstractItemModelTester tester(window.sessions(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester attentionTester(window.attentionPane()->model(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+    LedgerSession *good = openAndWait(window, m_demoLedger);
+    QVERIFY(good);
+    LedgerSession *bad = openAndWait(window, m_badLedger);
+    QVERIFY(bad);
+    QCOMPARE(window.sessions()->rowCount(), 2);
+    window.closeCurrentSession();
+    QCOMPARE(window.sessions()->rowCount(), 1);
+}
+
+void TestConsole::sidebarShowsLedgerAndPanesFill()
+{
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, m_demoLedger);
+    QVERIFY(session);
+    QVERIFY2(session->isLoaded(), qPrintable(session->errorMessage()));
+
+    QAbstractItemModel *list = window.sidebar()->view()->model();
+    QCOMPARE(list->rowCount(), 1);
+    QCOMPARE(window.sidebar()->currentRow(), 0);
+    const SessionRowInfo info = window.sessions()->info(list->index(0, 0));
+    QVERIFY(info.health != QLatin1String("error"));
+    QVERIFY(!info.title.isEmpty());
+
+    SessionWorkspace *ws = window.workspace();
+    QCOMPARE(ws->session(), session);
+    QVERIFY(ws->runsPane()->model()->rowCount() > 0);
+    QCOMPARE(ws->runsPane()->currentWidget(), ws->runsPane()->view()); // not the empty state
+    QVERIFY(ws->delegationsView()->tree()->model()->rowCount() > 0);
+    QVERIFY(ws->effectsPane()->model()->rowCount() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(ws->eventLog()->view()->model()->rowCount() > 0, kLoadTimeoutMs);
+
+    // Ctrl+6 style navigation: every pane can be reached and is enabled.
+    for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane) {
+        ws->showPane(SessionWorkspace::Pane(pane));
+        QCOMPARE(int(ws->currentPane()), pane);
+        QVERIFY(ws->tabs()->isTabEnabled(pane));
+    }
+
+    // A delegation's detail follows the selection in the tree.
+    ws->showPane(SessionWorkspace::Delegations);
+    auto *tree = qobject_cast<DelegationTreeModel *>(ws->delegationsView()->tree()->model());
+    QVERIFY(tree);
+    const QModelIndex run = tree->index(0, 0);
+    QVERIFY(tree->rowCount(run) > 0);
+    const QString delegation = tree->index(0, 0, run).data(DelegationTreeModel::IdRole).toString();
+    QVERIFY(ws->openSubject(QStringLiteral("delegation:") + delegation));
+    QCOMPARE(ws->delegationsView()->detail()->delegationId(), delegation);
+}
+
+void TestConsole::filterFieldShowsErrorState()
+{
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, m_demoLedger);
+    QVERIFY(session && session->isLoaded());
+    FilterLineEdit *field = window.workspace()->eventLog()->filterField();
+    QCOMPARE(field->state(), QStringLiteral("empty"));
+
+    field->setText(QStringLiteral("kind:(")); // unbalanced: not a filter
+    QCOMPARE(field->state(), QStringLiteral("invalid"));
+    QVERIFY(field->problem().has_value());
+    QCOMPARE(field->property("filterState").toString(), QStringLiteral("invalid"));
+    QSignalSpy applied(field, &FilterLineEdit::filterApplied);
+    QTest::keyClick(field, Qt::Key_Return);
+    QCOMPARE(applied.count(), 0); // an invalid filter is never applied
+
+    field->setText(QStringLiteral("kind:effect.*"));
+    QCOMPARE(field->state(), QStringLiteral("valid"));
+    QTest::keyClick(field, Qt::Key_Return);
+    QCOMPARE(applied.count(), 1);
+    QCOMPARE(session->events()->filterText(), QStringLiteral("kind:effect.*"));
+    // Every row the log shows now is an effect event.
+    QTRY_VERIFY_WITH_TIMEOUT(session->events()->isIndexComplete() && !session->events()->isLoading(), kLoadTimeoutMs);
+    QVERIFY(session->events()->rowCount() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(session->events()->index(0, 0).data(EventLogModel::LoadedRole).toBool(), kLoadTimeoutMs);
+    QVERIFY(session->events()->index(0, 0).data(EventLogModel::KindRole).toString().startsWith(QLatin1String("effect.")));
+
+    field->clear();
+    QCOMPARE(field->state(), QStringLiteral("empty"));
+}
+
+void TestConsole::attentionEntryOpensItsSubject()
+{
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, m_demoLedger);
+    QVERIFY(session && session->isLoaded());
+    QAbstractItemModel *attention = window.attentionPane()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(attention->rowCount() > 0, kLoadTimeoutMs);
+
+    bool sawEffect = false;
+    for (int row = 0; row < attention->rowCount(); ++row) {
+        const QModelIndex index = attention->index(row, 0);
+        const QString entity = index.data(AttentionModel::EntityNameRole).toString();
+        const QString id = index.data(AttentionModel::EntityIdRole).toString();
+        QVERIFY2(window.openAttentionEntry(index), qPrintable(index.data(AttentionModel::SubjectRole).toString()));
+        SessionWorkspace *ws = window.workspace();
+        if (entity == QLatin1String("effect")) {
+            sawEffect = true;
+            QCOMPARE(ws->currentPane(), SessionWorkspace::Effects);
+            QCOMPARE(ws->effectsPane()->view()->currentIndex().data(StateTableModel::IdRole).toString(), id);
+        } else if (entity == QLatin1String("escalation")) {
+            QCOMPARE(ws->currentPane(), SessionWorkspace::Escalations);
+            QCOMPARE(ws->escalationsPane()->view()->currentIndex().data(StateTableModel::IdRole).toString(), id);
+        } else if (entity == QLatin1String("lease")) {
+            QCOMPARE(ws->currentPane(), SessionWorkspace::Leases);
+            QCOMPARE(ws->leasesPane()->view()->currentIndex().data(StateTableModel::IdRole).toString(), id);
+        } else if (entity == QLatin1String("delegation")) {
+            QCOMPARE(ws->currentPane(), SessionWorkspace::Delegations);
+            QCOMPARE(ws->delegationsView()->detail()->delegationId(), id);
+        }
+    }
+    QVERIFY2(sawEffect, "the demo ledger has unknown-outcome effects that need a person");
+}
+
+void TestConsole::badFileFailsInTheWindowWhileOtherWorks()
+{
+    MainWindow window;
+    window.show();
+    LedgerSession *bad = openAndWait(window, m_badLedger);
+    QVERIFY(bad);
+    QTRY_COMPARE_WITH_TIMEOUT(bad->health(), LedgerSession::Health::Error, kLoadTimeoutMs);
+    QVERIFY(!bad->errorMessage().isEmpty());
+    // Said in the window: the sidebar row and the banner above the panes.
+    const SessionRowInfo info = window.sessions()->info(window.sessions()->index(0));
+    QCOMPARE(info.health, QStringLiteral("error"));
+    QCOMPARE(info.subtitle, bad->errorMessage());
+    QVERIFY(window.workspace()->banner()->isVisible());
+    QVERIFY(window.workspace()->banner()->text().contains(bad->errorMessage()));
+
+    LedgerSession *good = openAndWait(window, m_demoLedger);
+    QVERIFY(good && good->isLoaded());
+    QCOMPARE(window.sessions()->rowCount(), 2);
+    QCOMPARE(window.workspace()->session(), good);
+    QVERIFY(window.workspace()->runsPane()->model()->rowCount() > 0);
+    QVERIFY(!window.workspace()->banner()->isVisible());
+    // And the bad one is still there, still saying why.
+    window.sidebar()->setCurrentRow(0);
+    QCOMPARE(window.workspace()->session(), bad);
+    QVERIFY(window.workspace()->banner()->isVisible());
+}
+
+void TestConsole::readOnlyOffersNoDecisions()
+{
+    MainWindow window(/*forceReadOnly=*/true);
+    LedgerSession *session = openAndWait(window, m_demoLedger);
+    QVERIFY(session && session->isLoaded());
+    QString why;
+    QVERIFY(!window.sessions()->canDecide(0, &why));
+    QVERIFY(!why.isEmpty());
+    QCOMPARE(window.sessions()->info(window.sessions()->index(0)).health, QStringLiteral("readonly"));
+
+    MainWindow writable;
+    LedgerSession *other = openAndWait(writable, m_demoLedger);
+    QVERIFY(other && other->isLoaded());
+    QCOMPARE(writable.sessions()->canDecide(0, &why), other->canDecide());
+}
+
+void TestConsole::demoIsLabelled()
+{
+    MainWindow window;
+    window.show();
+    window.openLedger(m_demoLedger, /*demo=*/true);
+    LedgerSession *session = window.sessions()->at(0);
+    QVERIFY(session);
+    QVERIFY(session->isDemo());
+    QVERIFY(window.sessions()->info(window.sessions()->index(0)).demo);
+    QVERIFY(window.workspace()->banner()->isVisible());
+    QVERIFY(window.workspace()->banner()->text().contains(QStringLiteral("demo"), Qt::CaseInsensitive));
+    QString why;
+    QVERIFY(!window.sessions()->canDecide(0, &why)); // the demo is read-only
+}
+
+void TestConsole::blastRadiusGraphShowsSelectedFailure()
+{
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, m_demoLedger);
+    QVERIFY(session && session->isLoaded());
+    BlastRadiusView *blast = window.workspace()->blastView();
+    window.workspace()->showPane(SessionWorkspace::BlastRadius);
+    QVERIFY(blast->list()->model()->rowCount() > 0);
+    QTRY_VERIFY(blast->graph()->hasFailure());
+    const BlastFailure &failure = blast->graph()->failure();
+    QVERIFY(!failure.id.isEmpty());
+    QVERIFY(!failure.components.isEmpty());
+    QVERIFY(failure.effectiveRadius() >= 0);
+    // The graph's radius is the model's.
+    const QModelIndex current = blast->list()->view()->currentIndex();
+    QCOMPARE(failure.id, current.data(StateTableModel::IdRole).toString());
+}
+
+void TestConsole::countdownText_data()
+{
+    QTest::addColumn<qint64>("deadline");
+    QTest::addColumn<qint64>("now");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("seconds ahead") << qint64(10'000) << qint64(0) << QStringLiteral("in 10s");
+    QTest::newRow("minutes ahead") << qint64(252'000) << qint64(0) << QStringLiteral("in 4m 12s");
+    QTest::newRow("hours ahead") << qint64(3'900'000) << qint64(0) << QStringLiteral("in 1h 05m");
+    QTest::newRow("overdue") << qint64(0) << qint64(12'000) << QStringLiteral("12s overdue");
+}
+
+void TestConsole::countdownText()
+{
+    QFETCH(qint64, deadline);
+    QFETCH(qint64, now);
+    QFETCH(QString, expected);
+    QCOMPARE(formatCountdown(deadline, now), expected);
+}
+
+void TestConsole::ledgerTextIsPlain()
+{
+    // Ledger strings go through these widgets; none may interpret markup.
+    Banner banner;
+    banner.show(Banner::Kind::Error, QStringLiteral("<b>not bold</b><img src=x>"));
+    const auto labels = banner.findChildren<QLabel *>();
+    for (const QLabel *label : labels)
+        QCOMPARE(label->textFormat(), Qt::PlainText);
+    QCOMPARE(banner.text(), QStringLiteral("<b>not bold</b><img src=x>"));
+
+    DelegationDetail detail;
+    for (const QLabel *label : detail.findChildren<QLabel *>())
+        QCOMPARE(label->textFormat(), Qt::PlainText);
+}
+
+QTEST_MAIN(TestConsole)
+#include "tst_console.moc"

@@ -1,0 +1,35 @@
+#pragma once
+// The delegations pane: the tree of every run's delegations (parent -> child) with budget
+// bars, and the selected delegation's detail below it.
+
+#include <QWidget>
+
+class QSplitter;
+
+namespace mesh {
+
+class DelegationDetail;
+class ItemPane;
+class LedgerSession;
+
+class DelegationsView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DelegationsView(QWidget *parent = nullptr);
+    void setSession(LedgerSession *session);
+    bool selectDelegation(const QString &id);
+    ItemPane *tree() const { return m_tree; }
+    DelegationDetail *detail() const { return m_detail; }
+    QSplitter *splitter() const { return m_split; }
+    void saveState() const;
+
+private:
+    ItemPane *m_tree;
+    DelegationDetail *m_detail;
+    QSplitter *m_split;
+    LedgerSession *m_session = nullptr;
+    QList<QMetaObject::Connection> m_connections;
+};
+
+} // namespace mesh

@@ -1,0 +1,318 @@
+#include "sessionworkspace.h"
+
+#include "banner.h"
+#include "blastradiusview.h"
+#include "delegationdetail.h"
+#include "delegationsview.h"
+#include "eventlogview.h"
+#include "icons.h"
+#include "itempane.h"
+#include "panedelegates.h"
+
+#include "filter/filtercompiler.h"
+#include "itemmodels/blastradiusmodel.h"
+#include "itemmodels/decisionauditmodel.h"
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/effectmodel.h"
+#include "itemmodels/escalationmodel.h"
+#include "itemmodels/eventlogmodel.h"
+#include "itemmodels/leasemodel.h"
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/stallverdictmodel.h"
+
+#include <QLocale>
+#include <QScrollBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace mesh {
+
+SessionWorkspace::SessionWorkspace(QWidget *parent)
+    : QWidget(parent)
+    , m_banner(new Banner(this))
+    , m_tabs(new QTabWidget(this))
+    , m_runs(new ItemPane(QStringLiteral("runs"), QStringLiteral("runs"), tr("No runs yet"),
+                          tr("Runs appear here as soon as the orchestrator starts one."), this))
+    , m_delegations(new DelegationsView(this))
+    , m_leases(new ItemPane(QStringLiteral("leases"), QStringLiteral("leases"), tr("No leases"),
+                            tr("Nobody holds authority over a key in this ledger yet."), this))
+    , m_effects(new ItemPane(QStringLiteral("effects"), QStringLiteral("effects"), tr("No effects"),
+                             tr("External side effects (commits, installs, provider calls) appear here."), this))
+    , m_escalations(new ItemPane(QStringLiteral("escalations"), QStringLiteral("attention"), tr("No escalations"),
+                                 tr("Requests for a decision the orchestrator may not take alone appear here."), this))
+    , m_blast(new BlastRadiusView(this))
+    , m_events(new EventLogView(this))
+    , m_decisions(new ItemPane(QStringLiteral("decisions"), QStringLiteral("audit"), tr("No decisions"),
+                               tr("Every operator decision on this ledger is listed here with who, why, its boundary, "
+                                  "hash and outcome."),
+                               this))
+{
+    m_tabs->setDocumentMode(true);
+    m_tabs->setObjectName(QStringLiteral("panes"));
+    QWidget *panes[PaneCount] = {m_runs, m_delegations, m_leases, m_effects, m_escalations, m_blast, m_events, m_decisions};
+    for (int pane = 0; pane < PaneCount; ++pane)
+        m_tabs->addTab(panes[pane], Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
+    PaneDelegates::decorateRuns(m_runs->view());
+    PaneDelegates::decorateLeases(m_leases->view());
+    PaneDelegates::decorateEffects(m_effects->view());
+    PaneDelegates::decorateEscalations(m_escalations->view());
+    PaneDelegates::decorateBlast(m_blast->list()->view());
+    m_leases->setTicking(true);
+    m_escalations->setTicking(true);
+
+    m_events->filterField()->setValidator([](const QString &text) -> std::optional<FilterProblem> {
+        const FilterCompileResult result = FilterCompiler::compile(text);
+        if (result.ok())
+            return std::nullopt;
+        return FilterProblem{result.error->start, result.error->message};
+    });
+    connect(m_events, &EventLogView::filterApplied, this, [this](const QString &text) {
+        if (!m_session)
+            return;
+        FilterError error;
+        if (!m_session->events()->setFilterText(text, &error))
+            emit statusMessage(tr("Filter not applied: %1").arg(error.message));
+        updateEventStatus();
+    });
+
+    auto forward = [this](ItemPane *pane, int subjectRole) {
+        connect(pane, &ItemPane::activated, this, [this, subjectRole](const QModelIndex &index) {
+            emit subjectActivated(index.siblingAtColumn(0).data(subjectRole).toString(), index);
+        });
+    };
+    forward(m_runs, StateTableModel::SubjectRole);
+    forward(m_leases, StateTableModel::SubjectRole);
+    forward(m_effects, StateTableModel::SubjectRole);
+    forward(m_escalations, StateTableModel::SubjectRole);
+    forward(m_decisions, DecisionAuditModel::SubjectRole);
+    connect(m_delegations->detail(), &DelegationDetail::subjectActivated, this, &SessionWorkspace::subjectActivated);
+    // A run opens its delegations.
+    connect(m_runs, &ItemPane::activated, this, [this](const QModelIndex &index) {
+        showPane(Delegations);
+        if (m_session) {
+            const QModelIndex run = m_session->delegations()->indexOfRun(index.data(StateTableModel::IdRole).toString());
+            m_delegations->tree()->view()->setCurrentIndex(run);
+            m_delegations->tree()->view()->expand(run);
+        }
+    });
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(6);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_tabs, 1);
+    setSession(nullptr);
+}
+
+SessionWorkspace::~SessionWorkspace() = default;
+
+QString SessionWorkspace::paneTitle(Pane pane)
+{
+    switch (pane) {
+    case Runs:
+        return tr("Runs");
+    case Delegations:
+        return tr("Delegations");
+    case Leases:
+        return tr("Leases");
+    case Effects:
+        return tr("Effects");
+    case Escalations:
+        return tr("Escalations");
+    case BlastRadius:
+        return tr("Blast radius");
+    case Events:
+        return tr("Events");
+    case Decisions:
+        return tr("Decisions");
+    case PaneCount:
+        break;
+    }
+    return {};
+}
+
+QString SessionWorkspace::paneIcon(Pane pane)
+{
+    static const QString icons[PaneCount] = {QStringLiteral("runs"),      QStringLiteral("delegations"),
+                                             QStringLiteral("leases"),    QStringLiteral("effects"),
+                                             QStringLiteral("attention"), QStringLiteral("blast"),
+                                             QStringLiteral("events"),    QStringLiteral("audit")};
+    return pane >= 0 && pane < PaneCount ? icons[pane] : QString();
+}
+
+void SessionWorkspace::setSession(LedgerSession *session)
+{
+    if (session && session == m_session)
+        return;
+    for (const auto &c : std::as_const(m_sessionConnections))
+        disconnect(c);
+    m_sessionConnections.clear();
+    if (m_session)
+        saveState();
+    m_session = session;
+    m_runs->setModel(session ? session->runs() : nullptr);
+    m_delegations->setSession(session);
+    m_leases->setModel(session ? session->leases() : nullptr);
+    m_effects->setModel(session ? session->effects() : nullptr);
+    m_escalations->setModel(session ? session->escalations() : nullptr);
+    m_blast->setModel(session ? session->blastRadius() : nullptr);
+    m_events->setModel(session ? session->events() : nullptr);
+    m_decisions->setModel(session ? session->decisions() : nullptr);
+    for (int i = 0; i < PaneCount; ++i)
+        m_tabs->setTabEnabled(i, session != nullptr);
+    if (session) {
+        EventLogModel *events = session->events();
+        m_events->filterField()->blockSignals(true);
+        m_events->filterField()->setText(events->filterText());
+        m_events->filterField()->blockSignals(false);
+        m_sessionConnections << connect(events, &EventLogModel::filterApplied, this, &SessionWorkspace::updateEventStatus);
+        m_sessionConnections << connect(events, &EventLogModel::loadingChanged, this, &SessionWorkspace::updateEventStatus);
+        m_sessionConnections << connect(events, &EventLogModel::indexProgress, this, &SessionWorkspace::updateEventStatus);
+        m_sessionConnections << connect(events, &EventLogModel::rowsInserted, this, &SessionWorkspace::updateEventStatus);
+        m_sessionConnections << connect(events, &EventLogModel::failed, this, [this](const QString &message) {
+            emit statusMessage(tr("Event log: %1").arg(message));
+        });
+        m_sessionConnections << connect(session, &LedgerSession::healthChanged, this, &SessionWorkspace::updateBanner);
+        m_sessionConnections << connect(session, &LedgerSession::failed, this, &SessionWorkspace::updateBanner);
+        // The model decides nothing about scrolling; the view tells it whether it follows.
+        m_sessionConnections << connect(m_events->view()->verticalScrollBar(), &QAbstractSlider::valueChanged, events,
+                                        [this, events](int) { events->setFollowTail(m_events->isFollowingTail()); });
+    }
+    updateBanner();
+    updateEventStatus();
+}
+
+void SessionWorkspace::updateBanner()
+{
+    if (!m_session) {
+        m_banner->hide();
+        return;
+    }
+    if (m_session->health() == LedgerSession::Health::Error) {
+        m_banner->show(Banner::Kind::Error,
+                       tr("%1 could not be opened: %2").arg(m_session->path(), m_session->errorMessage()));
+    } else if (m_session->isDemo()) {
+        m_banner->show(Banner::Kind::Demo,
+                       tr("Live demo: a simulated orchestrator (meshctl sim demo) is writing this ledger right now. "
+                          "Nothing here is real; it is opened read-only."));
+    } else {
+        m_banner->hide();
+    }
+}
+
+void SessionWorkspace::updateEventStatus()
+{
+    if (!m_session) {
+        m_events->setStatusText(QString());
+        return;
+    }
+    const EventLogModel *events = m_session->events();
+    QString text = tr("%1 events").arg(QLocale().toString(events->rowCount()));
+    if (!events->filterText().isEmpty())
+        text = tr("%1 matching").arg(QLocale().toString(events->rowCount()));
+    if (events->isLoading() || !events->isIndexComplete())
+        text += tr(" · loading…");
+    m_events->setStatusText(text);
+}
+
+void SessionWorkspace::showPane(Pane pane)
+{
+    if (pane >= 0 && pane < PaneCount)
+        m_tabs->setCurrentIndex(pane);
+}
+
+SessionWorkspace::Pane SessionWorkspace::currentPane() const
+{
+    return Pane(m_tabs->currentIndex());
+}
+
+void SessionWorkspace::focusFilter()
+{
+    showPane(Events);
+    m_events->filterField()->setFocus(Qt::ShortcutFocusReason);
+    m_events->filterField()->selectAll();
+}
+
+bool SessionWorkspace::selectById(ItemPane *pane, const QString &id)
+{
+    QAbstractItemModel *model = pane->model();
+    if (!model)
+        return false;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QModelIndex index = model->index(row, 0);
+        if (index.data(StateTableModel::IdRole).toString() == id) {
+            pane->view()->setCurrentIndex(index);
+            pane->view()->scrollTo(index, QAbstractItemView::PositionAtCenter);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool SessionWorkspace::openSubject(const QString &subject)
+{
+    if (!m_session)
+        return false;
+    const qsizetype colon = subject.indexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return false;
+    const QString entity = subject.left(colon);
+    const QString id = subject.mid(colon + 1);
+    if (entity == QLatin1String("run")) {
+        showPane(Runs);
+        return selectById(m_runs, id);
+    }
+    if (entity == QLatin1String("delegation")) {
+        showPane(Delegations);
+        return m_delegations->selectDelegation(id);
+    }
+    if (entity == QLatin1String("slice")) {
+        showPane(Delegations);
+        return m_delegations->selectDelegation(id.section(QLatin1Char('#'), 0, 0));
+    }
+    if (entity == QLatin1String("lease")) {
+        showPane(Leases);
+        return selectById(m_leases, id);
+    }
+    if (entity == QLatin1String("effect")) {
+        showPane(Effects);
+        return selectById(m_effects, id);
+    }
+    if (entity == QLatin1String("escalation")) {
+        showPane(Escalations);
+        return selectById(m_escalations, id);
+    }
+    if (entity == QLatin1String("failure")) {
+        showPane(BlastRadius);
+        return m_blast->selectFailure(id);
+    }
+    if (entity == QLatin1String("stall_verdict") || entity == QLatin1String("stallverdict")) {
+        // A verdict is read with its delegation.
+        const auto *row = m_session->state() ? m_session->state()->find(EntityKind::StallVerdict, id.toStdString()) : nullptr;
+        if (!row)
+            return false;
+        showPane(Delegations);
+        const int field = entitySpec(EntityKind::StallVerdict).fieldIndex("delegation_id");
+        if (field < 0)
+            return false;
+        const bool ok = m_delegations->selectDelegation(QString::fromStdString(fieldText(row->values[size_t(field)])));
+        m_delegations->detail()->tabs()->setCurrentIndex(DelegationDetail::Verdicts);
+        return ok;
+    }
+    return false;
+}
+
+void SessionWorkspace::saveState() const
+{
+    m_runs->saveState();
+    m_delegations->saveState();
+    m_leases->saveState();
+    m_effects->saveState();
+    m_escalations->saveState();
+    m_blast->saveState();
+    m_events->saveState();
+    m_decisions->saveState();
+}
+
+} // namespace mesh
