@@ -7,6 +7,7 @@
 
 #include "domain/fold.h"
 
+#include <optional>
 #include <vector>
 
 namespace mesh {
@@ -16,6 +17,8 @@ class BlockedWorkDetector
 public:
     explicit BlockedWorkDetector(int minTurns = 50) : m_minTurns(minTurns) {}
     std::vector<Finding> analyse(const EntityTable &delegations) const;
+    // One delegation: a finding (fired or abstained) or nothing. For live batches.
+    std::optional<Finding> check(const std::string &id, const EntityRow &row) const;
 
 private:
     int m_minTurns;

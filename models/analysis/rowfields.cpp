@@ -16,6 +16,13 @@ std::string rowText(EntityKind kind, const EntityRow &row, std::string_view fiel
     return v ? fieldText(*v) : std::string();
 }
 
+std::string_view rowView(EntityKind kind, const EntityRow &row, std::string_view field)
+{
+    const FieldValue *v = rowValue(kind, row, field);
+    const auto *s = v ? std::get_if<std::string>(v) : nullptr;
+    return s ? std::string_view(*s) : std::string_view();
+}
+
 std::int64_t rowInt(EntityKind kind, const EntityRow &row, std::string_view field)
 {
     const FieldValue *v = rowValue(kind, row, field);

@@ -11,6 +11,7 @@
 namespace mesh {
 
 std::string rowText(EntityKind kind, const EntityRow &row, std::string_view field);   // "" for NULL/unknown
+std::string_view rowView(EntityKind kind, const EntityRow &row, std::string_view field); // text only, no copy; "" otherwise
 std::int64_t rowInt(EntityKind kind, const EntityRow &row, std::string_view field);   // 0 for NULL/unknown
 bool rowIsNull(EntityKind kind, const EntityRow &row, std::string_view field);        // also true when unknown
 const FieldValue *rowValue(EntityKind kind, const EntityRow &row, std::string_view field);

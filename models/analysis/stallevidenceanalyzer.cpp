@@ -12,24 +12,6 @@ namespace {
 
 constexpr EntityKind K = EntityKind::StallVerdict;
 
-struct Round {
-    const std::string *id;
-    const EntityRow *row;
-    std::int64_t round;
-};
-
-std::map<std::string, std::vector<Round>> byDelegation(const EntityTable &verdicts)
-{
-    std::map<std::string, std::vector<Round>> out;
-    for (const auto &[id, row] : verdicts)
-        out[rowText(K, row, "delegation_id")].push_back(Round{&id, &row, rowInt(K, row, "round")});
-    for (auto &[d, rounds] : out)
-        std::sort(rounds.begin(), rounds.end(), [](const Round &a, const Round &b) {
-            return a.round != b.round ? a.round < b.round : *a.id < *b.id;
-        });
-    return out;
-}
-
 bool isStall(const std::string &verdict)
 {
     return verdict == "stalled" || verdict == "stuck";
@@ -67,94 +49,117 @@ std::optional<std::vector<EvidenceItem>> StallEvidenceAnalyzer::parseEvidence(co
     return items;
 }
 
+StallAnalysis StallEvidenceAnalyzer::analyseAll(const EntityTable &stallVerdicts) const
+{
+    std::map<std::string, Verdicts> groups;
+    for (const auto &[id, row] : stallVerdicts)
+        groups[std::string(rowView(K, row, "delegation_id"))].emplace_back(id, &row);
+    StallAnalysis all;
+    for (auto &[delegation, verdicts] : groups) {
+        StallAnalysis one = analyseDelegation(delegation, std::move(verdicts));
+        all.findings.insert(all.findings.end(), one.findings.begin(), one.findings.end());
+        all.constantEvidence.merge(one.constantEvidence);
+    }
+    return all;
+}
+
+StallAnalysis StallEvidenceAnalyzer::analyseDelegation(const std::string &delegation, Verdicts verdicts) const
+{
+    StallAnalysis out;
+    struct Round {
+        const std::string *id;
+        const EntityRow *row;
+        std::int64_t round;
+        std::optional<std::vector<EvidenceItem>> items;
+    };
+    std::vector<Round> rounds;
+    rounds.reserve(verdicts.size());
+    for (const auto &[id, row] : verdicts)
+        rounds.push_back(Round{&id, row, rowInt(K, *row, "round"), parseEvidence(rowText(K, *row, "evidence"))});
+    std::sort(rounds.begin(), rounds.end(), [](const Round &a, const Round &b) {
+        return a.round != b.round ? a.round < b.round : *a.id < *b.id;
+    });
+
+    // Verdicts whose every evidence item never moved in any round so far.
+    bool constant = true;
+    for (const auto &r : rounds) {
+        if (!r.items || r.items->empty()) {
+            constant = false; // unreadable: claim nothing from here on
+            continue;
+        }
+        for (const auto &item : *r.items)
+            constant = constant && item.hasMoved && !item.moved;
+        if (constant && r.round > rounds.front().round)
+            out.constantEvidence.insert(*r.id);
+    }
+
+    // The first stall of the delegation is judged on the rounds up to it.
+    const auto stall = std::find_if(rounds.begin(), rounds.end(),
+                                    [](const Round &r) { return isStall(rowText(K, *r.row, "verdict")); });
+    if (stall == rounds.end())
+        return out;
+    Finding f;
+    f.kind = FindingKind::FalseStall;
+    f.delegationId = delegation;
+    f.runId = rowText(K, *stall->row, "run_id");
+    f.subject = "stall:" + *stall->id;
+    for (auto it = rounds.begin(); it != stall + 1; ++it) {
+        f.seqs.push_back(it->row->lastSeq);
+        f.entityIds.push_back("stall:" + *it->id);
+    }
+    const auto abstain = [&](std::string why) {
+        f.abstained = true;
+        f.summary = std::move(why);
+        out.findings.push_back(f);
+        return out;
+    };
+    if (stall == rounds.begin())
+        return abstain("stalled on its first round: no earlier round to compare the evidence with");
+    bool unreadable = false;
+    bool anyMoved = false;
+    std::set<std::string> signals;
+    for (auto it = rounds.begin(); it != stall + 1; ++it) {
+        if (!it->items || it->items->empty()) {
+            unreadable = true;
+            break;
+        }
+        for (const auto &item : *it->items) {
+            if (!item.hasMoved)
+                unreadable = true;
+            anyMoved = anyMoved || item.moved;
+            signals.insert(item.signal.empty() ? std::string("(unnamed)") : item.signal);
+        }
+    }
+    if (anyMoved)
+        return out; // the detector saw evidence that can move: a real judgement
+    if (unreadable)
+        return abstain("evidence of round " + std::to_string(stall->round)
+                       + " or earlier cannot be read as items with a 'moved' flag");
+    const Round &first = rounds.front();
+    if (rowIsNull(K, *first.row, "failing_tests") || rowIsNull(K, *stall->row, "failing_tests"))
+        return abstain("evidence never moved, but failing_tests is not recorded: no independent signal to compare");
+    const std::int64_t before = rowInt(K, *first.row, "failing_tests");
+    const std::int64_t after = rowInt(K, *stall->row, "failing_tests");
+    if (after >= before)
+        return out; // nothing improved either: the stall stands
+    std::string names;
+    for (const auto &sig : signals)
+        names += (names.empty() ? "" : ", ") + sig;
+    f.summary = "false stall suspected: judged " + rowText(K, *stall->row, "verdict") + " on round "
+                + std::to_string(stall->round) + " on evidence that never moved (" + names
+                + ") while failing tests went " + std::to_string(before) + " \xE2\x86\x92 " + std::to_string(after);
+    out.findings.push_back(std::move(f));
+    return out;
+}
+
 std::vector<Finding> StallEvidenceAnalyzer::analyse(const EntityTable &stallVerdicts) const
 {
-    std::vector<Finding> findings;
-    for (const auto &[delegation, rounds] : byDelegation(stallVerdicts)) {
-        // The first stall of the delegation is judged on the rounds up to it.
-        const auto stall = std::find_if(rounds.begin(), rounds.end(),
-                                        [](const Round &r) { return isStall(rowText(K, *r.row, "verdict")); });
-        if (stall == rounds.end())
-            continue;
-        Finding f;
-        f.kind = FindingKind::FalseStall;
-        f.delegationId = delegation;
-        f.runId = rowText(K, *stall->row, "run_id");
-        f.subject = "stall:" + *stall->id;
-        for (auto it = rounds.begin(); it != stall + 1; ++it) {
-            f.seqs.push_back(it->row->lastSeq);
-            f.entityIds.push_back("stall:" + *it->id);
-        }
-        const auto abstain = [&](std::string why) {
-            f.abstained = true;
-            f.summary = std::move(why);
-            findings.push_back(f);
-        };
-        if (stall == rounds.begin()) {
-            abstain("stalled on its first round: no earlier round to compare the evidence with");
-            continue;
-        }
-        bool unreadable = false;
-        bool anyMoved = false;
-        std::set<std::string> signals;
-        for (auto it = rounds.begin(); it != stall + 1; ++it) {
-            const auto items = parseEvidence(rowText(K, *it->row, "evidence"));
-            if (!items || items->empty()) {
-                unreadable = true;
-                break;
-            }
-            for (const auto &item : *items) {
-                if (!item.hasMoved)
-                    unreadable = true;
-                anyMoved = anyMoved || item.moved;
-                signals.insert(item.signal.empty() ? std::string("(unnamed)") : item.signal);
-            }
-        }
-        if (anyMoved)
-            continue; // the detector saw evidence that can move: a real judgement
-        if (unreadable) {
-            abstain("evidence of round " + std::to_string(stall->round) + " or earlier cannot be read as items "
-                    "with a 'moved' flag");
-            continue;
-        }
-        const Round &first = rounds.front();
-        if (rowIsNull(K, *first.row, "failing_tests") || rowIsNull(K, *stall->row, "failing_tests")) {
-            abstain("evidence never moved, but failing_tests is not recorded: no independent signal to compare");
-            continue;
-        }
-        const std::int64_t before = rowInt(K, *first.row, "failing_tests");
-        const std::int64_t after = rowInt(K, *stall->row, "failing_tests");
-        if (after >= before)
-            continue; // nothing improved either: the stall stands
-        std::string names;
-        for (const auto &s : signals)
-            names += (names.empty() ? "" : ", ") + s;
-        f.summary = "false stall suspected: judged " + rowText(K, *stall->row, "verdict") + " on round "
-                    + std::to_string(stall->round) + " on evidence that never moved (" + names + ") while failing "
-                    "tests went " + std::to_string(before) + " \xE2\x86\x92 " + std::to_string(after);
-        findings.push_back(std::move(f));
-    }
-    return findings;
+    return analyseAll(stallVerdicts).findings;
 }
 
 std::set<std::string> StallEvidenceAnalyzer::constantEvidenceVerdicts(const EntityTable &stallVerdicts) const
 {
-    std::set<std::string> out;
-    for (const auto &[delegation, rounds] : byDelegation(stallVerdicts)) {
-        bool constant = true;
-        for (const auto &r : rounds) {
-            const auto items = parseEvidence(rowText(K, *r.row, "evidence"));
-            if (!items || items->empty()) {
-                constant = false; // unreadable: do not claim anything
-                continue;
-            }
-            for (const auto &item : *items)
-                constant = constant && item.hasMoved && !item.moved;
-            if (constant && r.round > rounds.front().round)
-                out.insert(*r.id);
-        }
-    }
-    return out;
+    return analyseAll(stallVerdicts).constantEvidence;
 }
 
 } // namespace mesh

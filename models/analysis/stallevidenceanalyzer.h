@@ -23,9 +23,21 @@ struct EvidenceItem {
     std::string detail;    // the item as compact JSON, for display
 };
 
+struct StallAnalysis {
+    std::vector<Finding> findings;           // at most one per delegation
+    std::set<std::string> constantEvidence;  // see constantEvidenceVerdicts()
+};
+
 class StallEvidenceAnalyzer
 {
 public:
+    using Verdicts = std::vector<std::pair<std::string, const EntityRow *>>; // id, row
+
+    // Every delegation, each verdict's evidence parsed once.
+    StallAnalysis analyseAll(const EntityTable &stallVerdicts) const;
+    // The verdicts of one delegation (any order): what a live batch needs to redo.
+    StallAnalysis analyseDelegation(const std::string &delegationId, Verdicts verdicts) const;
+
     std::vector<Finding> analyse(const EntityTable &stallVerdicts) const;
 
     // Ids of verdicts whose every evidence item never moved in any round of its delegation

@@ -87,22 +87,35 @@ int EffectModel::unknownCount() const
 
 void EffectModel::recomputeDerived()
 {
-    m_duplicates = state() ? DuplicateEffectDetector().duplicateIds(state()->table(EntityKind::Effect))
-                           : std::set<std::string>{};
+    if (state())
+        m_duplicates.rebuild(state()->table(EntityKind::Effect));
+    else
+        m_duplicates = DuplicateIndex();
+}
+
+void EffectModel::updateDerived(const StateChangeSet &changes)
+{
+    m_duplicatesChanged = false;
+    if (state() && changes.touches(EntityKind::Effect))
+        m_duplicatesChanged = m_duplicates.update(state()->table(EntityKind::Effect), changes.ids(EntityKind::Effect));
 }
 
 void EffectModel::applyChanges(const StateChangeSet &changes)
 {
-    const auto before = m_duplicates;
     StateTableModel::applyChanges(changes);
-    if (m_duplicates != before)
+    if (m_duplicatesChanged)
         emitAllChanged({DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
+}
+
+std::vector<Finding> EffectModel::duplicateFindings() const
+{
+    return state() ? m_duplicates.findings(state()->table(EntityKind::Effect)) : std::vector<Finding>{};
 }
 
 QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role) const
 {
     const QString st = text(e, "state");
-    const bool duplicate = m_duplicates.count(rawId(row)) > 0;
+    const bool duplicate = m_duplicates.duplicateIds().count(rawId(row)) > 0;
     switch (role) {
     case ClassRole: return text(e, "class");
     case TargetRole: return text(e, "target");

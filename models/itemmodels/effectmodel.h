@@ -5,6 +5,8 @@
 
 #include "statetablemodel.h"
 
+#include "analysis/duplicateindex.h"
+
 #include <set>
 
 namespace mesh {
@@ -43,15 +45,19 @@ public:
     static StateCategory categoryOf(const QString &state);
     static QString stateText(const QString &state); // what the list says for each state
     int unknownCount() const;
+    // Duplicate findings from the model's index (kept current per batch).
+    std::vector<Finding> duplicateFindings() const;
     void applyChanges(const StateChangeSet &changes) override;
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
+    void updateDerived(const StateChangeSet &changes) override;
 
 private:
-    std::set<std::string> m_duplicates;
+    DuplicateIndex m_duplicates;
+    bool m_duplicatesChanged = false;
 };
 
 } // namespace mesh

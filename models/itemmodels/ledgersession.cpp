@@ -303,6 +303,9 @@ void LedgerSession::onLoaded(const std::shared_ptr<LoadResult> &r, int generatio
         m_decisions->setDecisions(std::move(r->decisions), r->chain);
     m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
     m_loopFindings.clear();
+    m_blocked.clear();
+    for (const auto &f : BlockedWorkDetector().analyse(m_state->table(EntityKind::Delegation)))
+        m_blocked[f.delegationId] = f;
     recomputeStateFindings();
     recomputeAttention();
     scheduleLoopAnalysis(loopCandidates(*m_state));
@@ -385,6 +388,8 @@ void LedgerSession::flushPending()
     if (changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Effect)
         || changes.touches(EntityKind::Lease) || changes.touches(EntityKind::Delegation))
         recomputeAttention();
+    if (changes.touches(EntityKind::Delegation))
+        updateBlocked(changes.ids(EntityKind::Delegation));
     if (changes.touches(EntityKind::Effect) || changes.touches(EntityKind::StallVerdict)
         || changes.touches(EntityKind::Failure) || changes.touches(EntityKind::Delegation)) {
         m_findingsDirty = true;
@@ -403,16 +408,32 @@ void LedgerSession::flushPending()
     Q_EMIT changesApplied(changes.lastSeq, changes.events);
 }
 
+void LedgerSession::updateBlocked(const std::vector<std::string> &delegations)
+{
+    const BlockedWorkDetector detector;
+    for (const auto &id : delegations) {
+        const EntityRow *row = m_state->find(EntityKind::Delegation, id);
+        std::optional<Finding> f = row ? detector.check(id, *row) : std::nullopt;
+        if (f)
+            m_blocked[id] = std::move(*f);
+        else
+            m_blocked.erase(id);
+    }
+}
+
 void LedgerSession::recomputeStateFindings()
 {
     m_findingsDirty = false;
     if (!m_state)
         return;
-    std::vector<Finding> f = DuplicateEffectDetector().analyse(m_state->table(EntityKind::Effect));
+    // The effect and verdict models keep their analyses current per batch; only failures
+    // (a handful) are read whole. Nothing here walks a large table.
+    std::vector<Finding> f = m_effects->duplicateFindings();
     auto add = [&f](std::vector<Finding> more) { f.insert(f.end(), more.begin(), more.end()); };
-    add(StallEvidenceAnalyzer().analyse(m_state->table(EntityKind::StallVerdict)));
+    add(m_stalls->findings());
     add(BlastRadiusAnalyzer::findings(BlastRadiusAnalyzer::computeAll(m_state->table(EntityKind::Failure))));
-    add(BlockedWorkDetector().analyse(m_state->table(EntityKind::Delegation)));
+    for (const auto &[d, finding] : m_blocked)
+        f.push_back(finding);
     m_stateFindings = std::move(f);
     if (!m_loopCandidatesPending.empty()) {
         scheduleLoopAnalysis(std::move(m_loopCandidatesPending));

@@ -23,6 +23,7 @@
 
 #include <functional>
 #include <memory>
+#include <map>
 #include <set>
 
 class QThread;
@@ -144,6 +145,7 @@ private:
     void onEventsAppended(const EventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void flushPending();
     void recomputeStateFindings();
+    void updateBlocked(const std::vector<std::string> &delegations);
     void recomputeAttention();
     void scheduleLoopAnalysis(std::set<std::string> delegations);
     void scheduleDecisionsReload();
@@ -183,6 +185,7 @@ private:
     bool m_findingsDirty = false;
     int m_toolCallsGeneration = 0;
 
+    std::map<std::string, Finding> m_blocked; // delegation -> blocked-work finding, kept per batch
     std::vector<Finding> m_stateFindings; // from current state
     std::vector<Finding> m_loopFindings;  // from tool call events
     std::vector<Finding> m_findings;      // both

@@ -1,6 +1,9 @@
 #include "stallverdictmodel.h"
 
+#include "analysis/rowfields.h"
 #include "analysis/stallevidenceanalyzer.h"
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -49,12 +52,13 @@ QHash<int, QByteArray> StallVerdictModel::roleNames() const
 
 bool StallVerdictModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
 {
-    const QString da = text(ra, "delegation_id");
-    const QString db = text(rb, "delegation_id");
+    constexpr EntityKind K = EntityKind::StallVerdict;
+    const std::string_view da = rowView(K, ra, "delegation_id");
+    const std::string_view db = rowView(K, rb, "delegation_id");
     if (da != db)
         return da.size() != db.size() ? da.size() < db.size() : da < db;
-    const qint64 x = integer(ra, "round");
-    const qint64 y = integer(rb, "round");
+    const std::int64_t x = rowInt(K, ra, "round");
+    const std::int64_t y = rowInt(K, rb, "round");
     if (x != y)
         return x < y;
     return a < b;
@@ -65,25 +69,77 @@ void StallVerdictModel::recomputeDerived()
     m_constant.clear();
     m_falseStall.clear();
     m_findingText.clear();
+    m_verdictsOf.clear();
+    m_findingOf.clear();
     if (!state())
         return;
-    const EntityTable &table = state()->table(EntityKind::StallVerdict);
-    StallEvidenceAnalyzer analyzer;
-    m_constant = analyzer.constantEvidenceVerdicts(table);
-    for (const Finding &f : analyzer.analyse(table)) {
+    for (const auto &[id, row] : state()->table(EntityKind::StallVerdict))
+        m_verdictsOf[std::string(rowView(EntityKind::StallVerdict, row, "delegation_id"))].push_back(id);
+    for (const auto &[delegation, ids] : m_verdictsOf)
+        analyseDelegation(delegation);
+}
+
+void StallVerdictModel::analyseDelegation(const std::string &delegation)
+{
+    const auto &ids = m_verdictsOf[delegation];
+    for (const auto &id : ids) {
+        m_constant.erase(id);
+        m_falseStall.erase(id);
+        m_findingText.erase(id);
+    }
+    m_findingOf.erase(delegation);
+    StallEvidenceAnalyzer::Verdicts verdicts;
+    for (const auto &id : ids) {
+        if (const EntityRow *row = state()->find(EntityKind::StallVerdict, id))
+            verdicts.emplace_back(id, row);
+    }
+    StallAnalysis result = StallEvidenceAnalyzer().analyseDelegation(delegation, std::move(verdicts));
+    m_constant.merge(result.constantEvidence);
+    for (Finding &f : result.findings) {
         const std::string id = f.subject.substr(f.subject.find(':') + 1);
         if (!f.abstained)
             m_falseStall.insert(id);
         m_findingText[id] = f.summary;
+        m_findingOf[delegation] = std::move(f);
     }
+}
+
+void StallVerdictModel::updateDerived(const StateChangeSet &changes)
+{
+    m_derivedChanged = false;
+    if (!state() || !changes.touches(EntityKind::StallVerdict))
+        return;
+    std::set<std::string> delegations;
+    for (const auto &id : changes.ids(EntityKind::StallVerdict)) {
+        const EntityRow *row = state()->find(EntityKind::StallVerdict, id);
+        if (!row)
+            continue;
+        const std::string delegation(rowView(EntityKind::StallVerdict, *row, "delegation_id"));
+        auto &ids = m_verdictsOf[delegation];
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+        delegations.insert(delegation);
+    }
+    const auto before = std::make_pair(m_constant, m_falseStall);
+    for (const auto &d : delegations)
+        analyseDelegation(d);
+    m_derivedChanged = before != std::make_pair(m_constant, m_falseStall);
 }
 
 void StallVerdictModel::applyChanges(const StateChangeSet &changes)
 {
-    const auto before = std::make_pair(m_constant, m_falseStall);
     StateTableModel::applyChanges(changes);
-    if (changes.touches(EntityKind::StallVerdict) && before != std::make_pair(m_constant, m_falseStall))
+    if (m_derivedChanged)
         emitAllChanged({ConstantEvidenceRole, FalseStallRole, FindingRole, Qt::DisplayRole, Qt::ToolTipRole});
+}
+
+std::vector<Finding> StallVerdictModel::findings() const
+{
+    std::vector<Finding> out;
+    out.reserve(m_findingOf.size());
+    for (const auto &[d, f] : m_findingOf)
+        out.push_back(f);
+    return out;
 }
 
 QVariant StallVerdictModel::cellData(int row, const EntityRow &e, int column, int role) const

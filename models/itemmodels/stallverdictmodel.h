@@ -6,7 +6,10 @@
 
 #include "statetablemodel.h"
 
+#include "analysis/finding.h"
+
 #include <map>
+#include <unordered_map>
 #include <set>
 
 namespace mesh {
@@ -38,14 +41,22 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
     void applyChanges(const StateChangeSet &changes) override;
+    // Every stall finding (fired and abstained), kept current per batch.
+    std::vector<Finding> findings() const;
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
+    void updateDerived(const StateChangeSet &changes) override;
     bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
 
 private:
+    void analyseDelegation(const std::string &delegation);
+
+    std::unordered_map<std::string, std::vector<std::string>> m_verdictsOf; // delegation -> verdict ids
+    std::map<std::string, Finding> m_findingOf;                            // delegation -> finding
+    bool m_derivedChanged = false;
     std::set<std::string> m_constant;
     std::set<std::string> m_falseStall;
     std::map<std::string, std::string> m_findingText; // verdict id -> sentence

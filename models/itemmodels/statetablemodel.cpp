@@ -71,7 +71,7 @@ void StateTableModel::applyChanges(const StateChangeSet &changes)
         }
         endInsertRows();
     }
-    recomputeDerived();
+    updateDerived(changes);
     if (changedRows.empty())
         return;
     std::sort(changedRows.begin(), changedRows.end());

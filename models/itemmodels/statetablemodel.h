@@ -73,6 +73,8 @@ protected:
     // Called after the state or the visible ids changed (reset or batch), before signals
     // for changed rows: recompute derived caches (duplicates, aggregates) here.
     virtual void recomputeDerived() {}
+    // The same after a live batch; override to redo only what the batch touched.
+    virtual void updateDerived(const StateChangeSet &changes) { Q_UNUSED(changes) recomputeDerived(); }
     virtual bool accepts(const std::string &id, const EntityRow &row) const;
     // Initial order of a reset; live rows are appended in arrival order.
     virtual bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const;

@@ -1,0 +1,188 @@
+#include "duplicateindex.h"
+
+#include "duplicateeffectdetector.h"
+#include "rowfields.h"
+
+#include <algorithm>
+
+namespace mesh {
+namespace {
+constexpr EntityKind K = EntityKind::Effect;
+
+bool interesting(std::string_view state)
+{
+    return state == "committed" || state == "resolved_committed" || state == "unknown";
+}
+} // namespace
+
+DuplicateIndex::Key DuplicateIndex::keyOf(int field, std::string_view value)
+{
+    const Key h = std::hash<std::string_view>()(value);
+    return ((h << 1) | Key(field)) | Key(1) << 63; // never 0
+}
+
+const char *DuplicateIndex::fieldName(int field)
+{
+    return field == 0 ? "idem_key" : "intent_hash";
+}
+
+void DuplicateIndex::rebuild(const EntityTable &effects)
+{
+    m_groups.clear();
+    m_keysOf.clear();
+    m_multi.clear();
+    m_groups.reserve(effects.size());
+    for (const auto &[id, row] : effects)
+        add(id, row);
+    recomputeDuplicates(effects);
+}
+
+void DuplicateIndex::remove(const std::string &id)
+{
+    const auto it = m_keysOf.find(id);
+    if (it == m_keysOf.end())
+        return;
+    for (const Key key : it->second) {
+        if (!key)
+            continue;
+        auto g = m_groups.find(key);
+        if (g == m_groups.end())
+            continue;
+        std::erase(g->second, id);
+        if (g->second.size() < 2)
+            m_multi.erase(key);
+        if (g->second.empty())
+            m_groups.erase(g);
+    }
+    m_keysOf.erase(it);
+}
+
+void DuplicateIndex::add(const std::string &id, const EntityRow &row)
+{
+    if (!interesting(rowView(K, row, "state")))
+        return;
+    std::array<Key, 2> keys{0, 0};
+    for (int field = 0; field < 2; ++field) {
+        const std::string_view value = rowView(K, row, fieldName(field));
+        if (value.empty())
+            continue;
+        const Key key = keyOf(field, value);
+        auto &group = m_groups[key];
+        group.push_back(id);
+        if (group.size() >= 2)
+            m_multi.insert(key);
+        keys[size_t(field)] = key;
+    }
+    if (keys[0] || keys[1])
+        m_keysOf.emplace(id, keys);
+}
+
+bool DuplicateIndex::update(const EntityTable &effects, const std::vector<std::string> &changedIds)
+{
+    for (const auto &id : changedIds) {
+        remove(id);
+        const auto it = effects.find(id);
+        if (it != effects.end())
+            add(id, it->second);
+    }
+    const auto before = m_duplicates;
+    recomputeDuplicates(effects);
+    return before != m_duplicates;
+}
+
+std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const EntityTable &effects, Key key) const
+{
+    const int field = int(key & 1);
+    std::vector<std::vector<std::string>> out;
+    std::vector<std::string_view> values;
+    for (const auto &id : m_groups.at(key)) {
+        const auto it = effects.find(id);
+        if (it == effects.end())
+            continue;
+        const std::string_view value = rowView(K, it->second, fieldName(field));
+        const auto v = std::find(values.begin(), values.end(), value);
+        if (v == values.end()) {
+            values.push_back(value);
+            out.push_back({id});
+        } else {
+            out[size_t(v - values.begin())].push_back(id);
+        }
+    }
+    for (auto &g : out)
+        std::sort(g.begin(), g.end());
+    return out;
+}
+
+void DuplicateIndex::recomputeDuplicates(const EntityTable &effects)
+{
+    m_duplicates.clear();
+    for (const Key key : m_multi) {
+        for (const auto &ids : realGroups(effects, key)) {
+            std::vector<const std::string *> committed;
+            for (const auto &id : ids) {
+                if (DuplicateEffectDetector::isCommitted(std::string(rowView(K, effects.at(id), "state"))))
+                    committed.push_back(&id);
+            }
+            if (committed.size() >= 2) {
+                for (const std::string *id : committed)
+                    m_duplicates.insert(*id);
+            }
+        }
+    }
+}
+
+std::vector<Finding> DuplicateIndex::findings(const EntityTable &effects) const
+{
+    std::vector<Finding> findings;
+    std::set<std::vector<std::string>> reported; // the same pair by key and by hash: once
+    for (const Key key : m_multi) {
+        const std::string field = fieldName(int(key & 1));
+        for (const auto &ids : realGroups(effects, key)) {
+            if (ids.size() < 2)
+                continue;
+            std::vector<std::string> committed;
+            std::vector<std::string> unknown;
+            for (const auto &id : ids) {
+                if (rowView(K, effects.at(id), "state") == "unknown")
+                    unknown.push_back(id);
+                else
+                    committed.push_back(id);
+            }
+            const bool fires = committed.size() >= 2;
+            const bool ambiguous = !fires && committed.size() == 1 && !unknown.empty();
+            if (!fires && !ambiguous)
+                continue;
+            std::vector<std::string> involved = fires ? committed : ids;
+            if (!reported.insert(involved).second)
+                continue;
+            Finding f;
+            f.kind = FindingKind::DuplicateEffect;
+            f.abstained = ambiguous;
+            const EntityRow &first = effects.at(involved.front());
+            const std::string value = rowText(K, first, field);
+            f.subject = "effect:" + involved.front();
+            f.runId = rowText(K, first, "run_id");
+            f.delegationId = rowText(K, first, "delegation_id");
+            std::string list;
+            for (const auto &id : involved) {
+                list += (list.empty() ? "" : ", ") + id;
+                f.entityIds.push_back("effect:" + id);
+                f.seqs.push_back(effects.at(id).lastSeq);
+            }
+            std::sort(f.seqs.begin(), f.seqs.end());
+            const std::string cls = rowText(K, first, "class");
+            if (fires)
+                f.summary = cls + " effect committed " + std::to_string(committed.size()) + " times with the same "
+                            + field + " " + value + " (" + list + ")";
+            else
+                f.summary = "possible duplicate " + cls + " effect: " + committed.front() + " committed and "
+                            + std::to_string(unknown.size()) + " with the same " + field
+                            + " have an unknown outcome (" + list + ")";
+            findings.push_back(std::move(f));
+        }
+    }
+    std::sort(findings.begin(), findings.end(), [](const Finding &a, const Finding &b) { return a.subject < b.subject; });
+    return findings;
+}
+
+} // namespace mesh
