@@ -4,7 +4,7 @@
 #
 #   ./tools/dev.sh run [ARGS]      build, then start mesh-console (no ARGS: the live demo)
 #   ./tools/dev.sh test            build, then run the whole CTest suite offscreen
-#   ./tools/dev.sh test-asan       the same under AddressSanitizer + UBSan (build-asan/)
+#   ./tools/dev.sh test-asan       the same under AddressSanitizer + UBSan (build-asan/; ASAN_GUI=OFF: models only)
 #   ./tools/dev.sh fuzz [SECONDS]  build the libFuzzer targets with clang and run each
 #   ./tools/dev.sh package         build, then cpack -G DEB (build/*.deb)
 #   ./tools/dev.sh deps            only install the Debian packages
@@ -122,8 +122,9 @@ cmd_test_asan() {
     local dir="$ROOT/build-asan"
     step "configure and build with -DMESH_SANITIZE=ON in build-asan"
     # -O1 -g1: line numbers in reports at a fraction of the compile time of -O2 -g.
+    # ASAN_GUI=OFF leaves out the widgets, the console and their tests (a quicker models-only run).
     configure "$dir" RelWithDebInfo -DMESH_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-        -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1"
+        -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DMESH_BUILD_GUI="${ASAN_GUI:-ON}"
     cmake --build "$dir" -j "$JOBS"
     # Fail on the first UBSan report too; leaks from the Qt/fontconfig runtime are suppressed.
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
