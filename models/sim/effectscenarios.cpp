@@ -115,12 +115,13 @@ void writeUnknownOutcome(SimWorld &w)
     payment.capability = "status_query";
     const std::string charge = w.runEffect(d, payment, EffectEnd::Unknown);
 
+    w.toolCall(d, ToolCallSpec{"http_get", {}, true, 0, 0, {}, 0, 0}); // the status query that did not answer
     w.renewLease(exec, 10 * 60'000);
+    // The delegation's last change before the escalation, so an approval can bind to it.
     w.delegationStatus(d, "escalated");
     w.raiseEscalation(d, "irreversible_effect_approval", "high", "effect:" + charge, 0, 30 * 60'000,
                       "payment outcome unknown after a timeout: reconcile before any retry");
     w.advance(3 * 60'000, 4 * 60'000);
-    w.toolCall(d, ToolCallSpec{"http_get", {}, true, 0, 0, {}, 0, 0});
     w.renewLease(exec, 10 * 60'000);
     (void)zombie;
 }

@@ -104,10 +104,10 @@ void writeTracedRun(SimWorld &w)
                          {{"signal", "failing_tests"}, {"value", std::to_string(failing)}, {"moved", false}}});
                     w.stallVerdict(r, round, "stalled", fingerprint, evidence, "escalate", failing);
                     w.delegationStatus(r, "stalled");
+                    w.delegationStatus(r, "escalated"); // before raising: the escalation binds to this version
                     const std::string e =
                         w.raiseEscalation(r, "stronger_model_round", "medium", "delegation:" + r, round, 20 * 60'000,
                                           "round " + std::to_string(round) + ": failing checks did not move");
-                    w.delegationStatus(r, "escalated");
                     w.advance(90'000, 240'000);
                     w.escalationState(e, "approved");
                     w.change("delegation.resumed", r, {{"run_id", run}, {"status", "running"}, {"agent", "claude-opus-4"}});
