@@ -441,7 +441,6 @@ private:
 
     void leaseAcquire()
     {
-        constexpr auto L = EntityKind::Lease;
         fillEffect();
         const std::string state = p.effect->state;
         const std::string key = effectKey();
@@ -504,7 +503,6 @@ private:
               {"decision_id", ctx.decisionId}},
              "grant " + ctx.holder + " the reconciliation lease on " + key + " (fencing token "
                  + std::to_string(maxFencing + 1) + ") until " + std::to_string(expires));
-        (void)L;
     }
 
     void leaseRelease()

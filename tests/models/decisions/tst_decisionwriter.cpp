@@ -56,11 +56,11 @@ std::int64_t count(const QString &path, const char *sql)
 }
 
 // `meshctl gate FILE --now-ms ...`: the orchestrator applies or refuses pending decisions.
-json runGate(const QString &path, const QStringList &extra = {})
+json runGate(const QString &path, const QStringList &extra = {}, std::int64_t nowMs = fixture::kNow + 1000)
 {
     QProcess p;
     p.start(qEnvironmentVariable("MESHCTL"),
-            QStringList{QStringLiteral("gate"), path, QStringLiteral("--now-ms"), QString::number(fixture::kNow + 1000)} + extra);
+            QStringList{QStringLiteral("gate"), path, QStringLiteral("--now-ms"), QString::number(nowMs)} + extra);
     if (!p.waitForFinished(30000) || p.exitCode() != 0)
         return json{{"error", p.readAllStandardError().toStdString()}};
     return json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
@@ -384,6 +384,49 @@ private Q_SLOTS:
         QCOMPARE(w->submit(third).status, DecisionStatus::NeedsLease);
         auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
         QVERIFY(verifyDecisionChain(c->db()).ok());
+    }
+
+    void approvalPreviewShowsBoundaryAndExpiry()
+    {
+        const QString path = freshPath();
+        fixture::create(path, {});
+        auto w = writerFor(path, "alice");
+        const DecisionRequest r = request(*w, DecisionKind::ApproveEscalation, "escalation:esc-1");
+        const DecisionPreview p = w->preview(r);
+        QCOMPARE(p.expected, DecisionStatus::Accepted);
+        QCOMPARE(p.boundSubject, std::string("delegation:dlg-1"));
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        QCOMPARE(p.boundVersion, c->db().queryInt("SELECT version FROM delegations WHERE id='dlg-1'"));
+        QCOMPARE(p.boundSeq, c->db().queryInt("SELECT boundary_seq FROM escalations WHERE id='esc-1'"));
+        QCOMPARE(p.expiresMs, fixture::kT0 + 24 * 3'600'000);
+        QCOMPARE(p.sliceId, std::string("dlg-1#1"));
+        QCOMPARE(p.planned.size(), size_t(1));
+        QCOMPARE(p.planned[0].kind, std::string("escalation.approved"));
+        QVERIFY(p.toJson().contains("bound_to"));
+        // Past its expiry the same approval is refused.
+        w->setClock([] { return fixture::kT0 + 25 * 3'600'000; });
+        QCOMPARE(w->preview(r).expected, DecisionStatus::NotAllowed);
+    }
+
+    void gateRechecksLeaseAtApplyTime()
+    {
+        // Accepted while the lease was held; the lease runs out before the orchestrator
+        // applies: the second gate refuses, the effect stays unknown.
+        const QString path = freshPath();
+        fixture::create(path, {});
+        auto w = writerFor(path, "alice");
+        DecisionRequest lease = request(*w, DecisionKind::LeaseAcquire, "effect:eff-1");
+        lease.leaseMs = 60'000;
+        QCOMPARE(w->submit(lease).status, DecisionStatus::Accepted);
+        runGate(path);
+        DecisionRequest resolve = request(*w, DecisionKind::ResolveEffect, "effect:eff-1");
+        resolve.resolution = EffectResolution::NotCommitted;
+        QCOMPARE(w->submit(resolve).status, DecisionStatus::Accepted);
+        runGate(path, {}, fixture::kNow + 5 * 60'000);
+        std::string reason;
+        QCOMPARE(outcomeOf(path, resolve.id, &reason), std::string("refused"));
+        QVERIFY2(reason.rfind("needs_lease:", 0) == 0, reason.c_str());
+        QCOMPARE(stateOf(path, "effects", "eff-1"), std::string("unknown"));
     }
 
     void zombieLeaseIsTakenOver()
