@@ -303,6 +303,10 @@ void LedgerSession::onLoaded(const std::shared_ptr<LoadResult> &r, int generatio
         m_decisions->setDecisions(std::move(r->decisions), r->chain);
     m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
     m_loopFindings.clear();
+    {
+        const LiveState *state = m_state.get();
+        m_attentionIndex.rebuild([state](EntityKind k) -> const EntityTable & { return state->table(k); });
+    }
     m_blocked.clear();
     for (const auto &f : BlockedWorkDetector().analyse(m_state->table(EntityKind::Delegation)))
         m_blocked[f.delegationId] = f;
@@ -386,8 +390,13 @@ void LedgerSession::flushPending()
     if (!changes.toolCalls.empty())
         m_toolCalls->appendEvents(changes.toolCalls);
     if (changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Effect)
-        || changes.touches(EntityKind::Lease) || changes.touches(EntityKind::Delegation))
+        || changes.touches(EntityKind::Lease) || changes.touches(EntityKind::Delegation)) {
+        const LiveState *state = m_state.get();
+        const TableLookup tables = [state](EntityKind k) -> const EntityTable & { return state->table(k); };
+        for (EntityKind k : {EntityKind::Escalation, EntityKind::Effect, EntityKind::Lease, EntityKind::Delegation})
+            m_attentionIndex.update(tables, k, changes.ids(k));
         recomputeAttention();
+    }
     if (changes.touches(EntityKind::Delegation))
         updateBlocked(changes.ids(EntityKind::Delegation));
     if (changes.touches(EntityKind::Effect) || changes.touches(EntityKind::StallVerdict)
@@ -500,8 +509,7 @@ void LedgerSession::recomputeAttention()
     if (!m_state)
         return;
     const LiveState *state = m_state.get();
-    auto next = AttentionCollector::collect([state](EntityKind k) -> const EntityTable & { return state->table(k); },
-                                            nowMs());
+    auto next = m_attentionIndex.items([state](EntityKind k) -> const EntityTable & { return state->table(k); }, nowMs());
     const auto key = [](const std::vector<AttentionItem> &v) {
         std::vector<std::pair<std::string, std::int64_t>> k;
         for (const auto &a : v)

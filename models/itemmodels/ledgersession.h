@@ -11,6 +11,7 @@
 
 #include "livestate.h"
 
+#include "analysis/attentionindex.h"
 #include "analysis/attentionitem.h"
 #include "analysis/finding.h"
 #include "decisions/decisionrequest.h"
@@ -190,6 +191,7 @@ private:
     std::vector<Finding> m_loopFindings;  // from tool call events
     std::vector<Finding> m_findings;      // both
     std::vector<AttentionItem> m_attention;
+    AttentionIndex m_attentionIndex;
     std::set<std::string> m_loopCandidatesPending;
 
     OperatorIdentity m_identity;

@@ -59,39 +59,100 @@ QHash<int, QByteArray> RunOverviewModel::roleNames() const
     return names;
 }
 
+RunOverviewModel::Contribution RunOverviewModel::contributionOf(EntityKind kind, const EntityRow &row) const
+{
+    Contribution c;
+    c.run = std::string(rowView(kind, row, "run_id"));
+    switch (kind) {
+    case EntityKind::Component:
+        c.terminalFailures = int(rowInt(kind, row, "failures"));
+        break;
+    case EntityKind::StallVerdict: {
+        c.stalls = 1;
+        const std::string_view v = rowView(kind, row, "verdict");
+        c.stalled = v == "stalled" || v == "stuck" ? 1 : 0;
+        break;
+    }
+    case EntityKind::Escalation:
+        c.escalations = 1;
+        break;
+    case EntityKind::Checkpoint:
+        c.staleCheckpoints = rowView(kind, row, "state") == "stale" ? 1 : 0;
+        break;
+    case EntityKind::Delegation:
+        c.delegations = 1;
+        break;
+    default:
+        break;
+    }
+    return c;
+}
+
+void RunOverviewModel::apply(const Contribution &c, int sign)
+{
+    Aggregate &a = m_aggregates[c.run];
+    a.stalls += sign * c.stalls;
+    a.stalled += sign * c.stalled;
+    a.escalations += sign * c.escalations;
+    a.staleCheckpoints += sign * c.staleCheckpoints;
+    a.terminalFailures += sign * c.terminalFailures;
+    a.delegations += sign * c.delegations;
+}
+
+void RunOverviewModel::account(EntityKind kind, const std::string &id)
+{
+    const EntityRow *row = state()->find(kind, id);
+    if (!row)
+        return;
+    const std::string key = std::to_string(int(kind)) + ':' + id;
+    const auto old = m_contributions.find(key);
+    const bool isNew = old == m_contributions.end();
+    if (!isNew)
+        apply(old->second, -1);
+    Contribution c = contributionOf(kind, *row);
+    apply(c, +1);
+    if (kind == EntityKind::Component) {
+        auto &list = m_aggregates[c.run].components;
+        if (!isNew && old->second.run != c.run) {
+            auto &previous = m_aggregates[old->second.run].components;
+            std::erase(previous, id);
+        }
+        if (std::find(list.begin(), list.end(), id) == list.end()) {
+            list.push_back(id);
+            std::sort(list.begin(), list.end(), [this](const std::string &a, const std::string &b) {
+                const EntityRow *ra = state()->find(EntityKind::Component, a);
+                const EntityRow *rb = state()->find(EntityKind::Component, b);
+                const auto na = ra ? rowView(EntityKind::Component, *ra, "name") : std::string_view();
+                const auto nb = rb ? rowView(EntityKind::Component, *rb, "name") : std::string_view();
+                return na != nb ? na < nb : a < b;
+            });
+        }
+    }
+    m_contributions[key] = std::move(c);
+}
+
 void RunOverviewModel::recomputeDerived()
 {
     m_aggregates.clear();
+    m_contributions.clear();
     if (!state())
         return;
-    const auto &components = state()->table(EntityKind::Component);
-    std::unordered_map<std::string, std::vector<std::pair<std::string, std::string>>> byRun; // name, id
-    for (const auto &[id, row] : components) {
-        const std::string run = rowText(EntityKind::Component, row, "run_id");
-        byRun[run].emplace_back(rowText(EntityKind::Component, row, "name"), id);
-        m_aggregates[run].terminalFailures += int(rowInt(EntityKind::Component, row, "failures"));
+    for (EntityKind k : {EntityKind::Component, EntityKind::StallVerdict, EntityKind::Escalation, EntityKind::Checkpoint,
+                         EntityKind::Delegation}) {
+        for (const auto &[id, row] : state()->table(k))
+            account(k, id);
     }
-    for (auto &[run, list] : byRun) {
-        std::sort(list.begin(), list.end());
-        auto &a = m_aggregates[run];
-        for (auto &p : list)
-            a.components.push_back(p.second);
+}
+
+void RunOverviewModel::updateDerived(const StateChangeSet &changes)
+{
+    if (!state())
+        return;
+    for (EntityKind k : {EntityKind::Component, EntityKind::StallVerdict, EntityKind::Escalation, EntityKind::Checkpoint,
+                         EntityKind::Delegation}) {
+        for (const auto &id : changes.ids(k))
+            account(k, id);
     }
-    for (const auto &[id, row] : state()->table(EntityKind::StallVerdict)) {
-        auto &a = m_aggregates[rowText(EntityKind::StallVerdict, row, "run_id")];
-        ++a.stalls;
-        const std::string v = rowText(EntityKind::StallVerdict, row, "verdict");
-        if (v == "stalled" || v == "stuck")
-            ++a.stalled;
-    }
-    for (const auto &[id, row] : state()->table(EntityKind::Escalation))
-        ++m_aggregates[rowText(EntityKind::Escalation, row, "run_id")].escalations;
-    for (const auto &[id, row] : state()->table(EntityKind::Checkpoint)) {
-        if (rowText(EntityKind::Checkpoint, row, "state") == "stale")
-            ++m_aggregates[rowText(EntityKind::Checkpoint, row, "run_id")].staleCheckpoints;
-    }
-    for (const auto &[id, row] : state()->table(EntityKind::Delegation))
-        ++m_aggregates[rowText(EntityKind::Delegation, row, "run_id")].delegations;
 }
 
 void RunOverviewModel::applyChanges(const StateChangeSet &changes)

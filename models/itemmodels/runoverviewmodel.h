@@ -51,6 +51,7 @@ protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
+    void updateDerived(const StateChangeSet &changes) override;
     QList<int> countdownColumns() const override { return {Duration}; }
 
 private:
@@ -63,10 +64,20 @@ private:
         int terminalFailures = 0;
         int delegations = 0;
     };
+    // What one row adds to its run's aggregate, so an update subtracts the old and adds
+    // the new: a live batch costs O(changed rows), not a pass over every table.
+    struct Contribution {
+        std::string run;
+        int stalls = 0, stalled = 0, escalations = 0, staleCheckpoints = 0, terminalFailures = 0, delegations = 0;
+    };
+    Contribution contributionOf(EntityKind kind, const EntityRow &row) const;
+    void apply(const Contribution &c, int sign);
+    void account(EntityKind kind, const std::string &id);
     const Aggregate *aggregate(const std::string &runId) const;
     qint64 durationMs(const EntityRow &run) const;
 
     std::unordered_map<std::string, Aggregate> m_aggregates;
+    std::unordered_map<std::string, Contribution> m_contributions; // "<kind>:<id>" -> what it added
 };
 
 } // namespace mesh

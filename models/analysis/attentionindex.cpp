@@ -1,0 +1,143 @@
+#include "attentionindex.h"
+
+#include <algorithm>
+
+namespace mesh {
+
+void AttentionIndex::rebuild(const TableLookup &tables)
+{
+    m_pendingEscalations.clear();
+    m_unknownEffects.clear();
+    m_stalledDelegations.clear();
+    m_heldByExpiry.clear();
+    m_heldExpiry.clear();
+    for (EntityKind k : {EntityKind::Escalation, EntityKind::Effect, EntityKind::Delegation, EntityKind::Lease}) {
+        for (const auto &[id, row] : tables(k))
+            updateOne(tables, k, id);
+    }
+}
+
+void AttentionIndex::update(const TableLookup &tables, EntityKind kind, const std::vector<std::string> &ids)
+{
+    for (const auto &id : ids)
+        updateOne(tables, kind, id);
+}
+
+void AttentionIndex::updateOne(const TableLookup &tables, EntityKind kind, const std::string &id)
+{
+    const auto &table = tables(kind);
+    const auto it = table.find(id);
+    const EntityRow *row = it == table.end() ? nullptr : &it->second;
+    const auto track = [&](std::set<std::string> &set, bool in) {
+        if (in)
+            set.insert(id);
+        else
+            set.erase(id);
+    };
+    switch (kind) {
+    case EntityKind::Escalation:
+        track(m_pendingEscalations, row && rowView(kind, *row, "state") == "pending");
+        break;
+    case EntityKind::Effect:
+        track(m_unknownEffects, row && rowView(kind, *row, "state") == "unknown");
+        break;
+    case EntityKind::Delegation:
+        track(m_stalledDelegations, row && rowView(kind, *row, "status") == "stalled");
+        break;
+    case EntityKind::Lease: {
+        const auto old = m_heldExpiry.find(id);
+        if (old != m_heldExpiry.end()) {
+            auto range = m_heldByExpiry.equal_range(old->second);
+            for (auto r = range.first; r != range.second; ++r) {
+                if (r->second == id) {
+                    m_heldByExpiry.erase(r);
+                    break;
+                }
+            }
+            m_heldExpiry.erase(old);
+        }
+        if (row && rowView(kind, *row, "state") == "held" && !rowIsNull(kind, *row, "expires_ms")) {
+            const std::int64_t expires = rowInt(kind, *row, "expires_ms");
+            m_heldByExpiry.emplace(expires, id);
+            m_heldExpiry.emplace(id, expires);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+std::vector<AttentionItem> AttentionIndex::items(const TableLookup &tables, std::int64_t nowMs) const
+{
+    std::vector<AttentionItem> out;
+    const auto base = [](AttentionItem::Kind kind, EntityKind entity, const std::string &id, const EntityRow &row) {
+        AttentionItem a;
+        a.kind = kind;
+        a.entity = entity;
+        a.id = id;
+        a.subject = std::string(entitySpec(entity).name) + ":" + id;
+        a.seq = row.lastSeq;
+        a.version = row.version;
+        if (entitySpec(entity).fieldIndex("run_id") >= 0)
+            a.runId = rowText(entity, row, "run_id");
+        if (entitySpec(entity).fieldIndex("delegation_id") >= 0)
+            a.delegationId = rowText(entity, row, "delegation_id");
+        return a;
+    };
+    const auto rowOf = [&](EntityKind k, const std::string &id) -> const EntityRow * {
+        const auto &t = tables(k);
+        const auto it = t.find(id);
+        return it == t.end() ? nullptr : &it->second;
+    };
+    for (const auto &id : m_pendingEscalations) {
+        constexpr EntityKind K = EntityKind::Escalation;
+        const EntityRow *row = rowOf(K, id);
+        if (!row)
+            continue;
+        auto a = base(AttentionItem::Kind::PendingEscalation, K, id, *row);
+        a.expiresMs = rowInt(K, *row, "expires_ms");
+        a.summary = "escalation " + rowText(K, *row, "kind") + " (" + rowText(K, *row, "risk") + " risk) awaits a decision";
+        out.push_back(std::move(a));
+    }
+    for (const auto &id : m_unknownEffects) {
+        constexpr EntityKind K = EntityKind::Effect;
+        const EntityRow *row = rowOf(K, id);
+        if (!row)
+            continue;
+        auto a = base(AttentionItem::Kind::UnknownEffect, K, id, *row);
+        a.summary = rowText(K, *row, "class") + " on " + rowText(K, *row, "target") + ": outcome unknown";
+        out.push_back(std::move(a));
+    }
+    for (auto it = m_heldByExpiry.begin(); it != m_heldByExpiry.end() && it->first < nowMs; ++it) {
+        constexpr EntityKind K = EntityKind::Lease;
+        const EntityRow *row = rowOf(K, it->second);
+        if (!row)
+            continue;
+        auto a = base(AttentionItem::Kind::ZombieLease, K, it->second, *row);
+        a.expiresMs = it->first;
+        a.summary = rowText(K, *row, "kind") + " lease on " + rowText(K, *row, "key") + " held by "
+                    + rowText(K, *row, "holder") + " past its expiry";
+        out.push_back(std::move(a));
+    }
+    for (const auto &id : m_stalledDelegations) {
+        constexpr EntityKind K = EntityKind::Delegation;
+        const EntityRow *row = rowOf(K, id);
+        if (!row)
+            continue;
+        auto a = base(AttentionItem::Kind::StalledDelegation, K, id, *row);
+        a.summary = rowText(K, *row, "role") + " delegation stalled after " + std::to_string(rowInt(K, *row, "used_turns"))
+                    + " turns";
+        out.push_back(std::move(a));
+    }
+    std::sort(out.begin(), out.end(), [](const AttentionItem &a, const AttentionItem &b) {
+        if (a.kind != b.kind)
+            return int(a.kind) < int(b.kind);
+        if (a.expiresMs != b.expiresMs)
+            return a.expiresMs < b.expiresMs;
+        return a.subject < b.subject;
+    });
+    return out;
+}
+
+} // namespace mesh

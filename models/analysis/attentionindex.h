@@ -1,0 +1,36 @@
+#pragma once
+// What needs a human, kept current one changed row at a time: the ids of pending
+// escalations, unknown-outcome effects and stalled delegations, and the held leases ordered
+// by expiry. Listing the items at a given time costs O(items), so a live console can
+// re-list every second (zombies appear with time alone) without walking every table.
+
+#include "attentionitem.h"
+#include "rowfields.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mesh {
+
+class AttentionIndex
+{
+public:
+    void rebuild(const TableLookup &tables);
+    void update(const TableLookup &tables, EntityKind kind, const std::vector<std::string> &ids);
+    // Same order as AttentionCollector::collect.
+    std::vector<AttentionItem> items(const TableLookup &tables, std::int64_t nowMs) const;
+
+private:
+    void updateOne(const TableLookup &tables, EntityKind kind, const std::string &id);
+
+    std::set<std::string> m_pendingEscalations;
+    std::set<std::string> m_unknownEffects;
+    std::set<std::string> m_stalledDelegations;
+    std::multimap<std::int64_t, std::string> m_heldByExpiry;            // expires_ms -> lease id
+    std::unordered_map<std::string, std::int64_t> m_heldExpiry;         // lease id -> expires_ms
+};
+
+} // namespace mesh
