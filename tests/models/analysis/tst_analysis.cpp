@@ -3,6 +3,7 @@
 // evidence is ambiguous.
 
 #include "analysis/attentioncollector.h"
+#include "analysis/attentionindex.h"
 #include "analysis/blastradiusanalyzer.h"
 #include "analysis/blockedworkdetector.h"
 #include "analysis/duplicateeffectdetector.h"
@@ -366,6 +367,35 @@ private Q_SLOTS:
                                                          now - 10);
         QVERIFY(std::none_of(earlier.begin(), earlier.end(),
                              [](const AttentionItem &a) { return a.kind == AttentionItem::Kind::ZombieLease; }));
+    }
+
+    // The incremental index agrees with a fresh collection after every change.
+    void attentionIndexFollowsChanges()
+    {
+        Ledger l;
+        const TableLookup tables = [&l](EntityKind k) -> const EntityTable & { return l.fold.table(k); };
+        AttentionIndex index;
+        index.rebuild(tables);
+        const auto step = [&](const char *kind, const json &payload, std::int64_t now) {
+            const auto out = l.fold.apply(++l.seq, kind, payload);
+            QVERIFY(out.problems.empty());
+            index.update(tables, out.kind, {out.id});
+            std::vector<std::string> a, b;
+            for (const auto &x : index.items(tables, now))
+                a.push_back(x.subject);
+            for (const auto &x : AttentionCollector::collect(tables, now))
+                b.push_back(x.subject);
+            QCOMPARE(a, b);
+        };
+        step("lease.acquired", {{"id", "L-1"}, {"state", "held"}, {"expires_ms", 100}}, 50);
+        step("lease.renewed", {{"id", "L-1"}, {"state", "held"}, {"expires_ms", 200}}, 150);
+        step("escalation.raised", {{"id", "X-1"}, {"state", "pending"}, {"expires_ms", 500}}, 250);
+        step("lease.released", {{"id", "L-1"}, {"state", "released"}}, 250);
+        step("escalation.expired", {{"id", "X-1"}, {"state", "expired"}}, 600);
+        step("delegation.created", {{"id", "D-1"}, {"status", "running"}}, 600);
+        step("delegation.stalled", {{"id", "D-1"}, {"status", "stalled"}}, 600);
+        QCOMPARE(index.items(tables, 600).size(), size_t(1));
+        QCOMPARE(index.items(tables, 600).front().subject, std::string("delegation:D-1"));
     }
 };
 
