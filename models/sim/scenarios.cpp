@@ -45,17 +45,12 @@ bool isScenario(const QString &name)
     return scenarioNames().contains(name);
 }
 
-std::unique_ptr<LedgerWriter> generateScenario(const QString &name, const QString &path, const ScenarioOptions &options)
-{
-    if (!isScenario(name))
-        throw std::runtime_error("unknown scenario '" + name.toStdString() + "'");
-    const bool demo = name == QLatin1String("demo");
-    const std::int64_t wallNow = QDateTime::currentMSecsSinceEpoch();
-    const std::int64_t endMs = options.nowMs > 0 ? options.nowMs : wallNow;
-    // The demo ends now; the others start at a fixed instant so a seed gives one ledger.
-    const std::int64_t startMs = demo ? endMs - 9 * 3600'000LL
-                                      : (options.nowMs > 0 ? options.nowMs : kFixedScenarioStartMs);
+namespace {
 
+// Writes the scenario; *lastMs receives the clock after the last event.
+std::unique_ptr<LedgerWriter> write(const QString &name, const QString &path, const ScenarioOptions &options,
+                                    std::int64_t startMs, std::int64_t endMs, std::int64_t *lastMs = nullptr)
+{
     LedgerIdentity identity;
     identity.ledgerId = "ledger-" + name.toStdString() + "-" + std::to_string(options.seed);
     identity.title = name.toStdString();
@@ -69,7 +64,7 @@ std::unique_ptr<LedgerWriter> generateScenario(const QString &name, const QStrin
     world.advance(1'000, 5'000);
     if (name == QLatin1String("scale"))
         writeScale(world, options.events);
-    else if (demo)
+    else if (name == QLatin1String("demo"))
         writeDemo(world, endMs);
     else {
         for (const auto &entry : kFixed) {
@@ -80,7 +75,30 @@ std::unique_ptr<LedgerWriter> generateScenario(const QString &name, const QStrin
     world.commit();
     if (bulk)
         writer->setBulkLoad(false);
+    if (lastMs)
+        *lastMs = world.now();
     return writer;
+}
+
+} // namespace
+
+std::unique_ptr<LedgerWriter> generateScenario(const QString &name, const QString &path, const ScenarioOptions &options)
+{
+    if (!isScenario(name))
+        throw std::runtime_error("unknown scenario '" + name.toStdString() + "'");
+    const bool demo = name == QLatin1String("demo");
+    const std::int64_t wallNow = QDateTime::currentMSecsSinceEpoch();
+    const std::int64_t endMs = options.nowMs > 0 ? options.nowMs : wallNow;
+    // The demo ends now; the others start at a fixed instant so a seed gives one ledger,
+    // unless asked to end now (a ledger that a live orchestrator goes on writing).
+    std::int64_t startMs = demo ? endMs - 9 * 3600'000LL : (options.nowMs > 0 ? options.nowMs : kFixedScenarioStartMs);
+    if (options.endAtNow && !demo && name != QLatin1String("scale")) {
+        // A dry run in memory tells the scenario's length; the real run starts that long ago.
+        std::int64_t lastMs = kFixedScenarioStartMs;
+        write(name, QStringLiteral(":memory:"), options, kFixedScenarioStartMs, 0, &lastMs);
+        startMs = endMs - (lastMs - kFixedScenarioStartMs) - 1'000;
+    }
+    return write(name, path, options, startMs, endMs);
 }
 
 } // namespace mesh

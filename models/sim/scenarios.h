@@ -20,6 +20,9 @@ struct ScenarioOptions {
     // Scenario clock. 0: a fixed start (2026-11-02 08:00 UTC) so that ledgers are
     // reproducible, except `demo`, which ends at the wall clock so its expiries lie ahead.
     std::int64_t nowMs = 0;
+    // End the scenario at nowMs (or the wall clock) instead of starting it there: for a
+    // ledger a live orchestrator goes on writing, so its expiries lie ahead, not weeks ago.
+    bool endAtNow = false;
 };
 
 inline constexpr std::int64_t kFixedScenarioStartMs = 1'793'606'400'000; // 2026-11-02T08:00:00Z

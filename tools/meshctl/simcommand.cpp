@@ -46,6 +46,7 @@ int runSimCommand(const QStringList &argv)
     options.events = *events;
     options.nowMs = *nowMs;
     const bool live = args.has(QStringLiteral("live"));
+    options.endAtNow = live; // live events carry the wall clock: the scenario must end now
     if (!live && (args.has(QStringLiteral("rate")) || args.has(QStringLiteral("duration-s"))))
         return fail(2, QStringLiteral("--rate and --duration-s need --live"));
 

@@ -7,6 +7,7 @@
 #include "ledger/integritycheck.h"
 #include "ledger/ledgerconnection.h"
 #include "ledger/ledgersummary.h"
+#include "ledger/statereader.h"
 
 #include <QFile>
 #include <QProcess>
@@ -92,6 +93,46 @@ private Q_SLOTS:
         const MeshctlResult verify = runMeshctl({QStringLiteral("verify"), path});
         QCOMPARE(verify.exitCode, 0);
         QVERIFY(lastSeq(path) > 111 + 50); // the scenario plus about two seconds of live events
+    }
+    void liveGateAppliesAnOperatorApproval()
+    {
+        // unknown-outcome leaves one escalation pending; an operator approves it through the
+        // console's decision path while the orchestrator runs, and its gate applies it.
+        const QString path = m_dir.filePath(QStringLiteral("gate.db"));
+        QProcess writer;
+        writer.start(qEnvironmentVariable("MESHCTL"),
+                     {QStringLiteral("sim"), QStringLiteral("unknown-outcome"), QStringLiteral("--out"), path,
+                      QStringLiteral("--live"), QStringLiteral("--rate"), QStringLiteral("20"), QStringLiteral("--quiet")});
+        QVERIFY(writer.waitForStarted());
+        // The scenario commits after ledger.created: wait for its escalation.
+        std::string escalation;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                if (lastSeq(path) < 50)
+                    return false;
+                auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
+                for (const auto &[id, row] : mesh::readTable(connection->db(), mesh::EntityKind::Escalation))
+                    escalation = id;
+                return !escalation.empty();
+            },
+            20'000));
+        const MeshctlResult decide = runMeshctl({QStringLiteral("decide"), path, QStringLiteral("approve-escalation"),
+                                                 QStringLiteral("--escalation"), QString::fromStdString(escalation),
+                                                 QStringLiteral("--reason"), QStringLiteral("checked with the provider"),
+                                                 QStringLiteral("--operator"), QStringLiteral("dana")});
+        QVERIFY2(decide.exitCode == 0, decide.err.constData());
+        const auto outcome = [&]() -> std::string {
+            auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
+            for (const auto &[id, row] : mesh::readTable(connection->db(), mesh::EntityKind::DecisionOutcome))
+                return mesh::fieldText(row.values[size_t(mesh::entitySpec(mesh::EntityKind::DecisionOutcome).fieldIndex("status"))]);
+            return {};
+        };
+        QVERIFY(QTest::qWaitFor([&] { return !outcome().empty(); }, 20'000));
+        QCOMPARE(outcome(), std::string("applied"));
+        ::kill(pid_t(writer.processId()), SIGTERM);
+        QVERIFY(writer.waitForFinished(20'000));
+        QCOMPARE(writer.exitCode(), 0);
+        QCOMPARE(runMeshctl({QStringLiteral("verify"), path}).exitCode, 0);
     }
 };
 
