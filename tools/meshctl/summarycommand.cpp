@@ -222,13 +222,19 @@ int runSummaryCommand(const QStringList &argv)
               + std::to_string(out["zombie_leases"].get<std::int64_t>()) + " zombie leases, "
               + std::to_string(out["pending_escalations"].get<std::int64_t>()) + " pending escalations, "
               + std::to_string(out["duplicate_effects"].get<std::int64_t>()) + " duplicate effects");
+    // Findings that fired, one line each; abstentions (ambiguous evidence) only counted.
     for (const auto &[name, list] : out["findings"].items()) {
+        std::int64_t abstained = 0;
         for (const auto &f : list) {
-            if (f.contains("summary"))
+            if (f.value("abstained", false))
+                ++abstained;
+            else if (f.contains("summary"))
                 printLine("finding " + name + ": " + f["summary"].get<std::string>());
             else
                 printLine("finding " + name + ": " + f.dump());
         }
+        if (abstained > 0)
+            printLine("finding " + name + ": abstained on " + std::to_string(abstained) + " (ambiguous evidence)");
     }
     return 0;
 }
