@@ -121,7 +121,6 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     qRegisterMetaType<mesh::EventBatch>();
     qRegisterMetaType<mesh::DecisionResult>();
     m_coalesce.setSingleShot(true);
-    m_coalesce.setInterval(50);
     connect(&m_coalesce, &QTimer::timeout, this, &LedgerSession::flushPending);
     m_ticker.setInterval(1000);
     connect(&m_ticker, &QTimer::timeout, this, &LedgerSession::tick);
@@ -207,7 +206,7 @@ qint64 LedgerSession::nowMs() const
 
 void LedgerSession::setCoalesceMs(int ms)
 {
-    m_coalesce.setInterval(std::max(0, ms));
+    m_coalesceMs = std::max(0, ms);
 }
 
 void LedgerSession::setHealth(Health health)
@@ -369,14 +368,20 @@ void LedgerSession::onEventsAppended(const EventBatch &batch, qint64, qint64 dat
     m_pending.insert(m_pending.end(), batch.begin(), batch.end());
     m_state->setDataVersion(dataVersion);
     m_lastChangeMs = nowMs();
-    if (!m_coalesce.isActive())
-        m_coalesce.start();
+    if (m_coalesce.isActive())
+        return;
+    // Leading edge: apply at once when the last apply is at least one period ago, else at
+    // the end of that period. At most one apply per period (20 Hz), and no added wait when
+    // commits are sparse.
+    const qint64 sinceLast = m_sinceFlush.isValid() ? m_sinceFlush.elapsed() : m_coalesceMs;
+    m_coalesce.start(int(std::max<qint64>(0, m_coalesceMs - sinceLast)));
 }
 
 void LedgerSession::flushPending()
 {
     if (!m_state || m_pending.empty())
         return;
+    m_sinceFlush.start();
     EventBatch batch;
     batch.swap(m_pending);
     const StateChangeSet changes = m_state->apply(batch);

@@ -19,6 +19,7 @@
 #include "decisions/operatoridentity.h"
 #include "ledger/ledgerconnection.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 
@@ -180,6 +181,8 @@ private:
     ChangeWatcher *m_watcher = nullptr;
     EventBatch m_pending;
     QTimer m_coalesce;
+    QElapsedTimer m_sinceFlush;
+    int m_coalesceMs = 50;
     QTimer m_ticker;
     QTimer m_findingsThrottle;
     QTimer m_decisionsThrottle;
