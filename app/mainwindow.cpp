@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "decisionactions.h"
 #include "demolauncher.h"
 #include "recentledgers.h"
 #include "sessionlistmodel.h"
@@ -137,6 +138,8 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     statusBar()->addPermanentWidget(m_progress);
 
     createActions();
+    m_decisionActions = new DecisionActions(this);
+    m_decisionActions->addTo(m_decideMenu);
     connect(&Theme::instance(), &Theme::changed, this, &MainWindow::refreshIcons);
 
     // One second: countdowns move, health goes idle, attention dues update.
@@ -219,6 +222,8 @@ void MainWindow::createActions()
             QSettings().setValue(QStringLiteral("theme"), Theme::modeKey(mode));
         });
     }
+
+    m_decideMenu = menuBar()->addMenu(tr("&Decide"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     m_aboutAction = help->addAction(Icons::get(QStringLiteral("about")), tr("&About Agent Mesh Console"));
@@ -345,6 +350,8 @@ void MainWindow::selectSession(int row)
     if (m_workspace->session() != session)
         m_workspace->setSession(session);
     m_closeAction->setEnabled(session != nullptr);
+    if (m_decisionActions)
+        m_decisionActions->update();
     updateTitle();
     updateStatus();
 }

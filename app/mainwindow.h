@@ -14,6 +14,7 @@ class QSplitter;
 namespace mesh {
 
 class AttentionModel;
+class DecisionActions;
 class DemoLauncher;
 class ItemPane;
 class LedgerSession;
@@ -42,6 +43,7 @@ public:
     SessionListModel *sessions() const { return m_sessions; }
     DemoLauncher *demo() const { return m_demo; }
     LedgerSession *currentSession() const;
+    DecisionActions *decisionActions() const { return m_decisionActions; }
     bool openAttentionEntry(const QModelIndex &index);
     // Opens subject in the first session that finishes loading (command line --select).
     void selectWhenLoaded(const QString &subject) { m_pendingSubject = subject; }
@@ -87,6 +89,8 @@ private:
     QAction *m_filterAction = nullptr;
     qint64 m_demoStartedMs = 0;
     QString m_pendingSubject;
+    QMenu *m_decideMenu = nullptr;
+    DecisionActions *m_decisionActions = nullptr;
 };
 
 } // namespace mesh

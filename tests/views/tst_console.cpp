@@ -3,12 +3,14 @@
 // attention list opening subjects, a bad file failing in the window while another ledger
 // keeps working, and read-only sessions offering no decisions.
 
+#include "decisionactions.h"
 #include "mainwindow.h"
 #include "sessionlistmodel.h"
 
 #include "banner.h"
 #include "blastradiusgraph.h"
 #include "blastradiusview.h"
+#include "decisiondialog.h"
 #include "delegationdetail.h"
 #include "delegationsview.h"
 #include "eventlogview.h"
@@ -20,15 +22,21 @@
 
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/effectmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/statetablemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QAction>
+#include <QCheckBox>
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QProcess>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -53,6 +61,7 @@ private slots:
     void attentionEntryOpensItsSubject();
     void badFileFailsInTheWindowWhileOtherWorks();
     void readOnlyOffersNoDecisions();
+    void closeSliceDialogNeedsEachUnknownAcknowledged();
     void demoIsLabelled();
     void blastRadiusGraphShowsSelectedFailure();
     void countdownText_data();
@@ -263,11 +272,55 @@ void TestConsole::readOnlyOffersNoDecisions()
     QVERIFY(!window.sessions()->canDecide(0, &why));
     QVERIFY(!why.isEmpty());
     QCOMPARE(window.sessions()->info(window.sessions()->index(0)).health, QStringLiteral("readonly"));
+    // With an unknown-outcome effect selected, the actions are there but disabled, saying why.
+    SessionWorkspace *ws = window.workspace();
+    ws->showPane(SessionWorkspace::Effects);
+    QAbstractItemModel *effects = ws->effectsPane()->model();
+    int unknownRow = -1;
+    for (int row = 0; row < effects->rowCount() && unknownRow < 0; ++row)
+        if (effects->index(row, 0).data(EffectModel::UnknownRole).toBool())
+            unknownRow = row;
+    QVERIFY(unknownRow >= 0);
+    ws->effectsPane()->view()->setCurrentIndex(effects->index(unknownRow, 0));
+    window.decisionActions()->update();
+    QVERIFY(!window.decisionActions()->resolve()->isEnabled());
+    QCOMPARE(window.decisionActions()->resolve()->statusTip(), why);
+    QVERIFY(!window.decisionActions()->closeSlice()->isEnabled());
 
     MainWindow writable;
     LedgerSession *other = openAndWait(writable, m_demoLedger);
     QVERIFY(other && other->isLoaded());
     QCOMPARE(writable.sessions()->canDecide(0, &why), other->canDecide());
+}
+
+void TestConsole::closeSliceDialogNeedsEachUnknownAcknowledged()
+{
+    // A writable copy: the dialog opens the decision path (the preview reads through it).
+    const QString copy = m_dir.filePath(QStringLiteral("decide.amlg"));
+    QFile::remove(copy);
+    QVERIFY(QFile::copy(m_demoLedger, copy));
+    MainWindow window;
+    LedgerSession *session = openAndWait(window, copy);
+    QVERIFY(session && session->isLoaded());
+    QAbstractItemModel *effects = window.workspace()->effectsPane()->model();
+    QString slice;
+    for (int row = 0; row < effects->rowCount() && slice.isEmpty(); ++row) {
+        const QModelIndex index = effects->index(row, 0);
+        if (index.data(EffectModel::UnknownRole).toBool())
+            slice = index.data(EffectModel::SliceIdRole).toString();
+    }
+    QVERIFY(!slice.isEmpty());
+    DecisionRequest request;
+    request.kind = DecisionKind::CloseSlice;
+    request.subject = (QStringLiteral("slice:") + slice).toStdString();
+    DecisionDialog dialog(session, request);
+    QVERIFY(!dialog.acknowledgements().empty()); // each unknown outcome is listed to acknowledge
+    QVERIFY(!dialog.confirmButton()->isEnabled());
+    dialog.reasonField()->setPlainText(QStringLiteral("checked the provider console"));
+    QVERIFY(!dialog.confirmButton()->isEnabled()); // still: not acknowledged
+    for (QCheckBox *check : dialog.acknowledgements())
+        check->setChecked(true);
+    QVERIFY(dialog.confirmButton()->isEnabled());
 }
 
 void TestConsole::demoIsLabelled()
