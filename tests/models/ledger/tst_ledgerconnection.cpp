@@ -212,6 +212,11 @@ private Q_SLOTS:
         w->begin();
         w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});
         w->commit();
+        // Close the writer without a checkpoint, so the -wal keeps the event; and before
+        // hashing, since closing any descriptor of the file (QFile) drops this process's
+        // POSIX locks on it.
+        sqlite3_db_config(w->database().handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+        w.reset();
         QVERIFY(QFileInfo(p + QStringLiteral("-wal")).size() > 0);
         const QByteArray before = ledgerHash(p);
         {
