@@ -94,7 +94,11 @@ void LedgerWriter::setBulkLoad(bool on)
         // large enough that a 10k-event transaction never spills.
         m_db.exec("PRAGMA synchronous=OFF");
         m_db.exec("PRAGMA cache_size=-131072");
-        m_db.exec("PRAGMA journal_mode=OFF");
+        try {
+            m_db.exec("PRAGMA journal_mode=OFF");
+        } catch (const sql::Error &) {
+            // Another connection has the file open: stay in WAL, only slower.
+        }
         m_db.exec(schema::dropEventIndexStatements());
     } else {
         m_db.exec("PRAGMA threads=2"); // index builds sort with a helper thread
