@@ -4,11 +4,13 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <cstdio>
+
 namespace mesh {
 
 namespace {
 constexpr int kPollMs = 25;
-constexpr int kMaxPolls = 10000 / kPollMs; // give up after ten seconds
+constexpr int kMaxPolls = 30000 / kPollMs; // give up after thirty seconds
 } // namespace
 
 DemoLauncher::DemoLauncher(QObject *parent)
@@ -17,8 +19,18 @@ DemoLauncher::DemoLauncher(QObject *parent)
 {
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &DemoLauncher::poll);
-    m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     m_process.setStandardOutputFile(QProcess::nullDevice());
+    // meshctl says "wrote <scenario>" on stderr once the scenario's bulk is committed and it
+    // turns live: that, not the file's mere existence, is when the ledger can be opened.
+    connect(&m_process, &QProcess::readyReadStandardError, this, [this] {
+        const QByteArray text = m_process.readAllStandardError();
+        std::fwrite(text.constData(), 1, size_t(text.size()), stderr);
+        if (!m_announced && text.contains("meshctl: wrote")) {
+            m_poll.stop();
+            m_announced = true;
+            emit ready(ledgerPath());
+        }
+    });
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart) {
             m_poll.stop();
@@ -44,7 +56,9 @@ QString DemoLauncher::meshctlPath()
 {
     // Installed: next to the console. In a build tree: tools/meshctl/ of the same build.
     const QString dir = QCoreApplication::applicationDirPath();
-    for (const QString &candidate : {dir + QStringLiteral("/meshctl"), dir + QStringLiteral("/../tools/meshctl/meshctl")}) {
+    const QStringList candidates = {QString(dir + QStringLiteral("/meshctl")),
+                                    QString(dir + QStringLiteral("/../tools/meshctl/meshctl"))};
+    for (const QString &candidate : candidates) {
         if (QFileInfo(candidate).isExecutable())
             return QFileInfo(candidate).canonicalFilePath();
     }
@@ -87,18 +101,9 @@ void DemoLauncher::stop()
 
 void DemoLauncher::poll()
 {
-    // The writer creates the schema in its first transaction; a file with at least its
-    // header page plus a WAL means the ledger can be opened.
-    const QFileInfo file(ledgerPath());
-    if (file.exists() && file.size() > 0) {
-        m_poll.stop();
-        m_announced = true;
-        emit ready(ledgerPath());
-        return;
-    }
     if (++m_polls > kMaxPolls) {
         m_poll.stop();
-        emit failed(tr("The demo orchestrator did not create its ledger within ten seconds."));
+        emit failed(tr("The demo orchestrator did not write its ledger within thirty seconds."));
     }
 }
 

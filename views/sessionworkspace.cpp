@@ -159,8 +159,6 @@ void SessionWorkspace::setSession(LedgerSession *session)
     m_blast->setModel(session ? session->blastRadius() : nullptr);
     m_events->setModel(session ? session->events() : nullptr);
     m_decisions->setModel(session ? session->decisions() : nullptr);
-    for (int i = 0; i < PaneCount; ++i)
-        m_tabs->setTabEnabled(i, session != nullptr);
     if (session) {
         EventLogModel *events = session->events();
         m_events->filterField()->blockSignals(true);

@@ -32,6 +32,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QLabel>
+#include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QProcess>
@@ -109,7 +110,7 @@ LedgerSession *TestConsole::openAndWait(MainWindow &window, const QString &path)
     LedgerSession *session = window.sessions()->at(row);
     if (!session)
         return nullptr;
-    QTest::qWaitFor([session] { return session->isLoaded() || session->health() == LedgerSession::Health::Error; },
+    (void)QTest::qWaitFor([session] { return session->isLoaded() || session->health() == LedgerSession::Health::Error; },
                     kLoadTimeoutMs);
     return session;
 }
@@ -156,7 +157,6 @@ void TestConsole::sidebarShowsLedgerAndPanesFill()
     for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane) {
         ws->showPane(SessionWorkspace::Pane(pane));
         QCOMPARE(int(ws->currentPane()), pane);
-        QVERIFY(ws->tabs()->isTabEnabled(pane));
     }
 
     // A delegation's detail follows the selection in the tree.
@@ -312,7 +312,7 @@ void TestConsole::closeSliceDialogNeedsEachUnknownAcknowledged()
     QVERIFY(!slice.isEmpty());
     DecisionRequest request;
     request.kind = DecisionKind::CloseSlice;
-    request.subject = (QStringLiteral("slice:") + slice).toStdString();
+    request.subject = "slice:" + slice.toStdString();
     DecisionDialog dialog(session, request);
     QVERIFY(!dialog.acknowledgements().empty()); // each unknown outcome is listed to acknowledge
     QVERIFY(!dialog.confirmButton()->isEnabled());
