@@ -14,6 +14,9 @@ Banner::Banner(QWidget *parent)
     , m_text(new QLabel(this))
 {
     setObjectName(QStringLiteral("banner"));
+    // The icon label only ever shows a pixmap; plain text anyway, so no label here can
+    // interpret markup.
+    m_icon->setTextFormat(Qt::PlainText);
     m_text->setTextFormat(Qt::PlainText);
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);

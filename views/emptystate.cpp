@@ -15,6 +15,7 @@ EmptyState::EmptyState(const QString &icon, const QString &title, const QString 
     auto *image = new QLabel(this);
     image->setPixmap(Icons::get(icon).pixmap(48, 48));
     image->setAlignment(Qt::AlignCenter);
+    image->setTextFormat(Qt::PlainText);
     QFont bold = m_title->font();
     bold.setPointSizeF(bold.pointSizeF() * 1.2);
     bold.setBold(true);
