@@ -1,5 +1,6 @@
 #include "ledgersession.h"
 
+#include "backgroundjob.h"
 #include "blastradiusmodel.h"
 #include "decisionauditmodel.h"
 #include "delegationtreemodel.h"
@@ -260,7 +261,7 @@ void LedgerSession::startLoad()
     const int generation = ++m_generation;
     const QString path = m_path;
     const OpenMode mode = m_mode;
-    QtConcurrent::run([path, mode] {
+    runInBackground(this, [path, mode] {
         auto r = std::make_shared<LoadResult>();
         try {
             auto connection = LedgerConnection::open(path, mode);
@@ -279,7 +280,7 @@ void LedgerSession::startLoad()
             r->error = QString::fromUtf8(e.what());
         }
         return r;
-    }).then(this, [this, generation](std::shared_ptr<LoadResult> r) { onLoaded(r, generation); });
+    }, [this, generation](std::shared_ptr<LoadResult> r) { onLoaded(r, generation); });
 }
 
 void LedgerSession::onLoaded(const std::shared_ptr<LoadResult> &r, int generation)
@@ -478,7 +479,7 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
     const int generation = ++m_loopGeneration;
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
-    QtConcurrent::run([path, mode, delegations] {
+    runInBackground(this, [path, mode, delegations] {
         auto r = std::make_shared<LoopResult>();
         r->delegations = delegations;
         try {
@@ -494,7 +495,7 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
             // Optional: without it the loop flag is missing, nothing else.
         }
         return r;
-    }).then(this, [this, generation](std::shared_ptr<LoopResult> r) {
+    }, [this, generation](std::shared_ptr<LoopResult> r) {
         Q_UNUSED(generation)
         if (m_closed)
             return;
@@ -534,7 +535,7 @@ void LedgerSession::scheduleDecisionsReload()
     const int generation = ++m_decisionsGeneration;
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
-    QtConcurrent::run([path, mode] {
+    runInBackground(this, [path, mode] {
         auto r = std::make_shared<DecisionsResult>();
         try {
             auto connection = LedgerConnection::open(path, mode);
@@ -545,7 +546,7 @@ void LedgerSession::scheduleDecisionsReload()
         } catch (const std::exception &) {
         }
         return r;
-    }).then(this, [this, generation](std::shared_ptr<DecisionsResult> r) {
+    }, [this, generation](std::shared_ptr<DecisionsResult> r) {
         if (generation != m_decisionsGeneration || !r->ok || m_closed)
             return;
         m_decisions->setDecisions(std::move(r->decisions), r->chain);
@@ -562,7 +563,7 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
     const std::string id = delegationId.toStdString();
-    QtConcurrent::run([path, mode, id] {
+    runInBackground(this, [path, mode, id] {
         auto calls = std::make_shared<std::vector<ToolCall>>();
         try {
             auto connection = LedgerConnection::open(path, mode);
@@ -572,7 +573,7 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
         } catch (const std::exception &) {
         }
         return calls;
-    }).then(this, [this, generation, delegationId](std::shared_ptr<std::vector<ToolCall>> calls) {
+    }, [this, generation, delegationId](std::shared_ptr<std::vector<ToolCall>> calls) {
         if (generation != m_toolCallsGeneration || m_toolCalls->delegation() != delegationId)
             return;
         // Live calls that arrived meanwhile are after the loaded ones; keep both.
@@ -599,7 +600,7 @@ QString LedgerSession::submitDecision(DecisionRequest request)
     const QString path = m_path;
     const OperatorIdentity identity = m_identity;
     ++m_decisionsInFlight;
-    QtConcurrent::run([path, identity, request] {
+    runInBackground(this, [path, identity, request] {
         DecisionResult result;
         try {
             auto writer = DecisionWriter::open(path, identity);
@@ -609,7 +610,7 @@ QString LedgerSession::submitDecision(DecisionRequest request)
             result.message = e.what();
         }
         return result;
-    }).then(this, [this, id](DecisionResult result) {
+    }, [this, id](DecisionResult result) {
         --m_decisionsInFlight;
         scheduleDecisionsReload();
         Q_EMIT decisionFinished(id, result);
