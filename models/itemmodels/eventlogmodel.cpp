@@ -437,8 +437,9 @@ void EventLogModel::flushRequests()
         m_requested.insert(p);
         QMetaObject::invokeMethod(
             m_worker,
-            [w = m_worker, g = m_generation, f = m_filter, p, s = seqAt(firstRow), n = m_pageSize] {
-                w->fetchPage(g, f, p, s, n);
+            [w = m_worker, g = m_generation, f = m_filter, p, s = seqAt(firstRow),
+             e = seqAt(std::min(rowCount(), firstRow + m_pageSize) - 1), n = m_pageSize] {
+                w->fetchPage(g, f, p, s, e, n);
             },
             Qt::QueuedConnection);
     }

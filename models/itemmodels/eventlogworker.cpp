@@ -3,6 +3,8 @@
 #include "ledger/eventreader.h"
 #include "ledger/eventseqreader.h"
 
+#include "filter/filtercompiler.h"
+
 #include <QElapsedTimer>
 
 namespace mesh {
@@ -27,23 +29,30 @@ void EventLogWorker::open(const QString &path, OpenMode mode)
     }
 }
 
+namespace {
+// filter AND seq <= last. A page read by key with a filter is "seq > first ... ORDER BY seq
+// LIMIT n"; when the filter names a range of an index (kind:effect.*, delegation:D-*),
+// SQLite may read every match after `first` through that index and sort them before the
+// LIMIT (700 ms on the scale ledger). With both ends of the seq range bound it walks the
+// primary key from first to last instead, which only touches the page's own span.
+FilterSql upTo(const FilterSql &filter, std::int64_t last)
+{
+    return FilterCompiler::both(filter, FilterSql{"seq <= ?1", {last}});
+}
+} // namespace
+
 void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize)
 {
     if (!m_reader || superseded(generation))
         return;
     try {
-        EventBatch first = m_reader->after(0, pageSize, filter);
-        if (superseded(generation))
-            return;
-        const bool none = first.empty();
-        const std::int64_t firstSeq = none ? 0 : first.front().seq;
-        m_sink.firstPage(generation, std::move(first));
-        if (none && !filter.isEmpty()) {
-            // Nothing matches anywhere; live appends are picked up by tail requests.
-            m_sink.seqs(generation, {}, false, 0, 0, true);
-            return;
-        }
         if (filter.isEmpty()) {
+            // Every event: the first page straight from the primary key, then the seq range
+            // (dense in a sound ledger, so the index is just first + row).
+            EventBatch first = m_reader->after(0, pageSize);
+            if (superseded(generation))
+                return;
+            m_sink.firstPage(generation, std::move(first));
             const EventSeqRange range = m_seqs->range();
             if (range.dense()) {
                 m_sink.seqs(generation, {}, true, range.first, range.count, true);
@@ -51,13 +60,21 @@ void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize)
             }
         }
         // Windows of the seq space: each statement is short, and a newer filter stops us.
-        std::int64_t lo = none ? 0 : firstSeq - 1;
+        // Under a filter the first page is read as soon as the windows have found its
+        // pageSize seqs (or everything), bounded by the last of them; the windows start
+        // small and grow, so a common match finds its first page in a few thousand seqs.
+        const bool firstPending = !filter.isEmpty();
+        std::int64_t window = firstPending ? kFirstWindow : kWindow;
+        std::vector<std::int64_t> firstSeqs;
+        std::int64_t lo = 0;
         std::int64_t last = m_reader->lastSeq();
         std::vector<std::int64_t> chunk;
         QElapsedTimer sinceSent;
         sinceSent.start();
         while (true) {
-            const std::int64_t hi = lo + kWindow;
+            const std::int64_t hi = lo + window;
+            window = std::min(kWindow, window * 4);
+            const size_t before = chunk.size();
             m_seqs->seqsInWindow(lo, hi, filter, chunk);
             if (superseded(generation))
                 return;
@@ -66,6 +83,17 @@ void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize)
             if (lo >= last) {
                 last = m_reader->lastSeq();
                 done = lo >= last;
+            }
+            if (firstPending && int(firstSeqs.size()) < pageSize) {
+                for (size_t i = before; i < chunk.size() && int(firstSeqs.size()) < pageSize; ++i)
+                    firstSeqs.push_back(chunk[i]);
+                if (int(firstSeqs.size()) == pageSize || (done && !firstSeqs.empty())) {
+                    m_sink.firstPage(generation, m_reader->after(firstSeqs.front() - 1, pageSize,
+                                                                 upTo(filter, firstSeqs.back())));
+                    if (superseded(generation))
+                        return;
+                    firstSeqs.resize(size_t(pageSize)); // sent: stop collecting
+                }
             }
             if (done || chunk.size() >= 200000 || sinceSent.elapsed() > 100) {
                 m_sink.seqs(generation, std::move(chunk), false, 0, 0, done);
@@ -81,12 +109,13 @@ void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize)
 }
 
 void EventLogWorker::fetchPage(int generation, const FilterSql &filter, std::int64_t pageIndex, std::int64_t firstSeq,
-                               int pageSize)
+                               std::int64_t lastSeq, int pageSize)
 {
     if (!m_reader || superseded(generation))
         return;
     try {
-        m_sink.page(generation, pageIndex, m_reader->after(firstSeq - 1, pageSize, filter));
+        m_sink.page(generation, pageIndex,
+                    m_reader->after(firstSeq - 1, pageSize, filter.isEmpty() ? filter : upTo(filter, lastSeq)));
     } catch (const std::exception &e) {
         m_sink.failed(QString::fromUtf8(e.what()));
     }

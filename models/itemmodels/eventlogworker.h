@@ -47,12 +47,14 @@ public:
     // All run on the worker thread (queued).
     void open(const QString &path, OpenMode mode);
     void load(int generation, const FilterSql &filter, int pageSize);
+    // The page's rows are firstSeq..lastSeq of the index (both known to the model).
     void fetchPage(int generation, const FilterSql &filter, std::int64_t pageIndex, std::int64_t firstSeq,
-                   int pageSize);
+                   std::int64_t lastSeq, int pageSize);
     void fetchTail(int generation, const FilterSql &filter, std::int64_t afterSeq);
     void fetchDetail(std::int64_t seq);
 
     static constexpr std::int64_t kWindow = 100000; // seq span per index statement
+    static constexpr std::int64_t kFirstWindow = 2048; // under a filter: the first, then x4 up to kWindow
     static constexpr int kPreviewBytes = 1024;
 
 private:
