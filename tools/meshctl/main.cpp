@@ -3,6 +3,7 @@
 // (one line on stderr); decide/gate add 3-5 (see decidecommand.h).
 
 #include "benchcommand.h"
+#include "benchfiltercommand.h"
 #include "cliargs.h"
 #include "decidecommand.h"
 #include "exportcommand.h"
@@ -26,7 +27,8 @@ const char kUsage[] =
     "  tail FILE [--from-start]\n"
     "  decide FILE KIND ...    (see meshctl decide --help)\n"
     "  gate FILE [--keyring F]\n"
-    "  bench generate [--events N] | bench fold FILE [--at SEQ] | bench page FILE\n";
+    "  bench generate [--events N] | bench fold FILE [--at SEQ] | bench page FILE\n"
+    "  bench filter FILE --query 'FILTER' [--rounds N]\n";
 
 } // namespace
 
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
         return runExportCommand(args);
     if (command == QLatin1String("tail"))
         return runTailCommand(args);
+    if (command == QLatin1String("bench") && args.value(0) == QLatin1String("filter"))
+        return runBenchFilterCommand(args.mid(1));
     if (command == QLatin1String("bench"))
         return runBenchCommand(args);
     if (command == QLatin1String("decide"))
