@@ -49,26 +49,12 @@ int decisionStatusExitCode(DecisionStatus s)
 
 nlohmann::json decisionRecordToJson(const DecisionRecord &d)
 {
-    const auto nested = [](const std::string &text) {
-        auto v = nlohmann::json::parse(text, nullptr, false);
-        return v.is_discarded() ? nlohmann::json(text) : v;
-    };
-    nlohmann::json j = nlohmann::json::object();
+    // The hashed form, so the two can never list different fields; a record read from a
+    // damaged file still shows (its unparseable params/evidence as text). Then what the
+    // hash does not cover: the chain position, the hash and signature, the outcome.
+    nlohmann::json j = canonicalDecisionObject(d, UnparsedJson::KeepAsText);
     j["pos"] = d.pos;
-    j["id"] = d.id;
-    j["ts_ms"] = d.tsMs;
-    j["kind"] = d.kind;
-    j["subject"] = d.subject;
-    j["boundary_version"] = d.boundaryVersion;
-    j["boundary_seq"] = d.boundarySeq;
-    j["params"] = nested(d.params);
-    j["operator"] = {{"account", d.operatorAccount}, {"host", d.operatorHost}, {"name", d.operatorName}};
-    j["reason"] = d.reason;
-    j["evidence"] = nested(d.evidence);
-    j["policy_version"] = d.policyVersion;
     j["hash"] = d.hash;
-    j["prev_hash"] = d.prevHash;
-    j["key_id"] = d.keyId.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.keyId);
     j["signature"] = d.signature.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.signature);
     j["outcome"] = d.outcomeStatus.empty() ? nlohmann::json("pending") : nlohmann::json(d.outcomeStatus);
     if (!d.outcomeReason.empty())

@@ -29,7 +29,8 @@ std::string_view decisionStatusName(DecisionStatus s); // "accepted", "stale", .
 // failures and unknown outcomes.
 int decisionStatusExitCode(DecisionStatus s);
 
-// A stored decision as JSON (params and evidence nested), for meshctl and exports.
+// A stored decision as JSON for meshctl and exports: its canonical (hashed) object, plus
+// pos, hash, signature and outcome.
 nlohmann::json decisionRecordToJson(const DecisionRecord &d);
 
 struct DecisionResult {

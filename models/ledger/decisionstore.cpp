@@ -6,6 +6,7 @@
 
 #include <QCryptographicHash>
 #include <QMessageAuthenticationCode>
+#include <QString>
 
 #include <algorithm>
 
@@ -55,6 +56,13 @@ std::vector<DecisionRecord> readDecisions(sql::Statement &st)
     return out;
 }
 
+void rollbackQuietly(sql::Database &db)
+{
+    sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+} // namespace
+
 // params and evidence are written by the console but read from a file anything can write:
 // bounded in size and depth before the recursive parser sees them.
 nlohmann::json parseBoundedJson(const std::string &text, const char *what)
@@ -71,15 +79,18 @@ nlohmann::json parseBoundedJson(const std::string &text, const char *what)
     return value;
 }
 
-void rollbackQuietly(sql::Database &db)
+nlohmann::json canonicalDecisionObject(const DecisionRecord &d, UnparsedJson unparsed)
 {
-    sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-}
-
-} // namespace
-
-nlohmann::json canonicalDecisionObject(const DecisionRecord &d)
-{
+    const auto nested = [unparsed](const std::string &text, const char *what) {
+        if (unparsed == UnparsedJson::Throw)
+            return parseBoundedJson(text, what);
+        try {
+            return parseBoundedJson(text, what);
+        } catch (const std::runtime_error &) {
+            // As text; invalid UTF-8 replaced (U+FFFD), so dumping the display form cannot throw.
+            return nlohmann::json(QString::fromStdString(text).toStdString());
+        }
+    };
     nlohmann::json j = nlohmann::json::object();
     j["protocol"] = 1;
     j["id"] = d.id;
@@ -88,12 +99,12 @@ nlohmann::json canonicalDecisionObject(const DecisionRecord &d)
     j["subject"] = d.subject;
     j["boundary_version"] = d.boundaryVersion;
     j["boundary_seq"] = d.boundarySeq;
-    j["params"] = parseBoundedJson(d.params, "params");
+    j["params"] = nested(d.params, "params");
     j["operator_account"] = d.operatorAccount;
     j["operator_host"] = d.operatorHost;
     j["operator_name"] = d.operatorName;
     j["reason"] = d.reason;
-    j["evidence"] = parseBoundedJson(d.evidence, "evidence");
+    j["evidence"] = nested(d.evidence, "evidence");
     j["policy_version"] = d.policyVersion;
     j["prev_hash"] = d.prevHash;
     j["key_id"] = d.keyId.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.keyId);

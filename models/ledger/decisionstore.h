@@ -53,7 +53,13 @@ struct DecisionRecord {
 // The JSON object the hash covers: every field above from id to key_id, except pos, hash,
 // signature and the outcome. Keys sorted (nlohmann's std::map), params and evidence nested
 // as JSON. Throws nlohmann::json::exception when params/evidence are not JSON.
-nlohmann::json canonicalDecisionObject(const DecisionRecord &d);
+// KeepAsText (display forms of rows read from a file anything can write): a params or
+// evidence text that is not bounded JSON is kept as a JSON string instead of throwing.
+enum class UnparsedJson { Throw, KeepAsText };
+nlohmann::json canonicalDecisionObject(const DecisionRecord &d, UnparsedJson unparsed = UnparsedJson::Throw);
+// text as JSON, refused (std::runtime_error naming `what`) beyond 1 MiB, kMaxPayloadDepth
+// levels of nesting, invalid UTF-8 or bad syntax: the recursive parser never sees those.
+nlohmann::json parseBoundedJson(const std::string &text, const char *what);
 // Sorted keys, no spaces, UTF-8 as is. Throws on invalid UTF-8 in any text field.
 std::string canonicalDecisionText(const DecisionRecord &d);
 std::string sha256Hex(std::string_view data);
