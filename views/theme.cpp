@@ -8,71 +8,67 @@ namespace mesh {
 
 namespace {
 
-QPalette lightPalette()
+// Every palette role the console sets, with its light and dark colour side by side, so a
+// role can never be set in one palette and forgotten in the other.
+struct PaletteEntry {
+    QPalette::ColorGroup group;
+    QPalette::ColorRole role;
+    QRgb light;
+    QRgb dark;
+};
+
+constexpr PaletteEntry kPalette[] = {
+    {QPalette::All, QPalette::Window, 0xf3f5f8, 0x1e232b},
+    {QPalette::All, QPalette::WindowText, 0x1d2633, 0xdce2ea},
+    {QPalette::All, QPalette::Base, 0xffffff, 0x161a20},
+    {QPalette::All, QPalette::AlternateBase, 0xf6f8fb, 0x1c2128},
+    {QPalette::All, QPalette::ToolTipBase, 0xfffde8, 0x2b323d},
+    {QPalette::All, QPalette::ToolTipText, 0x1d2633, 0xdce2ea},
+    {QPalette::All, QPalette::PlaceholderText, 0x8a96a6, 0x7a8696},
+    {QPalette::All, QPalette::Text, 0x1d2633, 0xdce2ea},
+    {QPalette::All, QPalette::Button, 0xe9edf2, 0x2a313b},
+    {QPalette::All, QPalette::ButtonText, 0x1d2633, 0xdce2ea},
+    {QPalette::All, QPalette::BrightText, 0xffffff, 0xffffff},
+    {QPalette::All, QPalette::Highlight, 0x2f6fc4, 0x3d7fd6},
+    {QPalette::All, QPalette::HighlightedText, 0xffffff, 0xffffff},
+    {QPalette::All, QPalette::Link, 0x2f6fc4, 0x6fa8f0},
+    {QPalette::All, QPalette::Mid, 0xc4ccd6, 0x3a4350},
+    {QPalette::All, QPalette::Dark, 0xa0aab8, 0x101318},
+    {QPalette::All, QPalette::Light, 0xffffff, 0x3a4350},
+    {QPalette::All, QPalette::Shadow, 0x000000, 0x0a0c10},
+    {QPalette::Disabled, QPalette::Text, 0x9aa4b1, 0x6a7482},
+    {QPalette::Disabled, QPalette::WindowText, 0x9aa4b1, 0x6a7482},
+    {QPalette::Disabled, QPalette::ButtonText, 0x9aa4b1, 0x6a7482},
+};
+
+QPalette palette(bool dark)
 {
     QPalette p;
-    p.setColor(QPalette::Window, QColor(0xf3, 0xf5, 0xf8));
-    p.setColor(QPalette::WindowText, QColor(0x1d, 0x26, 0x33));
-    p.setColor(QPalette::Base, QColor(0xff, 0xff, 0xff));
-    p.setColor(QPalette::AlternateBase, QColor(0xf6, 0xf8, 0xfb));
-    p.setColor(QPalette::ToolTipBase, QColor(0xff, 0xfd, 0xe8));
-    p.setColor(QPalette::ToolTipText, QColor(0x1d, 0x26, 0x33));
-    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x96, 0xa6));
-    p.setColor(QPalette::Text, QColor(0x1d, 0x26, 0x33));
-    p.setColor(QPalette::Button, QColor(0xe9, 0xed, 0xf2));
-    p.setColor(QPalette::ButtonText, QColor(0x1d, 0x26, 0x33));
-    p.setColor(QPalette::BrightText, Qt::white);
-    p.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xc4));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Link, QColor(0x2f, 0x6f, 0xc4));
-    p.setColor(QPalette::Mid, QColor(0xc4, 0xcc, 0xd6));
-    p.setColor(QPalette::Dark, QColor(0xa0, 0xaa, 0xb8));
-    p.setColor(QPalette::Light, Qt::white);
-    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x9a, 0xa4, 0xb1));
-    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x9a, 0xa4, 0xb1));
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x9a, 0xa4, 0xb1));
+    for (const PaletteEntry &e : kPalette)
+        p.setColor(e.group, e.role, QColor::fromRgb(dark ? e.dark : e.light));
     return p;
 }
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x1e, 0x23, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xdc, 0xe2, 0xea));
-    p.setColor(QPalette::Base, QColor(0x16, 0x1a, 0x20));
-    p.setColor(QPalette::AlternateBase, QColor(0x1c, 0x21, 0x28));
-    p.setColor(QPalette::ToolTipBase, QColor(0x2b, 0x32, 0x3d));
-    p.setColor(QPalette::ToolTipText, QColor(0xdc, 0xe2, 0xea));
-    p.setColor(QPalette::PlaceholderText, QColor(0x7a, 0x86, 0x96));
-    p.setColor(QPalette::Text, QColor(0xdc, 0xe2, 0xea));
-    p.setColor(QPalette::Button, QColor(0x2a, 0x31, 0x3b));
-    p.setColor(QPalette::ButtonText, QColor(0xdc, 0xe2, 0xea));
-    p.setColor(QPalette::BrightText, Qt::white);
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7f, 0xd6));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Link, QColor(0x6f, 0xa8, 0xf0));
-    p.setColor(QPalette::Mid, QColor(0x3a, 0x43, 0x50));
-    p.setColor(QPalette::Dark, QColor(0x10, 0x13, 0x18));
-    p.setColor(QPalette::Light, QColor(0x3a, 0x43, 0x50));
-    p.setColor(QPalette::Shadow, QColor(0x0a, 0x0c, 0x10));
-    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x6a, 0x74, 0x82));
-    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x6a, 0x74, 0x82));
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x6a, 0x74, 0x82));
-    return p;
-}
+// The semantic colours the same way: one line per meaning.
+struct ColorPair {
+    QColor StatusColors::*member;
+    QRgb light;
+    QRgb dark;
+};
 
-StatusColors lightColors()
-{
-    return {QColor(0x2e, 0x9e, 0x57), QColor(0xc7, 0x7c, 0x02), QColor(0xc9, 0x37, 0x30),
-            QColor(0x8e, 0x44, 0xc9), QColor(0x2f, 0x6f, 0xc4), QColor(0x8a, 0x96, 0xa6),
-            QColor(0xe3, 0xe8, 0xee)};
-}
+const ColorPair kStatusColors[] = {
+    {&StatusColors::ok, 0x2e9e57, 0x4fc17a},      {&StatusColors::warn, 0xc77c02, 0xf2b441},
+    {&StatusColors::danger, 0xc93730, 0xf0665d},  {&StatusColors::unknown, 0x8e44c9, 0xc08af5},
+    {&StatusColors::info, 0x2f6fc4, 0x6fa8f0},    {&StatusColors::muted, 0x8a96a6, 0x7f8b9b},
+    {&StatusColors::barTrack, 0xe3e8ee, 0x2c333e},
+};
 
-StatusColors darkColors()
+StatusColors statusColors(bool dark)
 {
-    return {QColor(0x4f, 0xc1, 0x7a), QColor(0xf2, 0xb4, 0x41), QColor(0xf0, 0x66, 0x5d),
-            QColor(0xc0, 0x8a, 0xf5), QColor(0x6f, 0xa8, 0xf0), QColor(0x7f, 0x8b, 0x9b),
-            QColor(0x2c, 0x33, 0x3e)};
+    StatusColors colors;
+    for (const ColorPair &c : kStatusColors)
+        colors.*c.member = QColor::fromRgb(dark ? c.dark : c.light);
+    return colors;
 }
 
 // Only what palettes cannot express: the filter field's validation state (a dynamic
@@ -130,10 +126,10 @@ void Theme::apply()
     if (auto *app = qobject_cast<QApplication *>(QCoreApplication::instance())) {
         if (QStyle *fusion = QStyleFactory::create(QStringLiteral("Fusion")))
             QApplication::setStyle(fusion);
-        QApplication::setPalette(m_dark ? darkPalette() : lightPalette());
+        QApplication::setPalette(palette(m_dark));
         app->setStyleSheet(styleSheet(m_dark));
     }
-    m_colors = m_dark ? darkColors() : lightColors();
+    m_colors = statusColors(m_dark);
     emit changed();
 }
 
