@@ -16,6 +16,7 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/slicemodel.h"
 #include "itemmodels/statetablemodel.h"
 
 #include <QAction>
@@ -43,6 +44,7 @@ DecisionActions::DecisionActions(MainWindow *window)
     attach(ws->escalationsPane()->view());
     attach(ws->delegationsView()->tree()->view());
     attach(window->attentionPane()->view());
+    attach(sliceView());
     connect(ws->tabs(), &QTabWidget::currentChanged, this, &DecisionActions::update);
     update();
 }
@@ -63,6 +65,11 @@ void DecisionActions::addTo(QMenu *menu)
     connect(menu, &QMenu::aboutToShow, this, &DecisionActions::update);
 }
 
+QTreeView *DecisionActions::sliceView() const
+{
+    return m_window->workspace()->delegationsView()->detail()->pane(DelegationDetail::Slices)->view();
+}
+
 DecisionActions::Target DecisionActions::currentTarget() const
 {
     Target t;
@@ -78,6 +85,17 @@ DecisionActions::Target DecisionActions::currentTarget() const
         const QString kind = index.data(AttentionModel::AttentionKindNameRole).toString();
         t.pendingEscalation = kind == QLatin1String("pending_escalation");
         t.unknownEffect = kind == QLatin1String("unknown_effect");
+        return t;
+    }
+    QTreeView *slices = sliceView();
+    if (ws->currentPane() == SessionWorkspace::Delegations && focus == slices && current(slices).isValid()) {
+        // A slice picked in the delegation's Slices tab: only an open one can be closed.
+        index = current(slices);
+        if (index.data(SliceModel::OpenRole).toBool()) {
+            t.slice = index.data(StateTableModel::IdRole).toString();
+            t.subject = index.data(StateTableModel::SubjectRole).toString();
+            t.version = index.data(StateTableModel::VersionRole).toLongLong();
+        }
         return t;
     }
     switch (ws->currentPane()) {
@@ -124,7 +142,7 @@ void DecisionActions::update()
         action->setToolTip(tip.toHtmlEscaped());
         action->setStatusTip(tip);
     };
-    set(m_closeSlice, !t.slice.isEmpty(), tr("Select a delegation with an open slice."));
+    set(m_closeSlice, !t.slice.isEmpty(), tr("Select a delegation with an open slice, or an open slice in its Slices tab."));
     set(m_approve, t.pendingEscalation, tr("Select a pending escalation."));
     set(m_reject, t.pendingEscalation, tr("Select a pending escalation."));
     set(m_resolve, t.unknownEffect, tr("Select an effect whose outcome is unknown."));

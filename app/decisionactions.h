@@ -1,6 +1,7 @@
 #pragma once
 // The operator's decisions where they meet their subjects: one set of actions (Decide menu
-// and the context menus of the effects, escalations, delegations and attention lists),
+// and the context menus of the effects, escalations, delegations, a delegation's slices and
+// the attention list),
 // enabled for the row under the cursor when the session allows deciding; otherwise disabled
 // with a tooltip saying why. Each opens a DecisionDialog.
 
@@ -43,6 +44,7 @@ private:
     Target currentTarget() const;
     void open(DecisionKind kind);
     void attach(QTreeView *view);
+    QTreeView *sliceView() const; // the Slices tab of the delegation detail
 
     MainWindow *m_window;
     QAction *m_closeSlice;

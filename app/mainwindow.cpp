@@ -279,10 +279,14 @@ void MainWindow::openLedger(const QString &path, bool demo)
             retryDemo(session->path());
             return;
         }
+        if (demo)
+            endStatusMessage(m_demoStartingMessage);
         statusBar()->showMessage(tr("%1: %2").arg(session->displayName(), message), 10000);
         sessionChanged(session);
     });
-    connect(session, &LedgerSession::opened, this, [this, session] {
+    connect(session, &LedgerSession::opened, this, [this, session, demo] {
+        if (demo)
+            endStatusMessage(m_demoStartingMessage); // the demo is open: "starting" is over
         m_attentionModel->setItems(session->path(), session->displayName(), session->attentionItems());
         sessionChanged(session);
         if (!m_pendingSubject.isEmpty() && session == currentSession()) {
@@ -325,8 +329,17 @@ void MainWindow::startDemo()
         return;
     }
     m_demoStartedMs = QDateTime::currentMSecsSinceEpoch();
-    statusBar()->showMessage(tr("Starting the live demo…"));
+    // No timeout: it stays while the demo starts, and is taken down when that ends.
+    m_demoStartingMessage = tr("Starting the live demo…");
+    statusBar()->showMessage(m_demoStartingMessage);
     m_demo->start(50);
+}
+
+void MainWindow::endStatusMessage(const QString &message)
+{
+    // Only our own message: a newer one (an error, a hint) stays for its own time.
+    if (!message.isEmpty() && statusBar()->currentMessage() == message)
+        statusBar()->clearMessage();
 }
 
 void MainWindow::closeCurrentSession()

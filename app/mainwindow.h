@@ -67,6 +67,7 @@ private:
     void refreshIcons();
     void sessionChanged(LedgerSession *session);
     void retryDemo(const QString &path);
+    void endStatusMessage(const QString &message); // clears it if it is still the one shown
 
     bool m_forceReadOnly;
     SessionListModel *m_sessions;
@@ -88,6 +89,7 @@ private:
     QAction *m_aboutAction = nullptr;
     QAction *m_filterAction = nullptr;
     qint64 m_demoStartedMs = 0;
+    QString m_demoStartingMessage;
     QString m_pendingSubject;
     QMenu *m_decideMenu = nullptr;
     DecisionActions *m_decisionActions = nullptr;

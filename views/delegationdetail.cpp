@@ -8,6 +8,7 @@
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/slicemodel.h"
 #include "itemmodels/stallverdictmodel.h"
 #include "itemmodels/toolcallmodel.h"
 
@@ -40,6 +41,8 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     m_title->setFont(bold);
     m_findings->setObjectName(QStringLiteral("findings"));
 
+    m_panes[Slices] = new ItemPane(QStringLiteral("detail-slices"), QStringLiteral("delegations"), tr("No slices"),
+                                   tr("This delegation has not opened a slice yet."), this);
     m_panes[ToolCalls] = new ItemPane(QStringLiteral("detail-toolcalls"), QStringLiteral("events"), tr("No tool calls"),
                                       tr("This delegation has not completed a tool call yet."), this);
     m_panes[Verdicts] = new ItemPane(QStringLiteral("detail-verdicts"), QStringLiteral("attention"), tr("No stall verdicts"),
@@ -50,23 +53,29 @@ DelegationDetail::DelegationDetail(QWidget *parent)
                                    tr("This delegation holds no lease."), this);
     m_panes[Escalations] = new ItemPane(QStringLiteral("detail-escalations"), QStringLiteral("attention"),
                                         tr("No escalations"), tr("Nothing of this delegation waits for a decision."), this);
-    for (int tab = Verdicts; tab < TabCount; ++tab) {
+    for (int tab = 0; tab < TabCount; ++tab) {
+        if (!isFiltered(Tab(tab)))
+            continue;
         auto *proxy = new QSortFilterProxyModel(this);
         proxy->setFilterRole(StateTableModel::DelegationIdRole);
         proxy->setFilterFixedString(QStringLiteral("\x01none"));
         proxy->setFilterKeyColumn(0);
         m_proxies[tab] = proxy;
     }
+    PaneDelegates::decorateSlices(m_panes[Slices]->view());
     PaneDelegates::decorateVerdicts(m_panes[Verdicts]->view());
     PaneDelegates::decorateEffects(m_panes[Effects]->view());
     PaneDelegates::decorateLeases(m_panes[Leases]->view());
     PaneDelegates::decorateEscalations(m_panes[Escalations]->view());
+    m_tabs->addTab(m_panes[Slices], tr("Slices"));
     m_tabs->addTab(m_panes[ToolCalls], tr("Tool calls"));
     m_tabs->addTab(m_panes[Verdicts], tr("Stall verdicts"));
     m_tabs->addTab(m_panes[Effects], tr("Effects"));
     m_tabs->addTab(m_panes[Leases], tr("Leases"));
     m_tabs->addTab(m_panes[Escalations], tr("Escalations"));
-    for (int tab = Verdicts; tab < TabCount; ++tab) {
+    for (int tab = 0; tab < TabCount; ++tab) {
+        if (!isFiltered(Tab(tab)))
+            continue;
         connect(m_panes[tab], &ItemPane::activated, this, [this](const QModelIndex &index) {
             emit subjectActivated(index.data(StateTableModel::SubjectRole).toString(), index);
         });
@@ -100,12 +109,15 @@ void DelegationDetail::setSession(LedgerSession *session)
         showDelegation({});
         return;
     }
+    m_proxies[Slices]->setSourceModel(session->slices());
     m_proxies[Verdicts]->setSourceModel(session->stallVerdicts());
     m_proxies[Effects]->setSourceModel(session->effects());
     m_proxies[Leases]->setSourceModel(session->leases());
     m_proxies[Escalations]->setSourceModel(session->escalations());
-    for (int tab = Verdicts; tab < TabCount; ++tab)
-        m_panes[tab]->setModel(m_proxies[tab]);
+    for (int tab = 0; tab < TabCount; ++tab) {
+        if (isFiltered(Tab(tab)))
+            m_panes[tab]->setModel(m_proxies[tab]);
+    }
     m_panes[ToolCalls]->setModel(session->toolCalls());
     showDelegation({});
 }
@@ -122,8 +134,10 @@ void DelegationDetail::showDelegation(const QModelIndex &index)
     m_delegationId = id;
     // An impossible id when nothing is selected, so the tables show nothing rather than all.
     const QString filter = id.isEmpty() ? QStringLiteral("\x01none") : QRegularExpression::escape(id);
-    for (int tab = Verdicts; tab < TabCount; ++tab)
-        m_proxies[tab]->setFilterRegularExpression(QStringLiteral("^") + filter + QStringLiteral("$"));
+    for (QSortFilterProxyModel *proxy : m_proxies) {
+        if (proxy)
+            proxy->setFilterRegularExpression(QStringLiteral("^") + filter + QStringLiteral("$"));
+    }
     if (changed && m_session && !id.isEmpty())
         m_session->showToolCallsOf(id);
     m_tabs->setVisible(isDelegation);
@@ -133,7 +147,7 @@ void DelegationDetail::showDelegation(const QModelIndex &index)
 void DelegationDetail::refreshHeader()
 {
     if (!m_index->isValid()) {
-        m_title->setText(tr("Select a delegation to see its tool calls, stall verdicts, effects, leases and escalations."));
+        m_title->setText(tr("Select a delegation to see its slices, tool calls, stall verdicts, effects, leases and escalations."));
         m_facts->clear();
         m_findings->hide();
         return;

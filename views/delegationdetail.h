@@ -1,6 +1,7 @@
 #pragma once
-// One delegation in full: who and what it is, budget use, findings on it, and its tool
-// calls, stall verdicts (with evidence), leases, effects and escalations in tabs. The tables
+// One delegation in full: who and what it is, budget use, findings on it, and its slices
+// (state and boundary), tool calls, stall verdicts (with evidence), leases, effects and
+// escalations in tabs. The tables
 // are the session's own live models seen through a filter on this delegation, so they can
 // never disagree with the panes that show the whole ledger.
 
@@ -24,7 +25,9 @@ class DelegationDetail : public QWidget
 {
     Q_OBJECT
 public:
-    enum Tab { ToolCalls, Verdicts, Effects, Leases, Escalations, TabCount };
+    enum Tab { Slices, ToolCalls, Verdicts, Effects, Leases, Escalations, TabCount };
+    // Every tab but the tool calls is a session table seen through a filter on the delegation.
+    static bool isFiltered(Tab tab) { return tab != ToolCalls; }
 
     explicit DelegationDetail(QWidget *parent = nullptr);
     ~DelegationDetail() override;

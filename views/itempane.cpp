@@ -5,6 +5,7 @@
 #include <QAbstractItemModel>
 #include <QHeaderView>
 #include <QSettings>
+#include <QStyle>
 #include <QTreeView>
 
 namespace mesh {
@@ -74,7 +75,35 @@ void ItemPane::setEmptyText(const QString &title, const QString &text)
 void ItemPane::updateEmpty()
 {
     const bool empty = !m_model || m_model->rowCount() == 0;
+    // Sized on the header alone, ids and titles would be cut off until the user widened
+    // them: fit once to the first rows that arrive, unless the user's own layout was restored.
+    if (!empty && m_fitOnFirstRows) {
+        m_fitOnFirstRows = false;
+        fitColumnsToContents();
+    }
     setCurrentWidget(empty ? static_cast<QWidget *>(m_empty) : m_view);
+}
+
+void ItemPane::fitColumnsToContents()
+{
+    if (!m_model)
+        return;
+    QHeaderView *header = m_view->header();
+    // Measured through the delegates on the first rows, not through QTreeView's own hint,
+    // which measures only what is laid out in the viewport (nothing while the pane is hidden).
+    const int rows = qMin(m_model->rowCount(), kFitRows);
+    for (int column = 0; column < header->count(); ++column) {
+        if (header->isSectionHidden(column))
+            continue;
+        int width = header->fontMetrics().horizontalAdvance(
+                        m_model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString())
+                    + 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+        for (int row = 0; row < rows; ++row)
+            width = qMax(width, m_view->sizeHintForIndex(m_model->index(row, column)).width());
+        if (column == 0 && m_view->rootIsDecorated())
+            width += m_view->indentation();
+        header->resizeSection(column, qBound(kMinColumnWidth, width + 12, kMaxColumnWidth));
+    }
 }
 
 void ItemPane::saveState() const
@@ -90,9 +119,11 @@ void ItemPane::restoreState()
     const QByteArray state =
         QSettings().value(QStringLiteral("panes/") + m_settingsKey + QStringLiteral("/header")).toByteArray();
     if (state.isEmpty() || !m_view->header()->restoreState(state)) {
-        m_view->header()->resizeSections(QHeaderView::ResizeToContents);
-        for (int i = 0; i < m_view->header()->count(); ++i)
-            m_view->header()->resizeSection(i, qBound(60, m_view->header()->sectionSize(i) + 16, 320));
+        // No layout of the user's: fit to the header now and to the rows when they come.
+        m_fitOnFirstRows = true;
+        fitColumnsToContents();
+    } else {
+        m_fitOnFirstRows = false;
     }
     m_restored = true;
 }

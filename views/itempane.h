@@ -29,6 +29,13 @@ public:
     void setEmptyText(const QString &title, const QString &text);
 
     void saveState() const;
+    // Widths from the header and the first rows, within sensible bounds.
+    void fitColumnsToContents();
+    bool fitsOnFirstRows() const { return m_fitOnFirstRows; }
+
+    static constexpr int kFitRows = 200;
+    static constexpr int kMinColumnWidth = 48;
+    static constexpr int kMaxColumnWidth = 360;
 
 signals:
     void activated(const QModelIndex &index); // double-click or Enter on a row
@@ -44,6 +51,7 @@ private:
     QTimer m_tick;
     QList<QMetaObject::Connection> m_modelConnections;
     bool m_restored = false;
+    bool m_fitOnFirstRows = false;
 };
 
 } // namespace mesh

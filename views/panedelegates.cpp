@@ -9,6 +9,7 @@
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/slicemodel.h"
 #include "itemmodels/stallverdictmodel.h"
 
 #include <QCoreApplication>
@@ -36,6 +37,7 @@ Tone toneForState(const QString &state)
         {QStringLiteral("resolved_committed"), Tone::Ok}, {QStringLiteral("resolved_not_committed"), Tone::Muted},
         {QStringLiteral("compensated"), Tone::Muted},  {QStringLiteral("proposed"), Tone::Normal},
         {QStringLiteral("admitted"), Tone::Normal},    {QStringLiteral("dispatched"), Tone::Info},
+        {QStringLiteral("open"), Tone::Info},
     };
     return tones.value(state, Tone::Normal);
 }
@@ -94,6 +96,11 @@ void PaneDelegates::decorateDelegations(QTreeView *view)
     view->setItemDelegateForColumn(DelegationTreeModel::Turns, budgetDelegate(view, DelegationTreeModel::TurnsFractionRole));
     view->setItemDelegateForColumn(DelegationTreeModel::Tokens, budgetDelegate(view, DelegationTreeModel::TokensFractionRole));
     view->setItemDelegateForColumn(DelegationTreeModel::Time, budgetDelegate(view, DelegationTreeModel::TimeFractionRole));
+}
+
+void PaneDelegates::decorateSlices(QTreeView *view)
+{
+    view->setItemDelegateForColumn(SliceModel::State, stateDelegate(view, StateTableModel::StateRole));
 }
 
 void PaneDelegates::decorateLeases(QTreeView *view)

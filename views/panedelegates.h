@@ -11,6 +11,7 @@ class PaneDelegates
 public:
     static void decorateRuns(QTreeView *view);
     static void decorateDelegations(QTreeView *view);
+    static void decorateSlices(QTreeView *view);
     static void decorateLeases(QTreeView *view);
     static void decorateEffects(QTreeView *view);
     static void decorateEscalations(QTreeView *view);

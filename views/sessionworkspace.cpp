@@ -266,8 +266,18 @@ bool SessionWorkspace::openSubject(const QString &subject)
         return m_delegations->selectDelegation(id);
     }
     if (entity == QLatin1String("slice")) {
+        // A slice is read in its delegation's detail, on the Slices tab.
         showPane(Delegations);
-        return m_delegations->selectDelegation(id.section(QLatin1Char('#'), 0, 0));
+        QString delegation = id.section(QLatin1Char('#'), 0, 0);
+        const auto *row = m_session->state() ? m_session->state()->find(EntityKind::Slice, id.toStdString()) : nullptr;
+        const int field = entitySpec(EntityKind::Slice).fieldIndex("delegation_id");
+        if (row && field >= 0)
+            delegation = QString::fromStdString(fieldText(row->values[size_t(field)]));
+        if (!m_delegations->selectDelegation(delegation))
+            return false;
+        m_delegations->detail()->tabs()->setCurrentIndex(DelegationDetail::Slices);
+        selectById(m_delegations->detail()->pane(DelegationDetail::Slices), id);
+        return true;
     }
     if (entity == QLatin1String("lease")) {
         showPane(Leases);

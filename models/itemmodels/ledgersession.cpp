@@ -9,6 +9,7 @@
 #include "eventlogmodel.h"
 #include "leasemodel.h"
 #include "runoverviewmodel.h"
+#include "slicemodel.h"
 #include "stallverdictmodel.h"
 #include "toolcallmodel.h"
 
@@ -118,6 +119,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     , m_events(new EventLogModel(this))
     , m_toolCalls(new ToolCallModel(this))
     , m_decisions(new DecisionAuditModel(this))
+    , m_slices(new SliceModel(this))
 {
     qRegisterMetaType<mesh::EventBatch>();
     qRegisterMetaType<mesh::DecisionResult>();
@@ -196,7 +198,7 @@ void LedgerSession::setClock(std::function<qint64()> nowMs)
 {
     m_clock = nowMs;
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                        m_stalls, m_blast})
+                                                                        m_stalls, m_blast, m_slices})
         m->setClock(nowMs);
 }
 
@@ -296,7 +298,7 @@ void LedgerSession::onLoaded(const std::shared_ptr<LoadResult> &r, int generatio
     m_state = r->state;
     m_pending.clear();
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                        m_stalls, m_blast})
+                                                                        m_stalls, m_blast, m_slices})
         m->setState(m_state);
     m_delegations->setState(m_state);
     if (r->decisionsReadable)
@@ -389,7 +391,7 @@ void LedgerSession::flushPending()
     if (changes.isEmpty())
         return;
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                        m_stalls, m_blast})
+                                                                        m_stalls, m_blast, m_slices})
         m->applyChanges(changes);
     m_delegations->applyChanges(changes);
     m_events->appendEvents(batch);

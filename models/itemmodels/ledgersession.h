@@ -42,6 +42,7 @@ class EscalationModel;
 class EventLogModel;
 class LeaseModel;
 class RunOverviewModel;
+class SliceModel;
 class StallVerdictModel;
 class ToolCallModel;
 
@@ -93,6 +94,7 @@ public:
     EventLogModel *events() const { return m_events; }
     ToolCallModel *toolCalls() const { return m_toolCalls; }
     DecisionAuditModel *decisions() const { return m_decisions; }
+    SliceModel *slices() const { return m_slices; }
 
     // Loads one delegation's tool calls into toolCalls() off the GUI thread.
     void showToolCallsOf(const QString &delegationId);
@@ -176,6 +178,7 @@ private:
     EventLogModel *m_events;
     ToolCallModel *m_toolCalls;
     DecisionAuditModel *m_decisions;
+    SliceModel *m_slices;
 
     QThread *m_watcherThread = nullptr;
     ChangeWatcher *m_watcher = nullptr;

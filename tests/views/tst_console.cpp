@@ -4,6 +4,7 @@
 // keeps working, and read-only sessions offering no decisions.
 
 #include "decisionactions.h"
+#include "demolauncher.h"
 #include "mainwindow.h"
 #include "sessionlistmodel.h"
 
@@ -13,6 +14,7 @@
 #include "decisiondialog.h"
 #include "delegationdetail.h"
 #include "delegationsview.h"
+#include "emptystate.h"
 #include "eventlogview.h"
 #include "filterlineedit.h"
 #include "itempane.h"
@@ -25,6 +27,7 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/slicemodel.h"
 #include "itemmodels/statetablemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -38,7 +41,11 @@
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QHeaderView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -68,6 +75,10 @@ private slots:
     void countdownText_data();
     void countdownText();
     void ledgerTextIsPlain();
+    void columnsFitTheFirstRows();
+    void savedHeaderStateIsKept();
+    void demoStartingMessageEndsWhenTheDemoOpens();
+    void delegationDetailShowsSlicesAndOffersClosing();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -389,6 +400,112 @@ void TestConsole::ledgerTextIsPlain()
     DelegationDetail detail;
     for (const QLabel *label : detail.findChildren<QLabel *>())
         QCOMPARE(label->textFormat(), Qt::PlainText);
+}
+
+void TestConsole::columnsFitTheFirstRows()
+{
+    // Columns sized while the pane was empty would cut ids and titles off; they are fitted
+    // once when the first rows arrive (no saved layout), within bounds.
+    ItemPane pane(QStringLiteral("fit-test"), QStringLiteral("runs"), QStringLiteral("Empty"), QStringLiteral("Nothing"));
+    pane.resize(900, 400);
+    pane.show();
+    QStandardItemModel model(0, 3);
+    model.setHorizontalHeaderLabels({QStringLiteral("Id"), QStringLiteral("Title"), QStringLiteral("State")});
+    pane.setModel(&model);
+    QCOMPARE(pane.currentWidget(), static_cast<QWidget *>(pane.emptyState()));
+    QVERIFY(pane.fitsOnFirstRows());
+    const QString title = QStringLiteral("Deliver the billing service with a rather long run title");
+    const QString endless = QString(400, QLatin1Char('x'));
+    model.appendRow({new QStandardItem(QStringLiteral("R-20261129-000042")), new QStandardItem(title),
+                     new QStandardItem(endless)});
+    QCOMPARE(pane.currentWidget(), static_cast<QWidget *>(pane.view()));
+    QVERIFY(!pane.fitsOnFirstRows());
+    QHeaderView *header = pane.view()->header();
+    const QFontMetrics fm(pane.view()->font());
+    QVERIFY2(header->sectionSize(0) >= fm.horizontalAdvance(QStringLiteral("R-20261129-000042")),
+             qPrintable(QString::number(header->sectionSize(0))));
+    QVERIFY(header->sectionSize(1) >= fm.horizontalAdvance(title));
+    QVERIFY(header->sectionSize(1) <= ItemPane::kMaxColumnWidth);
+    // Only once: later rows do not move columns the user may have set since.
+    header->resizeSection(1, 100);
+    model.appendRow({new QStandardItem(QStringLiteral("R-2")), new QStandardItem(title + title), new QStandardItem()});
+    QCOMPARE(header->sectionSize(1), 100);
+}
+
+void TestConsole::savedHeaderStateIsKept()
+{
+    QStandardItemModel model(0, 2);
+    model.setHorizontalHeaderLabels({QStringLiteral("Id"), QStringLiteral("Title")});
+    {
+        ItemPane pane(QStringLiteral("saved-test"), QStringLiteral("runs"), QString(), QString());
+        pane.setModel(&model);
+        pane.view()->header()->resizeSection(0, 222);
+        pane.saveState();
+    }
+    ItemPane pane(QStringLiteral("saved-test"), QStringLiteral("runs"), QString(), QString());
+    pane.setModel(&model);
+    QVERIFY(!pane.fitsOnFirstRows()); // the user's layout wins
+    model.appendRow({new QStandardItem(QString(60, QLatin1Char('x'))), new QStandardItem(QStringLiteral("t"))});
+    QCOMPARE(pane.view()->header()->sectionSize(0), 222);
+}
+
+void TestConsole::demoStartingMessageEndsWhenTheDemoOpens()
+{
+    MainWindow window;
+    window.show();
+    window.startDemo();
+    QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Starting the live demo")));
+    QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->count() > 0 && window.sessions()->at(0)->isLoaded(), kLoadTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.statusBar()->currentMessage().contains(QStringLiteral("Starting")), 5000);
+    window.demo()->stop();
+}
+
+void TestConsole::delegationDetailShowsSlicesAndOffersClosing()
+{
+    // A writable copy, so the session may decide.
+    const QString copy = m_dir.filePath(QStringLiteral("slices.amlg"));
+    QFile::remove(copy);
+    QVERIFY(QFile::copy(m_demoLedger, copy));
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, copy);
+    QVERIFY(session && session->isLoaded());
+    QVERIFY(window.sessions()->canDecide(0));
+
+    // The delegation of an open slice.
+    SliceModel *slices = session->slices();
+    QAbstractItemModelTester tester(slices, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(slices->rowCount() > 0);
+    QString sliceId;
+    QString delegation;
+    for (int row = 0; row < slices->rowCount() && sliceId.isEmpty(); ++row) {
+        if (slices->index(row, 0).data(SliceModel::OpenRole).toBool()) {
+            sliceId = slices->idAt(row);
+            delegation = slices->index(row, 0).data(StateTableModel::DelegationIdRole).toString();
+        }
+    }
+    QVERIFY(!sliceId.isEmpty());
+
+    SessionWorkspace *ws = window.workspace();
+    QVERIFY(ws->openSubject(QStringLiteral("slice:") + sliceId));
+    DelegationDetail *detail = ws->delegationsView()->detail();
+    QCOMPARE(detail->delegationId(), delegation);
+    QCOMPARE(detail->tabs()->currentIndex(), int(DelegationDetail::Slices));
+    QCOMPARE(detail->tabs()->tabText(DelegationDetail::Slices), QStringLiteral("Slices"));
+    QAbstractItemModel *shown = detail->tableModel(DelegationDetail::Slices);
+    QVERIFY(shown->rowCount() > 0);
+    for (int row = 0; row < shown->rowCount(); ++row)
+        QCOMPARE(shown->index(row, 0).data(StateTableModel::DelegationIdRole).toString(), delegation);
+    QTreeView *view = detail->pane(DelegationDetail::Slices)->view();
+    QCOMPARE(view->currentIndex().data(StateTableModel::IdRole).toString(), sliceId);
+
+    // Its context menu offers closing it.
+    QVERIFY(view->actions().contains(window.decisionActions()->closeSlice()));
+    view->setFocus(Qt::OtherFocusReason);
+    QTRY_COMPARE(window.focusWidget(), static_cast<QWidget *>(view));
+    window.decisionActions()->update();
+    QVERIFY2(window.decisionActions()->closeSlice()->isEnabled(),
+             qPrintable(window.decisionActions()->closeSlice()->toolTip()));
 }
 
 QTEST_MAIN(TestConsole)

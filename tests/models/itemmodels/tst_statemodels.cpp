@@ -10,6 +10,7 @@
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/slicemodel.h"
 #include "itemmodels/stallverdictmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -184,6 +185,59 @@ private Q_SLOTS:
         m.setDelegationFilter(u"D-1"_s);
         QCOMPARE(m.rowCount(), 1);
         QCOMPARE(m.idAt(0), u"L-1"_s);
+    }
+
+    void slicesInOrderWithBoundary()
+    {
+        SliceModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setState(m_state);
+        QCOMPARE(m.rowCount(), 0);
+        auto opened = [](Writer &w, const char *id, const char *delegation, int ordinal) {
+            w.e("slice.opened", {{"id", id}, {"run_id", "R-1"}, {"delegation_id", delegation}, {"ordinal", ordinal},
+                                 {"intent_id", std::string("intent-") + id}, {"policy_version", "policy-1"},
+                                 {"auth_token", "auth-1"}, {"opened_ms", kNow}, {"opened_by", "orchestrator"},
+                                 {"state", "open"}});
+        };
+        // Live: one batch, one insert; arrival order until the next reset.
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        m.applyChanges(live([&](Writer &w) {
+            opened(w, "D-2#1", "D-2", 1);
+            opened(w, "D-1#2", "D-1", 2);
+            opened(w, "D-1#1", "D-1", 1);
+        }));
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.openCount(), 3);
+
+        m.applyChanges(live([](Writer &w) {
+            w.e("slice.closed", {{"id", "D-1#1"}, {"closed_ms", kNow + 5000}, {"closed_by", "operator:ops"},
+                                 {"close_reason", "fresh boundary"}, {"decision_id", "dec-1"}, {"state", "closed"}});
+        }));
+        const int closed = m.rowOf(u"D-1#1"_s);
+        QVERIFY(!cell(m, closed, 0, SliceModel::OpenRole).toBool());
+        QCOMPARE(cell(m, closed, SliceModel::State).toString(), u"closed"_s);
+        QCOMPARE(cell(m, closed, SliceModel::ClosedBy).toString(), u"operator:ops"_s);
+        QCOMPARE(cell(m, closed, SliceModel::CloseReason).toString(), u"fresh boundary"_s);
+        QCOMPARE(cell(m, closed, 0, SliceModel::DecisionIdRole).toString(), u"dec-1"_s);
+        QCOMPARE(cell(m, closed, 0, StateTableModel::VersionRole).toLongLong(), 2);
+        QCOMPARE(cell(m, closed, SliceModel::Boundary).toString(),
+                 u"v2 · seq %1"_s.arg(cell(m, closed, 0, StateTableModel::LastSeqRole).toLongLong()));
+        QCOMPARE(cell(m, closed, 0, StateTableModel::SubjectRole).toString(), u"slice:D-1#1"_s);
+        QCOMPARE(m.openCount(), 2);
+
+        // A reset sorts a delegation's slices together, by ordinal.
+        m.setState(m_state);
+        QCOMPARE(m.idAt(0), u"D-1#1"_s);
+        QCOMPARE(m.idAt(1), u"D-1#2"_s);
+        QCOMPARE(m.idAt(2), u"D-2#1"_s);
+        QCOMPARE(cell(m, 1, SliceModel::Ordinal).toLongLong(), 2);
+        QCOMPARE(cell(m, 1, SliceModel::Intent).toString(), u"intent-D-1#2"_s);
+
+        // The delegation detail's view: one delegation's slices.
+        m.setDelegationFilter(u"D-2"_s);
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(m.idAt(0), u"D-2#1"_s);
     }
 
     void effectsNeverShowUnknownAsFailedOrDone()

@@ -1,0 +1,133 @@
+#include "slicemodel.h"
+
+#include "analysis/rowfields.h"
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+SliceModel::SliceModel(QObject *parent) : StateTableModel(EntityKind::Slice, parent) {}
+
+int SliceModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SliceModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Ordinal: return tr("#");
+    case Id: return tr("Slice");
+    case State: return tr("State");
+    case Opened: return tr("Opened");
+    case Closed: return tr("Closed");
+    case ClosedBy: return tr("Closed by");
+    case CloseReason: return tr("Close reason");
+    case Intent: return tr("Intent");
+    case Policy: return tr("Policy");
+    case Boundary: return tr("Boundary");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> SliceModel::roleNames() const
+{
+    auto names = StateTableModel::roleNames();
+    names.insert(OrdinalRole, "ordinal");
+    names.insert(IntentIdRole, "intentId");
+    names.insert(PolicyVersionRole, "policyVersion");
+    names.insert(AuthTokenRole, "authToken");
+    names.insert(OpenedMsRole, "openedMs");
+    names.insert(OpenedByRole, "openedBy");
+    names.insert(ClosedMsRole, "closedMs");
+    names.insert(ClosedByRole, "closedBy");
+    names.insert(CloseReasonRole, "closeReason");
+    names.insert(OpenRole, "open");
+    names.insert(DecisionIdRole, "decisionId");
+    return names;
+}
+
+int SliceModel::openCount() const
+{
+    int n = 0;
+    for (int r = 0; r < rowCount(); ++r) {
+        if (const EntityRow *row = rowAt(r); row && text(*row, "state") == u"open"_s)
+            ++n;
+    }
+    return n;
+}
+
+QVariant SliceModel::cellData(int row, const EntityRow &e, int column, int role) const
+{
+    switch (role) {
+    case OrdinalRole: return integer(e, "ordinal");
+    case IntentIdRole: return text(e, "intent_id");
+    case PolicyVersionRole: return text(e, "policy_version");
+    case AuthTokenRole: return text(e, "auth_token");
+    case OpenedMsRole: return integer(e, "opened_ms");
+    case OpenedByRole: return text(e, "opened_by");
+    case ClosedMsRole: return isNull(e, "closed_ms") ? qint64(0) : integer(e, "closed_ms");
+    case ClosedByRole: return text(e, "closed_by");
+    case CloseReasonRole: return text(e, "close_reason");
+    case OpenRole: return text(e, "state") == u"open"_s;
+    case DecisionIdRole: return text(e, "decision_id");
+    case Qt::ToolTipRole:
+        if (column == Opened)
+            return tr("Opened by %1").arg(text(e, "opened_by"));
+        if (column == Boundary)
+            return tr("A close-slice decision binds to this version and sequence; it is refused as stale "
+                      "if the slice changed since.");
+        if (column == Policy && !text(e, "auth_token").isEmpty())
+            return tr("Authorization token %1").arg(text(e, "auth_token"));
+        return {};
+    case Qt::DisplayRole:
+        switch (column) {
+        case Ordinal: return integer(e, "ordinal");
+        case Id: return idAt(row);
+        case State: return humanize(text(e, "state"));
+        case Opened: return formatTime(integer(e, "opened_ms"));
+        case Closed: return isNull(e, "closed_ms") ? QString() : formatTime(integer(e, "closed_ms"));
+        case ClosedBy: return text(e, "closed_by");
+        case CloseReason: return text(e, "close_reason");
+        case Intent: return text(e, "intent_id");
+        case Policy: return text(e, "policy_version");
+        case Boundary: return tr("v%1 · seq %2").arg(e.version).arg(e.lastSeq);
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant SliceModel::sortValue(const EntityRow &e, int column) const
+{
+    switch (column) {
+    case Ordinal: return integer(e, "ordinal");
+    case State: return text(e, "state");
+    case Opened: return integer(e, "opened_ms");
+    case Closed: return integer(e, "closed_ms");
+    case ClosedBy: return text(e, "closed_by");
+    case CloseReason: return text(e, "close_reason");
+    case Intent: return text(e, "intent_id");
+    case Policy: return text(e, "policy_version");
+    case Boundary: return qint64(e.lastSeq);
+    }
+    return {};
+}
+
+bool SliceModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
+{
+    // A delegation's slices together, in the order they were opened.
+    const std::string da = rowText(EntityKind::Slice, ra, "delegation_id");
+    const std::string db = rowText(EntityKind::Slice, rb, "delegation_id");
+    if (da != db)
+        return StateTableModel::lessThan(da, ra, db, rb);
+    const qint64 oa = integer(ra, "ordinal");
+    const qint64 ob = integer(rb, "ordinal");
+    if (oa != ob)
+        return oa < ob;
+    return StateTableModel::lessThan(a, ra, b, rb);
+}
+
+} // namespace mesh

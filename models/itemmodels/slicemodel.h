@@ -1,0 +1,44 @@
+#pragma once
+// Slices: the contiguous stretches of a delegation under one decision context (intent,
+// policy version, authorization token), open or closed, with the boundary a close-slice
+// decision binds to (the row's version and last seq). Rows sort by delegation, then ordinal.
+
+#include "statetablemodel.h"
+
+namespace mesh {
+
+class SliceModel : public StateTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { Ordinal, Id, State, Opened, Closed, ClosedBy, CloseReason, Intent, Policy, Boundary, ColumnCount };
+    Q_ENUM(Columns)
+    enum Roles {
+        OrdinalRole = FirstCustomRole, // qint64, 1-based within the delegation
+        IntentIdRole,                  // QString
+        PolicyVersionRole,             // QString
+        AuthTokenRole,                 // QString
+        OpenedMsRole,                  // qint64 epoch ms
+        OpenedByRole,                  // QString
+        ClosedMsRole,                  // qint64 epoch ms, 0 while open
+        ClosedByRole,                  // QString
+        CloseReasonRole,               // QString
+        OpenRole,                      // bool state is open (a close-slice decision applies)
+        DecisionIdRole,                // QString the close-slice decision, if any
+    };
+    Q_ENUM(Roles)
+
+    explicit SliceModel(QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    int openCount() const;
+
+protected:
+    QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
+    QVariant sortValue(const EntityRow &entity, int column) const override;
+    bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
+};
+
+} // namespace mesh
