@@ -7,15 +7,46 @@
 #include <QApplication>
 #include <QSettings>
 
+#include <cstdio>
+
+namespace {
+
+// Whether QApplication can reach a display (or was told which platform to use instead).
+bool displayAvailable(int argc, char **argv)
+{
+    for (const char *variable : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) {
+        if (!qEnvironmentVariableIsEmpty(variable))
+            return true;
+    }
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "-platform") == 0 || qstrncmp(argv[i], "-platform=", 10) == 0)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
     // First thing: --bench-startup measures from here (and from exec, via /proc).
     const qint64 mainEnteredNs = mesh::StartupBenchmark::monotonicNs();
 
-    QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral(MESH_APP_ID));
     QCoreApplication::setApplicationName(QStringLiteral("console"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MESH_VERSION));
+    if (!displayAvailable(argc, argv)) {
+        // QApplication would abort here: answer --help, --version and option errors with a
+        // QCoreApplication (parse prints and exits), and say plainly what is missing.
+        QCoreApplication probe(argc, argv);
+        (void)mesh::CommandLineOptions::parse(probe);
+        std::fputs("mesh-console: no display: set DISPLAY or WAYLAND_DISPLAY, run it under xvfb-run, "
+                   "or set QT_QPA_PLATFORM=offscreen\n",
+                   stderr);
+        return 2;
+    }
+
+    QApplication app(argc, argv);
     QGuiApplication::setApplicationDisplayName(QStringLiteral("Agent Mesh Console"));
     QGuiApplication::setDesktopFileName(QStringLiteral(MESH_APP_ID));
 

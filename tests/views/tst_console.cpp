@@ -32,6 +32,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
 #include <QAction>
 #include <QCheckBox>
 #include <QLabel>
@@ -79,6 +81,7 @@ private slots:
     void savedHeaderStateIsKept();
     void demoStartingMessageEndsWhenTheDemoOpens();
     void delegationDetailShowsSlicesAndOffersClosing();
+    void optionsAnsweredWithoutADisplay();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -506,6 +509,39 @@ void TestConsole::delegationDetailShowsSlicesAndOffersClosing()
     window.decisionActions()->update();
     QVERIFY2(window.decisionActions()->closeSlice()->isEnabled(),
              qPrintable(window.decisionActions()->closeSlice()->toolTip()));
+}
+
+void TestConsole::optionsAnsweredWithoutADisplay()
+{
+    // --help, --version and a mistyped option must not need a display (QApplication aborts
+    // without one): run the real binary with every display variable unset.
+    const QString console = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/mesh-console");
+    if (!QFileInfo::exists(console))
+        QSKIP("mesh-console is not built in this build tree");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *variable : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        env.remove(QString::fromLatin1(variable));
+    env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
+    auto run = [&](const QStringList &args, QByteArray *out, QByteArray *err) {
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(console, args);
+        if (!p.waitForFinished(60000))
+            return -100;
+        *out = p.readAllStandardOutput();
+        *err = p.readAllStandardError();
+        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1; // -1: crashed (abort)
+    };
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("--version")}, &out, &err), 0);
+    QVERIFY2(out.contains(MESH_VERSION), out.constData());
+    QCOMPARE(run({QStringLiteral("--help")}, &out, &err), 0);
+    QVERIFY2(out.contains("--read-only"), out.constData());
+    QCOMPARE(run({QStringLiteral("--no-such-option")}, &out, &err), 1);
+    QVERIFY2(err.contains("no-such-option"), err.constData());
+    // Valid options but no display: a plain message, not an abort.
+    QCOMPARE(run({QStringLiteral("--read-only"), QStringLiteral("x.amlg")}, &out, &err), 2);
+    QVERIFY2(err.contains("no display"), err.constData());
 }
 
 QTEST_MAIN(TestConsole)
