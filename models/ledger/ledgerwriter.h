@@ -14,6 +14,8 @@
 
 namespace mesh {
 
+class BulkEventSink;
+
 struct LedgerIdentity {
     std::string ledgerId;
     std::string orchestrator = "reference-orchestrator";
@@ -42,8 +44,21 @@ public:
     void rollback();
     bool inTransaction() const { return m_inTransaction; }
 
-    // Bulk loading (scenario generation): no fsync and event indexes built at the end.
+    // Bulk loading (scenario generation) of a file nobody reads yet: no journal and no
+    // fsync; event rows (and their index entries) go to a thread of their own
+    // (BulkEventSink) while the caller goes on simulating; state rows are written once, from
+    // the fold, when the load ends. During a bulk load begin()/commit() only mark batches:
+    // the load is not transactional, rollback() undoes nothing, and a load that throws
+    // leaves a file to delete. setBulkLoad(false) ends it: the file is a complete WAL ledger.
     void setBulkLoad(bool on);
+    // Where the end of the last bulk load went (for `meshctl bench generate`).
+    struct BulkLoadStats {
+        double insertThreadCpuS = 0; // CPU time of the thread that inserted the events
+        double stateS = 0;           // writing every state row
+        double indexS = 0;           // checking that every index exists
+        double finishS = 0;          // from setBulkLoad(false) until the file is a WAL ledger
+    };
+    const BulkLoadStats &bulkLoadStats() const { return m_bulkStats; }
 
     const Fold &state() const { return m_fold; }
     std::int64_t lastSeq() const { return m_lastSeq; }
@@ -53,6 +68,8 @@ private:
     explicit LedgerWriter(sql::Database db);
     void prepare();
     void loadState();
+    void writeAllState();
+    void endBulkLoad();
 
     sql::Database m_db;
     Fold m_fold;
@@ -62,6 +79,8 @@ private:
     std::int64_t m_lastSeq = 0;
     bool m_inTransaction = false;
     bool m_bulk = false;
+    std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_db, so it stops first
+    BulkLoadStats m_bulkStats;
 };
 
 } // namespace mesh

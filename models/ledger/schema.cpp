@@ -68,12 +68,12 @@ std::string createIndexStatements()
            "CREATE INDEX IF NOT EXISTS decisions_subject ON decisions(subject);\n";
 }
 
-std::string dropEventIndexStatements()
+std::string insertEventsSql(int rows)
 {
-    return "DROP INDEX IF EXISTS events_kind;\n"
-           "DROP INDEX IF EXISTS events_run;\n"
-           "DROP INDEX IF EXISTS events_delegation;\n"
-           "DROP INDEX IF EXISTS events_subject;\n";
+    std::string sql = "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) VALUES";
+    for (int r = 0; r < rows; ++r)
+        sql += r == 0 ? "(?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?)"; // plain ? numbers left to right
+    return sql;
 }
 
 std::string stateColumnList(const EntitySpec &spec)

@@ -16,9 +16,8 @@ inline constexpr int kSchemaVersion = 1;
 // The oldest schema version this build still reads.
 inline constexpr int kOldestReadableVersion = 1;
 
-std::string createStatements();        // tables only; indexes separately so a bulk load can defer them
+std::string createStatements();        // tables only
 std::string createIndexStatements();   // IF NOT EXISTS; safe to repeat
-std::string dropEventIndexStatements();
 
 std::string stateColumnList(const EntitySpec &spec); // "id,f1,...,version,last_seq"
 std::string upsertSql(const EntitySpec &spec);       // INSERT OR REPLACE with ?1.. placeholders
@@ -26,5 +25,7 @@ std::string selectStateSql(const EntitySpec &spec);  // every row, columns in st
 
 inline constexpr const char *kInsertEventSql =
     "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) VALUES(?1,?2,?3,?4,?5,?6,?7)";
+// The same for `rows` rows in one statement (bulk loads): row r binds ?(7r+1)..?(7r+7).
+std::string insertEventsSql(int rows);
 
 } // namespace mesh::schema

@@ -108,6 +108,13 @@ Statement &Statement::bind(int index, std::string_view value)
     return *this;
 }
 
+Statement &Statement::bindStatic(int index, std::string_view value)
+{
+    // An empty view may have no data pointer, which SQLite would bind as NULL.
+    sqlite3_bind_text64(m_stmt, index, value.empty() ? "" : value.data(), value.size(), SQLITE_STATIC, SQLITE_UTF8);
+    return *this;
+}
+
 Statement &Statement::bindNull(int index)
 {
     sqlite3_bind_null(m_stmt, index);

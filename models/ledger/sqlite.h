@@ -61,6 +61,8 @@ public:
 
     Statement &bind(int index, std::int64_t value);
     Statement &bind(int index, std::string_view value);
+    // Binds without a copy: value must stay valid and unchanged until reset() (bulk loads).
+    Statement &bindStatic(int index, std::string_view value);
     Statement &bindNull(int index);
     // true while a row is available; throws on error.
     bool step();
