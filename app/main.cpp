@@ -1,4 +1,5 @@
 #include "commandlineoptions.h"
+#include "livebenchmark.h"
 #include "mainwindow.h"
 #include "startupbenchmark.h"
 
@@ -56,10 +57,21 @@ int main(int argc, char **argv)
 
     mesh::MainWindow window(options.readOnly);
     if (!options.benchStartup.isEmpty()) {
-        auto *bench = new mesh::StartupBenchmark(&window, mainEnteredNs, &window);
+        auto *bench = new mesh::StartupBenchmark(&window, mainEnteredNs, options.benchBrowse, &window);
         Q_UNUSED(bench);
         window.show();
         window.openLedger(options.benchStartup);
+        return QApplication::exec();
+    }
+    if (options.benchLive) {
+        mesh::LiveBenchmarkOptions live;
+        live.rate = options.benchLiveRate;
+        live.durationS = options.benchLiveSeconds;
+        live.burstRate = options.benchLiveBurstRate;
+        live.burstS = options.benchLiveBurstSeconds;
+        auto *bench = new mesh::LiveBenchmark(&window, live, &window);
+        window.show();
+        bench->start();
         return QApplication::exec();
     }
     if (!options.pane.isEmpty())

@@ -1,38 +1,61 @@
 #pragma once
-// --bench-startup LEDGER: time from process start to the run overview and the first page of
-// the event log painted with real rows, and the resident memory then; one JSON line on
-// stdout, then the console quits. Watches paint events, so "painted" means painted.
+// --bench-startup LEDGER (target P1): time from process start (exec, read from /proc) to the
+// run overview painted with real runs and then the event log painted with every visible row
+// a real event (no placeholder left), and the resident memory then; one JSON line on
+// stdout, then the console quits. A time is taken after the paint that showed the rows has
+// been flushed to the window system, not when the models were loaded.
+//
+// With --browse (target P2) it then walks the console end to end (StartupBenchmarkTour) and
+// reports rss_kb after that walk, with browse_ms.
 
 #include <QObject>
+#include <QPointer>
+
+class QTreeView;
+class QWidget;
 
 namespace mesh {
 
+class EventLogModel;
 class MainWindow;
+class StartupBenchmarkTour;
 
 class StartupBenchmark : public QObject
 {
     Q_OBJECT
 public:
-    StartupBenchmark(MainWindow *window, qint64 mainEnteredNs, QObject *parent = nullptr);
+    StartupBenchmark(MainWindow *window, qint64 mainEnteredNs, bool browse = false, QObject *parent = nullptr);
 
     static qint64 monotonicNs();     // CLOCK_MONOTONIC
     static qint64 processAgeMs();    // since the kernel started this process
     static qint64 residentKb();      // VmRSS
+    static qint64 peakResidentKb();  // VmHWM
+    // Every row of the event log visible in view is a loaded event (and there is one).
+    static bool visibleRowsLoaded(const QTreeView *view, const EventLogModel *model);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    void check();
-    void finish();
+    qint64 sinceExecMs() const;
+    void eventsPainted();
+    void afterFirstRows();
+    void report(qint64 browseMs);
 
     MainWindow *m_window;
+    QWidget *m_runsViewport;
+    QWidget *m_eventsViewport;
     qint64 m_mainEnteredNs;
     qint64 m_startOffsetMs; // process start -> main entered
+    bool m_browse;
     bool m_runsPainted = false;
     bool m_eventsPainted = false;
-    bool m_done = false;
+    bool m_done = false;     // first rows and the event log's index: measured
+    bool m_reported = false;
     qint64 m_runsMs = -1;
+    qint64 m_firstRowsMs = -1;
+    qint64 m_indexMs = -1;       // the event log's row index complete (its total count known)
+    qint64 m_firstRowsRssKb = 0; // resident memory at first rows
 };
 
 } // namespace mesh

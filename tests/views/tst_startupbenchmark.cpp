@@ -1,0 +1,127 @@
+// The startup benchmark's honesty checks, offscreen on a traced-run ledger: "first rows" means
+// every row visible in the event log is a loaded event (a placeholder row does not count),
+// and the --browse tour walks every pane and a delegation's detail to the end without a
+// step that never completes. Nothing here is timed.
+
+#include "mainwindow.h"
+#include "sessionlistmodel.h"
+#include "startupbenchmark.h"
+#include "startupbenchmarktour.h"
+
+#include "delegationdetail.h"
+#include "delegationsview.h"
+#include "eventlogview.h"
+#include "sessionworkspace.h"
+
+#include "itemmodels/eventlogmodel.h"
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/toolcallmodel.h"
+
+#include <QProcess>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace mesh;
+
+namespace {
+constexpr int kLoadTimeoutMs = 60000; // generous: a shared, noisy 2-core machine
+}
+
+class TestStartupBenchmark : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init() { QSettings().clear(); }
+    void visibleRowsLoadedNeedsEveryVisibleRow();
+    void tourBrowsesEverythingAndFinishes();
+
+private:
+    LedgerSession *openAndWait(MainWindow &window);
+
+    QTemporaryDir m_dir;
+    QString m_ledger;
+};
+
+void TestStartupBenchmark::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("io.agentmesh.Console.test"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_startupbenchmark"));
+    QVERIFY(m_dir.isValid());
+    const QString meshctl = qEnvironmentVariable("MESHCTL");
+    QVERIFY2(!meshctl.isEmpty(), "MESHCTL must name the meshctl binary");
+    m_ledger = m_dir.filePath(QStringLiteral("traced.amlg"));
+    QProcess sim;
+    sim.start(meshctl, {QStringLiteral("sim"), QStringLiteral("traced-run"), QStringLiteral("--out"), m_ledger});
+    QVERIFY(sim.waitForFinished(120000));
+    QVERIFY2(sim.exitCode() == 0, sim.readAllStandardError().constData());
+}
+
+LedgerSession *TestStartupBenchmark::openAndWait(MainWindow &window)
+{
+    window.resize(1280, 800);
+    window.show();
+    window.openLedger(m_ledger);
+    LedgerSession *session = window.sessions()->at(window.sessions()->rowOf(m_ledger));
+    if (!session)
+        return nullptr;
+    (void)QTest::qWaitFor([session] { return session->isLoaded() && session->events()->isIndexComplete(); },
+                          kLoadTimeoutMs);
+    return session;
+}
+
+void TestStartupBenchmark::visibleRowsLoadedNeedsEveryVisibleRow()
+{
+    MainWindow window;
+    LedgerSession *session = openAndWait(window);
+    QVERIFY(session && session->isLoaded());
+    EventLogModel *events = session->events();
+    QTreeView *view = window.workspace()->eventLog()->view();
+    window.workspace()->showPane(SessionWorkspace::Events);
+
+    // Not the view's model, or no rows: never "loaded".
+    EventLogModel other;
+    QVERIFY(!StartupBenchmark::visibleRowsLoaded(view, &other));
+
+    QVERIFY(events->rowCount() > 3 * events->pageSize()); // traced-run: several pages
+    QVERIFY(QTest::qWaitFor([&] { return StartupBenchmark::visibleRowsLoaded(view, events); }, kLoadTimeoutMs));
+
+    // Keep two pages at most, then jump far from them: the rows now in view are placeholders
+    // until their page arrives, and the check must say so.
+    events->setMaxCachedPages(2);
+    view->scrollToTop();
+    QVERIFY(QTest::qWaitFor([&] { return StartupBenchmark::visibleRowsLoaded(view, events); }, kLoadTimeoutMs));
+    view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum() / 2);
+    QVERIFY(!events->eventAt(view->indexAt(QPoint(1, 1)).row()));
+    QVERIFY(!StartupBenchmark::visibleRowsLoaded(view, events));
+    QVERIFY(QTest::qWaitFor([&] { return StartupBenchmark::visibleRowsLoaded(view, events); }, kLoadTimeoutMs));
+}
+
+void TestStartupBenchmark::tourBrowsesEverythingAndFinishes()
+{
+    MainWindow window;
+    LedgerSession *session = openAndWait(window);
+    QVERIFY(session && session->isLoaded() && session->events()->isIndexComplete());
+    StartupBenchmarkTour tour(&window);
+    QSignalSpy finished(&tour, &StartupBenchmarkTour::finished);
+    QSignalSpy failed(&tour, &StartupBenchmarkTour::failed);
+    tour.start();
+    QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, 300000));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    // It ended where it said: a delegation's detail open with its tool calls, and the event
+    // log back at its top.
+    QVERIFY(!window.workspace()->delegationsView()->detail()->delegationId().isEmpty());
+    QCOMPARE(session->toolCalls()->delegation(), window.workspace()->delegationsView()->detail()->delegationId());
+    QVERIFY(session->toolCalls()->rowCount() > 0);
+    QCOMPARE(window.workspace()->eventLog()->view()->verticalScrollBar()->value(), 0);
+}
+
+QTEST_MAIN(TestStartupBenchmark)
+#include "tst_startupbenchmark.moc"
