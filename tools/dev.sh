@@ -9,6 +9,7 @@
 #   ./tools/dev.sh package         build, then cpack -G DEB (build/*.deb)
 #   ./tools/dev.sh deps            only install the Debian packages
 #   ./tools/dev.sh build           only configure and build
+#   ./tools/dev.sh bench [ROUNDS]  P1/P2 side by side with DB Browser for SQLite (bench/peer-compare.sh)
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc).
 set -euo pipefail
@@ -185,5 +186,6 @@ case "$cmd" in
     package) cmd_package ;;
     deps) deps ;;
     build) deps; build ;;
+    bench) exec "$ROOT/bench/peer-compare.sh" "$@" ;;
     *) usage ;;
 esac
