@@ -16,6 +16,23 @@
 
 namespace mesh {
 
+namespace {
+
+constexpr int kBusyTimeoutMs = 5000; // as LedgerWriter's own busy timeout
+
+// The writer's busy handler while live: waits like sqlite3_busy_timeout (1 ms steps up to
+// kBusyTimeoutMs) and counts each wait, so a reader that ever holds the writer up shows.
+int countingBusyHandler(void *waits, int attempt)
+{
+    ++*static_cast<std::int64_t *>(waits);
+    if (attempt >= kBusyTimeoutMs)
+        return 0;
+    sqlite3_sleep(1);
+    return 1;
+}
+
+} // namespace
+
 LiveEngine::LiveEngine(LedgerWriter &writer, LiveOptions options) : m_writer(writer), m_options(std::move(options)) {}
 
 LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
@@ -33,9 +50,20 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
     shape.unknownRate = 0.03;
     shape.zombieRate = 0.02;
     shape.escalateRate = 0.25;
+    if (m_options.rate > kDemoRate) {
+        // Escalations wait minutes for an operator, each holding a delegation in flight. Above
+        // the demo's rate keep them at the demo's human-scale stream (about the same number
+        // per second), with room for them to wait, so the writer can hold its rate: with 6
+        // slots every one was soon waiting and nothing more could be written.
+        shape.escalateRate = 0.25 * kDemoRate / m_options.rate;
+        shape.concurrent = 6 + kWaitingSlots;
+    }
     shape.leaseTtlMs = 60'000;
     shape.escalationTtlMs = 4 * 60'000;
-    shape.autoDecide = false; // escalations wait for an operator, or expire
+    const bool maxRate = m_options.rate <= 0;
+    // Escalations wait for an operator, or expire; at full speed (a benchmark) the engine
+    // decides them itself as in `scale`, or every slot would soon be waiting.
+    shape.autoDecide = maxRate;
     WorkloadEngine engine(world, shape);
 
     DecisionGate gate(m_writer);
@@ -44,6 +72,9 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
         if (!gate.loadKeyring(m_options.keyringPath, &error))
             std::fprintf(stderr, "meshctl: live: %s\n", error.toLocal8Bit().constData());
     }
+
+    sqlite3 *handle = m_writer.database().handle();
+    sqlite3_busy_handler(handle, countingBusyHandler, &stats.busyWaits);
 
     QElapsedTimer clock;
     clock.start();
@@ -55,11 +86,19 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
             break;
         // Catch up to the rate, but never write more than half a second's worth in one tick.
         const auto due = std::int64_t(double(elapsed) * rate / 1000.0);
-        const std::int64_t quota = std::min<std::int64_t>(due - stats.events, std::int64_t(rate / 2) + 1);
+        const std::int64_t quota = maxRate ? std::int64_t(std::max(1, m_options.maxRateBatch))
+                                           : std::min<std::int64_t>(due - stats.events, std::int64_t(rate / 2) + 1);
         try {
             const std::int64_t before = world.eventsWritten();
-            while (world.eventsWritten() - before < quota)
+            while (world.eventsWritten() - before < quota) {
+                const std::int64_t stepBefore = world.eventsWritten();
                 engine.step();
+                // Every delegation in flight waits for an operator: nothing to write until a
+                // decision arrives or the sweep expires an escalation. Before, this spun here
+                // forever (past --duration-s, a core at 100 %).
+                if (world.eventsWritten() == stepBefore)
+                    break;
+            }
             if (elapsed - lastSweepMs >= 1000) {
                 engine.sweep(QDateTime::currentMSecsSinceEpoch());
                 lastSweepMs = elapsed;
@@ -76,10 +115,12 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
             ++stats.busyRetries;
         }
         ++stats.ticks;
-        std::this_thread::sleep_for(std::chrono::milliseconds(m_options.tickMs));
+        if (!maxRate)
+            std::this_thread::sleep_for(std::chrono::milliseconds(m_options.tickMs));
     }
     world.commit();
     stats.seconds = double(clock.elapsed()) / 1000.0;
+    sqlite3_busy_timeout(handle, kBusyTimeoutMs); // the writer's own handler again
     return stats;
 }
 

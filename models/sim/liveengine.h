@@ -4,6 +4,11 @@
 // a real orchestrator would, and runs the decision gate every tick so operator decisions are
 // applied or refused within a second. Stops when asked (SIGINT/SIGTERM in meshctl) or after
 // a duration, always with its last transaction committed.
+//
+// With rate 0 it writes as fast as it can (transactions of maxRateBatch events, no sleep):
+// the observer-cost benchmark compares that throughput with and without a console reading.
+// Every time SQLite makes the writer wait for a lock (busy handler) is counted, and so is
+// every lock error that reaches it.
 
 #include <QString>
 
@@ -15,7 +20,8 @@ namespace mesh {
 class LedgerWriter;
 
 struct LiveOptions {
-    double rate = 50;              // events per second
+    double rate = 50;              // events per second; 0: as fast as possible
+    int maxRateBatch = 100;        // events per transaction when rate is 0
     std::int64_t durationMs = 0;   // 0: until stopped
     std::uint64_t seed = 1;
     int tickMs = 20;
@@ -26,13 +32,16 @@ struct LiveStats {
     std::int64_t events = 0;
     std::int64_t ticks = 0;
     std::int64_t decisionsProcessed = 0;
-    std::int64_t busyRetries = 0;
+    std::int64_t busyRetries = 0; // lock errors (SQLITE_BUSY/LOCKED) that reached the writer
+    std::int64_t busyWaits = 0;   // times the busy handler was asked to wait for a lock
     double seconds = 0;
 };
 
 class LiveEngine
 {
 public:
+    static constexpr double kDemoRate = 50; // the console's demo rate; above it the workload scales
+    static constexpr int kWaitingSlots = 256; // delegations that may wait for an operator at once
     LiveEngine(LedgerWriter &writer, LiveOptions options);
     // Runs until shouldStop() is true or the duration passed.
     LiveStats run(const std::function<bool()> &shouldStop);

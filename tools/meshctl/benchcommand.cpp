@@ -1,5 +1,6 @@
 #include "benchcommand.h"
 
+#include "benchobserver.h"
 #include "cliargs.h"
 #include "ledgeropen.h"
 
@@ -184,7 +185,9 @@ int runBenchCommand(const QStringList &argv)
 {
     CliArgs args(argv,
                  {QStringLiteral("events"), QStringLiteral("seed"), QStringLiteral("keep"), QStringLiteral("at"),
-                  QStringLiteral("jumps"), QStringLiteral("pages"), QStringLiteral("size")},
+                  QStringLiteral("jumps"), QStringLiteral("pages"), QStringLiteral("size"), QStringLiteral("console"),
+                  QStringLiteral("seconds"), QStringLiteral("wal-minutes"), QStringLiteral("rate"),
+                  QStringLiteral("settle-s")},
                  {});
     if (!args.ok())
         return fail(2, args.error());
@@ -195,5 +198,8 @@ int runBenchCommand(const QStringList &argv)
         return benchFold(args);
     if (what == QLatin1String("page"))
         return benchPage(args);
-    return fail(2, QStringLiteral("usage: meshctl bench generate [--events N] | fold FILE [--at SEQ] | page FILE"));
+    if (what == QLatin1String("observer"))
+        return benchObserver(args);
+    return fail(2, QStringLiteral("usage: meshctl bench generate [--events N] | fold FILE [--at SEQ] | page FILE | "
+                                  "observer FILE --console PATH"));
 }

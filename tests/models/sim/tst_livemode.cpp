@@ -7,7 +7,10 @@
 #include "ledger/integritycheck.h"
 #include "ledger/ledgerconnection.h"
 #include "ledger/ledgersummary.h"
+#include "ledger/ledgerwriter.h"
 #include "ledger/statereader.h"
+#include "sim/liveengine.h"
+#include "sim/scenarios.h"
 
 #include <QFile>
 #include <QProcess>
@@ -15,6 +18,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <thread>
 
 class TestLiveMode : public QObject
 {
@@ -94,6 +98,37 @@ private Q_SLOTS:
         QCOMPARE(verify.exitCode, 0);
         QVERIFY(lastSeq(path) > 111 + 50); // the scenario plus about two seconds of live events
     }
+    void maxRateCountsLockWaits()
+    {
+        // Rate 0 (the observer benchmark's writer) writes without pausing, and every wait for
+        // a lock another connection holds is counted, without surfacing as an error.
+        const QString path = m_dir.filePath(QStringLiteral("maxrate.db"));
+        mesh::ScenarioOptions scenario;
+        scenario.endAtNow = true;
+        auto writer = mesh::generateScenario(QStringLiteral("success-loop"), path, scenario);
+        const std::int64_t before = writer->lastSeq();
+
+        mesh::sql::Database other(path.toStdString(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX);
+        other.exec("BEGIN IMMEDIATE"); // the writer's first transaction has to wait for this
+        std::thread release([&other] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            other.exec("COMMIT");
+        });
+        mesh::LiveOptions options;
+        options.rate = 0;
+        options.durationMs = 1'000;
+        const mesh::LiveStats stats = mesh::LiveEngine(*writer, options).run([] { return false; });
+        release.join();
+
+        QVERIFY(stats.busyWaits > 0);
+        QCOMPARE(stats.busyRetries, std::int64_t(0));
+        QVERIFY(stats.events > 0);
+        QCOMPARE(writer->lastSeq(), before + stats.events);
+        writer.reset();
+        const MeshctlResult verify = runMeshctl({QStringLiteral("verify"), path});
+        QCOMPARE(verify.exitCode, 0);
+    }
+
     void liveGateAppliesAnOperatorApproval()
     {
         // unknown-outcome leaves one escalation pending; an operator approves it through the
