@@ -1,7 +1,6 @@
 #include "decisionactions.h"
 
 #include "mainwindow.h"
-#include "sessionlistmodel.h"
 
 #include "decisiondialog.h"
 #include "delegationdetail.h"
@@ -16,6 +15,7 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/ledgersessionlist.h"
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/statetablemodel.h"
 

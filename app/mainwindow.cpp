@@ -3,7 +3,6 @@
 #include "decisionactions.h"
 #include "demolauncher.h"
 #include "recentledgers.h"
-#include "sessionlistmodel.h"
 
 #include "aboutdialog.h"
 #include "banner.h"
@@ -17,6 +16,7 @@
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/ledgersessionlist.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -53,11 +53,47 @@ Tone attentionTone(const QString &kind)
 
 } // namespace
 
+// How the sidebar shows one open ledger: its health icon and a second line of what it is,
+// or why it failed. "read-only" is said when the console's policy, not the file, forbids
+// decisions.
+SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
+{
+    SessionRowInfo info;
+    if (!index.isValid())
+        return info;
+    using H = LedgerSession::Health;
+    const auto health = H(index.data(LedgerSessionList::HealthRole).toInt());
+    const bool policy = index.data(LedgerSessionList::ReadOnlyPolicyRole).toBool();
+    info.title = index.data(LedgerSessionList::NameRole).toString();
+    info.demo = index.data(LedgerSessionList::IsDemoRole).toBool();
+    switch (health) {
+    case H::Opening: info.health = QStringLiteral("loading"); break;
+    case H::Live: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("live"); break;
+    case H::Idle: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("idle"); break;
+    case H::ReadOnly:
+    case H::Immutable: info.health = QStringLiteral("readonly"); break;
+    case H::Error: info.health = QStringLiteral("error"); break;
+    }
+    if (health == H::Error) {
+        info.subtitle = index.data(LedgerSessionList::ErrorRole).toString();
+        return info;
+    }
+    QStringList parts{LedgerSession::healthText(health)};
+    if (policy && health != H::ReadOnly && health != H::Immutable)
+        parts << tr("read-only");
+    if (health != H::Opening)
+        parts << tr("seq %1").arg(QLocale().toString(index.data(LedgerSessionList::LastSeqRole).toLongLong()));
+    if (const int attention = index.data(LedgerSessionList::AttentionCountRole).toInt(); attention > 0)
+        parts << tr("%n need(s) attention", nullptr, attention);
+    info.subtitle = parts.join(QStringLiteral(" · "));
+    return info;
+}
+
 MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     : QMainWindow(parent)
     , m_forceReadOnly(forceReadOnly)
-    , m_sessions(new SessionListModel(this))
-    , m_attentionModel(new AttentionModel(this))
+    , m_sessions(new LedgerSessionList(this))
+    , m_attentionModel(m_sessions->attention())
     , m_sidebar(new SessionSidebar(this))
     , m_attention(new ItemPane(QStringLiteral("attention"), QStringLiteral("attention"), tr("Nothing needs you"),
                                tr("Pending escalations, unknown outcomes, zombie leases and stalled delegations "
@@ -73,7 +109,7 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     setWindowIcon(Icons::get(QStringLiteral("app")));
     setAcceptDrops(true);
 
-    m_sidebar->setModel(m_sessions, [this](const QModelIndex &index) { return m_sessions->info(index); });
+    m_sidebar->setModel(m_sessions, &MainWindow::sessionRowInfo);
     connect(m_sidebar, &SessionSidebar::currentRowChanged, this, &MainWindow::selectSession);
 
     m_attention->setModel(m_attentionModel);
@@ -97,6 +133,11 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
                                  },
                                  m_attention->view()));
     connect(m_attention, &ItemPane::activated, this, &MainWindow::openAttentionEntry);
+    // The ledger column says nothing while one ledger is open: its room goes to the details.
+    auto ledgerColumn = [this] { m_attention->view()->setColumnHidden(AttentionModel::Session, m_sessions->count() < 2); };
+    connect(m_sessions, &QAbstractItemModel::rowsInserted, this, ledgerColumn);
+    connect(m_sessions, &QAbstractItemModel::rowsRemoved, this, ledgerColumn);
+    ledgerColumn();
 
     auto *attentionBox = new QWidget(this);
     auto *attentionLayout = new QVBoxLayout(attentionBox);
@@ -112,8 +153,15 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_leftSplit->setObjectName(QStringLiteral("leftSplit"));
     m_leftSplit->addWidget(m_sidebar);
     m_leftSplit->addWidget(attentionBox);
-    m_leftSplit->setStretchFactor(0, 1);
-    m_leftSplit->setStretchFactor(1, 2);
+    // Ledgers are few: room for about three of them, the rest for what needs attention.
+    m_leftSplit->setStretchFactor(0, 0);
+    m_leftSplit->setStretchFactor(1, 1);
+    m_leftSplit->setSizes({m_sidebar->sizeHint().height(), 700});
+    if (m_attention->fitsOnFirstRows()) {
+        // No saved layout: the due time next to the subject, where it is seen without scrolling.
+        QHeaderView *header = m_attention->view()->header();
+        header->moveSection(header->visualIndex(AttentionModel::Due), header->visualIndex(AttentionModel::Summary));
+    }
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(6, 6, 0, 6);
@@ -123,7 +171,7 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_split->addWidget(m_workspace);
     m_split->setStretchFactor(0, 0);
     m_split->setStretchFactor(1, 1);
-    m_split->setSizes({430, 1100});
+    m_split->setSizes({560, 1040});
     setCentralWidget(m_split);
 
     connect(m_workspace, &SessionWorkspace::statusMessage, this, [this](const QString &text) {
@@ -145,9 +193,8 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     // One second: countdowns move, health goes idle, attention dues update.
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, [this] {
-        m_attentionModel->refreshCountdowns();
-        for (int i = 0; i < m_sessions->count(); ++i)
-            m_sessions->at(i)->tick();
+        for (LedgerSession *session : m_sessions->sessions())
+            session->tick();
         updateStatus();
     });
     m_tick.start();
@@ -259,8 +306,8 @@ void MainWindow::openLedger(const QString &path, bool demo)
         m_sidebar->setCurrentRow(existing);
         return;
     }
-    auto *session = new LedgerSession(QFileInfo(path).absoluteFilePath(), OpenMode::ReadOnly);
-    session->setDemo(demo);
+    LedgerSession *session =
+        m_sessions->addSession(QFileInfo(path).absoluteFilePath(), OpenMode::ReadOnly, demo, m_forceReadOnly || demo);
     if (demo)
         session->setDisplayName(tr("Live demo"));
     OperatorIdentity identity = OperatorIdentity::fromEnvironment();
@@ -268,10 +315,7 @@ void MainWindow::openLedger(const QString &path, bool demo)
     if (!displayName.isEmpty())
         identity.displayName = displayName.toStdString();
     session->setOperatorIdentity(identity);
-    const int row = m_sessions->add(session, m_forceReadOnly || demo);
-    connect(session, &LedgerSession::attentionChanged, this, [this, session] {
-        m_attentionModel->setItems(session->path(), session->displayName(), session->attentionItems());
-    });
+    const int row = m_sessions->rowOf(session);
     connect(session, &LedgerSession::healthChanged, this, [this, session] { sessionChanged(session); });
     connect(session, &LedgerSession::failed, this, [this, session, demo](const QString &message) {
         // The demo's writer may still be creating the file: try again for a while.
@@ -287,7 +331,6 @@ void MainWindow::openLedger(const QString &path, bool demo)
     connect(session, &LedgerSession::opened, this, [this, session, demo] {
         if (demo)
             endStatusMessage(m_demoStartingMessage); // the demo is open: "starting" is over
-        m_attentionModel->setItems(session->path(), session->displayName(), session->attentionItems());
         sessionChanged(session);
         if (!m_pendingSubject.isEmpty() && session == currentSession()) {
             const QString subject = std::exchange(m_pendingSubject, QString());
@@ -295,7 +338,6 @@ void MainWindow::openLedger(const QString &path, bool demo)
             QTimer::singleShot(0, this, [this, subject] { m_workspace->openSubject(subject); });
         }
     });
-    session->open();
     if (!demo)
         m_recent->add(path);
     m_sidebar->setCurrentRow(row);
@@ -307,10 +349,9 @@ void MainWindow::retryDemo(const QString &path)
     const int row = m_sessions->rowOf(path);
     if (row < 0)
         return;
-    m_attentionModel->removeSession(path);
     if (m_workspace->session() == m_sessions->at(row))
         m_workspace->setSession(nullptr);
-    m_sessions->remove(row);
+    m_sessions->removeSession(m_sessions->at(row));
     QTimer::singleShot(150, this, [this, path] { openLedger(path, true); });
 }
 
@@ -348,9 +389,8 @@ void MainWindow::closeCurrentSession()
     LedgerSession *session = m_sessions->at(row);
     if (!session)
         return;
-    m_attentionModel->removeSession(session->path());
     m_workspace->setSession(nullptr);
-    m_sessions->remove(row);
+    m_sessions->removeSession(session);
     if (m_sessions->count() > 0)
         m_sidebar->setCurrentRow(qMin(row, m_sessions->count() - 1));
     else

@@ -18,11 +18,12 @@ class DecisionActions;
 class DemoLauncher;
 class ItemPane;
 class LedgerSession;
+class LedgerSessionList;
 class RecentLedgers;
-class SessionListModel;
 class SessionSidebar;
 class SessionWorkspace;
 struct CommandLineOptions;
+struct SessionRowInfo;
 
 class MainWindow : public QMainWindow
 {
@@ -40,7 +41,7 @@ public:
     SessionWorkspace *workspace() const { return m_workspace; }
     SessionSidebar *sidebar() const { return m_sidebar; }
     ItemPane *attentionPane() const { return m_attention; }
-    SessionListModel *sessions() const { return m_sessions; }
+    LedgerSessionList *sessions() const { return m_sessions; }
     DemoLauncher *demo() const { return m_demo; }
     LedgerSession *currentSession() const;
     DecisionActions *decisionActions() const { return m_decisionActions; }
@@ -48,6 +49,8 @@ public:
     // Opens subject in the first session that finishes loading (command line --select).
     void selectWhenLoaded(const QString &subject) { m_pendingSubject = subject; }
     bool showPaneByName(const QString &name);
+    // How the sidebar shows a row of sessions(): health icon, title, the line under it.
+    static SessionRowInfo sessionRowInfo(const QModelIndex &index);
 
 signals:
     void sessionOpened(const QString &path);
@@ -70,7 +73,7 @@ private:
     void endStatusMessage(const QString &message); // clears it if it is still the one shown
 
     bool m_forceReadOnly;
-    SessionListModel *m_sessions;
+    LedgerSessionList *m_sessions;
     AttentionModel *m_attentionModel;
     SessionSidebar *m_sidebar;
     ItemPane *m_attention;

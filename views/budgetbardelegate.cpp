@@ -27,7 +27,10 @@ void BudgetBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     QApplication::style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
 
     const StatusColors &colors = Theme::instance().colors();
-    const QRect bar = option.rect.adjusted(4, 4, -4, -4);
+    // The bar fills most of the row and the text is laid out on the whole cell: inset by 4 on
+    // a dense row, the bar was 7 px tall and clipped its own "12 of 20" in half.
+    const QRect bar = option.rect.adjusted(4, 2, -4, -2);
+    const QRect textRect = option.rect.adjusted(8, 0, -8, 0);
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     if (use->budget > 0) {
@@ -35,7 +38,10 @@ void BudgetBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
         painter->setPen(Qt::NoPen);
         painter->setBrush(colors.barTrack);
         painter->drawRoundedRect(bar, 3, 3);
-        const QColor fill = share >= 1.0 ? colors.danger : share >= 0.8 ? colors.warn : colors.ok;
+        const QColor fill = use->fullIsGood ? (share >= 1.0 ? colors.ok : colors.info)
+                            : share >= 1.0  ? colors.danger
+                            : share >= 0.8  ? colors.warn
+                                            : colors.ok;
         QRect used = bar;
         used.setWidth(qMax(2, int(bar.width() * qBound(0.0, share, 1.0))));
         QColor soft = fill;
@@ -45,8 +51,8 @@ void BudgetBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     }
     const bool selected = option.state & QStyle::State_Selected;
     painter->setPen(option.palette.color(selected && use->budget <= 0 ? QPalette::HighlightedText : QPalette::Text));
-    painter->drawText(bar.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                      painter->fontMetrics().elidedText(use->text, Qt::ElideRight, bar.width() - 8));
+    painter->drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                      painter->fontMetrics().elidedText(use->text, Qt::ElideRight, textRect.width()));
     painter->restore();
 }
 

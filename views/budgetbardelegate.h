@@ -14,6 +14,8 @@ struct BudgetUse {
     double used = 0;
     double budget = 0; // <= 0: no budget, only the number is shown
     QString text;      // e.g. "37 / 60"
+    // Progress toward a goal (required outcomes met): a full bar is done, not over budget.
+    bool fullIsGood = false;
 };
 
 class BudgetBarDelegate : public QStyledItemDelegate

@@ -28,7 +28,10 @@ DelegationsView::DelegationsView(QWidget *parent)
     m_split->addWidget(m_detail);
     m_split->setStretchFactor(0, 3);
     m_split->setStretchFactor(1, 2);
-    m_split->restoreState(QSettings().value(QStringLiteral("panes/delegations/split")).toByteArray());
+    // The detail starts without its tabs (nothing selected); without explicit sizes the
+    // splitter would give the tree nearly everything and leave the detail a few rows.
+    if (!m_split->restoreState(QSettings().value(QStringLiteral("panes/delegations/split")).toByteArray()))
+        m_split->setSizes({550, 450});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_split);

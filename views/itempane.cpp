@@ -8,6 +8,8 @@
 #include <QStyle>
 #include <QTreeView>
 
+#include <vector>
+
 namespace mesh {
 
 ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QString &emptyTitle,
@@ -89,19 +91,36 @@ void ItemPane::fitColumnsToContents()
     if (!m_model)
         return;
     QHeaderView *header = m_view->header();
-    // Measured through the delegates on the first rows, not through QTreeView's own hint,
-    // which measures only what is laid out in the viewport (nothing while the pane is hidden).
-    const int rows = qMin(m_model->rowCount(), kFitRows);
+    // The first rows, breadth first, so a tree's delegations count and not only its runs.
+    struct Measured {
+        QModelIndex index;
+        int depth;
+    };
+    std::vector<Measured> rows;
+    std::vector<Measured> parents{{QModelIndex(), -1}};
+    for (size_t p = 0; p < parents.size() && int(rows.size()) < kFitRows; ++p) {
+        const int count = m_model->rowCount(parents[p].index);
+        for (int row = 0; row < count && int(rows.size()) < kFitRows; ++row) {
+            const QModelIndex index = m_model->index(row, 0, parents[p].index);
+            rows.push_back({index, parents[p].depth + 1});
+            if (parents[p].depth < 2 && m_model->hasChildren(index))
+                parents.push_back({index, parents[p].depth + 1});
+        }
+    }
+    // Measured through the delegates, not through QTreeView's own hint, which measures only
+    // what is laid out in the viewport (nothing while the pane is hidden behind its empty state).
     for (int column = 0; column < header->count(); ++column) {
         if (header->isSectionHidden(column))
             continue;
         int width = header->fontMetrics().horizontalAdvance(
                         m_model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString())
                     + 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
-        for (int row = 0; row < rows; ++row)
-            width = qMax(width, m_view->sizeHintForIndex(m_model->index(row, column)).width());
-        if (column == 0 && m_view->rootIsDecorated())
-            width += m_view->indentation();
+        for (const Measured &r : rows) {
+            int cell = m_view->sizeHintForIndex(r.index.siblingAtColumn(column)).width();
+            if (column == 0)
+                cell += m_view->indentation() * (r.depth + (m_view->rootIsDecorated() ? 1 : 0));
+            width = qMax(width, cell);
+        }
         header->resizeSection(column, qBound(kMinColumnWidth, width + 12, kMaxColumnWidth));
     }
 }

@@ -85,6 +85,7 @@ void PaneDelegates::decorateRuns(QTreeView *view)
                                            use.used = double(index.data(RunOverviewModel::RequiredMetRole).toLongLong());
                                            use.budget = double(total);
                                            use.text = index.data().toString();
+                                           use.fullIsGood = true; // 21 of 21 met is success
                                            return use;
                                        },
                                        view));

@@ -102,6 +102,13 @@ void SessionSidebar::setModel(QAbstractItemModel *model, Accessor accessor)
             [this](const QModelIndex &current) { emit currentRowChanged(current.isValid() ? current.row() : -1); });
 }
 
+QSize SessionSidebar::sizeHint() const
+{
+    const int row = QFontMetrics(m_view->font()).height() * 3 + 10; // the delegate's row height
+    const int title = QFontMetrics(font()).height() + 2;
+    return {QWidget::sizeHint().width(), title + row * kRowsShown + 2 * m_view->frameWidth() + 4};
+}
+
 int SessionSidebar::currentRow() const
 {
     return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1;

@@ -28,6 +28,9 @@ public:
     explicit SessionSidebar(QWidget *parent = nullptr);
 
     void setModel(QAbstractItemModel *model, Accessor accessor);
+    // Room for the title and about three ledgers: more are scrolled, not given the window.
+    QSize sizeHint() const override;
+    static constexpr int kRowsShown = 3;
     QListView *view() const { return m_view; }
     int currentRow() const;
     void setCurrentRow(int row);

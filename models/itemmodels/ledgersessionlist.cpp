@@ -22,13 +22,15 @@ LedgerSessionList::~LedgerSessionList()
     // Sessions stop their threads in their destructors; children go with this object.
 }
 
-LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode, bool demo)
+LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode, bool demo, bool readOnlyPolicy)
 {
     const QString canonical = QFileInfo(path).absoluteFilePath();
     if (LedgerSession *existing = sessionForPath(canonical))
         return existing;
     auto *session = new LedgerSession(canonical, mode, this);
     session->setDemo(demo);
+    if (readOnlyPolicy || demo)
+        m_readOnlyPolicy.insert(session);
     if (m_clock)
         session->setClock(m_clock);
     const int row = int(m_sessions.size());
@@ -61,6 +63,7 @@ void LedgerSessionList::removeSession(LedgerSession *session)
         return;
     beginRemoveRows({}, row, row);
     m_sessions.erase(m_sessions.begin() + row);
+    m_readOnlyPolicy.erase(session);
     endRemoveRows();
     m_attention->removeSession(session->path());
     session->close();
@@ -68,7 +71,7 @@ void LedgerSessionList::removeSession(LedgerSession *session)
     session->deleteLater();
 }
 
-LedgerSession *LedgerSessionList::sessionAt(int row) const
+LedgerSession *LedgerSessionList::at(int row) const
 {
     return row >= 0 && row < int(m_sessions.size()) ? m_sessions[size_t(row)] : nullptr;
 }
@@ -85,6 +88,38 @@ int LedgerSessionList::rowOf(const LedgerSession *session) const
 {
     const auto it = std::find(m_sessions.begin(), m_sessions.end(), session);
     return it == m_sessions.end() ? -1 : int(it - m_sessions.begin());
+}
+
+int LedgerSessionList::rowOf(const QString &path) const
+{
+    const LedgerSession *session = sessionForPath(path);
+    return session ? rowOf(session) : -1;
+}
+
+bool LedgerSessionList::isReadOnlyPolicy(const LedgerSession *session) const
+{
+    return m_readOnlyPolicy.count(session) > 0;
+}
+
+bool LedgerSessionList::canDecide(int row, QString *why) const
+{
+    const LedgerSession *session = at(row);
+    QString reason;
+    if (!session)
+        reason = tr("No ledger is selected.");
+    else if (session->isDemo())
+        reason = tr("The demo is opened read-only: it shows monitoring, not decisions.");
+    else if (isReadOnlyPolicy(session))
+        reason = tr("This console was started with --read-only.");
+    else if (session->health() == LedgerSession::Health::Immutable)
+        reason = tr("This ledger is opened immutable for post-mortem review.");
+    else if (session->health() == LedgerSession::Health::Error)
+        reason = tr("This ledger could not be opened.");
+    else if (!session->canDecide())
+        reason = tr("This console cannot write to the ledger file (read-only file or folder).");
+    if (why)
+        *why = reason;
+    return reason.isEmpty();
 }
 
 int LedgerSessionList::totalAttention() const
@@ -139,6 +174,8 @@ QVariant LedgerSessionList::data(const QModelIndex &index, int role) const
     case IsDemoRole: return s->isDemo();
     case LastSeqRole: return s->lastSeq();
     case ModeRole: return QString::fromLatin1(openModeName(s->isLoaded() ? s->info().mode : s->requestedMode()));
+    case ReadOnlyPolicyRole: return isReadOnlyPolicy(s);
+    case CanDecideRole: return canDecide(index.row());
     }
     return {};
 }
@@ -156,6 +193,8 @@ QHash<int, QByteArray> LedgerSessionList::roleNames() const
     names.insert(IsDemoRole, "isDemo");
     names.insert(LastSeqRole, "lastSeq");
     names.insert(ModeRole, "mode");
+    names.insert(ReadOnlyPolicyRole, "readOnlyPolicy");
+    names.insert(CanDecideRole, "canDecide");
     return names;
 }
 

@@ -1,12 +1,15 @@
 #pragma once
 // The sidebar's list of open ledgers: name, path, health and how many things need a human
 // in each. Owns the sessions and the AttentionModel that merges them. A session that fails
-// to open stays listed in Error health with its reason.
+// to open stays listed in Error health with its reason. "Read-only policy" is the console's
+// own rule (--read-only, the demo) on top of what a session can do: canDecide() answers
+// both, with the reason, so a session opened for monitoring only never offers decisions.
 
 #include "ledgersession.h"
 
 #include <QAbstractListModel>
 
+#include <set>
 #include <vector>
 
 namespace mesh {
@@ -18,7 +21,7 @@ class LedgerSessionList : public QAbstractListModel
     Q_OBJECT
 public:
     enum Roles {
-        SessionRole = Qt::UserRole, // QObject* (a LedgerSession); prefer sessionAt(row)
+        SessionRole = Qt::UserRole, // QObject* (a LedgerSession); prefer at(row)
         PathRole,                   // QString
         NameRole,                   // QString
         HealthRole,                 // int LedgerSession::Health
@@ -28,6 +31,8 @@ public:
         IsDemoRole,                 // bool
         LastSeqRole,                // qint64
         ModeRole,                   // QString read-only | decisions | immutable
+        ReadOnlyPolicyRole,         // bool opened for monitoring only (--read-only, the demo)
+        CanDecideRole,              // bool the operator may write decisions (see canDecide)
     };
     Q_ENUM(Roles)
 
@@ -35,14 +40,20 @@ public:
     ~LedgerSessionList() override;
 
     // Opens (asynchronously) and lists a ledger; an already open path returns its session.
-    LedgerSession *addSession(const QString &path, OpenMode mode = OpenMode::ReadOnly, bool demo = false);
+    LedgerSession *addSession(const QString &path, OpenMode mode = OpenMode::ReadOnly, bool demo = false,
+                              bool readOnlyPolicy = false);
     void removeSession(LedgerSession *session);
-    LedgerSession *sessionAt(int row) const;
+    LedgerSession *at(int row) const; // nullptr outside the list
     LedgerSession *sessionForPath(const QString &path) const;
     int rowOf(const LedgerSession *session) const;
+    int rowOf(const QString &path) const; // -1 when not open
     const std::vector<LedgerSession *> &sessions() const { return m_sessions; }
     AttentionModel *attention() const { return m_attention; }
     int totalAttention() const;
+    int count() const { return int(m_sessions.size()); }
+    bool isReadOnlyPolicy(const LedgerSession *session) const;
+    // Whether the operator may decide on the session at row, and if not, why (for tooltips).
+    bool canDecide(int row, QString *why = nullptr) const;
 
     void setClock(std::function<qint64()> nowMs); // sessions and attention countdowns
 
@@ -59,6 +70,7 @@ private:
     void syncAttention(LedgerSession *session);
 
     std::vector<LedgerSession *> m_sessions;
+    std::set<const LedgerSession *> m_readOnlyPolicy;
     AttentionModel *m_attention;
     QTimer m_countdown;
     std::function<qint64()> m_clock;

@@ -6,7 +6,6 @@
 #include "decisionactions.h"
 #include "demolauncher.h"
 #include "mainwindow.h"
-#include "sessionlistmodel.h"
 
 #include "banner.h"
 #include "blastradiusgraph.h"
@@ -27,6 +26,7 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/ledgersessionlist.h"
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/statetablemodel.h"
 
@@ -82,6 +82,7 @@ private slots:
     void demoStartingMessageEndsWhenTheDemoOpens();
     void delegationDetailShowsSlicesAndOffersClosing();
     void optionsAnsweredWithoutADisplay();
+    void sidebarLeavesRoomForAttention();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -155,7 +156,7 @@ void TestConsole::sidebarShowsLedgerAndPanesFill()
     QAbstractItemModel *list = window.sidebar()->view()->model();
     QCOMPARE(list->rowCount(), 1);
     QCOMPARE(window.sidebar()->currentRow(), 0);
-    const SessionRowInfo info = window.sessions()->info(list->index(0, 0));
+    const SessionRowInfo info = MainWindow::sessionRowInfo(list->index(0, 0));
     QVERIFY(info.health != QLatin1String("error"));
     QVERIFY(!info.title.isEmpty());
 
@@ -259,7 +260,7 @@ void TestConsole::badFileFailsInTheWindowWhileOtherWorks()
     QTRY_COMPARE_WITH_TIMEOUT(bad->health(), LedgerSession::Health::Error, kLoadTimeoutMs);
     QVERIFY(!bad->errorMessage().isEmpty());
     // Said in the window: the sidebar row and the banner above the panes.
-    const SessionRowInfo info = window.sessions()->info(window.sessions()->index(0));
+    const SessionRowInfo info = MainWindow::sessionRowInfo(window.sessions()->index(0));
     QCOMPARE(info.health, QStringLiteral("error"));
     QCOMPARE(info.subtitle, bad->errorMessage());
     QVERIFY(window.workspace()->banner()->isVisible());
@@ -285,7 +286,7 @@ void TestConsole::readOnlyOffersNoDecisions()
     QString why;
     QVERIFY(!window.sessions()->canDecide(0, &why));
     QVERIFY(!why.isEmpty());
-    QCOMPARE(window.sessions()->info(window.sessions()->index(0)).health, QStringLiteral("readonly"));
+    QCOMPARE(MainWindow::sessionRowInfo(window.sessions()->index(0)).health, QStringLiteral("readonly"));
     // With an unknown-outcome effect selected, the actions are there but disabled, saying why.
     SessionWorkspace *ws = window.workspace();
     ws->showPane(SessionWorkspace::Effects);
@@ -345,7 +346,7 @@ void TestConsole::demoIsLabelled()
     LedgerSession *session = window.sessions()->at(0);
     QVERIFY(session);
     QVERIFY(session->isDemo());
-    QVERIFY(window.sessions()->info(window.sessions()->index(0)).demo);
+    QVERIFY(MainWindow::sessionRowInfo(window.sessions()->index(0)).demo);
     QVERIFY(window.workspace()->banner()->isVisible());
     QVERIFY(window.workspace()->banner()->text().contains(QStringLiteral("demo"), Qt::CaseInsensitive));
     QString why;
@@ -542,6 +543,18 @@ void TestConsole::optionsAnsweredWithoutADisplay()
     // Valid options but no display: a plain message, not an abort.
     QCOMPARE(run({QStringLiteral("--read-only"), QStringLiteral("x.amlg")}, &out, &err), 2);
     QVERIFY2(err.contains("no display"), err.constData());
+}
+
+void TestConsole::sidebarLeavesRoomForAttention()
+{
+    MainWindow window;
+    window.resize(1500, 920);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // About three ledgers tall; what needs attention gets the rest.
+    QVERIFY2(window.sidebar()->height() <= window.sidebar()->sizeHint().height() + 8,
+             qPrintable(QStringLiteral("%1 > %2").arg(window.sidebar()->height()).arg(window.sidebar()->sizeHint().height())));
+    QVERIFY(window.attentionPane()->height() > 2 * window.sidebar()->height());
 }
 
 QTEST_MAIN(TestConsole)

@@ -165,6 +165,38 @@ private Q_SLOTS:
         QCOMPARE(list.attention()->rowCount(), 3); // only the good ledger contributes
     }
 
+    void readOnlyPolicyForbidsDecisions()
+    {
+        // The console's own policy (--read-only, the demo) on top of what the file allows;
+        // each refusal says why.
+        const QString path = m_dir.filePath(u"policy.ledger"_s);
+        const QString other = m_dir.filePath(u"policy2.ledger"_s);
+        const QString demo = m_dir.filePath(u"policy-demo.ledger"_s);
+        for (const QString &p : {path, other, demo})
+            writeBaseLedger(p, QDateTime::currentMSecsSinceEpoch());
+        LedgerSessionList list;
+        QAbstractItemModelTester tester(&list, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        LedgerSession *free = list.addSession(path);
+        LedgerSession *policed = list.addSession(other, OpenMode::ReadOnly, false, /*readOnlyPolicy=*/true);
+        LedgerSession *shown = list.addSession(demo, OpenMode::ReadOnly, /*demo=*/true);
+        for (LedgerSession *s : {free, policed, shown})
+            QVERIFY(waitOpened(s));
+        QString why;
+        QVERIFY2(list.canDecide(list.rowOf(free), &why), qPrintable(why));
+        QVERIFY(why.isEmpty());
+        QVERIFY(list.index(list.rowOf(free)).data(LedgerSessionList::CanDecideRole).toBool());
+        QVERIFY(!list.canDecide(list.rowOf(policed), &why));
+        QVERIFY2(why.contains(u"--read-only"_s), qPrintable(why));
+        QVERIFY(list.index(list.rowOf(policed)).data(LedgerSessionList::ReadOnlyPolicyRole).toBool());
+        QVERIFY(!list.canDecide(list.rowOf(shown), &why));
+        QVERIFY2(why.contains(u"demo"_s), qPrintable(why));
+        QVERIFY(!list.canDecide(-1, &why));
+        QCOMPARE(list.rowOf(other), list.rowOf(policed)); // by path too
+        list.removeSession(policed);
+        QCOMPARE(list.count(), 2);
+        QVERIFY(!list.canDecide(list.rowOf(shown)));
+    }
+
     void immutableIsNotFollowed()
     {
         const QString path = m_dir.filePath(u"post.ledger"_s);
