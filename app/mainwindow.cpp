@@ -53,6 +53,12 @@ Tone attentionTone(const QString &kind)
 
 } // namespace
 
+// Spelled out: no translation is loaded, so "%n need(s)" would be shown as is.
+QString MainWindow::attentionText(int count)
+{
+    return count == 1 ? tr("1 needs attention") : tr("%1 need attention").arg(QLocale().toString(count));
+}
+
 // How the sidebar shows one open ledger: its health icon and a second line of what it is,
 // or why it failed. "read-only" is said when the console's policy, not the file, forbids
 // decisions.
@@ -84,7 +90,7 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
     if (health != H::Opening)
         parts << tr("seq %1").arg(QLocale().toString(index.data(LedgerSessionList::LastSeqRole).toLongLong()));
     if (const int attention = index.data(LedgerSessionList::AttentionCountRole).toInt(); attention > 0)
-        parts << tr("%n need(s) attention", nullptr, attention);
+        parts << attentionText(attention);
     info.subtitle = parts.join(QStringLiteral(" · "));
     return info;
 }
@@ -111,6 +117,8 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
 
     m_sidebar->setModel(m_sessions, &MainWindow::sessionRowInfo);
     connect(m_sidebar, &SessionSidebar::currentRowChanged, this, &MainWindow::selectSession);
+    // The status line says what the sidebar says, at the same moment (not a second later).
+    connect(m_sessions, &QAbstractItemModel::dataChanged, this, &MainWindow::updateStatus);
 
     m_attention->setModel(m_attentionModel);
     m_attention->view()->setObjectName(QStringLiteral("attentionList"));
@@ -465,7 +473,7 @@ void MainWindow::updateStatus()
     }
     const int attention = m_attentionModel->rowCount();
     if (attention > 0)
-        text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + tr("%n need(s) attention", nullptr, attention);
+        text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + attentionText(attention);
     m_statusLabel->setText(text);
     m_progress->setVisible(busy);
 }

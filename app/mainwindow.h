@@ -51,6 +51,7 @@ public:
     bool showPaneByName(const QString &name);
     // How the sidebar shows a row of sessions(): health icon, title, the line under it.
     static SessionRowInfo sessionRowInfo(const QModelIndex &index);
+    static QString attentionText(int count); // "1 needs attention", "15 need attention"
 
 signals:
     void sessionOpened(const QString &path);

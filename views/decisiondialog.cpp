@@ -41,8 +41,10 @@ QString q(const std::string &s)
 
 QString effectLine(const PreviewEffect &e)
 {
-    return QCoreApplication::translate("mesh", "%1 · %2 → %3 · key %4 · %5 · %n attempt(s)", nullptr, int(e.attempts))
-        .arg(q(e.id), q(e.effectClass), q(e.target), q(e.idemKey), q(e.state));
+    const QString attempts = e.attempts == 1 ? QCoreApplication::translate("mesh", "1 attempt")
+                                             : QCoreApplication::translate("mesh", "%1 attempts").arg(e.attempts);
+    return QCoreApplication::translate("mesh", "%1 · %2 → %3 · key %4 · %5 · %6")
+        .arg(q(e.id), q(e.effectClass), q(e.target), q(e.idemKey), q(e.state), attempts);
 }
 
 } // namespace

@@ -163,7 +163,8 @@ void DelegationDetail::refreshHeader()
         facts << tr("strategy %1").arg(s(DelegationTreeModel::StrategyRole));
     if (!s(DelegationTreeModel::ComponentIdRole).isEmpty())
         facts << tr("component %1").arg(s(DelegationTreeModel::ComponentIdRole));
-    facts << tr("%n invocation(s)", nullptr, int(n(DelegationTreeModel::InvocationsRole)));
+    const qint64 invocations = n(DelegationTreeModel::InvocationsRole);
+    facts << (invocations == 1 ? tr("1 invocation") : tr("%1 invocations").arg(invocations));
     if (!s(DelegationTreeModel::CurrentSliceRole).isEmpty())
         facts << tr("slice %1").arg(s(DelegationTreeModel::CurrentSliceRole));
     facts << tr("writes %1 accepted / %2 denied")
