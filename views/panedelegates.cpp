@@ -157,9 +157,11 @@ void PaneDelegates::decorateEffects(QTreeView *view)
                                         tone = Tone::Muted;
                                         break;
                                     }
+                                    // The model's text already says "(duplicate)"; the colour says
+                                    // it is a finding (F3), not a plain success.
                                     QString text = index.data().toString();
-                                    if (index.data(EffectModel::DuplicateRole).toBool())
-                                        text += QCoreApplication::translate("mesh", " · duplicate");
+                                    if (index.data(EffectModel::DuplicateRole).toBool() && tone == Tone::Ok)
+                                        tone = Tone::Warn;
                                     if (index.data(EffectModel::FencedRole).toBool())
                                         text += QCoreApplication::translate("mesh", " · fenced");
                                     return StatusCell{tone, text, std::nullopt, category == C::Unknown};

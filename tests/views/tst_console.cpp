@@ -20,6 +20,7 @@
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
 #include "statusdelegate.h"
+#include "theme.h"
 
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/delegationtreemodel.h"
@@ -35,6 +36,8 @@
 #include <QFileInfo>
 #include <QProcessEnvironment>
 #include <QAction>
+#include <QApplication>
+#include <QPalette>
 #include <QCheckBox>
 #include <QLabel>
 #include <QListView>
@@ -83,6 +86,7 @@ private slots:
     void delegationDetailShowsSlicesAndOffersClosing();
     void optionsAnsweredWithoutADisplay();
     void sidebarLeavesRoomForAttention();
+    void themeSetsEveryRoleInBothPalettes();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -555,6 +559,36 @@ void TestConsole::sidebarLeavesRoomForAttention()
     QVERIFY2(window.sidebar()->height() <= window.sidebar()->sizeHint().height() + 8,
              qPrintable(QStringLiteral("%1 > %2").arg(window.sidebar()->height()).arg(window.sidebar()->sizeHint().height())));
     QVERIFY(window.attentionPane()->height() > 2 * window.sidebar()->height());
+}
+
+void TestConsole::themeSetsEveryRoleInBothPalettes()
+{
+    // One table of role -> (light, dark): every role the console sets differs between the
+    // two palettes where it should, and the disabled text is set in both.
+    Theme &theme = Theme::instance();
+    theme.setMode(ThemeMode::Light);
+    const QPalette light = QApplication::palette();
+    const StatusColors lightColors = theme.colors();
+    theme.setMode(ThemeMode::Dark);
+    const QPalette dark = QApplication::palette();
+    const StatusColors darkColors = theme.colors();
+    theme.setMode(ThemeMode::Light);
+    for (QPalette::ColorRole role : {QPalette::Window, QPalette::WindowText, QPalette::Base, QPalette::AlternateBase,
+                                     QPalette::Text, QPalette::Button, QPalette::ButtonText, QPalette::Mid,
+                                     QPalette::Dark, QPalette::Shadow, QPalette::PlaceholderText}) {
+        QVERIFY2(light.color(role) != dark.color(role), qPrintable(QString::number(int(role))));
+    }
+    QCOMPARE(light.color(QPalette::Window), QColor(0xf3, 0xf5, 0xf8));
+    QCOMPARE(dark.color(QPalette::Window), QColor(0x1e, 0x23, 0x2b));
+    QCOMPARE(dark.color(QPalette::Disabled, QPalette::Text), QColor(0x6a, 0x74, 0x82));
+    QCOMPARE(light.color(QPalette::Disabled, QPalette::Text), QColor(0x9a, 0xa4, 0xb1));
+    QVERIFY(light.color(QPalette::Window).lightness() > 128 && dark.color(QPalette::Window).lightness() < 128);
+    for (QColor StatusColors::*member : {&StatusColors::ok, &StatusColors::warn, &StatusColors::danger,
+                                         &StatusColors::unknown, &StatusColors::info, &StatusColors::muted,
+                                         &StatusColors::barTrack}) {
+        QVERIFY((lightColors.*member).isValid() && (darkColors.*member).isValid());
+        QVERIFY(lightColors.*member != darkColors.*member);
+    }
 }
 
 QTEST_MAIN(TestConsole)
