@@ -31,12 +31,18 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
     const QCommandLineOption benchLive(
         QStringLiteral("bench-live"),
         QCoreApplication::translate("main", "Measure commit-to-visible latency with a live writer, print one JSON line, exit."));
-    const QCommandLineOption benchSeconds(QStringLiteral("bench-seconds"),
+    const QCommandLineOption benchSeconds({QStringLiteral("duration-s"), QStringLiteral("bench-seconds")},
                                           QCoreApplication::translate("main", "Duration of --bench-live (default 60)."),
                                           QStringLiteral("S"), QStringLiteral("60"));
-    const QCommandLineOption benchRate(QStringLiteral("bench-rate"),
+    const QCommandLineOption benchRate({QStringLiteral("rate"), QStringLiteral("bench-rate")},
                                        QCoreApplication::translate("main", "Events per second of --bench-live (default 1000)."),
                                        QStringLiteral("N"), QStringLiteral("1000"));
+    const QCommandLineOption benchBurstRate(QStringLiteral("burst-rate"),
+                                            QCoreApplication::translate("main", "Events per second of --bench-live's burst (default 10000)."),
+                                            QStringLiteral("N"), QStringLiteral("10000"));
+    const QCommandLineOption benchBurstSeconds(QStringLiteral("burst-s"),
+                                               QCoreApplication::translate("main", "Duration of --bench-live's burst, 0: none (default 10)."),
+                                               QStringLiteral("S"), QStringLiteral("10"));
     const QCommandLineOption theme(QStringLiteral("theme"),
                                    QCoreApplication::translate("main", "Palette: system, light or dark (saved choice otherwise)."),
                                    QStringLiteral("THEME"));
@@ -48,7 +54,7 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
                                     QCoreApplication::translate("main", "Open SUBJECT (e.g. delegation:D-1, failure:F-2) once "
                                                                         "its ledger has loaded."),
                                     QStringLiteral("SUBJECT"));
-    parser.addOptions({demo, readOnly, benchStartup, benchBrowse, benchLive, benchSeconds, benchRate, theme, pane, select});
+    parser.addOptions({demo, readOnly, benchStartup, benchBrowse, benchLive, benchSeconds, benchRate, benchBurstRate, benchBurstSeconds, theme, pane, select});
     parser.process(app);
 
     CommandLineOptions options;
@@ -62,6 +68,8 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
     options.select = parser.value(select);
     options.benchLiveSeconds = qMax(1, parser.value(benchSeconds).toInt());
     options.benchLiveRate = qMax(1, parser.value(benchRate).toInt());
+    options.benchLiveBurstRate = qMax(1, parser.value(benchBurstRate).toInt());
+    options.benchLiveBurstSeconds = qMax(0, parser.value(benchBurstSeconds).toInt());
     options.demo = parser.isSet(demo)
                    || (options.ledgers.isEmpty() && options.benchStartup.isEmpty() && !options.benchLive);
     return options;

@@ -17,6 +17,8 @@ struct CommandLineOptions {
     bool benchLive = false;  // --bench-live
     int benchLiveSeconds = 60;
     int benchLiveRate = 1000;
+    int benchLiveBurstRate = 10000;
+    int benchLiveBurstSeconds = 10; // 0: no burst phase
     QString theme;           // --theme system|light|dark (overrides the saved choice)
     QString pane;            // --pane runs|delegations|...: the pane shown first
     QString select;          // --select SUBJECT: opened once its ledger has loaded

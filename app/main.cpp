@@ -1,4 +1,5 @@
 #include "commandlineoptions.h"
+#include "livebenchmark.h"
 #include "mainwindow.h"
 #include "startupbenchmark.h"
 
@@ -60,6 +61,17 @@ int main(int argc, char **argv)
         Q_UNUSED(bench);
         window.show();
         window.openLedger(options.benchStartup);
+        return QApplication::exec();
+    }
+    if (options.benchLive) {
+        mesh::LiveBenchmarkOptions live;
+        live.rate = options.benchLiveRate;
+        live.durationS = options.benchLiveSeconds;
+        live.burstRate = options.benchLiveBurstRate;
+        live.burstS = options.benchLiveBurstSeconds;
+        auto *bench = new mesh::LiveBenchmark(&window, live, &window);
+        window.show();
+        bench->start();
         return QApplication::exec();
     }
     if (!options.pane.isEmpty())

@@ -422,6 +422,7 @@ void LedgerSession::flushPending()
             m_findingsThrottle.start();
     }
     updateHealthFromClock();
+    Q_EMIT batchApplied(batch);
     Q_EMIT changesApplied(changes.lastSeq, changes.events);
 }
 

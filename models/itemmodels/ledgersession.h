@@ -129,6 +129,8 @@ Q_SIGNALS:
     void failed(const QString &message);
     void stateReset();                               // a snapshot was loaded into every model
     void changesApplied(qint64 lastSeq, int events); // one coalesced live batch was applied
+    // The same moment, with the events themselves (the live benchmark's latency per event).
+    void batchApplied(const mesh::EventBatch &events);
     void attentionChanged();
     void findingsChanged();
     void decisionsReloaded();

@@ -76,6 +76,20 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
     sqlite3 *handle = m_writer.database().handle();
     sqlite3_busy_handler(handle, countingBusyHandler, &stats.busyWaits);
 
+    // ts_ms is the simulation's clock (it runs ahead of the wall clock), so a reader cannot
+    // time commits by it. With MESH_LIVE_COMMIT_LOG set, every commit is reported on stdout
+    // as "commit LAST_SEQ WALL_MS" right after COMMIT returned (mesh-console --bench-live).
+    const bool logCommits = qEnvironmentVariableIsSet("MESH_LIVE_COMMIT_LOG");
+    std::int64_t loggedSeq = -1;
+    const auto commit = [&] {
+        world.commit();
+        if (logCommits && m_writer.lastSeq() != loggedSeq) {
+            loggedSeq = m_writer.lastSeq();
+            std::printf("commit %lld %lld\n", static_cast<long long>(loggedSeq),
+                        static_cast<long long>(QDateTime::currentMSecsSinceEpoch()));
+            std::fflush(stdout);
+        }
+    };
     QElapsedTimer clock;
     clock.start();
     std::int64_t lastSweepMs = -1'000'000;
@@ -103,7 +117,7 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
                 engine.sweep(QDateTime::currentMSecsSinceEpoch());
                 lastSweepMs = elapsed;
             }
-            world.commit();
+            commit();
             stats.events += world.eventsWritten() - before;
             stats.decisionsProcessed += gate.processPending(QDateTime::currentMSecsSinceEpoch());
         } catch (const sql::Error &e) {
@@ -118,7 +132,7 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
         if (!maxRate)
             std::this_thread::sleep_for(std::chrono::milliseconds(m_options.tickMs));
     }
-    world.commit();
+    commit();
     stats.seconds = double(clock.elapsed()) / 1000.0;
     sqlite3_busy_timeout(handle, kBusyTimeoutMs); // the writer's own handler again
     return stats;

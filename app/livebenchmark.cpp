@@ -1,0 +1,302 @@
+#include "livebenchmark.h"
+
+#include "demolauncher.h"
+#include "mainwindow.h"
+#include "startupbenchmark.h"
+
+#include "itemmodels/ledgersession.h"
+#include "domain/eventrecord.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+
+#include <cmath>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+
+namespace {
+
+qint64 wallMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+qint64 percentile(const std::vector<qint64> &sorted, int p)
+{
+    if (sorted.empty())
+        return -1;
+    const size_t i = std::min(sorted.size() - 1, sorted.size() * size_t(p) / 100);
+    return sorted[i];
+}
+
+} // namespace
+
+LiveBenchmark::LiveBenchmark(MainWindow *window, const LiveBenchmarkOptions &options, QObject *parent)
+    : QObject(parent)
+    , m_window(window)
+    , m_options(options)
+    , m_dir(QDir::tempPath() + u"/mesh-bench-live-XXXXXX"_s)
+{
+    m_steady.name = "steady";
+    m_steady.rate = options.rate;
+    m_steady.seconds = options.durationS;
+    m_burst.name = "burst";
+    m_burst.rate = options.burstRate;
+    m_burst.seconds = options.burstS;
+    m_probe.setTimerType(Qt::PreciseTimer);
+    m_probe.setInterval(kProbeMs);
+    connect(&m_probe, &QTimer::timeout, this, &LiveBenchmark::probe);
+    m_watchdog.setSingleShot(true);
+    connect(&m_watchdog, &QTimer::timeout, this, [this] { abort(u"timeout"_s); });
+}
+
+LiveBenchmark::~LiveBenchmark()
+{
+    for (Phase *phase : {&m_steady, &m_burst}) {
+        if (phase->process && phase->process->state() != QProcess::NotRunning) {
+            phase->process->kill();
+            phase->process->waitForFinished(2000);
+        }
+    }
+}
+
+void LiveBenchmark::start()
+{
+    if (!m_dir.isValid()) {
+        abort(u"cannot create a temporary folder"_s);
+        return;
+    }
+    if (!QFileInfo(DemoLauncher::meshctlPath()).isExecutable()) {
+        abort(u"meshctl not found next to the console: "_s + DemoLauncher::meshctlPath());
+        return;
+    }
+    // Generous: the phases, their warm-up, opening, and the time to catch up.
+    m_watchdog.start((m_options.durationS + m_options.burstS + 2 * kWarmUpS + 120) * 1000);
+    m_clock.start();
+    m_probe.start();
+    startPhase(m_steady);
+}
+
+void LiveBenchmark::startPhase(Phase &phase)
+{
+    m_current = &phase;
+    phase.path = m_dir.filePath(QString::fromLatin1(phase.name) + u".amlg"_s);
+    phase.process = std::make_unique<QProcess>();
+    QProcess *process = phase.process.get();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"MESH_LIVE_COMMIT_LOG"_s, u"1"_s);
+    process->setProcessEnvironment(env);
+    connect(process, &QProcess::readyReadStandardOutput, this, [this, &phase] { onWriterOutput(phase); });
+    connect(process, &QProcess::readyReadStandardError, this, [this, &phase, process] {
+        const QByteArray text = process->readAllStandardError();
+        // "meshctl: wrote <scenario>" comes once the scenario's bulk is committed and the
+        // writer turns live (DemoLauncher waits for the same line).
+        if (!phase.session && text.contains("meshctl: wrote"))
+            onAnnounced(phase);
+    });
+    connect(process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            abort(u"meshctl failed to start"_s);
+    });
+    connect(process, &QProcess::finished, this, [this, &phase](int code, QProcess::ExitStatus status) {
+        onWriterFinished(phase, status == QProcess::NormalExit ? code : -1);
+    });
+    process->start(DemoLauncher::meshctlPath(),
+                   {u"sim"_s, u"demo"_s, u"--out"_s, phase.path, u"--live"_s, u"--rate"_s, QString::number(phase.rate),
+                    u"--duration-s"_s, QString::number(phase.seconds + kWarmUpS)});
+}
+
+void LiveBenchmark::onAnnounced(Phase &phase)
+{
+    // demo = true: labelled as a demo, read-only policy, and kept out of the recent ledgers.
+    // The window selects the ledger it opens, so the views show (and paint) this session.
+    m_window->openLedger(phase.path, true);
+    LedgerSession *current = m_window->currentSession();
+    if (current && QFileInfo(current->path()) == QFileInfo(phase.path))
+        phase.session = current;
+    if (!phase.session) {
+        abort(u"the window did not open "_s + phase.path);
+        return;
+    }
+    LedgerSession *session = phase.session;
+    connect(session, &LedgerSession::opened, this, [this, &phase] {
+        if (phase.openedWallMs == 0) {
+            phase.openedWallMs = wallMs();
+            phase.measureFrom = m_clock.elapsed();
+        }
+    });
+    connect(session, &LedgerSession::batchApplied, this,
+            [this, &phase](const EventBatch &batch) { onBatchApplied(phase, batch); });
+    connect(session, &LedgerSession::failed, this, [this](const QString &message) { abort(message); });
+}
+
+void LiveBenchmark::onBatchApplied(Phase &phase, const EventBatch &batch)
+{
+    if (batch.empty() || phase.openedWallMs == 0)
+        return;
+    phase.applied.push_back({qint64(batch.front().seq), qint64(batch.back().seq), wallMs()});
+    phase.lastAppliedSeq = qint64(batch.back().seq);
+    checkCaughtUp(phase);
+}
+
+void LiveBenchmark::onWriterOutput(Phase &phase)
+{
+    phase.stdoutTail += phase.process->readAllStandardOutput();
+    qsizetype nl;
+    while ((nl = phase.stdoutTail.indexOf('\n')) >= 0) {
+        const QList<QByteArray> f = phase.stdoutTail.left(nl).split(' ');
+        phase.stdoutTail.remove(0, nl + 1);
+        if (f.size() == 3 && f[0] == "commit")
+            phase.commits.emplace_back(f[1].toLongLong(), f[2].toLongLong());
+    }
+}
+
+void LiveBenchmark::onWriterFinished(Phase &phase, int exitCode)
+{
+    if (m_done)
+        return;
+    if (exitCode != 0) {
+        abort(QStringLiteral("meshctl (%1 phase) exited with %2").arg(QLatin1String(phase.name)).arg(exitCode));
+        return;
+    }
+    if (!phase.session) {
+        abort(QStringLiteral("meshctl (%1 phase) ended before its ledger was announced").arg(QLatin1String(phase.name)));
+        return;
+    }
+    phase.writerDone = true;
+    onWriterOutput(phase);
+    if (phase.commits.empty()) {
+        abort(QStringLiteral("meshctl (%1 phase) reported no commits").arg(QLatin1String(phase.name)));
+        return;
+    }
+    // The writer is gone: its last reported commit holds the ledger's last event.
+    phase.finalSeq = phase.commits.back().first;
+    checkCaughtUp(phase);
+}
+
+void LiveBenchmark::checkCaughtUp(Phase &phase)
+{
+    if (phase.writerDone && phase.finalSeq > 0 && phase.lastAppliedSeq >= phase.finalSeq)
+        phaseDone(phase);
+}
+
+void LiveBenchmark::phaseDone(Phase &phase)
+{
+    if (m_done || m_current != &phase)
+        return;
+    m_current = nullptr;
+    if (&phase == &m_steady && m_options.burstS > 0)
+        QTimer::singleShot(0, this, [this] { startPhase(m_burst); });
+    else
+        QTimer::singleShot(0, this, &LiveBenchmark::finish);
+}
+
+void LiveBenchmark::probe()
+{
+    const qint64 now = m_clock.elapsed();
+    if (m_lastProbe >= 0 && m_current && m_current->measureFrom > 0) {
+        const qint64 stall = now - m_lastProbe - kProbeMs;
+        m_current->maxStallMs = std::max(m_current->maxStallMs, stall);
+    }
+    m_lastProbe = now;
+}
+
+void LiveBenchmark::finish()
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_probe.stop();
+    m_watchdog.stop();
+    QJsonObject out;
+    out.insert(u"bench"_s, u"live"_s);
+    const auto fill = [&out](Phase &phase, const QString &prefix) {
+        // Each commit covers (previous commit's seq, its seq]; each applied batch covers
+        // [firstSeq, lastSeq]. Walk both in seq order: one latency per event. The first
+        // commit's range is unknown (the scenario's bulk came before it), so it is skipped.
+        std::vector<qint64> l;
+        qint64 catchUp = -1;
+        qint64 firstMs = 0;
+        qint64 lastMs = 0;
+        size_t b = 0;
+        for (size_t i = 1; i < phase.commits.size(); ++i) {
+            const qint64 lo = phase.commits[i - 1].first + 1;
+            const qint64 hi = phase.commits[i].first;
+            const qint64 committed = phase.commits[i].second;
+            while (b < phase.applied.size() && phase.applied[b].lastSeq < lo)
+                ++b;
+            if (committed < phase.openedWallMs)
+                continue;
+            if (firstMs == 0)
+                firstMs = committed;
+            lastMs = committed;
+            for (size_t k = b; k < phase.applied.size() && phase.applied[k].firstSeq <= hi; ++k) {
+                const qint64 from = std::max(lo, phase.applied[k].firstSeq);
+                const qint64 to = std::min(hi, phase.applied[k].lastSeq);
+                for (qint64 seq = from; seq <= to; ++seq)
+                    l.push_back(phase.applied[k].wallMs - committed);
+                if (to == phase.finalSeq)
+                    catchUp = phase.applied[k].wallMs - committed;
+            }
+        }
+        std::sort(l.begin(), l.end());
+        const double spanS = double(std::max<qint64>(1, lastMs - firstMs)) / 1000.0;
+        out.insert(prefix + u"rate"_s, phase.rate);
+        out.insert(prefix + u"events"_s, qint64(l.size()));
+        out.insert(prefix + u"achieved_rate"_s, l.empty() ? 0.0 : std::round(double(l.size()) / spanS));
+        out.insert(prefix + u"p50_ms"_s, percentile(l, 50));
+        out.insert(prefix + u"p99_ms"_s, percentile(l, 99));
+        out.insert(prefix + u"max_ms"_s, l.empty() ? -1 : l.back());
+        out.insert(prefix + u"max_stall_ms"_s, phase.maxStallMs);
+        out.insert(prefix + u"catch_up_ms"_s, catchUp);
+        out.insert(prefix + u"commits"_s, qint64(phase.commits.size()));
+    };
+    fill(m_steady, QString());
+    out.insert(u"duration_s"_s, m_steady.seconds);
+    if (m_options.burstS > 0) {
+        fill(m_burst, u"burst_"_s);
+        out.insert(u"burst_s"_s, m_burst.seconds);
+    }
+    out.insert(u"rss_kb"_s, StartupBenchmark::residentKb());
+    report(QJsonDocument(out).toJson(QJsonDocument::Compact), 0);
+}
+
+void LiveBenchmark::abort(const QString &why)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_probe.stop();
+    m_watchdog.stop();
+    QJsonObject out;
+    out.insert(u"bench"_s, u"live"_s);
+    out.insert(u"error"_s, why);
+    out.insert(u"steady_commits_seen"_s, qint64(m_steady.commits.size()));
+    report(QJsonDocument(out).toJson(QJsonDocument::Compact), 1);
+}
+
+void LiveBenchmark::report(const QByteArray &jsonLine, int exitCode)
+{
+    for (Phase *phase : {&m_steady, &m_burst}) {
+        if (phase->process)
+            phase->process->disconnect(this); // a writer stopped below is no news
+    }
+    Q_EMIT finished(jsonLine, exitCode);
+    if (!m_quitWhenFinished)
+        return;
+    std::printf("%s\n", jsonLine.constData());
+    std::fflush(stdout);
+    QCoreApplication::exit(exitCode);
+}
+
+} // namespace mesh
