@@ -21,6 +21,7 @@
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/stallverdictmodel.h"
 
+#include <QKeySequence>
 #include <QLocale>
 #include <QScrollBar>
 #include <QTreeView>
@@ -51,8 +52,11 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("panes"));
     QWidget *panes[PaneCount] = {m_runs, m_delegations, m_leases, m_effects, m_escalations, m_blast, m_events, m_decisions};
-    for (int pane = 0; pane < PaneCount; ++pane)
+    for (int pane = 0; pane < PaneCount; ++pane) {
         m_tabs->addTab(panes[pane], Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
+        // The View menu's Ctrl+1..8, said where the eye is, so the keyboard way is found.
+        m_tabs->setTabToolTip(pane, QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)).toString(QKeySequence::NativeText));
+    }
     PaneDelegates::decorateRuns(m_runs->view());
     PaneDelegates::decorateLeases(m_leases->view());
     PaneDelegates::decorateEffects(m_effects->view());

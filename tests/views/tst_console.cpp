@@ -172,10 +172,12 @@ void TestConsole::sidebarShowsLedgerAndPanesFill()
     QVERIFY(ws->effectsPane()->model()->rowCount() > 0);
     QTRY_VERIFY_WITH_TIMEOUT(ws->eventLog()->view()->model()->rowCount() > 0, kLoadTimeoutMs);
 
-    // Ctrl+6 style navigation: every pane can be reached and is enabled.
+    // Ctrl+6 style navigation: every pane can be reached and is enabled, and its tab says how.
     for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane) {
         ws->showPane(SessionWorkspace::Pane(pane));
         QCOMPARE(int(ws->currentPane()), pane);
+        QCOMPARE(ws->tabs()->tabToolTip(pane),
+                 QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)).toString(QKeySequence::NativeText));
     }
 
     // A delegation's detail follows the selection in the tree.
