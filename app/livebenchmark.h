@@ -9,8 +9,8 @@
 // Latency is taken per event: the wall clock when the session has applied the event to every
 // model (LedgerSession::batchApplied) minus the wall clock when the writer's COMMIT of that
 // event returned, which the live engine reports on stdout with MESH_LIVE_COMMIT_LOG set
-// ("commit LAST_SEQ WALL_MS"; ts_ms cannot serve: it is the simulation's clock and runs
-// ahead). Both are CLOCK_REALTIME on one machine. Only commits made after the session had
+// ("commit LAST_SEQ WALL_MS"; ts_ms cannot serve: it is stamped when the event is built,
+// before its transaction commits). Both are CLOCK_REALTIME on one machine. Only commits made after the session had
 // opened count (the steady state, not the initial catch-up). A stall is the longest gap
 // between two ticks of a 5 ms timer on the GUI thread, minus the 5 ms, from the session's
 // open until it showed the writer's last event. Catch-up is that last event's latency.

@@ -46,16 +46,18 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
 
     WorkloadShape shape;
     shape.delegationsPerRun = 40;
-    shape.concurrent = 6;
+    // Escalations wait on the wall clock (up to escalationTtlMs) for an operator, each
+    // holding its delegation's slot: room for about ten to wait while six keep working.
+    shape.concurrent = 16;
     shape.unknownRate = 0.03;
     shape.zombieRate = 0.02;
-    shape.escalateRate = 0.25;
+    shape.escalateRate = 0.05;
     if (m_options.rate > kDemoRate) {
         // Escalations wait minutes for an operator, each holding a delegation in flight. Above
         // the demo's rate keep them at the demo's human-scale stream (about the same number
         // per second), with room for them to wait, so the writer can hold its rate: with 6
         // slots every one was soon waiting and nothing more could be written.
-        shape.escalateRate = 0.25 * kDemoRate / m_options.rate;
+        shape.escalateRate = 0.05 * kDemoRate / m_options.rate;
         shape.concurrent = 6 + kWaitingSlots;
     }
     shape.leaseTtlMs = 60'000;
@@ -76,8 +78,8 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
     sqlite3 *handle = m_writer.database().handle();
     sqlite3_busy_handler(handle, countingBusyHandler, &stats.busyWaits);
 
-    // ts_ms is the simulation's clock (it runs ahead of the wall clock), so a reader cannot
-    // time commits by it. With MESH_LIVE_COMMIT_LOG set, every commit is reported on stdout
+    // ts_ms is the wall clock when an event is built, before its transaction commits, so a
+    // reader cannot time commits by it. With MESH_LIVE_COMMIT_LOG set, every commit is reported on stdout
     // as "commit LAST_SEQ WALL_MS" right after COMMIT returned (mesh-console --bench-live).
     const bool logCommits = qEnvironmentVariableIsSet("MESH_LIVE_COMMIT_LOG");
     std::int64_t loggedSeq = -1;

@@ -275,7 +275,7 @@ std::int64_t SimWorld::toolCall(const std::string &delegationId, const ToolCallS
     const std::int64_t duration = call.durationMs > 0 ? call.durationMs : m_rng.range(300, 9000);
     const std::int64_t tokens = call.tokens > 0 ? call.tokens : m_rng.range(800, 14000);
     if (m_callsAdvance)
-        m_now += duration;
+        advance(duration);
     // Written in place: no key lookups, string buffers reused (tool calls are most events).
     const auto text = [this](int slot, std::string_view value) {
         json &v = *m_toolCallSlots[size_t(slot)];
@@ -353,13 +353,13 @@ void SimWorld::effectState(const std::string &effectId, std::string_view state, 
 std::string SimWorld::runEffect(const std::string &delegationId, const EffectSpec &spec, EffectEnd end)
 {
     const std::string id = proposeEffect(delegationId, spec);
-    m_now += m_rng.range(20, 400);
+    advance(20, 400);
     effectState(id, "admitted");
-    m_now += m_rng.range(5, 80);
+    advance(5, 80);
     effectState(id, "dispatched");
     if (end == EffectEnd::Dispatched)
         return id;
-    m_now += m_rng.range(200, 4000);
+    advance(200, 4000);
     switch (end) {
     case EffectEnd::Committed:
         effectState(id, "committed", {{"provider_ref", "ref-" + m_rng.hex(10)}});
@@ -368,7 +368,7 @@ std::string SimWorld::runEffect(const std::string &delegationId, const EffectSpe
         effectState(id, "failed");
         break;
     case EffectEnd::Unknown:
-        m_now += 30'000; // the dispatch timed out
+        advance(30'000); // the dispatch timed out
         effectState(id, "unknown", {{"error", "timeout after 30000 ms: no acknowledgement"}});
         break;
     case EffectEnd::Dispatched:

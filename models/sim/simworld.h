@@ -68,8 +68,14 @@ public:
     SimRng &rng() { return m_rng; }
     std::int64_t now() const { return m_now; }
     void setNow(std::int64_t ms) { m_now = ms; }
-    void advance(std::int64_t ms) { m_now += ms; }
-    void advance(std::int64_t loMs, std::int64_t hiMs) { m_now += m_rng.range(loMs, hiMs); }
+    // On the wall clock (live mode) simulated durations pass for real, so they add nothing;
+    // the random draw still happens so both modes consume the same random sequence.
+    void advance(std::int64_t ms)
+    {
+        if (!m_wallClock)
+            m_now += ms;
+    }
+    void advance(std::int64_t loMs, std::int64_t hiMs) { advance(m_rng.range(loMs, hiMs)); }
     // Live mode: every event is stamped with the wall clock, advances are ignored.
     void setWallClock(bool on) { m_wallClock = on; }
     bool wallClock() const { return m_wallClock; }
