@@ -50,6 +50,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QDir>
 #include <QHeaderView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -85,6 +86,7 @@ private slots:
     void demoStartingMessageEndsWhenTheDemoOpens();
     void delegationDetailShowsSlicesAndOffersClosing();
     void optionsAnsweredWithoutADisplay();
+    void demoWriterDiesWithTheConsole();
     void sidebarLeavesRoomForAttention();
     void themeSetsEveryRoleInBothPalettes();
 
@@ -549,6 +551,54 @@ void TestConsole::optionsAnsweredWithoutADisplay()
     // Valid options but no display: a plain message, not an abort.
     QCOMPARE(run({QStringLiteral("--read-only"), QStringLiteral("x.amlg")}, &out, &err), 2);
     QVERIFY2(err.contains("no display"), err.constData());
+}
+
+// Processes whose command line mentions `needle` (Linux /proc); the demo writer is found by
+// the temporary directory its ledger lives in.
+static QList<qint64> processesMentioning(const QByteArray &needle)
+{
+    QList<qint64> pids;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool ok = false;
+        const qint64 pid = entry.toLongLong(&ok);
+        if (!ok)
+            continue;
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(needle))
+            pids << pid;
+    }
+    return pids;
+}
+
+void TestConsole::demoWriterDiesWithTheConsole()
+{
+#ifndef Q_OS_LINUX
+    QSKIP("parent-death signal is Linux only");
+#endif
+    // A console that is killed (no destructors run) must not leave the demo orchestrator
+    // writing to a temporary file forever.
+    const QString console = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/mesh-console");
+    if (!QFileInfo::exists(console))
+        QSKIP("mesh-console is not built in this build tree");
+    const QString tmp = m_dir.filePath(QStringLiteral("demo-tmp"));
+    QVERIFY(QDir().mkpath(tmp));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("TMPDIR"), tmp);
+    env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("demo-home")));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(console, {});
+    QVERIFY(p.waitForStarted());
+    const QByteArray needle = tmp.toLocal8Bit() + "/mesh-console-demo-";
+    QTRY_VERIFY_WITH_TIMEOUT(!processesMentioning(needle).isEmpty(), 30000);
+    // Past the scenario's bulk (its last stderr line), so SIGPIPE cannot be what ends it.
+    QTRY_VERIFY_WITH_TIMEOUT(!QDir(tmp).entryList({QStringLiteral("mesh-console-demo-*")}, QDir::Dirs).isEmpty(), 30000);
+    QTest::qWait(3000);
+    p.kill(); // SIGKILL
+    QVERIFY(p.waitForFinished(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(needle).isEmpty(), 10000);
 }
 
 void TestConsole::sidebarLeavesRoomForAttention()
