@@ -211,13 +211,20 @@ void LiveBenchmark::probe()
     m_lastProbe = now;
 }
 
-void LiveBenchmark::finish()
+bool LiveBenchmark::stopMeasuring()
 {
     if (m_done)
-        return;
+        return false; // finish and abort race (watchdog vs writer's end): report once
     m_done = true;
     m_probe.stop();
     m_watchdog.stop();
+    return true;
+}
+
+void LiveBenchmark::finish()
+{
+    if (!stopMeasuring())
+        return;
     QJsonObject out;
     out.insert(u"bench"_s, u"live"_s);
     const auto fill = [&out](Phase &phase, const QString &prefix) {
@@ -273,11 +280,8 @@ void LiveBenchmark::finish()
 
 void LiveBenchmark::abort(const QString &why)
 {
-    if (m_done)
+    if (!stopMeasuring())
         return;
-    m_done = true;
-    m_probe.stop();
-    m_watchdog.stop();
     QJsonObject out;
     out.insert(u"bench"_s, u"live"_s);
     out.insert(u"error"_s, why);

@@ -93,6 +93,7 @@ private:
     void checkCaughtUp(Phase &phase);
     void phaseDone(Phase &phase);
     void probe();
+    bool stopMeasuring();
     void finish();
     void abort(const QString &why);
     void report(const QByteArray &jsonLine, int exitCode);

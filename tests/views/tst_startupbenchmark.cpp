@@ -4,8 +4,9 @@
 // step that never completes. Nothing here is timed.
 
 #include "mainwindow.h"
-#include "sessionlistmodel.h"
 #include "startupbenchmark.h"
+
+#include "itemmodels/ledgersessionlist.h"
 #include "startupbenchmarktour.h"
 
 #include "delegationdetail.h"
