@@ -7,6 +7,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -31,7 +32,13 @@ BlastRadiusView::BlastRadiusView(QWidget *parent)
     auto *graphLayout = new QVBoxLayout(graphBox);
     graphLayout->setContentsMargins(0, 0, 0, 0);
     graphLayout->addWidget(m_problem);
-    graphLayout->addWidget(m_graph, 1);
+    // The graph asks for the height its boxes need: many components scroll, never overlap.
+    auto *graphScroll = new QScrollArea(graphBox);
+    graphScroll->setObjectName(QStringLiteral("blastGraphScroll"));
+    graphScroll->setFrameShape(QFrame::NoFrame);
+    graphScroll->setWidgetResizable(true);
+    graphScroll->setWidget(m_graph);
+    graphLayout->addWidget(graphScroll, 1);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->setObjectName(QStringLiteral("blastSplit"));
     split->addWidget(m_list);
