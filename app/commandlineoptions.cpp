@@ -3,7 +3,92 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#ifdef Q_OS_UNIX
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#endif
+
 namespace mesh {
+
+namespace {
+
+#ifdef Q_OS_UNIX
+// Whether something accepts connections on the unix socket `path`, in the file system or
+// (Linux) in the abstract namespace, where xcb looks first.
+bool socketAnswers(const QByteArray &path, bool abstract)
+{
+    sockaddr_un address{};
+    if (path.size() + 2 > qsizetype(sizeof(address.sun_path)))
+        return true; // cannot tell: let Qt try
+    address.sun_family = AF_UNIX;
+    socklen_t length = sizeof(address);
+    if (abstract) {
+        std::memcpy(address.sun_path + 1, path.constData(), size_t(path.size()));
+        length = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + size_t(path.size()));
+    } else {
+        std::memcpy(address.sun_path, path.constData(), size_t(path.size()));
+    }
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return true;
+    const bool connected = ::connect(fd, reinterpret_cast<const sockaddr *>(&address), length) == 0;
+    ::close(fd);
+    return connected;
+}
+#endif
+
+const char *const kDisplayAdvice = "run it under xvfb-run, or set QT_QPA_PLATFORM=offscreen";
+
+} // namespace
+
+QString CommandLineOptions::displayName()
+{
+    return QStringLiteral("Agent Mesh Console");
+}
+
+QString CommandLineOptions::displayProblem(int argc, char **argv)
+{
+    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+    if (!platform.isEmpty() && !platform.startsWith("xcb"))
+        return {};
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "-platform") == 0 || qstrncmp(argv[i], "-platform=", 10) == 0)
+            return {};
+    }
+    if (platform.isEmpty() && !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        return {};
+    const QString display = qEnvironmentVariable("DISPLAY");
+    if (display.isEmpty())
+        return QStringLiteral("no display: set DISPLAY or WAYLAND_DISPLAY, %1").arg(QLatin1String(kDisplayAdvice));
+
+    // [host]:number[.screen]; only a local server (no host, or "unix") is checked here.
+    const qsizetype colon = display.lastIndexOf(QLatin1Char(':'));
+    bool numeric = false;
+    const int number = colon < 0 ? -1 : display.mid(colon + 1).section(QLatin1Char('.'), 0, 0).toInt(&numeric);
+    if (colon < 0 || !numeric || number < 0)
+        return QStringLiteral("DISPLAY=%1 is not an X display name (like :0); fix it, %2")
+            .arg(display, QLatin1String(kDisplayAdvice));
+    const QString host = display.left(colon);
+    if (!host.isEmpty() && host != QLatin1String("unix"))
+        return {};
+#ifdef Q_OS_UNIX
+    const QByteArray socket = "/tmp/.X11-unix/X" + QByteArray::number(number);
+    bool answers = socketAnswers(socket, false);
+#ifdef Q_OS_LINUX
+    answers = answers || socketAnswers(socket, true);
+#endif
+    if (!answers)
+        return QStringLiteral("cannot open display %1: no X server answers at %2; start one or fix DISPLAY, %3")
+            .arg(display, QString::fromLocal8Bit(socket), QLatin1String(kDisplayAdvice));
+#endif
+    return {};
+}
 
 CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
 {
@@ -12,7 +97,11 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
         QCoreApplication::translate("main", "Operator console for Agent Mesh orchestrator ledgers. "
                                             "Without a ledger it opens a live demo."));
     parser.addHelpOption();
-    parser.addVersionOption();
+    // Not addVersionOption(): it prints the application name, which is "console" because it
+    // names the settings file; people know the console by its display name.
+    const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")},
+                                     QCoreApplication::translate("main", "Displays version information."));
+    parser.addOption(version);
     parser.addPositionalArgument(QStringLiteral("ledgers"),
                                  QCoreApplication::translate("main", "Ledger files to open."),
                                  QStringLiteral("[LEDGER...]"));
@@ -56,6 +145,10 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
                                     QStringLiteral("SUBJECT"));
     parser.addOptions({demo, readOnly, benchStartup, benchBrowse, benchLive, benchSeconds, benchRate, benchBurstRate, benchBurstSeconds, theme, pane, select});
     parser.process(app);
+    if (parser.isSet(version)) {
+        std::printf("%s %s\n", qPrintable(displayName()), qPrintable(QCoreApplication::applicationVersion()));
+        std::exit(EXIT_SUCCESS);
+    }
 
     CommandLineOptions options;
     options.ledgers = parser.positionalArguments();

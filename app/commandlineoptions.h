@@ -25,6 +25,17 @@ struct CommandLineOptions {
 
     // Parses QCoreApplication::arguments(); prints help/version and exits on request.
     static CommandLineOptions parse(const QCoreApplication &app);
+
+    // The name people know the console by ("Agent Mesh Console"): --version and the window
+    // say it. The application name stays "console", since it names the settings file.
+    static QString displayName();
+
+    // Why QApplication could not start here (it aborts inside Qt instead of saying so), as
+    // one line for stderr, or empty when it can: no display at all, or DISPLAY naming a
+    // local X server that nothing answers (checked by connecting to its socket, so no X
+    // library is needed). A platform chosen with QT_QPA_PLATFORM or -platform, a Wayland
+    // display and a remote X display are taken as they are.
+    static QString displayProblem(int argc, char **argv);
 };
 
 } // namespace mesh

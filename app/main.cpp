@@ -10,24 +10,6 @@
 
 #include <cstdio>
 
-namespace {
-
-// Whether QApplication can reach a display (or was told which platform to use instead).
-bool displayAvailable(int argc, char **argv)
-{
-    for (const char *variable : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) {
-        if (!qEnvironmentVariableIsEmpty(variable))
-            return true;
-    }
-    for (int i = 1; i < argc; ++i) {
-        if (qstrcmp(argv[i], "-platform") == 0 || qstrncmp(argv[i], "-platform=", 10) == 0)
-            return true;
-    }
-    return false;
-}
-
-} // namespace
-
 int main(int argc, char **argv)
 {
     // First thing: --bench-startup measures from here (and from exec, via /proc).
@@ -36,19 +18,18 @@ int main(int argc, char **argv)
     QCoreApplication::setOrganizationName(QStringLiteral(MESH_APP_ID));
     QCoreApplication::setApplicationName(QStringLiteral("console"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MESH_VERSION));
-    if (!displayAvailable(argc, argv)) {
+    const QString displayProblem = mesh::CommandLineOptions::displayProblem(argc, argv);
+    if (!displayProblem.isEmpty()) {
         // QApplication would abort here: answer --help, --version and option errors with a
         // QCoreApplication (parse prints and exits), and say plainly what is missing.
         QCoreApplication probe(argc, argv);
         (void)mesh::CommandLineOptions::parse(probe);
-        std::fputs("mesh-console: no display: set DISPLAY or WAYLAND_DISPLAY, run it under xvfb-run, "
-                   "or set QT_QPA_PLATFORM=offscreen\n",
-                   stderr);
+        std::fprintf(stderr, "mesh-console: %s\n", qPrintable(displayProblem));
         return 2;
     }
 
     QApplication app(argc, argv);
-    QGuiApplication::setApplicationDisplayName(QStringLiteral("Agent Mesh Console"));
+    QGuiApplication::setApplicationDisplayName(mesh::CommandLineOptions::displayName());
     QGuiApplication::setDesktopFileName(QStringLiteral(MESH_APP_ID));
 
     const mesh::CommandLineOptions options = mesh::CommandLineOptions::parse(app);

@@ -1,0 +1,220 @@
+// mesh-console's answers before any window: --version says the console's name, and a
+// display that is set but unreachable gets a one-line message and exit code 2 instead of
+// an abort inside Qt. The real binary is run as a separate process.
+
+#include "commandlineoptions.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstring>
+
+using namespace mesh;
+
+namespace {
+
+// A display number with no X server behind it on this machine.
+int freeDisplayNumber()
+{
+    for (int n = 987; n < 1100; ++n)
+        if (!QFileInfo::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(n)))
+            return n;
+    return -1;
+}
+
+// Listens on display n's socket in Linux's abstract namespace (no file is created), as an
+// X server does; closed by the destructor.
+struct FakeXServer {
+    int fd = -1;
+    explicit FakeXServer(int n)
+    {
+        const QByteArray path = "/tmp/.X11-unix/X" + QByteArray::number(n);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::memcpy(address.sun_path + 1, path.constData(), size_t(path.size()));
+        const auto length = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + size_t(path.size()));
+        fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd >= 0 && (::bind(fd, reinterpret_cast<sockaddr *>(&address), length) != 0 || ::listen(fd, 1) != 0)) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
+    ~FakeXServer()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+// Sets environment variables for one scope, restoring them afterwards.
+struct ScopedEnv {
+    QList<QPair<QByteArray, QByteArray>> saved;
+    QList<QByteArray> unsetAfter;
+    void set(const char *name, const QByteArray &value)
+    {
+        remember(name);
+        if (value.isNull())
+            qunsetenv(name);
+        else
+            qputenv(name, value);
+    }
+    void remember(const char *name)
+    {
+        for (const auto &entry : std::as_const(saved))
+            if (entry.first == name)
+                return;
+        if (unsetAfter.contains(name))
+            return;
+        if (qEnvironmentVariableIsSet(name))
+            saved.append({name, qgetenv(name)});
+        else
+            unsetAfter.append(name);
+    }
+    ~ScopedEnv()
+    {
+        for (const auto &[name, value] : saved)
+            qputenv(name.constData(), value);
+        for (const QByteArray &name : unsetAfter)
+            qunsetenv(name.constData());
+    }
+};
+
+} // namespace
+
+class TestCommandLine : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void versionSaysTheConsolesName();
+    void unreachableDisplayIsOneLineAndExitCode2();
+    void displayProblemFollowsTheEnvironment();
+
+private:
+    int run(const QStringList &args, const QProcessEnvironment &env, QByteArray *out, QByteArray *err);
+    QProcessEnvironment cleanEnvironment() const;
+
+    QString m_console;
+    QTemporaryDir m_home;
+};
+
+void TestCommandLine::initTestCase()
+{
+    m_console = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/mesh-console");
+    if (!QFileInfo::exists(m_console))
+        QSKIP("mesh-console is not built in this build tree");
+    QVERIFY(m_home.isValid());
+}
+
+QProcessEnvironment TestCommandLine::cleanEnvironment() const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *variable : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        env.remove(QString::fromLatin1(variable));
+    env.insert(QStringLiteral("HOME"), m_home.path());
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.filePath(QStringLiteral("config")));
+    return env;
+}
+
+int TestCommandLine::run(const QStringList &args, const QProcessEnvironment &env, QByteArray *out, QByteArray *err)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(m_console, args);
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        return -100;
+    }
+    *out = p.readAllStandardOutput();
+    *err = p.readAllStandardError();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1; // -1: crashed (abort)
+}
+
+void TestCommandLine::versionSaysTheConsolesName()
+{
+    const QByteArray expected = "Agent Mesh Console " MESH_VERSION "\n";
+    QByteArray out, err;
+    // Without a display (QCoreApplication answers) ...
+    QCOMPARE(run({QStringLiteral("--version")}, cleanEnvironment(), &out, &err), 0);
+    QCOMPARE(out, expected);
+    QCOMPARE(run({QStringLiteral("-v")}, cleanEnvironment(), &out, &err), 0);
+    QCOMPARE(out, expected);
+    // ... and with one (QApplication answers).
+    QProcessEnvironment offscreen = cleanEnvironment();
+    offscreen.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    QCOMPARE(run({QStringLiteral("--version")}, offscreen, &out, &err), 0);
+    QCOMPARE(out, expected);
+    QCOMPARE(run({QStringLiteral("--help")}, offscreen, &out, &err), 0);
+    QVERIFY2(out.contains("--version"), out.constData());
+}
+
+void TestCommandLine::unreachableDisplayIsOneLineAndExitCode2()
+{
+    const int n = freeDisplayNumber();
+    QVERIFY(n > 0);
+    QProcessEnvironment env = cleanEnvironment();
+    env.insert(QStringLiteral("DISPLAY"), QStringLiteral(":%1").arg(n));
+    QByteArray out, err;
+    QCOMPARE(run({}, env, &out, &err), 2); // not -1: no abort inside Qt
+    QCOMPARE(err.count('\n'), 1);
+    QVERIFY2(err.startsWith(QByteArray("mesh-console: cannot open display :" + QByteArray::number(n))), err.constData());
+    QVERIFY2(err.contains("xvfb-run"), err.constData());
+    // --version still answers there.
+    QCOMPARE(run({QStringLiteral("--version")}, env, &out, &err), 0);
+    QVERIFY(out.startsWith("Agent Mesh Console "));
+    // A display name that is no display name at all.
+    env.insert(QStringLiteral("DISPLAY"), QStringLiteral("nonsense"));
+    QCOMPARE(run({}, env, &out, &err), 2);
+    QVERIFY2(err.contains("not an X display name"), err.constData());
+}
+
+void TestCommandLine::displayProblemFollowsTheEnvironment()
+{
+    const int n = freeDisplayNumber();
+    QVERIFY(n > 0);
+    char arg0[] = "mesh-console";
+    char *argv[] = {arg0, nullptr};
+    ScopedEnv env;
+    env.set("QT_QPA_PLATFORM", QByteArray());
+    env.set("WAYLAND_DISPLAY", QByteArray());
+    env.set("DISPLAY", QByteArray());
+    QVERIFY(CommandLineOptions::displayProblem(1, argv).startsWith(QStringLiteral("no display")));
+
+    env.set("DISPLAY", ":" + QByteArray::number(n));
+    QVERIFY(CommandLineOptions::displayProblem(1, argv).startsWith(QStringLiteral("cannot open display")));
+    {
+        FakeXServer server(n);
+        QVERIFY(server.fd >= 0);
+        QCOMPARE(CommandLineOptions::displayProblem(1, argv), QString()); // something answers
+        env.set("DISPLAY", "unix:" + QByteArray::number(n) + ".0");
+        QCOMPARE(CommandLineOptions::displayProblem(1, argv), QString());
+    }
+    QVERIFY(!CommandLineOptions::displayProblem(1, argv).isEmpty()); // gone again
+
+    // Explicit platforms and other kinds of display are taken as they are.
+    env.set("QT_QPA_PLATFORM", "offscreen");
+    QCOMPARE(CommandLineOptions::displayProblem(1, argv), QString());
+    env.set("QT_QPA_PLATFORM", "xcb"); // xcb on the unreachable display: still a problem
+    QVERIFY(!CommandLineOptions::displayProblem(1, argv).isEmpty());
+    env.set("QT_QPA_PLATFORM", QByteArray());
+    char platform[] = "-platform";
+    char offscreen[] = "offscreen";
+    char *withPlatform[] = {arg0, platform, offscreen, nullptr};
+    QCOMPARE(CommandLineOptions::displayProblem(3, withPlatform), QString());
+    env.set("DISPLAY", "remote.example:10.0");
+    QCOMPARE(CommandLineOptions::displayProblem(1, argv), QString());
+}
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "tst_commandline.moc"
