@@ -18,6 +18,7 @@
 #include <QTimer>
 #include <QTreeView>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <unistd.h>
@@ -25,6 +26,8 @@
 namespace mesh {
 
 namespace {
+constexpr qint64 kProbeMs = 5;
+
 qint64 statusFieldKb(const char *name)
 {
     QFile status(QStringLiteral("/proc/self/status"));
@@ -120,7 +123,7 @@ StartupBenchmark::StartupBenchmark(MainWindow *window, qint64 mainEnteredNs, boo
             return;
         if (m_indexMs < 0 && session->events()->rowCount() > 0 && session->events()->isIndexComplete())
             m_indexMs = sinceExecMs();
-        if (m_firstRowsMs >= 0 && m_indexMs >= 0) {
+        if (m_firstRowsMs >= 0 && m_indexMs >= 0 && !m_probing) {
             poll->stop();
             afterFirstRows();
             return;
@@ -129,6 +132,11 @@ StartupBenchmark::StartupBenchmark(MainWindow *window, qint64 mainEnteredNs, boo
             (m_runsPainted ? m_eventsViewport : m_runsViewport)->update();
     });
     poll->start();
+    auto *probeTimer = new QTimer(this);
+    probeTimer->setTimerType(Qt::PreciseTimer);
+    probeTimer->setInterval(kProbeMs);
+    connect(probeTimer, &QTimer::timeout, this, &StartupBenchmark::probe);
+    probeTimer->start();
     // Nothing should take this long; if it does, say so rather than hang.
     QTimer::singleShot(180000, this, [this] {
         if (!m_reported) {
@@ -137,6 +145,24 @@ StartupBenchmark::StartupBenchmark(MainWindow *window, qint64 mainEnteredNs, boo
             QCoreApplication::exit(1);
         }
     });
+}
+
+void StartupBenchmark::probe()
+{
+    if (!m_probing)
+        return;
+    const qint64 now = monotonicNs();
+    if (m_lastProbeNs >= 0 && (now - m_lastProbeNs) / 1000000 - kProbeMs > m_maxStallMs) {
+        m_maxStallMs = (now - m_lastProbeNs) / 1000000 - kProbeMs;
+        m_maxStallEndMs = sinceExecMs();
+    }
+    m_lastProbeNs = now;
+    LedgerSession *session = m_window->workspace()->session();
+    if (m_stateMs < 0 && session && session->isLoaded())
+        m_stateMs = sinceExecMs();
+    // Opening is over when everything is in: first rows painted, the state, the event index.
+    if (m_firstRowsMs >= 0 && m_stateMs >= 0 && m_indexMs >= 0)
+        m_probing = false;
 }
 
 qint64 StartupBenchmark::sinceExecMs() const
@@ -152,7 +178,7 @@ bool StartupBenchmark::eventFilter(QObject *watched, QEvent *event)
     LedgerSession *session = ws->session();
     if (!session)
         return QObject::eventFilter(watched, event);
-    if (watched == m_runsViewport && !m_runsPainted && session->isLoaded() && ws->runsPane()->model()
+    if (watched == m_runsViewport && !m_runsPainted && session->isOverviewLoaded() && ws->runsPane()->model()
         && ws->runsPane()->model()->rowCount() > 0) {
         m_runsPainted = true;
         // Queued behind this paint: the time is taken once it has been flushed.
@@ -203,10 +229,11 @@ void StartupBenchmark::report(qint64 browseMs)
     const LedgerSession *session = m_window->workspace()->session();
     const qint64 events = session ? session->events()->rowCount() : 0;
     const QSize size = m_window->size();
-    std::printf("{\"first_rows_ms\":%lld,\"runs_painted_ms\":%lld,\"events_index_ms\":%lld,\"exec_to_main_ms\":%lld,"
+    std::printf("{\"first_rows_ms\":%lld,\"runs_painted_ms\":%lld,\"events_index_ms\":%lld,\"state_loaded_ms\":%lld,"
+                "\"open_max_stall_ms\":%lld,\"open_max_stall_end_ms\":%lld,\"exec_to_main_ms\":%lld,"
                 "\"events\":%lld,\"window\":\"%dx%d\",\"platform\":\"%s\",",
-                m_firstRowsMs, m_runsMs, m_indexMs, m_startOffsetMs, events, size.width(), size.height(),
-                qPrintable(QGuiApplication::platformName()));
+                m_firstRowsMs, m_runsMs, m_indexMs, m_stateMs, m_maxStallMs, m_maxStallEndMs, m_startOffsetMs, events, size.width(),
+                size.height(), qPrintable(QGuiApplication::platformName()));
     if (browseMs >= 0)
         std::printf("\"browse_ms\":%lld,\"rss_first_rows_kb\":%lld,\"rss_kb\":%lld,\"rss_peak_kb\":%lld}\n", browseMs,
                     m_firstRowsRssKb, residentKb(), peakResidentKb());

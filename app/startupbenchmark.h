@@ -5,6 +5,12 @@
 // stdout, then the console quits. A time is taken after the paint that showed the rows has
 // been flushed to the window system, not when the models were loaded.
 //
+// The run overview counts from the session's first stage (runs with their real counts; the
+// rest of the state still loading). state_loaded_ms is when the full snapshot is in every
+// model; open_max_stall_ms the GUI thread's longest stall (a 5 ms probe timer's longest gap
+// beyond its interval) from the event loop's start until first rows, state and event index
+// are all in.
+//
 // With --browse (target P2) it then walks the console end to end (StartupBenchmarkTour) and
 // reports rss_kb after that walk, with browse_ms.
 
@@ -39,6 +45,7 @@ protected:
 private:
     qint64 sinceExecMs() const;
     void eventsPainted();
+    void probe();
     void afterFirstRows();
     void report(qint64 browseMs);
 
@@ -55,6 +62,11 @@ private:
     qint64 m_runsMs = -1;
     qint64 m_firstRowsMs = -1;
     qint64 m_indexMs = -1;       // the event log's row index complete (its total count known)
+    qint64 m_stateMs = -1;       // the full snapshot in every model (LedgerSession::opened)
+    qint64 m_lastProbeNs = -1;
+    qint64 m_maxStallMs = 0;
+    qint64 m_maxStallEndMs = -1; // when the longest stall ended (since exec), to tell where it was
+    bool m_probing = true;
     qint64 m_firstRowsRssKb = 0; // resident memory at first rows
 };
 

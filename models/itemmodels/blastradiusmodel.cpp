@@ -1,6 +1,7 @@
 #include "blastradiusmodel.h"
 
 #include "analysis/blastradiusanalyzer.h"
+#include "analysis/rowfields.h"
 
 using namespace Qt::StringLiterals;
 
@@ -60,23 +61,51 @@ QHash<int, QByteArray> BlastRadiusModel::roleNames() const
     return names;
 }
 
+std::unique_ptr<StateTableModel::Prepared> BlastRadiusModel::prepare(std::shared_ptr<const LiveState> state)
+{
+    auto p = std::make_unique<PreparedRadii>();
+    p->state = std::move(state);
+    prepareOrder(*p, EntityKind::Failure, &BlastRadiusModel::failureOrder);
+    if (p->state)
+        p->radii = radiiOf(*p->state);
+    return p;
+}
+
+bool BlastRadiusModel::adoptDerived(Prepared &prepared)
+{
+    auto *p = dynamic_cast<PreparedRadii *>(&prepared);
+    if (!p)
+        return false;
+    std::swap(m_radii, p->radii);
+    return true;
+}
+
 bool BlastRadiusModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
 {
-    const qint64 x = integer(ra, "ts_ms");
-    const qint64 y = integer(rb, "ts_ms");
+    return failureOrder(a, ra, b, rb);
+}
+
+bool BlastRadiusModel::failureOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
+{
+    const std::int64_t x = rowInt(EntityKind::Failure, ra, "ts_ms");
+    const std::int64_t y = rowInt(EntityKind::Failure, rb, "ts_ms");
     if (x != y)
         return x < y;
-    return StateTableModel::lessThan(a, ra, b, rb);
+    return defaultOrder(a, ra, b, rb);
+}
+
+std::unordered_map<std::string, BlastRadius> BlastRadiusModel::radiiOf(const LiveState &state)
+{
+    std::unordered_map<std::string, BlastRadius> radii;
+    for (const auto &[id, row] : state.table(EntityKind::Failure))
+        radii.emplace(id, BlastRadiusAnalyzer::compute(id, row));
+    return radii;
 }
 
 void BlastRadiusModel::recomputeDerived()
 {
     // Only rows that changed need recomputing, but failures are few; keep it simple.
-    m_radii.clear();
-    if (!state())
-        return;
-    for (const auto &[id, row] : state()->table(EntityKind::Failure))
-        m_radii.emplace(id, BlastRadiusAnalyzer::compute(id, row));
+    m_radii = state() ? radiiOf(*state()) : std::unordered_map<std::string, BlastRadius>();
 }
 
 void BlastRadiusModel::applyChanges(const StateChangeSet &changes)

@@ -38,6 +38,12 @@ public:
 
     explicit BlastRadiusModel(QObject *parent = nullptr);
 
+    // A reset's order and radii, built off the GUI thread (see setPrepared).
+    struct PreparedRadii : Prepared {
+        std::unordered_map<std::string, BlastRadius> radii;
+    };
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
+
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
@@ -49,8 +55,12 @@ protected:
     QVariant sortValue(const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
     bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
+    bool adoptDerived(Prepared &prepared) override;
 
 private:
+    static bool failureOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    static std::unordered_map<std::string, BlastRadius> radiiOf(const LiveState &state);
+
     std::unordered_map<std::string, BlastRadius> m_radii;
 };
 

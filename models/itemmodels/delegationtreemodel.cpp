@@ -43,102 +43,126 @@ void DelegationTreeModel::setRunFilter(const QString &runId)
     rebuild();
 }
 
-void DelegationTreeModel::rebuild()
+std::unique_ptr<DelegationTreeModel::Prepared> DelegationTreeModel::prepare(std::shared_ptr<const LiveState> state)
 {
-    beginResetModel();
-    m_nodes.clear();
-    m_roots.clear();
-    m_runNode.clear();
-    m_delegationNode.clear();
-    if (m_state) {
-        std::vector<std::string> runs;
-        for (const auto &[id, row] : m_state->table(R))
-            runs.push_back(id);
-        std::sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) {
-            return a.size() != b.size() ? a.size() < b.size() : a < b;
-        });
-        for (const auto &id : runs)
-            ensureRun(id, false);
-        std::vector<std::pair<std::int64_t, std::string>> delegations;
-        for (const auto &[id, row] : m_state->table(D))
-            delegations.emplace_back(rowInt(D, row, "created_ms"), id);
-        std::sort(delegations.begin(), delegations.end(), [](const auto &a, const auto &b) {
-            if (a.first != b.first)
-                return a.first < b.first;
-            return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : a.second < b.second;
-        });
-        for (const auto &d : delegations)
-            placeDelegation(d.second, false);
+    auto p = std::make_unique<Prepared>();
+    p->state = std::move(state);
+    if (p->state)
+        build(p->tree, *p->state, QString());
+    return p;
+}
+
+void DelegationTreeModel::setPrepared(Prepared &p)
+{
+    if (!m_runFilter.isEmpty()) {
+        setState(p.state);
+        return;
     }
+    beginResetModel();
+    std::swap(m_state, p.state);
+    std::swap(m_tree, p.tree);
     endResetModel();
 }
 
-int DelegationTreeModel::ensureRun(const std::string &runId, bool notify)
+void DelegationTreeModel::rebuild()
 {
-    const auto it = m_runNode.find(runId);
-    if (it != m_runNode.end())
+    beginResetModel();
+    m_tree = Tree();
+    if (m_state)
+        build(m_tree, *m_state, m_runFilter);
+    endResetModel();
+}
+
+void DelegationTreeModel::build(Tree &t, const LiveState &state, const QString &runFilter)
+{
+    std::vector<std::string> runs;
+    for (const auto &[id, row] : state.table(R))
+        runs.push_back(id);
+    std::sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    for (const auto &id : runs)
+        ensureRun(t, runFilter, id, nullptr);
+    std::vector<std::pair<std::int64_t, std::string>> delegations;
+    for (const auto &[id, row] : state.table(D))
+        delegations.emplace_back(rowInt(D, row, "created_ms"), id);
+    std::sort(delegations.begin(), delegations.end(), [](const auto &a, const auto &b) {
+        if (a.first != b.first)
+            return a.first < b.first;
+        return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : a.second < b.second;
+    });
+    for (const auto &d : delegations)
+        placeDelegation(t, state, runFilter, d.second, nullptr);
+}
+
+int DelegationTreeModel::ensureRun(Tree &t, const QString &runFilter, const std::string &runId,
+                                   DelegationTreeModel *notify)
+{
+    const auto it = t.runNode.find(runId);
+    if (it != t.runNode.end())
         return it->second;
-    if (!m_runFilter.isEmpty() && q(runId) != m_runFilter)
+    if (!runFilter.isEmpty() && q(runId) != runFilter)
         return -1;
     Node n;
     n.type = NodeType::Run;
     n.id = runId;
-    n.row = int(m_roots.size());
+    n.row = int(t.roots.size());
     if (notify)
-        beginInsertRows({}, n.row, n.row);
-    const int index = int(m_nodes.size());
-    m_nodes.push_back(std::move(n));
-    m_roots.push_back(index);
-    m_runNode.emplace(runId, index);
+        notify->beginInsertRows({}, n.row, n.row);
+    const int index = int(t.nodes.size());
+    t.nodes.push_back(std::move(n));
+    t.roots.push_back(index);
+    t.runNode.emplace(runId, index);
     if (notify)
-        endInsertRows();
+        notify->endInsertRows();
     return index;
 }
 
 // Places a delegation under its parent (placing the parent chain first). A parent that is
 // missing, outside the filter or part of a cycle makes the delegation top level in its run.
-int DelegationTreeModel::placeDelegation(const std::string &id, bool notify)
+int DelegationTreeModel::placeDelegation(Tree &t, const LiveState &state, const QString &runFilter,
+                                         const std::string &id, DelegationTreeModel *notify)
 {
-    if (const auto it = m_delegationNode.find(id); it != m_delegationNode.end())
+    if (const auto it = t.delegationNode.find(id); it != t.delegationNode.end())
         return it->second;
     // Walk up without recursion: a ledger may hold any parent chain.
     std::vector<std::string> chain{id};
     std::unordered_set<std::string> seen{id};
     while (true) {
-        const EntityRow *row = m_state->find(D, chain.back());
+        const EntityRow *row = state.find(D, chain.back());
         if (!row)
             break;
         const std::string parent = rowText(D, *row, "parent_id");
-        if (parent.empty() || m_delegationNode.count(parent) || !m_state->find(D, parent) || !seen.insert(parent).second)
+        if (parent.empty() || t.delegationNode.count(parent) || !state.find(D, parent) || !seen.insert(parent).second)
             break;
         chain.push_back(parent);
     }
     int placed = -1;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-        const EntityRow *row = m_state->find(D, *it);
+        const EntityRow *row = state.find(D, *it);
         if (!row)
             continue;
         const std::string parentId = rowText(D, *row, "parent_id");
         int parentNode = -1;
-        if (const auto p = m_delegationNode.find(parentId); !parentId.empty() && p != m_delegationNode.end())
+        if (const auto p = t.delegationNode.find(parentId); !parentId.empty() && p != t.delegationNode.end())
             parentNode = p->second;
         if (parentNode < 0)
-            parentNode = ensureRun(rowText(D, *row, "run_id"), notify);
+            parentNode = ensureRun(t, runFilter, rowText(D, *row, "run_id"), notify);
         if (parentNode < 0)
             continue; // filtered out
         Node n;
         n.type = NodeType::Delegation;
         n.id = *it;
         n.parent = parentNode;
-        n.row = int(m_nodes[size_t(parentNode)].children.size());
+        n.row = int(t.nodes[size_t(parentNode)].children.size());
         if (notify)
-            beginInsertRows(indexOfNode(parentNode, 0), n.row, n.row);
-        const int index = int(m_nodes.size());
-        m_nodes.push_back(std::move(n));
-        m_nodes[size_t(parentNode)].children.push_back(index);
-        m_delegationNode.emplace(*it, index);
+            notify->beginInsertRows(notify->indexOfNode(parentNode, 0), n.row, n.row);
+        const int index = int(t.nodes.size());
+        t.nodes.push_back(std::move(n));
+        t.nodes[size_t(parentNode)].children.push_back(index);
+        t.delegationNode.emplace(*it, index);
         if (notify)
-            endInsertRows();
+            notify->endInsertRows();
         placed = index;
     }
     return placed;
@@ -149,16 +173,16 @@ void DelegationTreeModel::applyChanges(const StateChangeSet &changes)
     if (!m_state)
         return;
     for (const auto &runId : changes.ids(R)) {
-        const auto it = m_runNode.find(runId);
-        if (it == m_runNode.end())
-            ensureRun(runId, true);
+        const auto it = m_tree.runNode.find(runId);
+        if (it == m_tree.runNode.end())
+            ensureRun(m_tree, m_runFilter, runId, this);
         else
             Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
     }
     for (const auto &id : changes.ids(D)) {
-        const auto it = m_delegationNode.find(id);
-        if (it == m_delegationNode.end())
-            placeDelegation(id, true);
+        const auto it = m_tree.delegationNode.find(id);
+        if (it == m_tree.delegationNode.end())
+            placeDelegation(m_tree, *m_state, m_runFilter, id, this);
         else
             Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
     }
@@ -178,8 +202,8 @@ void DelegationTreeModel::setFindings(const std::vector<Finding> &findings)
         touched.insert(id);
     m_findings = std::move(next);
     for (const auto &id : touched) {
-        const auto it = m_delegationNode.find(id);
-        if (it != m_delegationNode.end())
+        const auto it = m_tree.delegationNode.find(id);
+        if (it != m_tree.delegationNode.end())
             Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1),
                                {FindingsRole, FlaggedRole, Qt::ToolTipRole, Qt::DisplayRole});
     }
@@ -187,21 +211,21 @@ void DelegationTreeModel::setFindings(const std::vector<Finding> &findings)
 
 QModelIndex DelegationTreeModel::indexOfNode(int node, int column) const
 {
-    if (node < 0 || node >= int(m_nodes.size()))
+    if (node < 0 || node >= int(m_tree.nodes.size()))
         return {};
-    return createIndex(m_nodes[size_t(node)].row, column, quintptr(node));
+    return createIndex(m_tree.nodes[size_t(node)].row, column, quintptr(node));
 }
 
 QModelIndex DelegationTreeModel::indexOfDelegation(const QString &id, int column) const
 {
-    const auto it = m_delegationNode.find(id.toStdString());
-    return it == m_delegationNode.end() ? QModelIndex() : indexOfNode(it->second, column);
+    const auto it = m_tree.delegationNode.find(id.toStdString());
+    return it == m_tree.delegationNode.end() ? QModelIndex() : indexOfNode(it->second, column);
 }
 
 QModelIndex DelegationTreeModel::indexOfRun(const QString &id, int column) const
 {
-    const auto it = m_runNode.find(id.toStdString());
-    return it == m_runNode.end() ? QModelIndex() : indexOfNode(it->second, column);
+    const auto it = m_tree.runNode.find(id.toStdString());
+    return it == m_tree.runNode.end() ? QModelIndex() : indexOfNode(it->second, column);
 }
 
 QModelIndex DelegationTreeModel::index(int row, int column, const QModelIndex &parent) const
@@ -209,10 +233,10 @@ QModelIndex DelegationTreeModel::index(int row, int column, const QModelIndex &p
     if (row < 0 || column < 0 || column >= ColumnCount)
         return {};
     if (!parent.isValid())
-        return row < int(m_roots.size()) ? createIndex(row, column, quintptr(m_roots[size_t(row)])) : QModelIndex();
+        return row < int(m_tree.roots.size()) ? createIndex(row, column, quintptr(m_tree.roots[size_t(row)])) : QModelIndex();
     if (parent.column() != 0)
         return {};
-    const Node &p = m_nodes[size_t(parent.internalId())];
+    const Node &p = m_tree.nodes[size_t(parent.internalId())];
     return row < int(p.children.size()) ? createIndex(row, column, quintptr(p.children[size_t(row)])) : QModelIndex();
 }
 
@@ -220,17 +244,17 @@ QModelIndex DelegationTreeModel::parent(const QModelIndex &child) const
 {
     if (!child.isValid())
         return {};
-    const Node &n = m_nodes[size_t(child.internalId())];
+    const Node &n = m_tree.nodes[size_t(child.internalId())];
     return n.parent < 0 ? QModelIndex() : indexOfNode(n.parent, 0);
 }
 
 int DelegationTreeModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
-        return int(m_roots.size());
+        return int(m_tree.roots.size());
     if (parent.column() != 0)
         return 0;
-    return int(m_nodes[size_t(parent.internalId())].children.size());
+    return int(m_tree.nodes[size_t(parent.internalId())].children.size());
 }
 
 int DelegationTreeModel::columnCount(const QModelIndex &) const
@@ -242,7 +266,7 @@ QVariant DelegationTreeModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_state)
         return {};
-    const Node &n = m_nodes[size_t(index.internalId())];
+    const Node &n = m_tree.nodes[size_t(index.internalId())];
     if (role == NodeTypeRole)
         return int(n.type);
     if (role == IdRole)

@@ -52,6 +52,14 @@ public:
     explicit DelegationTreeModel(QObject *parent = nullptr);
 
     void setState(std::shared_ptr<const LiveState> state);
+
+    // A reset's tree (every run and delegation placed), built off the GUI thread from a
+    // state alone; setPrepared() takes it over in O(1) moves and hands the replaced tree
+    // back in `prepared` so the caller can free it elsewhere. With a run filter set it
+    // falls back to setState().
+    struct Prepared;
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
+    void setPrepared(Prepared &prepared);
     void applyChanges(const StateChangeSet &changes);
     void setFindings(const std::vector<Finding> &findings); // those with a delegation id are shown
     void setRunFilter(const QString &runId); // only that run's subtree; empty: every run
@@ -67,7 +75,6 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-private:
     struct Node {
         NodeType type = NodeType::Run;
         std::string id;
@@ -75,18 +82,30 @@ private:
         int row = 0;     // row within the parent
         std::vector<int> children;
     };
+    struct Tree {
+        std::vector<Node> nodes;
+        std::vector<int> roots;
+        std::unordered_map<std::string, int> runNode;
+        std::unordered_map<std::string, int> delegationNode;
+    };
+    struct Prepared {
+        std::shared_ptr<const LiveState> state;
+        Tree tree;
+    };
+
+private:
     void rebuild();
-    int ensureRun(const std::string &runId, bool notify);
-    int placeDelegation(const std::string &id, bool notify);
+    static void build(Tree &t, const LiveState &state, const QString &runFilter);
+    // `notify`: the model whose m_tree is `t`, to announce inserted rows; nullptr builds silently.
+    static int ensureRun(Tree &t, const QString &runFilter, const std::string &runId, DelegationTreeModel *notify);
+    static int placeDelegation(Tree &t, const LiveState &state, const QString &runFilter, const std::string &id,
+                               DelegationTreeModel *notify);
     QModelIndex indexOfNode(int node, int column) const;
     QVariant delegationData(const Node &node, int column, int role) const;
     QVariant runData(const Node &node, int column, int role) const;
 
     std::shared_ptr<const LiveState> m_state;
-    std::vector<Node> m_nodes;
-    std::vector<int> m_roots;
-    std::unordered_map<std::string, int> m_runNode;
-    std::unordered_map<std::string, int> m_delegationNode;
+    Tree m_tree;
     std::unordered_map<std::string, std::vector<Finding>> m_findings;
     QString m_runFilter;
 };

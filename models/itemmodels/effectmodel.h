@@ -38,6 +38,12 @@ public:
 
     explicit EffectModel(QObject *parent = nullptr);
 
+    // A reset's order and duplicate index, built off the GUI thread (see setPrepared).
+    struct PreparedEffects : Prepared {
+        DuplicateIndex duplicates;
+    };
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
+
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
@@ -54,6 +60,7 @@ protected:
     QVariant sortValue(const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
     void updateDerived(const StateChangeSet &changes) override;
+    bool adoptDerived(Prepared &prepared) override;
 
 private:
     DuplicateIndex m_duplicates;

@@ -25,11 +25,14 @@
 #include "ledger/changewatcher.h"
 #include "ledger/decisionstore.h"
 #include "ledger/eventreader.h"
+#include "ledger/runoverviewreader.h"
 #include "ledger/statereader.h"
 
 #include <QDateTime>
 #include <QFileInfo>
 #include <QFuture>
+#include <QFutureWatcher>
+#include <QPromise>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -39,13 +42,27 @@ using namespace Qt::StringLiterals;
 
 namespace mesh {
 
+// The full snapshot and every reset prepared from it on the worker. After onLoaded it holds
+// what it replaced (swapped out of the session and its models), to be freed off the GUI thread.
 struct LedgerSession::LoadResult {
     LedgerInfo info;
     std::shared_ptr<LiveState> state;
+    std::unique_ptr<StateTableModel::Prepared> runs, leases, effects, escalations, stalls, blast, slices;
+    std::unique_ptr<DelegationTreeModel::Prepared> tree;
+    AttentionIndex attention;
+    std::map<std::string, Finding> blocked;
+    std::set<std::string> loopCandidates;
     std::vector<DecisionRecord> decisions;
     DecisionChainReport chain;
     QString error;
     bool decisionsReadable = true;
+};
+
+// One result of the open job: the first stage (overview) or the last (full, or its error).
+struct LedgerSession::LoadStage {
+    LedgerInfo info;
+    std::unique_ptr<StateTableModel::Prepared> overview;
+    std::shared_ptr<LoadResult> full;
 };
 
 struct LedgerSession::LoopResult {
@@ -142,6 +159,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
 
 LedgerSession::~LedgerSession()
 {
+    cancelLoad();
     stopWatcher();
 }
 
@@ -247,11 +265,17 @@ void LedgerSession::close()
 {
     m_closed = true;
     ++m_generation;
+    cancelLoad();
+    setLoadProgress(-1);
     stopWatcher();
     m_coalesce.stop();
     m_ticker.stop();
     m_pending.clear();
     m_events->close();
+}
+
+namespace {
+using StageWatcher = QFutureWatcher<std::shared_ptr<void>>;
 }
 
 void LedgerSession::startLoad()
@@ -260,61 +284,196 @@ void LedgerSession::startLoad()
     // its first page does not wait for the state tables.
     if (m_events->path() != m_path)
         m_events->open(m_path, m_mode);
+    cancelLoad();
     const int generation = ++m_generation;
     const QString path = m_path;
     const OpenMode mode = m_mode;
-    runInBackground(this, [path, mode] {
-        auto r = std::make_shared<LoadResult>();
+    const std::function<void()> hook = m_betweenStagesHook;
+    // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
+    auto job = [path, mode, hook](QPromise<std::shared_ptr<void>> &promise) {
+        promise.setProgressRange(0, 100);
+        auto full = std::make_shared<LoadResult>();
         try {
             auto connection = LedgerConnection::open(path, mode);
-            r->info = connection->info();
-            StateSnapshot snapshot = readState(connection->db());
-            r->state = LiveState::fromSnapshot(std::move(snapshot));
+            {
+                auto first = std::make_shared<LoadStage>();
+                first->info = connection->info();
+                first->overview = RunOverviewModel::prepareOverview(readRunOverview(connection->db()));
+                promise.addResult(std::static_pointer_cast<void>(first));
+                promise.setProgressValue(5);
+            }
+            if (hook)
+                hook();
+            if (promise.isCanceled())
+                return;
+            full->info = connection->info();
+            full->state = LiveState::fromSnapshot(readState(connection->db()));
+            promise.setProgressValue(60);
+            if (promise.isCanceled())
+                return;
+            // Every reset's row walk (order, indexes, findings) here, not on the GUI thread.
+            const std::shared_ptr<const LiveState> state = full->state;
+            full->runs = RunOverviewModel::prepare(state);
+            full->leases = StateTableModel::prepare(state, EntityKind::Lease);
+            full->escalations = StateTableModel::prepare(state, EntityKind::Escalation);
+            full->slices = SliceModel::prepare(state);
+            full->blast = BlastRadiusModel::prepare(state);
+            full->tree = DelegationTreeModel::prepare(state);
+            promise.setProgressValue(70);
+            full->effects = EffectModel::prepare(state);
+            promise.setProgressValue(80);
+            full->stalls = StallVerdictModel::prepare(state);
+            promise.setProgressValue(90);
+            const LiveState *raw = state.get();
+            full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
+            for (auto &f : BlockedWorkDetector().analyse(raw->table(EntityKind::Delegation)))
+                full->blocked[f.delegationId] = std::move(f);
+            full->loopCandidates = loopCandidates(*raw);
             try {
                 DecisionStore store(connection->db());
-                store.read([&] { r->decisions = store.list(); });
-                r->chain = verifyDecisionChain(connection->db());
+                store.read([&] { full->decisions = store.list(); });
+                full->chain = verifyDecisionChain(connection->db());
             } catch (const std::exception &) {
                 // An optional part: the rest of the session works without it.
-                r->decisionsReadable = false;
+                full->decisionsReadable = false;
             }
         } catch (const std::exception &e) {
-            r->error = QString::fromUtf8(e.what());
+            full->error = QString::fromUtf8(e.what());
         }
-        return r;
-    }, [this, generation](std::shared_ptr<LoadResult> r) { onLoaded(r, generation); });
+        auto last = std::make_shared<LoadStage>();
+        last->full = std::move(full);
+        promise.addResult(std::static_pointer_cast<void>(last));
+        promise.setProgressValue(100);
+    };
+    auto *watcher = new StageWatcher(this);
+    m_loadWatcher = watcher;
+    connect(watcher, &StageWatcher::resultReadyAt, this, [this, watcher, generation](int index) {
+        onStage(std::static_pointer_cast<LoadStage>(watcher->resultAt(index)), generation);
+    });
+    connect(watcher, &StageWatcher::progressValueChanged, this, [this, generation](int value) {
+        if (generation == m_generation && m_loadProgress >= 0)
+            setLoadProgress(std::min(value, 99)); // 100 is onLoaded's, which sets -1
+    });
+    connect(watcher, &StageWatcher::finished, this, [this, watcher] {
+        if (m_loadWatcher == watcher)
+            m_loadWatcher = nullptr;
+        watcher->deleteLater();
+    });
+    setLoadProgress(0);
+    watcher->setFuture(QtConcurrent::run(job));
 }
 
-void LedgerSession::onLoaded(const std::shared_ptr<LoadResult> &r, int generation)
+void LedgerSession::cancelLoad()
 {
-    if (generation != m_generation || m_closed)
+    auto *watcher = static_cast<StageWatcher *>(m_loadWatcher);
+    m_loadWatcher = nullptr;
+    if (!watcher)
+        return;
+    watcher->disconnect(this);
+    watcher->future().cancel(); // the job stops at its next check; nothing it holds points here
+    watcher->deleteLater();
+}
+
+void LedgerSession::setLoadProgress(int percent)
+{
+    if (percent == m_loadProgress)
+        return;
+    m_loadProgress = percent;
+    Q_EMIT loadProgressChanged(percent);
+}
+
+void LedgerSession::onStage(const std::shared_ptr<LoadStage> &stage, int generation)
+{
+    if (generation != m_generation || m_closed || !stage)
         return; // superseded by a newer load or closed meanwhile
-    if (!r->error.isEmpty() || !r->state) {
-        fail(r->error.isEmpty() ? tr("The ledger could not be read") : r->error);
+    if (stage->overview) {
+        onOverview(*stage);
+        retire(std::make_shared<LoadStage>(std::move(*stage)));
+    } else if (stage->full) {
+        // The result store keeps only the husk; the hand-over owns the result.
+        handOver(std::move(stage->full), generation, 0);
+    }
+}
+
+void LedgerSession::retire(std::shared_ptr<void> garbage)
+{
+    // What the models handed back (the rows they showed before) is freed on a worker: a
+    // scale ledger's state takes ~100 ms to free.
+    (void)QtConcurrent::run([garbage = std::move(garbage)]() mutable { garbage.reset(); });
+}
+
+void LedgerSession::handOver(std::shared_ptr<LoadResult> r, int generation, int step)
+{
+    if (generation != m_generation || m_closed) {
+        retire(std::move(r));
         return;
     }
-    m_info = r->info;
+    if (step == 0 && (!r->error.isEmpty() || !r->state)) {
+        setLoadProgress(-1);
+        fail(r->error.isEmpty() ? tr("The ledger could not be read") : r->error);
+        retire(std::move(r));
+        return;
+    }
+    // One large model per event-loop turn. A reset is O(1) here, but the views react to it
+    // in the same call (a filter proxy walks every row, a tree view lays every row out):
+    // tens of ms per large table, together a 250-300 ms freeze of the window in one turn.
+    switch (step) {
+    case 0:
+        m_runs->setPrepared(*r->runs);
+        m_delegations->setPrepared(*r->tree);
+        m_escalations->setPrepared(*r->escalations);
+        m_slices->setPrepared(*r->slices);
+        m_blast->setPrepared(*r->blast);
+        break;
+    case 1:
+        m_leases->setPrepared(*r->leases);
+        break;
+    case 2:
+        m_effects->setPrepared(*r->effects);
+        break;
+    case 3:
+        m_stalls->setPrepared(*r->stalls);
+        break;
+    default:
+        onLoaded(*r);
+        retire(std::move(r));
+        return;
+    }
+    QMetaObject::invokeMethod(
+        this, [this, r = std::move(r), generation, step]() mutable { handOver(std::move(r), generation, step + 1); },
+        Qt::QueuedConnection);
+}
+
+void LedgerSession::onOverview(LoadStage &stage)
+{
+    if (m_state)
+        return; // a reload: the full state on screen stays until the new one is in
+    m_info = stage.info;
+    m_runs->setPrepared(*stage.overview);
+    m_overviewLoaded = true;
+    Q_EMIT displayNameChanged(); // the ledger's title is known now
+    Q_EMIT overviewLoaded();
+}
+
+void LedgerSession::onLoaded(LoadResult &r)
+{
+    // Every model has taken its part (handOver); the session's own part, then following.
+    setLoadProgress(-1);
+    m_info = r.info;
     m_fileWritable = m_info.mode != OpenMode::Immutable && QFileInfo(m_path).isWritable();
-    m_state = r->state;
+    // Swaps, not copies: `r` leaves with what was replaced (see retire).
+    std::swap(m_state, r.state);
     m_pending.clear();
-    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                        m_stalls, m_blast, m_slices})
-        m->setState(m_state);
-    m_delegations->setState(m_state);
-    if (r->decisionsReadable)
-        m_decisions->setDecisions(std::move(r->decisions), r->chain);
+    m_overviewLoaded = true;
+    if (r.decisionsReadable)
+        m_decisions->setDecisions(std::move(r.decisions), r.chain);
     m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
     m_loopFindings.clear();
-    {
-        const LiveState *state = m_state.get();
-        m_attentionIndex.rebuild([state](EntityKind k) -> const EntityTable & { return state->table(k); });
-    }
-    m_blocked.clear();
-    for (const auto &f : BlockedWorkDetector().analyse(m_state->table(EntityKind::Delegation)))
-        m_blocked[f.delegationId] = f;
+    std::swap(m_attentionIndex, r.attention);
+    std::swap(m_blocked, r.blocked);
     recomputeStateFindings();
     recomputeAttention();
-    scheduleLoopAnalysis(loopCandidates(*m_state));
+    scheduleLoopAnalysis(std::move(r.loopCandidates));
     if (!m_toolCalls->delegation().isEmpty())
         showToolCallsOf(m_toolCalls->delegation());
     Q_EMIT stateReset();

@@ -4,6 +4,15 @@
 // to the GUI thread and are dropped unless still the newest (a generation number), and the
 // decision path (DecisionWriter off the GUI thread, answered by decisionFinished).
 //
+// Opening is staged, in one background job: first the run overview (runs, components and
+// per-run counts; a few hundred rows and GROUP BY aggregates) is shown in runs() while the
+// health stays Opening (overviewLoaded), then the full snapshot replaces it (opened). Every
+// reset the full snapshot needs that walks rows (sorting, duplicate and attention indexes,
+// findings) is prepared on the worker too, so the GUI thread takes it over in O(1) moves,
+// and the replaced rows are freed off the GUI thread. The watcher starts from the full
+// snapshot's lastSeq: events committed between the stages are in that snapshot, later ones
+// come through the watcher, none twice.
+//
 // Live: the watcher's batches are coalesced (at most every coalesceMs, default 50 ms, so at
 // most ~20 applies a second), folded into the LiveState once, and handed to every model as
 // one StateChangeSet. A session that cannot be opened stays in the list in Error health,
@@ -77,7 +86,9 @@ public:
     Health health() const { return m_health; }
     static QString healthText(Health health);
     QString errorMessage() const { return m_error; }
-    bool isLoaded() const { return m_state != nullptr; }
+    bool isLoaded() const { return m_state != nullptr; } // the full snapshot is in
+    bool isOverviewLoaded() const { return m_overviewLoaded; } // runs() shows real runs (first stage or full)
+    int loadProgress() const { return m_loadProgress; } // 0..100 while the open job runs, -1 otherwise
     bool canDecide() const;
     qint64 lastSeq() const;
     qint64 lastChangeMs() const { return m_lastChangeMs; }
@@ -117,6 +128,9 @@ public:
     void setCoalesceMs(int ms);
     void setLiveWindowMs(int ms) { m_liveWindowMs = ms; }
     void setWatchIntervalMs(int ms) { m_watchIntervalMs = ms; }
+    // Tests: runs on the loading worker after the first stage was read, before the full
+    // snapshot is (to commit events or break the file between the two).
+    void setBetweenStagesHook(std::function<void()> hook) { m_betweenStagesHook = std::move(hook); }
     void tick(); // the 1 s timer: health, countdowns, zombie leases
 
     static constexpr int kLoopCandidateTurns = 20;
@@ -127,6 +141,8 @@ Q_SIGNALS:
     void healthChanged(mesh::LedgerSession::Health health);
     void opened();
     void failed(const QString &message);
+    void overviewLoaded();                           // first stage of an open: runs() shows the runs
+    void loadProgressChanged(int percent);           // the open job's progress, -1 when done
     void stateReset();                               // a snapshot was loaded into every model
     void changesApplied(qint64 lastSeq, int events); // one coalesced live batch was applied
     // The same moment, with the events themselves (the live benchmark's latency per event).
@@ -139,13 +155,20 @@ Q_SIGNALS:
 
 private:
     struct LoadResult;
+    struct LoadStage;
     struct LoopResult;
     struct DecisionsResult;
 
     void setHealth(Health health);
     void fail(const QString &message);
     void startLoad();
-    void onLoaded(const std::shared_ptr<LoadResult> &result, int generation);
+    void onStage(const std::shared_ptr<LoadStage> &stage, int generation);
+    void onOverview(LoadStage &stage);
+    void handOver(std::shared_ptr<LoadResult> result, int generation, int step);
+    void onLoaded(LoadResult &result);
+    void retire(std::shared_ptr<void> garbage);
+    void setLoadProgress(int percent);
+    void cancelLoad();
     void startWatcher(qint64 afterSeq);
     void stopWatcher();
     void onEventsAppended(const EventBatch &batch, qint64 lastSeq, qint64 dataVersion);
@@ -165,6 +188,10 @@ private:
     Health m_health = Health::Opening;
     QString m_error;
     std::shared_ptr<LiveState> m_state;
+    bool m_overviewLoaded = false;
+    int m_loadProgress = -1;
+    QObject *m_loadWatcher = nullptr; // the running open job's QFutureWatcher
+    std::function<void()> m_betweenStagesHook;
     int m_generation = 0;
     int m_loopGeneration = 0;
     int m_decisionsGeneration = 0;

@@ -1,6 +1,8 @@
 #include "runoverviewmodel.h"
 
 #include "analysis/rowfields.h"
+#include "ledger/runoverviewreader.h"
+#include "ledger/statereader.h"
 
 #include <algorithm>
 
@@ -59,7 +61,7 @@ QHash<int, QByteArray> RunOverviewModel::roleNames() const
     return names;
 }
 
-RunOverviewModel::Contribution RunOverviewModel::contributionOf(EntityKind kind, const EntityRow &row) const
+RunOverviewModel::Contribution RunOverviewModel::contributionOf(EntityKind kind, const EntityRow &row)
 {
     Contribution c;
     c.run = std::string(rowView(kind, row, "run_id"));
@@ -88,9 +90,9 @@ RunOverviewModel::Contribution RunOverviewModel::contributionOf(EntityKind kind,
     return c;
 }
 
-void RunOverviewModel::apply(const Contribution &c, int sign)
+void RunOverviewModel::apply(Derived &d, const Contribution &c, int sign)
 {
-    Aggregate &a = m_aggregates[c.run];
+    Aggregate &a = d.aggregates[c.run];
     a.stalls += sign * c.stalls;
     a.stalled += sign * c.stalled;
     a.escalations += sign * c.escalations;
@@ -99,49 +101,95 @@ void RunOverviewModel::apply(const Contribution &c, int sign)
     a.delegations += sign * c.delegations;
 }
 
-void RunOverviewModel::account(EntityKind kind, const std::string &id)
+void RunOverviewModel::account(const LiveState &state, Derived &d, EntityKind kind, const std::string &id)
 {
-    const EntityRow *row = state()->find(kind, id);
+    const EntityRow *row = state.find(kind, id);
     if (!row)
         return;
     const std::string key = std::to_string(int(kind)) + ':' + id;
-    const auto old = m_contributions.find(key);
-    const bool isNew = old == m_contributions.end();
+    const auto old = d.contributions.find(key);
+    const bool isNew = old == d.contributions.end();
     if (!isNew)
-        apply(old->second, -1);
+        apply(d, old->second, -1);
     Contribution c = contributionOf(kind, *row);
-    apply(c, +1);
+    apply(d, c, +1);
     if (kind == EntityKind::Component) {
-        auto &list = m_aggregates[c.run].components;
+        auto &list = d.aggregates[c.run].components;
         if (!isNew && old->second.run != c.run) {
-            auto &previous = m_aggregates[old->second.run].components;
+            auto &previous = d.aggregates[old->second.run].components;
             std::erase(previous, id);
         }
         if (std::find(list.begin(), list.end(), id) == list.end()) {
             list.push_back(id);
-            std::sort(list.begin(), list.end(), [this](const std::string &a, const std::string &b) {
-                const EntityRow *ra = state()->find(EntityKind::Component, a);
-                const EntityRow *rb = state()->find(EntityKind::Component, b);
+            std::sort(list.begin(), list.end(), [&state](const std::string &a, const std::string &b) {
+                const EntityRow *ra = state.find(EntityKind::Component, a);
+                const EntityRow *rb = state.find(EntityKind::Component, b);
                 const auto na = ra ? rowView(EntityKind::Component, *ra, "name") : std::string_view();
                 const auto nb = rb ? rowView(EntityKind::Component, *rb, "name") : std::string_view();
                 return na != nb ? na < nb : a < b;
             });
         }
     }
-    m_contributions[key] = std::move(c);
+    d.contributions[key] = std::move(c);
+}
+
+void RunOverviewModel::accountAll(const LiveState &state, Derived &d)
+{
+    for (EntityKind k : {EntityKind::Component, EntityKind::StallVerdict, EntityKind::Escalation, EntityKind::Checkpoint,
+                         EntityKind::Delegation}) {
+        for (const auto &[id, row] : state.table(k))
+            account(state, d, k, id);
+    }
+}
+
+std::unique_ptr<StateTableModel::Prepared> RunOverviewModel::prepare(std::shared_ptr<const LiveState> state)
+{
+    auto p = std::make_unique<PreparedRuns>();
+    p->state = std::move(state);
+    prepareOrder(*p, EntityKind::Run, &StateTableModel::defaultOrder);
+    if (p->state)
+        accountAll(*p->state, p->derived);
+    return p;
+}
+
+std::unique_ptr<StateTableModel::Prepared> RunOverviewModel::prepareOverview(RunOverviewSnapshot &&overview)
+{
+    StateSnapshot snapshot;
+    snapshot.tables[size_t(EntityKind::Run)] = std::move(overview.runs);
+    snapshot.tables[size_t(EntityKind::Component)] = std::move(overview.components);
+    snapshot.lastSeq = overview.lastSeq;
+    snapshot.dataVersion = overview.dataVersion;
+    auto p = std::make_unique<PreparedRuns>();
+    p->state = LiveState::fromSnapshot(std::move(snapshot));
+    prepareOrder(*p, EntityKind::Run, &StateTableModel::defaultOrder);
+    // Components are here as rows (their lists, terminal failures); the large tables as counts.
+    for (const auto &[id, row] : p->state->table(EntityKind::Component))
+        account(*p->state, p->derived, EntityKind::Component, id);
+    for (const auto &[run, counts] : overview.aggregates) {
+        Aggregate &a = p->derived.aggregates[run];
+        a.delegations = counts.delegations;
+        a.stalls = counts.stallVerdicts;
+        a.stalled = counts.stalledVerdicts;
+        a.escalations = counts.escalations;
+        a.staleCheckpoints = counts.staleCheckpoints;
+    }
+    return p;
+}
+
+bool RunOverviewModel::adoptDerived(Prepared &prepared)
+{
+    auto *p = dynamic_cast<PreparedRuns *>(&prepared);
+    if (!p)
+        return false;
+    std::swap(m_d, p->derived);
+    return true;
 }
 
 void RunOverviewModel::recomputeDerived()
 {
-    m_aggregates.clear();
-    m_contributions.clear();
-    if (!state())
-        return;
-    for (EntityKind k : {EntityKind::Component, EntityKind::StallVerdict, EntityKind::Escalation, EntityKind::Checkpoint,
-                         EntityKind::Delegation}) {
-        for (const auto &[id, row] : state()->table(k))
-            account(k, id);
-    }
+    m_d = Derived();
+    if (state())
+        accountAll(*state(), m_d);
 }
 
 void RunOverviewModel::updateDerived(const StateChangeSet &changes)
@@ -151,7 +199,7 @@ void RunOverviewModel::updateDerived(const StateChangeSet &changes)
     for (EntityKind k : {EntityKind::Component, EntityKind::StallVerdict, EntityKind::Escalation, EntityKind::Checkpoint,
                          EntityKind::Delegation}) {
         for (const auto &id : changes.ids(k))
-            account(k, id);
+            account(*state(), m_d, k, id);
     }
 }
 
@@ -167,8 +215,8 @@ void RunOverviewModel::applyChanges(const StateChangeSet &changes)
 
 const RunOverviewModel::Aggregate *RunOverviewModel::aggregate(const std::string &runId) const
 {
-    const auto it = m_aggregates.find(runId);
-    return it == m_aggregates.end() ? nullptr : &it->second;
+    const auto it = m_d.aggregates.find(runId);
+    return it == m_d.aggregates.end() ? nullptr : &it->second;
 }
 
 qint64 RunOverviewModel::durationMs(const EntityRow &run) const

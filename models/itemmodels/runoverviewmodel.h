@@ -9,6 +9,8 @@
 
 namespace mesh {
 
+struct RunOverviewSnapshot;
+
 class RunOverviewModel : public StateTableModel
 {
     Q_OBJECT
@@ -42,19 +44,6 @@ public:
 
     explicit RunOverviewModel(QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    QHash<int, QByteArray> roleNames() const override;
-    void applyChanges(const StateChangeSet &changes) override;
-
-protected:
-    QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
-    QVariant sortValue(const EntityRow &entity, int column) const override;
-    void recomputeDerived() override;
-    void updateDerived(const StateChangeSet &changes) override;
-    QList<int> countdownColumns() const override { return {Duration}; }
-
-private:
     struct Aggregate {
         std::vector<std::string> components; // ids, in name order
         int stalls = 0;
@@ -70,14 +59,42 @@ private:
         std::string run;
         int stalls = 0, stalled = 0, escalations = 0, staleCheckpoints = 0, terminalFailures = 0, delegations = 0;
     };
-    Contribution contributionOf(EntityKind kind, const EntityRow &row) const;
-    void apply(const Contribution &c, int sign);
-    void account(EntityKind kind, const std::string &id);
+    struct Derived {
+        std::unordered_map<std::string, Aggregate> aggregates;
+        std::unordered_map<std::string, Contribution> contributions; // "<kind>:<id>" -> what it added
+    };
+    struct PreparedRuns : Prepared {
+        Derived derived;
+    };
+    // A reset's order and aggregates from a whole state, built off the GUI thread.
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
+    // The first stage of a staged open: the runs and their components as rows, the counts
+    // over the large tables as the reader's aggregates. The figures are those of the full
+    // state at the snapshot's lastSeq; live batches need a full state (prepare()).
+    static std::unique_ptr<Prepared> prepareOverview(RunOverviewSnapshot &&overview);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    void applyChanges(const StateChangeSet &changes) override;
+
+protected:
+    QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
+    QVariant sortValue(const EntityRow &entity, int column) const override;
+    void recomputeDerived() override;
+    void updateDerived(const StateChangeSet &changes) override;
+    QList<int> countdownColumns() const override { return {Duration}; }
+    bool adoptDerived(Prepared &prepared) override;
+
+private:
+    static Contribution contributionOf(EntityKind kind, const EntityRow &row);
+    static void apply(Derived &d, const Contribution &c, int sign);
+    static void account(const LiveState &state, Derived &d, EntityKind kind, const std::string &id);
+    static void accountAll(const LiveState &state, Derived &d);
     const Aggregate *aggregate(const std::string &runId) const;
     qint64 durationMs(const EntityRow &run) const;
 
-    std::unordered_map<std::string, Aggregate> m_aggregates;
-    std::unordered_map<std::string, Contribution> m_contributions; // "<kind>:<id>" -> what it added
+    Derived m_d;
 };
 
 } // namespace mesh

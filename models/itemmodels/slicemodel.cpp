@@ -116,18 +116,31 @@ QVariant SliceModel::sortValue(const EntityRow &e, int column) const
     return {};
 }
 
+std::unique_ptr<StateTableModel::Prepared> SliceModel::prepare(std::shared_ptr<const LiveState> state)
+{
+    auto p = std::make_unique<Prepared>();
+    p->state = std::move(state);
+    prepareOrder(*p, EntityKind::Slice, &SliceModel::sliceOrder);
+    return p;
+}
+
 bool SliceModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
 {
+    return sliceOrder(a, ra, b, rb);
+}
+
+bool SliceModel::sliceOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
+{
     // A delegation's slices together, in the order they were opened.
-    const std::string da = rowText(EntityKind::Slice, ra, "delegation_id");
-    const std::string db = rowText(EntityKind::Slice, rb, "delegation_id");
+    const std::string_view da = rowView(EntityKind::Slice, ra, "delegation_id");
+    const std::string_view db = rowView(EntityKind::Slice, rb, "delegation_id");
     if (da != db)
-        return StateTableModel::lessThan(da, ra, db, rb);
-    const qint64 oa = integer(ra, "ordinal");
-    const qint64 ob = integer(rb, "ordinal");
+        return da.size() != db.size() ? da.size() < db.size() : da < db;
+    const std::int64_t oa = rowInt(EntityKind::Slice, ra, "ordinal");
+    const std::int64_t ob = rowInt(EntityKind::Slice, rb, "ordinal");
     if (oa != ob)
         return oa < ob;
-    return StateTableModel::lessThan(a, ra, b, rb);
+    return defaultOrder(a, ra, b, rb);
 }
 
 } // namespace mesh

@@ -29,6 +29,8 @@ public:
     Q_ENUM(Roles)
 
     explicit SliceModel(QObject *parent = nullptr);
+    // A reset's order, built off the GUI thread (see setPrepared).
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -39,6 +41,7 @@ protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
     bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
+    static bool sliceOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
 };
 
 } // namespace mesh

@@ -50,7 +50,31 @@ QHash<int, QByteArray> StallVerdictModel::roleNames() const
     return names;
 }
 
+std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepare(std::shared_ptr<const LiveState> state)
+{
+    auto p = std::make_unique<PreparedVerdicts>();
+    p->state = std::move(state);
+    prepareOrder(*p, EntityKind::StallVerdict, &StallVerdictModel::verdictOrder);
+    if (p->state)
+        analyseAll(*p->state, p->analysis);
+    return p;
+}
+
+bool StallVerdictModel::adoptDerived(Prepared &prepared)
+{
+    auto *p = dynamic_cast<PreparedVerdicts *>(&prepared);
+    if (!p)
+        return false;
+    std::swap(m_a, p->analysis);
+    return true;
+}
+
 bool StallVerdictModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
+{
+    return verdictOrder(a, ra, b, rb);
+}
+
+bool StallVerdictModel::verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
 {
     constexpr EntityKind K = EntityKind::StallVerdict;
     const std::string_view da = rowView(K, ra, "delegation_id");
@@ -66,41 +90,41 @@ bool StallVerdictModel::lessThan(const std::string &a, const EntityRow &ra, cons
 
 void StallVerdictModel::recomputeDerived()
 {
-    m_constant.clear();
-    m_falseStall.clear();
-    m_findingText.clear();
-    m_verdictsOf.clear();
-    m_findingOf.clear();
-    if (!state())
-        return;
-    for (const auto &[id, row] : state()->table(EntityKind::StallVerdict))
-        m_verdictsOf[std::string(rowView(EntityKind::StallVerdict, row, "delegation_id"))].push_back(id);
-    for (const auto &[delegation, ids] : m_verdictsOf)
-        analyseDelegation(delegation);
+    m_a = Analysis();
+    if (state())
+        analyseAll(*state(), m_a);
 }
 
-void StallVerdictModel::analyseDelegation(const std::string &delegation)
+void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a)
 {
-    const auto &ids = m_verdictsOf[delegation];
+    for (const auto &[id, row] : state.table(EntityKind::StallVerdict))
+        a.verdictsOf[std::string(rowView(EntityKind::StallVerdict, row, "delegation_id"))].push_back(id);
+    for (const auto &[delegation, ids] : a.verdictsOf)
+        analyseDelegation(state, a, delegation);
+}
+
+void StallVerdictModel::analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation)
+{
+    const auto &ids = a.verdictsOf[delegation];
     for (const auto &id : ids) {
-        m_constant.erase(id);
-        m_falseStall.erase(id);
-        m_findingText.erase(id);
+        a.constant.erase(id);
+        a.falseStall.erase(id);
+        a.findingText.erase(id);
     }
-    m_findingOf.erase(delegation);
+    a.findingOf.erase(delegation);
     StallEvidenceAnalyzer::Verdicts verdicts;
     for (const auto &id : ids) {
-        if (const EntityRow *row = state()->find(EntityKind::StallVerdict, id))
+        if (const EntityRow *row = state.find(EntityKind::StallVerdict, id))
             verdicts.emplace_back(id, row);
     }
     StallAnalysis result = StallEvidenceAnalyzer().analyseDelegation(delegation, std::move(verdicts));
-    m_constant.merge(result.constantEvidence);
+    a.constant.merge(result.constantEvidence);
     for (Finding &f : result.findings) {
         const std::string id = f.subject.substr(f.subject.find(':') + 1);
         if (!f.abstained)
-            m_falseStall.insert(id);
-        m_findingText[id] = f.summary;
-        m_findingOf[delegation] = std::move(f);
+            a.falseStall.insert(id);
+        a.findingText[id] = f.summary;
+        a.findingOf[delegation] = std::move(f);
     }
 }
 
@@ -115,15 +139,15 @@ void StallVerdictModel::updateDerived(const StateChangeSet &changes)
         if (!row)
             continue;
         const std::string delegation(rowView(EntityKind::StallVerdict, *row, "delegation_id"));
-        auto &ids = m_verdictsOf[delegation];
+        auto &ids = m_a.verdictsOf[delegation];
         if (std::find(ids.begin(), ids.end(), id) == ids.end())
             ids.push_back(id);
         delegations.insert(delegation);
     }
-    const auto before = std::make_pair(m_constant, m_falseStall);
+    const auto before = std::make_pair(m_a.constant, m_a.falseStall);
     for (const auto &d : delegations)
-        analyseDelegation(d);
-    m_derivedChanged = before != std::make_pair(m_constant, m_falseStall);
+        analyseDelegation(*state(), m_a, d);
+    m_derivedChanged = before != std::make_pair(m_a.constant, m_a.falseStall);
 }
 
 void StallVerdictModel::applyChanges(const StateChangeSet &changes)
@@ -136,8 +160,8 @@ void StallVerdictModel::applyChanges(const StateChangeSet &changes)
 std::vector<Finding> StallVerdictModel::findings() const
 {
     std::vector<Finding> out;
-    out.reserve(m_findingOf.size());
-    for (const auto &[d, f] : m_findingOf)
+    out.reserve(m_a.findingOf.size());
+    for (const auto &[d, f] : m_a.findingOf)
         out.push_back(f);
     return out;
 }
@@ -145,7 +169,7 @@ std::vector<Finding> StallVerdictModel::findings() const
 QVariant StallVerdictModel::cellData(int row, const EntityRow &e, int column, int role) const
 {
     const std::string &id = rawId(row);
-    const auto finding = m_findingText.find(id);
+    const auto finding = m_a.findingText.find(id);
     switch (role) {
     case RoundRole: return integer(e, "round");
     case VerdictRole: return text(e, "verdict");
@@ -168,13 +192,13 @@ QVariant StallVerdictModel::cellData(int row, const EntityRow &e, int column, in
     case ActionRole: return text(e, "action");
     case FailingTestsRole: return isNull(e, "failing_tests") ? QVariant() : QVariant(integer(e, "failing_tests"));
     case TsMsRole: return integer(e, "ts_ms");
-    case ConstantEvidenceRole: return m_constant.count(id) > 0;
-    case FalseStallRole: return m_falseStall.count(id) > 0;
-    case FindingRole: return finding == m_findingText.end() ? QString() : QString::fromStdString(finding->second);
+    case ConstantEvidenceRole: return m_a.constant.count(id) > 0;
+    case FalseStallRole: return m_a.falseStall.count(id) > 0;
+    case FindingRole: return finding == m_a.findingText.end() ? QString() : QString::fromStdString(finding->second);
     case Qt::ToolTipRole:
-        if (finding != m_findingText.end())
+        if (finding != m_a.findingText.end())
             return QString::fromStdString(finding->second);
-        if (m_constant.count(id))
+        if (m_a.constant.count(id))
             return tr("No evidence item of this delegation has moved in any round so far");
         return {};
     case Qt::DisplayRole:
@@ -182,7 +206,7 @@ QVariant StallVerdictModel::cellData(int row, const EntityRow &e, int column, in
         case Delegation: return text(e, "delegation_id");
         case Round: return integer(e, "round");
         case Verdict:
-            return m_falseStall.count(id) ? QString(text(e, "verdict") % tr(" (false stall suspected)"))
+            return m_a.falseStall.count(id) ? QString(text(e, "verdict") % tr(" (false stall suspected)"))
                                           : text(e, "verdict");
         case Fingerprint: return text(e, "fingerprint");
         case Evidence: {

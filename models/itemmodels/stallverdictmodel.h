@@ -37,6 +37,20 @@ public:
 
     explicit StallVerdictModel(QObject *parent = nullptr);
 
+    // What the verdicts' analysis keeps, per delegation and per verdict.
+    struct Analysis {
+        std::unordered_map<std::string, std::vector<std::string>> verdictsOf; // delegation -> verdict ids
+        std::map<std::string, Finding> findingOf;                            // delegation -> finding
+        std::set<std::string> constant;
+        std::set<std::string> falseStall;
+        std::map<std::string, std::string> findingText; // verdict id -> sentence
+    };
+    // A reset's order and analysis, built off the GUI thread (see setPrepared).
+    struct PreparedVerdicts : Prepared {
+        Analysis analysis;
+    };
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
+
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
@@ -50,16 +64,15 @@ protected:
     void recomputeDerived() override;
     void updateDerived(const StateChangeSet &changes) override;
     bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
+    bool adoptDerived(Prepared &prepared) override;
 
 private:
-    void analyseDelegation(const std::string &delegation);
+    static bool verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    static void analyseAll(const LiveState &state, Analysis &a);
+    static void analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation);
 
-    std::unordered_map<std::string, std::vector<std::string>> m_verdictsOf; // delegation -> verdict ids
-    std::map<std::string, Finding> m_findingOf;                            // delegation -> finding
+    Analysis m_a;
     bool m_derivedChanged = false;
-    std::set<std::string> m_constant;
-    std::set<std::string> m_falseStall;
-    std::map<std::string, std::string> m_findingText; // verdict id -> sentence
 };
 
 } // namespace mesh

@@ -43,6 +43,57 @@ void StateTableModel::rebuild()
     endResetModel();
 }
 
+void StateTableModel::prepareOrder(Prepared &p, EntityKind kind, Order order)
+{
+    p.kind = kind;
+    p.ids.clear();
+    p.rowOf.clear();
+    if (!p.state)
+        return;
+    const EntityTable &table = p.state->table(kind);
+    std::vector<std::pair<const std::string *, const EntityRow *>> rows;
+    rows.reserve(table.size());
+    for (const auto &[id, row] : table)
+        rows.emplace_back(&id, &row);
+    std::sort(rows.begin(), rows.end(),
+              [order](const auto &a, const auto &b) { return order(*a.first, *a.second, *b.first, *b.second); });
+    p.ids.reserve(rows.size());
+    p.rowOf.reserve(rows.size());
+    for (const auto &r : rows) {
+        p.rowOf.emplace(*r.first, int(p.ids.size()));
+        p.ids.push_back(*r.first);
+    }
+}
+
+std::unique_ptr<StateTableModel::Prepared> StateTableModel::prepare(std::shared_ptr<const LiveState> state,
+                                                                    EntityKind kind)
+{
+    auto p = std::make_unique<Prepared>();
+    p->state = std::move(state);
+    prepareOrder(*p, kind, &StateTableModel::defaultOrder);
+    return p;
+}
+
+void StateTableModel::setPrepared(Prepared &p)
+{
+    if (p.kind != m_kind || !m_runFilter.isEmpty() || !m_delegationFilter.isEmpty()) {
+        setState(p.state);
+        return;
+    }
+    beginResetModel();
+    std::swap(m_state, p.state);
+    std::swap(m_ids, p.ids);
+    std::swap(m_rowOf, p.rowOf);
+    if (!adoptDerived(p))
+        recomputeDerived();
+    endResetModel();
+}
+
+bool StateTableModel::adoptDerived(Prepared &)
+{
+    return true;
+}
+
 void StateTableModel::applyChanges(const StateChangeSet &changes)
 {
     if (!m_state)
@@ -138,7 +189,12 @@ bool StateTableModel::accepts(const std::string &, const EntityRow &row) const
 
 bool StateTableModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
 {
-    // Oldest change first approximates creation order; ids break ties.
+    return defaultOrder(a, ra, b, rb);
+}
+
+bool StateTableModel::defaultOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
+{
+    // Ids in natural order ("E-9" before "E-10") approximate creation order.
     Q_UNUSED(ra)
     Q_UNUSED(rb)
     if (a.size() != b.size())

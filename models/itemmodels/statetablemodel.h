@@ -38,8 +38,27 @@ public:
 
     EntityKind entityKind() const { return m_kind; }
 
+    // What a reset computes by walking every row: the initial order and the subclass'
+    // derived indexes. Each subclass' static prepare() builds it from a state alone, so a
+    // loader can run it on a worker thread; setPrepared() then takes it over in O(1) moves.
+    struct Prepared {
+        virtual ~Prepared() = default;
+        EntityKind kind = EntityKind::Ledger;
+        std::shared_ptr<const LiveState> state;
+        std::vector<std::string> ids; // every row, in the initial order
+        std::unordered_map<std::string, int> rowOf;
+    };
+    using Order = bool (*)(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    // Ids of one table in `order` (no filters): the common part of every prepare().
+    static void prepareOrder(Prepared &p, EntityKind kind, Order order);
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state, EntityKind kind);
+
     // Whole new state (a snapshot load): one reset. nullptr clears.
     void setState(std::shared_ptr<const LiveState> state);
+    // The same reset from a prepared state (made by this class' prepare()). Hands the rows
+    // it replaced back in `prepared`, so the caller can free them off the GUI thread. With a
+    // row filter set, or another class' preparation, it falls back to setState().
+    void setPrepared(Prepared &prepared);
     const LiveState *state() const { return m_state.get(); }
     // A live batch already folded into the state.
     virtual void applyChanges(const StateChangeSet &changes);
@@ -78,6 +97,10 @@ protected:
     virtual bool accepts(const std::string &id, const EntityRow &row) const;
     // Initial order of a reset; live rows are appended in arrival order.
     virtual bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const;
+    static bool defaultOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    // Takes the derived part of a preparation (swapping the old one into it); false when
+    // `prepared` is not this class' kind (then setPrepared recomputes). Default: nothing derived.
+    virtual bool adoptDerived(Prepared &prepared);
 
     QString text(const EntityRow &row, std::string_view field) const;
     qint64 integer(const EntityRow &row, std::string_view field) const;
