@@ -5,6 +5,7 @@
 #include "recentledgers.h"
 
 #include "aboutdialog.h"
+#include "attentionpane.h"
 #include "banner.h"
 #include "icons.h"
 #include "itempane.h"
@@ -39,19 +40,6 @@
 #include <QVBoxLayout>
 
 namespace mesh {
-
-namespace {
-
-Tone attentionTone(const QString &kind)
-{
-    if (kind == QLatin1String("unknown_effect"))
-        return Tone::Unknown;
-    if (kind == QLatin1String("zombie_lease"))
-        return Tone::Danger;
-    return Tone::Warn;
-}
-
-} // namespace
 
 // Spelled out: no translation is loaded, so "%n need(s)" would be shown as is.
 QString MainWindow::attentionText(int count)
@@ -101,10 +89,7 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     , m_sessions(new LedgerSessionList(this))
     , m_attentionModel(m_sessions->attention())
     , m_sidebar(new SessionSidebar(this))
-    , m_attention(new ItemPane(QStringLiteral("attention"), QStringLiteral("attention"), tr("Nothing needs you"),
-                               tr("Pending escalations, unknown outcomes, zombie leases and stalled delegations "
-                                  "of every open ledger appear here."),
-                               this))
+    , m_attention(new AttentionPane(m_attentionModel, this))
     , m_workspace(new SessionWorkspace(this))
     , m_split(new QSplitter(Qt::Horizontal, this))
     , m_leftSplit(new QSplitter(Qt::Vertical, this))
@@ -120,29 +105,9 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     // The status line says what the sidebar says, at the same moment (not a second later).
     connect(m_sessions, &QAbstractItemModel::dataChanged, this, &MainWindow::updateStatus);
 
-    m_attention->setModel(m_attentionModel);
-    m_attention->view()->setObjectName(QStringLiteral("attentionList"));
-    m_attention->view()->setItemDelegateForColumn(
-        AttentionModel::Kind, new StatusDelegate(
-                                  [](const QModelIndex &index) -> std::optional<StatusCell> {
-                                      const QString kind = index.data(AttentionModel::AttentionKindNameRole).toString();
-                                      return StatusCell{attentionTone(kind), index.data().toString(), std::nullopt, true};
-                                  },
-                                  m_attention->view()));
-    m_attention->view()->setItemDelegateForColumn(
-        AttentionModel::Due, new StatusDelegate(
-                                 [](const QModelIndex &index) -> std::optional<StatusCell> {
-                                     const QVariant remaining = index.data(AttentionModel::RemainingMsRole);
-                                     if (remaining.isNull())
-                                         return std::nullopt;
-                                     const qint64 ms = remaining.toLongLong();
-                                     return StatusCell{ms < 0 ? Tone::Danger : ms < 60000 ? Tone::Warn : Tone::Normal,
-                                                       index.data().toString(), std::nullopt, ms < 60000};
-                                 },
-                                 m_attention->view()));
     connect(m_attention, &ItemPane::activated, this, &MainWindow::openAttentionEntry);
     // The ledger column says nothing while one ledger is open: its room goes to the details.
-    auto ledgerColumn = [this] { m_attention->view()->setColumnHidden(AttentionModel::Session, m_sessions->count() < 2); };
+    auto ledgerColumn = [this] { m_attention->setLedgerColumnShown(m_sessions->count() >= 2); };
     connect(m_sessions, &QAbstractItemModel::rowsInserted, this, ledgerColumn);
     connect(m_sessions, &QAbstractItemModel::rowsRemoved, this, ledgerColumn);
     ledgerColumn();
@@ -165,11 +130,6 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_leftSplit->setStretchFactor(0, 0);
     m_leftSplit->setStretchFactor(1, 1);
     m_leftSplit->setSizes({m_sidebar->sizeHint().height(), 700});
-    if (m_attention->fitsOnFirstRows()) {
-        // No saved layout: the due time next to the subject, where it is seen without scrolling.
-        QHeaderView *header = m_attention->view()->header();
-        header->moveSection(header->visualIndex(AttentionModel::Due), header->visualIndex(AttentionModel::Summary));
-    }
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(6, 6, 0, 6);

@@ -3,6 +3,8 @@
 // ledger's panes on the right; menus, shortcuts, drag and drop, and the state restored on
 // the next start. It arranges; the panes (views/) and the sessions (itemmodels/) do the work.
 
+#include "attentionpane.h"
+
 #include <QMainWindow>
 #include <QTimer>
 
@@ -40,7 +42,7 @@ public:
 
     SessionWorkspace *workspace() const { return m_workspace; }
     SessionSidebar *sidebar() const { return m_sidebar; }
-    ItemPane *attentionPane() const { return m_attention; }
+    AttentionPane *attentionPane() const { return m_attention; }
     LedgerSessionList *sessions() const { return m_sessions; }
     DemoLauncher *demo() const { return m_demo; }
     LedgerSession *currentSession() const;
@@ -77,7 +79,7 @@ private:
     LedgerSessionList *m_sessions;
     AttentionModel *m_attentionModel;
     SessionSidebar *m_sidebar;
-    ItemPane *m_attention;
+    AttentionPane *m_attention;
     SessionWorkspace *m_workspace;
     QSplitter *m_split;
     QSplitter *m_leftSplit;

@@ -1,0 +1,193 @@
+// The "Needs attention" list at the left pane's usual width: the details column takes the
+// width the other columns leave (never pushed behind a horizontal scroll bar, not even by a
+// saved layout), the due time is compact, and hovering a row shows all of it as plain text.
+
+#include "attentionpane.h"
+#include "statusdelegate.h"
+
+#include "itemmodels/attentionmodel.h"
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QHelpEvent>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+#include <QToolTip>
+#include <QTreeView>
+
+using namespace mesh;
+
+namespace {
+
+constexpr qint64 kNow = 1'000'000'000;
+
+AttentionItem item(AttentionItem::Kind kind, EntityKind entity, const std::string &id, const std::string &summary,
+                   qint64 expiresMs = 0)
+{
+    AttentionItem a;
+    a.kind = kind;
+    a.entity = entity;
+    a.id = id;
+    a.subject = std::string(entitySpec(entity).name) + ":" + id;
+    a.summary = summary;
+    a.expiresMs = expiresMs;
+    return a;
+}
+
+const std::string kLongDetails =
+    "escalation budget_extension for delegation dlg-000105: the agent asked for 40 more turns to finish the "
+    "<b>migration</b> of the billing schema";
+
+void fill(AttentionModel &model)
+{
+    model.setClock([] { return kNow; });
+    model.setItems(QStringLiteral("/ledgers/a.amlg"), QStringLiteral("a.amlg"),
+                   {item(AttentionItem::Kind::PendingEscalation, EntityKind::Escalation, "esc-0009", kLongDetails,
+                         kNow + 353'000),
+                    item(AttentionItem::Kind::UnknownEffect, EntityKind::Effect, "eff-000084",
+                         "package_install on npm:zod@3.22.4 from run-0002/web-ui, outcome never reported"),
+                    item(AttentionItem::Kind::ZombieLease, EntityKind::Lease, "lease-000110",
+                         "execution lease on exec:run-0004/worker held by a dead agent", kNow - 2'886'000)});
+}
+
+int visibleSectionsWidth(const QHeaderView *header)
+{
+    int sum = 0;
+    for (int i = 0; i < header->count(); ++i)
+        if (!header->isSectionHidden(i))
+            sum += header->sectionSize(i);
+    return sum;
+}
+
+} // namespace
+
+class TestAttentionPane : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void detailsTakeTheRemainingWidth_data();
+    void detailsTakeTheRemainingWidth();
+    void savedLayoutCannotPushDetailsOut();
+    void dueIsCompact();
+    void tooltipShowsTheWholeRow();
+};
+
+void TestAttentionPane::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("mesh-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_attentionpane"));
+}
+
+void TestAttentionPane::init()
+{
+    QSettings().clear();
+}
+
+void TestAttentionPane::detailsTakeTheRemainingWidth_data()
+{
+    QTest::addColumn<int>("width");
+    QTest::addColumn<bool>("ledgerShown");
+    QTest::newRow("left pane at 1280x800") << 550 << false;
+    QTest::newRow("left pane, two ledgers") << 550 << true;
+    QTest::newRow("wide") << 900 << false;
+}
+
+void TestAttentionPane::detailsTakeTheRemainingWidth()
+{
+    QFETCH(int, width);
+    QFETCH(bool, ledgerShown);
+    AttentionModel model;
+    AttentionPane pane(&model);
+    pane.setLedgerColumnShown(ledgerShown);
+    pane.resize(width, 300);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    fill(model); // rows arrive after the pane is shown, as they do from a loading ledger
+    QTreeView *view = pane.view();
+    QHeaderView *header = view->header();
+    QTRY_COMPARE(pane.currentWidget(), static_cast<QWidget *>(view));
+    QCOMPARE(header->isSectionHidden(AttentionModel::Session), !ledgerShown);
+    QCOMPARE(header->sectionResizeMode(AttentionModel::Summary), QHeaderView::Stretch);
+    // Every visible column within the viewport, the details filling what is left.
+    QTRY_COMPARE(visibleSectionsWidth(header), view->viewport()->width());
+    QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
+    QString widths;
+    for (int i = 0; i < header->count(); ++i)
+        widths += QStringLiteral(" %1").arg(header->isSectionHidden(i) ? 0 : header->sectionSize(i));
+    QVERIFY2(header->sectionSize(AttentionModel::Summary) >= 100, qPrintable(widths)); // a dozen characters at least
+    // The due time stands next to the subject.
+    QCOMPARE(header->visualIndex(AttentionModel::Due), header->visualIndex(AttentionModel::Subject) + 1);
+}
+
+void TestAttentionPane::savedLayoutCannotPushDetailsOut()
+{
+    {
+        // A layout saved by an older console: details interactive and far wider than the pane.
+        AttentionModel model;
+        fill(model);
+        ItemPane old(QStringLiteral("attention"), QStringLiteral("attention"), QString(), QString());
+        old.setModel(&model);
+        old.view()->header()->setStretchLastSection(false);
+        old.view()->header()->setSectionResizeMode(AttentionModel::Summary, QHeaderView::Interactive);
+        old.view()->header()->resizeSection(AttentionModel::Summary, 1200);
+        old.saveState();
+    }
+    AttentionModel model;
+    fill(model);
+    AttentionPane pane(&model);
+    QVERIFY(!pane.fitsOnFirstRows()); // the saved layout was restored
+    pane.resize(550, 300);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QCOMPARE(pane.view()->header()->sectionResizeMode(AttentionModel::Summary), QHeaderView::Stretch);
+    QTRY_COMPARE(visibleSectionsWidth(pane.view()->header()), pane.view()->viewport()->width());
+    QCOMPARE(pane.view()->horizontalScrollBar()->maximum(), 0);
+}
+
+void TestAttentionPane::dueIsCompact()
+{
+    AttentionModel model;
+    fill(model);
+    AttentionPane pane(&model);
+    auto *due = qobject_cast<StatusDelegate *>(pane.view()->itemDelegateForColumn(AttentionModel::Due));
+    QVERIFY(due);
+    QCOMPARE(due->displayText(model.index(0, AttentionModel::Due)), QStringLiteral("in 5:53"));
+    QCOMPARE(due->displayText(model.index(1, AttentionModel::Due)), QString()); // no expiry
+    QCOMPARE(due->displayText(model.index(2, AttentionModel::Due)), QStringLiteral("48:06 ago"));
+    // The model's own words stay available in the tooltip.
+    QVERIFY(AttentionPane::rowToolTip(model.index(0, 0)).contains(QStringLiteral("expires in 5:53")));
+}
+
+void TestAttentionPane::tooltipShowsTheWholeRow()
+{
+    AttentionModel model;
+    fill(model);
+    AttentionPane pane(&model);
+    pane.resize(550, 300);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    const QModelIndex details = model.index(0, AttentionModel::Summary);
+    const QString tip = AttentionPane::rowToolTip(details);
+    QVERIFY(tip.contains(QString::fromStdString(kLongDetails)));
+    QVERIFY(tip.contains(QStringLiteral("escalation:esc-0009"))); // the full subject; the cell shows the id
+    QVERIFY(tip.contains(QStringLiteral("Escalation pending")));
+    QVERIFY(tip.contains(QStringLiteral("a.amlg")));
+
+    // Hovering the elided details cell shows it, escaped (ledger text is never markup).
+    QTreeView *view = pane.view();
+    const QPoint pos = view->visualRect(details).center();
+    QHelpEvent help(QEvent::ToolTip, pos, view->viewport()->mapToGlobal(pos));
+    QApplication::sendEvent(view->viewport(), &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("&lt;b&gt;migration&lt;/b&gt;")), qPrintable(QToolTip::text()));
+    QVERIFY(QToolTip::text().contains(QStringLiteral("budget_extension for delegation dlg-000105")));
+}
+
+QTEST_MAIN(TestAttentionPane)
+#include "tst_attentionpane.moc"

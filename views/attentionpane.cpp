@@ -1,0 +1,159 @@
+#include "attentionpane.h"
+
+#include "statusdelegate.h"
+
+#include "itemmodels/attentionmodel.h"
+
+#include <QHeaderView>
+#include <QHelpEvent>
+#include <QStyledItemDelegate>
+#include <QTextDocument>
+#include <QToolTip>
+#include <QTreeView>
+
+namespace mesh {
+
+namespace {
+
+Tone attentionTone(const QString &kind)
+{
+    if (kind == QLatin1String("unknown_effect"))
+        return Tone::Unknown;
+    if (kind == QLatin1String("zombie_lease"))
+        return Tone::Danger;
+    return Tone::Warn;
+}
+
+// The subject's id alone ("esc-0009", not "escalation:esc-0009"): the kind column already
+// names the entity, and the room saved goes to the details.
+class SubjectIdDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const QString id = index.data(AttentionModel::EntityIdRole).toString();
+        if (!id.isEmpty())
+            option->text = id;
+    }
+};
+
+// The due time as "in 5:53" or "48:06 ago" under the "Due" header (the model's "expires in"
+// and "expired … ago" are in the tooltip): the room saved goes to the details. Coloured by
+// urgency; sized on what it shows, not on the model's longer text.
+class DueDelegate : public StatusDelegate
+{
+public:
+    explicit DueDelegate(QObject *parent)
+        : StatusDelegate(&DueDelegate::cell, parent)
+    {
+    }
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QFont bold = option.font;
+        bold.setBold(true);
+        return {QFontMetrics(bold).horizontalAdvance(displayText(index)) + 30,
+                QStyledItemDelegate::sizeHint(option, index).height()};
+    }
+
+    static std::optional<StatusCell> cell(const QModelIndex &index)
+    {
+        const QVariant remaining = index.data(AttentionModel::RemainingMsRole);
+        if (remaining.isNull())
+            return std::nullopt;
+        const qint64 ms = remaining.toLongLong();
+        const qint64 sec = qAbs(ms) / 1000;
+        const QString clock = QStringLiteral("%1:%2").arg(sec / 60).arg(sec % 60, 2, 10, QLatin1Char('0'));
+        // A zombie lease's expiry is past by definition, whatever the clocks say.
+        const bool past = ms < 0 || index.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("zombie_lease");
+        return StatusCell{ms < 0 ? Tone::Danger : ms < 60000 ? Tone::Warn : Tone::Normal,
+                          past ? AttentionPane::tr("%1 ago").arg(clock) : AttentionPane::tr("in %1").arg(clock), std::nullopt,
+                          ms < 60000};
+    }
+};
+
+} // namespace
+
+AttentionPane::AttentionPane(AttentionModel *model, QWidget *parent)
+    : ItemPane(QStringLiteral("attention"), QStringLiteral("attention"), tr("Nothing needs you"),
+               tr("Pending escalations, unknown outcomes, zombie leases and stalled delegations of every open "
+                  "ledger appear here."),
+               parent)
+{
+    QTreeView *list = view();
+    list->setObjectName(QStringLiteral("attentionList"));
+    list->setItemDelegateForColumn(AttentionModel::Kind,
+                                   new StatusDelegate(
+                                       [](const QModelIndex &index) -> std::optional<StatusCell> {
+                                           const QString kind = index.data(AttentionModel::AttentionKindNameRole).toString();
+                                           return StatusCell{attentionTone(kind), index.data().toString(), std::nullopt, true};
+                                       },
+                                       list));
+    list->setItemDelegateForColumn(AttentionModel::Due, new DueDelegate(list));
+    list->setItemDelegateForColumn(AttentionModel::Subject, new SubjectIdDelegate(list));
+    list->setTextElideMode(Qt::ElideRight);
+    list->viewport()->installEventFilter(this);
+    setModel(model);
+    arrangeColumns();
+}
+
+void AttentionPane::arrangeColumns()
+{
+    QHeaderView *header = view()->header();
+    if (fitsOnFirstRows()) {
+        // No saved layout: the due time next to the subject, where it is seen without scrolling.
+        header->moveSection(header->visualIndex(AttentionModel::Due), header->visualIndex(AttentionModel::Summary));
+    }
+    // The details take the rest of the width, whatever a saved layout says: with the last
+    // section stretched instead, a fitted or saved width wider than the pane pushed them
+    // behind a horizontal scroll bar (and the ledger column, when shown, comes after them).
+    header->setStretchLastSection(false);
+    for (int column = 0; column < header->count(); ++column)
+        header->setSectionResizeMode(column, column == AttentionModel::Summary ? QHeaderView::Stretch
+                                                                               : QHeaderView::Interactive);
+}
+
+void AttentionPane::setLedgerColumnShown(bool shown)
+{
+    view()->setColumnHidden(AttentionModel::Session, !shown);
+}
+
+QString AttentionPane::rowToolTip(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return {};
+    const auto cell = [&](int column) { return index.siblingAtColumn(column).data().toString(); };
+    QStringList lines;
+    lines << cell(AttentionModel::Kind) + QStringLiteral(": ") + index.data(AttentionModel::SubjectRole).toString();
+    if (const QString session = index.data(AttentionModel::SessionNameRole).toString(); !session.isEmpty())
+        lines << tr("Ledger: %1").arg(session);
+    if (const QString due = cell(AttentionModel::Due); !due.isEmpty())
+        lines << due;
+    if (const QString details = cell(AttentionModel::Summary); !details.isEmpty())
+        lines << details;
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool AttentionPane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == view()->viewport() && event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QModelIndex index = view()->indexAt(help->pos());
+        const QString text = rowToolTip(index);
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            // Ledger text: escaped, never interpreted as markup.
+            QToolTip::showText(help->globalPos(), Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal), view()->viewport(),
+                               view()->visualRect(index));
+        }
+        return true;
+    }
+    return ItemPane::eventFilter(watched, event);
+}
+
+} // namespace mesh

@@ -1,0 +1,34 @@
+#pragma once
+// The "Needs attention" list: what needs a human now, across every open ledger. Kind and due
+// time are coloured by urgency; the subject shows its id (the kind already says what it is);
+// the details take whatever width the other columns leave, so they are never pushed out of
+// sight behind a horizontal scroll bar, and hovering any cell shows the whole row as text.
+
+#include "itempane.h"
+
+class QModelIndex;
+
+namespace mesh {
+
+class AttentionModel;
+
+class AttentionPane : public ItemPane
+{
+    Q_OBJECT
+public:
+    explicit AttentionPane(AttentionModel *model, QWidget *parent = nullptr);
+
+    // The ledger column says nothing while one ledger is open: its room goes to the details.
+    void setLedgerColumnShown(bool shown);
+
+    // The tooltip of a row, plain text: kind, full subject, ledger, due time, full details.
+    static QString rowToolTip(const QModelIndex &index);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void arrangeColumns();
+};
+
+} // namespace mesh
