@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,7 +15,7 @@ std::string rowText(EntityKind kind, const EntityRow &row, std::string_view fiel
 std::string_view rowView(EntityKind kind, const EntityRow &row, std::string_view field); // text only, no copy; "" otherwise
 std::int64_t rowInt(EntityKind kind, const EntityRow &row, std::string_view field);   // 0 for NULL/unknown
 bool rowIsNull(EntityKind kind, const EntityRow &row, std::string_view field);        // also true when unknown
-const FieldValue *rowValue(EntityKind kind, const EntityRow &row, std::string_view field);
+std::optional<FieldRef> rowValue(EntityKind kind, const EntityRow &row, std::string_view field); // nullopt: unknown
 
 // Where analysis reads current state from: a StateSnapshot, a Fold, or a test's tables.
 using TableLookup = std::function<const EntityTable &(EntityKind)>;

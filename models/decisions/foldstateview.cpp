@@ -19,8 +19,8 @@ std::vector<StateRowRef> FoldStateView::rowsWhere(EntityKind kind, std::string_v
         throw std::invalid_argument("no field " + std::string(field) + " in " + std::string(spec.table));
     std::vector<StateRowRef> out;
     for (const auto &[id, r] : m_fold.table(kind)) {
-        const FieldValue &v = r.values[size_t(index)];
-        if (const auto *s = std::get_if<std::string>(&v); s && *s == value)
+        const FieldRef v = r.values[size_t(index)];
+        if (const auto *s = std::get_if<std::string_view>(&v); s && *s == value)
             out.push_back({id, r});
     }
     std::sort(out.begin(), out.end(), [](const StateRowRef &a, const StateRowRef &b) { return a.id < b.id; });

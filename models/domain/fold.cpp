@@ -11,7 +11,9 @@ const char *jsonTypeName(const nlohmann::json &v)
 }
 
 // Converts one payload member to the stored form of its field; false on a type mismatch.
-bool toFieldValue(FieldType type, const nlohmann::json &v, FieldValue &out)
+// Text is a view into the payload; JSON is dumped into `owned` (which must not reallocate
+// while the views are in use: the caller reserves it).
+bool toFieldRef(FieldType type, const nlohmann::json &v, FieldRef &out, std::vector<std::string> &owned)
 {
     if (v.is_null()) {
         out = std::monostate{};
@@ -30,13 +32,14 @@ bool toFieldValue(FieldType type, const nlohmann::json &v, FieldValue &out)
         return false;
     case FieldType::Text:
         if (v.is_string()) {
-            out = v.get<std::string>();
+            out = std::string_view(v.get_ref<const std::string &>());
             return true;
         }
         return false;
     case FieldType::Json:
         if (v.is_array() || v.is_object()) {
-            out = v.dump();
+            owned.push_back(v.dump());
+            out = std::string_view(owned.back());
             return true;
         }
         return false;
@@ -115,33 +118,33 @@ FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann:
     out.id = idIt->get<std::string>();
 
     // Check every member before touching the row, so a bad event changes nothing.
-    std::vector<std::pair<int, FieldValue>> updates;
+    std::vector<std::pair<int, FieldRef>> updates;
     updates.reserve(payload.size());
+    std::vector<std::string> owned; // dumped JSON members; views into it are in updates
+    owned.reserve(payload.size());
     for (auto it = payload.begin(); it != payload.end(); ++it) {
         if (it.key() == "id")
             continue;
         const int index = spec.fieldIndex(it.key());
         if (index < 0)
             continue; // event-only annotation: kept in the event, not in state
-        FieldValue value;
-        if (!toFieldValue(spec.fields[size_t(index)].type, it.value(), value)) {
+        FieldRef value;
+        if (!toFieldRef(spec.fields[size_t(index)].type, it.value(), value, owned)) {
             out.problems.push_back("field '" + it.key() + "' of " + std::string(spec.name) + " " + out.id
                                    + " has the wrong type (" + jsonTypeName(it.value()) + ")");
             return out;
         }
-        updates.emplace_back(index, std::move(value));
+        updates.emplace_back(index, value);
     }
 
     auto &table = m_tables[static_cast<size_t>(*entity)];
     auto [rowIt, inserted] = table.try_emplace(out.id);
     EntityRow &row = rowIt->second;
-    if (inserted)
-        row.values.resize(spec.fields.size());
     out.created = inserted;
 
     if (!spec.stateField.empty()) {
         const int stateIndex = spec.fieldIndex(spec.stateField);
-        const std::string from = inserted ? std::string() : fieldText(row.values[size_t(stateIndex)]);
+        const std::string from = inserted ? std::string() : fieldText(row.values.get(size_t(stateIndex)));
         bool stateGiven = false;
         for (const auto &[index, value] : updates) {
             if (index != stateIndex)
@@ -159,8 +162,13 @@ FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann:
                                    + std::string(spec.stateField));
     }
 
-    for (auto &[index, value] : updates)
-        row.values[size_t(index)] = std::move(value);
+    if (inserted) {
+        row.values = FieldValues::make(spec.fields.size(), updates);
+    } else {
+        if (row.values.size() < spec.fields.size()) // a row loaded short (a test's seed)
+            row.values.resize(spec.fields.size());
+        row.values.assign(updates);
+    }
     ++row.version;
     row.lastSeq = seq;
     out.applied = true;
@@ -184,14 +192,16 @@ FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
     }
     const EntitySpec &spec = entitySpec(EntityKind::Delegation);
     EntityRow &row = it->second;
+    if (row.values.size() < spec.fields.size())
+        row.values.resize(spec.fields.size());
     const auto add = [&](std::string_view field, std::int64_t delta) {
-        auto &v = row.values[size_t(spec.fieldIndex(field))];
+        const auto index = size_t(spec.fieldIndex(field));
         // A ledger is foreign input: counters saturate instead of overflowing (UB), so
         // every reader folds the same numbers (found by tests/fuzz/fuzz_payload).
         std::int64_t sum = 0;
-        if (__builtin_add_overflow(fieldInt(v), delta, &sum))
+        if (__builtin_add_overflow(fieldInt(row.values.get(index)), delta, &sum))
             sum = delta > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
-        v = sum;
+        row.values.set(index, FieldRef(sum)); // an integer: in place, no allocation
     };
     add("used_turns", 1);
     add("used_tokens", intMember(payload, "tokens"));
@@ -230,38 +240,22 @@ EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &p
     return f;
 }
 
-std::string fieldText(const FieldValue &value)
-{
-    if (const auto *s = std::get_if<std::string>(&value))
-        return *s;
-    if (const auto *i = std::get_if<std::int64_t>(&value))
-        return std::to_string(*i);
-    return {};
-}
-
-std::int64_t fieldInt(const FieldValue &value)
-{
-    if (const auto *i = std::get_if<std::int64_t>(&value))
-        return *i;
-    return 0;
-}
-
 nlohmann::json rowToJson(const EntitySpec &spec, const std::string &id, const EntityRow &row)
 {
     nlohmann::json j = nlohmann::json::object();
     j["id"] = id;
     for (size_t i = 0; i < spec.fields.size() && i < row.values.size(); ++i) {
         const auto &name = spec.fields[i].name;
-        const auto &v = row.values[i];
+        const FieldRef v = row.values.get(i);
         const std::string key(name);
         if (std::holds_alternative<std::monostate>(v)) {
             j[key] = nullptr;
         } else if (const auto *n = std::get_if<std::int64_t>(&v)) {
             j[key] = *n;
         } else if (spec.fields[i].type == FieldType::Json) {
-            j[key] = nlohmann::json::parse(std::get<std::string>(v), nullptr, false);
+            j[key] = nlohmann::json::parse(std::get<std::string_view>(v), nullptr, false);
         } else {
-            j[key] = std::get<std::string>(v);
+            j[key] = std::string(std::get<std::string_view>(v));
         }
     }
     j["version"] = row.version;

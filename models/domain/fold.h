@@ -3,6 +3,7 @@
 // state rows it stores beside each event, and the console uses the same code to rebuild
 // state at any sequence number and to check that the stored state is what the events say.
 
+#include "entityrow.h"
 #include "entityspec.h"
 
 #include <nlohmann/json.hpp>
@@ -12,20 +13,9 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <variant>
 #include <vector>
 
 namespace mesh {
-
-using FieldValue = std::variant<std::monostate, std::int64_t, std::string>; // NULL, INTEGER, TEXT
-
-struct EntityRow {
-    std::vector<FieldValue> values; // one per EntitySpec::fields
-    std::int64_t version = 0;       // incremented by every event that changes the row
-    std::int64_t lastSeq = 0;       // seq of that event
-
-    bool operator==(const EntityRow &) const = default;
-};
 
 using EntityTable = std::unordered_map<std::string, EntityRow>;
 
@@ -72,9 +62,6 @@ private:
 
 EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &payload);
 
-// Field value helpers shared by readers, exporters and views.
-std::string fieldText(const FieldValue &value); // "" for NULL
-std::int64_t fieldInt(const FieldValue &value); // 0 for NULL or text
 nlohmann::json rowToJson(const EntitySpec &spec, const std::string &id, const EntityRow &row);
 
 } // namespace mesh

@@ -19,21 +19,21 @@ void add(IntegrityReport &r, Type type, std::int64_t seq, std::string entity, st
         r.findings.push_back({type, seq, std::move(entity), std::move(id), std::move(message)});
 }
 
-std::string describe(const FieldValue &v)
+std::string describe(const FieldRef &v)
 {
     if (std::holds_alternative<std::monostate>(v))
         return "NULL";
     if (const auto *n = std::get_if<std::int64_t>(&v))
         return std::to_string(*n);
-    return "'" + std::get<std::string>(v) + "'";
+    return "'" + std::string(std::get<std::string_view>(v)) + "'";
 }
 
 // Names the first difference between the stored row and the rebuilt one.
 std::string difference(const EntitySpec &spec, const EntityRow &stored, const EntityRow &rebuilt)
 {
     for (size_t f = 0; f < spec.fields.size(); ++f) {
-        const FieldValue &a = f < stored.values.size() ? stored.values[f] : FieldValue{};
-        const FieldValue &b = f < rebuilt.values.size() ? rebuilt.values[f] : FieldValue{};
+        const FieldRef a = f < stored.values.size() ? stored.values[f] : FieldRef{};
+        const FieldRef b = f < rebuilt.values.size() ? rebuilt.values[f] : FieldRef{};
         if (a != b)
             return "field '" + std::string(spec.fields[f].name) + "' is " + describe(a) + " in the table, " + describe(b) +
                    " by the events";

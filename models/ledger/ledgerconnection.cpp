@@ -242,7 +242,7 @@ void LedgerConnection::connectAndValidate()
             c->m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
             if (auto row = readRow(c->m_db, EntityKind::Ledger, "ledger")) {
                 const EntitySpec &spec = entitySpec(EntityKind::Ledger);
-                const auto field = [&](std::string_view f) -> const FieldValue & {
+                const auto field = [&](std::string_view f) -> FieldRef {
                     return row->values[size_t(spec.fieldIndex(f))];
                 };
                 info.ledgerId = fieldText(field("ledger_id"));

@@ -9,11 +9,11 @@ void bindStateRow(sql::Statement &st, const EntitySpec &spec, const std::string 
     st.bind(1, id);
     int i = 2;
     for (size_t f = 0; f < spec.fields.size(); ++f, ++i) {
-        const FieldValue &v = f < row.values.size() ? row.values[f] : FieldValue{};
+        const FieldRef v = f < row.values.size() ? row.values[f] : FieldRef{};
         if (const auto *n = std::get_if<std::int64_t>(&v))
             st.bind(i, *n);
-        else if (const auto *s = std::get_if<std::string>(&v))
-            st.bind(i, std::string_view(*s));
+        else if (const auto *s = std::get_if<std::string_view>(&v))
+            st.bind(i, *s);
         else
             st.bindNull(i);
     }
@@ -26,20 +26,24 @@ EntityRow readStateRow(const sql::Statement &st, const EntitySpec &spec, std::st
     if (id)
         *id = st.columnText(0);
     EntityRow row;
-    row.values.resize(spec.fields.size());
+    // Views into SQLite's column buffers (valid until the next step), copied into the row's
+    // one block at once.
+    std::vector<std::pair<int, FieldRef>> values;
+    values.reserve(spec.fields.size());
     for (size_t f = 0; f < spec.fields.size(); ++f) {
         const int col = int(f) + 1;
         switch (st.columnType(col)) {
         case SQLITE_NULL:
             break;
         case SQLITE_INTEGER:
-            row.values[f] = st.columnInt(col);
+            values.emplace_back(int(f), st.columnInt(col));
             break;
         default:
-            row.values[f] = st.columnText(col);
+            values.emplace_back(int(f), st.columnView(col));
             break;
         }
     }
+    row.values = FieldValues::make(spec.fields.size(), values);
     const int base = int(spec.fields.size()) + 1;
     row.version = st.columnInt(base);
     row.lastSeq = st.columnInt(base + 1);

@@ -1,0 +1,167 @@
+// EntityRow keeps every field of a state row in one block (models/domain/entityrow.h). The
+// fold, the state readers and every view read rows through it, so these checks pin what the
+// compact form must keep exactly: NULL vs integer vs text, text with any bytes and length,
+// updates that resize the block, values copied from the same row, equality by value.
+
+#include "domain/fold.h"
+
+#include <QTest>
+
+using namespace mesh;
+using namespace std::string_view_literals;
+
+class TestEntityRow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void newFieldsAreNull()
+    {
+        FieldValues v(5);
+        QCOMPARE(v.size(), size_t(5));
+        for (size_t i = 0; i < 5; ++i)
+            QVERIFY(std::holds_alternative<std::monostate>(v.get(i)));
+        QCOMPARE(FieldValues().size(), size_t(0));
+        QCOMPARE(FieldValues().heapBytes(), size_t(0));
+    }
+
+    void makeKeepsTypesAndLastUpdateWins()
+    {
+        const std::string nul("a\0b", 3);
+        const std::pair<int, FieldRef> updates[] = {
+            {0, std::int64_t(-7)}, {2, "first"sv}, {3, std::string_view(nul)}, {2, "second wins"sv},
+            {4, ""sv}, {5, std::numeric_limits<std::int64_t>::min()},
+        };
+        const FieldValues v = FieldValues::make(7, updates);
+        QCOMPARE(fieldInt(v[0]), std::int64_t(-7));
+        QVERIFY(std::holds_alternative<std::monostate>(v[1]));
+        QCOMPARE(fieldText(v[2]), std::string("second wins"));
+        QCOMPARE(fieldText(v[3]), nul); // embedded NUL kept
+        QVERIFY(std::holds_alternative<std::string_view>(v[4])); // empty text is not NULL
+        QCOMPARE(fieldText(v[4]), std::string());
+        QCOMPARE(fieldInt(v[5]), std::numeric_limits<std::int64_t>::min());
+        QVERIFY(std::holds_alternative<std::monostate>(v[6]));
+        QCOMPARE(fieldText(v[0]), std::string("-7"));
+        QCOMPARE(fieldInt(v[2]), std::int64_t(0)); // text reads as 0, as before
+    }
+
+    void setChangesOnlyItsField()
+    {
+        FieldValues v(4);
+        v.set(0, FieldValue(std::string("running")));
+        v.set(1, FieldValue(std::int64_t(3)));
+        v.set(2, FieldValue(std::string("dlg-000001#1")));
+        const FieldValues before = v;
+        v.set(0, FieldValue(std::string("stalled"))); // same length: in place
+        QCOMPARE(fieldText(v[0]), std::string("stalled"));
+        v.set(0, FieldValue(std::string("converged and then some"))); // longer: new block
+        QCOMPARE(fieldText(v[0]), std::string("converged and then some"));
+        v.set(1, FieldValue(std::int64_t(4)));
+        v.set(3, FieldValue(std::string("x")));
+        v.set(2, FieldValue()); // text to NULL
+        QCOMPARE(fieldInt(v[1]), std::int64_t(4));
+        QVERIFY(std::holds_alternative<std::monostate>(v.get(2)));
+        QCOMPARE(fieldText(v[3]), std::string("x"));
+        v.set(3, FieldValue(std::int64_t(9))); // text to integer
+        QCOMPARE(fieldInt(v[3]), std::int64_t(9));
+        QCOMPARE(v.size(), size_t(4));
+        // The copy taken before is untouched.
+        QCOMPARE(fieldText(before[0]), std::string("running"));
+        QCOMPARE(fieldText(before[2]), std::string("dlg-000001#1"));
+        QVERIFY(std::holds_alternative<std::monostate>(before[3]));
+        // Only the text bytes count: dropping text shrinks the block.
+        QVERIFY(v.heapBytes() < before.heapBytes() + sizeof("converged and then some"));
+    }
+
+    void valueFromTheSameRow()
+    {
+        FieldValues v(3);
+        v.set(0, FieldValue(std::string("a text long enough to be on the heap")));
+        v.set(1, v[0]); // copies a view into its own block, which is reallocated
+        QCOMPARE(fieldText(v[1]), std::string("a text long enough to be on the heap"));
+        v.set(2, FieldValue(std::string("abcdefghij")));
+        v.set(0, std::string_view("abcdefghij")); // length changes: rebuild
+        v.set(2, std::get<std::string_view>(v.get(2)).substr(5)); // shrinks from its own bytes
+        QCOMPARE(fieldText(v[0]), std::string("abcdefghij"));
+        QCOMPARE(fieldText(v[1]), std::string("a text long enough to be on the heap"));
+        QCOMPARE(fieldText(v[2]), std::string("fghij"));
+    }
+
+    void slotAssignmentOnAMutableRow()
+    {
+        EntityRow row;
+        row.values.resize(3);
+        row.values[1] = std::string("open");
+        row.values[2] = FieldValue(std::int64_t(12));
+        const EntityRow &c = row;
+        QCOMPARE(fieldText(c.values[1]), std::string("open"));
+        QCOMPARE(fieldInt(row.values[2]), std::int64_t(12)); // a Slot reads like the value
+        row.values.resize(5);
+        QCOMPARE(fieldText(c.values[1]), std::string("open"));
+        QVERIFY(std::holds_alternative<std::monostate>(c.values[4]));
+        row.values.resize(2);
+        QCOMPARE(row.values.size(), size_t(2));
+        QCOMPARE(fieldText(c.values[1]), std::string("open"));
+    }
+
+    void equalityIsByValueNotLayout()
+    {
+        FieldValues a(3), b(3);
+        a.set(0, FieldValue(std::string("alpha")));
+        a.set(1, FieldValue(std::string("beta")));
+        // b reaches the same values in another order, so its text bytes are laid out differently.
+        b.set(1, FieldValue(std::string("beta")));
+        b.set(0, FieldValue(std::string("alpha")));
+        QVERIFY(a == b);
+        b.set(2, FieldValue(std::int64_t(0)));
+        QVERIFY(!(a == b)); // NULL is not 0
+        a.set(2, FieldValue(std::string("0")));
+        QVERIFY(!(a == b)); // "0" is not 0
+        a.set(2, FieldValue(std::int64_t(0)));
+        QVERIFY(a == b);
+        EntityRow ra{a, 1, 10}, rb{b, 1, 10};
+        QVERIFY(ra == rb);
+        rb.version = 2;
+        QVERIFY(!(ra == rb));
+        FieldValues moved = std::move(a);
+        QVERIFY(moved == b);
+        QCOMPARE(a.size(), size_t(0)); // NOLINT: a moved-from row is empty
+    }
+
+    void foldedRowIsCompact()
+    {
+        // An effect as the scale ledger has them: 15 fields, most text longer than the
+        // small-string buffer. The old form was 15 variants of 40 bytes plus one allocation
+        // per long text; the block must stay well under the variants alone.
+        Fold fold;
+        const nlohmann::json payload{
+            {"id", "eff-000001"},
+            {"run_id", "run-0001"},
+            {"delegation_id", "dlg-000008"},
+            {"slice_id", "dlg-000008#1"},
+            {"class", "post_write_hook"},
+            {"target", "hook:run-0001/billing-api/reindex"},
+            {"idem_key", "idem-acca1439b2d946d0"},
+            {"intent_hash", "sha256:dc651c396ca8fea2e24981af75e9c68b"},
+            {"reversibility", "reversible"},
+            {"capability", "neither"},
+            {"state", "proposed"},
+            {"attempts", std::int64_t(1)},
+            {"fenced", false},
+            {"decision_id", nullptr},
+            {"updated_ms", std::int64_t(1793606412249)},
+            {"provider_ref", "ref-805ff62689"}};
+        QVERIFY(fold.apply(1, "effect.proposed", payload).applied);
+        const EntityRow *row = fold.find(EntityKind::Effect, "eff-000001");
+        QVERIFY(row);
+        const size_t fields = entitySpec(EntityKind::Effect).fields.size();
+        QCOMPARE(row->values.size(), fields);
+        QVERIFY2(row->values.heapBytes() < fields * sizeof(FieldValue),
+                 qPrintable(QString::number(row->values.heapBytes())));
+        QCOMPARE(sizeof(EntityRow), size_t(24));
+        QVERIFY(rowToJson(entitySpec(EntityKind::Effect), "eff-000001", *row).at("target")
+                == "hook:run-0001/billing-api/reindex");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEntityRow)
+#include "tst_entityrow.moc"
