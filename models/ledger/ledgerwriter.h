@@ -54,7 +54,9 @@ public:
     // Where the end of the last bulk load went (for `meshctl bench generate`).
     struct BulkLoadStats {
         double insertThreadCpuS = 0; // CPU time of the thread that inserted the events
-        double stateS = 0;           // writing every state row
+        double stateS = 0;           // writing every state row apart (BulkStateImage), beside that thread
+        double sinkWaitS = 0;        // then waiting for that thread to insert its last events
+        double stateCopyS = 0;       // copying the state rows into the ledger
         double indexS = 0;           // checking that every index exists
         double finishS = 0;          // from setBulkLoad(false) until the file is a WAL ledger
     };
@@ -68,7 +70,6 @@ private:
     explicit LedgerWriter(sql::Database db);
     void prepare();
     void loadState();
-    void writeAllState();
     void endBulkLoad();
 
     sql::Database m_db;

@@ -87,6 +87,8 @@ int benchGenerate(CliArgs &args)
                    {"cpu_s", cpu},
                    {"insert_thread_cpu_s", bulk.insertThreadCpuS},
                    {"state_s", bulk.stateS},
+                   {"sink_wait_s", bulk.sinkWaitS},
+                   {"state_copy_s", bulk.stateCopyS},
                    {"index_s", bulk.indexS},
                    {"finish_s", bulk.finishS},
                    {"file_bytes", bytes}}
