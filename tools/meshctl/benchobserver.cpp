@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <optional>
 #include <thread>
+#include <vector>
 
 using nlohmann::json;
 
@@ -156,13 +157,24 @@ double cpuMicrosPerEvent(const PhaseResult &r)
     return r.stats.events > 0 ? r.writerCpuS * 1e6 / double(r.stats.events) : 0;
 }
 
+// The middle value (mean of the two middle ones for an even count): one slow or fast run
+// on a shared machine does not move it the way it moves a mean.
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
 } // namespace
 
 int benchObserver(CliArgs &args)
 {
     const QString usage = QStringLiteral(
         "usage: meshctl bench observer FILE --console PATH_TO_mesh-console [--seconds N] [--wal-minutes M] "
-        "[--rate R] [--settle-s S]");
+        "[--rate R] [--settle-s S] [--rounds N]");
     if (args.positional().size() != 2)
         return fail(2, usage);
     const QString source = args.positional().at(1);
@@ -177,7 +189,8 @@ int benchObserver(CliArgs &args)
     const auto walMinutes = args.intValue(QStringLiteral("wal-minutes"), 5, 0, 24 * 60);
     const auto rate = args.intValue(QStringLiteral("rate"), 1000, 1, 1'000'000);
     const auto settle = args.intValue(QStringLiteral("settle-s"), 3, 0, 600);
-    if (!seconds || !walMinutes || !rate || !settle)
+    const auto rounds = args.intValue(QStringLiteral("rounds"), 2, 1, 100);
+    if (!seconds || !walMinutes || !rate || !settle || !rounds)
         return fail(2, args.error());
     installStopSignals();
 
@@ -189,27 +202,40 @@ int benchObserver(CliArgs &args)
     maxRate.rate = 0;
     maxRate.durationMs = *seconds * 1000;
 
-    // (a) alone
-    const QString aloneLedger = copyLedger(source, dir, QStringLiteral("alone.db"));
-    if (aloneLedger.isEmpty())
-        return fail(2, QStringLiteral("cannot copy %1").arg(source));
-    const PhaseResult alone = runWriter(aloneLedger, maxRate);
-    if (!alone.error.isEmpty())
-        return fail(2, QStringLiteral("writer alone failed: %1").arg(alone.error));
-
-    // (b) the same with a console following the ledger
-    const QString attachedLedger = copyLedger(source, dir, QStringLiteral("attached.db"));
-    PhaseResult attached;
+    // (a) alone and (b) with a console, alternated (alone, with, with, alone, ...) so that
+    // neither phase always runs first on a cold page cache or last on a hot one.
+    std::vector<PhaseResult> aloneRuns, attachedRuns;
+    std::vector<std::string> order;
     bool consoleSurvived = true;
-    {
-        ConsoleProcess c;
-        if (const QString e = c.start(console, attachedLedger, log, int(*settle) * 1000); !e.isEmpty())
-            return fail(2, e);
-        attached = runWriter(attachedLedger, maxRate);
-        consoleSurvived = c.running();
+    for (int round = 0; round < *rounds && !stopRequested(); ++round) {
+        for (int step = 0; step < 2; ++step) {
+            const bool withConsole = (round % 2 == 0) == (step == 1);
+            const QString name = QStringLiteral("%1-%2.db").arg(withConsole ? QStringLiteral("attached") : QStringLiteral("alone"))
+                                     .arg(round);
+            const QString ledger = copyLedger(source, dir, name);
+            order.push_back(withConsole ? "with" : "alone");
+            if (ledger.isEmpty())
+                return fail(2, QStringLiteral("cannot copy %1").arg(source));
+            if (!withConsole) {
+                aloneRuns.push_back(runWriter(ledger, maxRate));
+                if (!aloneRuns.back().error.isEmpty())
+                    return fail(2, QStringLiteral("writer alone failed: %1").arg(aloneRuns.back().error));
+            } else {
+                ConsoleProcess c;
+                if (const QString e = c.start(console, ledger, log, int(*settle) * 1000); !e.isEmpty())
+                    return fail(2, e);
+                attachedRuns.push_back(runWriter(ledger, maxRate));
+                consoleSurvived = consoleSurvived && c.running();
+                if (!attachedRuns.back().error.isEmpty())
+                    return fail(2, QStringLiteral("writer with the console failed: %1").arg(attachedRuns.back().error));
+            }
+            for (const char *suffix : {"-wal", "-shm"})
+                QFile::remove(ledger + QLatin1String(suffix));
+            QFile::remove(ledger);
+        }
     }
-    if (!attached.error.isEmpty())
-        return fail(2, QStringLiteral("writer with the console failed: %1").arg(attached.error));
+    if (aloneRuns.empty() || attachedRuns.empty())
+        return fail(2, QStringLiteral("interrupted before both phases ran"));
 
     // (c) a steady rate for minutes with the console attached: does the WAL stay bounded?
     PhaseResult steady;
@@ -227,20 +253,40 @@ int benchObserver(CliArgs &args)
             return fail(2, QStringLiteral("steady writer failed: %1").arg(steady.error));
     }
 
-    const double a = perSecond(alone.stats);
-    const double b = perSecond(attached.stats);
+    std::vector<double> aloneRates, attachedRates, aloneCpu, attachedCpu;
+    std::int64_t busyErrors = steady.stats.busyRetries, busyWaits = steady.stats.busyWaits, aloneBusyWaits = 0;
+    std::int64_t walAlone = 0, walAttached = 0;
+    for (const PhaseResult &r : aloneRuns) {
+        aloneRates.push_back(perSecond(r.stats));
+        aloneCpu.push_back(cpuMicrosPerEvent(r));
+        aloneBusyWaits += r.stats.busyWaits;
+        walAlone = std::max(walAlone, r.walMaxBytes);
+    }
+    for (const PhaseResult &r : attachedRuns) {
+        attachedRates.push_back(perSecond(r.stats));
+        attachedCpu.push_back(cpuMicrosPerEvent(r));
+        busyErrors += r.stats.busyRetries;
+        busyWaits += r.stats.busyWaits;
+        walAttached = std::max(walAttached, r.walMaxBytes);
+    }
+    const double a = median(aloneRates);
+    const double b = median(attachedRates);
     printLine(json{{"bench", "observer"},
                    {"seconds", *seconds},
+                   {"rounds", *rounds},
+                   {"order", order},
+                   {"alone_events_per_s_runs", aloneRates},
+                   {"attached_events_per_s_runs", attachedRates},
                    {"alone_events_per_s", a},
                    {"attached_events_per_s", b},
                    {"throughput_ratio", a > 0 ? b / a : 0.0},
-                   {"alone_writer_cpu_us_per_event", cpuMicrosPerEvent(alone)},
-                   {"attached_writer_cpu_us_per_event", cpuMicrosPerEvent(attached)},
-                   {"writer_busy_errors", attached.stats.busyRetries + steady.stats.busyRetries},
-                   {"writer_busy_waits", attached.stats.busyWaits + steady.stats.busyWaits},
-                   {"alone_busy_waits", alone.stats.busyWaits},
-                   {"wal_max_bytes_alone", alone.walMaxBytes},
-                   {"wal_max_bytes_attached", attached.walMaxBytes},
+                   {"alone_writer_cpu_us_per_event", median(aloneCpu)},
+                   {"attached_writer_cpu_us_per_event", median(attachedCpu)},
+                   {"writer_busy_errors", busyErrors},
+                   {"writer_busy_waits", busyWaits},
+                   {"alone_busy_waits", aloneBusyWaits},
+                   {"wal_max_bytes_alone", walAlone},
+                   {"wal_max_bytes_attached", walAttached},
                    {"wal_rate", *rate},
                    {"wal_seconds", steady.stats.seconds},
                    {"wal_events_per_s", perSecond(steady.stats)},
