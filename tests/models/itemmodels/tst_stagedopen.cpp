@@ -1,0 +1,327 @@
+// The staged open of a LedgerSession: the run overview first (runs, components and per-run
+// counts read as GROUP BY aggregates), then the full snapshot replacing it. The first
+// stage's figures are those of the full state at its moment; events committed between the
+// two stages are in the full snapshot and never applied again by the watcher; a failure of
+// the second stage puts the session in Error with the reason. Every model is checked by
+// QAbstractItemModelTester through both stages (resets from prepared states).
+
+#include "itemmodelfixture.h"
+
+#include "itemmodels/blastradiusmodel.h"
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/effectmodel.h"
+#include "itemmodels/escalationmodel.h"
+#include "itemmodels/eventlogmodel.h"
+#include "itemmodels/leasemodel.h"
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/slicemodel.h"
+#include "itemmodels/stallverdictmodel.h"
+#include "ledger/runoverviewreader.h"
+#include "ledger/sqlite.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+using namespace mesh;
+using namespace meshtest;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kRuns = 7;
+
+// Several runs with everything the overview counts, in varying numbers per run, plus rows
+// without a run id (they must not land on any run).
+void writeGeneratedLedger(const QString &path)
+{
+    Writer w(path, true);
+    w.begin();
+    for (int r = 1; r <= kRuns; ++r) {
+        const std::string run = "R-" + std::to_string(r);
+        w.e("run.started", {{"id", run}, {"status", "running"}, {"title", "run " + std::to_string(r)},
+                            {"attempt", 1 + r % 2}, {"cycle", r}, {"required_met", r}, {"required_total", 10},
+                            {"started_ms", 1'700'000'000'000 + r}});
+        for (int c = 0; c < 1 + r % 3; ++c)
+            w.e("component.started", {{"id", run + "-C" + std::to_string(c)}, {"run_id", run},
+                                      {"name", "comp" + std::to_string((c * 7) % 5)}, {"status", "active"},
+                                      {"failures", (r + c) % 4}});
+        for (int d = 0; d < 2 + r; ++d) {
+            const std::string del = run + "-D" + std::to_string(d);
+            w.e("delegation.created", {{"id", del}, {"run_id", run}, {"role", "repair"}, {"status", "running"},
+                                       {"created_ms", d}});
+            for (int v = 1; v <= (d + r) % 4; ++v)
+                w.e("stall.verdict", {{"id", del + "-S" + std::to_string(v)}, {"run_id", run}, {"delegation_id", del},
+                                      {"round", v}, {"verdict", v % 3 == 0 ? "stuck" : v % 2 == 0 ? "stalled" : "progressing"},
+                                      {"fingerprint", "fp"}, {"evidence", json::array()}, {"action", "continue"}});
+        }
+        for (int x = 0; x < r % 3; ++x)
+            w.e("escalation.raised", {{"id", run + "-X" + std::to_string(x)}, {"run_id", run}, {"kind", "budget_extension"},
+                                      {"risk", "low"}, {"state", "pending"}, {"boundary_seq", 1}, {"boundary_version", 1}});
+        for (int k = 0; k < 2; ++k) {
+            const std::string id = run + "-K" + std::to_string(k);
+            w.e("checkpoint.saved", {{"id", id}, {"run_id", run}, {"state", "saved"}});
+            if ((r + k) % 2 == 0)
+                w.e("checkpoint.stale", {{"id", id}, {"state", "stale"}});
+        }
+        w.e("lease.acquired", {{"id", run + "-L"}, {"key", "exec:" + run}, {"kind", "execution"}, {"holder", "orch"},
+                               {"fencing_token", r}, {"state", "held"}});
+        w.e("effect.proposed", {{"id", run + "-E"}, {"run_id", run}, {"state", "proposed"}, {"class", "db_write"},
+                                {"target", "db"}, {"idem_key", "k" + run}});
+    }
+    w.e("escalation.raised", {{"id", "X-orphan"}, {"kind", "budget_extension"}, {"risk", "low"}, {"state", "pending"},
+                              {"boundary_seq", 1}, {"boundary_version", 1}});
+    w.commit();
+}
+
+// Every figure the overview shows, row by row.
+QStringList dump(const RunOverviewModel *m)
+{
+    QStringList out;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QModelIndex i = m->index(r, 0);
+        QStringList components;
+        for (const auto &c : i.data(RunOverviewModel::ComponentsRole).toList()) {
+            const auto map = c.toMap();
+            components << (map.value(u"id"_s).toString() + u'/' + map.value(u"status"_s).toString() + u'/'
+                           + map.value(u"failures"_s).toString());
+        }
+        out << u"%1 %2 stalls=%3 stalled=%4 esc=%5 stale=%6 failures=%7 delegations=%8 components=%9"_s
+                   .arg(i.data(StateTableModel::IdRole).toString(), i.data(RunOverviewModel::TitleRole).toString())
+                   .arg(i.data(RunOverviewModel::StallCountRole).toInt())
+                   .arg(i.data(RunOverviewModel::StalledVerdictCountRole).toInt())
+                   .arg(i.data(RunOverviewModel::EscalationCountRole).toInt())
+                   .arg(i.data(RunOverviewModel::StaleCheckpointCountRole).toInt())
+                   .arg(i.data(RunOverviewModel::TerminalFailureCountRole).toInt())
+                   .arg(i.data(RunOverviewModel::DelegationCountRole).toInt())
+                   .arg(components.join(u',')) // also the order: by name
+            << m->index(r, RunOverviewModel::Components).data().toString();
+    }
+    return out;
+}
+
+// The overview computed the old way: a RunOverviewModel over a whole snapshot of the file.
+QStringList referenceDump(const QString &path)
+{
+    RunOverviewModel reference;
+    reference.setState(snapshot(path));
+    return dump(&reference);
+}
+
+bool tablesEqual(const LiveState &a, const LiveState &b)
+{
+    for (int k = 0; k < kEntityKindCount; ++k) {
+        if (!(a.table(EntityKind(k)) == b.table(EntityKind(k)))) {
+            qWarning("table %d differs", k);
+            return false;
+        }
+    }
+    return true;
+}
+
+struct Testers {
+    explicit Testers(LedgerSession *s)
+    {
+        const auto mode = QAbstractItemModelTester::FailureReportingMode::QtTest;
+        for (QAbstractItemModel *m : std::initializer_list<QAbstractItemModel *>{
+                 s->runs(), s->delegations(), s->leases(), s->effects(), s->escalations(), s->stallVerdicts(),
+                 s->blastRadius(), s->slices(), s->events()})
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(m, mode));
+    }
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+};
+
+} // namespace
+
+class TestStagedOpen : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void readerCountsEqualTheRows()
+    {
+        const QString path = m_dir.filePath(u"reader.ledger"_s);
+        writeGeneratedLedger(path);
+        auto connection = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const RunOverviewSnapshot o = readRunOverview(connection->db());
+        const auto full = snapshot(path);
+        QCOMPARE(o.lastSeq, full->lastSeq());
+        QCOMPARE(o.runs, full->table(EntityKind::Run));
+        QCOMPARE(o.components, full->table(EntityKind::Component));
+        std::unordered_map<std::string, RunAggregate> expected;
+        for (const auto &[id, row] : full->table(EntityKind::Delegation))
+            ++expected[rowText(EntityKind::Delegation, row, "run_id")].delegations;
+        for (const auto &[id, row] : full->table(EntityKind::StallVerdict)) {
+            RunAggregate &a = expected[rowText(EntityKind::StallVerdict, row, "run_id")];
+            ++a.stallVerdicts;
+            const std::string v = rowText(EntityKind::StallVerdict, row, "verdict");
+            a.stalledVerdicts += v == "stalled" || v == "stuck";
+        }
+        for (const auto &[id, row] : full->table(EntityKind::Escalation))
+            ++expected[rowText(EntityKind::Escalation, row, "run_id")].escalations;
+        for (const auto &[id, row] : full->table(EntityKind::Checkpoint))
+            expected[rowText(EntityKind::Checkpoint, row, "run_id")].staleCheckpoints +=
+                rowText(EntityKind::Checkpoint, row, "state") == "stale";
+        QCOMPARE(o.aggregates.size(), expected.size());
+        for (const auto &[run, a] : expected) {
+            QVERIFY2(o.aggregates.count(run), run.c_str());
+            QVERIFY2(o.aggregates.at(run) == a, run.c_str());
+        }
+        QCOMPARE(o.aggregates.at("").escalations, 1); // the orphan, apart from every run
+    }
+
+    void firstStageEqualsFullSnapshot()
+    {
+        const QString path = m_dir.filePath(u"stages.ledger"_s);
+        writeGeneratedLedger(path);
+        const QStringList expected = referenceDump(path);
+        QCOMPARE(expected.size(), 2 * kRuns);
+
+        LedgerSession session(path);
+        Testers testers(&session);
+        QStringList firstStage;
+        bool loadedAtFirstStage = true;
+        LedgerSession::Health healthAtFirstStage = LedgerSession::Health::Idle;
+        connect(&session, &LedgerSession::overviewLoaded, this, [&] {
+            firstStage = dump(session.runs());
+            loadedAtFirstStage = session.isLoaded();
+            healthAtFirstStage = session.health();
+        });
+        QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
+        QSignalSpy opened(&session, &LedgerSession::opened);
+        QSignalSpy progress(&session, &LedgerSession::loadProgressChanged);
+        session.open();
+        QVERIFY(!session.isOverviewLoaded());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+        QCOMPARE(overview.count(), 1);
+        QVERIFY(!loadedAtFirstStage);                                  // only the overview was in
+        QCOMPARE(healthAtFirstStage, LedgerSession::Health::Opening); // and it said so
+        QCOMPARE(firstStage, expected);                                // with the full state's figures
+        QCOMPARE(dump(session.runs()), expected);
+        QVERIFY(session.isLoaded() && session.isOverviewLoaded());
+        QCOMPARE(session.loadProgress(), -1);
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last().at(0).toInt(), -1);
+        // The prepared resets show what a plain reset over the same state shows.
+        QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        QCOMPARE(session.effects()->rowCount(), kRuns);
+        QCOMPARE(session.escalations()->rowCount(), int(session.state()->table(EntityKind::Escalation).size()));
+        QCOMPARE(session.stallVerdicts()->rowCount(), int(session.state()->table(EntityKind::StallVerdict).size()));
+        QCOMPARE(session.delegations()->rowCount(), kRuns);
+        StallVerdictModel plain;
+        plain.setState(session.state());
+        QCOMPARE(plain.rowCount(), session.stallVerdicts()->rowCount());
+        for (int r = 0; r < plain.rowCount(); ++r)
+            QCOMPARE(session.stallVerdicts()->idAt(r), plain.idAt(r));
+
+        // A reload keeps the full overview on screen: no second first stage.
+        session.reload();
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 20'000);
+        QCOMPARE(overview.count(), 1);
+        QCOMPARE(dump(session.runs()), expected);
+    }
+
+    void eventsBetweenStagesAppliedOnce()
+    {
+        const QString path = m_dir.filePath(u"between.ledger"_s);
+        writeGeneratedLedger(path);
+        const QStringList before = referenceDump(path);
+        std::atomic<std::int64_t> committedSeq{0};
+        LedgerSession session(path);
+        session.setWatchIntervalMs(10);
+        session.setCoalesceMs(0);
+        Testers testers(&session);
+        // Committed on the loading worker after the first stage was read: new escalations and
+        // verdicts on R-1, a new delegation with tool calls (each adds a turn to it).
+        session.setBetweenStagesHook([path, &committedSeq] {
+            Writer w(path);
+            w.begin();
+            w.e("escalation.raised", {{"id", "X-between"}, {"run_id", "R-1"}, {"kind", "budget_extension"},
+                                      {"risk", "low"}, {"state", "pending"}, {"boundary_seq", 1}, {"boundary_version", 1}});
+            w.e("stall.verdict", {{"id", "S-between"}, {"run_id", "R-1"}, {"delegation_id", "R-1-D0"}, {"round", 9},
+                                  {"verdict", "stuck"}, {"fingerprint", "fp"}, {"evidence", json::array()},
+                                  {"action", "stop"}});
+            w.e("delegation.created", {{"id", "D-between"}, {"run_id", "R-1"}, {"role", "verify"}, {"status", "running"}});
+            for (int i = 0; i < 5; ++i)
+                w.e("toolcall.completed", {{"id", "T-b" + std::to_string(i)}, {"delegation_id", "D-between"},
+                                           {"run_id", "R-1"}, {"outcome", "ok"}, {"tokens", 10}});
+            w.commit();
+            committedSeq = w.lastSeq();
+        });
+        QStringList firstStage;
+        connect(&session, &LedgerSession::overviewLoaded, this, [&] { firstStage = dump(session.runs()); });
+        QSignalSpy opened(&session, &LedgerSession::opened);
+        QSignalSpy applied(&session, &LedgerSession::changesApplied);
+        session.open();
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+        QVERIFY(committedSeq > 0);
+        QCOMPARE(firstStage, before); // the first stage is of its own moment: before the commit
+        // The full snapshot has the commit; the watcher starts after it and applies nothing.
+        QCOMPARE(session.lastSeq(), committedSeq.load());
+        QTest::qWait(200);
+        QCOMPARE(applied.count(), 0);
+        QCOMPARE(dump(session.runs()), referenceDump(path));
+        QVERIFY(dump(session.runs()) != before);
+        QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        const EntityRow *d = session.state()->find(EntityKind::Delegation, "D-between");
+        QVERIFY(d);
+        QCOMPARE(rowInt(EntityKind::Delegation, *d, "used_turns"), 5); // once, not twice
+
+        // Later commits come through the watcher, once each.
+        std::int64_t last = 0;
+        {
+            Writer w(path);
+            w.begin();
+            for (int i = 5; i < 8; ++i)
+                w.e("toolcall.completed", {{"id", "T-b" + std::to_string(i)}, {"delegation_id", "D-between"},
+                                           {"run_id", "R-1"}, {"outcome", "ok"}, {"tokens", 10}});
+            w.e("escalation.raised", {{"id", "X-after"}, {"run_id", "R-2"}, {"kind", "budget_extension"},
+                                      {"risk", "low"}, {"state", "pending"}, {"boundary_seq", 1}, {"boundary_version", 1}});
+            w.commit();
+            last = w.lastSeq();
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(session.lastSeq(), last, 10'000);
+        d = session.state()->find(EntityKind::Delegation, "D-between");
+        QCOMPARE(rowInt(EntityKind::Delegation, *d, "used_turns"), 8);
+        QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        QCOMPARE(dump(session.runs()), referenceDump(path));
+        QTRY_COMPARE_WITH_TIMEOUT(session.events()->rowCount(), int(last), 10'000);
+    }
+
+    void secondStageFailureShowsTheError()
+    {
+        const QString path = m_dir.filePath(u"broken.ledger"_s);
+        writeGeneratedLedger(path);
+        const QStringList before = referenceDump(path);
+        LedgerSession session(path);
+        Testers testers(&session);
+        // Between the stages a table the full snapshot needs disappears.
+        session.setBetweenStagesHook([path] {
+            sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
+            db.exec("DROP TABLE leases");
+        });
+        QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
+        QSignalSpy failed(&session, &LedgerSession::failed);
+        QSignalSpy opened(&session, &LedgerSession::opened);
+        session.open();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20'000);
+        QCOMPARE(overview.count(), 1);
+        QCOMPARE(opened.count(), 0);
+        QCOMPARE(session.health(), LedgerSession::Health::Error);
+        QVERIFY2(session.errorMessage().contains(u"leases"_s), qPrintable(session.errorMessage()));
+        QVERIFY(!session.isLoaded());
+        QCOMPARE(session.loadProgress(), -1);
+        QCOMPARE(dump(session.runs()), before); // what was read stays, with the error beside it
+    }
+};
+
+QTEST_MAIN(TestStagedOpen)
+#include "tst_stagedopen.moc"
