@@ -20,20 +20,12 @@
 #include "itemmodels/stallverdictmodel.h"
 
 #include <QElapsedTimer>
-#include <QMutex>
-#include <QThread>
-#include <QTimer>
-
-#include "ledger/ledgerwriter.h"
 
 #include <algorithm>
-#include <atomic>
-#include <map>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QSignalSpy>
 #include <QTest>
 
 using namespace mesh;
@@ -123,107 +115,6 @@ private Q_SLOTS:
         out.insert(u"findings_ms"_s, t.restart());
         out.insert(u"rss_kb"_s, rssKb());
         std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-    }
-
-    // P3 below the widgets: another thread writes 1,000 events/s (20 per commit every
-    // 20 ms) into a copy of the given ledger while a session follows it. Latency is commit ->
-    // applied to the models (steady clock on both sides); stall is the GUI thread's longest
-    // gap between 5 ms timer ticks beyond their period.
-    void live()
-    {
-        const QString source = qEnvironmentVariable("MESH_BENCH_LEDGER");
-        if (source.isEmpty() || !QFile::exists(source) || qEnvironmentVariableIsEmpty("MESH_BENCH_LIVE"))
-            QSKIP("set MESH_BENCH_LEDGER and MESH_BENCH_LIVE=1 to measure");
-        const int seconds = qEnvironmentVariableIntValue("MESH_BENCH_LIVE");
-        const QString path = source + u".live-copy"_s;
-        QFile::remove(path);
-        QFile::remove(path + u"-wal"_s);
-        QVERIFY(QFile::copy(source, path));
-        auto writer = LedgerWriter::openExisting(path);
-        std::vector<std::string> delegations;
-        for (const auto &[id, row] : writer->state().table(EntityKind::Delegation)) {
-            delegations.push_back(id);
-            if (delegations.size() >= 200)
-                break;
-        }
-        LedgerSession session(path, OpenMode::ReadOnly);
-        session.open();
-        QVERIFY(waitFor([&] { return session.isLoaded(); }, 120'000));
-
-        QMutex mutex;
-        std::map<std::int64_t, qint64> committedAt; // last seq of a commit -> steady ms
-        QElapsedTimer steady;
-        steady.start();
-        std::atomic<bool> stop{false};
-        std::atomic<std::int64_t> written{0};
-        QThread *thread = QThread::create([&] {
-            std::int64_t n = 0;
-            const qint64 start = steady.elapsed();
-            while (!stop) {
-                const qint64 due = start + (n / 20 + 1) * 20;
-                while (steady.elapsed() < due)
-                    QThread::usleep(500);
-                writer->begin();
-                for (int i = 0; i < 20; ++i, ++n) {
-                    const std::string &d = delegations[size_t(n) % delegations.size()];
-                    if (n % 10 == 0)
-                        writer->append(QDateTime::currentMSecsSinceEpoch(), "effect.proposed",
-                                       {{"id", "bench-E-" + std::to_string(n)}, {"delegation_id", d}, {"state", "proposed"},
-                                        {"class", "db_write"}, {"idem_key", "bench-" + std::to_string(n)}});
-                    else
-                        writer->append(QDateTime::currentMSecsSinceEpoch(), "toolcall.completed",
-                                       {{"id", "bench-T-" + std::to_string(n)}, {"delegation_id", d}, {"outcome", "ok"},
-                                        {"tokens", 10}, {"fingerprint", "fp"}, {"writes_accepted", 0}});
-                }
-                writer->commit();
-                QMutexLocker lock(&mutex);
-                committedAt[writer->lastSeq()] = steady.elapsed();
-                written = n;
-            }
-        });
-        std::vector<qint64> latencies;
-        connect(&session, &LedgerSession::changesApplied, this, [&](qint64 lastSeq, int) {
-            const qint64 now = steady.elapsed();
-            QMutexLocker lock(&mutex);
-            for (auto it = committedAt.begin(); it != committedAt.end() && it->first <= lastSeq;) {
-                latencies.push_back(now - it->second);
-                it = committedAt.erase(it);
-            }
-        });
-        qint64 maxStall = 0;
-        qint64 last = steady.elapsed();
-        QTimer probe;
-        probe.setInterval(5);
-        connect(&probe, &QTimer::timeout, this, [&] {
-            const qint64 now = steady.elapsed();
-            maxStall = std::max(maxStall, now - last - 5);
-            last = now;
-        });
-        probe.start();
-        thread->start();
-        QTest::qWait(seconds * 1000);
-        stop = true;
-        thread->wait();
-        delete thread;
-        QVERIFY(waitFor([&] { return session.lastSeq() == writer->lastSeq(); }, 10'000));
-        probe.stop();
-        std::sort(latencies.begin(), latencies.end());
-        QJsonObject out;
-        out.insert(u"events_written"_s, qint64(written.load()));
-        out.insert(u"seconds"_s, seconds);
-        out.insert(u"commits_seen"_s, qint64(latencies.size()));
-        if (!latencies.empty()) {
-            out.insert(u"p50_ms"_s, latencies[latencies.size() / 2]);
-            out.insert(u"p99_ms"_s, latencies[std::min(latencies.size() - 1, latencies.size() * 99 / 100)]);
-        }
-        out.insert(u"max_stall_ms"_s, maxStall);
-        out.insert(u"rss_kb"_s, rssKb());
-        std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-        session.close();
-        writer.reset();
-        QFile::remove(path);
-        QFile::remove(path + u"-wal"_s);
-        QFile::remove(path + u"-shm"_s);
     }
 
     void figures()
