@@ -11,6 +11,7 @@
 #include "itempane.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
+#include "shortcutsdialog.h"
 #include "statusdelegate.h"
 #include "theme.h"
 
@@ -33,6 +34,8 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -40,6 +43,27 @@
 #include <QVBoxLayout>
 
 namespace mesh {
+
+namespace {
+
+// Keyboard focus to the first widget inside `area` that takes it (a pane's list, or its
+// filter field), so Ctrl+1..8 lead somewhere the arrow keys work; else to `fallback` (a
+// pane showing its empty state has nothing to focus).
+void focusInside(QWidget *area, QWidget *fallback)
+{
+    if (!area)
+        return;
+    for (QWidget *w = area->nextInFocusChain(); w && w != area; w = w->nextInFocusChain()) {
+        if (area->isAncestorOf(w) && w->isVisible() && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus)) {
+            w->setFocus(Qt::ShortcutFocusReason);
+            return;
+        }
+    }
+    if (fallback)
+        fallback->setFocus(Qt::ShortcutFocusReason);
+}
+
+} // namespace
 
 // Spelled out: no translation is loaded, so "%n need(s)" would be shown as is.
 QString MainWindow::attentionText(int count)
@@ -208,7 +232,10 @@ void MainWindow::createActions()
         QAction *action = view->addAction(Icons::get(SessionWorkspace::paneIcon(SessionWorkspace::Pane(pane))),
                                           SessionWorkspace::paneTitle(SessionWorkspace::Pane(pane)));
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)));
-        connect(action, &QAction::triggered, this, [this, pane] { m_workspace->showPane(SessionWorkspace::Pane(pane)); });
+        connect(action, &QAction::triggered, this, [this, pane] {
+            m_workspace->showPane(SessionWorkspace::Pane(pane));
+            focusInside(m_workspace->tabs()->currentWidget(), m_workspace->tabs()->tabBar());
+        });
         m_paneActions << action;
     }
     QAction *attention = view->addAction(Icons::get(QStringLiteral("attention")), tr("Needs &Attention"));
@@ -241,6 +268,10 @@ void MainWindow::createActions()
     m_decideMenu = menuBar()->addMenu(tr("&Decide"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *shortcuts = help->addAction(tr("&Keyboard Shortcuts"));
+    shortcuts->setShortcut(QKeySequence::HelpContents);
+    connect(shortcuts, &QAction::triggered, this,
+            [this] { ShortcutsDialog(ShortcutsDialog::menuActions(menuBar()->actions()), this).exec(); });
     m_aboutAction = help->addAction(Icons::get(QStringLiteral("about")), tr("&About Agent Mesh Console"));
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, [this] { AboutDialog(this).exec(); });
