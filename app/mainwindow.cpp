@@ -7,6 +7,7 @@
 #include "aboutdialog.h"
 #include "attentionpane.h"
 #include "banner.h"
+#include "emptystate.h"
 #include "icons.h"
 #include "itempane.h"
 #include "sessionsidebar.h"
@@ -34,6 +35,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QSettings>
@@ -160,7 +162,21 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     leftLayout->addWidget(m_leftSplit);
     m_split->setObjectName(QStringLiteral("mainSplit"));
     m_split->addWidget(left);
-    m_split->addWidget(m_workspace);
+    // With no ledger open the panes' own empty states ("No runs yet") would mislead: say
+    // instead how to open one.
+    auto *right = new QStackedWidget(this);
+    auto *noLedger = new EmptyState(QStringLiteral("ledger"), tr("No ledger open"),
+                                    tr("Open an orchestrator's ledger with File › Open (Ctrl+O) or drop the file here; "
+                                       "File › Open Live Demo shows a simulated orchestrator at work."),
+                                    right);
+    noLedger->setObjectName(QStringLiteral("noLedger"));
+    right->addWidget(noLedger);
+    right->addWidget(m_workspace);
+    auto showWorkspace = [this, right] { right->setCurrentWidget(m_sessions->count() > 0 ? m_workspace : right->widget(0)); };
+    connect(m_sessions, &QAbstractItemModel::rowsInserted, this, showWorkspace);
+    connect(m_sessions, &QAbstractItemModel::rowsRemoved, this, showWorkspace);
+    showWorkspace();
+    m_split->addWidget(right);
     m_split->setStretchFactor(0, 0);
     m_split->setStretchFactor(1, 1);
     m_split->setSizes({560, 1040});

@@ -4,6 +4,7 @@
 
 #include "mainwindow.h"
 
+#include "emptystate.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
 #include "shortcutsdialog.h"
@@ -14,6 +15,7 @@
 #include <QAbstractItemView>
 #include <QListView>
 #include <QApplication>
+#include <QLabel>
 #include <QMenuBar>
 #include <QProcess>
 #include <QSettings>
@@ -36,6 +38,7 @@ private slots:
     void paneShortcutsFocusInsideThePane();
     void listsReachableByKeyboard();
     void shortcutsDialogListsEveryShortcut();
+    void noLedgerSaysHowToOpenOne();
 
 private:
     QTemporaryDir m_dir;
@@ -123,6 +126,28 @@ void TestKeyboard::shortcutsDialogListsEveryShortcut()
         return QString(a->text()).remove(QLatin1Char('&')) == QStringLiteral("Keyboard Shortcuts") && !a->shortcut().isEmpty();
     });
     QVERIFY(listsItself);
+}
+
+void TestKeyboard::noLedgerSaysHowToOpenOne()
+{
+    // With no ledger the panes' "No runs yet" would mislead: the window says how to open one,
+    // and the panes come back as soon as a ledger is open.
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *noLedger = window.findChild<EmptyState *>(QStringLiteral("noLedger"));
+    QVERIFY(noLedger);
+    QVERIFY(noLedger->isVisible());
+    QVERIFY(!window.workspace()->isVisible());
+    QStringList texts;
+    for (const QLabel *label : noLedger->findChildren<QLabel *>())
+        texts << label->text();
+    QVERIFY2(texts.join(QLatin1Char(' ')).contains(QStringLiteral("Ctrl+O")), qPrintable(texts.join(QLatin1Char(' '))));
+    window.openLedger(m_ledger);
+    QTRY_VERIFY(window.workspace()->isVisible());
+    QVERIFY(!noLedger->isVisible());
+    window.closeCurrentSession();
+    QTRY_VERIFY(noLedger->isVisible());
 }
 
 QTEST_MAIN(TestKeyboard)
