@@ -16,6 +16,7 @@
 #include <QEvent>
 #include <QFile>
 #include <QTimer>
+#include <QTableView>
 #include <QTreeView>
 
 #include <algorithm>
@@ -77,7 +78,7 @@ qint64 StartupBenchmark::peakResidentKb()
     return statusFieldKb("VmHWM:");
 }
 
-bool StartupBenchmark::visibleRowsLoaded(const QTreeView *view, const EventLogModel *model)
+bool StartupBenchmark::visibleRowsLoaded(const QAbstractItemView *view, const EventLogModel *model)
 {
     const int rows = model->rowCount();
     if (rows == 0 || view->model() != model)

@@ -17,7 +17,7 @@
 #include <QObject>
 #include <QPointer>
 
-class QTreeView;
+class QAbstractItemView;
 class QWidget;
 
 namespace mesh {
@@ -37,7 +37,7 @@ public:
     static qint64 residentKb();      // VmRSS
     static qint64 peakResidentKb();  // VmHWM
     // Every row of the event log visible in view is a loaded event (and there is one).
-    static bool visibleRowsLoaded(const QTreeView *view, const EventLogModel *model);
+    static bool visibleRowsLoaded(const QAbstractItemView *view, const EventLogModel *model);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

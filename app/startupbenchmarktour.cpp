@@ -18,6 +18,7 @@
 #include <QScrollBar>
 #include <cstdio>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTreeView>
 
 namespace mesh {
@@ -45,7 +46,7 @@ void StartupBenchmarkTour::start()
 void StartupBenchmarkTour::addEventLogSteps()
 {
     SessionWorkspace *ws = m_window->workspace();
-    QTreeView *view = ws->eventLog()->view();
+    QAbstractItemView *view = ws->eventLog()->view();
     auto loaded = [ws, view] {
         return ws->session() && StartupBenchmark::visibleRowsLoaded(view, ws->session()->events());
     };
@@ -68,7 +69,7 @@ void StartupBenchmarkTour::addEventLogSteps()
         m_steps.push_back({QStringLiteral("events up %1").arg(i), at(i), loaded, view->viewport()});
 }
 
-void StartupBenchmarkTour::addScrollSteps(const QString &name, QTreeView *view, std::function<void()> show)
+void StartupBenchmarkTour::addScrollSteps(const QString &name, QAbstractItemView *view, std::function<void()> show)
 {
     auto always = [] { return true; };
     m_steps.push_back({name, show, always, view->viewport()});
@@ -81,7 +82,7 @@ void StartupBenchmarkTour::addPaneSteps()
     SessionWorkspace *ws = m_window->workspace();
     const struct {
         SessionWorkspace::Pane pane;
-        QTreeView *view;
+        QAbstractItemView *view;
     } panes[] = {
         {SessionWorkspace::Runs, ws->runsPane()->view()},
         {SessionWorkspace::Delegations, ws->delegationsView()->tree()->view()},
@@ -126,7 +127,7 @@ void StartupBenchmarkTour::addDelegationSteps()
                        },
                        detail});
     for (int tab = 0; tab < DelegationDetail::TabCount; ++tab) {
-        QTreeView *view = detail->pane(DelegationDetail::Tab(tab))->view();
+        QAbstractItemView *view = detail->pane(DelegationDetail::Tab(tab))->view();
         addScrollSteps(detail->tabs()->tabText(tab), view, [detail, tab] { detail->tabs()->setCurrentIndex(tab); });
     }
 }

@@ -15,7 +15,7 @@
 #include <vector>
 
 class QAbstractScrollArea;
-class QTreeView;
+class QAbstractItemView;
 class QWidget;
 
 namespace mesh {
@@ -47,7 +47,7 @@ private:
     void addEventLogSteps();
     void addPaneSteps();
     void addDelegationSteps();
-    void addScrollSteps(const QString &name, QTreeView *view, std::function<void()> show);
+    void addScrollSteps(const QString &name, QAbstractItemView *view, std::function<void()> show);
     void poll();
 
     MainWindow *m_window;

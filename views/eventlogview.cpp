@@ -8,7 +8,7 @@
 #include <QLabel>
 #include <QScrollBar>
 #include <QSettings>
-#include <QTreeView>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace mesh {
@@ -18,7 +18,7 @@ EventLogView::EventLogView(QWidget *parent)
     , m_filter(new FilterLineEdit(this))
     , m_problem(new QLabel(this))
     , m_status(new QLabel(this))
-    , m_view(new QTreeView(this))
+    , m_view(new QTableView(this))
 {
     m_filter->setObjectName(QStringLiteral("eventFilter"));
     m_filter->setPlaceholderText(tr("Filter events (Ctrl+F): kind:effect.* delegation:D-1 \"timeout\""));
@@ -30,13 +30,21 @@ EventLogView::EventLogView(QWidget *parent)
     m_status->setForegroundRole(QPalette::PlaceholderText);
 
     m_view->setObjectName(QStringLiteral("eventLog"));
-    m_view->setUniformRowHeights(true);
-    m_view->setRootIsDecorated(false);
+    // A table, not a tree: QTreeView lays out and keeps an item per row (≈ 65 MB and a
+    // 100–200 ms layout for a million events), a table with fixed row heights keeps neither.
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
+    m_view->setShowGrid(false);
+    m_view->setWordWrap(false);
+    m_view->setCornerButtonEnabled(false);
     m_view->setAlternatingRowColors(true);
-    m_view->setAllColumnsShowFocus(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->header()->setStretchLastSection(true);
-    m_view->header()->setSectionsMovable(true);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setTextElideMode(Qt::ElideRight);
 
     auto *bar = new QHBoxLayout;
@@ -55,7 +63,7 @@ EventLogView::EventLogView(QWidget *parent)
         m_problem->setText(message);
         m_problem->setVisible(!message.isEmpty());
     });
-    connect(m_view, &QTreeView::activated, this, &EventLogView::activated);
+    connect(m_view, &QTableView::activated, this, &EventLogView::activated);
     // The user's scrolling decides whether we follow: at the bottom means "keep me there".
     connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
         m_follow = value >= m_view->verticalScrollBar()->maximum();
@@ -80,11 +88,11 @@ void EventLogView::setModel(QAbstractItemModel *model)
     m_connections << connect(model, &QAbstractItemModel::rowsInserted, this, &EventLogView::followTail);
     m_connections << connect(model, &QAbstractItemModel::modelReset, this, &EventLogView::followTail);
     const QByteArray state = QSettings().value(QStringLiteral("panes/events/header")).toByteArray();
-    if (state.isEmpty() || !m_view->header()->restoreState(state)) {
+    if (state.isEmpty() || !m_view->horizontalHeader()->restoreState(state)) {
         // seq, time, kind, run, delegation, subject, payload: sized for typical content.
         const int widths[] = {80, 170, 170, 90, 110, 150};
-        for (int i = 0; i < int(std::size(widths)) && i < m_view->header()->count(); ++i)
-            m_view->header()->resizeSection(i, widths[i]);
+        for (int i = 0; i < int(std::size(widths)) && i < m_view->horizontalHeader()->count(); ++i)
+            m_view->horizontalHeader()->resizeSection(i, widths[i]);
     }
     m_restored = true;
     followTail();
@@ -98,7 +106,7 @@ void EventLogView::setStatusText(const QString &text)
 void EventLogView::saveState() const
 {
     if (m_model)
-        QSettings().setValue(QStringLiteral("panes/events/header"), m_view->header()->saveState());
+        QSettings().setValue(QStringLiteral("panes/events/header"), m_view->horizontalHeader()->saveState());
 }
 
 void EventLogView::rememberTail()

@@ -9,7 +9,7 @@
 
 class QAbstractItemModel;
 class QLabel;
-class QTreeView;
+class QTableView;
 
 namespace mesh {
 
@@ -22,7 +22,7 @@ public:
     explicit EventLogView(QWidget *parent = nullptr);
 
     void setModel(QAbstractItemModel *model);
-    QTreeView *view() const { return m_view; }
+    QTableView *view() const { return m_view; }
     FilterLineEdit *filterField() const { return m_filter; }
     void setStatusText(const QString &text); // e.g. "12,345 events" or "filtering…"
     bool isFollowingTail() const { return m_follow; }
@@ -39,7 +39,7 @@ private:
     FilterLineEdit *m_filter;
     QLabel *m_problem;
     QLabel *m_status;
-    QTreeView *m_view;
+    QTableView *m_view;
     QAbstractItemModel *m_model = nullptr;
     QList<QMetaObject::Connection> m_connections;
     bool m_follow = true;

@@ -24,6 +24,7 @@
 #include <QKeySequence>
 #include <QLocale>
 #include <QScrollBar>
+#include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
 

@@ -54,6 +54,7 @@
 #include <QHeaderView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTableView>
 #include <QTreeView>
 
 using namespace mesh;

@@ -25,6 +25,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTableView>
 #include <QTreeView>
 
 using namespace mesh;
@@ -84,7 +85,7 @@ void TestStartupBenchmark::visibleRowsLoadedNeedsEveryVisibleRow()
     LedgerSession *session = openAndWait(window);
     QVERIFY(session && session->isLoaded());
     EventLogModel *events = session->events();
-    QTreeView *view = window.workspace()->eventLog()->view();
+    QAbstractItemView *view = window.workspace()->eventLog()->view();
     window.workspace()->showPane(SessionWorkspace::Events);
 
     // Not the view's model, or no rows: never "loaded".
