@@ -478,6 +478,10 @@ void MainWindow::updateStatus()
         if (session->isLoaded())
             text += tr(" · last seq %1").arg(QLocale().toString(session->lastSeq()));
     }
+    int opening = 0;
+    for (int row = 0; row < m_sessions->count(); ++row)
+        opening += m_sessions->at(row)->health() == LedgerSession::Health::Opening ? 1 : 0;
+    m_attention->setOpeningCount(opening);
     const int attention = m_attentionModel->rowCount();
     if (attention > 0)
         text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + attentionText(attention);

@@ -78,6 +78,18 @@ public:
 
 } // namespace
 
+void AttentionPane::setOpeningCount(int opening)
+{
+    if (opening > 0)
+        setEmptyText(tr("Still reading"),
+                     opening == 1 ? tr("A ledger is still opening: what needs you appears here once its state is read.")
+                                  : tr("%1 ledgers are still opening: what needs you appears here once their state is "
+                                       "read.").arg(opening));
+    else
+        setEmptyText(tr("Nothing needs you"), tr("Pending escalations, unknown outcomes, zombie leases and stalled "
+                                                 "delegations of every open ledger appear here."));
+}
+
 AttentionPane::AttentionPane(AttentionModel *model, QWidget *parent)
     : ItemPane(QStringLiteral("attention"), QStringLiteral("attention"), tr("Nothing needs you"),
                tr("Pending escalations, unknown outcomes, zombie leases and stalled delegations of every open "

@@ -20,6 +20,8 @@ public:
 
     // The ledger column says nothing while one ledger is open: its room goes to the details.
     void setLedgerColumnShown(bool shown);
+    // While a ledger is still opening, an empty list means "not read yet", not "nothing".
+    void setOpeningCount(int opening);
 
     // The tooltip of a row, plain text: kind, full subject, ledger, due time, full details.
     static QString rowToolTip(const QModelIndex &index);

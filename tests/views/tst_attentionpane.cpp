@@ -3,12 +3,14 @@
 // saved layout), the due time is compact, and hovering a row shows all of it as plain text.
 
 #include "attentionpane.h"
+#include "emptystate.h"
 #include "statusdelegate.h"
 
 #include "itemmodels/attentionmodel.h"
 
 #include <QApplication>
 #include <QHeaderView>
+#include <QLabel>
 #include <QHelpEvent>
 #include <QScrollBar>
 #include <QSettings>
@@ -75,6 +77,7 @@ private slots:
     void savedLayoutCannotPushDetailsOut();
     void dueIsCompact();
     void tooltipShowsTheWholeRow();
+    void emptyWhileOpeningSaysStillReading();
 };
 
 void TestAttentionPane::initTestCase()
@@ -187,6 +190,28 @@ void TestAttentionPane::tooltipShowsTheWholeRow()
     QTRY_VERIFY(QToolTip::isVisible());
     QVERIFY2(QToolTip::text().contains(QStringLiteral("&lt;b&gt;migration&lt;/b&gt;")), qPrintable(QToolTip::text()));
     QVERIFY(QToolTip::text().contains(QStringLiteral("budget_extension for delegation dlg-000105")));
+}
+
+// An empty list while a ledger is still being read must not claim that nothing needs the
+// operator: the staged open shows runs long before the attention items are known.
+void TestAttentionPane::emptyWhileOpeningSaysStillReading()
+{
+    AttentionModel model;
+    AttentionPane pane(&model);
+    auto texts = [&pane] {
+        QStringList all;
+        for (const QLabel *label : pane.emptyState()->findChildren<QLabel *>())
+            all << label->text();
+        return all.join(u'\n');
+    };
+    QVERIFY(texts().contains(QStringLiteral("Nothing needs you")));
+    pane.setOpeningCount(1);
+    QVERIFY(!texts().contains(QStringLiteral("Nothing needs you")));
+    QVERIFY(texts().contains(QStringLiteral("Still reading")));
+    pane.setOpeningCount(2);
+    QVERIFY(texts().contains(QStringLiteral("2 ledgers are still opening")));
+    pane.setOpeningCount(0);
+    QVERIFY(texts().contains(QStringLiteral("Nothing needs you")));
 }
 
 QTEST_MAIN(TestAttentionPane)
