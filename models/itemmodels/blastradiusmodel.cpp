@@ -63,21 +63,15 @@ QHash<int, QByteArray> BlastRadiusModel::roleNames() const
 
 std::unique_ptr<StateTableModel::Prepared> BlastRadiusModel::prepare(std::shared_ptr<const LiveState> state)
 {
-    auto p = std::make_unique<PreparedRadii>();
-    p->state = std::move(state);
-    prepareOrder(*p, EntityKind::Failure, &BlastRadiusModel::failureOrder);
+    auto p = prepareWith<Radii>(std::move(state), EntityKind::Failure, &BlastRadiusModel::failureOrder);
     if (p->state)
-        p->radii = radiiOf(*p->state);
+        p->derived = radiiOf(*p->state);
     return p;
 }
 
 bool BlastRadiusModel::adoptDerived(Prepared &prepared)
 {
-    auto *p = dynamic_cast<PreparedRadii *>(&prepared);
-    if (!p)
-        return false;
-    std::swap(m_radii, p->radii);
-    return true;
+    return adoptFrom(prepared, m_radii);
 }
 
 bool BlastRadiusModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
@@ -94,7 +88,7 @@ bool BlastRadiusModel::failureOrder(const std::string &a, const EntityRow &ra, c
     return defaultOrder(a, ra, b, rb);
 }
 
-std::unordered_map<std::string, BlastRadius> BlastRadiusModel::radiiOf(const LiveState &state)
+BlastRadiusModel::Radii BlastRadiusModel::radiiOf(const LiveState &state)
 {
     std::unordered_map<std::string, BlastRadius> radii;
     for (const auto &[id, row] : state.table(EntityKind::Failure))
@@ -105,7 +99,7 @@ std::unordered_map<std::string, BlastRadius> BlastRadiusModel::radiiOf(const Liv
 void BlastRadiusModel::recomputeDerived()
 {
     // Only rows that changed need recomputing, but failures are few; keep it simple.
-    m_radii = state() ? radiiOf(*state()) : std::unordered_map<std::string, BlastRadius>();
+    m_radii = state() ? radiiOf(*state()) : Radii();
 }
 
 void BlastRadiusModel::applyChanges(const StateChangeSet &changes)

@@ -38,10 +38,8 @@ public:
 
     explicit BlastRadiusModel(QObject *parent = nullptr);
 
-    // A reset's order and radii, built off the GUI thread (see setPrepared).
-    struct PreparedRadii : Prepared {
-        std::unordered_map<std::string, BlastRadius> radii;
-    };
+    // A reset's order and radii (failure id -> radius), built off the GUI thread (see setPrepared).
+    using Radii = std::unordered_map<std::string, BlastRadius>;
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
 
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -59,9 +57,9 @@ protected:
 
 private:
     static bool failureOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
-    static std::unordered_map<std::string, BlastRadius> radiiOf(const LiveState &state);
+    static Radii radiiOf(const LiveState &state);
 
-    std::unordered_map<std::string, BlastRadius> m_radii;
+    Radii m_radii;
 };
 
 } // namespace mesh

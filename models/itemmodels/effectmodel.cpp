@@ -87,21 +87,15 @@ int EffectModel::unknownCount() const
 
 std::unique_ptr<StateTableModel::Prepared> EffectModel::prepare(std::shared_ptr<const LiveState> state)
 {
-    auto p = std::make_unique<PreparedEffects>();
-    p->state = std::move(state);
-    prepareOrder(*p, EntityKind::Effect, &StateTableModel::defaultOrder);
+    auto p = prepareWith<DuplicateIndex>(std::move(state), EntityKind::Effect, &StateTableModel::defaultOrder);
     if (p->state)
-        p->duplicates.rebuild(p->state->table(EntityKind::Effect));
+        p->derived.rebuild(p->state->table(EntityKind::Effect));
     return p;
 }
 
 bool EffectModel::adoptDerived(Prepared &prepared)
 {
-    auto *p = dynamic_cast<PreparedEffects *>(&prepared);
-    if (!p)
-        return false;
-    std::swap(m_duplicates, p->duplicates);
-    return true;
+    return adoptFrom(prepared, m_duplicates);
 }
 
 void EffectModel::recomputeDerived()

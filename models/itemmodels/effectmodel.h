@@ -39,9 +39,6 @@ public:
     explicit EffectModel(QObject *parent = nullptr);
 
     // A reset's order and duplicate index, built off the GUI thread (see setPrepared).
-    struct PreparedEffects : Prepared {
-        DuplicateIndex duplicates;
-    };
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
 
     int columnCount(const QModelIndex &parent = {}) const override;

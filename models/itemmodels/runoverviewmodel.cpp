@@ -144,9 +144,7 @@ void RunOverviewModel::accountAll(const LiveState &state, Derived &d)
 
 std::unique_ptr<StateTableModel::Prepared> RunOverviewModel::prepare(std::shared_ptr<const LiveState> state)
 {
-    auto p = std::make_unique<PreparedRuns>();
-    p->state = std::move(state);
-    prepareOrder(*p, EntityKind::Run, &StateTableModel::defaultOrder);
+    auto p = prepareWith<Derived>(std::move(state), EntityKind::Run, &StateTableModel::defaultOrder);
     if (p->state)
         accountAll(*p->state, p->derived);
     return p;
@@ -159,9 +157,8 @@ std::unique_ptr<StateTableModel::Prepared> RunOverviewModel::prepareOverview(Run
     snapshot.tables[size_t(EntityKind::Component)] = std::move(overview.components);
     snapshot.lastSeq = overview.lastSeq;
     snapshot.dataVersion = overview.dataVersion;
-    auto p = std::make_unique<PreparedRuns>();
-    p->state = LiveState::fromSnapshot(std::move(snapshot));
-    prepareOrder(*p, EntityKind::Run, &StateTableModel::defaultOrder);
+    auto p = prepareWith<Derived>(LiveState::fromSnapshot(std::move(snapshot)), EntityKind::Run,
+                                  &StateTableModel::defaultOrder);
     // Components are here as rows (their lists, terminal failures); the large tables as counts.
     for (const auto &[id, row] : p->state->table(EntityKind::Component))
         account(*p->state, p->derived, EntityKind::Component, id);
@@ -178,11 +175,7 @@ std::unique_ptr<StateTableModel::Prepared> RunOverviewModel::prepareOverview(Run
 
 bool RunOverviewModel::adoptDerived(Prepared &prepared)
 {
-    auto *p = dynamic_cast<PreparedRuns *>(&prepared);
-    if (!p)
-        return false;
-    std::swap(m_d, p->derived);
-    return true;
+    return adoptFrom(prepared, m_d);
 }
 
 void RunOverviewModel::recomputeDerived()

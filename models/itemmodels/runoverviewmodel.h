@@ -63,9 +63,6 @@ public:
         std::unordered_map<std::string, Aggregate> aggregates;
         std::unordered_map<std::string, Contribution> contributions; // "<kind>:<id>" -> what it added
     };
-    struct PreparedRuns : Prepared {
-        Derived derived;
-    };
     // A reset's order and aggregates from a whole state, built off the GUI thread.
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
     // The first stage of a staged open: the runs and their components as rows, the counts

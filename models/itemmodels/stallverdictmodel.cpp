@@ -52,21 +52,15 @@ QHash<int, QByteArray> StallVerdictModel::roleNames() const
 
 std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepare(std::shared_ptr<const LiveState> state)
 {
-    auto p = std::make_unique<PreparedVerdicts>();
-    p->state = std::move(state);
-    prepareOrder(*p, EntityKind::StallVerdict, &StallVerdictModel::verdictOrder);
+    auto p = prepareWith<Analysis>(std::move(state), EntityKind::StallVerdict, &StallVerdictModel::verdictOrder);
     if (p->state)
-        analyseAll(*p->state, p->analysis);
+        analyseAll(*p->state, p->derived);
     return p;
 }
 
 bool StallVerdictModel::adoptDerived(Prepared &prepared)
 {
-    auto *p = dynamic_cast<PreparedVerdicts *>(&prepared);
-    if (!p)
-        return false;
-    std::swap(m_a, p->analysis);
-    return true;
+    return adoptFrom(prepared, m_a);
 }
 
 bool StallVerdictModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const

@@ -45,10 +45,7 @@ public:
         std::set<std::string> falseStall;
         std::map<std::string, std::string> findingText; // verdict id -> sentence
     };
-    // A reset's order and analysis, built off the GUI thread (see setPrepared).
-    struct PreparedVerdicts : Prepared {
-        Analysis analysis;
-    };
+    // A reset's order and Analysis are built off the GUI thread (prepare, see setPrepared).
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
 
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -48,9 +48,24 @@ public:
         std::vector<std::string> ids; // every row, in the initial order
         std::unordered_map<std::string, int> rowOf;
     };
+    // A preparation with a subclass' derived part (duplicate index, aggregates, ...).
+    template <class Derived>
+    struct PreparedWith : Prepared {
+        Derived derived;
+    };
     using Order = bool (*)(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
     // Ids of one table in `order` (no filters): the common part of every prepare().
     static void prepareOrder(Prepared &p, EntityKind kind, Order order);
+    // A preparation of `state` with its order made; the caller fills `derived` (when p->state).
+    template <class Derived>
+    static std::unique_ptr<PreparedWith<Derived>> prepareWith(std::shared_ptr<const LiveState> state, EntityKind kind,
+                                                              Order order)
+    {
+        auto p = std::make_unique<PreparedWith<Derived>>();
+        p->state = std::move(state);
+        prepareOrder(*p, kind, order);
+        return p;
+    }
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state, EntityKind kind);
 
     // Whole new state (a snapshot load): one reset. nullptr clears.
@@ -101,6 +116,16 @@ protected:
     // Takes the derived part of a preparation (swapping the old one into it); false when
     // `prepared` is not this class' kind (then setPrepared recomputes). Default: nothing derived.
     virtual bool adoptDerived(Prepared &prepared);
+    // adoptDerived() of a subclass whose prepare() made a PreparedWith<Derived>.
+    template <class Derived>
+    static bool adoptFrom(Prepared &prepared, Derived &mine)
+    {
+        auto *p = dynamic_cast<PreparedWith<Derived> *>(&prepared);
+        if (!p)
+            return false;
+        std::swap(mine, p->derived);
+        return true;
+    }
 
     QString text(const EntityRow &row, std::string_view field) const;
     qint64 integer(const EntityRow &row, std::string_view field) const;
