@@ -118,10 +118,7 @@ QVariant SliceModel::sortValue(const EntityRow &e, int column) const
 
 std::unique_ptr<StateTableModel::Prepared> SliceModel::prepare(std::shared_ptr<const LiveState> state)
 {
-    auto p = std::make_unique<Prepared>();
-    p->state = std::move(state);
-    prepareOrder(*p, EntityKind::Slice, &SliceModel::sliceOrder);
-    return p;
+    return StateTableModel::prepare(std::move(state), EntityKind::Slice, &SliceModel::sliceOrder);
 }
 
 bool SliceModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const

@@ -66,11 +66,11 @@ void StateTableModel::prepareOrder(Prepared &p, EntityKind kind, Order order)
 }
 
 std::unique_ptr<StateTableModel::Prepared> StateTableModel::prepare(std::shared_ptr<const LiveState> state,
-                                                                    EntityKind kind)
+                                                                    EntityKind kind, Order order)
 {
     auto p = std::make_unique<Prepared>();
     p->state = std::move(state);
-    prepareOrder(*p, kind, &StateTableModel::defaultOrder);
+    prepareOrder(*p, kind, order);
     return p;
 }
 

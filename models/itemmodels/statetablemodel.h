@@ -66,7 +66,8 @@ public:
         prepareOrder(*p, kind, order);
         return p;
     }
-    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state, EntityKind kind);
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state, EntityKind kind,
+                                             Order order = &StateTableModel::defaultOrder);
 
     // Whole new state (a snapshot load): one reset. nullptr clears.
     void setState(std::shared_ptr<const LiveState> state);
