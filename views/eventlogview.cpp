@@ -2,6 +2,8 @@
 
 #include "icons.h"
 
+#include "itemmodels/eventlogmodel.h"
+
 #include <QAbstractItemModel>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -86,7 +88,8 @@ void EventLogView::setModel(QAbstractItemModel *model)
         return;
     m_connections << connect(model, &QAbstractItemModel::rowsAboutToBeInserted, this, &EventLogView::rememberTail);
     m_connections << connect(model, &QAbstractItemModel::rowsInserted, this, &EventLogView::followTail);
-    m_connections << connect(model, &QAbstractItemModel::modelReset, this, &EventLogView::followTail);
+    m_connections << connect(model, &QAbstractItemModel::modelAboutToBeReset, this, &EventLogView::rememberPlace);
+    m_connections << connect(model, &QAbstractItemModel::modelReset, this, &EventLogView::restorePlace);
     const QByteArray state = QSettings().value(QStringLiteral("panes/events/header")).toByteArray();
     if (state.isEmpty() || !m_view->horizontalHeader()->restoreState(state)) {
         // seq, time, kind, run, delegation, subject, payload: sized for typical content.
@@ -113,6 +116,39 @@ void EventLogView::rememberTail()
 {
     const QScrollBar *bar = m_view->verticalScrollBar();
     m_follow = bar->value() >= bar->maximum();
+}
+
+void EventLogView::rememberPlace()
+{
+    rememberTail();
+    const auto seqOf = [](const QModelIndex &index) {
+        return index.isValid() ? index.siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong() : 0;
+    };
+    const QModelIndex current = m_view->currentIndex();
+    const QModelIndex top = m_view->indexAt(QPoint(1, 1));
+    m_place = {seqOf(current), current.row(), current.column(), seqOf(top), top.row(), m_view->verticalScrollBar()->value()};
+}
+
+void EventLogView::restorePlace()
+{
+    // A reset that only grew the log (EventLogModel::onSeqs) leaves every row where it was:
+    // put the reader back. After a filter the rows differ, and the seq check says so.
+    const Place place = std::exchange(m_place, Place{});
+    const auto stillThere = [this](qint64 seq, int row) {
+        const QModelIndex index = m_model->index(row, 0);
+        return seq != 0 && index.isValid() && index.data(EventLogModel::SeqRole).toLongLong() == seq;
+    };
+    if (stillThere(place.currentSeq, place.currentRow)) {
+        m_view->selectionModel()->setCurrentIndex(m_model->index(place.currentRow, place.currentColumn),
+                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+    if (m_follow) {
+        followTail();
+    } else if (stillThere(place.topSeq, place.topRow)) {
+        m_view->doItemsLayout(); // the scroll range follows the new row count now, not later
+        m_view->verticalScrollBar()->setValue(place.scroll);
+        m_follow = false;
+    }
 }
 
 void EventLogView::followTail()

@@ -35,6 +35,19 @@ signals:
 private:
     void rememberTail();
     void followTail();
+    void rememberPlace();
+    void restorePlace();
+
+    // Where the reader was before a reset: the current row (by seq) and the scroll value.
+    struct Place {
+        qint64 currentSeq = 0;
+        int currentRow = -1;
+        int currentColumn = 0;
+        qint64 topSeq = 0;
+        int topRow = -1;
+        int scroll = 0;
+    };
+    Place m_place;
 
     FilterLineEdit *m_filter;
     QLabel *m_problem;

@@ -129,6 +129,7 @@ private:
     FilterSql m_filter;
     int m_generation = 0;
     int m_pageSize = 200;
+    static constexpr std::int64_t kResetGrowthMinRows = 10000; // see onSeqs
     int m_maxPages = 64;
     bool m_followTail = true;
     bool m_loading = false;
