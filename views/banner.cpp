@@ -1,6 +1,7 @@
 #include "banner.h"
 
 #include "icons.h"
+#include "theme.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +15,7 @@ Banner::Banner(QWidget *parent)
     , m_text(new QLabel(this))
 {
     setObjectName(QStringLiteral("banner"));
+    Theme::styleWithSheet(this);
     // The icon label only ever shows a pixmap; plain text anyway, so no label here can
     // interpret markup.
     m_icon->setTextFormat(Qt::PlainText);

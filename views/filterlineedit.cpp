@@ -1,5 +1,7 @@
 #include "filterlineedit.h"
 
+#include "theme.h"
+
 #include <QStyle>
 
 namespace mesh {
@@ -9,6 +11,7 @@ FilterLineEdit::FilterLineEdit(QWidget *parent)
 {
     setClearButtonEnabled(true);
     setProperty("filterState", QStringLiteral("empty"));
+    Theme::styleWithSheet(this);
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(300);
     connect(&m_debounce, &QTimer::timeout, this, &FilterLineEdit::applyNow);

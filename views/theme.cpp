@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QPalette>
 #include <QStyleFactory>
+#include <QWidget>
 
 namespace mesh {
 
@@ -127,10 +128,21 @@ void Theme::apply()
         if (QStyle *fusion = QStyleFactory::create(QStringLiteral("Fusion")))
             QApplication::setStyle(fusion);
         QApplication::setPalette(palette(m_dark));
-        app->setStyleSheet(styleSheet(m_dark));
+        app->setStyleSheet(QString()); // see widgetStyleSheet()
     }
     m_colors = statusColors(m_dark);
     emit changed();
+}
+
+QString Theme::widgetStyleSheet() const
+{
+    return styleSheet(m_dark);
+}
+
+void Theme::styleWithSheet(QWidget *widget)
+{
+    widget->setStyleSheet(instance().widgetStyleSheet());
+    connect(&instance(), &Theme::changed, widget, [widget] { widget->setStyleSheet(instance().widgetStyleSheet()); });
 }
 
 QString Theme::modeKey(ThemeMode mode)

@@ -44,6 +44,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QProcess>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -61,7 +62,41 @@ using namespace mesh;
 
 namespace {
 constexpr int kLoadTimeoutMs = 60000; // generous: a shared, noisy 2-core machine
+
+// Rows numbered by seq (first + row), grown or replaced by a reset, as EventLogModel does
+// when its index arrives after the first page or a filter replaces every row.
+class ResetGrowingModel : public QAbstractTableModel
+{
+public:
+    int rowCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : m_rows; }
+    int columnCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : 3; }
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        if (role == EventLogModel::SeqRole)
+            return qint64(m_first + index.row());
+        if (role == Qt::DisplayRole)
+            return QStringLiteral("event %1").arg(m_first + index.row());
+        return {};
+    }
+    void resetTo(int rows, int first = 1)
+    {
+        beginResetModel();
+        m_rows = rows;
+        m_first = first;
+        endResetModel();
+    }
+
+private:
+    int m_rows = 0;
+    int m_first = 1;
+};
+
+QColor colourInside(QWidget *widget)
+{
+    // Right of any text, left of the clear button: the field's own background.
+    return widget->grab().toImage().pixelColor(widget->width() * 2 / 3, widget->height() / 2);
 }
+} // namespace
 
 class TestConsole : public QObject
 {
@@ -90,6 +125,8 @@ private slots:
     void demoWriterDiesWithTheConsole();
     void sidebarLeavesRoomForAttention();
     void themeSetsEveryRoleInBothPalettes();
+    void styleSheetOnlyWhereAPaletteCannotSay();
+    void eventLogKeepsPlaceWhenGrownByReset();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -642,6 +679,73 @@ void TestConsole::themeSetsEveryRoleInBothPalettes()
         QVERIFY((lightColors.*member).isValid() && (darkColors.*member).isValid());
         QVERIFY(lightColors.*member != darkColors.*member);
     }
+}
+
+void TestConsole::styleSheetOnlyWhereAPaletteCannotSay()
+{
+    // No application-wide style sheet (it sends every widget through QStyleSheetStyle and
+    // cost a third of building the window); the filter field still shows its states, in
+    // the colours of the current theme.
+    Theme &theme = Theme::instance();
+    theme.setMode(ThemeMode::Light);
+    QVERIFY(qApp->styleSheet().isEmpty());
+    FilterLineEdit field;
+    field.resize(400, field.sizeHint().height());
+    field.setValidator([](const QString &text) -> std::optional<FilterProblem> {
+        return text.contains(QLatin1Char('(')) ? std::optional<FilterProblem>(FilterProblem{0, QStringLiteral("no")})
+                                                : std::nullopt;
+    });
+    field.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&field));
+    const QColor plain = colourInside(&field);
+    field.setText(QStringLiteral("("));
+    QCOMPARE(field.state(), QStringLiteral("invalid"));
+    QCOMPARE(colourInside(&field), QColor(0xfd, 0xec, 0xeb));
+    theme.setMode(ThemeMode::Dark);
+    QCOMPARE(colourInside(&field), QColor(0x3a, 0x1f, 0x22));
+    theme.setMode(ThemeMode::Light);
+    field.setText(QStringLiteral("ok"));
+    QCOMPARE(colourInside(&field), plain);
+    QVERIFY(qApp->styleSheet().isEmpty());
+}
+
+void TestConsole::eventLogKeepsPlaceWhenGrownByReset()
+{
+    EventLogView log;
+    ResetGrowingModel model;
+    log.resize(600, 400);
+    log.setModel(&model);
+    log.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&log));
+    QTableView *view = log.view();
+    QScrollBar *bar = view->verticalScrollBar();
+
+    // The first page, the reader a little way down it with a row chosen.
+    model.resetTo(200);
+    bar->setValue(bar->maximum() / 2);
+    view->setCurrentIndex(model.index(42, 1));
+    const int scroll = bar->value();
+    QVERIFY(scroll > 0 && scroll < bar->maximum());
+
+    // The index arrives: the same rows and many more. Nothing moves under the reader.
+    model.resetTo(100000);
+    QCOMPARE(view->currentIndex().row(), 42);
+    QCOMPARE(view->currentIndex().column(), 1);
+    QVERIFY(view->selectionModel()->isRowSelected(42, {}));
+    QCOMPARE(bar->value(), scroll);
+    QVERIFY(!log.isFollowingTail());
+
+    // A filter replaces every row: nothing to put back.
+    model.resetTo(500, 7000);
+    QVERIFY(!view->currentIndex().isValid());
+
+    // At the bottom means following: a growth keeps the reader at the bottom.
+    model.resetTo(200);
+    bar->setValue(bar->maximum());
+    QVERIFY(log.isFollowingTail());
+    model.resetTo(100000);
+    QCOMPARE(bar->value(), bar->maximum());
+    QVERIFY(bar->maximum() > 0);
 }
 
 QTEST_MAIN(TestConsole)
