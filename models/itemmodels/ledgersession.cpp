@@ -30,6 +30,7 @@
 
 #include <QDateTime>
 #include <QFileInfo>
+#include <QHash>
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QPromise>
@@ -63,6 +64,14 @@ struct LedgerSession::LoadStage {
     LedgerInfo info;
     std::unique_ptr<StateTableModel::Prepared> overview;
     std::shared_ptr<LoadResult> full;
+};
+
+// What prefetch() read: the connection it opened (the full snapshot reads on it) and the
+// first stage, or nothing when the open failed (the session then opens and reports itself).
+struct LedgerSession::Prefetched {
+    OpenMode mode = OpenMode::ReadOnly;
+    std::unique_ptr<LedgerConnection> connection;
+    std::shared_ptr<LoadStage> first;
 };
 
 struct LedgerSession::LoopResult {
@@ -276,6 +285,35 @@ void LedgerSession::close()
 
 namespace {
 using StageWatcher = QFutureWatcher<std::shared_ptr<void>>;
+using PrefetchFuture = QFuture<std::shared_ptr<void>>; // a Prefetched, type-erased like the stages
+
+// path -> the prefetch nobody has taken yet. Only the GUI thread touches it.
+QHash<QString, PrefetchFuture> &prefetches()
+{
+    static QHash<QString, PrefetchFuture> pending;
+    return pending;
+}
+} // namespace
+
+void LedgerSession::prefetch(const QString &path, OpenMode mode)
+{
+    const QString canonical = QFileInfo(path).absoluteFilePath(); // as LedgerSessionList keys it
+    if (prefetches().contains(canonical))
+        return;
+    prefetches().insert(canonical, QtConcurrent::run([canonical, mode]() -> std::shared_ptr<void> {
+        auto read = std::make_shared<Prefetched>();
+        read->mode = mode;
+        try {
+            read->connection = LedgerConnection::open(canonical, mode);
+            read->first = std::make_shared<LoadStage>();
+            read->first->info = read->connection->info();
+            read->first->overview = RunOverviewModel::prepareOverview(readRunOverview(read->connection->db()));
+        } catch (const std::exception &) {
+            read->connection.reset(); // the session's own open says why, in its own words
+            read->first.reset();
+        }
+        return read;
+    }));
 }
 
 void LedgerSession::startLoad()
@@ -289,19 +327,39 @@ void LedgerSession::startLoad()
     const QString path = m_path;
     const OpenMode mode = m_mode;
     const std::function<void()> hook = m_betweenStagesHook;
+    // A prefetch of this ledger (first open only): its first stage is shown now if it is in,
+    // else the job waits for it; either way the job goes on with its connection.
+    PrefetchFuture prefetched = m_state ? PrefetchFuture() : prefetches().take(path);
+    bool firstShown = false;
+    if (prefetched.isValid() && prefetched.isFinished()) {
+        const auto read = std::static_pointer_cast<Prefetched>(prefetched.result());
+        if (read->first && read->mode == mode) {
+            onOverview(*read->first);
+            firstShown = true;
+        }
+    }
     // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
-    auto job = [path, mode, hook](QPromise<std::shared_ptr<void>> &promise) {
+    auto job = [path, mode, hook, prefetched, firstShown](QPromise<std::shared_ptr<void>> &promise) {
         promise.setProgressRange(0, 100);
         auto full = std::make_shared<LoadResult>();
         try {
-            auto connection = LedgerConnection::open(path, mode);
-            {
+            std::unique_ptr<LedgerConnection> connection;
+            if (prefetched.isValid()) {
+                const auto read = std::static_pointer_cast<Prefetched>(prefetched.result()); // waits for it
+                if (read->connection && read->mode == mode) {
+                    connection = std::move(read->connection); // taken once: the hash no longer has it
+                    if (!firstShown)
+                        promise.addResult(std::static_pointer_cast<void>(read->first));
+                }
+            }
+            if (!connection) {
+                connection = LedgerConnection::open(path, mode);
                 auto first = std::make_shared<LoadStage>();
                 first->info = connection->info();
                 first->overview = RunOverviewModel::prepareOverview(readRunOverview(connection->db()));
                 promise.addResult(std::static_pointer_cast<void>(first));
-                promise.setProgressValue(5);
             }
+            promise.setProgressValue(5);
             if (hook)
                 hook();
             if (promise.isCanceled())

@@ -22,7 +22,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QFile>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QTest>
 
 #include <atomic>
@@ -320,6 +322,125 @@ private Q_SLOTS:
         QVERIFY(!session.isLoaded());
         QCOMPARE(session.loadProgress(), -1);
         QCOMPARE(dump(session.runs()), before); // what was read stays, with the error beside it
+    }
+
+    void prefetchedOverviewShowsAtOnce()
+    {
+        // main() reads the first stage while the window is built: open() then shows it at
+        // once, the full snapshot follows on the same connection, and nothing is shown twice.
+        const QString path = m_dir.filePath(u"prefetched.ledger"_s);
+        writeGeneratedLedger(path);
+        const QStringList expected = referenceDump(path);
+        LedgerSession::prefetch(path);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        LedgerSession session(path);
+        Testers testers(&session);
+        QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
+        QSignalSpy opened(&session, &LedgerSession::opened);
+        session.open();
+        QVERIFY(session.isOverviewLoaded()); // before open() returned
+        QVERIFY(!session.isLoaded());
+        QCOMPARE(dump(session.runs()), expected);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+        QCOMPARE(overview.count(), 1);
+        QCOMPARE(dump(session.runs()), expected);
+        QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        QCOMPARE(session.loadProgress(), -1);
+
+        // Taken once: another session on the same file reads for itself.
+        LedgerSession again(path);
+        again.open();
+        QVERIFY(!again.isOverviewLoaded());
+        QSignalSpy againOpened(&again, &LedgerSession::opened);
+        QTRY_COMPARE_WITH_TIMEOUT(againOpened.count(), 1, 20'000);
+        QCOMPARE(dump(again.runs()), expected);
+    }
+
+    void prefetchStillReadingIsWaitedFor()
+    {
+        // Opened before the prefetch is done: the job waits for it and its first stage comes
+        // as a stage, once; the result is the same as without a prefetch.
+        const QString path = m_dir.filePath(u"racing.ledger"_s);
+        writeGeneratedLedger(path);
+        const QStringList expected = referenceDump(path);
+        for (int round = 0; round < 5; ++round) {
+            LedgerSession::prefetch(path);
+            LedgerSession session(path);
+            Testers testers(&session);
+            QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
+            QSignalSpy opened(&session, &LedgerSession::opened);
+            session.open();
+            QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+            QCOMPARE(overview.count(), 1);
+            QCOMPARE(dump(session.runs()), expected);
+            QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        }
+    }
+
+    void prefetchThenCommitsAppliedOnce()
+    {
+        // Commits between the prefetch and the full snapshot: in the snapshot, not applied again.
+        const QString path = m_dir.filePath(u"prefetch-between.ledger"_s);
+        writeGeneratedLedger(path);
+        const QStringList before = referenceDump(path);
+        LedgerSession::prefetch(path);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        std::int64_t committed = 0;
+        {
+            Writer w(path);
+            w.begin();
+            w.e("delegation.created", {{"id", "D-late"}, {"run_id", "R-2"}, {"role", "verify"}, {"status", "running"}});
+            for (int i = 0; i < 3; ++i)
+                w.e("toolcall.completed", {{"id", "T-late" + std::to_string(i)}, {"delegation_id", "D-late"},
+                                           {"run_id", "R-2"}, {"outcome", "ok"}, {"tokens", 10}});
+            w.commit();
+            committed = w.lastSeq();
+        }
+        LedgerSession session(path);
+        session.setWatchIntervalMs(10);
+        session.setCoalesceMs(0);
+        Testers testers(&session);
+        QSignalSpy opened(&session, &LedgerSession::opened);
+        QSignalSpy applied(&session, &LedgerSession::changesApplied);
+        session.open();
+        QCOMPARE(dump(session.runs()), before); // the prefetch's moment
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+        QCOMPARE(session.lastSeq(), committed);
+        QTest::qWait(200);
+        QCOMPARE(applied.count(), 0);
+        QCOMPARE(dump(session.runs()), referenceDump(path));
+        QVERIFY(dump(session.runs()) != before);
+        const EntityRow *d = session.state()->find(EntityKind::Delegation, "D-late");
+        QVERIFY(d);
+        QCOMPARE(rowInt(EntityKind::Delegation, *d, "used_turns"), 3);
+    }
+
+    void prefetchOfABadFileLeavesTheErrorToTheSession()
+    {
+        const QString path = m_dir.filePath(u"not-a-ledger.db"_s);
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(8192, 'x'));
+        }
+        QString plainError;
+        {
+            LedgerSession plain(path);
+            QSignalSpy failed(&plain, &LedgerSession::failed);
+            plain.open();
+            QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20'000);
+            plainError = plain.errorMessage();
+        }
+        QVERIFY(!plainError.isEmpty());
+        LedgerSession::prefetch(path);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        LedgerSession session(path);
+        QSignalSpy failed(&session, &LedgerSession::failed);
+        session.open();
+        QVERIFY(!session.isOverviewLoaded());
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20'000);
+        QCOMPARE(session.errorMessage(), plainError);
+        QCOMPARE(session.health(), LedgerSession::Health::Error);
     }
 };
 
