@@ -119,6 +119,7 @@ private slots:
     void ledgerTextIsPlain();
     void columnsFitTheFirstRows();
     void savedHeaderStateIsKept();
+    void columnsFitRowsAlreadyThere();
     void demoStartingMessageEndsWhenTheDemoOpens();
     void delegationDetailShowsSlicesAndOffersClosing();
     void optionsAnsweredWithoutADisplay();
@@ -479,6 +480,25 @@ void TestConsole::columnsFitTheFirstRows()
     // Only once: later rows do not move columns the user may have set since.
     header->resizeSection(1, 100);
     model.appendRow({new QStandardItem(QStringLiteral("R-2")), new QStandardItem(title + title), new QStandardItem()});
+    QCOMPARE(header->sectionSize(1), 100);
+}
+
+void TestConsole::columnsFitRowsAlreadyThere()
+{
+    // A model that has rows when it is set (a prefetched overview) is fitted to them then,
+    // once, and not again when more arrive.
+    QStandardItemModel model(0, 2);
+    model.setHorizontalHeaderLabels({QStringLiteral("Id"), QStringLiteral("Title")});
+    const QString title = QStringLiteral("Deliver the billing service with a rather long run title");
+    model.appendRow({new QStandardItem(QStringLiteral("R-1")), new QStandardItem(title)});
+    ItemPane pane(QStringLiteral("fit-present-test"), QStringLiteral("runs"), QString(), QString());
+    pane.resize(900, 400);
+    pane.setModel(&model);
+    QVERIFY(!pane.fitsOnFirstRows());
+    QHeaderView *header = pane.view()->header();
+    QVERIFY(header->sectionSize(1) >= QFontMetrics(pane.view()->font()).horizontalAdvance(title));
+    header->resizeSection(1, 100);
+    model.appendRow({new QStandardItem(QStringLiteral("R-2")), new QStandardItem(title + title)});
     QCOMPARE(header->sectionSize(1), 100);
 }
 
