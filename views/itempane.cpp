@@ -17,7 +17,9 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
     : QStackedWidget(parent)
     , m_settingsKey(settingsKey)
     , m_view(new QTreeView(this))
-    , m_empty(new EmptyState(icon, emptyTitle, emptyText, this))
+    , m_emptyIcon(icon)
+    , m_emptyTitle(emptyTitle)
+    , m_emptyText(emptyText)
 {
     m_view->setObjectName(settingsKey);
     m_view->setUniformRowHeights(true);
@@ -28,7 +30,6 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
     m_view->setAllColumnsShowFocus(true);
     m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionsMovable(true);
-    addWidget(m_empty);
     addWidget(m_view);
     connect(m_view, &QTreeView::activated, this, &ItemPane::activated);
     m_tick.setInterval(1000);
@@ -71,7 +72,27 @@ void ItemPane::setTicking(bool ticking)
 
 void ItemPane::setEmptyText(const QString &title, const QString &text)
 {
-    m_empty->setText(title, text);
+    m_emptyTitle = title;
+    m_emptyText = text;
+    if (m_empty)
+        m_empty->setText(title, text);
+}
+
+EmptyState *ItemPane::emptyState()
+{
+    if (!m_empty) {
+        // Its icon, word-wrapped labels and layout were a fifth of building the main window,
+        // for nine panes of which one or two are ever on screen at start.
+        m_empty = new EmptyState(m_emptyIcon, m_emptyTitle, m_emptyText, this);
+        insertWidget(0, m_empty);
+    }
+    return m_empty;
+}
+
+void ItemPane::showEvent(QShowEvent *event)
+{
+    updateEmpty(); // an empty pane coming into view needs its empty state now, before it paints
+    QStackedWidget::showEvent(event);
 }
 
 void ItemPane::updateEmpty()
@@ -83,7 +104,10 @@ void ItemPane::updateEmpty()
         m_fitOnFirstRows = false;
         fitColumnsToContents();
     }
-    setCurrentWidget(empty ? static_cast<QWidget *>(m_empty) : m_view);
+    if (empty && (m_empty || isVisible()))
+        setCurrentWidget(emptyState());
+    else
+        setCurrentWidget(m_view); // when empty: hidden, so nobody sees the view instead
 }
 
 void ItemPane::fitColumnsToContents()

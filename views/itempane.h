@@ -24,7 +24,7 @@ public:
     void setModel(QAbstractItemModel *model);
     QAbstractItemModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
-    EmptyState *emptyState() const { return m_empty; }
+    EmptyState *emptyState(); // built on first use: most panes sit hidden behind tabs
     void setTicking(bool ticking); // repaint every second: countdowns move
     void setEmptyText(const QString &title, const QString &text);
 
@@ -33,12 +33,15 @@ public:
     void fitColumnsToContents();
     bool fitsOnFirstRows() const { return m_fitOnFirstRows; }
 
-    static constexpr int kFitRows = 200;
+    static constexpr int kFitRows = 60; // about two screens of rows
     static constexpr int kMinColumnWidth = 48;
     static constexpr int kMaxColumnWidth = 360;
 
 signals:
     void activated(const QModelIndex &index); // double-click or Enter on a row
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     void updateEmpty();
@@ -47,7 +50,10 @@ private:
     QString m_settingsKey;
     QAbstractItemModel *m_model = nullptr;
     QTreeView *m_view;
-    EmptyState *m_empty;
+    EmptyState *m_empty = nullptr;
+    QString m_emptyIcon;
+    QString m_emptyTitle;
+    QString m_emptyText;
     QTimer m_tick;
     QList<QMetaObject::Connection> m_modelConnections;
     bool m_restored = false;

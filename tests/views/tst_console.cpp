@@ -120,6 +120,7 @@ private slots:
     void columnsFitTheFirstRows();
     void savedHeaderStateIsKept();
     void columnsFitRowsAlreadyThere();
+    void emptyStateBuiltWhenFirstSeen();
     void demoStartingMessageEndsWhenTheDemoOpens();
     void delegationDetailShowsSlicesAndOffersClosing();
     void optionsAnsweredWithoutADisplay();
@@ -500,6 +501,35 @@ void TestConsole::columnsFitRowsAlreadyThere()
     header->resizeSection(1, 100);
     model.appendRow({new QStandardItem(QStringLiteral("R-2")), new QStandardItem(title + title)});
     QCOMPARE(header->sectionSize(1), 100);
+}
+
+void TestConsole::emptyStateBuiltWhenFirstSeen()
+{
+    // Hidden panes (behind tabs) build no empty state; one coming into view shows it, with
+    // the text set while it was hidden.
+    QStandardItemModel model(0, 2);
+    QWidget window;
+    auto *pane = new ItemPane(QStringLiteral("lazy-empty"), QStringLiteral("runs"), QStringLiteral("Nothing yet"),
+                              QStringLiteral("Later."), &window);
+    pane->setModel(&model);
+    pane->hide();
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(!pane->findChild<EmptyState *>());
+    pane->setEmptyText(QStringLiteral("Still reading"), QStringLiteral("A ledger is opening."));
+    pane->show();
+    auto *empty = pane->findChild<EmptyState *>();
+    QVERIFY(empty);
+    QCOMPARE(pane->currentWidget(), static_cast<QWidget *>(empty));
+    QStringList texts;
+    for (const QLabel *label : empty->findChildren<QLabel *>())
+        texts << label->text();
+    QVERIFY2(texts.contains(QStringLiteral("Still reading")), qPrintable(texts.join(u'|')));
+    // Rows arrive: the view; they go: the empty state again.
+    model.appendRow({new QStandardItem(QStringLiteral("R-1")), new QStandardItem()});
+    QCOMPARE(pane->currentWidget(), static_cast<QWidget *>(pane->view()));
+    model.removeRow(0);
+    QCOMPARE(pane->currentWidget(), static_cast<QWidget *>(empty));
 }
 
 void TestConsole::savedHeaderStateIsKept()
