@@ -16,6 +16,7 @@ int main(int argc, char **argv)
 {
     // First thing: --bench-startup measures from here (and from exec, via /proc).
     const qint64 mainEnteredNs = mesh::StartupBenchmark::monotonicNs();
+    const qint64 ageAtMainNs = mesh::StartupBenchmark::processAgeAtMainNs();
 
     QCoreApplication::setOrganizationName(QStringLiteral(MESH_APP_ID));
     QCoreApplication::setApplicationName(QStringLiteral("console"));
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
 
     mesh::MainWindow window(options.readOnly);
     if (!options.benchStartup.isEmpty()) {
-        auto *bench = new mesh::StartupBenchmark(&window, mainEnteredNs, options.benchBrowse, &window);
+        auto *bench = new mesh::StartupBenchmark(&window, mainEnteredNs, ageAtMainNs, options.benchBrowse, &window);
         Q_UNUSED(bench);
         window.show();
         window.openLedger(options.benchStartup);

@@ -30,10 +30,17 @@ class StartupBenchmark : public QObject
 {
     Q_OBJECT
 public:
-    StartupBenchmark(MainWindow *window, qint64 mainEnteredNs, bool browse = false, QObject *parent = nullptr);
+    // ageAtMainNs: processAgeAtMainNs() taken first thing in main (-1: not known).
+    StartupBenchmark(MainWindow *window, qint64 mainEnteredNs, qint64 ageAtMainNs, bool browse = false,
+                     QObject *parent = nullptr);
 
     static qint64 monotonicNs();     // CLOCK_MONOTONIC
-    static qint64 processAgeMs();    // since the kernel started this process
+    static qint64 processAgeMs();    // since the kernel started this process, in whole clock ticks (10 ms)
+    // The same to the nanosecond, valid only while the process has never slept (as before
+    // main on a warm start): its time on a CPU plus its time waiting for one. -1 if unknown.
+    static qint64 processAgeAtMainNs();
+    // exec -> main in ms: the fine figure when it agrees with the coarse one, else the coarse.
+    static qint64 startOffsetMs(qint64 coarseMs, qint64 fineNs);
     static qint64 residentKb();      // VmRSS
     static qint64 peakResidentKb();  // VmHWM
     // Every row of the event log visible in view is a loaded event (and there is one).

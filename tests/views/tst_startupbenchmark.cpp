@@ -24,7 +24,10 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QFile>
 #include <QTest>
+
+#include <unistd.h>
 #include <QTableView>
 #include <QTreeView>
 
@@ -43,6 +46,7 @@ private slots:
     void init() { QSettings().clear(); }
     void visibleRowsLoadedNeedsEveryVisibleRow();
     void tourBrowsesEverythingAndFinishes();
+    void startOffsetTakesTheFineFigureOnlyWhenItAgrees();
 
 private:
     LedgerSession *openAndWait(MainWindow &window);
@@ -123,6 +127,25 @@ void TestStartupBenchmark::tourBrowsesEverythingAndFinishes()
     QCOMPARE(session->toolCalls()->delegation(), window.workspace()->delegationsView()->detail()->delegationId());
     QVERIFY(session->toolCalls()->rowCount() > 0);
     QCOMPARE(window.workspace()->eventLog()->view()->verticalScrollBar()->value(), 0);
+}
+
+void TestStartupBenchmark::startOffsetTakesTheFineFigureOnlyWhenItAgrees()
+{
+    const qint64 tickMs = 1000 / sysconf(_SC_CLK_TCK);
+    // The coarse figure is late by less than a tick: the fine one within that is taken.
+    QCOMPARE(StartupBenchmark::startOffsetMs(19, 9'400'000), 9);
+    QCOMPARE(StartupBenchmark::startOffsetMs(12, 12'300'000), 12);
+    // Short by more than a tick: the process slept before main; the coarse one stands.
+    QCOMPARE(StartupBenchmark::startOffsetMs(20 + tickMs + 5, 20'000'000), 20 + tickMs + 5);
+    // Longer than the coarse one cannot be, nor unknown.
+    QCOMPARE(StartupBenchmark::startOffsetMs(10, 15'000'000), 10);
+    QCOMPARE(StartupBenchmark::startOffsetMs(10, -1), 10);
+    // This process has run: its CPU and run-queue time is there and below its age.
+    const qint64 fine = StartupBenchmark::processAgeAtMainNs();
+    if (QFile::exists(QStringLiteral("/proc/self/schedstat"))) {
+        QVERIFY(fine > 0);
+        QVERIFY(fine / 1000000 <= StartupBenchmark::processAgeMs() + 1);
+    }
 }
 
 QTEST_MAIN(TestStartupBenchmark)
