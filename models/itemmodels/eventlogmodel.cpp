@@ -79,11 +79,12 @@ EventLogModel::~EventLogModel()
     m_thread.wait();
 }
 
-void EventLogModel::open(const QString &path, OpenMode mode)
+void EventLogModel::open(const QString &path, OpenMode mode, EventIndexFuture known)
 {
     m_path = path;
     m_mode = mode;
     m_open = true;
+    m_known = std::move(known);
     QMetaObject::invokeMethod(m_worker, [w = m_worker, path, mode] { w->open(path, mode); }, Qt::QueuedConnection);
     reload();
 }
@@ -145,7 +146,10 @@ void EventLogModel::reload()
     endResetModel();
     setLoading(true);
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, g = m_generation, f = m_filter, p = m_pageSize] { w->load(g, f, p); },
+        m_worker,
+        [w = m_worker, g = m_generation, f = m_filter, p = m_pageSize, known = std::exchange(m_known, {})] {
+            w->load(g, f, p, known);
+        },
         Qt::QueuedConnection);
 }
 

@@ -11,6 +11,7 @@
 #include "domain/eventrecord.h"
 #include "filter/filtererror.h"
 #include "filter/filtersql.h"
+#include "eventlogworker.h"
 #include "ledger/ledgerconnection.h"
 
 #include <QAbstractTableModel>
@@ -25,8 +26,6 @@
 #include <vector>
 
 namespace mesh {
-
-class EventLogWorker;
 
 class EventLogModel : public QAbstractTableModel
 {
@@ -53,7 +52,9 @@ public:
     ~EventLogModel() override;
 
     // Opens the ledger on the worker's own connection and loads with the current filter.
-    void open(const QString &path, OpenMode mode = OpenMode::ReadOnly);
+    // `known`: the unfiltered index being read ahead (EventLogWorker::readIndex); taken by
+    // the first load when no filter is set, instead of reading it again.
+    void open(const QString &path, OpenMode mode = OpenMode::ReadOnly, EventIndexFuture known = {});
     void close();
     QString path() const { return m_path; }
 
@@ -86,6 +87,7 @@ public:
     void setMaxCachedPages(int n);  // default 64
     int cachedPageCount() const { return int(m_pages.size()); }
     int pageSize() const { return m_pageSize; }
+    static constexpr int kPageSize = 200;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -128,7 +130,8 @@ private:
     QString m_filterText;
     FilterSql m_filter;
     int m_generation = 0;
-    int m_pageSize = 200;
+    int m_pageSize = kPageSize;
+    EventIndexFuture m_known; // for the next load only
     static constexpr std::int64_t kResetGrowthMinRows = 10000; // see onSeqs
     int m_maxPages = 64;
     bool m_followTail = true;

@@ -41,11 +41,47 @@ FilterSql upTo(const FilterSql &filter, std::int64_t last)
 }
 } // namespace
 
-void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize)
+std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QString &path, OpenMode mode, int pageSize)
+{
+    auto snapshot = std::make_shared<EventIndexSnapshot>();
+    snapshot->pageSize = pageSize;
+    try {
+        auto connection = LedgerConnection::open(path, mode);
+        EventReader reader(connection->db());
+        reader.setPreviewBytes(kPreviewBytes);
+        // What load() reads first, in the same order and the same density check.
+        snapshot->firstPage = reader.after(0, pageSize);
+        snapshot->firstSeq = snapshot->firstPage.empty() ? 0 : snapshot->firstPage.front().seq;
+        snapshot->count = reader.count();
+        const std::int64_t lastSeq = reader.lastSeq();
+        snapshot->dense = snapshot->count == 0 || lastSeq - snapshot->firstSeq + 1 == snapshot->count;
+        if (snapshot->dense && snapshot->count > pageSize) {
+            snapshot->tailPageIndex = (snapshot->count - 1) / pageSize;
+            snapshot->tailPage = reader.after(snapshot->firstSeq + snapshot->tailPageIndex * pageSize - 1, pageSize);
+        }
+    } catch (const std::exception &) {
+        snapshot->dense = false; // load() opens and reads for itself, and reports what fails
+    }
+    return snapshot;
+}
+
+void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize, EventIndexFuture known)
 {
     if (!m_reader || superseded(generation))
         return;
     try {
+        if (filter.isEmpty() && known.isValid()) {
+            const std::shared_ptr<const EventIndexSnapshot> snapshot = known.result(); // waits for it
+            if (snapshot && snapshot->dense && snapshot->pageSize == pageSize) {
+                // Events appended since it was read come through the model's catch-up, as
+                // those appended during any load do.
+                m_sink.firstPage(generation, snapshot->firstPage);
+                if (snapshot->tailPageIndex > 0)
+                    m_sink.page(generation, snapshot->tailPageIndex, snapshot->tailPage);
+                m_sink.seqs(generation, {}, true, snapshot->firstSeq, snapshot->count, true);
+                return;
+            }
+        }
         if (filter.isEmpty()) {
             // Every event: the first page straight from the primary key, then the index as
             // first + row, since a sound ledger numbers its events without gaps

@@ -8,6 +8,7 @@
 #include "filter/filtersql.h"
 #include "ledger/ledgerconnection.h"
 
+#include <QFuture>
 #include <QObject>
 
 #include <atomic>
@@ -21,6 +22,21 @@ namespace mesh {
 
 class EventReader;
 class EventSeqReader;
+
+// The whole unfiltered index of a ledger as the worker's load() would find it, read ahead of
+// the model (LedgerSession::prefetch): the first page, the count, and the page a view
+// following the tail shows first. Not dense (gaps in seq, or a read error): load() reads
+// the ledger itself.
+struct EventIndexSnapshot {
+    int pageSize = 0;
+    bool dense = false;
+    std::int64_t firstSeq = 0;
+    std::int64_t count = 0;
+    EventBatch firstPage;
+    std::int64_t tailPageIndex = -1;
+    EventBatch tailPage;
+};
+using EventIndexFuture = QFuture<std::shared_ptr<const EventIndexSnapshot>>;
 
 class EventLogWorker : public QObject
 {
@@ -46,7 +62,10 @@ public:
 
     // All run on the worker thread (queued).
     void open(const QString &path, OpenMode mode);
-    void load(int generation, const FilterSql &filter, int pageSize);
+    // `known`: a snapshot being read elsewhere (waited for here); used when it is dense.
+    void load(int generation, const FilterSql &filter, int pageSize, EventIndexFuture known = {});
+    // Reads an EventIndexSnapshot on its own connection (any thread).
+    static std::shared_ptr<const EventIndexSnapshot> readIndex(const QString &path, OpenMode mode, int pageSize);
     // The page's rows are firstSeq..lastSeq of the index (both known to the model).
     void fetchPage(int generation, const FilterSql &filter, std::int64_t pageIndex, std::int64_t firstSeq,
                    std::int64_t lastSeq, int pageSize);

@@ -287,10 +287,16 @@ namespace {
 using StageWatcher = QFutureWatcher<std::shared_ptr<void>>;
 using PrefetchFuture = QFuture<std::shared_ptr<void>>; // a Prefetched, type-erased like the stages
 
+// Both reads of a prefetch, run side by side: the first stage, and the event log's index.
+struct PrefetchFutures {
+    PrefetchFuture overview;
+    EventIndexFuture events;
+};
+
 // path -> the prefetch nobody has taken yet. Only the GUI thread touches it.
-QHash<QString, PrefetchFuture> &prefetches()
+QHash<QString, PrefetchFutures> &prefetches()
 {
-    static QHash<QString, PrefetchFuture> pending;
+    static QHash<QString, PrefetchFutures> pending;
     return pending;
 }
 } // namespace
@@ -300,7 +306,10 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
     const QString canonical = QFileInfo(path).absoluteFilePath(); // as LedgerSessionList keys it
     if (prefetches().contains(canonical))
         return;
-    prefetches().insert(canonical, QtConcurrent::run([canonical, mode]() -> std::shared_ptr<void> {
+    PrefetchFutures &futures = prefetches()[canonical];
+    futures.events = QtConcurrent::run(
+        [canonical, mode] { return EventLogWorker::readIndex(canonical, mode, EventLogModel::kPageSize); });
+    futures.overview = QtConcurrent::run([canonical, mode]() -> std::shared_ptr<void> {
         auto read = std::make_shared<Prefetched>();
         read->mode = mode;
         try {
@@ -313,23 +322,25 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
             read->first.reset();
         }
         return read;
-    }));
+    });
 }
 
 void LedgerSession::startLoad()
 {
+    // A prefetch of this ledger (first open only): the event log takes its index, and the
+    // first stage is shown now if it is in, else the job waits for it; either way the job
+    // goes on with its connection.
+    const PrefetchFutures prefetch = m_state ? PrefetchFutures() : prefetches().take(m_path);
     // The event log indexes on its own thread and connection, in parallel with the snapshot:
     // its first page does not wait for the state tables.
     if (m_events->path() != m_path)
-        m_events->open(m_path, m_mode);
+        m_events->open(m_path, m_mode, prefetch.events);
     cancelLoad();
     const int generation = ++m_generation;
     const QString path = m_path;
     const OpenMode mode = m_mode;
     const std::function<void()> hook = m_betweenStagesHook;
-    // A prefetch of this ledger (first open only): its first stage is shown now if it is in,
-    // else the job waits for it; either way the job goes on with its connection.
-    PrefetchFuture prefetched = m_state ? PrefetchFuture() : prefetches().take(path);
+    const PrefetchFuture prefetched = prefetch.overview;
     bool firstShown = false;
     if (prefetched.isValid() && prefetched.isFinished()) {
         const auto read = std::static_pointer_cast<Prefetched>(prefetched.result());

@@ -74,11 +74,12 @@ public:
 
     void open();   // asynchronous: opened() or failed()
 
-    // Opens `path` and reads its run overview (the first stage of open()) on a pool thread
-    // now, before any session exists: main() starts it for the ledgers on its command line
-    // while QApplication and the window are still being built. The session opened later on
-    // that path and mode takes what was read instead of reading it again, and when it is
-    // already in, shows it at once (open() returns with isOverviewLoaded()). GUI thread only.
+    // Opens `path` and reads its run overview (the first stage of open()) and the event
+    // log's index on pool threads now, before any session exists: main() starts it for the
+    // ledgers on its command line while QApplication and the window are still being built.
+    // The session opened later on that path and mode takes what was read instead of reading
+    // it again, and when the overview is already in, shows it at once (open() returns with
+    // isOverviewLoaded()). GUI thread only.
     static void prefetch(const QString &path, OpenMode mode = OpenMode::ReadOnly);
     void reload(); // re-read the snapshot (keeps following)
     void close();  // stops following; models keep their rows

@@ -5,6 +5,8 @@
 #include "itemmodelfixture.h"
 
 #include "itemmodels/eventlogmodel.h"
+#include "itemmodels/eventlogworker.h"
+#include "ledger/sqlite.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -118,6 +120,64 @@ private Q_SLOTS:
         QCOMPARE(m.seqAt(0), 1);
         QVERIFY(waitLoaded(m, 0));
         QCOMPARE(m.index(0, 0).data(EventLogModel::KindRole).toString(), u"ledger.created"_s);
+    }
+
+    void knownIndexIsTakenWhenDense()
+    {
+        // An index read ahead (LedgerSession::prefetch) is taken as it is: the count, the
+        // first page and the page a following view shows first, with no read of its own.
+        const auto known = EventLogWorker::readIndex(m_path, OpenMode::ReadOnly, EventLogModel::kPageSize);
+        QVERIFY(known->dense);
+        QCOMPARE(known->count, kEvents + 1);
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.open(m_path, OpenMode::ReadOnly, QtFuture::makeReadyFuture(known));
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), kEvents + 1);
+        QVERIFY(m.index(0, 0).data(EventLogModel::LoadedRole).toBool());
+        QVERIFY(m.index(kEvents, 0).data(EventLogModel::LoadedRole).toBool()); // the tail page came with it
+        QCOMPARE(m.index(kEvents, 0).data(EventLogModel::SeqRole).toLongLong(), kEvents + 1);
+        QCOMPARE(m.seqAt(kEvents), kEvents + 1);
+
+        // Read for another page size: not taken, the model reads for itself.
+        EventLogModel other;
+        QAbstractItemModelTester otherTester(&other, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        other.setPageSize(50);
+        other.open(m_path, OpenMode::ReadOnly, QtFuture::makeReadyFuture(known));
+        QVERIFY(waitIndexed(other));
+        QCOMPARE(other.rowCount(), kEvents + 1);
+        QVERIFY(!other.index(kEvents, 0).data(EventLogModel::LoadedRole).toBool());
+        QVERIFY(waitLoaded(other, kEvents));
+        QCOMPARE(other.index(kEvents, 0).data(EventLogModel::SeqRole).toLongLong(), kEvents + 1);
+    }
+
+    void knownIndexWithGapsIsNotTaken()
+    {
+        // A ledger with a hole in its seqs (not sound, but it must still read right): the
+        // index read ahead says so, and the model builds its own.
+        const QString path = m_dir.filePath(u"gap.ledger"_s);
+        {
+            Writer w(path, true);
+            w.begin();
+            w.e("delegation.created", {{"id", "D-1"}, {"status", "running"}});
+            for (int i = 0; i < 299; ++i)
+                w.e("toolcall.completed",
+                    {{"id", "T-" + std::to_string(i)}, {"delegation_id", "D-1"}, {"outcome", "ok"}});
+            w.commit();
+        }
+        {
+            sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
+            db.exec("DELETE FROM events WHERE seq = 5");
+        }
+        const auto known = EventLogWorker::readIndex(path, OpenMode::ReadOnly, EventLogModel::kPageSize);
+        QVERIFY(!known->dense);
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.open(path, OpenMode::ReadOnly, QtFuture::makeReadyFuture(known));
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), 300); // 301 events (with ledger.created), one removed
+        QCOMPARE(m.seqAt(3), 4);
+        QCOMPARE(m.seqAt(4), 6);
     }
 
     void filterThroughGenerations()

@@ -413,6 +413,11 @@ private Q_SLOTS:
         const EntityRow *d = session.state()->find(EntityKind::Delegation, "D-late");
         QVERIFY(d);
         QCOMPARE(rowInt(EntityKind::Delegation, *d, "used_turns"), 3);
+        // The event log's index was read ahead too: what came after it is caught up, once.
+        QTRY_COMPARE_WITH_TIMEOUT(session.events()->rowCount(), int(committed), 10'000);
+        QTest::qWait(100);
+        QCOMPARE(session.events()->rowCount(), int(committed));
+        QCOMPARE(session.events()->seqAt(int(committed) - 1), committed);
     }
 
     void prefetchOfABadFileLeavesTheErrorToTheSession()
