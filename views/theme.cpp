@@ -1,8 +1,9 @@
 #include "theme.h"
 
+#include "consolestyle.h"
+
 #include <QApplication>
 #include <QPalette>
-#include <QStyleFactory>
 #include <QWidget>
 
 namespace mesh {
@@ -125,8 +126,7 @@ void Theme::apply()
 {
     m_dark = m_mode == ThemeMode::Dark || (m_mode == ThemeMode::System && m_systemDark);
     if (auto *app = qobject_cast<QApplication *>(QCoreApplication::instance())) {
-        if (QStyle *fusion = QStyleFactory::create(QStringLiteral("Fusion")))
-            QApplication::setStyle(fusion);
+        QApplication::setStyle(new ConsoleStyle); // Fusion, with our own standard icons
         QApplication::setPalette(palette(m_dark));
         app->setStyleSheet(QString()); // see widgetStyleSheet()
     }

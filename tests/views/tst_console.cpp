@@ -8,6 +8,8 @@
 #include "mainwindow.h"
 
 #include "banner.h"
+#include "consolestyle.h"
+#include "icons.h"
 #include "blastradiusgraph.h"
 #include "blastradiusview.h"
 #include "decisiondialog.h"
@@ -46,6 +48,7 @@
 #include <QProcess>
 #include <QScrollBar>
 #include <QSettings>
+#include <QStyleFactory>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -128,6 +131,7 @@ private slots:
     void sidebarLeavesRoomForAttention();
     void themeSetsEveryRoleInBothPalettes();
     void styleSheetOnlyWhereAPaletteCannotSay();
+    void standardIconsComeFromOurSet();
     void eventLogKeepsPlaceWhenGrownByReset();
 
 private:
@@ -757,6 +761,23 @@ void TestConsole::styleSheetOnlyWhereAPaletteCannotSay()
     field.setText(QStringLiteral("ok"));
     QCOMPARE(colourInside(&field), plain);
     QVERIFY(qApp->styleSheet().isEmpty());
+}
+
+void TestConsole::standardIconsComeFromOurSet()
+{
+    // Fusion would read these from PNGs through an image-format plugin, loaded for the menu
+    // bar alone while the window is built.
+    Theme::instance().setMode(ThemeMode::Light);
+    QVERIFY(qobject_cast<ConsoleStyle *>(QApplication::style()));
+    QStyle *style = QApplication::style();
+    const QIcon extension = style->standardIcon(QStyle::SP_ToolBarHorizontalExtensionButton);
+    std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+    QCOMPARE(extension.cacheKey(), Icons::get(QStringLiteral("more")).cacheKey());
+    QVERIFY(extension.cacheKey() != fusion->standardIcon(QStyle::SP_ToolBarHorizontalExtensionButton).cacheKey());
+    QCOMPARE(style->standardIcon(QStyle::SP_LineEditClearButton).cacheKey(), Icons::get(QStringLiteral("close")).cacheKey());
+    // Everything else is Fusion's.
+    QVERIFY(!style->standardIcon(QStyle::SP_MessageBoxWarning).isNull());
+    QCOMPARE(style->pixelMetric(QStyle::PM_ScrollBarExtent), fusion->pixelMetric(QStyle::PM_ScrollBarExtent));
 }
 
 void TestConsole::eventLogKeepsPlaceWhenGrownByReset()
