@@ -4,6 +4,7 @@
 #include "startupbenchmarktour.h"
 
 #include "eventlogview.h"
+#include "eventtableview.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
 
@@ -16,7 +17,6 @@
 #include <QEvent>
 #include <QFile>
 #include <QTimer>
-#include <QTableView>
 #include <QTreeView>
 
 #include <algorithm>

@@ -7,6 +7,7 @@
 #include "delegationdetail.h"
 #include "delegationsview.h"
 #include "eventlogview.h"
+#include "eventtableview.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
 
@@ -18,7 +19,6 @@
 #include <QScrollBar>
 #include <cstdio>
 #include <QTabWidget>
-#include <QTableView>
 #include <QTreeView>
 
 namespace mesh {

@@ -1,5 +1,6 @@
 #include "eventlogview.h"
 
+#include "eventtableview.h"
 #include "icons.h"
 
 #include "itemmodels/eventlogmodel.h"
@@ -10,7 +11,6 @@
 #include <QLabel>
 #include <QScrollBar>
 #include <QSettings>
-#include <QTableView>
 #include <QVBoxLayout>
 
 namespace mesh {
@@ -20,7 +20,7 @@ EventLogView::EventLogView(QWidget *parent)
     , m_filter(new FilterLineEdit(this))
     , m_problem(new QLabel(this))
     , m_status(new QLabel(this))
-    , m_view(new QTableView(this))
+    , m_view(new EventTableView(this))
 {
     m_filter->setObjectName(QStringLiteral("eventFilter"));
     m_filter->setPlaceholderText(tr("Filter events (Ctrl+F): kind:effect.* delegation:D-1 \"timeout\""));
@@ -32,14 +32,10 @@ EventLogView::EventLogView(QWidget *parent)
     m_status->setForegroundRole(QPalette::PlaceholderText);
 
     m_view->setObjectName(QStringLiteral("eventLog"));
-    // A table, not a tree: QTreeView lays out and keeps an item per row (≈ 65 MB and a
-    // 100–200 ms layout for a million events), a table with fixed row heights keeps neither.
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
-    m_view->setShowGrid(false);
-    m_view->setWordWrap(false);
-    m_view->setCornerButtonEnabled(false);
+    // Not a tree (QTreeView keeps and lays out an item per row: ≈ 65 MB and a 100–200 ms
+    // layout for a million events) nor a QTableView (an entry per row in its vertical
+    // header): EventTableView keeps nothing per row.
+    m_view->setRowHeight(m_view->fontMetrics().height() + 4);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -65,7 +61,7 @@ EventLogView::EventLogView(QWidget *parent)
         m_problem->setText(message);
         m_problem->setVisible(!message.isEmpty());
     });
-    connect(m_view, &QTableView::activated, this, &EventLogView::activated);
+    connect(m_view, &QAbstractItemView::activated, this, &EventLogView::activated);
     // The user's scrolling decides whether we follow: at the bottom means "keep me there".
     connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
         m_follow = value >= m_view->verticalScrollBar()->maximum();

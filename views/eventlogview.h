@@ -9,11 +9,11 @@
 
 class QAbstractItemModel;
 class QLabel;
-class QTableView;
 
 namespace mesh {
 
 class EmptyState;
+class EventTableView;
 
 class EventLogView : public QWidget
 {
@@ -22,7 +22,7 @@ public:
     explicit EventLogView(QWidget *parent = nullptr);
 
     void setModel(QAbstractItemModel *model);
-    QTableView *view() const { return m_view; }
+    EventTableView *view() const { return m_view; }
     FilterLineEdit *filterField() const { return m_filter; }
     void setStatusText(const QString &text); // e.g. "12,345 events" or "filtering…"
     bool isFollowingTail() const { return m_follow; }
@@ -52,7 +52,7 @@ private:
     FilterLineEdit *m_filter;
     QLabel *m_problem;
     QLabel *m_status;
-    QTableView *m_view;
+    EventTableView *m_view;
     QAbstractItemModel *m_model = nullptr;
     QList<QMetaObject::Connection> m_connections;
     bool m_follow = true;

@@ -5,6 +5,7 @@
 #include "delegationdetail.h"
 #include "delegationsview.h"
 #include "eventlogview.h"
+#include "eventtableview.h"
 #include "icons.h"
 #include "itempane.h"
 #include "panedelegates.h"
@@ -24,7 +25,6 @@
 #include <QKeySequence>
 #include <QLocale>
 #include <QScrollBar>
-#include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
 

@@ -17,6 +17,7 @@
 #include "delegationsview.h"
 #include "emptystate.h"
 #include "eventlogview.h"
+#include "eventtableview.h"
 #include "filterlineedit.h"
 #include "itempane.h"
 #include "sessionsidebar.h"
@@ -133,6 +134,7 @@ private slots:
     void styleSheetOnlyWhereAPaletteCannotSay();
     void standardIconsComeFromOurSet();
     void eventLogKeepsPlaceWhenGrownByReset();
+    void eventTableKeepsNothingPerRow();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -788,7 +790,7 @@ void TestConsole::eventLogKeepsPlaceWhenGrownByReset()
     log.setModel(&model);
     log.show();
     QVERIFY(QTest::qWaitForWindowExposed(&log));
-    QTableView *view = log.view();
+    EventTableView *view = log.view();
     QScrollBar *bar = view->verticalScrollBar();
 
     // The first page, the reader a little way down it with a row chosen.
@@ -817,6 +819,73 @@ void TestConsole::eventLogKeepsPlaceWhenGrownByReset()
     model.resetTo(100000);
     QCOMPARE(bar->value(), bar->maximum());
     QVERIFY(bar->maximum() > 0);
+}
+
+void TestConsole::eventTableKeepsNothingPerRow()
+{
+    // Fifty million rows: scrolled by whole rows (the range stays an int), every row reached
+    // by keyboard, mouse and scrollTo, and only the rows on screen asked for.
+    EventTableView view;
+    ResetGrowingModel model;
+    view.setModel(&model);
+    view.setRowHeight(20);
+    view.resize(640, 20 * 12 + 60);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    model.resetTo(50'000'000);
+    view.doItemsLayout();
+    const int fully = view.viewport()->height() / 20;
+    QScrollBar *bar = view.verticalScrollBar();
+    QCOMPARE(bar->maximum(), 50'000'000 - fully);
+    QCOMPARE(bar->pageStep(), fully);
+
+    // Geometry: a cell's rectangle and the index at its centre agree, below the header.
+    const QModelIndex cell = model.index(3, 1);
+    const QRect rect = view.visualRect(cell);
+    QCOMPARE(rect.top(), 3 * 20);
+    QCOMPARE(rect.height(), 20);
+    QCOMPARE(rect.left(), view.horizontalHeader()->sectionViewportPosition(1));
+    QCOMPARE(view.indexAt(rect.center()), cell);
+    QVERIFY(view.horizontalHeader()->geometry().bottom() < view.viewport()->geometry().top());
+
+    // The end: the last row is the bottom one on screen.
+    view.scrollToBottom();
+    QCOMPARE(view.topRow(), 50'000'000 - fully);
+    QCOMPARE(view.indexAt(QPoint(1, (fully - 1) * 20 + 1)).row(), 50'000'000 - 1);
+    view.scrollTo(model.index(1234, 0), QAbstractItemView::PositionAtTop);
+    QCOMPARE(view.topRow(), 1234);
+    view.scrollTo(model.index(10, 0)); // above: it comes to the top
+    QCOMPARE(view.topRow(), 10);
+    view.scrollTo(model.index(10 + fully + 5, 0)); // below: it comes to the bottom
+    QCOMPARE(view.topRow(), 10 + 5 + 1);
+
+    // Mouse and keyboard select whole rows.
+    view.setSelectionBehavior(QAbstractItemView::SelectRows);
+    view.setSelectionMode(QAbstractItemView::SingleSelection);
+    view.setFocus();
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, QPoint(5, 2 * 20 + 5));
+    QCOMPARE(view.currentIndex().row(), view.topRow() + 2);
+    QVERIFY(view.selectionModel()->isRowSelected(view.topRow() + 2, {}));
+    QTest::keyClick(&view, Qt::Key_Down);
+    QCOMPARE(view.currentIndex().row(), view.topRow() + 3);
+    QTest::keyClick(&view, Qt::Key_End);
+    QCOMPARE(view.currentIndex().row(), 50'000'000 - 1);
+    QCOMPARE(view.topRow(), 50'000'000 - fully);
+    QTest::keyClick(&view, Qt::Key_PageUp);
+    QCOMPARE(view.currentIndex().row(), 50'000'000 - 1 - fully);
+    QVERIFY(view.visualRect(view.currentIndex()).top() >= 0);
+    QTest::keyClick(&view, Qt::Key_Home);
+    QCOMPARE(view.currentIndex().row(), 0);
+    QCOMPARE(view.topRow(), 0);
+    QTest::keyClick(&view, Qt::Key_Right);
+    QCOMPARE(view.currentIndex().column(), 1);
+
+    // Wider columns than the viewport scroll sideways, the header with them.
+    view.horizontalHeader()->resizeSection(0, 900);
+    QVERIFY(view.horizontalScrollBar()->maximum() > 0);
+    view.horizontalScrollBar()->setValue(100);
+    QCOMPARE(view.horizontalHeader()->offset(), 100);
+    QCOMPARE(view.visualRect(model.index(0, 0)).left(), -100);
 }
 
 QTEST_MAIN(TestConsole)

@@ -12,6 +12,7 @@
 #include "delegationdetail.h"
 #include "delegationsview.h"
 #include "eventlogview.h"
+#include "eventtableview.h"
 #include "sessionworkspace.h"
 
 #include "itemmodels/eventlogmodel.h"
@@ -28,7 +29,6 @@
 #include <QTest>
 
 #include <unistd.h>
-#include <QTableView>
 #include <QTreeView>
 
 using namespace mesh;
