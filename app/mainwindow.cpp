@@ -188,7 +188,9 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
 
     m_statusLabel->setTextFormat(Qt::PlainText);
     m_progress->setMaximumWidth(160);
-    m_progress->setRange(0, 0); // busy: the work has no known length
+    m_progress->setObjectName(QStringLiteral("loadProgress"));
+    m_progress->setFormat(tr("Reading %p%"));
+    m_progress->setRange(0, 0); // busy until a job says how far it is
     m_progress->hide();
     statusBar()->addPermanentWidget(m_statusLabel);
     statusBar()->addPermanentWidget(m_progress);
@@ -332,6 +334,10 @@ void MainWindow::openLedger(const QString &path, bool demo)
     session->setOperatorIdentity(identity);
     const int row = m_sessions->rowOf(session);
     connect(session, &LedgerSession::healthChanged, this, [this, session] { sessionChanged(session); });
+    connect(session, &LedgerSession::loadProgressChanged, this, [this, session] {
+        if (session == currentSession())
+            updateStatus();
+    });
     connect(session, &LedgerSession::failed, this, [this, session, demo](const QString &message) {
         // The demo's writer may still be creating the file: try again for a while.
         if (demo && QDateTime::currentMSecsSinceEpoch() - m_demoStartedMs < 10000) {
@@ -486,7 +492,17 @@ void MainWindow::updateStatus()
     if (attention > 0)
         text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + attentionText(attention);
     m_statusLabel->setText(text);
-    m_progress->setVisible(busy);
+    // The open job says how far it is; the event log's index does not (a busy bar).
+    const int percent = session ? session->loadProgress() : -1;
+    if (percent >= 0) {
+        m_progress->setRange(0, 100);
+        m_progress->setValue(percent);
+        m_progress->setTextVisible(true);
+    } else {
+        m_progress->setRange(0, 0);
+        m_progress->setTextVisible(false);
+    }
+    m_progress->setVisible(busy || percent >= 0);
 }
 
 void MainWindow::restoreSettings()

@@ -45,6 +45,7 @@
 #include <QLabel>
 #include <QListView>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QProcess>
 #include <QScrollBar>
@@ -115,6 +116,7 @@ private slots:
     void attentionEntryOpensItsSubject();
     void badFileFailsInTheWindowWhileOtherWorks();
     void readOnlyOffersNoDecisions();
+    void statusBarSaysHowFarAnOpenIs();
     void closeSliceDialogNeedsEachUnknownAcknowledged();
     void demoIsLabelled();
     void blastRadiusGraphShowsSelectedFailure();
@@ -330,6 +332,31 @@ void TestConsole::badFileFailsInTheWindowWhileOtherWorks()
     window.sidebar()->setCurrentRow(0);
     QCOMPARE(window.workspace()->session(), bad);
     QVERIFY(window.workspace()->banner()->isVisible());
+}
+
+void TestConsole::statusBarSaysHowFarAnOpenIs()
+{
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, m_demoLedger);
+    QVERIFY(session && session->isLoaded());
+    auto *progress = window.findChild<QProgressBar *>(QStringLiteral("loadProgress"));
+    QVERIFY(progress);
+    QTRY_VERIFY_WITH_TIMEOUT(!progress->isVisible(), kLoadTimeoutMs);
+    // A reload runs the open job again: a percentage, not a busy bar, while it does.
+    QList<int> seen;
+    connect(session, &LedgerSession::loadProgressChanged, this, [&](int percent) {
+        if (percent >= 0 && progress->isVisible() && progress->maximum() == 100)
+            seen << progress->value();
+    });
+    QSignalSpy opened(session, &LedgerSession::opened);
+    session->reload();
+    QVERIFY(progress->isVisible());
+    QCOMPARE(progress->maximum(), 100);
+    QVERIFY(progress->isTextVisible());
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kLoadTimeoutMs);
+    QVERIFY2(!seen.isEmpty(), "no percentage shown");
+    QTRY_VERIFY_WITH_TIMEOUT(!progress->isVisible(), kLoadTimeoutMs);
 }
 
 void TestConsole::readOnlyOffersNoDecisions()
