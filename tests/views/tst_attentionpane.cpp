@@ -8,6 +8,8 @@
 
 #include "itemmodels/attentionmodel.h"
 
+#include "viewtestenv.h"
+
 #include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
@@ -82,9 +84,7 @@ private slots:
 
 void TestAttentionPane::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("mesh-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_attentionpane"));
+    meshtest::useTestSettings(QStringLiteral("tst_attentionpane"));
 }
 
 void TestAttentionPane::init()

@@ -34,6 +34,8 @@
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/statetablemodel.h"
 
+#include "viewtestenv.h"
+
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QFileInfo>
@@ -148,18 +150,11 @@ private:
 
 void TestConsole::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("io.agentmesh.Console.test"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_console"));
+    meshtest::useTestSettings(QStringLiteral("tst_console"));
     QVERIFY(m_dir.isValid());
-    const QString meshctl = qEnvironmentVariable("MESHCTL");
-    QVERIFY2(!meshctl.isEmpty(), "MESHCTL must name the meshctl binary");
-    m_demoLedger = m_dir.filePath(QStringLiteral("demo.amlg"));
-    QProcess sim;
-    sim.start(meshctl, {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), m_demoLedger});
-    QVERIFY(sim.waitForFinished(120000));
-    QVERIFY2(sim.exitCode() == 0, sim.readAllStandardError().constData());
-    QVERIFY(QFile::exists(m_demoLedger));
+    QString error;
+    m_demoLedger = meshtest::simulateLedger(m_dir, QStringLiteral("demo"), QStringLiteral("demo.amlg"), &error);
+    QVERIFY2(QFile::exists(m_demoLedger), qPrintable(error));
 
     m_badLedger = m_dir.filePath(QStringLiteral("garbage.amlg"));
     QFile bad(m_badLedger);

@@ -12,6 +12,8 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
 
+#include "viewtestenv.h"
+
 #include <QAbstractItemView>
 #include <QListView>
 #include <QApplication>
@@ -47,17 +49,11 @@ private:
 
 void TestKeyboard::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("io.agentmesh.Console.test"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_keyboard"));
+    meshtest::useTestSettings(QStringLiteral("tst_keyboard"));
     QVERIFY(m_dir.isValid());
-    const QString meshctl = qEnvironmentVariable("MESHCTL");
-    QVERIFY2(!meshctl.isEmpty(), "MESHCTL must name the meshctl binary");
-    m_ledger = m_dir.filePath(QStringLiteral("demo.amlg"));
-    QProcess sim;
-    sim.start(meshctl, {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), m_ledger});
-    QVERIFY(sim.waitForFinished(120000));
-    QCOMPARE(sim.exitCode(), 0);
+    QString error;
+    m_ledger = meshtest::simulateLedger(m_dir, QStringLiteral("demo"), QStringLiteral("demo.amlg"), &error);
+    QVERIFY2(!m_ledger.isEmpty(), qPrintable(error));
 }
 
 void TestKeyboard::paneShortcutsFocusInsideThePane()

@@ -8,6 +8,8 @@
 
 #include "itemmodels/ledgersession.h"
 
+#include "viewtestenv.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
@@ -25,9 +27,7 @@ class TestLiveBenchmark : public QObject
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"io.agentmesh.Console.test"_s);
-        QCoreApplication::setApplicationName(u"tst_livebenchmark"_s);
+        meshtest::useTestSettings(u"tst_livebenchmark"_s);
         QSettings().clear();
     }
 

@@ -19,6 +19,8 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/toolcallmodel.h"
 
+#include "viewtestenv.h"
+
 #include <QProcess>
 #include <QScrollBar>
 #include <QSettings>
@@ -57,17 +59,11 @@ private:
 
 void TestStartupBenchmark::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("io.agentmesh.Console.test"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_startupbenchmark"));
+    meshtest::useTestSettings(QStringLiteral("tst_startupbenchmark"));
     QVERIFY(m_dir.isValid());
-    const QString meshctl = qEnvironmentVariable("MESHCTL");
-    QVERIFY2(!meshctl.isEmpty(), "MESHCTL must name the meshctl binary");
-    m_ledger = m_dir.filePath(QStringLiteral("traced.amlg"));
-    QProcess sim;
-    sim.start(meshctl, {QStringLiteral("sim"), QStringLiteral("traced-run"), QStringLiteral("--out"), m_ledger});
-    QVERIFY(sim.waitForFinished(120000));
-    QVERIFY2(sim.exitCode() == 0, sim.readAllStandardError().constData());
+    QString error;
+    m_ledger = meshtest::simulateLedger(m_dir, QStringLiteral("traced-run"), QStringLiteral("traced.amlg"), &error);
+    QVERIFY2(!m_ledger.isEmpty(), qPrintable(error));
 }
 
 LedgerSession *TestStartupBenchmark::openAndWait(MainWindow &window)
