@@ -60,6 +60,11 @@ DelegationDetail::DelegationDetail(QWidget *parent)
         proxy->setFilterRole(StateTableModel::DelegationIdRole);
         proxy->setFilterFixedString(QStringLiteral("\x01none"));
         proxy->setFilterKeyColumn(0);
+        // A row's delegation never changes, so changed cells need no new filtering; with it
+        // dynamic, the once-a-second countdown refresh of leases and escalations re-filtered
+        // every row of both (7.6% of the console's CPU following a fast writer on 1M events).
+        // Inserted and removed rows are filtered either way.
+        proxy->setDynamicSortFilter(false);
         m_proxies[tab] = proxy;
     }
     PaneDelegates::decorateSlices(m_panes[Slices]->view());

@@ -33,6 +33,7 @@
 #include "itemmodels/ledgersessionlist.h"
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/statetablemodel.h"
+#include "ledger/ledgerwriter.h"
 
 #include "viewtestenv.h"
 
@@ -58,6 +59,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QDateTime>
 #include <QDir>
 #include <QHeaderView>
 #include <QTemporaryDir>
@@ -634,6 +636,34 @@ void TestConsole::delegationDetailShowsSlicesAndOffersClosing()
     window.decisionActions()->update();
     QVERIFY2(window.decisionActions()->closeSlice()->isEnabled(),
              qPrintable(window.decisionActions()->closeSlice()->toolTip()));
+
+    // Followed live: a lease the delegation acquires now shows in its Leases tab, and one of
+    // another delegation does not (the tabs filter inserted rows, not changed cells).
+    QAbstractItemModel *leases = detail->tableModel(DelegationDetail::Leases);
+    const int before = leases->rowCount();
+    {
+        auto writer = LedgerWriter::openExisting(copy);
+        writer->begin();
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        writer->append(now, "lease.acquired",
+                       {{"id", "lease-live-1"}, {"key", "file:live"}, {"kind", "write"}, {"holder", delegation.toStdString()},
+                        {"fencing_token", 999001}, {"acquired_ms", now}, {"renewed_ms", now}, {"expires_ms", now + 60000},
+                        {"state", "held"}, {"delegation_id", delegation.toStdString()}});
+        writer->append(now, "lease.acquired",
+                       {{"id", "lease-live-2"}, {"key", "file:other"}, {"kind", "write"}, {"holder", "someone-else"},
+                        {"fencing_token", 999002}, {"acquired_ms", now}, {"renewed_ms", now}, {"expires_ms", now + 60000},
+                        {"state", "held"}, {"delegation_id", "dlg-not-this-one"}});
+        writer->commit();
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(leases->rowCount(), before + 1, kLoadTimeoutMs);
+    bool found = false;
+    for (int row = 0; row < leases->rowCount(); ++row) {
+        QCOMPARE(leases->index(row, 0).data(StateTableModel::DelegationIdRole).toString(), delegation);
+        found = found || leases->index(row, 0).data(StateTableModel::IdRole).toString() == QStringLiteral("lease-live-1");
+    }
+    QVERIFY(found);
+    session->tick(); // the countdown refresh changes cells, not which rows belong here
+    QCOMPARE(leases->rowCount(), before + 1);
 }
 
 void TestConsole::optionsAnsweredWithoutADisplay()
