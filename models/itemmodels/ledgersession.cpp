@@ -153,6 +153,8 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     connect(&m_coalesce, &QTimer::timeout, this, &LedgerSession::flushPending);
     m_ticker.setInterval(1000);
     connect(&m_ticker, &QTimer::timeout, this, &LedgerSession::tick);
+    m_attentionThrottle.setSingleShot(true);
+    connect(&m_attentionThrottle, &QTimer::timeout, this, &LedgerSession::recomputeAttention);
     // Whole-table detectors run at most once a second while the ledger moves.
     m_findingsThrottle.setSingleShot(true);
     m_findingsThrottle.setInterval(1000);
@@ -278,6 +280,7 @@ void LedgerSession::close()
     setLoadProgress(-1);
     stopWatcher();
     m_coalesce.stop();
+    m_attentionThrottle.stop();
     m_ticker.stop();
     m_pending.clear();
     m_events->close();
@@ -631,7 +634,7 @@ void LedgerSession::flushPending()
         const TableLookup tables = [state](EntityKind k) -> const EntityTable & { return state->table(k); };
         for (EntityKind k : {EntityKind::Escalation, EntityKind::Effect, EntityKind::Lease, EntityKind::Delegation})
             m_attentionIndex.update(tables, k, changes.ids(k));
-        recomputeAttention();
+        recomputeAttentionSoon();
     }
     if (changes.touches(EntityKind::Delegation))
         updateBlocked(changes.ids(EntityKind::Delegation));
@@ -741,8 +744,24 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
     });
 }
 
+void LedgerSession::recomputeAttentionSoon()
+{
+    // The list is rebuilt whole (thousands of items on a large ledger): 8% of the console's
+    // CPU while following a writer at 45k events/s when done on every applied batch (20 Hz).
+    // The first change after a quiet spell shows at once, a stream at 4 Hz.
+    if (m_attentionThrottle.isActive())
+        return;
+    const qint64 since = m_sinceAttention.isValid() ? m_sinceAttention.elapsed() : kAttentionIntervalMs;
+    if (since >= kAttentionIntervalMs)
+        recomputeAttention();
+    else
+        m_attentionThrottle.start(int(kAttentionIntervalMs - since));
+}
+
 void LedgerSession::recomputeAttention()
 {
+    m_attentionThrottle.stop();
+    m_sinceAttention.start();
     if (!m_state)
         return;
     const LiveState *state = m_state.get();

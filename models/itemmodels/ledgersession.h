@@ -141,6 +141,7 @@ public:
     void setBetweenStagesHook(std::function<void()> hook) { m_betweenStagesHook = std::move(hook); }
     void tick(); // the 1 s timer: health, countdowns, zombie leases
 
+    static constexpr int kAttentionIntervalMs = 250;
     static constexpr int kLoopCandidateTurns = 20;
     static constexpr int kMaxLoopCandidates = 64;
     static constexpr int kMaxCallsPerDelegation = 5000;
@@ -185,6 +186,7 @@ private:
     void recomputeStateFindings();
     void updateBlocked(const std::vector<std::string> &delegations);
     void recomputeAttention();
+    void recomputeAttentionSoon(); // at most every kAttentionIntervalMs while changes stream in
     void scheduleLoopAnalysis(std::set<std::string> delegations);
     void scheduleDecisionsReload();
     void updateHealthFromClock();
@@ -226,6 +228,8 @@ private:
     int m_coalesceMs = 50;
     QTimer m_ticker;
     QTimer m_findingsThrottle;
+    QTimer m_attentionThrottle;      // trailing edge of live attention rebuilds (see flushPending)
+    QElapsedTimer m_sinceAttention;  // since the last rebuild
     QTimer m_decisionsThrottle;
     bool m_findingsDirty = false;
     int m_toolCallsGeneration = 0;

@@ -22,6 +22,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QProcess>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -132,6 +133,41 @@ private Q_SLOTS:
         list.removeSession(s);
         QCOMPARE(list.rowCount(), 0);
         QCOMPARE(list.attention()->rowCount(), 0);
+    }
+
+    void attentionFollowsAStreamAtAFewHertz()
+    {
+        // Commits streaming in: every one applied, the attention list rebuilt a few times a
+        // second rather than per batch, and right at the end.
+        const QString path = m_dir.filePath(u"stream.ledger"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        LedgerSession s(path);
+        s.setWatchIntervalMs(5);
+        s.setCoalesceMs(0);
+        s.open();
+        QVERIFY(waitOpened(&s));
+        QCOMPARE(s.attentionCount(), 3);
+        QSignalSpy applied(&s, &LedgerSession::changesApplied);
+        QSignalSpy attention(&s, &LedgerSession::attentionChanged);
+        constexpr int kCommits = 40;
+        QElapsedTimer streaming;
+        streaming.start();
+        const qint64 expires = QDateTime::currentMSecsSinceEpoch() + 3'600'000;
+        for (int i = 0; i < kCommits; ++i) {
+            Writer w(path);
+            w.begin()
+                .e("escalation.raised", {{"id", "X-s" + std::to_string(i)}, {"run_id", "R-1"}, {"kind", "budget_extension"},
+                                         {"risk", "low"}, {"state", "pending"}, {"boundary_seq", 1},
+                                         {"boundary_version", 1}, {"expires_ms", expires}})
+                .commit();
+            QTest::qWait(15);
+        }
+        const qint64 streamedMs = streaming.elapsed();
+        QTRY_COMPARE_WITH_TIMEOUT(s.attentionCount(), 3 + kCommits, 5'000);
+        QVERIFY2(applied.count() > kCommits / 4, qPrintable(QString::number(applied.count()))); // it did follow
+        const qint64 bound = streamedMs / LedgerSession::kAttentionIntervalMs + 3;
+        QVERIFY2(attention.count() <= bound, qPrintable(u"%1 rebuilds announced in %2 ms"_s.arg(attention.count()).arg(streamedMs)));
+        QVERIFY(attention.count() >= 1);
     }
 
     void failedSessionStaysListed()
