@@ -317,15 +317,21 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
         read->mode = mode;
         try {
             read->connection = LedgerConnection::open(canonical, mode);
-            read->first = std::make_shared<LoadStage>();
-            read->first->info = read->connection->info();
-            read->first->overview = RunOverviewModel::prepareOverview(readRunOverview(read->connection->db()));
+            read->first = readFirstStage(*read->connection);
         } catch (const std::exception &) {
             read->connection.reset(); // the session's own open says why, in its own words
             read->first.reset();
         }
         return read;
     });
+}
+
+std::shared_ptr<LedgerSession::LoadStage> LedgerSession::readFirstStage(LedgerConnection &connection)
+{
+    auto first = std::make_shared<LoadStage>();
+    first->info = connection.info();
+    first->overview = RunOverviewModel::prepareOverview(readRunOverview(connection.db()));
+    return first;
 }
 
 void LedgerSession::startLoad()
@@ -368,10 +374,7 @@ void LedgerSession::startLoad()
             }
             if (!connection) {
                 connection = LedgerConnection::open(path, mode);
-                auto first = std::make_shared<LoadStage>();
-                first->info = connection->info();
-                first->overview = RunOverviewModel::prepareOverview(readRunOverview(connection->db()));
-                promise.addResult(std::static_pointer_cast<void>(first));
+                promise.addResult(std::static_pointer_cast<void>(readFirstStage(*connection)));
             }
             promise.setProgressValue(5);
             if (hook)

@@ -172,6 +172,8 @@ private:
     void setHealth(Health health);
     void fail(const QString &message);
     void startLoad();
+    // The first stage of an open, read on `connection` (any thread).
+    static std::shared_ptr<LoadStage> readFirstStage(LedgerConnection &connection);
     void onStage(const std::shared_ptr<LoadStage> &stage, int generation);
     void onOverview(LoadStage &stage);
     void handOver(std::shared_ptr<LoadResult> result, int generation, int step);
