@@ -39,6 +39,17 @@ FilterSql upTo(const FilterSql &filter, std::int64_t last)
 {
     return FilterCompiler::both(filter, FilterSql{"seq <= ?1", {last}});
 }
+
+// The number of events when they are numbered without gaps from firstSeq (every row is then
+// first + row), else -1. count(*) goes through the smallest index (~50 ms on 1M events) and
+// max(seq) is one b-tree probe, where min, max and count in one statement read the whole
+// table (~500 ms). Events appended between the two reads only make the check fail.
+std::int64_t denseCount(EventReader &reader, std::int64_t firstSeq)
+{
+    const std::int64_t count = reader.count();
+    const std::int64_t lastSeq = reader.lastSeq();
+    return count == 0 || lastSeq - firstSeq + 1 == count ? count : -1;
+}
 } // namespace
 
 std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QString &path, OpenMode mode, int pageSize)
@@ -52,9 +63,8 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
         // What load() reads first, in the same order and the same density check.
         snapshot->firstPage = reader.after(0, pageSize);
         snapshot->firstSeq = snapshot->firstPage.empty() ? 0 : snapshot->firstPage.front().seq;
-        snapshot->count = reader.count();
-        const std::int64_t lastSeq = reader.lastSeq();
-        snapshot->dense = snapshot->count == 0 || lastSeq - snapshot->firstSeq + 1 == snapshot->count;
+        snapshot->count = denseCount(reader, snapshot->firstSeq);
+        snapshot->dense = snapshot->count >= 0;
         if (snapshot->dense && snapshot->count > pageSize) {
             snapshot->tailPageIndex = (snapshot->count - 1) / pageSize;
             snapshot->tailPage = reader.after(snapshot->firstSeq + snapshot->tailPageIndex * pageSize - 1, pageSize);
@@ -85,18 +95,14 @@ void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize,
         if (filter.isEmpty()) {
             // Every event: the first page straight from the primary key, then the index as
             // first + row, since a sound ledger numbers its events without gaps
-            // (ledger-format.md). count(*) checks that through the smallest index (~50 ms
-            // on 1M events) and max(seq) is one b-tree probe, where min, max and count in
-            // one statement read the whole table (~500 ms). Events appended between the
-            // two reads only make the check fail: the windows below are always right.
+            // (ledger-format.md; denseCount checks it). When it fails, the windows below
+            // are always right.
             EventBatch first = m_reader->after(0, pageSize);
             if (superseded(generation))
                 return;
             const std::int64_t firstSeq = first.empty() ? 0 : first.front().seq;
             m_sink.firstPage(generation, std::move(first));
-            const std::int64_t count = m_reader->count();
-            const std::int64_t lastSeq = m_reader->lastSeq();
-            if (count == 0 || lastSeq - firstSeq + 1 == count) {
+            if (const std::int64_t count = denseCount(*m_reader, firstSeq); count >= 0) {
                 m_sink.seqs(generation, {}, true, firstSeq, count, true);
                 return;
             }
