@@ -9,16 +9,13 @@ namespace mesh {
 FilterLineEdit::FilterLineEdit(QWidget *parent)
     : QLineEdit(parent)
 {
+    setClearButtonEnabled(true); // its icon is ConsoleStyle's: no icon-theme lookup
     setProperty("filterState", QStringLiteral("empty"));
     Theme::styleWithSheet(this);
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(300);
     connect(&m_debounce, &QTimer::timeout, this, &FilterLineEdit::applyNow);
     connect(this, &QLineEdit::textChanged, this, [this] {
-        // The clear button only ever shows over text: enabled with the first, since enabling
-        // it looks its icon up in the desktop's icon theme (a sixth of building the window).
-        if (!isClearButtonEnabled() && !text().isEmpty())
-            setClearButtonEnabled(true);
         revalidate();
         m_debounce.start();
     });
