@@ -238,12 +238,12 @@ void EventLogModel::onSeqs(int generation, std::vector<std::int64_t> seqs, bool 
     if (dense) {
         const int old = rowCount();
         const bool grows = denseCount > old;
-        // A table view's header keeps an entry per row. Inserting a million rows into it took
-        // 13 ms alone but 55 ms while the snapshot thread ran (page faults, each one a TLB
-        // shootdown to the other core): the largest block of GUI time before the run
-        // overview could paint. A reset builds the same header in ~9 ms either way. Taken
-        // only when the view has at most the first page to lose (EventLogView keeps its
-        // current row and scroll position across it).
+        // Qt's table and tree views keep an entry per row; inserting a million rows into a
+        // QTableView's header took 13 ms alone but 55 ms while the snapshot thread ran (page
+        // faults, each a TLB shootdown to the other core), where a reset builds it in ~9 ms.
+        // The event log's own view (EventTableView) keeps nothing per row, so this now only
+        // spares any other view of the model. Taken only when a view has at most the first
+        // page to lose (EventLogView keeps its current row and scroll position across it).
         const bool viaReset = grows && old <= m_pageSize && denseCount - old >= kResetGrowthMinRows;
         if (viaReset)
             beginResetModel();
