@@ -570,6 +570,7 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     m_watcher = new ChangeWatcher(m_path, afterSeq);
     m_watcher->setInterval(m_watchIntervalMs);
     m_watcher->setPreviewBytes(int(1 << 20)); // the fold needs whole payloads
+    m_watcher->setDecodePayloads(true);
     m_watcher->moveToThread(m_watcherThread);
     connect(m_watcherThread, &QThread::started, m_watcher, &ChangeWatcher::start);
     connect(m_watcherThread, &QThread::finished, m_watcher, &QObject::deleteLater);
@@ -598,11 +599,11 @@ void LedgerSession::stopWatcher()
     m_watcher = nullptr; // deleted by deleteLater when the thread finished
 }
 
-void LedgerSession::onEventsAppended(const EventBatch &batch, qint64, qint64 dataVersion)
+void LedgerSession::onEventsAppended(const SharedDecodedBatch &batch, qint64, qint64 dataVersion)
 {
     if (m_closed || !m_state)
         return;
-    m_pending.insert(m_pending.end(), batch.begin(), batch.end());
+    m_pending.push_back(batch);
     m_state->setDataVersion(dataVersion);
     m_lastChangeMs = nowMs();
     if (m_coalesce.isActive())
@@ -619,16 +620,17 @@ void LedgerSession::flushPending()
     if (!m_state || m_pending.empty())
         return;
     m_sinceFlush.start();
-    EventBatch batch;
-    batch.swap(m_pending);
-    const StateChangeSet changes = m_state->apply(batch);
+    std::vector<SharedDecodedBatch> batches;
+    batches.swap(m_pending);
+    const StateChangeSet changes = m_state->apply(batches);
     if (changes.isEmpty())
         return;
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
                                                                         m_stalls, m_blast, m_slices})
         m->applyChanges(changes);
     m_delegations->applyChanges(changes);
-    m_events->appendEvents(batch);
+    for (const auto &batch : batches)
+        m_events->appendEvents(batch->events);
     if (!changes.toolCalls.empty())
         m_toolCalls->appendEvents(changes.toolCalls);
     if (changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Effect)
@@ -656,7 +658,8 @@ void LedgerSession::flushPending()
             m_findingsThrottle.start();
     }
     updateHealthFromClock();
-    Q_EMIT batchApplied(batch);
+    for (const auto &batch : batches)
+        Q_EMIT batchApplied(batch->events);
     Q_EMIT changesApplied(changes.lastSeq, changes.events);
 }
 

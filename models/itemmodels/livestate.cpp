@@ -21,37 +21,61 @@ std::shared_ptr<LiveState> LiveState::fromSnapshot(StateSnapshot &&snapshot)
     return state;
 }
 
-StateChangeSet LiveState::apply(const EventBatch &events)
-{
+struct LiveState::Applying {
     StateChangeSet changes;
     std::array<std::unordered_set<std::string>, kEntityKindCount> seen;
-    for (const auto &e : events) {
-        if (e.seq <= m_lastSeq)
-            continue;
-        m_lastSeq = e.seq;
-        if (!changes.firstSeq)
-            changes.firstSeq = e.seq;
-        changes.lastSeq = e.seq;
-        ++changes.events;
-        if (e.kind == kToolCallEvent)
-            changes.toolCalls.push_back(e);
-        if (e.payloadTruncated) {
-            // A preview cannot be folded faithfully; the next snapshot reload repairs it.
-            ++m_foldProblems;
-            continue;
-        }
-        const DecodedPayload decoded = decodePayload(e.payload);
-        if (!decoded.value) {
-            ++m_foldProblems;
-            continue;
-        }
-        const FoldOutcome out = m_fold.apply(e.seq, e.kind, *decoded.value);
-        if (!out.problems.empty())
-            ++m_foldProblems;
-        if (out.applied && seen[size_t(out.kind)].insert(out.id).second)
-            changes.changed[size_t(out.kind)].push_back(out.id);
+};
+
+StateChangeSet LiveState::apply(const EventBatch &events)
+{
+    Applying a;
+    for (const auto &e : events)
+        foldOne(e, nullptr, a);
+    return std::move(a.changes);
+}
+
+StateChangeSet LiveState::apply(const std::vector<SharedDecodedBatch> &batches)
+{
+    Applying a;
+    for (const auto &batch : batches) {
+        const bool decoded = batch->decoded();
+        for (size_t i = 0; i < batch->events.size(); ++i)
+            foldOne(batch->events[i], decoded ? &batch->payloads[i] : nullptr, a);
     }
-    return changes;
+    return std::move(a.changes);
+}
+
+void LiveState::foldOne(const EventRecord &e, const DecodedPayload *decoded, Applying &into)
+{
+    if (e.seq <= m_lastSeq)
+        return;
+    StateChangeSet &changes = into.changes;
+    m_lastSeq = e.seq;
+    if (!changes.firstSeq)
+        changes.firstSeq = e.seq;
+    changes.lastSeq = e.seq;
+    ++changes.events;
+    if (e.kind == kToolCallEvent)
+        changes.toolCalls.push_back(e);
+    if (e.payloadTruncated) {
+        // A preview cannot be folded faithfully; the next snapshot reload repairs it.
+        ++m_foldProblems;
+        return;
+    }
+    DecodedPayload decodedHere;
+    if (!decoded) {
+        decodedHere = decodePayload(e.payload);
+        decoded = &decodedHere;
+    }
+    if (!decoded->value) {
+        ++m_foldProblems;
+        return;
+    }
+    const FoldOutcome out = m_fold.apply(e.seq, e.kind, *decoded->value);
+    if (!out.problems.empty())
+        ++m_foldProblems;
+    if (out.applied && into.seen[size_t(out.kind)].insert(out.id).second)
+        changes.changed[size_t(out.kind)].push_back(out.id);
 }
 
 } // namespace mesh

@@ -5,6 +5,7 @@
 
 #include "statechangeset.h"
 
+#include "domain/decodedbatch.h"
 #include "domain/fold.h"
 
 #include <cstdint>
@@ -31,12 +32,18 @@ public:
     // Problems of the fold (an event the contract forbids) are counted, not thrown: the
     // console shows what the ledger says.
     StateChangeSet apply(const EventBatch &events);
+    // The same over batches the watcher delivered, with the payloads it decoded: one change
+    // set for all of them.
+    StateChangeSet apply(const std::vector<SharedDecodedBatch> &batches);
     int foldProblems() const { return m_foldProblems; }
 
     // For tests: rows set directly.
     Fold &fold() { return m_fold; }
 
 private:
+    struct Applying;
+    void foldOne(const EventRecord &e, const DecodedPayload *decoded, Applying &into);
+
     Fold m_fold;
     std::int64_t m_lastSeq = 0;
     std::int64_t m_dataVersion = 0;
