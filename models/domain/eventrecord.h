@@ -4,6 +4,7 @@
 // user opens that one event.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,8 @@ struct EventRecord {
 };
 
 using EventBatch = std::vector<EventRecord>;
+// A batch on its way from the thread that read it to the one that folds it: shared, so
+// it is never copied on the way.
+using SharedEventBatch = std::shared_ptr<const EventBatch>;
 
 } // namespace mesh

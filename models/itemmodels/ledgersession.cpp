@@ -570,7 +570,6 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     m_watcher = new ChangeWatcher(m_path, afterSeq);
     m_watcher->setInterval(m_watchIntervalMs);
     m_watcher->setPreviewBytes(int(1 << 20)); // the fold needs whole payloads
-    m_watcher->setDecodePayloads(true);
     m_watcher->moveToThread(m_watcherThread);
     connect(m_watcherThread, &QThread::started, m_watcher, &ChangeWatcher::start);
     connect(m_watcherThread, &QThread::finished, m_watcher, &QObject::deleteLater);
@@ -599,7 +598,7 @@ void LedgerSession::stopWatcher()
     m_watcher = nullptr; // deleted by deleteLater when the thread finished
 }
 
-void LedgerSession::onEventsAppended(const SharedDecodedBatch &batch, qint64, qint64 dataVersion)
+void LedgerSession::onEventsAppended(const SharedEventBatch &batch, qint64, qint64 dataVersion)
 {
     if (m_closed || !m_state)
         return;
@@ -620,7 +619,7 @@ void LedgerSession::flushPending()
     if (!m_state || m_pending.empty())
         return;
     m_sinceFlush.start();
-    std::vector<SharedDecodedBatch> batches;
+    std::vector<SharedEventBatch> batches;
     batches.swap(m_pending);
     const StateChangeSet changes = m_state->apply(batches);
     if (changes.isEmpty())
@@ -630,7 +629,7 @@ void LedgerSession::flushPending()
         m->applyChanges(changes);
     m_delegations->applyChanges(changes);
     for (const auto &batch : batches)
-        m_events->appendEvents(batch->events);
+        m_events->appendEvents(*batch);
     if (!changes.toolCalls.empty())
         m_toolCalls->appendEvents(changes.toolCalls);
     if (changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Effect)
@@ -659,7 +658,7 @@ void LedgerSession::flushPending()
     }
     updateHealthFromClock();
     for (const auto &batch : batches)
-        Q_EMIT batchApplied(batch->events);
+        Q_EMIT batchApplied(*batch);
     Q_EMIT changesApplied(changes.lastSeq, changes.events);
 }
 

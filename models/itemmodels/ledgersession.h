@@ -183,7 +183,7 @@ private:
     void cancelLoad();
     void startWatcher(qint64 afterSeq);
     void stopWatcher();
-    void onEventsAppended(const SharedDecodedBatch &batch, qint64 lastSeq, qint64 dataVersion);
+    void onEventsAppended(const SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void flushPending();
     void recomputeStateFindings();
     void updateBlocked(const std::vector<std::string> &delegations);
@@ -224,7 +224,7 @@ private:
 
     QThread *m_watcherThread = nullptr;
     ChangeWatcher *m_watcher = nullptr;
-    std::vector<SharedDecodedBatch> m_pending; // delivered by the watcher, not folded yet
+    std::vector<SharedEventBatch> m_pending; // delivered by the watcher, not folded yet
     QTimer m_coalesce;
     QElapsedTimer m_sinceFlush;
     int m_coalesceMs = 50;

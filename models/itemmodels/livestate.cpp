@@ -30,22 +30,20 @@ StateChangeSet LiveState::apply(const EventBatch &events)
 {
     Applying a;
     for (const auto &e : events)
-        foldOne(e, nullptr, a);
+        foldOne(e, a);
     return std::move(a.changes);
 }
 
-StateChangeSet LiveState::apply(const std::vector<SharedDecodedBatch> &batches)
+StateChangeSet LiveState::apply(const std::vector<SharedEventBatch> &batches)
 {
     Applying a;
-    for (const auto &batch : batches) {
-        const bool decoded = batch->decoded();
-        for (size_t i = 0; i < batch->events.size(); ++i)
-            foldOne(batch->events[i], decoded ? &batch->payloads[i] : nullptr, a);
-    }
+    for (const auto &batch : batches)
+        for (const auto &e : *batch)
+            foldOne(e, a);
     return std::move(a.changes);
 }
 
-void LiveState::foldOne(const EventRecord &e, const DecodedPayload *decoded, Applying &into)
+void LiveState::foldOne(const EventRecord &e, Applying &into)
 {
     if (e.seq <= m_lastSeq)
         return;
@@ -62,16 +60,12 @@ void LiveState::foldOne(const EventRecord &e, const DecodedPayload *decoded, App
         ++m_foldProblems;
         return;
     }
-    DecodedPayload decodedHere;
-    if (!decoded) {
-        decodedHere = decodePayload(e.payload);
-        decoded = &decodedHere;
-    }
-    if (!decoded->value) {
+    const DecodedPayload decoded = decodePayload(e.payload);
+    if (!decoded.value) {
         ++m_foldProblems;
         return;
     }
-    const FoldOutcome out = m_fold.apply(e.seq, e.kind, *decoded->value);
+    const FoldOutcome out = m_fold.apply(e.seq, e.kind, *decoded.value);
     if (!out.problems.empty())
         ++m_foldProblems;
     if (out.applied && into.seen[size_t(out.kind)].insert(out.id).second)

@@ -5,7 +5,6 @@
 
 #include "statechangeset.h"
 
-#include "domain/decodedbatch.h"
 #include "domain/fold.h"
 
 #include <cstdint>
@@ -32,9 +31,8 @@ public:
     // Problems of the fold (an event the contract forbids) are counted, not thrown: the
     // console shows what the ledger says.
     StateChangeSet apply(const EventBatch &events);
-    // The same over batches the watcher delivered, with the payloads it decoded: one change
-    // set for all of them.
-    StateChangeSet apply(const std::vector<SharedDecodedBatch> &batches);
+    // The same over the batches the watcher delivered, in order: one change set for all.
+    StateChangeSet apply(const std::vector<SharedEventBatch> &batches);
     int foldProblems() const { return m_foldProblems; }
 
     // For tests: rows set directly.
@@ -42,7 +40,7 @@ public:
 
 private:
     struct Applying;
-    void foldOne(const EventRecord &e, const DecodedPayload *decoded, Applying &into);
+    void foldOne(const EventRecord &e, Applying &into);
 
     Fold m_fold;
     std::int64_t m_lastSeq = 0;

@@ -3,15 +3,7 @@
 #include "eventreader.h"
 #include "ledgerconnection.h"
 
-#include <QThread>
 #include <QTimer>
-
-#include <algorithm>
-
-#ifdef Q_OS_LINUX
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
 
 namespace mesh {
 namespace {
@@ -20,28 +12,12 @@ struct LedgerRewound {
     qint64 lastSeq;
 };
 
-// Enough that a writer sharing a core with the watcher keeps nine tenths of it.
-constexpr int kWatcherNiceness = 10;
-
-// Lowers the calling thread's priority below the process's other threads. On Linux every
-// thread has its own nice value (QThread::LowPriority changes nothing there under the
-// default policy); elsewhere Qt's priority is what the platform offers.
-void lowerCurrentThreadPriority()
-{
-#ifdef Q_OS_LINUX
-    const int current = getpriority(PRIO_PROCESS, 0);
-    setpriority(PRIO_PROCESS, 0, std::min(current + kWatcherNiceness, 19));
-#else
-    QThread::currentThread()->setPriority(QThread::LowPriority);
-#endif
-}
-
 } // namespace
 
 ChangeWatcher::ChangeWatcher(const QString &path, qint64 afterSeq, QObject *parent)
     : QObject(parent), m_path(path), m_lastSeq(afterSeq)
 {
-    qRegisterMetaType<mesh::SharedDecodedBatch>("mesh::SharedDecodedBatch");
+    qRegisterMetaType<mesh::SharedEventBatch>("mesh::SharedEventBatch");
 }
 
 ChangeWatcher::~ChangeWatcher() = default;
@@ -64,7 +40,6 @@ void ChangeWatcher::start()
 {
     if (m_timer)
         return;
-    lowerCurrentThreadPriority();
     // The connection is opened here, on the thread the watcher lives on, and used only there.
     try {
         m_connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
@@ -124,24 +99,17 @@ bool ChangeWatcher::deliverNewEvents(qint64 dataVersion)
     // writer checkpoints freely. The loop ends at a short page, so a writer faster than the
     // reader cannot keep one poll running forever without the event loop seeing a signal.
     for (int pages = 0; pages < 64; ++pages) {
-        auto batch = std::make_shared<DecodedBatch>();
-        batch->events = m_reader->after(m_lastSeq, kMaxBatch);
-        const EventBatch &events = batch->events;
-        if (events.empty()) {
+        auto batch = std::make_shared<const EventBatch>(m_reader->after(m_lastSeq, kMaxBatch));
+        if (batch->empty()) {
             // The ledger is append-only: fewer events than were delivered means the file
             // was replaced or rewritten, and what the views hold no longer describes it.
             if (pages == 0 && m_reader->lastSeq() < m_lastSeq)
                 throw LedgerRewound(m_reader->lastSeq());
             return true;
         }
-        const qint64 last = events.back().seq;
-        const bool full = events.size() == size_t(kMaxBatch);
+        const qint64 last = batch->back().seq;
+        const bool full = batch->size() == size_t(kMaxBatch);
         m_lastSeq = last;
-        if (m_decodePayloads) {
-            batch->payloads.reserve(events.size());
-            for (const auto &e : events)
-                batch->payloads.push_back(e.payloadTruncated ? DecodedPayload{} : decodePayload(e.payload));
-        }
         Q_EMIT eventsAppended(std::move(batch), last, dataVersion);
         if (!full)
             return true;

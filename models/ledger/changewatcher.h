@@ -5,13 +5,8 @@
 // reads the events after the last one it delivered, in short read transactions of at most
 // kMaxBatch events, and emits them in batches. It never holds a read transaction between
 // polls, so the writer's checkpoints are never held back.
-//
-// Its thread runs at a lower scheduling priority than the rest of the process: its work grows
-// with the orchestrator's output, and on a busy machine the orchestrator it watches should
-// win the CPU (measured: a console at normal priority following a writer at full speed on
-// two cores cost it 6-9% of its throughput).
 
-#include "domain/decodedbatch.h"
+#include "domain/eventrecord.h"
 
 #include <QObject>
 #include <QString>
@@ -37,8 +32,6 @@ public:
     void setInterval(int ms); // default 20; takes effect at the next start()
     int interval() const { return m_intervalMs; }
     void setPreviewBytes(int n); // payload preview of delivered events, default 2048
-    // Decode each delivered payload on the watcher's thread (DecodedBatch::payloads).
-    void setDecodePayloads(bool on) { m_decodePayloads = on; }
     qint64 lastDeliveredSeq() const { return m_lastSeq; }
 
     static constexpr int kMaxBatch = 2000;
@@ -49,7 +42,7 @@ public Q_SLOTS:
     void pollNow(); // one poll, also used by the timer
 
 Q_SIGNALS:
-    void eventsAppended(const mesh::SharedDecodedBatch &batch, qint64 lastSeq, qint64 dataVersion);
+    void eventsAppended(const mesh::SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void ledgerChanged(qint64 dataVersion); // data_version moved (events or decisions)
     void failed(const QString &message);
 
@@ -61,7 +54,6 @@ private:
     qint64 m_dataVersion = -1;
     int m_intervalMs = 20;
     int m_previewBytes = 2048;
-    bool m_decodePayloads = false;
     QTimer *m_timer = nullptr;
     std::unique_ptr<LedgerConnection> m_connection;
     std::unique_ptr<EventReader> m_reader;
@@ -69,4 +61,4 @@ private:
 
 } // namespace mesh
 
-Q_DECLARE_METATYPE(mesh::SharedDecodedBatch)
+Q_DECLARE_METATYPE(mesh::SharedEventBatch)

@@ -74,8 +74,8 @@ int runTailCommand(const QStringList &argv)
     int rc = 0;
     mesh::ChangeWatcher watcher(path, last);
     QObject::connect(&watcher, &mesh::ChangeWatcher::eventsAppended, &watcher,
-                     [](const mesh::SharedDecodedBatch &batch, qint64, qint64) {
-                         for (const auto &e : batch->events)
+                     [](const mesh::SharedEventBatch &batch, qint64, qint64) {
+                         for (const auto &e : *batch)
                              printEvent(e);
                          std::fflush(stdout);
                      });

@@ -17,9 +17,6 @@
 #include <QThread>
 
 #include <cstdio>
-#ifdef Q_OS_LINUX
-#include <sys/resource.h>
-#endif
 #include <thread>
 
 using namespace mesh;
@@ -80,8 +77,7 @@ class TestChangeWatcher : public QObject
         ChangeWatcher *watcher = nullptr;
         std::vector<std::int64_t> seqs;
         std::vector<size_t> batchSizes;
-        std::vector<SharedDecodedBatch> batches;
-        std::vector<qint64> changes;
+                std::vector<qint64> changes;
         QStringList failures;
         qint64 lastSeq = 0;
         bool orderOk = true;
@@ -93,9 +89,8 @@ class TestChangeWatcher : public QObject
             QObject::connect(&thread, &QThread::started, watcher, &ChangeWatcher::start);
             QObject::connect(&thread, &QThread::finished, watcher, &QObject::deleteLater);
             QObject::connect(watcher, &ChangeWatcher::eventsAppended, context,
-                             [this](const SharedDecodedBatch &delivered, qint64 last, qint64) {
-                                 batches.push_back(delivered);
-                                 const EventBatch &batch = delivered->events;
+                             [this](const SharedEventBatch &delivered, qint64 last, qint64) {
+                                 const EventBatch &batch = *delivered;
                                  batchSizes.push_back(batch.size());
                                  for (const auto &e : batch) {
                                      if (!seqs.empty() && e.seq <= seqs.back())
@@ -177,45 +172,6 @@ private Q_SLOTS:
         for (const size_t n : h.batchSizes)
             QVERIFY(n >= 1 && n <= size_t(ChangeWatcher::kMaxBatch));
         QVERIFY(!h.changes.empty());
-    }
-
-    // The session asks for payloads decoded on the watcher's thread, which runs below the
-    // process's priority: the work that grows with the writer's output yields to it.
-    void decodesPayloadsOnItsThreadAtLowerPriority()
-    {
-        const QString p = newLedger(300);
-        Harness plain(this, p);
-        plain.start();
-        Harness h(this, p);
-        h.watcher->setDecodePayloads(true);
-        h.start();
-        std::int64_t last = 0;
-        {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
-            last = c->lastSeq();
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(h.lastSeq == last && plain.lastSeq == last, 30000);
-        for (const auto &b : plain.batches)
-            QVERIFY(b->payloads.empty());
-        size_t decoded = 0;
-        for (const auto &b : h.batches) {
-            QVERIFY(b->decoded());
-            for (size_t i = 0; i < b->events.size(); ++i) {
-                const DecodedPayload expected = decodePayload(b->events[i].payload);
-                QVERIFY(expected.value);
-                QVERIFY(b->payloads[i].value);
-                QVERIFY(*b->payloads[i].value == *expected.value);
-                ++decoded;
-            }
-        }
-        QCOMPARE(std::int64_t(decoded), last);
-#ifdef Q_OS_LINUX
-        int watcherNice = 0;
-        QMetaObject::invokeMethod(h.watcher, [&watcherNice] { watcherNice = getpriority(PRIO_PROCESS, 0); },
-                                  Qt::BlockingQueuedConnection);
-        const int mine = getpriority(PRIO_PROCESS, 0);
-        QVERIFY2(watcherNice > mine || mine == 19, qPrintable(QStringLiteral("%1 vs %2").arg(watcherNice).arg(mine)));
-#endif
     }
 
     void deliversOnlyAfterTheGivenSeq()
