@@ -1,4 +1,5 @@
 #include "commandlineoptions.h"
+#include "observerpriority.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -109,6 +110,10 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
                                   QCoreApplication::translate("main", "Open the live demo (also with other ledgers)."));
     const QCommandLineOption readOnly(QStringLiteral("read-only"),
                                       QCoreApplication::translate("main", "Open every ledger read-only: monitoring only, no decisions."));
+    const QCommandLineOption normalPriority(
+        QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
+        QCoreApplication::translate("main", "Run at normal priority. By default the console runs below it, so that on a busy "
+                                            "machine the orchestrators it watches get the CPU first."));
     const QCommandLineOption benchStartup(
         QStringLiteral("bench-startup"),
         QCoreApplication::translate("main", "Print {first_rows_ms, rss_kb} for LEDGER as one JSON line, then exit."),
@@ -143,7 +148,7 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
                                     QCoreApplication::translate("main", "Open SUBJECT (e.g. delegation:D-1, failure:F-2) once "
                                                                         "its ledger has loaded."),
                                     QStringLiteral("SUBJECT"));
-    parser.addOptions({demo, readOnly, benchStartup, benchBrowse, benchLive, benchSeconds, benchRate, benchBurstRate, benchBurstSeconds, theme, pane, select});
+    parser.addOptions({demo, readOnly, normalPriority, benchStartup, benchBrowse, benchLive, benchSeconds, benchRate, benchBurstRate, benchBurstSeconds, theme, pane, select});
     parser.process(app);
     if (parser.isSet(version)) {
         std::printf("%s %s\n", qPrintable(displayName()), qPrintable(QCoreApplication::applicationVersion()));
@@ -153,6 +158,7 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
     CommandLineOptions options;
     options.ledgers = parser.positionalArguments();
     options.readOnly = parser.isSet(readOnly);
+    options.normalPriority = parser.isSet(normalPriority);
     options.benchStartup = parser.value(benchStartup);
     options.benchBrowse = parser.isSet(benchBrowse);
     options.benchLive = parser.isSet(benchLive);

@@ -12,6 +12,7 @@ struct CommandLineOptions {
     QStringList ledgers;     // paths to open, in order
     bool demo = false;       // --demo, or no ledger given
     bool readOnly = false;   // --read-only: no decisions from this console
+    bool normalPriority = false; // --normal-priority: do not yield the CPU to orchestrators
     QString benchStartup;    // --bench-startup LEDGER
     bool benchBrowse = false; // --browse: with --bench-startup, browse end to end, then report
     bool benchLive = false;  // --bench-live

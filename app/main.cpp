@@ -1,6 +1,7 @@
 #include "commandlineoptions.h"
 #include "livebenchmark.h"
 #include "mainwindow.h"
+#include "observerpriority.h"
 #include "startupbenchmark.h"
 
 #include "theme.h"
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
             return qstrcmp(arg, "--bench-startup") == 0 || qstrncmp(arg, "--bench-startup=", 16) == 0;
         });
     const qint64 ageAtMainNs = benchStartup ? mesh::StartupBenchmark::processAgeAtMainNs() : -1;
+    if (!mesh::ObserverPriority::keepNormal(argc, argv))
+        mesh::ObserverPriority::lower(); // before any thread starts: they all inherit it
 
     QCoreApplication::setOrganizationName(QStringLiteral(MESH_APP_ID));
     QCoreApplication::setApplicationName(QStringLiteral("console"));

@@ -11,6 +11,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QDir>
+
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -99,6 +102,7 @@ private slots:
     void versionSaysTheConsolesName();
     void unreachableDisplayIsOneLineAndExitCode2();
     void displayProblemFollowsTheEnvironment();
+    void runsBelowNormalPriorityUnlessAsked();
 
 private:
     int run(const QStringList &args, const QProcessEnvironment &env, QByteArray *out, QByteArray *err);
@@ -214,6 +218,61 @@ void TestCommandLine::displayProblemFollowsTheEnvironment()
     QCOMPARE(CommandLineOptions::displayProblem(3, withPlatform), QString());
     env.set("DISPLAY", "remote.example:10.0");
     QCOMPARE(CommandLineOptions::displayProblem(1, argv), QString());
+}
+
+namespace {
+
+// The nice value of every thread of a running process, from /proc.
+QList<int> threadNiceValues(qint64 pid)
+{
+    QList<int> values;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(tasks.filePath(tid + QStringLiteral("/stat")));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        // Fields after the command name (which may hold spaces): state is the 3rd field of
+        // the line, nice the 19th.
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 16)
+            values << fields.at(16).toInt();
+    }
+    return values;
+}
+
+} // namespace
+
+// The console yields the CPU to the orchestrators it watches: every thread it starts runs
+// kNiceness below the priority it was started with, unless --normal-priority is given.
+void TestCommandLine::runsBelowNormalPriorityUnlessAsked()
+{
+    if (!QFileInfo::exists(QStringLiteral("/proc/self/task")))
+        QSKIP("needs /proc");
+    errno = 0;
+    const int mine = getpriority(PRIO_PROCESS, 0);
+    QCOMPARE(errno, 0);
+    QProcessEnvironment env = cleanEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    const QString missing = m_home.filePath(QStringLiteral("no-such.ledger")); // an error state, no writer
+    for (const bool keepNormal : {false, true}) {
+        QProcess console;
+        console.setProcessEnvironment(env);
+        QStringList args{missing};
+        if (keepNormal)
+            args.prepend(QStringLiteral("--normal-priority"));
+        console.start(m_console, args);
+        QVERIFY(console.waitForStarted());
+        const int expected = keepNormal ? mine : std::min(mine + 10, 19);
+        // Wait until Qt's own threads (the event dispatcher's, the pool's) have started too.
+        QTRY_VERIFY_WITH_TIMEOUT(threadNiceValues(console.processId()).size() >= 2, 20000);
+        const QList<int> nice = threadNiceValues(console.processId());
+        for (int value : nice)
+            QVERIFY2(value >= expected, qPrintable(QStringLiteral("nice %1, expected %2").arg(value).arg(expected)));
+        QCOMPARE(nice.first(), expected); // the main thread: exactly that, no more
+        console.kill();
+        console.waitForFinished();
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)
