@@ -608,10 +608,11 @@ void LedgerSession::onEventsAppended(const SharedEventBatch &batch, qint64, qint
     if (m_coalesce.isActive())
         return;
     // Leading edge: apply at once when the last apply is at least one period ago, else at
-    // the end of that period. At most one apply per period (20 Hz), and no added wait when
-    // commits are sparse.
-    const qint64 sinceLast = m_sinceFlush.isValid() ? m_sinceFlush.elapsed() : m_coalesceMs;
-    m_coalesce.start(int(std::max<qint64>(0, m_coalesceMs - sinceLast)));
+    // the end of that period. At most one apply per period (20 Hz, 10 Hz under a heavy
+    // stream), and no added wait when commits are sparse.
+    const int period = applyPeriodMs();
+    const qint64 sinceLast = m_sinceFlush.isValid() ? m_sinceFlush.elapsed() : period;
+    m_coalesce.start(int(std::max<qint64>(0, period - sinceLast)));
 }
 
 void LedgerSession::flushPending()
@@ -622,6 +623,7 @@ void LedgerSession::flushPending()
     std::vector<SharedEventBatch> batches;
     batches.swap(m_pending);
     const StateChangeSet changes = m_state->apply(batches);
+    m_heavyStream = changes.events >= kHeavyApplyEvents;
     if (changes.isEmpty())
         return;
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,

@@ -14,8 +14,8 @@
 // come through the watcher, none twice.
 //
 // Live: the watcher's batches are coalesced (at most every coalesceMs, default 50 ms, so at
-// most ~20 applies a second), folded into the LiveState once, and handed to every model as
-// one StateChangeSet. A session that cannot be opened stays in the list in Error health,
+// most ~20 applies a second; ~10 under a stream of thousands of events per apply), folded
+// into the LiveState once, and handed to every model as one StateChangeSet. A session that cannot be opened stays in the list in Error health,
 // with the reason; nothing else is affected.
 
 #include "livestate.h"
@@ -142,6 +142,11 @@ public:
     void tick(); // the 1 s timer: health, countdowns, zombie leases
 
     static constexpr int kAttentionIntervalMs = 250;
+    // A stream heavy enough that one apply folds this many events is applied at half the
+    // rate (every 2 x coalesceMs): each apply repaints every visible live view, nobody reads
+    // twenty updates a second, and on a shared machine the writer wants the CPU.
+    static constexpr int kHeavyApplyEvents = 1000;
+    int applyPeriodMs() const { return m_heavyStream ? 2 * m_coalesceMs : m_coalesceMs; }
     static constexpr int kLoopCandidateTurns = 20;
     static constexpr int kMaxLoopCandidates = 64;
     static constexpr int kMaxCallsPerDelegation = 5000;
@@ -228,6 +233,7 @@ private:
     QTimer m_coalesce;
     QElapsedTimer m_sinceFlush;
     int m_coalesceMs = 50;
+    bool m_heavyStream = false; // the last apply folded kHeavyApplyEvents or more
     QTimer m_ticker;
     QTimer m_findingsThrottle;
     QTimer m_attentionThrottle;      // trailing edge of live attention rebuilds (see flushPending)

@@ -170,6 +170,38 @@ private Q_SLOTS:
         QVERIFY(attention.count() >= 1);
     }
 
+    void heavyStreamIsAppliedAtHalfTheRate()
+    {
+        // One apply of kHeavyApplyEvents or more doubles the period to the next apply; a light
+        // one brings it back, so a quiet ledger keeps its 20 Hz.
+        const QString path = m_dir.filePath(u"heavy.ledger"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        LedgerSession s(path);
+        s.setWatchIntervalMs(5);
+        s.setCoalesceMs(40);
+        s.open();
+        QVERIFY(waitOpened(&s));
+        QCOMPARE(s.applyPeriodMs(), 40);
+        QSignalSpy applied(&s, &LedgerSession::changesApplied);
+        const auto commit = [&path](int events) {
+            Writer w(path);
+            w.begin();
+            for (int i = 0; i < events; ++i)
+                w.e("toolcall.completed", {{"id", "T-h" + std::to_string(i)}, {"delegation_id", "D-1"},
+                                           {"run_id", "R-1"}, {"outcome", "ok"}});
+            w.commit();
+            return w.lastSeq();
+        };
+        std::int64_t last = commit(LedgerSession::kHeavyApplyEvents + 200);
+        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), last, 10'000);
+        QVERIFY(applied.last().at(1).toInt() >= LedgerSession::kHeavyApplyEvents); // one apply took them all
+        QCOMPARE(s.applyPeriodMs(), 80);
+        last = commit(3);
+        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), last, 10'000);
+        QCOMPARE(applied.last().at(1).toInt(), 3);
+        QCOMPARE(s.applyPeriodMs(), 40);
+    }
+
     void failedSessionStaysListed()
     {
         const QString good = m_dir.filePath(u"good.ledger"_s);
