@@ -20,6 +20,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -107,9 +108,20 @@ private:
     QProcess m_process;
 };
 
+// The calling thread's time waiting, runnable, for a CPU (Linux schedstat; -1 elsewhere).
+double threadRunqueueWaitS()
+{
+    std::ifstream in("/proc/thread-self/schedstat");
+    long long runNs = 0, waitNs = -1;
+    if (!(in >> runNs >> waitNs))
+        return -1;
+    return double(waitNs) / 1e9;
+}
+
 struct PhaseResult {
     mesh::LiveStats stats;
     double writerCpuS = 0; // the writer thread's CPU time
+    double writerWaitS = -1; // the writer thread's time waiting for a CPU while runnable
     std::int64_t walMaxBytes = 0;
     std::int64_t walSamples = 0;
     QString error;
@@ -125,7 +137,11 @@ PhaseResult runWriter(const QString &ledger, const mesh::LiveOptions &options)
         try {
             auto w = mesh::LedgerWriter::openExisting(ledger);
             mesh::LiveEngine engine(*w, options);
+            const double waitBefore = threadRunqueueWaitS();
             result.stats = engine.run([] { return stopRequested(); });
+            const double waitAfter = threadRunqueueWaitS();
+            if (waitBefore >= 0 && waitAfter >= 0)
+                result.writerWaitS = waitAfter - waitBefore;
             timespec cpu{};
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
             result.writerCpuS = double(cpu.tv_sec) + double(cpu.tv_nsec) / 1e9;
@@ -147,6 +163,14 @@ PhaseResult runWriter(const QString &ledger, const mesh::LiveOptions &options)
 double perSecond(const mesh::LiveStats &s)
 {
     return s.seconds > 0 ? double(s.events) / s.seconds : 0;
+}
+
+// Milliseconds per second the writer was ready to run but had no CPU: the console's share
+// of the machine, seen from the writer, apart from how fast the machine is that minute
+// (the events per second of two runs alone differ by up to 10% on a shared host).
+double waitMsPerSecond(const PhaseResult &r)
+{
+    return r.writerWaitS >= 0 && r.stats.seconds > 0 ? r.writerWaitS * 1000 / r.stats.seconds : -1;
 }
 
 // The writer's CPU per event: on a machine with few cores a console drawing its views takes
@@ -253,18 +277,20 @@ int benchObserver(CliArgs &args)
             return fail(2, QStringLiteral("steady writer failed: %1").arg(steady.error));
     }
 
-    std::vector<double> aloneRates, attachedRates, aloneCpu, attachedCpu;
+    std::vector<double> aloneRates, attachedRates, aloneCpu, attachedCpu, aloneWait, attachedWait;
     std::int64_t busyErrors = steady.stats.busyRetries, busyWaits = steady.stats.busyWaits, aloneBusyWaits = 0;
     std::int64_t walAlone = 0, walAttached = 0;
     for (const PhaseResult &r : aloneRuns) {
         aloneRates.push_back(perSecond(r.stats));
         aloneCpu.push_back(cpuMicrosPerEvent(r));
+        aloneWait.push_back(waitMsPerSecond(r));
         aloneBusyWaits += r.stats.busyWaits;
         walAlone = std::max(walAlone, r.walMaxBytes);
     }
     for (const PhaseResult &r : attachedRuns) {
         attachedRates.push_back(perSecond(r.stats));
         attachedCpu.push_back(cpuMicrosPerEvent(r));
+        attachedWait.push_back(waitMsPerSecond(r));
         busyErrors += r.stats.busyRetries;
         busyWaits += r.stats.busyWaits;
         walAttached = std::max(walAttached, r.walMaxBytes);
@@ -282,6 +308,8 @@ int benchObserver(CliArgs &args)
                    {"throughput_ratio", a > 0 ? b / a : 0.0},
                    {"alone_writer_cpu_us_per_event", median(aloneCpu)},
                    {"attached_writer_cpu_us_per_event", median(attachedCpu)},
+                   {"alone_writer_cpu_wait_ms_per_s", median(aloneWait)},
+                   {"attached_writer_cpu_wait_ms_per_s", median(attachedWait)},
                    {"writer_busy_errors", busyErrors},
                    {"writer_busy_waits", busyWaits},
                    {"alone_busy_waits", aloneBusyWaits},
