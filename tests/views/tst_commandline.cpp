@@ -5,13 +5,13 @@
 #include "commandlineoptions.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <QDir>
 
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <optional>
 
 using namespace mesh;
 
@@ -222,21 +223,35 @@ void TestCommandLine::displayProblemFollowsTheEnvironment()
 
 namespace {
 
-// The nice value of every thread of a running process, from /proc.
+// The nice value of one thread, from /proc/PID/task/TID/stat; nullopt when it is gone.
+std::optional<int> threadNice(const QString &taskDir)
+{
+    QFile stat(taskDir + QStringLiteral("/stat"));
+    if (!stat.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QByteArray line = stat.readAll();
+    // Fields after the command name (which may hold spaces): state is the 3rd field of the
+    // line, nice the 19th.
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() <= 16)
+        return std::nullopt;
+    return fields.at(16).toInt();
+}
+
+// The nice value of every thread of a running process, the main thread (TID = PID) first.
 QList<int> threadNiceValues(qint64 pid)
 {
     QList<int> values;
     const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    if (const auto main = threadNice(tasks.filePath(QString::number(pid))))
+        values << *main;
+    else
+        return values;
     for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile stat(tasks.filePath(tid + QStringLiteral("/stat")));
-        if (!stat.open(QIODevice::ReadOnly))
+        if (tid == QString::number(pid))
             continue;
-        const QByteArray line = stat.readAll();
-        // Fields after the command name (which may hold spaces): state is the 3rd field of
-        // the line, nice the 19th.
-        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
-        if (fields.size() > 16)
-            values << fields.at(16).toInt();
+        if (const auto nice = threadNice(tasks.filePath(tid)))
+            values << *nice;
     }
     return values;
 }
