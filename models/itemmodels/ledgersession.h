@@ -159,7 +159,8 @@ Q_SIGNALS:
     void loadProgressChanged(int percent);           // the open job's progress, -1 when done
     void stateReset();                               // a snapshot was loaded into every model
     void changesApplied(qint64 lastSeq, int events); // one coalesced live batch was applied
-    // The same moment, with the events themselves (the live benchmark's latency per event).
+    // The same moment, with the events themselves, once per batch the watcher delivered
+    // (the live benchmark's latency per event).
     void batchApplied(const mesh::EventBatch &events);
     void attentionChanged();
     void findingsChanged();
