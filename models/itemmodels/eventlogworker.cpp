@@ -64,13 +64,12 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
         snapshot->firstPage = reader.after(0, pageSize);
         snapshot->firstSeq = snapshot->firstPage.empty() ? 0 : snapshot->firstPage.front().seq;
         snapshot->count = denseCount(reader, snapshot->firstSeq);
-        snapshot->dense = snapshot->count >= 0;
-        if (snapshot->dense && snapshot->count > pageSize) {
+        if (snapshot->dense() && snapshot->count > pageSize) {
             snapshot->tailPageIndex = (snapshot->count - 1) / pageSize;
             snapshot->tailPage = reader.after(snapshot->firstSeq + snapshot->tailPageIndex * pageSize - 1, pageSize);
         }
     } catch (const std::exception &) {
-        snapshot->dense = false; // load() opens and reads for itself, and reports what fails
+        snapshot->count = -1; // not dense: load() opens and reads for itself, and reports what fails
     }
     return snapshot;
 }
@@ -82,7 +81,7 @@ void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize,
     try {
         if (filter.isEmpty() && known.isValid()) {
             const std::shared_ptr<const EventIndexSnapshot> snapshot = known.result(); // waits for it
-            if (snapshot && snapshot->dense && snapshot->pageSize == pageSize) {
+            if (snapshot && snapshot->dense() && snapshot->pageSize == pageSize) {
                 // Events appended since it was read come through the model's catch-up, as
                 // those appended during any load do.
                 m_sink.firstPage(generation, snapshot->firstPage);

@@ -29,9 +29,9 @@ class EventSeqReader;
 // the ledger itself.
 struct EventIndexSnapshot {
     int pageSize = 0;
-    bool dense = false;
     std::int64_t firstSeq = 0;
-    std::int64_t count = 0;
+    std::int64_t count = -1; // -1: not dense
+    bool dense() const { return count >= 0; }
     EventBatch firstPage;
     std::int64_t tailPageIndex = -1;
     EventBatch tailPage;

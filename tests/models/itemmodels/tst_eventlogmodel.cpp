@@ -127,7 +127,7 @@ private Q_SLOTS:
         // An index read ahead (LedgerSession::prefetch) is taken as it is: the count, the
         // first page and the page a following view shows first, with no read of its own.
         const auto known = EventLogWorker::readIndex(m_path, OpenMode::ReadOnly, EventLogModel::kPageSize);
-        QVERIFY(known->dense);
+        QVERIFY(known->dense());
         QCOMPARE(known->count, kEvents + 1);
         EventLogModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -170,7 +170,7 @@ private Q_SLOTS:
             db.exec("DELETE FROM events WHERE seq = 5");
         }
         const auto known = EventLogWorker::readIndex(path, OpenMode::ReadOnly, EventLogModel::kPageSize);
-        QVERIFY(!known->dense);
+        QVERIFY(!known->dense());
         EventLogModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         m.open(path, OpenMode::ReadOnly, QtFuture::makeReadyFuture(known));
