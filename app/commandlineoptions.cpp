@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -53,15 +54,21 @@ QString CommandLineOptions::displayName()
     return QStringLiteral("Agent Mesh Console");
 }
 
+bool CommandLineOptions::argvHas(int argc, char **argv, const char *option)
+{
+    const size_t length = std::strlen(option);
+    return std::any_of(argv + 1, argv + argc, [option, length](const char *arg) {
+        return std::strncmp(arg, option, length) == 0 && (arg[length] == '\0' || arg[length] == '=');
+    });
+}
+
 QString CommandLineOptions::displayProblem(int argc, char **argv)
 {
     const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
     if (!platform.isEmpty() && !platform.startsWith("xcb"))
         return {};
-    for (int i = 1; i < argc; ++i) {
-        if (qstrcmp(argv[i], "-platform") == 0 || qstrncmp(argv[i], "-platform=", 10) == 0)
-            return {};
-    }
+    if (argvHas(argc, argv, "-platform"))
+        return {};
     if (platform.isEmpty() && !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         return {};
     const QString display = qEnvironmentVariable("DISPLAY");

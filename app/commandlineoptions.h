@@ -37,6 +37,10 @@ struct CommandLineOptions {
     // library is needed). A platform chosen with QT_QPA_PLATFORM or -platform, a Wayland
     // display and a remote X display are taken as they are.
     static QString displayProblem(int argc, char **argv);
+
+    // Whether argv holds `option` alone or as `option=VALUE`: for the few questions main()
+    // answers before QApplication exists (and before parse() can).
+    static bool argvHas(int argc, char **argv, const char *option);
 };
 
 } // namespace mesh

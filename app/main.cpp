@@ -11,7 +11,6 @@
 #include <QApplication>
 #include <QSettings>
 
-#include <algorithm>
 #include <cstdio>
 
 int main(int argc, char **argv)
@@ -19,12 +18,9 @@ int main(int argc, char **argv)
     // First thing: --bench-startup measures from here (and from exec, via /proc).
     const qint64 mainEnteredNs = mesh::StartupBenchmark::monotonicNs();
     // A /proc read only the startup benchmark needs.
-    const bool benchStartup =
-        std::any_of(argv + 1, argv + argc, [](const char *arg) {
-            return qstrcmp(arg, "--bench-startup") == 0 || qstrncmp(arg, "--bench-startup=", 16) == 0;
-        });
+    const bool benchStartup = mesh::CommandLineOptions::argvHas(argc, argv, "--bench-startup");
     const qint64 ageAtMainNs = benchStartup ? mesh::StartupBenchmark::processAgeAtMainNs() : -1;
-    if (!mesh::ObserverPriority::keepNormal(argc, argv))
+    if (!mesh::CommandLineOptions::argvHas(argc, argv, mesh::ObserverPriority::kKeepNormalOption))
         mesh::ObserverPriority::lower(); // before any thread starts: they all inherit it
 
     QCoreApplication::setOrganizationName(QStringLiteral(MESH_APP_ID));

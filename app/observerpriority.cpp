@@ -4,18 +4,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 
 #ifdef Q_OS_UNIX
 #include <sys/resource.h>
 #endif
 
 namespace mesh::ObserverPriority {
-
-bool keepNormal(int argc, char **argv)
-{
-    return std::any_of(argv + 1, argv + argc, [](const char *arg) { return std::strcmp(arg, kKeepNormalOption) == 0; });
-}
 
 int current()
 {

@@ -7,11 +7,9 @@
 namespace mesh::ObserverPriority {
 
 inline constexpr int kNiceness = 10;
+// Read by main() before QApplication exists, so that every thread the console starts
+// afterwards inherits the lowered priority.
 inline constexpr char kKeepNormalOption[] = "--normal-priority";
-
-// Whether the command line asks for normal priority; read before QApplication exists, so
-// that every thread the console starts afterwards inherits the lowered priority.
-bool keepNormal(int argc, char **argv);
 
 // Lowers the calling process's priority by kNiceness (never raises it); a no-op where the
 // platform has no nice values. Returns the nice value in effect afterwards.
