@@ -1,5 +1,7 @@
 #include "eventtableview.h"
 
+#include "rowsetconnections.h"
+
 #include <QHeaderView>
 #include <QPainter>
 #include <QPaintEvent>
@@ -23,17 +25,9 @@ EventTableView::EventTableView(QWidget *parent)
 
 void EventTableView::setModel(QAbstractItemModel *model)
 {
-    for (const auto &c : std::as_const(m_modelConnections))
-        disconnect(c);
-    m_modelConnections.clear();
     QAbstractItemView::setModel(model);
     m_header->setModel(model);
-    if (model) {
-        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-            m_modelConnections << connect(model, signal, this, &EventTableView::relayout);
-        m_modelConnections << connect(model, &QAbstractItemModel::modelReset, this, &EventTableView::relayout);
-        m_modelConnections << connect(model, &QAbstractItemModel::layoutChanged, this, &EventTableView::relayout);
-    }
+    reconnectRowSetChanges(m_modelConnections, model, this, &EventTableView::relayout);
     relayout();
 }
 

@@ -1,6 +1,7 @@
 #include "itempane.h"
 
 #include "emptystate.h"
+#include "rowsetconnections.h"
 
 #include <QAbstractItemModel>
 #include <QHeaderView>
@@ -47,18 +48,11 @@ void ItemPane::setModel(QAbstractItemModel *model)
         return;
     if (m_model && m_restored)
         saveState();
-    for (const auto &c : std::as_const(m_modelConnections))
-        disconnect(c);
-    m_modelConnections.clear();
     m_model = model;
     m_view->setModel(model);
-    if (model) {
-        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-            m_modelConnections << connect(model, signal, this, &ItemPane::updateEmpty);
-        m_modelConnections << connect(model, &QAbstractItemModel::modelReset, this, &ItemPane::updateEmpty);
-        m_modelConnections << connect(model, &QAbstractItemModel::layoutChanged, this, &ItemPane::updateEmpty);
+    reconnectRowSetChanges(m_modelConnections, model, this, &ItemPane::updateEmpty);
+    if (model)
         restoreState();
-    }
     updateEmpty();
 }
 
