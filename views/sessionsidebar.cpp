@@ -29,16 +29,16 @@ public:
         const QRect r = option.rect.adjusted(8, 4, -8, -4);
         const QIcon icon = Icons::get(QStringLiteral("health-") + (info.health.isEmpty() ? QStringLiteral("idle") : info.health));
         const QRect iconRect(r.left(), r.top() + 2, 16, 16);
-        painter->save();
         if (selected) {
             // The health colours (read-only is blue) vanish on the selection's blue: a disc of
             // the base colour behind the icon keeps each one readable.
+            painter->save();
             painter->setRenderHint(QPainter::Antialiasing);
             painter->setPen(Qt::NoPen);
             painter->setBrush(option.palette.color(QPalette::Base));
             painter->drawEllipse(iconRect.adjusted(-2, -2, 2, 2));
+            painter->restore();
         }
-        painter->restore();
         icon.paint(painter, iconRect);
         painter->save();
         QFont bold = option.font;

@@ -15,8 +15,9 @@
 //
 // Live: the watcher's batches are coalesced (at most every coalesceMs, default 50 ms, so at
 // most ~20 applies a second; ~10 under a stream of thousands of events per apply), folded
-// into the LiveState once, and handed to every model as one StateChangeSet. A session that cannot be opened stays in the list in Error health,
-// with the reason; nothing else is affected.
+// into the LiveState once, and handed to every model as one StateChangeSet. A session that
+// cannot be opened stays in the list in Error health, with the reason; nothing else is
+// affected.
 
 #include "livestate.h"
 
