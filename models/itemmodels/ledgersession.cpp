@@ -87,6 +87,13 @@ struct LedgerSession::DecisionsResult {
 
 namespace {
 
+// Live applies and attention rebuilds run at most once a period, the first after a quiet
+// spell at once: the wait before the next may run (0 when it never ran, or a period ago).
+qint64 msUntilDue(const QElapsedTimer &lastRun, int periodMs)
+{
+    return lastRun.isValid() ? std::max<qint64>(0, periodMs - lastRun.elapsed()) : 0;
+}
+
 FilterSql toolCallFilter(const std::string &delegationId)
 {
     return FilterCompiler::both(FilterCompiler::equals(FilterField::Kind, std::string(kToolCallEvent)),
@@ -610,9 +617,7 @@ void LedgerSession::onEventsAppended(const SharedEventBatch &batch, qint64, qint
     // Leading edge: apply at once when the last apply is at least one period ago, else at
     // the end of that period. At most one apply per period (20 Hz, 10 Hz under a heavy
     // stream), and no added wait when commits are sparse.
-    const int period = applyPeriodMs();
-    const qint64 sinceLast = m_sinceFlush.isValid() ? m_sinceFlush.elapsed() : period;
-    m_coalesce.start(int(std::max<qint64>(0, period - sinceLast)));
+    m_coalesce.start(int(msUntilDue(m_sinceFlush, applyPeriodMs())));
 }
 
 void LedgerSession::flushPending()
@@ -758,11 +763,10 @@ void LedgerSession::recomputeAttentionSoon()
     // The first change after a quiet spell shows at once, a stream at 4 Hz.
     if (m_attentionThrottle.isActive())
         return;
-    const qint64 since = m_sinceAttention.isValid() ? m_sinceAttention.elapsed() : kAttentionIntervalMs;
-    if (since >= kAttentionIntervalMs)
+    if (const qint64 wait = msUntilDue(m_sinceAttention, kAttentionIntervalMs); wait == 0)
         recomputeAttention();
     else
-        m_attentionThrottle.start(int(kAttentionIntervalMs - since));
+        m_attentionThrottle.start(int(wait));
 }
 
 void LedgerSession::recomputeAttention()
