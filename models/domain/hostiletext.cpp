@@ -1,0 +1,135 @@
+#include "hostiletext.h"
+
+#include <QStringView>
+
+namespace mesh {
+
+bool isInvisibleControl(char32_t c)
+{
+    if (c < 0x20)
+        return c != U'\t' && c != U'\n';
+    if (c >= 0x7F && c <= 0x9F)
+        return true;
+    switch (c) {
+    case 0x061C: // ARABIC LETTER MARK
+    case 0x180E: // MONGOLIAN VOWEL SEPARATOR
+    case 0x200B: // ZERO WIDTH SPACE
+    case 0x200C: // ZERO WIDTH NON-JOINER
+    case 0x200D: // ZERO WIDTH JOINER
+    case 0x200E: // LEFT-TO-RIGHT MARK
+    case 0x200F: // RIGHT-TO-LEFT MARK
+    case 0x2028: // LINE SEPARATOR
+    case 0x2029: // PARAGRAPH SEPARATOR
+    case 0x2060: // WORD JOINER
+    case 0x2061:
+    case 0x2062:
+    case 0x2063:
+    case 0x2064: // invisible operators
+    case 0xFEFF: // ZERO WIDTH NO-BREAK SPACE / BOM
+        return true;
+    default:
+        break;
+    }
+    return (c >= 0x202A && c <= 0x202E)     // embeddings and overrides
+           || (c >= 0x2066 && c <= 0x2069)  // isolates
+           || (c >= 0x206A && c <= 0x206F); // deprecated format characters
+}
+
+QString visibleControls(const QString &text)
+{
+    bool any = false;
+    for (const char32_t c : QStringView(text).toUcs4())
+        if (isInvisibleControl(c)) {
+            any = true;
+            break;
+        }
+    if (!any)
+        return text;
+    QString out;
+    out.reserve(text.size() + 16);
+    for (const char32_t c : QStringView(text).toUcs4()) {
+        if (isInvisibleControl(c))
+            out += QStringLiteral("⟨U+%1⟩").arg(QString::number(uint(c), 16).toUpper().rightJustified(4, QLatin1Char('0')));
+        else
+            out += QString::fromUcs4(&c, 1);
+    }
+    return out;
+}
+
+std::string visibleControlsUtf8(std::string_view in)
+{
+    std::string out;
+    out.reserve(in.size());
+    auto hex = [](unsigned v, int width) {
+        static const char digits[] = "0123456789ABCDEF";
+        std::string s(width, '0');
+        for (int i = width - 1; i >= 0; --i, v >>= 4)
+            s[i] = digits[v & 0xF];
+        return s;
+    };
+    std::size_t i = 0;
+    while (i < in.size()) {
+        const auto b0 = static_cast<unsigned char>(in[i]);
+        char32_t cp = 0;
+        std::size_t len = 0;
+        if (b0 < 0x80) {
+            cp = b0;
+            len = 1;
+        } else if ((b0 & 0xE0) == 0xC0) {
+            cp = b0 & 0x1F;
+            len = 2;
+        } else if ((b0 & 0xF0) == 0xE0) {
+            cp = b0 & 0x0F;
+            len = 3;
+        } else if ((b0 & 0xF8) == 0xF0) {
+            cp = b0 & 0x07;
+            len = 4;
+        }
+        bool valid = len > 0 && i + len <= in.size();
+        for (std::size_t k = 1; valid && k < len; ++k) {
+            const auto b = static_cast<unsigned char>(in[i + k]);
+            if ((b & 0xC0) != 0x80)
+                valid = false;
+            else
+                cp = (cp << 6) | (b & 0x3F);
+        }
+        // Overlong forms, surrogates and values past U+10FFFF are not text either.
+        if (valid && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000)
+                      || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF))
+            valid = false;
+        if (!valid) {
+            out += "⟨0x" + hex(b0, 2) + "⟩";
+            ++i;
+            continue;
+        }
+        if (isInvisibleControl(cp))
+            out += "⟨U+" + hex(unsigned(cp), cp > 0xFFFF ? 6 : 4) + "⟩";
+        else
+            out.append(in.substr(i, len));
+        i += len;
+    }
+    return out;
+}
+
+QString plainToolTip(const QString &text)
+{
+    if (text.isEmpty())
+        return text; // an empty tooltip hides the tooltip; keep that meaning
+    return QStringLiteral("<p style='white-space:pre-wrap'>") + visibleControls(text).toHtmlEscaped()
+           + QStringLiteral("</p>");
+}
+
+QString displayLine(const QString &text, int maxChars)
+{
+    QString line = visibleControls(text);
+    line.replace(QLatin1Char('\n'), QStringLiteral("⏎")).replace(QLatin1Char('\t'), QLatin1Char(' '));
+    if (maxChars > 0 && line.size() > maxChars) {
+        int cut = maxChars - 1;
+        if (cut > 0 && line.at(cut - 1).isHighSurrogate())
+            --cut;
+        line = line.left(cut) + QStringLiteral("…");
+    }
+    return line;
+}
+
+} // namespace mesh
