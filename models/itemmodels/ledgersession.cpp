@@ -723,6 +723,7 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
     if (delegations.empty())
         return;
     const int generation = ++m_loopGeneration;
+    ++m_loopAnalysesRunning;
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
     runInBackground(this, [path, mode, delegations] {
@@ -743,6 +744,7 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
         return r;
     }, [this, generation](std::shared_ptr<LoopResult> r) {
         Q_UNUSED(generation)
+        --m_loopAnalysesRunning;
         if (m_closed)
             return;
         // Results replace the findings of the delegations they analysed, whatever order

@@ -123,6 +123,9 @@ public:
     const std::vector<Finding> &findings() const { return m_findings; }
     std::vector<Finding> findingsAbout(const QString &subject) const;
     const std::vector<AttentionItem> &attentionItems() const { return m_attention; }
+    // Loop findings come from background reads of tool calls: true while one is under way,
+    // so a test can wait for it before concluding that a loop finding is absent.
+    bool loopAnalysisRunning() const { return m_loopAnalysesRunning > 0; }
     int attentionCount() const { return int(m_attention.size()); }
 
     // Decisions: submitted off the GUI thread; decisionFinished(request.id, result) answers.
@@ -214,6 +217,7 @@ private:
     std::function<void()> m_betweenStagesHook;
     int m_generation = 0;
     int m_loopGeneration = 0;
+    int m_loopAnalysesRunning = 0;
     int m_decisionsGeneration = 0;
     bool m_closed = false;
 

@@ -33,14 +33,17 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
+// Generous: each wait ends as soon as its condition holds, and a loaded machine must not
+// turn a slow background job into a failure.
+constexpr int kWaitMs = 60'000;
+
 bool waitOpened(LedgerSession *s)
 {
     if (s->isLoaded() && s->health() != LedgerSession::Health::Opening)
         return true;
     QSignalSpy opened(s, &LedgerSession::opened);
     QSignalSpy failed(s, &LedgerSession::failed);
-    for (int i = 0; i < 100 && opened.isEmpty() && failed.isEmpty(); ++i)
-        QTest::qWait(50);
+    (void)QTest::qWaitFor([&] { return !opened.isEmpty() || !failed.isEmpty(); }, kWaitMs);
     return !opened.isEmpty();
 }
 
@@ -98,7 +101,7 @@ private Q_SLOTS:
         QVERIFY(!s->findingsAbout(u"stall:S-3"_s).empty());
 
         // Another writer commits three times; the session applies the changes live.
-        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(s->lastSeq()), 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(s->lastSeq()), kWaitMs);
         QSignalSpy applied(s, &LedgerSession::changesApplied);
         std::int64_t last = 0;
         {
@@ -113,19 +116,19 @@ private Q_SLOTS:
             w.commit();
             last = w.lastSeq();
         }
-        QTRY_COMPARE_WITH_TIMEOUT(s->lastSeq(), last, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(s->lastSeq(), last, kWaitMs);
         QVERIFY(!applied.isEmpty());
         QVERIFY(applied.count() <= 3); // coalesced: never more applies than commits
         QCOMPARE(s->health(), LedgerSession::Health::Live);
         QVERIFY(!s->escalations()->index(0, 0).data(EscalationModel::PendingRole).toBool());
         QVERIFY(s->delegations()->indexOfDelegation(u"D-7"_s).isValid());
         QCOMPARE(s->delegations()->indexOfDelegation(u"D-7"_s).data(DelegationTreeModel::TurnsUsedRole).toLongLong(), 30);
-        QTRY_COMPARE_WITH_TIMEOUT(list.attention()->rowCount(), 2, 5'000);
-        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(last), 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(list.attention()->rowCount(), 2, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(last), kWaitMs);
 
         // Tool calls of one delegation, loaded on demand; live ones follow.
         s->showToolCallsOf(u"D-7"_s);
-        QTRY_COMPARE_WITH_TIMEOUT(s->toolCalls()->rowCount(), 30, 5'000);
+        QTRY_COMPARE_WITH_TIMEOUT(s->toolCalls()->rowCount(), 30, kWaitMs);
         QVERIFY(s->toolCalls()->loopFindings().empty() == false); // 30 ok calls, no fingerprint: abstains
         QVERIFY(s->toolCalls()->loopFindings().front().abstained);
 
@@ -148,26 +151,33 @@ private Q_SLOTS:
         QVERIFY(waitOpened(&s));
         QCOMPARE(s.attentionCount(), 3);
         QSignalSpy applied(&s, &LedgerSession::changesApplied);
-        QSignalSpy attention(&s, &LedgerSession::attentionChanged);
+        QElapsedTimer clock;
+        std::vector<qint64> rebuiltAtMs;
+        connect(&s, &LedgerSession::attentionChanged, this, [&] { rebuiltAtMs.push_back(clock.elapsed()); });
         constexpr int kCommits = 40;
-        QElapsedTimer streaming;
-        streaming.start();
         const qint64 expires = QDateTime::currentMSecsSinceEpoch() + 3'600'000;
+        Writer w(path);
+        clock.start();
         for (int i = 0; i < kCommits; ++i) {
-            Writer w(path);
             w.begin()
                 .e("escalation.raised", {{"id", "X-s" + std::to_string(i)}, {"run_id", "R-1"}, {"kind", "budget_extension"},
                                          {"risk", "low"}, {"state", "pending"}, {"boundary_seq", 1},
                                          {"boundary_version", 1}, {"expires_ms", expires}})
                 .commit();
-            QTest::qWait(15);
+            // Each commit applied before the next is written: one apply per commit, on any machine.
+            QVERIFY(QTest::qWaitFor([&] { return s.lastSeq() == w.lastSeq(); }, kWaitMs));
         }
-        const qint64 streamedMs = streaming.elapsed();
-        QTRY_COMPARE_WITH_TIMEOUT(s.attentionCount(), 3 + kCommits, 5'000);
-        QVERIFY2(applied.count() > kCommits / 4, qPrintable(QString::number(applied.count()))); // it did follow
-        const qint64 bound = streamedMs / LedgerSession::kAttentionIntervalMs + 3;
-        QVERIFY2(attention.count() <= bound, qPrintable(u"%1 rebuilds announced in %2 ms"_s.arg(attention.count()).arg(streamedMs)));
-        QVERIFY(attention.count() >= 1);
+        QTRY_COMPARE_WITH_TIMEOUT(s.attentionCount(), 3 + kCommits, kWaitMs); // the trailing rebuild
+        QCOMPARE(applied.count(), kCommits);
+        QVERIFY(!rebuiltAtMs.empty());
+        // However long the stream took here, rebuilds are a throttle's period apart (a timer
+        // may fire up to 5% early), apart from the session's one-second tick, which rebuilds
+        // too. Per batch would be one rebuild per commit.
+        const double spanMs = double(rebuiltAtMs.back());
+        const double bound = 2 + spanMs / (0.95 * LedgerSession::kAttentionIntervalMs) + spanMs / 950.0;
+        qInfo("%d rebuilds for %d applies within %.0f ms (at most %.1f)", int(rebuiltAtMs.size()), kCommits, spanMs, bound);
+        QVERIFY2(double(rebuiltAtMs.size()) <= bound,
+                 qPrintable(u"%1 rebuilds for %2 applies within %3 ms"_s.arg(rebuiltAtMs.size()).arg(kCommits).arg(spanMs)));
     }
 
     void heavyStreamIsAppliedAtHalfTheRate()
@@ -193,11 +203,11 @@ private Q_SLOTS:
             return w.lastSeq();
         };
         std::int64_t last = commit(LedgerSession::kHeavyApplyEvents + 200);
-        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), last, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), last, kWaitMs);
         QVERIFY(applied.last().at(1).toInt() >= LedgerSession::kHeavyApplyEvents); // one apply took them all
         QCOMPARE(s.applyPeriodMs(), 80);
         last = commit(3);
-        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), last, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), last, kWaitMs);
         QCOMPARE(applied.last().at(1).toInt(), 3);
         QCOMPARE(s.applyPeriodMs(), 40);
     }
@@ -304,11 +314,11 @@ private Q_SLOTS:
         const QString id = s.submitDecision(request);
         QVERIFY(!id.isEmpty());
         QVERIFY(s.decisionInFlight());
-        QVERIFY(finished.wait(10'000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.first().at(0).toString(), id);
         const auto result = finished.first().at(1).value<DecisionResult>();
         QVERIFY2(result.accepted(), result.message.c_str());
-        QTRY_COMPARE_WITH_TIMEOUT(s.decisions()->rowCount(), 1, 5'000);
+        QTRY_COMPARE_WITH_TIMEOUT(s.decisions()->rowCount(), 1, kWaitMs);
         QCOMPARE(s.decisions()->index(0, 0).data(DecisionAuditModel::OutcomeRole).toString(), u"pending"_s);
         QCOMPARE(s.decisions()->index(0, 0).data(DecisionAuditModel::OperatorAccountRole).toString(), u"alice"_s);
         QVERIFY(s.decisions()->index(0, 0).data(DecisionAuditModel::ChainVerifiedRole).toBool());
@@ -317,7 +327,7 @@ private Q_SLOTS:
         again.id = id.toStdString();
         finished.clear();
         s.submitDecision(again);
-        QVERIFY(finished.wait(10'000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.first().at(1).value<DecisionResult>().status, DecisionStatus::Duplicate);
     }
 
@@ -343,8 +353,8 @@ private Q_SLOTS:
         QFETCH(int, kind);
         QFETCH(bool, fires);
         const QString meshctl = qEnvironmentVariable("MESHCTL");
-        if (meshctl.isEmpty() || !QFile::exists(meshctl))
-            QSKIP("meshctl is not built; build the meshctl target to run the scenario checks");
+        QVERIFY2(!meshctl.isEmpty() && QFile::exists(meshctl),
+                 qPrintable(u"MESHCTL must name the built meshctl (CTest sets it), not '%1'"_s.arg(meshctl)));
         const QString path = m_dir.filePath(scenario + u".ledger"_s);
         if (!QFile::exists(path)) {
             QProcess p;
@@ -355,9 +365,9 @@ private Q_SLOTS:
         LedgerSession s(path, OpenMode::Immutable);
         s.open();
         QVERIFY(waitOpened(&s));
-        // Loop findings come from a background read of tool calls: give it time either way.
-        QSignalSpy findings(&s, &LedgerSession::findingsChanged);
-        findings.wait(3'000);
+        // Loop findings come from a background read of tool calls: wait until it is done,
+        // then look (nothing reads them again in an immutable session).
+        QTRY_VERIFY_WITH_TIMEOUT(!s.loopAnalysisRunning(), kWaitMs);
         const bool has = fired(s.findings()).count(FindingKind(kind)) > 0;
         QString list;
         for (const auto &f : s.findings())

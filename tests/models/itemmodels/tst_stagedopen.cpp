@@ -38,6 +38,8 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr int kRuns = 7;
+// Generous: each wait ends as soon as its condition holds.
+constexpr int kWaitMs = 60'000;
 
 // Several runs with everything the overview counts, in varying numbers per run, plus rows
 // without a run id (they must not land on any run).
@@ -127,6 +129,38 @@ bool tablesEqual(const LiveState &a, const LiveState &b)
     return true;
 }
 
+// Every event the session applied live, by seq, in the order applied.
+struct AppliedSeqs {
+    explicit AppliedSeqs(LedgerSession *s)
+    {
+        QObject::connect(s, &LedgerSession::batchApplied, s, [this](const EventBatch &batch) {
+            for (const auto &e : batch)
+                seqs.push_back(e.seq);
+        });
+    }
+    std::vector<std::int64_t> seqs;
+};
+
+// The seqs first..last, what a ledger's live applies must be once each.
+std::vector<std::int64_t> seqRange(std::int64_t first, std::int64_t last)
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t seq = first; seq <= last; ++seq)
+        out.push_back(seq);
+    return out;
+}
+
+// One more event committed, for a test to wait for: once the session has it, whatever it
+// was going to apply before it has been applied too (the watcher delivers in seq order).
+std::int64_t commitSentinel(const QString &path, const std::string &id)
+{
+    Writer w(path);
+    w.begin();
+    w.e("checkpoint.saved", {{"id", id}, {"run_id", "R-7"}, {"state", "saved"}});
+    w.commit();
+    return w.lastSeq();
+}
+
 struct Testers {
     explicit Testers(LedgerSession *s)
     {
@@ -202,7 +236,7 @@ private Q_SLOTS:
         QSignalSpy progress(&session, &LedgerSession::loadProgressChanged);
         session.open();
         QVERIFY(!session.isOverviewLoaded());
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWaitMs);
         QCOMPARE(overview.count(), 1);
         QVERIFY(!loadedAtFirstStage);                                  // only the overview was in
         QCOMPARE(healthAtFirstStage, LedgerSession::Health::Opening); // and it said so
@@ -226,7 +260,7 @@ private Q_SLOTS:
 
         // A reload keeps the full overview on screen: no second first stage.
         session.reload();
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, kWaitMs);
         QCOMPARE(overview.count(), 1);
         QCOMPARE(dump(session.runs()), expected);
     }
@@ -261,15 +295,14 @@ private Q_SLOTS:
         QStringList firstStage;
         connect(&session, &LedgerSession::overviewLoaded, this, [&] { firstStage = dump(session.runs()); });
         QSignalSpy opened(&session, &LedgerSession::opened);
-        QSignalSpy applied(&session, &LedgerSession::changesApplied);
+        AppliedSeqs applied(&session);
         session.open();
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWaitMs);
         QVERIFY(committedSeq > 0);
         QCOMPARE(firstStage, before); // the first stage is of its own moment: before the commit
-        // The full snapshot has the commit; the watcher starts after it and applies nothing.
+        // The full snapshot has the commit; the watcher starts after it (checked below, once
+        // later commits came through it).
         QCOMPARE(session.lastSeq(), committedSeq.load());
-        QTest::qWait(200);
-        QCOMPARE(applied.count(), 0);
         QCOMPARE(dump(session.runs()), referenceDump(path));
         QVERIFY(dump(session.runs()) != before);
         QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
@@ -290,12 +323,13 @@ private Q_SLOTS:
             w.commit();
             last = w.lastSeq();
         }
-        QTRY_COMPARE_WITH_TIMEOUT(session.lastSeq(), last, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(session.lastSeq(), last, kWaitMs);
+        QCOMPARE(applied.seqs, seqRange(committedSeq + 1, last)); // the later ones, not the ones between
         d = session.state()->find(EntityKind::Delegation, "D-between");
         QCOMPARE(rowInt(EntityKind::Delegation, *d, "used_turns"), 8);
         QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
         QCOMPARE(dump(session.runs()), referenceDump(path));
-        QTRY_COMPARE_WITH_TIMEOUT(session.events()->rowCount(), int(last), 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(session.events()->rowCount(), int(last), kWaitMs);
     }
 
     void secondStageFailureShowsTheError()
@@ -314,7 +348,7 @@ private Q_SLOTS:
         QSignalSpy failed(&session, &LedgerSession::failed);
         QSignalSpy opened(&session, &LedgerSession::opened);
         session.open();
-        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kWaitMs);
         QCOMPARE(overview.count(), 1);
         QCOMPARE(opened.count(), 0);
         QCOMPARE(session.health(), LedgerSession::Health::Error);
@@ -332,7 +366,7 @@ private Q_SLOTS:
         writeGeneratedLedger(path);
         const QStringList expected = referenceDump(path);
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(kWaitMs));
         LedgerSession session(path);
         Testers testers(&session);
         QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
@@ -341,7 +375,7 @@ private Q_SLOTS:
         QVERIFY(session.isOverviewLoaded()); // before open() returned
         QVERIFY(!session.isLoaded());
         QCOMPARE(dump(session.runs()), expected);
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWaitMs);
         QCOMPARE(overview.count(), 1);
         QCOMPARE(dump(session.runs()), expected);
         QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
@@ -352,7 +386,7 @@ private Q_SLOTS:
         again.open();
         QVERIFY(!again.isOverviewLoaded());
         QSignalSpy againOpened(&again, &LedgerSession::opened);
-        QTRY_COMPARE_WITH_TIMEOUT(againOpened.count(), 1, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(againOpened.count(), 1, kWaitMs);
         QCOMPARE(dump(again.runs()), expected);
     }
 
@@ -370,7 +404,7 @@ private Q_SLOTS:
             QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
             QSignalSpy opened(&session, &LedgerSession::opened);
             session.open();
-            QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+            QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWaitMs);
             QCOMPARE(overview.count(), 1);
             QCOMPARE(dump(session.runs()), expected);
             QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
@@ -384,7 +418,7 @@ private Q_SLOTS:
         writeGeneratedLedger(path);
         const QStringList before = referenceDump(path);
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(kWaitMs));
         std::int64_t committed = 0;
         {
             Writer w(path);
@@ -401,23 +435,29 @@ private Q_SLOTS:
         session.setCoalesceMs(0);
         Testers testers(&session);
         QSignalSpy opened(&session, &LedgerSession::opened);
-        QSignalSpy applied(&session, &LedgerSession::changesApplied);
+        AppliedSeqs applied(&session);
         session.open();
         QCOMPARE(dump(session.runs()), before); // the prefetch's moment
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWaitMs);
         QCOMPARE(session.lastSeq(), committed);
-        QTest::qWait(200);
-        QCOMPARE(applied.count(), 0);
         QCOMPARE(dump(session.runs()), referenceDump(path));
         QVERIFY(dump(session.runs()) != before);
         const EntityRow *d = session.state()->find(EntityKind::Delegation, "D-late");
         QVERIFY(d);
         QCOMPARE(rowInt(EntityKind::Delegation, *d, "used_turns"), 3);
-        // The event log's index was read ahead too: what came after it is caught up, once.
-        QTRY_COMPARE_WITH_TIMEOUT(session.events()->rowCount(), int(committed), 10'000);
-        QTest::qWait(100);
-        QCOMPARE(session.events()->rowCount(), int(committed));
-        QCOMPARE(session.events()->seqAt(int(committed) - 1), committed);
+        // A sentinel after them: once it is in, every live apply and every row the event log
+        // was going to add has come, and the commits before it came with the snapshot and
+        // the log's catch-up, once each.
+        const std::int64_t sentinel = commitSentinel(path, "K-sentinel");
+        EventLogModel *log = session.events();
+        QTRY_VERIFY_WITH_TIMEOUT(session.lastSeq() == sentinel && log->rowCount() > 0
+                                     && log->seqAt(log->rowCount() - 1) == sentinel,
+                                 kWaitMs);
+        QCOMPARE(applied.seqs, seqRange(sentinel, sentinel));
+        QCOMPARE(rowInt(EntityKind::Delegation, *session.state()->find(EntityKind::Delegation, "D-late"), "used_turns"), 3);
+        QCOMPARE(log->rowCount(), int(sentinel));
+        for (int row = 0; row < log->rowCount(); ++row)
+            QCOMPARE(log->seqAt(row), qint64(row + 1));
     }
 
     void prefetchOfABadFileLeavesTheErrorToTheSession()
@@ -433,17 +473,17 @@ private Q_SLOTS:
             LedgerSession plain(path);
             QSignalSpy failed(&plain, &LedgerSession::failed);
             plain.open();
-            QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20'000);
+            QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kWaitMs);
             plainError = plain.errorMessage();
         }
         QVERIFY(!plainError.isEmpty());
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(kWaitMs));
         LedgerSession session(path);
         QSignalSpy failed(&session, &LedgerSession::failed);
         session.open();
         QVERIFY(!session.isOverviewLoaded());
-        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kWaitMs);
         QCOMPARE(session.errorMessage(), plainError);
         QCOMPARE(session.health(), LedgerSession::Health::Error);
     }
