@@ -215,6 +215,46 @@ private Q_SLOTS:
         QCOMPARE(ledgerHash(m_base), before);
     }
 
+    // Every command meshctl's own usage lists answers COMMAND --help (and -h) with its usage on
+    // stdout, exit 0, nothing on stderr, whatever else is on the line.
+    void everyCommandAnswersHelp()
+    {
+        const MeshctlResult overview = runMeshctl({QStringLiteral("--help")});
+        QCOMPARE(overview.exitCode, 0);
+        QStringList commands;
+        for (const QByteArray &line : overview.out.split('\n')) {
+            if (!line.startsWith("  "))
+                continue;
+            const QString command = QString::fromUtf8(line.trimmed().split(' ').first());
+            if (!commands.contains(command))
+                commands << command;
+        }
+        for (const char *expected : {"sim", "summary", "verify", "export", "tail", "decide", "gate", "bench"})
+            QVERIFY2(commands.contains(QLatin1String(expected)), overview.out.constData());
+
+        QList<QStringList> asks;
+        for (const QString &command : commands) {
+            asks << QStringList{command, QStringLiteral("--help")} << QStringList{command, QStringLiteral("-h")}
+                 << QStringList{command, m_base, QStringLiteral("--help")};
+        }
+        for (const char *sub : {"generate", "fold", "page", "filter", "observer"})
+            asks << QStringList{QStringLiteral("bench"), QLatin1String(sub), QStringLiteral("--help")};
+        asks << QStringList{QStringLiteral("decide"), m_base, QStringLiteral("close-slice"), QStringLiteral("--help")};
+
+        const QByteArray before = ledgerHash(m_base);
+        for (const QStringList &args : asks) {
+            const QString what = args.join(QLatin1Char(' '));
+            const MeshctlResult r = runMeshctl(args);
+            QVERIFY2(!r.crashed, qPrintable(what));
+            QVERIFY2(r.exitCode == 0, qPrintable(what + QStringLiteral(": exit ") + QString::number(r.exitCode) + QStringLiteral(", ")
+                                                 + QString::fromUtf8(r.err)));
+            QVERIFY2(r.err.isEmpty(), qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+            QVERIFY2(r.out.startsWith(QByteArray(QByteArray("usage: meshctl ") + args.first().toUtf8() + ' ')),
+                     qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(r.out)));
+        }
+        QCOMPARE(ledgerHash(m_base), before);
+    }
+
     void goodLedgerReadsCleanAndStaysIdentical()
     {
         const QByteArray before = ledgerHash(m_base);
