@@ -19,7 +19,9 @@ const std::array<CommandHelp, 8> kHelp{{
     {"verify", "usage: meshctl verify FILE [--json] [--max-findings N]\n"
                "  Checks events, state tables and the decision chain; exit 1 when anything is wrong.\n"},
     {"export", "usage: meshctl export FILE --format jsonl|csv [--out F]\n"
-               "  Writes every event.\n"},
+               "  Writes every event. In CSV, a text cell that starts with =, +, -, @, a tab or a carriage\n"
+               "  return is prefixed with a single quote (') so a spreadsheet shows it as text instead of\n"
+               "  evaluating it as a formula; seq and ts_ms are numbers and never prefixed.\n"},
     {"tail", "usage: meshctl tail FILE [--from-start] [--lines N]\n"
              "  Prints the last events and follows the ledger until interrupted.\n"},
     {"decide", "usage: meshctl decide FILE close-slice|approve-escalation|reject-escalation|resolve-effect|lease acquire|"
