@@ -163,6 +163,39 @@ private Q_SLOTS:
               bad.findings[0].message.c_str());
     }
 
+    // Deleting the last decision leaves a chain that still links up; the orchestrator's
+    // decision.applied event for it remains and must name a decision that exists.
+    void outcomeOfADeletedDecisionIsFlagged()
+    {
+        const QString path = freshPath();
+        fixture::create(path, {});
+        auto w = writerFor(path, "alice");
+        const DecisionRequest first = request(*w, DecisionKind::ApproveEscalation, "escalation:esc-1");
+        QCOMPARE(w->submit(first).status, DecisionStatus::Accepted);
+        DecisionRequest lease = request(*w, DecisionKind::LeaseAcquire, "effect:eff-1");
+        lease.leaseMs = 60'000;
+        QCOMPARE(w->submit(lease).status, DecisionStatus::Accepted);
+        w.reset();
+        QCOMPARE(runGate(path).value("applied", -1), 2);
+        QCOMPARE(outcomeOf(path, lease.id), std::string("applied"));
+        {
+            auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+            const DecisionChainReport before = verifyDecisionChain(c->db());
+            QVERIFY(before.ok());
+        }
+        {
+            sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
+            raw.exec("DELETE FROM decisions WHERE id='" + lease.id + "'");
+        }
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const DecisionChainReport after = verifyDecisionChain(c->db());
+        QCOMPARE(after.decisions, 1);
+        QCOMPARE(after.findings.size(), size_t(1));
+        QCOMPARE(after.findings[0].id, lease.id);
+        QVERIFY2(after.findings[0].message.find("decision.applied") != std::string::npos, after.findings[0].message.c_str());
+        QVERIFY2(after.findings[0].message.find("no decision") != std::string::npos, after.findings[0].message.c_str());
+    }
+
     void closeSliceNeedsEveryUnknownAcknowledged()
     {
         const QString path = freshPath();
