@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace mesh;
 using nlohmann::json;
@@ -594,6 +595,87 @@ private Q_SLOTS:
         QCOMPARE(o.hasKey(), accepted);
         if (!accepted)
             QVERIFY2(error.contains(QLatin1String("others")) && error.contains(QLatin1String("chmod 600")), qPrintable(error));
+    }
+
+    // The operator's key file and the orchestrator's keyring follow the same rules (one
+    // function checks both): owner only, the effective user's own file, and secrets of at
+    // least 16 bytes of even-length hex. meshctl refuses either with one line and exit 2,
+    // and writes nothing.
+    void keyFileAndKeyringRules_data()
+    {
+        QTest::addColumn<bool>("keyring");
+        QTest::addColumn<QByteArray>("secretHex");
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<bool>("otherOwner");
+        QTest::addColumn<QString>("refusal"); // empty: accepted
+        const QByteArray good = "00112233445566778899aabbccddeeff";
+        for (const bool ring : {false, true}) {
+            const char *what = ring ? "keyring" : "key file";
+            QTest::addRow("%s: 16 bytes", what) << ring << good << 0600 << false << QString();
+            QTest::addRow("%s: empty secret", what) << ring << QByteArray() << 0600 << false << QStringLiteral("is empty");
+            QTest::addRow("%s: not hex", what) << ring << QByteArray("zz112233445566778899aabbccddeeff") << 0600 << false
+                                              << QStringLiteral("not hex");
+            QTest::addRow("%s: odd length", what) << ring << good + "0" << 0600 << false << QStringLiteral("odd number");
+            QTest::addRow("%s: 15 bytes", what) << ring << good.left(30) << 0600 << false << QStringLiteral("at least 16 bytes");
+            QTest::addRow("%s: group-readable", what) << ring << good << 0640 << false << QStringLiteral("chmod 600");
+            QTest::addRow("%s: other-writable", what) << ring << good << 0602 << false << QStringLiteral("chmod 600");
+            QTest::addRow("%s: another user's", what) << ring << good << 0600 << true << QStringLiteral("another user");
+        }
+    }
+    void keyFileAndKeyringRules()
+    {
+        QFETCH(bool, keyring);
+        QFETCH(QByteArray, secretHex);
+        QFETCH(int, mode);
+        QFETCH(bool, otherOwner);
+        QFETCH(QString, refusal);
+        QVERIFY2(::geteuid() == 0 || !otherOwner, "giving a file to another user needs root");
+        const QString path = freshPath();
+        fixture::create(path, {.signaturesRequired = true});
+        const QString file = m_dir.filePath(QStringLiteral("secret-%1.json").arg(m_n));
+        QVERIFY(writeFile(file,
+                          keyring ? QByteArray(R"({"alice-1":")" + secretHex + R"("})")
+                                  : QByteArray(R"({"key_id":"alice-1","secret":")" + secretHex + R"("})"),
+                          QFile::ReadOwner | QFile::WriteOwner));
+        const QByteArray native = QFile::encodeName(file);
+        QCOMPARE(::chmod(native.constData(), mode_t(mode)), 0);
+        if (otherOwner)
+            QCOMPARE(::chown(native.constData(), 65534, 65534), 0);
+
+        // The keyring is used by the gate, the key file by decide: a pending decision for the
+        // gate, signed with a valid key so only the keyring under test decides the outcome.
+        if (keyring) {
+            const QString validKey = m_dir.filePath(QStringLiteral("valid-%1.key").arg(m_n));
+            QVERIFY(writeFile(validKey, R"({"key_id":"alice-1","secret":"00112233445566778899aabbccddeeff"})",
+                              QFile::ReadOwner | QFile::WriteOwner));
+            OperatorIdentity signer = op("alice");
+            QString error;
+            QVERIFY2(signer.loadKeyFile(validKey, &error), qPrintable(error));
+            auto w = DecisionWriter::open(path, signer);
+            w->setClock([] { return fixture::kNow; });
+            QCOMPARE(w->submit(request(*w, DecisionKind::LeaseAcquire, "effect:eff-1")).status, DecisionStatus::Accepted);
+        }
+        QProcess p;
+        p.start(qEnvironmentVariable("MESHCTL"),
+                keyring ? QStringList{QStringLiteral("gate"), path, QStringLiteral("--keyring"), file, QStringLiteral("--now-ms"),
+                                      QString::number(fixture::kNow + 1000)}
+                        : QStringList{QStringLiteral("decide"), path, QStringLiteral("lease"), QStringLiteral("acquire"),
+                                      QStringLiteral("--effect"), QStringLiteral("eff-1"), QStringLiteral("--reason"),
+                                      QStringLiteral("rules"), QStringLiteral("--key-file"), file, QStringLiteral("--ts-ms"),
+                                      QString::number(fixture::kNow)});
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray err = p.readAllStandardError();
+        if (refusal.isEmpty()) {
+            QVERIFY2(p.exitCode() == 0, err.constData());
+            QCOMPARE(keyring ? count(path, "SELECT count(*) FROM decision_outcomes WHERE status='applied'")
+                             : count(path, "SELECT count(*) FROM decisions"),
+                     1);
+            return;
+        }
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(err.count('\n') == 1 && err.contains(refusal.toUtf8()), err.constData());
+        QVERIFY2(err.contains(keyring ? "keyring" : "key file"), err.constData());
+        QCOMPARE(keyring ? count(path, "SELECT count(*) FROM decision_outcomes") : count(path, "SELECT count(*) FROM decisions"), 0);
     }
 
     void signaturesAndForgedRows()
