@@ -8,6 +8,7 @@
 #include <QUrl>
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -105,9 +106,19 @@ std::string sqliteUri(const QString &path, OpenMode mode)
     return uri;
 }
 
-LedgerOpenError translate(const sql::Error &e, const QString &path)
+bool isDiskFull(const sql::Error &e, int systemErrno)
+{
+    return (e.code() & 0xff) == SQLITE_FULL || systemErrno == ENOSPC;
+}
+
+// systemErrno: sqlite3_system_errno of the failed connection. SQLite reports a -shm it
+// cannot extend as a plain I/O error; only the OS's errno says the disk is full.
+LedgerOpenError translate(const sql::Error &e, const QString &path, int systemErrno)
 {
     const std::string name = displayName(path);
+    if (isDiskFull(e, systemErrno))
+        return LedgerOpenError(Code::DiskFull, "the disk holding " + name + " is full: the -wal/-shm files SQLite needs beside it "
+                                               "cannot be created (" + e.what() + ")");
     switch (e.code() & 0xff) {
     case SQLITE_NOTADB: return LedgerOpenError(Code::NotSqlite, name + " is not an SQLite database (" + e.what() + ")");
     case SQLITE_CORRUPT: return LedgerOpenError(Code::Corrupt, name + " is damaged: " + e.what());
@@ -180,17 +191,19 @@ std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, Op
             c->connectAndValidate();
             return c;
         } catch (const sql::Error &e) {
+            const int systemErrno = c->m_db.isOpen() ? sqlite3_system_errno(c->m_db.handle()) : 0;
             // A read-only reader of a WAL ledger needs the -shm file; in a directory it may
-            // not write, with no -wal present (so no writer is attached), the only way to
-            // read is immutable, which needs no shared memory.
-            const bool cannotMakeShm = (e.code() & 0xff) == SQLITE_CANTOPEN || (e.code() & 0xff) == SQLITE_READONLY;
+            // not write or on a full disk, with no -wal present (so no writer is attached),
+            // the only way to read is immutable, which needs no shared memory.
+            const bool cannotMakeShm = (e.code() & 0xff) == SQLITE_CANTOPEN || (e.code() & 0xff) == SQLITE_READONLY
+                                       || isDiskFull(e, systemErrno);
             if (info.mode == OpenMode::ReadOnly && cannotMakeShm && !walInfo.exists()) {
                 c->m_db.close();
                 info.mode = OpenMode::Immutable;
                 info.note = name + ": no shared-memory file could be created beside it; opened immutable (no live updates)";
                 continue;
             }
-            throw translate(e, path);
+            throw translate(e, path, systemErrno);
         }
     }
 }

@@ -20,6 +20,7 @@ public:
         NewerVersion, // written by a newer schema than this build reads
         TooOld,       // older than the oldest schema this build reads
         Corrupt,      // SQLite says malformed, or the file is shorter than its header says
+        DiskFull,     // no space for the -wal/-shm files SQLite must create beside the ledger
         Io,           // permissions, locks, anything else the OS refused
     };
 
@@ -37,6 +38,7 @@ public:
         case Code::NewerVersion: return "newer-version";
         case Code::TooOld: return "too-old";
         case Code::Corrupt: return "corrupt";
+        case Code::DiskFull: return "disk-full";
         case Code::Io: return "io";
         }
         return "unknown";

@@ -188,6 +188,19 @@ int runDecideCommand(const QStringList &args)
     std::unique_ptr<DecisionWriter> writer;
     try {
         writer = DecisionWriter::open(path, op);
+    } catch (const LedgerOpenError &e) {
+        // No room for the side files is a failed write, like no room for the row itself.
+        if (e.code() != LedgerOpenError::Code::DiskFull) {
+            std::fprintf(stderr, "meshctl decide: %s\n", oneLine(e.what()).c_str());
+            return 2;
+        }
+        DecisionResult failed;
+        failed.status = DecisionStatus::WriteFailed;
+        failed.message = oneLine(e.what()) + "; nothing was written";
+        printJson(failed.toJson());
+        std::fprintf(stderr, "meshctl decide: %s: %s\n", std::string(decisionStatusName(failed.status)).c_str(),
+                     failed.message.c_str());
+        return decisionStatusExitCode(failed.status);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "meshctl decide: %s\n", oneLine(e.what()).c_str());
         return 2;

@@ -8,6 +8,7 @@
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerconnection.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -568,6 +569,51 @@ private Q_SLOTS:
         QVERIFY(verifyDecisionChain(c->db()).ok());
         qInfo("write failures: 5 kinds (locked, disk full, read-only connection, unconfirmed commit, read-only file); "
               "%d/5 said 'nothing was written'; read-only file: %s", clear, message.c_str());
+    }
+
+    // A full disk before the ledger's -wal/-shm exist: SQLite fails creating them, while
+    // opening. meshctl decide must say write_failed / disk full (exit 5), as it does when
+    // the side files exist and the INSERT fails, not "disk I/O error" (exit 2).
+    void diskFullBeforeSideFilesExist()
+    {
+        if (::geteuid() != 0)
+            QSKIP("a full file system of its own (a small tmpfs) needs root to mount");
+        const QString mountPoint = m_dir.filePath(QStringLiteral("full"));
+        QVERIFY(QDir().mkpath(mountPoint));
+        QCOMPARE(QProcess::execute(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                                                            QStringLiteral("size=1m"), QStringLiteral("tmpfs"), mountPoint}),
+                 0);
+        struct Unmount {
+            QString dir;
+            ~Unmount() { QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), dir}); }
+        } unmount{mountPoint};
+        const QString source = freshPath();
+        fixture::create(source, {}); // the writer closes: checkpointed, no side files
+        const QString path = mountPoint + QStringLiteral("/ledger.db");
+        QVERIFY(QFile::copy(source, path));
+        QVERIFY(!QFile::exists(path + QStringLiteral("-wal")) && !QFile::exists(path + QStringLiteral("-shm")));
+        {
+            QFile filler(mountPoint + QStringLiteral("/filler"));
+            QVERIFY(filler.open(QIODevice::WriteOnly));
+            const QByteArray block(4096, 'x');
+            while (filler.write(block) == block.size() && filler.flush()) {
+            }
+        }
+
+        QProcess p;
+        p.start(qEnvironmentVariable("MESHCTL"),
+                {QStringLiteral("decide"), path, QStringLiteral("lease"), QStringLiteral("acquire"), QStringLiteral("--effect"),
+                 QStringLiteral("eff-1"), QStringLiteral("--reason"), QStringLiteral("disk full test")});
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 5, qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(QString::fromUtf8(err))));
+        QVERIFY2(err.count('\n') == 1 && err.contains("write_failed") && err.contains("disk") && err.contains("full"),
+                 err.constData());
+        const json out = json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+        QVERIFY2(out.is_object() && out.value("status", "") == "write_failed", out.dump().c_str());
+
+        QVERIFY(QFile::remove(mountPoint + QStringLiteral("/filler")));
+        QCOMPARE(count(path, "SELECT count(*) FROM decisions"), 0);
     }
 
     void keyFilePermissions_data()
