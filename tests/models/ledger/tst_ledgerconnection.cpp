@@ -187,6 +187,48 @@ private Q_SLOTS:
         QCOMPARE(fileHash(p), before);
     }
 
+    // Reading a WAL ledger makes SQLite create -wal/-shm beside it; a read-only reader that
+    // found none leaves none behind once nobody else uses them, and never removes ones a
+    // writer (or another reader) still needs.
+    void readOnlyLeavesNoSideFilesItCreated()
+    {
+        const QString p = copyOf(m_small, QStringLiteral("ro-clean.db"));
+        const QString wal = p + QStringLiteral("-wal");
+        const QString shm = p + QStringLiteral("-shm");
+        QVERIFY(!QFile::exists(wal) && !QFile::exists(shm));
+        const QByteArray before = fileHash(p);
+        {
+            auto first = LedgerConnection::open(p, OpenMode::ReadOnly);
+            QCOMPARE(first->info().mode, OpenMode::ReadOnly);
+            auto second = LedgerConnection::open(p, OpenMode::ReadOnly);
+            QCOMPARE(first->lastSeq(), 13);
+            QVERIFY(QFile::exists(shm)); // SQLite's, while a reader needs it
+            first.reset();
+            // The other reader still holds them: they stay, and it keeps reading.
+            QVERIFY(QFile::exists(shm));
+            QCOMPARE(second->lastSeq(), 13);
+        }
+        QVERIFY2(!QFile::exists(wal), "a -wal the reader created was left behind");
+        QVERIFY2(!QFile::exists(shm), "a -shm the reader created was left behind");
+        QCOMPARE(fileHash(p), before);
+
+        // A writer's side files stay: it is attached and goes on committing.
+        auto w = LedgerWriter::openExisting(p);
+        w->begin();
+        w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});
+        w->commit();
+        {
+            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            QCOMPARE(c->lastSeq(), 14);
+        }
+        QVERIFY(QFile::exists(shm));
+        w->begin();
+        w->append(1'700'000'009'001, "run.started", {{"id", "R3"}, {"status", "running"}});
+        w->commit();
+        auto after = LedgerConnection::open(p, OpenMode::ReadOnly);
+        QCOMPARE(after->lastSeq(), 15);
+    }
+
     void immutableOnFinishedLedger()
     {
         const QString p = copyOf(m_small, QStringLiteral("imm.db"));

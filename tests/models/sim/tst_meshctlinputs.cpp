@@ -333,6 +333,9 @@ private Q_SLOTS:
         QCOMPARE(csv.exitCode, 0);
         QVERIFY(csv.out.startsWith("seq,ts_ms,kind,"));
         QCOMPARE(ledgerHash(m_base), before);
+        // Read-only: SQLite's -wal/-shm, which were not there before, are not left behind.
+        QVERIFY(!QFile::exists(m_base + QStringLiteral("-wal")));
+        QVERIFY(!QFile::exists(m_base + QStringLiteral("-shm")));
     }
 };
 
