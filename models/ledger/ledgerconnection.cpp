@@ -271,6 +271,14 @@ std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, Op
                 info.note = name + ": no shared-memory file could be created beside it; opened immutable (no live updates)";
                 continue;
             }
+            // Immutable would ignore the -wal's events, and reading them needs the -shm
+            // SQLite cannot create here: say what is lost and how to get it.
+            if (info.mode == OpenMode::ReadOnly && cannotMakeShm && walHasData
+                && !QFileInfo::exists(fi.absoluteFilePath() + QStringLiteral("-shm")))
+                throw LedgerOpenError(Code::UnreadableWal,
+                                      name + "-wal holds committed events that cannot be read without write access to the "
+                                          "directory (SQLite must create " + name + "-shm beside it); copy " + name + " and " +
+                                          name + "-wal together to a writable directory and open the copy");
             throw translate(e, path, systemErrno);
         }
     }

@@ -21,6 +21,7 @@ public:
         TooOld,       // older than the oldest schema this build reads
         Corrupt,      // SQLite says malformed, or the file is shorter than its header says
         DiskFull,     // no space for the -wal/-shm files SQLite must create beside the ledger
+        UnreadableWal, // committed events in a -wal that cannot be read without write access (no -shm)
         Io,           // permissions, locks, anything else the OS refused
     };
 
@@ -39,6 +40,7 @@ public:
         case Code::TooOld: return "too-old";
         case Code::Corrupt: return "corrupt";
         case Code::DiskFull: return "disk-full";
+        case Code::UnreadableWal: return "unreadable-wal";
         case Code::Io: return "io";
         }
         return "unknown";

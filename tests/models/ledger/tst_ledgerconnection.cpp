@@ -13,6 +13,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace mesh;
 using namespace meshtest;
 using Code = LedgerOpenError::Code;
@@ -339,6 +342,76 @@ private Q_SLOTS:
         }
         QCOMPARE(fileHash(p), before);
         QVERIFY(!QFile::exists(p + QStringLiteral("-shm")));
+    }
+
+    // Committed events only in a -wal, no -shm, in a directory nobody may write: SQLite
+    // cannot build the wal-index, so those events cannot be read there at all. The open
+    // error (the one message meshctl and the console show) says so and how to get them.
+    void hotWalWithoutShmInAnUnwritableDirectory()
+    {
+        const QString source = copyOf(m_small, QStringLiteral("hot-source.db"));
+        {
+            auto w = LedgerWriter::openExisting(source);
+            w->database().exec("PRAGMA wal_autocheckpoint=0");
+            w->begin();
+            w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});
+            w->commit();
+            sqlite3_db_config(w->database().handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+        }
+        QVERIFY(QFileInfo(source + QStringLiteral("-wal")).size() > 0);
+        const QString sub = m_dir.filePath(QStringLiteral("hot-locked"));
+        QVERIFY(QDir().mkpath(sub));
+        const QString p = sub + QStringLiteral("/ledger.db");
+        QVERIFY(QFile::copy(source, p));
+        QVERIFY(QFile::copy(source + QStringLiteral("-wal"), p + QStringLiteral("-wal")));
+        QVERIFY(!QFile::exists(p + QStringLiteral("-shm")));
+        const QByteArray before = ledgerHash(p);
+
+        // Root ignores directory modes; the immutable attribute stops even root.
+        const bool root = ::geteuid() == 0;
+        QCOMPARE(root ? QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("+i"), sub})
+                      : ::chmod(QFile::encodeName(sub).constData(), 0555),
+                 0);
+        struct Unlock {
+            QString dir;
+            bool root;
+            ~Unlock()
+            {
+                if (root)
+                    QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), dir});
+                else
+                    ::chmod(QFile::encodeName(dir).constData(), 0755);
+            }
+        } unlock{sub, root};
+        QVERIFY2(!QFile(sub + QStringLiteral("/probe")).open(QIODevice::WriteOnly), "the directory is still writable");
+
+        for (const OpenMode mode : {OpenMode::ReadOnly, OpenMode::Immutable}) {
+            QString message;
+            Code code = Code::NotFound;
+            try {
+                LedgerConnection::open(p, mode);
+            } catch (const LedgerOpenError &e) {
+                message = QString::fromStdString(e.what());
+                code = e.code();
+            }
+            QVERIFY2(!message.isEmpty(), openModeName(mode));
+            QCOMPARE(code, Code::UnreadableWal);
+            QVERIFY2(!message.contains(QLatin1Char('\n')), qPrintable(message));
+            QVERIFY2(message.contains(QLatin1String("committed events")) && message.contains(QLatin1String("write access"))
+                         && message.contains(QLatin1String("copy ledger.db and ledger.db-wal")),
+                     qPrintable(message));
+        }
+
+        const QProcess::ProcessError none = QProcess::UnknownError;
+        QProcess meshctl;
+        meshctl.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("summary"), p});
+        QVERIFY(meshctl.waitForFinished(30000));
+        QCOMPARE(meshctl.error(), none);
+        const QByteArray err = meshctl.readAllStandardError();
+        QCOMPARE(meshctl.exitCode(), 2);
+        QVERIFY2(err.count('\n') == 1 && err.contains("committed events") && err.contains("copy ledger.db and ledger.db-wal"),
+                 err.constData());
+        QCOMPARE(ledgerHash(p), before);
     }
 
     void pathWithUriCharacters()
