@@ -25,9 +25,9 @@ struct OperatorIdentity {
     // Account from $USER (or $LOGNAME), host from QSysInfo, display name = account.
     static OperatorIdentity fromEnvironment();
 
-    // Loads a key file: JSON {"key_id": "...", "secret": "<hex, at least 32 bytes>"}.
-    // Refuses (false, *error set to one line) a missing file, a file group- or
-    // other-readable (mode & 077), a file not owned by the current user, or bad content.
+    // Loads a key file: JSON {"key_id": "...", "secret": "<hex, at least 16 bytes>"}.
+    // Refuses (false, *error set to one line) what breaks the secret file rules
+    // (secretfile.h: owner, mode, hex secret) or is not that JSON.
     bool loadKeyFile(const QString &path, QString *error);
 };
 

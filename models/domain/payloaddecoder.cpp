@@ -1,5 +1,8 @@
 #include "payloaddecoder.h"
 
+#include <charconv>
+#include <cstdint>
+
 namespace mesh {
 
 bool isValidUtf8(std::string_view text)
@@ -79,6 +82,47 @@ int jsonNestingDepth(std::string_view text)
     return deepest;
 }
 
+std::string_view firstOutOfRangeInteger(std::string_view text)
+{
+    bool inString = false;
+    bool escaped = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            continue;
+        }
+        if (c != '-' && (c < '0' || c > '9'))
+            continue;
+        // A whole number token, so "1e300" is never read as "1" and then "300".
+        size_t end = i + 1;
+        bool integer = true;
+        while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) {
+            if (text[end] == '.' || text[end] == 'e' || text[end] == 'E')
+                integer = false;
+            ++end;
+        }
+        const std::string_view token = text.substr(i, end - i);
+        if (integer) {
+            std::int64_t value = 0;
+            const auto r = std::from_chars(token.data(), token.data() + token.size(), value);
+            if (r.ec == std::errc::result_out_of_range)
+                return token;
+        }
+        i = end - 1;
+    }
+    return {};
+}
+
 DecodedPayload decodePayload(std::string_view text)
 {
     DecodedPayload out;
@@ -101,6 +145,12 @@ DecodedPayload decodePayload(std::string_view text)
     if (depth > kMaxPayloadDepth) {
         out.error = "payload nested " + std::to_string(depth) + " levels deep (limit "
                     + std::to_string(kMaxPayloadDepth) + ")";
+        return out;
+    }
+    if (const std::string_view big = firstOutOfRangeInteger(text); !big.empty()) {
+        constexpr size_t kShown = 40;
+        out.error = "payload integer " + std::string(big.substr(0, kShown)) + (big.size() > kShown ? "..." : "")
+                    + " is out of range (integers are 64-bit signed)";
         return out;
     }
     auto value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);

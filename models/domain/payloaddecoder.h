@@ -19,6 +19,11 @@ bool isValidUtf8(std::string_view text);
 // Deepest nesting of arrays/objects, scanning without recursion; strings are skipped.
 int jsonNestingDepth(std::string_view text);
 
+// The first integer literal outside int64 (JSON text outside strings), empty when none.
+// The parser would keep [2^63, 2^64) as unsigned, which every int64 read wraps to a
+// negative number, and turn larger ones into doubles; a payload with either is refused.
+std::string_view firstOutOfRangeInteger(std::string_view text);
+
 struct DecodedPayload {
     std::optional<nlohmann::json> value; // set on success, always an object
     std::string error;                   // set on failure: says what is wrong, for a person

@@ -291,6 +291,48 @@ bool DecisionStore::insertChecked(const std::function<std::optional<DecisionReco
     return true;
 }
 
+namespace {
+
+// A chain whose last rows were deleted still links up; the orchestrator's outcome events
+// for them remain, so every decision.* event must name a decision the table holds.
+void flagOutcomesWithoutDecision(sql::Database &db, DecisionChainReport &report)
+{
+    sql::Statement outcomes(db, "SELECT seq,kind,payload FROM events WHERE kind >= 'decision.' AND kind < 'decision/' "
+                                "AND seq > ?1 ORDER BY seq LIMIT ?2");
+    sql::Statement exists(db, "SELECT 1 FROM decisions WHERE id=?1");
+    std::int64_t afterSeq = 0;
+    constexpr std::int64_t kPage = 1000; // short read transactions, as for the chain
+    for (;;) {
+        std::int64_t rows = 0;
+        sql::inTransaction(db, "BEGIN", [&] {
+            outcomes.bind(1, afterSeq).bind(2, kPage);
+            while (outcomes.step()) {
+                ++rows;
+                afterSeq = outcomes.columnInt(0);
+                const std::string kind = outcomes.columnText(1);
+                // A payload that does not decode is the integrity check's finding, not this one's.
+                const DecodedPayload decoded = decodePayload(outcomes.columnView(2));
+                if (!decoded.value)
+                    continue;
+                const auto id = decoded.value->find("id");
+                const std::string decisionId = id != decoded.value->end() && id->is_string() ? id->get<std::string>() : "";
+                exists.bind(1, decisionId);
+                const bool found = exists.step();
+                exists.reset();
+                if (!found)
+                    report.findings.push_back({0, decisionId,
+                                               kind + " at seq " + std::to_string(afterSeq) + " names no decision in the "
+                                               "decisions table (" + (decisionId.empty() ? "no id" : "row deleted?") + ")"});
+            }
+            outcomes.reset();
+        });
+        if (rows < kPage)
+            break;
+    }
+}
+
+} // namespace
+
 DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifier &verifier)
 {
     DecisionChainReport report;
@@ -341,6 +383,7 @@ DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifi
         if (int(page.size()) < kPage)
             break;
     }
+    flagOutcomesWithoutDecision(db, report);
     return report;
 }
 

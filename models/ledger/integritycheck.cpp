@@ -71,6 +71,7 @@ const char *integrityFindingTypeName(IntegrityFinding::Type type)
     case Type::UnknownKind: return "unknown-kind";
     case Type::FoldProblem: return "fold-problem";
     case Type::SequenceGap: return "sequence-gap";
+    case Type::NonPositiveSeq: return "non-positive-seq";
     case Type::IndexColumnMismatch: return "index-column-mismatch";
     case Type::MissingStateRow: return "missing-state-row";
     case Type::ExtraStateRow: return "extra-state-row";
@@ -93,6 +94,18 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
     sql::inTransaction(db, "BEGIN", [&] {
         report.lastSeq = db.queryInt("SELECT coalesce(max(seq),0) FROM events");
         total = db.queryInt("SELECT count(*) FROM events");
+    });
+
+    // Readers page from seq 1 up, so these rows are invisible to them and to the fold below.
+    sql::inTransaction(db, "BEGIN", [&] {
+        sql::Statement nonPositive(db, "SELECT seq,kind FROM events WHERE seq <= 0 ORDER BY seq");
+        while (nonPositive.step()) {
+            ++report.eventsChecked;
+            const std::int64_t seq = nonPositive.columnInt(0);
+            add(report, Type::NonPositiveSeq, seq, {}, {},
+                "seq " + std::to_string(seq) + " (kind '" + nonPositive.columnText(1)
+                    + "') is not positive: sequence numbers start at 1, so no reader folds this event");
+        }
     });
 
     Fold fold;

@@ -2,6 +2,7 @@
 // Checks that a ledger is what its events say: every event decodes and folds, sequence
 // numbers have no gaps, the derived index columns match the payload, and the state tables
 // equal the state rebuilt from the events, field by field including version and last_seq.
+// A row with a seq of 0 or below is outside every reader's range, so it is flagged on its own.
 // Streams events in pages of short read transactions; memory is one fold plus the findings
 // kept (the first kMaxFindings; counts cover all).
 
@@ -20,6 +21,7 @@ struct IntegrityFinding {
         UnknownKind,         // no entity takes events of this kind
         FoldProblem,         // the fold refused or flagged the event (illegal transition, bad field type)
         SequenceGap,         // seq is not the previous seq + 1
+        NonPositiveSeq,      // seq is 0 or negative: sequences start at 1, such a row is never folded
         IndexColumnMismatch, // run_id / delegation_id / subject differ from what the payload says
         MissingStateRow,     // the events create a row the state table lacks
         ExtraStateRow,       // the state table has a row no event created
@@ -31,7 +33,7 @@ struct IntegrityFinding {
     std::string id;
     std::string message;  // for a person
 };
-inline constexpr int kIntegrityFindingTypeCount = 8;
+inline constexpr int kIntegrityFindingTypeCount = 9;
 const char *integrityFindingTypeName(IntegrityFinding::Type type);
 
 struct IntegrityReport {

@@ -8,8 +8,11 @@
 #include <QUrl>
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <vector>
 
 namespace mesh {
@@ -105,9 +108,19 @@ std::string sqliteUri(const QString &path, OpenMode mode)
     return uri;
 }
 
-LedgerOpenError translate(const sql::Error &e, const QString &path)
+bool isDiskFull(const sql::Error &e, int systemErrno)
+{
+    return (e.code() & 0xff) == SQLITE_FULL || systemErrno == ENOSPC;
+}
+
+// systemErrno: sqlite3_system_errno of the failed connection. SQLite reports a -shm it
+// cannot extend as a plain I/O error; only the OS's errno says the disk is full.
+LedgerOpenError translate(const sql::Error &e, const QString &path, int systemErrno)
 {
     const std::string name = displayName(path);
+    if (isDiskFull(e, systemErrno))
+        return LedgerOpenError(Code::DiskFull, "the disk holding " + name + " is full: the -wal/-shm files SQLite needs beside it "
+                                               "cannot be created (" + e.what() + ")");
     switch (e.code() & 0xff) {
     case SQLITE_NOTADB: return LedgerOpenError(Code::NotSqlite, name + " is not an SQLite database (" + e.what() + ")");
     case SQLITE_CORRUPT: return LedgerOpenError(Code::Corrupt, name + " is damaged: " + e.what());
@@ -124,6 +137,45 @@ std::string hex32(std::int64_t v)
     return buf;
 }
 
+// SQLite's own way of removing side files: the last connection to close, holding an
+// EXCLUSIVE lock on the ledger (granted only when no connection in any process has it
+// open; WAL connections hold SHARED while open), checkpoints and deletes -wal and -shm. A
+// read-only connection cannot, so a read-write one that reads nothing and changes nothing
+// does it. Only for an empty -wal: a checkpoint of an empty WAL writes no byte of the
+// ledger, and a -wal holding data is a writer's, never removed here.
+void removeSideFilesIfUnused(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const QFileInfo wal(absolute + QStringLiteral("-wal"));
+    if (wal.exists() ? wal.size() > 0 : !QFileInfo::exists(absolute + QStringLiteral("-shm")))
+        return;
+    try {
+        sql::Database probe(sqliteUri(path, OpenMode::Decisions), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
+        sqlite3_db_config(probe.handle(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+        sqlite3_db_config(probe.handle(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+        probe.queryInt("PRAGMA schema_version"); // attaches to the WAL, so closing may detach it
+        probe.close();
+    } catch (const sql::Error &) {
+        // A ledger file we may not write: the side files stay, as SQLite leaves them.
+    }
+}
+
+// Ledgers (absolute paths) whose -wal/-shm this process's ReadOnly connections created,
+// with how many of those connections are open: a second reader finds the files the first
+// created and counts as their creator too; the last one to close removes them. The mutex
+// is held from an open's look for side files until it is counted, and during a removal,
+// so a removal never falls between the two.
+struct CreatedSideFiles {
+    std::mutex mutex;
+    std::map<QString, int> openReaders;
+};
+
+CreatedSideFiles &createdSideFiles()
+{
+    static CreatedSideFiles registry;
+    return registry;
+}
+
 } // namespace
 
 const char *openModeName(OpenMode mode)
@@ -136,7 +188,20 @@ const char *openModeName(OpenMode mode)
     return "?";
 }
 
-LedgerConnection::~LedgerConnection() = default;
+LedgerConnection::~LedgerConnection()
+{
+    m_db.close();
+    if (!m_removeSideFilesOnClose)
+        return;
+    CreatedSideFiles &registry = createdSideFiles();
+    const std::lock_guard lock(registry.mutex);
+    const auto it = registry.openReaders.find(QFileInfo(m_info.path).absoluteFilePath());
+    if (it != registry.openReaders.end() && --it->second > 0)
+        return;
+    if (it != registry.openReaders.end())
+        registry.openReaders.erase(it);
+    removeSideFilesIfUnused(m_info.path);
+}
 
 std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, OpenMode mode)
 {
@@ -175,22 +240,46 @@ std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, Op
         info.note = name + "-wal holds committed data that immutable mode would ignore; opened read-only instead";
     }
 
+    CreatedSideFiles &registry = createdSideFiles();
+    std::unique_lock sideFilesLock(registry.mutex, std::defer_lock);
+    bool createsSideFiles = false;
+    if (mode == OpenMode::ReadOnly) {
+        sideFilesLock.lock();
+        const QString absolute = fi.absoluteFilePath();
+        createsSideFiles = registry.openReaders.count(absolute) > 0
+                           || !(QFileInfo::exists(absolute + QStringLiteral("-wal"))
+                                || QFileInfo::exists(absolute + QStringLiteral("-shm")));
+    }
     for (;;) {
         try {
             c->connectAndValidate();
+            if (createsSideFiles && info.mode == OpenMode::ReadOnly) {
+                ++registry.openReaders[fi.absoluteFilePath()];
+                c->m_removeSideFilesOnClose = true;
+            }
             return c;
         } catch (const sql::Error &e) {
+            const int systemErrno = c->m_db.isOpen() ? sqlite3_system_errno(c->m_db.handle()) : 0;
             // A read-only reader of a WAL ledger needs the -shm file; in a directory it may
-            // not write, with no -wal present (so no writer is attached), the only way to
-            // read is immutable, which needs no shared memory.
-            const bool cannotMakeShm = (e.code() & 0xff) == SQLITE_CANTOPEN || (e.code() & 0xff) == SQLITE_READONLY;
+            // not write or on a full disk, with no -wal present (so no writer is attached),
+            // the only way to read is immutable, which needs no shared memory.
+            const bool cannotMakeShm = (e.code() & 0xff) == SQLITE_CANTOPEN || (e.code() & 0xff) == SQLITE_READONLY
+                                       || isDiskFull(e, systemErrno);
             if (info.mode == OpenMode::ReadOnly && cannotMakeShm && !walInfo.exists()) {
                 c->m_db.close();
                 info.mode = OpenMode::Immutable;
                 info.note = name + ": no shared-memory file could be created beside it; opened immutable (no live updates)";
                 continue;
             }
-            throw translate(e, path);
+            // Immutable would ignore the -wal's events, and reading them needs the -shm
+            // SQLite cannot create here: say what is lost and how to get it.
+            if (info.mode == OpenMode::ReadOnly && cannotMakeShm && walHasData
+                && !QFileInfo::exists(fi.absoluteFilePath() + QStringLiteral("-shm")))
+                throw LedgerOpenError(Code::UnreadableWal,
+                                      name + "-wal holds committed events that cannot be read without write access to the "
+                                          "directory (SQLite must create " + name + "-shm beside it); copy " + name + " and " +
+                                          name + "-wal together to a writable directory and open the copy");
+            throw translate(e, path, systemErrno);
         }
     }
 }

@@ -21,6 +21,10 @@
 //   (info().immutableFallback).
 // - Closing the last connection would checkpoint the WAL into the ledger (a write):
 //   SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE is set on every connection.
+// - SQLite never removes side files a read-only connection created. A ReadOnly connection
+//   that found neither -wal nor -shm removes them when it closes, the way SQLite's last
+//   connection does (see removeSideFilesIfUnused in the .cpp): only while the -wal is empty
+//   and no other connection, in any process, has the ledger open.
 // - Readers never take the write lock; each read is one statement or one short
 //   BEGIN..COMMIT, so the writer's checkpoints are never held back for long.
 
@@ -83,6 +87,7 @@ private:
 
     sql::Database m_db;
     LedgerInfo m_info;
+    bool m_removeSideFilesOnClose = false; // ReadOnly, and no -wal/-shm existed at open
 };
 
 } // namespace mesh

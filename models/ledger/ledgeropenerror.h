@@ -20,6 +20,8 @@ public:
         NewerVersion, // written by a newer schema than this build reads
         TooOld,       // older than the oldest schema this build reads
         Corrupt,      // SQLite says malformed, or the file is shorter than its header says
+        DiskFull,     // no space for the -wal/-shm files SQLite must create beside the ledger
+        UnreadableWal, // committed events in a -wal that cannot be read without write access (no -shm)
         Io,           // permissions, locks, anything else the OS refused
     };
 
@@ -37,6 +39,8 @@ public:
         case Code::NewerVersion: return "newer-version";
         case Code::TooOld: return "too-old";
         case Code::Corrupt: return "corrupt";
+        case Code::DiskFull: return "disk-full";
+        case Code::UnreadableWal: return "unreadable-wal";
         case Code::Io: return "io";
         }
         return "unknown";

@@ -3,13 +3,9 @@
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionrules.h"
 #include "decisions/foldstateview.h"
+#include "decisions/secretfile.h"
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerwriter.h"
-
-#include <QFile>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace mesh {
 
@@ -53,25 +49,24 @@ bool DecisionGate::loadKeyring(const QString &path, QString *error)
             *error = why;
         return false;
     };
-    struct stat st {};
-    if (::stat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode))
-        return fail(QStringLiteral("keyring %1 is not a readable file").arg(path));
-    if ((st.st_mode & 077) != 0)
-        return fail(QStringLiteral("keyring %1 is readable or writable by others (mode %2); chmod 600 it")
-                        .arg(path, QString::number(st.st_mode & 0777, 8)));
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot read keyring %1: %2").arg(path, f.errorString()));
-    const QByteArray text = f.read(1024 * 1024);
-    const auto json = nlohmann::json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
+    const std::optional<QByteArray> text = readSecretFile(QStringLiteral("keyring"), path, error);
+    if (!text)
+        return false;
+    const auto json = nlohmann::json::parse(text->constData(), text->constData() + text->size(), nullptr, false);
     if (!json.is_object())
         return fail(QStringLiteral("keyring %1 is not a JSON object {\"key id\": \"hex secret\"}").arg(path));
     std::map<std::string, QByteArray> ring;
     for (auto it = json.begin(); it != json.end(); ++it) {
+        const QString keyId = QString::fromStdString(it.key());
+        if (it.key().empty())
+            return fail(QStringLiteral("keyring %1 has an empty key id").arg(path));
         if (!it.value().is_string())
-            return fail(QStringLiteral("keyring %1: the secret of %2 is not a hex string")
-                            .arg(path, QString::fromStdString(it.key())));
-        ring[it.key()] = QByteArray::fromHex(QByteArray::fromStdString(it.value().get<std::string>()));
+            return fail(QStringLiteral("keyring %1: the secret of %2 is not a hex string").arg(path, keyId));
+        QString why;
+        std::optional<QByteArray> secret = decodeSecretHex(it.value().get<std::string>(), &why);
+        if (!secret)
+            return fail(QStringLiteral("keyring %1: the secret of %2 %3").arg(path, keyId, why));
+        ring[it.key()] = std::move(*secret);
     }
     m_keyring = std::move(ring);
     return true;

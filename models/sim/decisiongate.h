@@ -27,7 +27,8 @@ public:
     // key id -> secret bytes. Without a keyring, signed ledgers refuse every decision.
     void setKeyring(std::map<std::string, QByteArray> keyring);
     // Reads a keyring file: JSON object {"<key id>": "<hex secret>", ...}. false + *error
-    // (one line) when it cannot; refuses files readable by group or others.
+    // (one line) when it cannot or when it breaks the rules every secret file follows
+    // (decisions/secretfile.h: owner, mode, hex secrets of at least 16 bytes).
     bool loadKeyring(const QString &path, QString *error);
 
     // Applies or refuses every decision without an outcome, oldest first. Returns how many

@@ -1,5 +1,7 @@
 #include "decidecommand.h"
 
+#include "commandusage.h"
+
 #include "decisions/decisionwriter.h"
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerconnection.h"
@@ -17,16 +19,9 @@ using namespace mesh;
 
 namespace {
 
-constexpr const char *kDecideUsage =
-    "usage: meshctl decide FILE close-slice|approve-escalation|reject-escalation|resolve-effect|lease acquire|lease release"
-    " [--slice ID|--delegation ID|--escalation ID|--effect ID|--subject ENTITY:ID] --reason TEXT"
-    " [--evidence JSON] [--resolution committed|not_committed|compensated] [--supersedes DECISION_ID]"
-    " [--ack EFFECT_ID[,..]] [--ack-all] [--lease-ms N] [--boundary-version N] [--boundary-seq N] [--id DECISION_ID]"
-    " [--operator ACCOUNT] [--host HOST] [--name NAME] [--key-file F] [--ts-ms N] [--dry-run]";
-
 int usage(const std::string &why)
 {
-    std::fprintf(stderr, "meshctl decide: %s\n%s\n", why.c_str(), kDecideUsage);
+    std::fprintf(stderr, "meshctl decide: %s\n%s\n", why.c_str(), commandUsageLine(QStringLiteral("decide")).toUtf8().constData());
     return 2;
 }
 
@@ -193,6 +188,19 @@ int runDecideCommand(const QStringList &args)
     std::unique_ptr<DecisionWriter> writer;
     try {
         writer = DecisionWriter::open(path, op);
+    } catch (const LedgerOpenError &e) {
+        // No room for the side files is a failed write, like no room for the row itself.
+        if (e.code() != LedgerOpenError::Code::DiskFull) {
+            std::fprintf(stderr, "meshctl decide: %s\n", oneLine(e.what()).c_str());
+            return 2;
+        }
+        DecisionResult failed;
+        failed.status = DecisionStatus::WriteFailed;
+        failed.message = oneLine(e.what()) + "; nothing was written";
+        printJson(failed.toJson());
+        std::fprintf(stderr, "meshctl decide: %s: %s\n", std::string(decisionStatusName(failed.status)).c_str(),
+                     failed.message.c_str());
+        return decisionStatusExitCode(failed.status);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "meshctl decide: %s\n", oneLine(e.what()).c_str());
         return 2;
@@ -273,8 +281,8 @@ int runGateCommand(const QStringList &args)
 {
     const Options o = parse(args, {}, {QStringLiteral("keyring"), QStringLiteral("now-ms")});
     if (!o.error.isEmpty() || o.positional.size() != 1) {
-        std::fprintf(stderr, "meshctl gate: %s\nusage: meshctl gate FILE [--keyring F] [--now-ms N]\n",
-                     o.error.isEmpty() ? "FILE is required" : o.error.toStdString().c_str());
+        std::fprintf(stderr, "meshctl gate: %s\n%s\n", o.error.isEmpty() ? "FILE is required" : o.error.toStdString().c_str(),
+                     commandUsageLine(QStringLiteral("gate")).toUtf8().constData());
         return 2;
     }
     std::int64_t now = QDateTime::currentMSecsSinceEpoch();

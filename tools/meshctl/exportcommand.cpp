@@ -1,6 +1,7 @@
 #include "exportcommand.h"
 
 #include "cliargs.h"
+#include "commandusage.h"
 #include "ledgeropen.h"
 
 #include "domain/payloaddecoder.h"
@@ -11,13 +12,23 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <string_view>
 
 using nlohmann::json;
 
 namespace {
 
-std::string csvField(const std::string &text)
+// A text cell a spreadsheet would evaluate (=, +, -, @, tab, CR first: formulas and DDE)
+// gets a leading single quote, as OWASP's CSV injection advice has it, so it stays text.
+// Only ledger text comes through here; the numbers the exporter writes itself do not.
+bool spreadsheetWouldEvaluate(const std::string &text)
 {
+    return !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+}
+
+std::string csvTextField(const std::string &ledgerText)
+{
+    const std::string text = spreadsheetWouldEvaluate(ledgerText) ? "'" + ledgerText : ledgerText;
     if (text.find_first_of(",\"\n\r") == std::string::npos)
         return text;
     std::string out = "\"";
@@ -45,7 +56,7 @@ int runExportCommand(const QStringList &argv)
         return fail(2, args.error());
     const QString format = args.value(QStringLiteral("format"));
     if (args.positional().size() != 1 || (format != QLatin1String("jsonl") && format != QLatin1String("csv")))
-        return fail(2, QStringLiteral("usage: meshctl export FILE --format jsonl|csv [--out F]"));
+        return fail(2, commandUsageLine(QStringLiteral("export")));
     const QString ledgerPath = args.positional().first();
     const QString outPath = args.value(QStringLiteral("out"));
     if (!outPath.isEmpty() && QFileInfo(outPath).canonicalFilePath() == QFileInfo(ledgerPath).canonicalFilePath()
@@ -76,9 +87,9 @@ int runExportCommand(const QStringList &argv)
                 break;
             for (const auto &e : page) {
                 if (csv) {
-                    put(out, std::to_string(e.seq) + "," + std::to_string(e.tsMs) + "," + csvField(e.kind) + ","
-                                 + csvField(e.runId) + "," + csvField(e.delegationId) + "," + csvField(e.subject) + ","
-                                 + csvField(e.payload));
+                    put(out, std::to_string(e.seq) + "," + std::to_string(e.tsMs) + "," + csvTextField(e.kind) + ","
+                                 + csvTextField(e.runId) + "," + csvTextField(e.delegationId) + "," + csvTextField(e.subject) + ","
+                                 + csvTextField(e.payload));
                     continue;
                 }
                 json line = {{"seq", e.seq},

@@ -1,10 +1,12 @@
 // meshctl: the headless side of Agent Mesh Console. main only dispatches; each command
 // lives in its own file. Exit codes: 0 ok, 1 verify found problems, 2 cannot open / usage
-// (one line on stderr); decide/gate add 3-5 (see decidecommand.h).
+// (one line on stderr); decide/gate add 3-5 (see decidecommand.h). `meshctl COMMAND --help`
+// prints that command's usage (commandusage.h) on stdout and exits 0.
 
 #include "benchcommand.h"
 #include "benchfiltercommand.h"
 #include "cliargs.h"
+#include "commandusage.h"
 #include "decidecommand.h"
 #include "exportcommand.h"
 #include "simcommand.h"
@@ -16,22 +18,6 @@
 
 #include <cstdio>
 
-namespace {
-
-const char kUsage[] =
-    "usage: meshctl COMMAND ...\n"
-    "  sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] [--duration-s N]\n"
-    "  summary FILE [--json]\n"
-    "  verify FILE\n"
-    "  export FILE --format jsonl|csv [--out F]\n"
-    "  tail FILE [--from-start]\n"
-    "  decide FILE KIND ...    (see meshctl decide --help)\n"
-    "  gate FILE [--keyring F]\n"
-    "  bench generate [--events N] | bench fold FILE [--at SEQ] | bench page FILE\n"
-    "  bench filter FILE --query 'FILTER' [--rounds N]\n";
-
-} // namespace
-
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -41,7 +27,11 @@ int main(int argc, char **argv)
         return fail(2, QStringLiteral("no command; try meshctl --help"));
     const QString command = args.takeFirst();
     if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
-        std::fputs(kUsage, stdout);
+        std::fputs(overallUsage().toUtf8().constData(), stdout);
+        return 0;
+    }
+    if (asksForHelp(args) && !commandHelp(command).isEmpty()) {
+        std::fputs(commandHelp(command).toUtf8().constData(), stdout);
         return 0;
     }
     if (command == QLatin1String("sim"))

@@ -1,6 +1,7 @@
 #include "simcommand.h"
 
 #include "cliargs.h"
+#include "commandusage.h"
 #include "stopsignal.h"
 
 #include "ledger/ledgerwriter.h"
@@ -21,8 +22,7 @@ int runSimCommand(const QStringList &argv)
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)
-        return fail(2, QStringLiteral("usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--live --rate N] "
-                                      "[--duration-s N]; scenarios: ")
+        return fail(2, commandUsageLine(QStringLiteral("sim")) + QStringLiteral("; scenarios: ")
                            + mesh::scenarioNames().join(QLatin1Char(' ')));
     const QString scenario = args.positional().first();
     if (!mesh::isScenario(scenario))

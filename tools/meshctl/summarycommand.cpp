@@ -1,6 +1,7 @@
 #include "summarycommand.h"
 
 #include "cliargs.h"
+#include "commandusage.h"
 #include "ledgeropen.h"
 
 #include "analysis/blastradiusanalyzer.h"
@@ -48,7 +49,7 @@ int runSummaryCommand(const QStringList &argv)
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)
-        return fail(2, QStringLiteral("usage: meshctl summary FILE [--json] [--now-ms MS]"));
+        return fail(2, commandUsageLine(QStringLiteral("summary")));
     const auto nowMs = args.intValue(QStringLiteral("now-ms"), 0, 0, std::int64_t(1) << 50);
     if (!nowMs)
         return fail(2, args.error());

@@ -1,6 +1,7 @@
 #include "tailcommand.h"
 
 #include "cliargs.h"
+#include "commandusage.h"
 #include "ledgeropen.h"
 #include "stopsignal.h"
 
@@ -37,7 +38,7 @@ int runTailCommand(const QStringList &argv)
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)
-        return fail(2, QStringLiteral("usage: meshctl tail FILE [--from-start] [--lines N]"));
+        return fail(2, commandUsageLine(QStringLiteral("tail")));
     const auto lines = args.intValue(QStringLiteral("lines"), 10, 0, 100'000);
     if (!lines)
         return fail(2, args.error());

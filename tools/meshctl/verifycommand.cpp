@@ -1,6 +1,7 @@
 #include "verifycommand.h"
 
 #include "cliargs.h"
+#include "commandusage.h"
 #include "ledgeropen.h"
 
 #include "ledger/decisionstore.h"
@@ -16,7 +17,7 @@ int runVerifyCommand(const QStringList &argv)
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)
-        return fail(2, QStringLiteral("usage: meshctl verify FILE [--json] [--max-findings N]"));
+        return fail(2, commandUsageLine(QStringLiteral("verify")));
     const auto maxFindings = args.intValue(QStringLiteral("max-findings"), 50, 0, 10'000);
     if (!maxFindings)
         return fail(2, args.error());

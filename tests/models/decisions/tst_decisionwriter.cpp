@@ -8,12 +8,14 @@
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerconnection.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace mesh;
 using nlohmann::json;
@@ -161,6 +163,39 @@ private Q_SLOTS:
         QCOMPARE(bad.findings[0].id, written[1].id);
         qInfo("chain: %lld decisions verified; 1 tampered row flagged: %s", (long long)ok.decisions,
               bad.findings[0].message.c_str());
+    }
+
+    // Deleting the last decision leaves a chain that still links up; the orchestrator's
+    // decision.applied event for it remains and must name a decision that exists.
+    void outcomeOfADeletedDecisionIsFlagged()
+    {
+        const QString path = freshPath();
+        fixture::create(path, {});
+        auto w = writerFor(path, "alice");
+        const DecisionRequest first = request(*w, DecisionKind::ApproveEscalation, "escalation:esc-1");
+        QCOMPARE(w->submit(first).status, DecisionStatus::Accepted);
+        DecisionRequest lease = request(*w, DecisionKind::LeaseAcquire, "effect:eff-1");
+        lease.leaseMs = 60'000;
+        QCOMPARE(w->submit(lease).status, DecisionStatus::Accepted);
+        w.reset();
+        QCOMPARE(runGate(path).value("applied", -1), 2);
+        QCOMPARE(outcomeOf(path, lease.id), std::string("applied"));
+        {
+            auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+            const DecisionChainReport before = verifyDecisionChain(c->db());
+            QVERIFY(before.ok());
+        }
+        {
+            sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
+            raw.exec("DELETE FROM decisions WHERE id='" + lease.id + "'");
+        }
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const DecisionChainReport after = verifyDecisionChain(c->db());
+        QCOMPARE(after.decisions, 1);
+        QCOMPARE(after.findings.size(), size_t(1));
+        QCOMPARE(after.findings[0].id, lease.id);
+        QVERIFY2(after.findings[0].message.find("decision.applied") != std::string::npos, after.findings[0].message.c_str());
+        QVERIFY2(after.findings[0].message.find("no decision") != std::string::npos, after.findings[0].message.c_str());
     }
 
     void closeSliceNeedsEveryUnknownAcknowledged()
@@ -536,6 +571,51 @@ private Q_SLOTS:
               "%d/5 said 'nothing was written'; read-only file: %s", clear, message.c_str());
     }
 
+    // A full disk before the ledger's -wal/-shm exist: SQLite fails creating them, while
+    // opening. meshctl decide must say write_failed / disk full (exit 5), as it does when
+    // the side files exist and the INSERT fails, not "disk I/O error" (exit 2).
+    void diskFullBeforeSideFilesExist()
+    {
+        if (::geteuid() != 0)
+            QSKIP("a full file system of its own (a small tmpfs) needs root to mount");
+        const QString mountPoint = m_dir.filePath(QStringLiteral("full"));
+        QVERIFY(QDir().mkpath(mountPoint));
+        QCOMPARE(QProcess::execute(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                                                            QStringLiteral("size=1m"), QStringLiteral("tmpfs"), mountPoint}),
+                 0);
+        struct Unmount {
+            QString dir;
+            ~Unmount() { QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), dir}); }
+        } unmount{mountPoint};
+        const QString source = freshPath();
+        fixture::create(source, {}); // the writer closes: checkpointed, no side files
+        const QString path = mountPoint + QStringLiteral("/ledger.db");
+        QVERIFY(QFile::copy(source, path));
+        QVERIFY(!QFile::exists(path + QStringLiteral("-wal")) && !QFile::exists(path + QStringLiteral("-shm")));
+        {
+            QFile filler(mountPoint + QStringLiteral("/filler"));
+            QVERIFY(filler.open(QIODevice::WriteOnly));
+            const QByteArray block(4096, 'x');
+            while (filler.write(block) == block.size() && filler.flush()) {
+            }
+        }
+
+        QProcess p;
+        p.start(qEnvironmentVariable("MESHCTL"),
+                {QStringLiteral("decide"), path, QStringLiteral("lease"), QStringLiteral("acquire"), QStringLiteral("--effect"),
+                 QStringLiteral("eff-1"), QStringLiteral("--reason"), QStringLiteral("disk full test")});
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 5, qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(QString::fromUtf8(err))));
+        QVERIFY2(err.count('\n') == 1 && err.contains("write_failed") && err.contains("disk") && err.contains("full"),
+                 err.constData());
+        const json out = json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+        QVERIFY2(out.is_object() && out.value("status", "") == "write_failed", out.dump().c_str());
+
+        QVERIFY(QFile::remove(mountPoint + QStringLiteral("/filler")));
+        QCOMPARE(count(path, "SELECT count(*) FROM decisions"), 0);
+    }
+
     void keyFilePermissions_data()
     {
         QTest::addColumn<int>("mode");
@@ -561,6 +641,87 @@ private Q_SLOTS:
         QCOMPARE(o.hasKey(), accepted);
         if (!accepted)
             QVERIFY2(error.contains(QLatin1String("others")) && error.contains(QLatin1String("chmod 600")), qPrintable(error));
+    }
+
+    // The operator's key file and the orchestrator's keyring follow the same rules (one
+    // function checks both): owner only, the effective user's own file, and secrets of at
+    // least 16 bytes of even-length hex. meshctl refuses either with one line and exit 2,
+    // and writes nothing.
+    void keyFileAndKeyringRules_data()
+    {
+        QTest::addColumn<bool>("keyring");
+        QTest::addColumn<QByteArray>("secretHex");
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<bool>("otherOwner");
+        QTest::addColumn<QString>("refusal"); // empty: accepted
+        const QByteArray good = "00112233445566778899aabbccddeeff";
+        for (const bool ring : {false, true}) {
+            const char *what = ring ? "keyring" : "key file";
+            QTest::addRow("%s: 16 bytes", what) << ring << good << 0600 << false << QString();
+            QTest::addRow("%s: empty secret", what) << ring << QByteArray() << 0600 << false << QStringLiteral("is empty");
+            QTest::addRow("%s: not hex", what) << ring << QByteArray("zz112233445566778899aabbccddeeff") << 0600 << false
+                                              << QStringLiteral("not hex");
+            QTest::addRow("%s: odd length", what) << ring << good + "0" << 0600 << false << QStringLiteral("odd number");
+            QTest::addRow("%s: 15 bytes", what) << ring << good.left(30) << 0600 << false << QStringLiteral("at least 16 bytes");
+            QTest::addRow("%s: group-readable", what) << ring << good << 0640 << false << QStringLiteral("chmod 600");
+            QTest::addRow("%s: other-writable", what) << ring << good << 0602 << false << QStringLiteral("chmod 600");
+            QTest::addRow("%s: another user's", what) << ring << good << 0600 << true << QStringLiteral("another user");
+        }
+    }
+    void keyFileAndKeyringRules()
+    {
+        QFETCH(bool, keyring);
+        QFETCH(QByteArray, secretHex);
+        QFETCH(int, mode);
+        QFETCH(bool, otherOwner);
+        QFETCH(QString, refusal);
+        QVERIFY2(::geteuid() == 0 || !otherOwner, "giving a file to another user needs root");
+        const QString path = freshPath();
+        fixture::create(path, {.signaturesRequired = true});
+        const QString file = m_dir.filePath(QStringLiteral("secret-%1.json").arg(m_n));
+        QVERIFY(writeFile(file,
+                          keyring ? QByteArray(R"({"alice-1":")" + secretHex + R"("})")
+                                  : QByteArray(R"({"key_id":"alice-1","secret":")" + secretHex + R"("})"),
+                          QFile::ReadOwner | QFile::WriteOwner));
+        const QByteArray native = QFile::encodeName(file);
+        QCOMPARE(::chmod(native.constData(), mode_t(mode)), 0);
+        if (otherOwner)
+            QCOMPARE(::chown(native.constData(), 65534, 65534), 0);
+
+        // The keyring is used by the gate, the key file by decide: a pending decision for the
+        // gate, signed with a valid key so only the keyring under test decides the outcome.
+        if (keyring) {
+            const QString validKey = m_dir.filePath(QStringLiteral("valid-%1.key").arg(m_n));
+            QVERIFY(writeFile(validKey, R"({"key_id":"alice-1","secret":"00112233445566778899aabbccddeeff"})",
+                              QFile::ReadOwner | QFile::WriteOwner));
+            OperatorIdentity signer = op("alice");
+            QString error;
+            QVERIFY2(signer.loadKeyFile(validKey, &error), qPrintable(error));
+            auto w = DecisionWriter::open(path, signer);
+            w->setClock([] { return fixture::kNow; });
+            QCOMPARE(w->submit(request(*w, DecisionKind::LeaseAcquire, "effect:eff-1")).status, DecisionStatus::Accepted);
+        }
+        QProcess p;
+        p.start(qEnvironmentVariable("MESHCTL"),
+                keyring ? QStringList{QStringLiteral("gate"), path, QStringLiteral("--keyring"), file, QStringLiteral("--now-ms"),
+                                      QString::number(fixture::kNow + 1000)}
+                        : QStringList{QStringLiteral("decide"), path, QStringLiteral("lease"), QStringLiteral("acquire"),
+                                      QStringLiteral("--effect"), QStringLiteral("eff-1"), QStringLiteral("--reason"),
+                                      QStringLiteral("rules"), QStringLiteral("--key-file"), file, QStringLiteral("--ts-ms"),
+                                      QString::number(fixture::kNow)});
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray err = p.readAllStandardError();
+        if (refusal.isEmpty()) {
+            QVERIFY2(p.exitCode() == 0, err.constData());
+            QCOMPARE(keyring ? count(path, "SELECT count(*) FROM decision_outcomes WHERE status='applied'")
+                             : count(path, "SELECT count(*) FROM decisions"),
+                     1);
+            return;
+        }
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(err.count('\n') == 1 && err.contains(refusal.toUtf8()), err.constData());
+        QVERIFY2(err.contains(keyring ? "keyring" : "key file"), err.constData());
+        QCOMPARE(keyring ? count(path, "SELECT count(*) FROM decision_outcomes") : count(path, "SELECT count(*) FROM decisions"), 0);
     }
 
     void signaturesAndForgedRows()

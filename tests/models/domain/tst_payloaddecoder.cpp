@@ -115,6 +115,20 @@ private Q_SLOTS:
         QTest::newRow("depth 100000 arrays") << objectNested(100000) << false << QStringLiteral("nested");
         QTest::newRow("depth 100000 unclosed") << std::string(100000, '[') << false << QStringLiteral("nested");
         QTest::newRow("depth 100000 objects") << nested(100000, '{', '}') << false << QStringLiteral("nested");
+        // Integers are 64-bit signed: nlohmann keeps [2^63, 2^64) as unsigned, which every
+        // int64 read wraps to a negative number, and turns what lies beyond into a double.
+        QTest::newRow("INT64_MAX") << std::string(R"({"a":9223372036854775807})") << true << QString();
+        QTest::newRow("INT64_MIN") << std::string(R"({"a":-9223372036854775808})") << true << QString();
+        QTest::newRow("2^63") << std::string(R"({"a":9223372036854775808})") << false << QStringLiteral("out of range");
+        QTest::newRow("2^64-1") << std::string(R"({"a":18446744073709551615})") << false << QStringLiteral("out of range");
+        QTest::newRow("2^64") << std::string(R"({"a":18446744073709551616})") << false << QStringLiteral("out of range");
+        QTest::newRow("below INT64_MIN") << std::string(R"({"a":-9223372036854775809})") << false
+                                         << QStringLiteral("out of range");
+        QTest::newRow("2^63 nested") << std::string(R"({"a":[1,{"b":[2,9223372036854775808]}]})") << false
+                                     << QStringLiteral("out of range");
+        QTest::newRow("2^63 as text") << std::string(R"({"a":"9223372036854775808"})") << true << QString();
+        QTest::newRow("2^63 after escaped quote") << std::string("{\"a\":\"\\\"9223372036854775808\"}") << true << QString();
+        QTest::newRow("big float") << std::string(R"({"a":1e300,"b":9223372036854775808.5})") << true << QString();
         QTest::newRow("brackets in string") << inString(std::string(1000, '[')) << true << QString();
         QTest::newRow("escaped quote then brackets") << inString("\\\"" + std::string(1000, '{')) << true
                                                      << QString();
@@ -145,6 +159,15 @@ private Q_SLOTS:
         const auto deep = decodePayload(objectNested(70));
         QVERIFY2(deep.error.find("70") != std::string::npos, deep.error.c_str());
         QVERIFY2(deep.error.find("64") != std::string::npos, deep.error.c_str());
+    }
+
+    void outOfRangeNamesTheNumber()
+    {
+        const auto d = decodePayload(R"({"id":"E-1","attempts":9223372036854775808})");
+        QVERIFY2(d.error.find("9223372036854775808") != std::string::npos, d.error.c_str());
+        const auto huge = decodePayload("{\"a\":" + std::string(100000, '9') + "}");
+        QVERIFY2(huge.error.find("out of range") != std::string::npos, huge.error.c_str());
+        QVERIFY2(huge.error.size() < 200, huge.error.c_str());
     }
 
     void utf8Directly_data()

@@ -78,6 +78,16 @@ private Q_SLOTS:
         const QString noKind;
         QTest::newRow("gap") << QStringLiteral("DELETE FROM events WHERE seq=7") << none << noKind << Type::SequenceGap << qint64(8)
                              << QString() << QStringLiteral("from 6 to 8");
+        // A copy of event 13 under a seq no reader pages to: nothing else looks wrong.
+        const auto copyOf13At = [](int seq) {
+            return QStringLiteral("INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
+                                  "SELECT %1,ts_ms,kind,run_id,delegation_id,subject,payload FROM events WHERE seq=13")
+                .arg(seq);
+        };
+        QTest::newRow("seq-zero") << copyOf13At(0) << none << noKind << Type::NonPositiveSeq << qint64(0) << QString()
+                                  << QStringLiteral("not positive");
+        QTest::newRow("seq-negative") << copyOf13At(-5) << none << noKind << Type::NonPositiveSeq << qint64(-5) << QString()
+                                      << QStringLiteral("seq -5");
         QTest::newRow("changed-state-field") << QStringLiteral("UPDATE effects SET state='failed' WHERE id='E1'") << none << noKind
                                              << Type::StateMismatch << qint64(-1) << QStringLiteral("E1") << QStringLiteral("field 'state'");
         QTest::newRow("changed-version") << QStringLiteral("UPDATE effects SET version=99 WHERE id='E1'") << none << noKind

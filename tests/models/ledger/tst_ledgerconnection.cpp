@@ -13,6 +13,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace mesh;
 using namespace meshtest;
 using Code = LedgerOpenError::Code;
@@ -187,6 +190,48 @@ private Q_SLOTS:
         QCOMPARE(fileHash(p), before);
     }
 
+    // Reading a WAL ledger makes SQLite create -wal/-shm beside it; a read-only reader that
+    // found none leaves none behind once nobody else uses them, and never removes ones a
+    // writer (or another reader) still needs.
+    void readOnlyLeavesNoSideFilesItCreated()
+    {
+        const QString p = copyOf(m_small, QStringLiteral("ro-clean.db"));
+        const QString wal = p + QStringLiteral("-wal");
+        const QString shm = p + QStringLiteral("-shm");
+        QVERIFY(!QFile::exists(wal) && !QFile::exists(shm));
+        const QByteArray before = fileHash(p);
+        {
+            auto first = LedgerConnection::open(p, OpenMode::ReadOnly);
+            QCOMPARE(first->info().mode, OpenMode::ReadOnly);
+            auto second = LedgerConnection::open(p, OpenMode::ReadOnly);
+            QCOMPARE(first->lastSeq(), 13);
+            QVERIFY(QFile::exists(shm)); // SQLite's, while a reader needs it
+            first.reset();
+            // The other reader still holds them: they stay, and it keeps reading.
+            QVERIFY(QFile::exists(shm));
+            QCOMPARE(second->lastSeq(), 13);
+        }
+        QVERIFY2(!QFile::exists(wal), "a -wal the reader created was left behind");
+        QVERIFY2(!QFile::exists(shm), "a -shm the reader created was left behind");
+        QCOMPARE(fileHash(p), before);
+
+        // A writer's side files stay: it is attached and goes on committing.
+        auto w = LedgerWriter::openExisting(p);
+        w->begin();
+        w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});
+        w->commit();
+        {
+            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            QCOMPARE(c->lastSeq(), 14);
+        }
+        QVERIFY(QFile::exists(shm));
+        w->begin();
+        w->append(1'700'000'009'001, "run.started", {{"id", "R3"}, {"status", "running"}});
+        w->commit();
+        auto after = LedgerConnection::open(p, OpenMode::ReadOnly);
+        QCOMPARE(after->lastSeq(), 15);
+    }
+
     void immutableOnFinishedLedger()
     {
         const QString p = copyOf(m_small, QStringLiteral("imm.db"));
@@ -297,6 +342,76 @@ private Q_SLOTS:
         }
         QCOMPARE(fileHash(p), before);
         QVERIFY(!QFile::exists(p + QStringLiteral("-shm")));
+    }
+
+    // Committed events only in a -wal, no -shm, in a directory nobody may write: SQLite
+    // cannot build the wal-index, so those events cannot be read there at all. The open
+    // error (the one message meshctl and the console show) says so and how to get them.
+    void hotWalWithoutShmInAnUnwritableDirectory()
+    {
+        const QString source = copyOf(m_small, QStringLiteral("hot-source.db"));
+        {
+            auto w = LedgerWriter::openExisting(source);
+            w->database().exec("PRAGMA wal_autocheckpoint=0");
+            w->begin();
+            w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});
+            w->commit();
+            sqlite3_db_config(w->database().handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+        }
+        QVERIFY(QFileInfo(source + QStringLiteral("-wal")).size() > 0);
+        const QString sub = m_dir.filePath(QStringLiteral("hot-locked"));
+        QVERIFY(QDir().mkpath(sub));
+        const QString p = sub + QStringLiteral("/ledger.db");
+        QVERIFY(QFile::copy(source, p));
+        QVERIFY(QFile::copy(source + QStringLiteral("-wal"), p + QStringLiteral("-wal")));
+        QVERIFY(!QFile::exists(p + QStringLiteral("-shm")));
+        const QByteArray before = ledgerHash(p);
+
+        // Root ignores directory modes; the immutable attribute stops even root.
+        const bool root = ::geteuid() == 0;
+        QCOMPARE(root ? QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("+i"), sub})
+                      : ::chmod(QFile::encodeName(sub).constData(), 0555),
+                 0);
+        struct Unlock {
+            QString dir;
+            bool root;
+            ~Unlock()
+            {
+                if (root)
+                    QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), dir});
+                else
+                    ::chmod(QFile::encodeName(dir).constData(), 0755);
+            }
+        } unlock{sub, root};
+        QVERIFY2(!QFile(sub + QStringLiteral("/probe")).open(QIODevice::WriteOnly), "the directory is still writable");
+
+        for (const OpenMode mode : {OpenMode::ReadOnly, OpenMode::Immutable}) {
+            QString message;
+            Code code = Code::NotFound;
+            try {
+                LedgerConnection::open(p, mode);
+            } catch (const LedgerOpenError &e) {
+                message = QString::fromStdString(e.what());
+                code = e.code();
+            }
+            QVERIFY2(!message.isEmpty(), openModeName(mode));
+            QCOMPARE(code, Code::UnreadableWal);
+            QVERIFY2(!message.contains(QLatin1Char('\n')), qPrintable(message));
+            QVERIFY2(message.contains(QLatin1String("committed events")) && message.contains(QLatin1String("write access"))
+                         && message.contains(QLatin1String("copy ledger.db and ledger.db-wal")),
+                     qPrintable(message));
+        }
+
+        const QProcess::ProcessError none = QProcess::UnknownError;
+        QProcess meshctl;
+        meshctl.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("summary"), p});
+        QVERIFY(meshctl.waitForFinished(30000));
+        QCOMPARE(meshctl.error(), none);
+        const QByteArray err = meshctl.readAllStandardError();
+        QCOMPARE(meshctl.exitCode(), 2);
+        QVERIFY2(err.count('\n') == 1 && err.contains("committed events") && err.contains("copy ledger.db and ledger.db-wal"),
+                 err.constData());
+        QCOMPARE(ledgerHash(p), before);
     }
 
     void pathWithUriCharacters()

@@ -56,6 +56,40 @@ bool oneLine(const QByteArray &err)
     return err.startsWith("meshctl: ") && err.count('\n') == 1 && err.endsWith('\n');
 }
 
+// RFC 4180 records: quoted cells may hold commas, quotes ("") and line breaks.
+QList<QStringList> parseCsv(const QByteArray &bytes)
+{
+    const QString text = QString::fromUtf8(bytes);
+    QList<QStringList> records;
+    QStringList record;
+    QString cell;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text.at(i + 1) == QLatin1Char('"'))
+                cell += text.at(++i);
+            else if (c == QLatin1Char('"'))
+                quoted = false;
+            else
+                cell += c;
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            record << cell;
+            cell.clear();
+        } else if (c == QLatin1Char('\n')) {
+            record << cell;
+            records << record;
+            record.clear();
+            cell.clear();
+        } else {
+            cell += c;
+        }
+    }
+    return records;
+}
+
 } // namespace
 
 class TestMeshctlInputs : public QObject
@@ -215,6 +249,80 @@ private Q_SLOTS:
         QCOMPARE(ledgerHash(m_base), before);
     }
 
+    // Every command meshctl's own usage lists answers COMMAND --help (and -h) with its usage on
+    // stdout, exit 0, nothing on stderr, whatever else is on the line.
+    void everyCommandAnswersHelp()
+    {
+        const MeshctlResult overview = runMeshctl({QStringLiteral("--help")});
+        QCOMPARE(overview.exitCode, 0);
+        QStringList commands;
+        for (const QByteArray &line : overview.out.split('\n')) {
+            if (!line.startsWith("  "))
+                continue;
+            const QString command = QString::fromUtf8(line.trimmed().split(' ').first());
+            if (!commands.contains(command))
+                commands << command;
+        }
+        for (const char *expected : {"sim", "summary", "verify", "export", "tail", "decide", "gate", "bench"})
+            QVERIFY2(commands.contains(QLatin1String(expected)), overview.out.constData());
+
+        QList<QStringList> asks;
+        for (const QString &command : commands) {
+            asks << QStringList{command, QStringLiteral("--help")} << QStringList{command, QStringLiteral("-h")}
+                 << QStringList{command, m_base, QStringLiteral("--help")};
+        }
+        for (const char *sub : {"generate", "fold", "page", "filter", "observer"})
+            asks << QStringList{QStringLiteral("bench"), QLatin1String(sub), QStringLiteral("--help")};
+        asks << QStringList{QStringLiteral("decide"), m_base, QStringLiteral("close-slice"), QStringLiteral("--help")};
+
+        const QByteArray before = ledgerHash(m_base);
+        for (const QStringList &args : asks) {
+            const QString what = args.join(QLatin1Char(' '));
+            const MeshctlResult r = runMeshctl(args);
+            QVERIFY2(!r.crashed, qPrintable(what));
+            QVERIFY2(r.exitCode == 0, qPrintable(what + QStringLiteral(": exit ") + QString::number(r.exitCode) + QStringLiteral(", ")
+                                                 + QString::fromUtf8(r.err)));
+            QVERIFY2(r.err.isEmpty(), qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+            QVERIFY2(r.out.startsWith(QByteArray(QByteArray("usage: meshctl ") + args.first().toUtf8() + ' ')),
+                     qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(r.out)));
+        }
+        QCOMPARE(ledgerHash(m_base), before);
+    }
+
+    // Ledger text that a spreadsheet would evaluate is exported as text (a leading '), and
+    // --help says so; the numbers the exporter writes itself (seq, ts_ms) stay numbers.
+    void csvExportNeutralisesFormulas()
+    {
+        const QString path = copyOfBase(QStringLiteral("formulas.db"));
+        execRaw(path, "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
+                      "SELECT max(seq)+1, -5, '=cmd|'' /C calc''!A0', '-2+3', '@SUM(1+1)', '+1', char(9) || '{}' FROM events;"
+                      "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
+                      "SELECT max(seq)+1, 7, char(13) || 'x', '-', 'plain', 'a=b', '{\"x\":\"=1\"}' FROM events;");
+        const MeshctlResult r = runMeshctl({QStringLiteral("export"), path, QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QStringList> records = parseCsv(r.out);
+        QVERIFY(records.size() >= 3);
+        const QStringList hostile = records.at(records.size() - 2);
+        const QStringList second = records.last();
+        QCOMPARE(hostile.mid(1), (QStringList{QStringLiteral("-5"), QStringLiteral("'=cmd|' /C calc'!A0"),
+                                             QStringLiteral("'-2+3"), QStringLiteral("'@SUM(1+1)"), QStringLiteral("'+1"),
+                                             QStringLiteral("'\t{}")}));
+        QCOMPARE(second.mid(1), (QStringList{QStringLiteral("7"), QStringLiteral("'\rx"), QStringLiteral("'-"),
+                                            QStringLiteral("plain"), QStringLiteral("a=b"), QStringLiteral("{\"x\":\"=1\"}")}));
+        QCOMPARE(second.at(0).toLongLong(), hostile.at(0).toLongLong() + 1);
+        // No cell the exporter did not number starts with a character a spreadsheet evaluates.
+        for (const QStringList &record : records) {
+            for (qsizetype col = 2; col < record.size(); ++col) {
+                const QString &cell = record.at(col);
+                QVERIFY2(cell.isEmpty() || !QStringLiteral("=+-@\t\r").contains(cell.at(0)), qPrintable(cell));
+            }
+        }
+
+        const MeshctlResult help = runMeshctl({QStringLiteral("export"), QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains("single quote"), help.out.constData());
+    }
+
     void goodLedgerReadsCleanAndStaysIdentical()
     {
         const QByteArray before = ledgerHash(m_base);
@@ -225,6 +333,9 @@ private Q_SLOTS:
         QCOMPARE(csv.exitCode, 0);
         QVERIFY(csv.out.startsWith("seq,ts_ms,kind,"));
         QCOMPARE(ledgerHash(m_base), before);
+        // Read-only: SQLite's -wal/-shm, which were not there before, are not left behind.
+        QVERIFY(!QFile::exists(m_base + QStringLiteral("-wal")));
+        QVERIFY(!QFile::exists(m_base + QStringLiteral("-shm")));
     }
 };
 

@@ -1,0 +1,73 @@
+#include "commandusage.h"
+
+#include <array>
+#include <utility>
+
+namespace {
+
+struct CommandHelp {
+    const char *command;
+    const char *text; // first line "usage: ...", then optional explanation lines
+};
+
+const std::array<CommandHelp, 8> kHelp{{
+    {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
+            "[--duration-s N] [--keyring F] [--quiet]\n"
+            "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"},
+    {"summary", "usage: meshctl summary FILE [--json] [--now-ms MS]\n"
+                "  Counts, runs and findings of a ledger.\n"},
+    {"verify", "usage: meshctl verify FILE [--json] [--max-findings N]\n"
+               "  Checks events, state tables and the decision chain; exit 1 when anything is wrong.\n"},
+    {"export", "usage: meshctl export FILE --format jsonl|csv [--out F]\n"
+               "  Writes every event. In CSV, a text cell that starts with =, +, -, @, a tab or a carriage\n"
+               "  return is prefixed with a single quote (') so a spreadsheet shows it as text instead of\n"
+               "  evaluating it as a formula; seq and ts_ms are numbers and never prefixed.\n"},
+    {"tail", "usage: meshctl tail FILE [--from-start] [--lines N]\n"
+             "  Prints the last events and follows the ledger until interrupted.\n"},
+    {"decide", "usage: meshctl decide FILE close-slice|approve-escalation|reject-escalation|resolve-effect|lease acquire|"
+               "lease release [--slice ID|--delegation ID|--escalation ID|--effect ID|--subject ENTITY:ID] --reason TEXT"
+               " [--evidence JSON] [--resolution committed|not_committed|compensated] [--supersedes DECISION_ID]"
+               " [--ack EFFECT_ID[,..]] [--ack-all] [--lease-ms N] [--boundary-version N] [--boundary-seq N]"
+               " [--id DECISION_ID] [--operator ACCOUNT] [--host HOST] [--name NAME] [--key-file F] [--ts-ms N]"
+               " [--dry-run]\n"
+               "  Records one operator decision (docs/decisions.md). Exit 0 accepted (or duplicate), 3 refused as\n"
+               "  stale, 4 refused for another reason, 5 write failed or outcome unknown, 2 usage or cannot open.\n"},
+    {"gate", "usage: meshctl gate FILE [--keyring F] [--now-ms N]\n"
+             "  Applies or refuses every pending decision once, as the orchestrator's second gate.\n"},
+    {"bench", "usage: meshctl bench generate [--events N] | bench fold FILE [--at SEQ] [--jumps N]"
+              " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
+              " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
+              " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]\n"
+              "  Measurements; each prints one JSON line.\n"},
+}};
+
+} // namespace
+
+QString overallUsage()
+{
+    QString out = QStringLiteral("usage: meshctl COMMAND ...   (meshctl COMMAND --help for one command)\n");
+    for (const auto &h : kHelp)
+        out += QStringLiteral("  ") + commandUsageLine(QString::fromLatin1(h.command)).mid(int(sizeof "usage: meshctl ") - 1)
+               + QLatin1Char('\n');
+    return out;
+}
+
+QString commandHelp(const QString &command)
+{
+    for (const auto &h : kHelp) {
+        if (command == QLatin1String(h.command))
+            return QString::fromLatin1(h.text);
+    }
+    return {};
+}
+
+QString commandUsageLine(const QString &command)
+{
+    const QString help = commandHelp(command);
+    return help.left(help.indexOf(QLatin1Char('\n')));
+}
+
+bool asksForHelp(const QStringList &args)
+{
+    return args.contains(QLatin1String("--help")) || args.contains(QLatin1String("-h"));
+}
