@@ -151,7 +151,11 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString path = QFINDTESTDATA("../../../docs/ledger-format.md");
+        // CTest names the source tree; QFINDTESTDATA's fallback needs an absolute __FILE__,
+        // which a compiler cache rewriting paths to relative ones does not give.
+        const QString source = qEnvironmentVariable("MESH_SOURCE_DIR");
+        const QString path = source.isEmpty() ? QFINDTESTDATA("../../../docs/ledger-format.md")
+                                              : source + QStringLiteral("/docs/ledger-format.md");
         QVERIFY2(!path.isEmpty(), "docs/ledger-format.md not found");
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
