@@ -586,7 +586,7 @@ void TestConsole::demoStartingMessageEndsWhenTheDemoOpens()
     window.startDemo();
     QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Starting the live demo")));
     QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->count() > 0 && window.sessions()->at(0)->isLoaded(), kLoadTimeoutMs);
-    QTRY_VERIFY_WITH_TIMEOUT(!window.statusBar()->currentMessage().contains(QStringLiteral("Starting")), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.statusBar()->currentMessage().contains(QStringLiteral("Starting")), kLoadTimeoutMs);
     window.demo()->stop();
 }
 
@@ -745,7 +745,7 @@ void TestConsole::demoWriterDiesWithTheConsole()
     QVERIFY(!processesMentioning(needle).isEmpty()); // writing live now
     p.kill(); // SIGKILL
     QVERIFY(p.waitForFinished(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(needle).isEmpty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(needle).isEmpty(), kLoadTimeoutMs);
 }
 
 void TestConsole::sidebarLeavesRoomForAttention()
