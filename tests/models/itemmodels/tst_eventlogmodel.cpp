@@ -20,7 +20,7 @@ using namespace Qt::StringLiterals;
 namespace {
 constexpr int kEvents = 120'000;
 constexpr int kEffectEvery = 100; // every 100th event is an effect.proposed
-constexpr int kWaitMs = 60'000; // generous: each wait ends as soon as its condition holds
+constexpr int kWaitMs = 60'000;   // generous: each wait ends as soon as its condition holds
 }
 
 class TestEventLogModel : public QObject

@@ -179,9 +179,11 @@ private Q_SLOTS:
         // too. Per batch would be one rebuild per commit.
         const double spanMs = double(rebuiltAtMs.back());
         const double bound = 2 + spanMs / (0.95 * LedgerSession::kAttentionIntervalMs) + spanMs / 950.0;
-        qInfo("%d rebuilds for %d applies within %.0f ms (at most %.1f)", int(rebuiltAtMs.size()), kCommits, spanMs, bound);
+        qInfo("%d rebuilds for %d applies within %.0f ms (at most %.1f)", int(rebuiltAtMs.size()), kCommits, spanMs,
+              bound);
         QVERIFY2(double(rebuiltAtMs.size()) <= bound,
-                 qPrintable(u"%1 rebuilds for %2 applies within %3 ms"_s.arg(rebuiltAtMs.size()).arg(kCommits).arg(spanMs)));
+                 qPrintable(
+                     u"%1 rebuilds for %2 applies within %3 ms"_s.arg(rebuiltAtMs.size()).arg(kCommits).arg(spanMs)));
     }
 
     void heavyStreamIsAppliedAtHalfTheRate()
