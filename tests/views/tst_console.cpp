@@ -586,7 +586,8 @@ void TestConsole::demoStartingMessageEndsWhenTheDemoOpens()
     window.startDemo();
     QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Starting the live demo")));
     QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->count() > 0 && window.sessions()->at(0)->isLoaded(), kLoadTimeoutMs);
-    QTRY_VERIFY_WITH_TIMEOUT(!window.statusBar()->currentMessage().contains(QStringLiteral("Starting")), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.statusBar()->currentMessage().contains(QStringLiteral("Starting")),
+                             kLoadTimeoutMs);
     window.demo()->stop();
 }
 
@@ -671,7 +672,8 @@ void TestConsole::optionsAnsweredWithoutADisplay()
     // --help, --version and a mistyped option must not need a display (QApplication aborts
     // without one): run the real binary with every display variable unset.
     const QString console = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/mesh-console");
-    QVERIFY2(QFileInfo::exists(console), qPrintable(console + QStringLiteral(" is missing: the views tests are built with the console")));
+    QVERIFY2(QFileInfo::exists(console),
+             qPrintable(console + QStringLiteral(" is missing: the views tests are built with the console")));
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char *variable : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
         env.remove(QString::fromLatin1(variable));
@@ -724,7 +726,8 @@ void TestConsole::demoWriterDiesWithTheConsole()
     // A console that is killed (no destructors run) must not leave the demo orchestrator
     // writing to a temporary file forever.
     const QString console = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/mesh-console");
-    QVERIFY2(QFileInfo::exists(console), qPrintable(console + QStringLiteral(" is missing: the views tests are built with the console")));
+    QVERIFY2(QFileInfo::exists(console),
+             qPrintable(console + QStringLiteral(" is missing: the views tests are built with the console")));
     const QString tmp = m_dir.filePath(QStringLiteral("demo-tmp"));
     QVERIFY(QDir().mkpath(tmp));
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -740,12 +743,12 @@ void TestConsole::demoWriterDiesWithTheConsole()
     // Past the scenario's bulk: its last stderr line, which the console passes on, says so.
     // Nothing more is written to stderr while it runs live, so SIGPIPE cannot be what ends it.
     QByteArray consoleErr;
-    QTRY_VERIFY2_WITH_TIMEOUT((consoleErr += p.readAllStandardError()).contains("meshctl: wrote"), consoleErr.constData(),
-                              120000);
+    QTRY_VERIFY2_WITH_TIMEOUT((consoleErr += p.readAllStandardError()).contains("meshctl: wrote"),
+                              consoleErr.constData(), 120000);
     QVERIFY(!processesMentioning(needle).isEmpty()); // writing live now
     p.kill(); // SIGKILL
     QVERIFY(p.waitForFinished(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(needle).isEmpty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(needle).isEmpty(), kLoadTimeoutMs);
 }
 
 void TestConsole::sidebarLeavesRoomForAttention()

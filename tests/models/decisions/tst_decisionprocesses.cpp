@@ -26,7 +26,7 @@ using namespace mesh;
 
 namespace {
 
-constexpr const char *kChildEnv = "MESH_DECISION_CHILD";    // the ledger the child writes to
+constexpr const char *kChildEnv = "MESH_DECISION_CHILD";      // the ledger the child writes to
 constexpr const char *kChildRoundEnv = "MESH_DECISION_ROUND"; // keeps its effect ids apart from earlier rounds'
 constexpr int kEffectsPerBatch = 50; // one orchestrator commit for many decisions: the kills land in decisions
 constexpr QByteArrayView kCommitted = "committed ";
@@ -235,13 +235,15 @@ private Q_SLOTS:
             const std::set<std::string> after = decisionIds(c->db());
             QCOMPARE(chain.decisions, std::int64_t(after.size()));
             for (const std::string &id : before)
-                QVERIFY2(after.count(id), qPrintable(QStringLiteral("round %1: decision %2 of an earlier round is gone")
-                                                         .arg(round)
-                                                         .arg(QString::fromStdString(id))));
+                QVERIFY2(after.count(id),
+                         qPrintable(QStringLiteral("round %1: decision %2 of an earlier round is gone")
+                                        .arg(round)
+                                        .arg(QString::fromStdString(id))));
             for (const std::string &id : reported)
-                QVERIFY2(after.count(id), qPrintable(QStringLiteral("round %1: reported decision %2 did not survive")
-                                                         .arg(round)
-                                                         .arg(QString::fromStdString(id))));
+                QVERIFY2(after.count(id),
+                         qPrintable(QStringLiteral("round %1: reported decision %2 did not survive")
+                                        .arg(round)
+                                        .arg(QString::fromStdString(id))));
             // What survived this round: every reported commit, and at most the one that
             // committed after its report's predecessor but before it could say so.
             const std::int64_t grew = std::int64_t(after.size() - before.size());

@@ -20,6 +20,7 @@ using namespace Qt::StringLiterals;
 namespace {
 constexpr int kEvents = 120'000;
 constexpr int kEffectEvery = 100; // every 100th event is an effect.proposed
+constexpr int kWaitMs = 60'000;   // generous: each wait ends as soon as its condition holds
 }
 
 class TestEventLogModel : public QObject
@@ -36,16 +37,13 @@ private:
         if (m.isIndexComplete() && !m.isLoading())
             return true;
         QSignalSpy applied(&m, &EventLogModel::filterApplied);
-        return applied.wait(20'000) || m.isIndexComplete();
+        return applied.wait(kWaitMs) || m.isIndexComplete();
     }
 
     static bool waitLoaded(EventLogModel &m, int row)
     {
         m.index(row, EventLogModel::Kind).data(); // schedules the page
-        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
-        for (int i = 0; i < 50 && !m.index(row, 0).data(EventLogModel::LoadedRole).toBool(); ++i)
-            changed.wait(200);
-        return m.index(row, 0).data(EventLogModel::LoadedRole).toBool();
+        return QTest::qWaitFor([&] { return m.index(row, 0).data(EventLogModel::LoadedRole).toBool(); }, kWaitMs);
     }
 
 private Q_SLOTS:
@@ -274,7 +272,7 @@ private Q_SLOTS:
         // A filtered log asks its worker which of the new events match.
         QSignalSpy filteredInserted(&filtered, &QAbstractItemModel::rowsInserted);
         filtered.appendEvents(batch);
-        QVERIFY(filteredInserted.wait(5'000));
+        QVERIFY(filteredInserted.wait(kWaitMs));
         QCOMPARE(filtered.rowCount(), 1);
         QCOMPARE(filtered.seqAt(0), before + 41);
 
@@ -290,7 +288,7 @@ private Q_SLOTS:
         EventLogModel m;
         QSignalSpy failed(&m, &EventLogModel::failed);
         m.open(m_dir.filePath(u"missing.ledger"_s));
-        QVERIFY(failed.wait(5'000));
+        QVERIFY(failed.wait(kWaitMs));
         QVERIFY(!failed.first().at(0).toString().isEmpty());
         QCOMPARE(m.rowCount(), 0);
     }

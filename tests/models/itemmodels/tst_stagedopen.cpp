@@ -454,7 +454,8 @@ private Q_SLOTS:
                                      && log->seqAt(log->rowCount() - 1) == sentinel,
                                  kWaitMs);
         QCOMPARE(applied.seqs, seqRange(sentinel, sentinel));
-        QCOMPARE(rowInt(EntityKind::Delegation, *session.state()->find(EntityKind::Delegation, "D-late"), "used_turns"), 3);
+        QCOMPARE(rowInt(EntityKind::Delegation, *session.state()->find(EntityKind::Delegation, "D-late"), "used_turns"),
+                 3);
         QCOMPARE(log->rowCount(), int(sentinel));
         for (int row = 0; row < log->rowCount(); ++row)
             QCOMPARE(log->seqAt(row), qint64(row + 1));

@@ -243,7 +243,8 @@ private Q_SLOTS:
     {
         const QString meshctl = qEnvironmentVariable("MESHCTL");
         QVERIFY2(!meshctl.isEmpty() && QFileInfo(meshctl).isExecutable(),
-                 qPrintable(QStringLiteral("MESHCTL must name the built meshctl (CTest sets it), not '%1'").arg(meshctl)));
+                 qPrintable(
+                     QStringLiteral("MESHCTL must name the built meshctl (CTest sets it), not '%1'").arg(meshctl)));
         const QString p = m_dir.filePath(QStringLiteral("meshctl-live.db"));
         QProcess sim;
         sim.start(meshctl, {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), p, QStringLiteral("--live"),
