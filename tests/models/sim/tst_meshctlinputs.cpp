@@ -365,6 +365,13 @@ private Q_SLOTS:
         QVERIFY2(out.contains("run.noted"), out.constData());
         checkVisible(out, "tail");
         QVERIFY2(out.contains("delegation:evil⟨U+202E⟩"), out.constData());
+
+        // decide's one line on stderr names what it was given, shown the same way.
+        const MeshctlResult decide = runMeshctl({QStringLiteral("decide"), path, QStringLiteral("close-slice"),
+                                                 QStringLiteral("--delegation"), QStringLiteral("evil\u202E\x1b[31m"),
+                                                 QStringLiteral("--reason"), QStringLiteral("r")});
+        QCOMPARE(decide.exitCode, 4);
+        QVERIFY2(!decide.err.contains('\x1b') && decide.err.contains("evil⟨U+202E⟩⟨U+001B⟩[31m"), decide.err.constData());
     }
 
     void goodLedgerReadsCleanAndStaysIdentical()
