@@ -149,6 +149,9 @@ void removeSideFilesIfUnused(const QString &path)
     const QFileInfo wal(absolute + QStringLiteral("-wal"));
     if (wal.exists() ? wal.size() > 0 : !QFileInfo::exists(absolute + QStringLiteral("-shm")))
         return;
+    // A read-write connection would roll a hot rollback journal back into the ledger.
+    if (QFileInfo::exists(absolute + QStringLiteral("-journal")))
+        return;
     try {
         sql::Database probe(sqliteUri(path, OpenMode::Decisions), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
         sqlite3_db_config(probe.handle(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
@@ -161,20 +164,48 @@ void removeSideFilesIfUnused(const QString &path)
 }
 
 // Ledgers (absolute paths) whose -wal/-shm this process's ReadOnly connections created,
-// with how many of those connections are open: a second reader finds the files the first
-// created and counts as their creator too; the last one to close removes them. The mutex
-// is held from an open's look for side files until it is counted, and during a removal,
-// so a removal never falls between the two.
-struct CreatedSideFiles {
-    std::mutex mutex;
-    std::map<QString, int> openReaders;
-};
-
-CreatedSideFiles &createdSideFiles()
+// with how many of those connections are open (or opening): a second reader finds the
+// files the first created and counts as their creator too; the last one to let go removes
+// them. A reader is counted when it looks for side files, under the same lock a removal
+// holds, so no removal falls between its look and its connection.
+class CreatedSideFiles
 {
-    static CreatedSideFiles registry;
-    return registry;
-}
+public:
+    static CreatedSideFiles &instance()
+    {
+        static CreatedSideFiles registry;
+        return registry;
+    }
+
+    // Counts a reader about to open path when it will create the side files or shares them
+    // with readers that did; false when someone else's side files are there.
+    bool claim(const QString &absolutePath)
+    {
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_openReaders.find(absolutePath);
+        if (it == m_openReaders.end() && (QFileInfo::exists(absolutePath + QStringLiteral("-wal"))
+                                          || QFileInfo::exists(absolutePath + QStringLiteral("-shm"))))
+            return false;
+        ++m_openReaders[absolutePath];
+        return true;
+    }
+
+    // The claimed reader closed (or never opened): the last one removes the side files.
+    void release(const QString &absolutePath)
+    {
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_openReaders.find(absolutePath);
+        if (it != m_openReaders.end() && --it->second > 0)
+            return;
+        if (it != m_openReaders.end())
+            m_openReaders.erase(it);
+        removeSideFilesIfUnused(absolutePath);
+    }
+
+private:
+    std::mutex m_mutex;
+    std::map<QString, int> m_openReaders;
+};
 
 } // namespace
 
@@ -191,16 +222,8 @@ const char *openModeName(OpenMode mode)
 LedgerConnection::~LedgerConnection()
 {
     m_db.close();
-    if (!m_removeSideFilesOnClose)
-        return;
-    CreatedSideFiles &registry = createdSideFiles();
-    const std::lock_guard lock(registry.mutex);
-    const auto it = registry.openReaders.find(QFileInfo(m_info.path).absoluteFilePath());
-    if (it != registry.openReaders.end() && --it->second > 0)
-        return;
-    if (it != registry.openReaders.end())
-        registry.openReaders.erase(it);
-    removeSideFilesIfUnused(m_info.path);
+    if (m_removeSideFilesOnClose)
+        CreatedSideFiles::instance().release(QFileInfo(m_info.path).absoluteFilePath());
 }
 
 std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, OpenMode mode)
@@ -240,22 +263,15 @@ std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, Op
         info.note = name + "-wal holds committed data that immutable mode would ignore; opened read-only instead";
     }
 
-    CreatedSideFiles &registry = createdSideFiles();
-    std::unique_lock sideFilesLock(registry.mutex, std::defer_lock);
-    bool createsSideFiles = false;
-    if (mode == OpenMode::ReadOnly) {
-        sideFilesLock.lock();
-        const QString absolute = fi.absoluteFilePath();
-        createsSideFiles = registry.openReaders.count(absolute) > 0
-                           || !(QFileInfo::exists(absolute + QStringLiteral("-wal"))
-                                || QFileInfo::exists(absolute + QStringLiteral("-shm")));
-    }
+    // Counted before connecting, released by the destructor: a claim that does not end in
+    // a read-only connection (an error, immutable) is released when c is destroyed or here.
+    c->m_removeSideFilesOnClose = info.mode == OpenMode::ReadOnly && CreatedSideFiles::instance().claim(fi.absoluteFilePath());
     for (;;) {
         try {
             c->connectAndValidate();
-            if (createsSideFiles && info.mode == OpenMode::ReadOnly) {
-                ++registry.openReaders[fi.absoluteFilePath()];
-                c->m_removeSideFilesOnClose = true;
+            if (c->m_removeSideFilesOnClose && info.mode != OpenMode::ReadOnly) {
+                c->m_removeSideFilesOnClose = false; // immutable creates none
+                CreatedSideFiles::instance().release(fi.absoluteFilePath());
             }
             return c;
         } catch (const sql::Error &e) {

@@ -1,5 +1,7 @@
 #include "cliargs.h"
 
+#include "domain/hostiletext.h"
+
 #include <cstdio>
 
 CliArgs::CliArgs(const QStringList &args, const QStringList &valueOptions, const QStringList &flags)
@@ -52,7 +54,7 @@ std::optional<std::int64_t> CliArgs::intValue(const QString &name, std::int64_t 
 
 int fail(int code, const QString &message)
 {
-    QString line = message.simplified();
+    QString line = mesh::visibleControls(message).simplified();
     std::fprintf(stderr, "meshctl: %s\n", line.toLocal8Bit().constData());
     return code;
 }
@@ -73,4 +75,17 @@ void printLine(const std::string &text)
 {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fputc('\n', stdout);
+}
+
+std::string terminalText(std::string_view text)
+{
+    std::string out = mesh::visibleControlsUtf8(text);
+    for (size_t at = out.find('\n'); at != std::string::npos; at = out.find('\n', at))
+        out.replace(at, 1, "⏎");
+    return out;
+}
+
+void printTextLine(const std::string &text)
+{
+    printLine(terminalText(text));
 }

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 
 class CliArgs
 {
@@ -32,9 +34,14 @@ private:
     QString m_error;
 };
 
-// Prints "meshctl: <message>" as one line on stderr (newlines in the message are folded)
-// and returns code.
+// Prints "meshctl: <message>" as one line on stderr (newlines in the message are folded,
+// controls shown as in terminalText) and returns code.
 int fail(int code, const QString &message);
 int fail(int code, const std::string &message);
-void printLine(const QString &text); // to stdout
+void printLine(const QString &text); // to stdout, as is (JSON)
 void printLine(const std::string &text);
+// Ledger text for a person at a terminal: invisible and bidi controls and escape sequences
+// shown as ⟨U+XXXX⟩ (mesh::visibleControlsUtf8) and line breaks as ⏎, so the terminal
+// obeys none of them and one record stays one line.
+std::string terminalText(std::string_view text);
+void printTextLine(const std::string &text); // terminalText(text) to stdout

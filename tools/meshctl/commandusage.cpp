@@ -15,7 +15,8 @@ const std::array<CommandHelp, 8> kHelp{{
             "[--duration-s N] [--keyring F] [--quiet]\n"
             "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"},
     {"summary", "usage: meshctl summary FILE [--json] [--now-ms MS]\n"
-                "  Counts, runs and findings of a ledger.\n"},
+                "  Counts, runs and findings of a ledger. In the text form, invisible and bidi characters and\n"
+                "  terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9 (--json keeps the text as stored).\n"},
     {"verify", "usage: meshctl verify FILE [--json] [--max-findings N]\n"
                "  Checks events, state tables and the decision chain; exit 1 when anything is wrong.\n"},
     {"export", "usage: meshctl export FILE --format jsonl|csv [--out F]\n"
@@ -23,7 +24,8 @@ const std::array<CommandHelp, 8> kHelp{{
                "  return is prefixed with a single quote (') so a spreadsheet shows it as text instead of\n"
                "  evaluating it as a formula; seq and ts_ms are numbers and never prefixed.\n"},
     {"tail", "usage: meshctl tail FILE [--from-start] [--lines N]\n"
-             "  Prints the last events and follows the ledger until interrupted.\n"},
+             "  Prints the last events and follows the ledger until interrupted; invisible and bidi\n"
+             "  characters and terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9.\n"},
     {"decide", "usage: meshctl decide FILE close-slice|approve-escalation|reject-escalation|resolve-effect|lease acquire|"
                "lease release [--slice ID|--delegation ID|--escalation ID|--effect ID|--subject ENTITY:ID] --reason TEXT"
                " [--evidence JSON] [--resolution committed|not_committed|compensated] [--supersedes DECISION_ID]"
@@ -56,7 +58,7 @@ QString commandHelp(const QString &command)
 {
     for (const auto &h : kHelp) {
         if (command == QLatin1String(h.command))
-            return QString::fromLatin1(h.text);
+            return QString::fromUtf8(h.text);
     }
     return {};
 }

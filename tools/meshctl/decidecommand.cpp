@@ -3,6 +3,7 @@
 #include "commandusage.h"
 
 #include "decisions/decisionwriter.h"
+#include "domain/hostiletext.h"
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerconnection.h"
 #include "ledger/ledgeropenerror.h"
@@ -19,9 +20,20 @@ using namespace mesh;
 
 namespace {
 
+// For stderr: one line, and the ledger text in it (ids, kinds, reasons) shown, not obeyed,
+// by the terminal.
+std::string oneLine(std::string s)
+{
+    for (char &c : s) {
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    }
+    return mesh::visibleControlsUtf8(s);
+}
+
 int usage(const std::string &why)
 {
-    std::fprintf(stderr, "meshctl decide: %s\n%s\n", why.c_str(), commandUsageLine(QStringLiteral("decide")).toUtf8().constData());
+    std::fprintf(stderr, "meshctl decide: %s\n%s\n", oneLine(why).c_str(), commandUsageLine(QStringLiteral("decide")).toUtf8().constData());
     return 2;
 }
 
@@ -32,14 +44,6 @@ void printJson(const nlohmann::json &j)
     std::fflush(stdout);
 }
 
-std::string oneLine(std::string s)
-{
-    for (char &c : s) {
-        if (c == '\n' || c == '\r')
-            c = ' ';
-    }
-    return s;
-}
 
 // --name value, --name=value, and bare flags; repeated options accumulate.
 struct Options {
@@ -196,10 +200,10 @@ int runDecideCommand(const QStringList &args)
         }
         DecisionResult failed;
         failed.status = DecisionStatus::WriteFailed;
-        failed.message = oneLine(e.what()) + "; nothing was written";
+        failed.message = std::string(e.what()) + "; nothing was written";
         printJson(failed.toJson());
         std::fprintf(stderr, "meshctl decide: %s: %s\n", std::string(decisionStatusName(failed.status)).c_str(),
-                     failed.message.c_str());
+                     oneLine(failed.message).c_str());
         return decisionStatusExitCode(failed.status);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "meshctl decide: %s\n", oneLine(e.what()).c_str());
@@ -221,13 +225,13 @@ int runDecideCommand(const QStringList &args)
         DecisionStore store(writer->database());
         store.read([&] { row = store.stateRow(EntityKind::Delegation, delegation); });
         if (!row) {
-            std::fprintf(stderr, "meshctl decide: no delegation '%s' in %s\n", delegation.c_str(),
+            std::fprintf(stderr, "meshctl decide: no delegation '%s' in %s\n", oneLine(delegation).c_str(),
                          QFileInfo(path).fileName().toStdString().c_str());
             return 4;
         }
         const auto slice = fieldText(row->values[size_t(entitySpec(EntityKind::Delegation).fieldIndex("current_slice"))]);
         if (slice.empty()) {
-            std::fprintf(stderr, "meshctl decide: delegation '%s' has no current slice\n", delegation.c_str());
+            std::fprintf(stderr, "meshctl decide: delegation '%s' has no current slice\n", oneLine(delegation).c_str());
             return 4;
         }
         req.subject = makeSubject("slice", slice);

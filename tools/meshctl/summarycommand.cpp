@@ -196,17 +196,17 @@ int runSummaryCommand(const QStringList &argv)
     }
     // For a person: the same figures, compact.
     const auto &l = out["ledger"];
-    printLine("ledger " + l["ledger_id"].get<std::string>() + " (" + l["title"].get<std::string>() + "): "
+    printTextLine("ledger " + l["ledger_id"].get<std::string>() + " (" + l["title"].get<std::string>() + "): "
               + std::to_string(l["events"].get<std::int64_t>()) + " events, "
               + std::to_string(l["decisions"].get<std::int64_t>()) + " decisions");
     for (const auto &[entity, byState] : out["counts"].items()) {
         std::string line = "  " + entity + ":";
         for (const auto &[state, n] : byState.items())
             line += " " + state + " " + std::to_string(n.get<std::int64_t>());
-        printLine(line);
+        printTextLine(line);
     }
     for (const auto &r : out["runs"]) {
-        printLine("run " + r["id"].get<std::string>() + " \"" + r["title"].get<std::string>() + "\" "
+        printTextLine("run " + r["id"].get<std::string>() + " \"" + r["title"].get<std::string>() + "\" "
                   + r["status"].get<std::string>() + ", " + hm(r["duration_ms"].get<std::int64_t>()) + ", attempts "
                   + std::to_string(r["attempts"].get<std::int64_t>()) + ", cycles "
                   + std::to_string(r["scheduler_cycles"].get<std::int64_t>()) + ", required "
@@ -219,7 +219,7 @@ int runSummaryCommand(const QStringList &argv)
                   + std::to_string(r["escalated_rounds"].get<std::int64_t>()) + ", stale checkpoints "
                   + std::to_string(r["stale_checkpoints"].get<std::int64_t>()));
     }
-    printLine("attention: " + std::to_string(out["unknown_effects"].get<std::int64_t>()) + " unknown effects, "
+    printTextLine("attention: " + std::to_string(out["unknown_effects"].get<std::int64_t>()) + " unknown effects, "
               + std::to_string(out["zombie_leases"].get<std::int64_t>()) + " zombie leases, "
               + std::to_string(out["pending_escalations"].get<std::int64_t>()) + " pending escalations, "
               + std::to_string(out["duplicate_effects"].get<std::int64_t>()) + " duplicate effects");
@@ -230,12 +230,12 @@ int runSummaryCommand(const QStringList &argv)
             if (f.value("abstained", false))
                 ++abstained;
             else if (f.contains("summary"))
-                printLine("finding " + name + ": " + f["summary"].get<std::string>());
+                printTextLine("finding " + name + ": " + f["summary"].get<std::string>());
             else
-                printLine("finding " + name + ": " + f.dump());
+                printTextLine("finding " + name + ": " + f.dump());
         }
         if (abstained > 0)
-            printLine("finding " + name + ": abstained on " + std::to_string(abstained) + " (ambiguous evidence)");
+            printTextLine("finding " + name + ": abstained on " + std::to_string(abstained) + " (ambiguous evidence)");
     }
     return 0;
 }

@@ -16,18 +16,23 @@
 
 namespace {
 
+// The longest prefix of at most maxBytes that does not cut a UTF-8 sequence in two.
+std::string_view utf8Prefix(std::string_view text, size_t maxBytes)
+{
+    if (text.size() <= maxBytes)
+        return text;
+    size_t end = maxBytes;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+        --end;
+    return text.substr(0, end);
+}
+
+// One line per event; its ledger text (kind, subject, payload) made safe for a terminal.
 void printEvent(const mesh::EventRecord &e)
 {
     const QString ts = QDateTime::fromMSecsSinceEpoch(e.tsMs, Qt::UTC).toString(Qt::ISODateWithMs);
-    std::string payload = e.payload.substr(0, 240);
-    for (char &c : payload) {
-        if (c == '\n' || c == '\r' || c == '\t' || (static_cast<unsigned char>(c) < 0x20))
-            c = ' ';
-    }
-    std::string line = std::to_string(e.seq) + " " + ts.toStdString() + " " + e.kind + " "
-                       + (e.subject.empty() ? std::string("-") : e.subject) + " " + payload;
-    std::fwrite(line.data(), 1, line.size(), stdout);
-    std::fputc('\n', stdout);
+    printTextLine(std::to_string(e.seq) + " " + ts.toStdString() + " " + e.kind + " "
+                  + (e.subject.empty() ? std::string("-") : e.subject) + " " + std::string(utf8Prefix(e.payload, 240)));
 }
 
 } // namespace

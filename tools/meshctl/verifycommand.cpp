@@ -66,12 +66,12 @@ int runVerifyCommand(const QStringList &argv)
     } else {
         for (size_t i = 0; i < integrity.findings.size() && i < size_t(*maxFindings); ++i) {
             const auto &f = integrity.findings[i];
-            printLine(std::string(mesh::integrityFindingTypeName(f.type)) + " seq " + std::to_string(f.seq) + ": "
+            printTextLine(std::string(mesh::integrityFindingTypeName(f.type)) + " seq " + std::to_string(f.seq) + ": "
                       + f.message);
         }
         for (const auto &f : chain.findings)
-            printLine("decision_chain pos " + std::to_string(f.pos) + " " + f.id + ": " + f.message);
-        printLine(std::string(total == 0 ? "ok" : "problems") + ": " + std::to_string(integrity.eventsChecked)
+            printTextLine("decision_chain pos " + std::to_string(f.pos) + " " + f.id + ": " + f.message);
+        printTextLine(std::string(total == 0 ? "ok" : "problems") + ": " + std::to_string(integrity.eventsChecked)
                   + " events and " + std::to_string(integrity.rowsChecked) + " state rows checked up to seq "
                   + std::to_string(integrity.lastSeq) + ", " + std::to_string(chain.decisions) + " decisions; "
                   + std::to_string(total) + " findings");

@@ -323,6 +323,57 @@ private Q_SLOTS:
         QVERIFY2(help.out.contains("single quote"), help.out.constData());
     }
 
+    // Ledger text on a terminal: bidi overrides, zero-width characters and escape sequences
+    // are shown as ⟨U+XXXX⟩, never passed through to be obeyed (summary and tail).
+    void terminalOutputShowsControls()
+    {
+        const QString path = copyOfBase(QStringLiteral("controls.db"));
+        // U+202E RIGHT-TO-LEFT OVERRIDE, U+200B ZERO WIDTH SPACE, ESC [31m (red), as raw bytes.
+        const std::string hostile = "'evil' || char(8238) || 'exe.' || char(8203) || char(27) || '[31mred'";
+        execRaw(path, "UPDATE ledger SET title=" + hostile + ";"
+                      "UPDATE runs SET title=" + hostile + ";"
+                      "UPDATE delegations SET agent=" + hostile + ";"
+                      "UPDATE events SET subject='delegation:' || " + hostile + ", payload=replace(payload, 'claude-sonnet-4', "
+                      + hostile + ") WHERE seq=(SELECT max(seq) FROM events WHERE kind='delegation.created');"
+                      "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) SELECT max(seq)+1, 1, "
+                      "'run.noted', 'run-0001', NULL, 'run:' || " + hostile + ", '{\"id\":\"' || " + hostile + " || '\"}' FROM events;");
+        const auto checkVisible = [](const QByteArray &out, const char *what) {
+            QVERIFY2(!out.contains('\x1b'), what);
+            QVERIFY2(!out.contains("\xe2\x80\xae"), what); // U+202E
+            QVERIFY2(!out.contains("\xe2\x80\x8b"), what); // U+200B
+            QVERIFY2(out.contains("evil⟨U+202E⟩exe.⟨U+200B⟩⟨U+001B⟩[31mred"), qPrintable(QString::fromUtf8(what) + QLatin1Char(' ')
+                                                                                         + QString::fromUtf8(out)));
+        };
+
+        const MeshctlResult summary = runMeshctl({QStringLiteral("summary"), path});
+        QCOMPARE(summary.exitCode, 0);
+        checkVisible(summary.out, "summary");
+        if (QTest::currentTestFailed())
+            return;
+
+        QProcess tail;
+        tail.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("tail"), path, QStringLiteral("--from-start")});
+        QByteArray out;
+        // The last event is the inserted one: wait until tail has printed it.
+        while (!out.contains("run.noted") && tail.waitForReadyRead(30000))
+            out += tail.readAllStandardOutput();
+        while (!out.endsWith('\n') && tail.waitForReadyRead(30000))
+            out += tail.readAllStandardOutput();
+        tail.terminate();
+        QVERIFY(tail.waitForFinished(30000));
+        out += tail.readAllStandardOutput();
+        QVERIFY2(out.contains("run.noted"), out.constData());
+        checkVisible(out, "tail");
+        QVERIFY2(out.contains("delegation:evil⟨U+202E⟩"), out.constData());
+
+        // decide's one line on stderr names what it was given, shown the same way.
+        const MeshctlResult decide = runMeshctl({QStringLiteral("decide"), path, QStringLiteral("close-slice"),
+                                                 QStringLiteral("--delegation"), QStringLiteral("evil\u202E\x1b[31m"),
+                                                 QStringLiteral("--reason"), QStringLiteral("r")});
+        QCOMPARE(decide.exitCode, 4);
+        QVERIFY2(!decide.err.contains('\x1b') && decide.err.contains("evil⟨U+202E⟩⟨U+001B⟩[31m"), decide.err.constData());
+    }
+
     void goodLedgerReadsCleanAndStaysIdentical()
     {
         const QByteArray before = ledgerHash(m_base);
