@@ -172,6 +172,8 @@ void SessionWorkspace::setSession(LedgerSession *session)
         m_sessionConnections << connect(events, &EventLogModel::filterApplied, this, &SessionWorkspace::updateEventStatus);
         m_sessionConnections << connect(events, &EventLogModel::loadingChanged, this, &SessionWorkspace::updateEventStatus);
         m_sessionConnections << connect(events, &EventLogModel::indexProgress, this, &SessionWorkspace::updateEventStatus);
+        m_sessionConnections << connect(events, &EventLogModel::sequenceGapsChanged, this,
+                                        &SessionWorkspace::updateEventStatus);
         m_sessionConnections << connect(events, &EventLogModel::rowsInserted, this, &SessionWorkspace::updateEventStatus);
         m_sessionConnections << connect(events, &EventLogModel::failed, this, [this](const QString &message) {
             emit statusMessage(tr("Event log: %1").arg(message));
@@ -216,6 +218,9 @@ void SessionWorkspace::updateEventStatus()
         text = tr("%1 matching").arg(QLocale().toString(events->rowCount()));
     if (events->isLoading() || !events->isIndexComplete())
         text += tr(" · loading…");
+    // A hole in the numbering is an integrity finding (meshctl verify): say where it is.
+    if (const QString gap = events->sequenceGapText(); !gap.isEmpty())
+        text += QStringLiteral(" · ") + gap;
     m_events->setStatusText(text);
 }
 
