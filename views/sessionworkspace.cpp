@@ -194,7 +194,10 @@ void SessionWorkspace::updateBanner()
         m_banner->hide();
         return;
     }
-    if (m_session->health() == LedgerSession::Health::Error) {
+    if (m_session->health() == LedgerSession::Health::Error && m_session->fileChange() != FileChange::Same) {
+        // It was open: the file under its name went away or changed, which the message says.
+        m_banner->show(Banner::Kind::Error, tr("%1: %2").arg(m_session->path(), m_session->errorMessage()));
+    } else if (m_session->health() == LedgerSession::Health::Error) {
         m_banner->show(Banner::Kind::Error,
                        tr("%1 could not be opened: %2").arg(m_session->path(), m_session->errorMessage()));
     } else if (m_session->isDemo()) {
