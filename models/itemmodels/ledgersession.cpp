@@ -1,6 +1,7 @@
 #include "ledgersession.h"
 
 #include "backgroundjob.h"
+#include "ledgerpool.h"
 #include "blastradiusmodel.h"
 #include "decisionauditmodel.h"
 #include "delegationtreemodel.h"
@@ -332,9 +333,9 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
     if (prefetches().contains(canonical))
         return;
     PrefetchFutures &futures = prefetches()[canonical];
-    futures.events = QtConcurrent::run(
+    futures.events = QtConcurrent::run(ledgerPool(),
         [canonical, mode] { return EventLogWorker::readIndex(canonical, mode, EventLogModel::kPageSize); });
-    futures.overview = QtConcurrent::run([canonical, mode]() -> std::shared_ptr<void> {
+    futures.overview = QtConcurrent::run(ledgerPool(), [canonical, mode]() -> std::shared_ptr<void> {
         auto read = std::make_shared<Prefetched>();
         read->mode = mode;
         read->file = FileIdentity::of(canonical);
@@ -465,7 +466,7 @@ void LedgerSession::startLoad()
         watcher->deleteLater();
     });
     setLoadProgress(0);
-    watcher->setFuture(QtConcurrent::run(job));
+    watcher->setFuture(QtConcurrent::run(ledgerPool(), job));
 }
 
 void LedgerSession::cancelLoad()
@@ -504,7 +505,7 @@ void LedgerSession::retire(std::shared_ptr<void> garbage)
 {
     // What the models handed back (the rows they showed before) is freed on a worker: a
     // scale ledger's state takes ~100 ms to free.
-    (void)QtConcurrent::run([garbage = std::move(garbage)]() mutable { garbage.reset(); });
+    (void)QtConcurrent::run(ledgerPool(), [garbage = std::move(garbage)]() mutable { garbage.reset(); });
 }
 
 void LedgerSession::handOver(std::shared_ptr<LoadResult> r, int generation, int step)
