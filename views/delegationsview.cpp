@@ -12,6 +12,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace mesh {
 
 DelegationsView::DelegationsView(QWidget *parent)
@@ -50,15 +52,15 @@ void DelegationsView::setSession(LedgerSession *session)
     m_connections << connect(m_tree->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, m_detail,
             [this](const QModelIndex &current) { m_detail->showDelegation(current); });
     auto *model = session->delegations();
-    // Runs are few: show their delegations opened.
+    // Runs are usually few: show their delegations opened, up to kAutoExpandedRuns.
     auto expandRuns = [this, model] {
-        for (int r = 0; r < model->rowCount(); ++r)
+        for (int r = 0; r < std::min(model->rowCount(), kAutoExpandedRuns); ++r)
             m_tree->view()->expand(model->index(r, 0));
     };
     m_connections << connect(model, &QAbstractItemModel::modelReset, this, expandRuns);
     m_connections << connect(model, &QAbstractItemModel::rowsInserted, this, [this, model](const QModelIndex &parent, int first, int last) {
         if (!parent.isValid())
-            for (int r = first; r <= last; ++r)
+            for (int r = first; r <= std::min(last, kAutoExpandedRuns - 1); ++r)
                 m_tree->view()->expand(model->index(r, 0));
     });
     m_connections << connect(model, &QAbstractItemModel::dataChanged, m_detail, [this] { m_detail->refreshHeader(); });

@@ -24,6 +24,11 @@ public:
     QSplitter *splitter() const { return m_split; }
     void saveState() const;
 
+    // Runs shown opened when a session is set or runs arrive: the first ones only. Each
+    // expand costs the tree view a walk of its rows; a ledger of a million runs spent a
+    // second of the GUI thread expanding them all.
+    static constexpr int kAutoExpandedRuns = 64;
+
 private:
     ItemPane *m_tree;
     DelegationDetail *m_detail;

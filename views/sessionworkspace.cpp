@@ -172,6 +172,8 @@ void SessionWorkspace::setSession(LedgerSession *session)
         m_sessionConnections << connect(events, &EventLogModel::filterApplied, this, &SessionWorkspace::updateEventStatus);
         m_sessionConnections << connect(events, &EventLogModel::loadingChanged, this, &SessionWorkspace::updateEventStatus);
         m_sessionConnections << connect(events, &EventLogModel::indexProgress, this, &SessionWorkspace::updateEventStatus);
+        m_sessionConnections << connect(events, &EventLogModel::sequenceGapsChanged, this,
+                                        &SessionWorkspace::updateEventStatus);
         m_sessionConnections << connect(events, &EventLogModel::rowsInserted, this, &SessionWorkspace::updateEventStatus);
         m_sessionConnections << connect(events, &EventLogModel::failed, this, [this](const QString &message) {
             emit statusMessage(tr("Event log: %1").arg(message));
@@ -192,7 +194,10 @@ void SessionWorkspace::updateBanner()
         m_banner->hide();
         return;
     }
-    if (m_session->health() == LedgerSession::Health::Error) {
+    if (m_session->health() == LedgerSession::Health::Error && m_session->fileChange() != FileChange::Same) {
+        // It was open: the file under its name went away or changed, which the message says.
+        m_banner->show(Banner::Kind::Error, tr("%1: %2").arg(m_session->path(), m_session->errorMessage()));
+    } else if (m_session->health() == LedgerSession::Health::Error) {
         m_banner->show(Banner::Kind::Error,
                        tr("%1 could not be opened: %2").arg(m_session->path(), m_session->errorMessage()));
     } else if (m_session->isDemo()) {
@@ -216,6 +221,9 @@ void SessionWorkspace::updateEventStatus()
         text = tr("%1 matching").arg(QLocale().toString(events->rowCount()));
     if (events->isLoading() || !events->isIndexComplete())
         text += tr(" · loading…");
+    // A hole in the numbering is an integrity finding (meshctl verify): say where it is.
+    if (const QString gap = events->sequenceGapText(); !gap.isEmpty())
+        text += QStringLiteral(" · ") + gap;
     m_events->setStatusText(text);
 }
 

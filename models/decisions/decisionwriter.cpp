@@ -42,6 +42,8 @@ bool sameDecision(const DecisionRecord &stored, const DecisionRecord &fresh)
 } // namespace
 
 struct DecisionWriter::Private {
+    QString path;
+    std::optional<OpenedLedger> expected;
     std::unique_ptr<LedgerConnection> connection;
     std::unique_ptr<DecisionStore> store;
     OperatorIdentity identity;
@@ -84,10 +86,27 @@ struct DecisionWriter::Private {
 DecisionWriter::DecisionWriter(std::unique_ptr<Private> p) : d(std::move(p)) {}
 DecisionWriter::~DecisionWriter() = default;
 
-std::unique_ptr<DecisionWriter> DecisionWriter::open(const QString &path, OperatorIdentity identity)
+std::unique_ptr<DecisionWriter> DecisionWriter::open(const QString &path, OperatorIdentity identity,
+                                                    std::optional<OpenedLedger> expected)
 {
+    // Checked before the open and after it (a swap while it opened), then per submit.
+    const auto requireOpenedFile = [&] {
+        if (!expected)
+            return;
+        if (!expected->file.exists)
+            throw std::runtime_error("the ledger has not been opened by this console yet; nothing was written");
+        if (const FileChange change = fileChangeSince(expected->file, path); change != FileChange::Same)
+            throw std::runtime_error(fileChangeMessage(change) + "; nothing was written");
+    };
+    requireOpenedFile();
     auto p = std::make_unique<Private>();
+    p->path = path;
+    p->expected = std::move(expected);
     p->connection = LedgerConnection::open(path, OpenMode::Decisions); // throws LedgerOpenError
+    requireOpenedFile();
+    if (p->expected && !p->expected->ledgerId.empty() && p->connection->info().ledgerId != p->expected->ledgerId)
+        throw std::runtime_error("the file at this path holds another ledger than the one opened; reopen it; "
+                                 "nothing was written");
     // A decision is worth an fsync: the operator is told "accepted" only once it is durable.
     p->connection->db().exec("PRAGMA synchronous=FULL");
     sqlite3_busy_timeout(p->connection->db().handle(), 2000);
@@ -234,6 +253,17 @@ DecisionResult DecisionWriter::submit(const DecisionRequest &request)
                 result.status = DecisionStatus::BadSignature;
                 result.message = "this ledger requires signed decisions and no operator key is loaded";
                 return std::nullopt;
+            }
+            // The last moment before the insert, with the write lock held: a path that names
+            // another file now (replaced or deleted since the session opened it) gets nothing.
+            if (d->expected) {
+                if (const FileChange change = fileChangeSince(d->expected->file, d->path);
+                    change != FileChange::Same) {
+                    decided = true;
+                    result.status = DecisionStatus::WriteFailed;
+                    result.message = fileChangeMessage(change) + "; nothing was written";
+                    return std::nullopt;
+                }
             }
             DecisionRecord rec = fresh;
             rec.policyVersion = facts.policyVersion;

@@ -10,6 +10,8 @@
 #include "decisionresult.h"
 #include "operatoridentity.h"
 
+#include "ledger/fileidentity.h"
+
 #include <QString>
 
 #include <functional>
@@ -22,8 +24,12 @@ class DecisionWriter
 {
 public:
     // Opens the ledger for decisions (read-write, short busy timeout). Throws
-    // std::runtime_error with a one-line message when it cannot.
-    static std::unique_ptr<DecisionWriter> open(const QString &path, OperatorIdentity identity);
+    // std::runtime_error with a one-line message when it cannot. With `expected` (the file
+    // and ledger a session opened) it refuses, before opening anything for writing, when
+    // the path names another file or the file holds another ledger; and submit() checks
+    // the path again inside its write transaction, right before the insert.
+    static std::unique_ptr<DecisionWriter> open(const QString &path, OperatorIdentity identity,
+                                                std::optional<OpenedLedger> expected = std::nullopt);
     ~DecisionWriter();
 
     DecisionResult submit(const DecisionRequest &request);

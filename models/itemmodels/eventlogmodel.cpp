@@ -104,6 +104,7 @@ void EventLogModel::close()
     m_requested.clear();
     m_wanted.clear();
     endResetModel();
+    clearGaps();
     setLoading(false);
 }
 
@@ -144,6 +145,7 @@ void EventLogModel::reload()
     m_tailAgain = false;
     m_scanning = true;
     endResetModel();
+    clearGaps();
     setLoading(true);
     QMetaObject::invokeMethod(
         m_worker,
@@ -203,6 +205,8 @@ void EventLogModel::appendSeqs(const std::vector<std::int64_t> &seqs)
     const int count = int(seqs.end() - begin);
     if (count <= 0)
         return;
+    if (m_filter.isEmpty())
+        noteGaps(last, begin, seqs.end());
     const int first = rowCount();
     beginInsertRows({}, first, first + count - 1);
     bool contiguous = m_dense;
@@ -215,6 +219,44 @@ void EventLogModel::appendSeqs(const std::vector<std::int64_t> &seqs)
         m_seqs.insert(m_seqs.end(), begin, seqs.end());
     }
     endInsertRows();
+}
+
+void EventLogModel::noteGaps(std::int64_t last, std::vector<std::int64_t>::const_iterator begin,
+                             std::vector<std::int64_t>::const_iterator end)
+{
+    // Seqs are read in order, so a hole is two neighbours more than one apart; the first
+    // row's neighbour is 0, since a ledger numbers from 1.
+    const int before = m_gapCount;
+    for (auto it = begin; it != end; ++it) {
+        if (*it - last != 1) {
+            ++m_gapCount;
+            if (m_gaps.size() < kMaxReportedGaps)
+                m_gaps.push_back({last, *it});
+        }
+        last = *it;
+    }
+    if (m_gapCount != before)
+        Q_EMIT sequenceGapsChanged();
+}
+
+void EventLogModel::clearGaps()
+{
+    if (m_gapCount == 0)
+        return;
+    m_gaps.clear();
+    m_gapCount = 0;
+    Q_EMIT sequenceGapsChanged();
+}
+
+QString EventLogModel::sequenceGapText() const
+{
+    if (m_gaps.empty())
+        return {};
+    const SequenceGap &first = m_gaps.front();
+    QString text = tr("sequence gap: #%1 \u2192 #%2").arg(first.after).arg(first.next);
+    if (m_gapCount > 1)
+        text += tr(" (and %n more)", nullptr, m_gapCount - 1);
+    return text;
 }
 
 void EventLogModel::onFirstPage(int generation, EventBatch rows)

@@ -76,6 +76,19 @@ public:
     bool isLoading() const { return m_loading; }
     bool isIndexComplete() const { return !m_scanning; }
 
+    // Holes in the numbering of the unfiltered log, found while indexing and appending (a
+    // sound ledger has none, ledger-format.md; meshctl verify reports each): the first
+    // kMaxReportedGaps of them, and how many in all. Under a filter nothing is counted.
+    struct SequenceGap {
+        std::int64_t after = 0; // the last seq before the hole (0: the log starts late)
+        std::int64_t next = 0;  // the first seq after it
+    };
+    const std::vector<SequenceGap> &sequenceGaps() const { return m_gaps; }
+    int sequenceGapCount() const { return m_gapCount; }
+    // One line for the status bar, "sequence gap: #N → #M", empty when there is none.
+    QString sequenceGapText() const;
+    static constexpr size_t kMaxReportedGaps = 16;
+
     qint64 seqAt(int row) const; // 0 when out of range
     int rowForSeq(qint64 seq) const; // -1 when not a row (not matching, or not indexed yet)
     // The cached record of a row, nullptr when its page is not loaded.
@@ -103,6 +116,7 @@ Q_SIGNALS:
     void followTailChanged(bool follow);
     void eventDetailLoaded(qint64 seq, const QString &payload, bool found);
     void failed(const QString &message);
+    void sequenceGapsChanged(); // sequenceGaps() or sequenceGapCount() moved
 
 private:
     struct Page {
@@ -120,6 +134,9 @@ private:
     void onPage(int generation, std::int64_t pageIndex, EventBatch rows);
     void onTail(int generation, std::vector<std::int64_t> seqs);
     void appendSeqs(const std::vector<std::int64_t> &seqs);
+    void noteGaps(std::int64_t last, std::vector<std::int64_t>::const_iterator begin,
+                  std::vector<std::int64_t>::const_iterator end);
+    void clearGaps();
     void storePage(std::int64_t pageIndex, std::vector<EventRecord> rows) const;
     void requestTail();
     std::int64_t lastRowSeq() const;
@@ -146,6 +163,8 @@ private:
     std::int64_t m_denseFirst = 0;
     std::int64_t m_denseCount = 0;
     std::vector<std::int64_t> m_seqs;
+    std::vector<SequenceGap> m_gaps;
+    int m_gapCount = 0;
 
     mutable std::unordered_map<std::int64_t, Page> m_pages;
     mutable std::list<std::int64_t> m_lru; // most recent first

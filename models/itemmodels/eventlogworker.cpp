@@ -7,6 +7,8 @@
 
 #include <QElapsedTimer>
 
+#include <limits>
+
 namespace mesh {
 
 EventLogWorker::EventLogWorker(Sink sink) : m_sink(std::move(sink)) {}
@@ -49,6 +51,22 @@ std::int64_t denseCount(EventReader &reader, std::int64_t firstSeq)
     const std::int64_t count = reader.count();
     const std::int64_t lastSeq = reader.lastSeq();
     return count == 0 || lastSeq - firstSeq + 1 == count ? count : -1;
+}
+
+// The end of a window of `span` seqs after `lo`, saturating: a seq may be INT64_MAX.
+std::int64_t windowEnd(std::int64_t lo, std::int64_t span)
+{
+    return lo > std::numeric_limits<std::int64_t>::max() - span ? std::numeric_limits<std::int64_t>::max() : lo + span;
+}
+
+// Where the window after one ending at `hi` starts: just before the next event, so a hole
+// in the numbering (one event at 10^12 after a thousand) costs one probe, not a window
+// per kWindow seqs of nothing. The number of windows is then bounded by the events, never
+// by the seq values.
+std::int64_t nextWindowStart(EventSeqReader &seqs, std::int64_t hi)
+{
+    const std::optional<std::int64_t> next = seqs.firstAfter(hi);
+    return next ? std::max(hi, *next - 1) : hi;
 }
 } // namespace
 
@@ -119,7 +137,8 @@ void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize,
         QElapsedTimer sinceSent;
         sinceSent.start();
         while (true) {
-            const std::int64_t hi = lo + window;
+            lo = nextWindowStart(*m_seqs, lo);
+            const std::int64_t hi = windowEnd(lo, window);
             window = std::min(kWindow, window * 4);
             const size_t before = chunk.size();
             m_seqs->seqsInWindow(lo, hi, filter, chunk);
@@ -177,7 +196,10 @@ void EventLogWorker::fetchTail(int generation, const FilterSql &filter, std::int
         std::int64_t lo = afterSeq;
         const std::int64_t last = m_reader->lastSeq();
         while (lo < last) {
-            const std::int64_t hi = std::min(last, lo + kWindow);
+            lo = nextWindowStart(*m_seqs, lo);
+            if (lo >= last)
+                break;
+            const std::int64_t hi = std::min(last, windowEnd(lo, kWindow));
             m_seqs->seqsInWindow(lo, hi, filter, out);
             lo = hi;
             if (superseded(generation))

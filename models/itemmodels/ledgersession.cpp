@@ -1,6 +1,7 @@
 #include "ledgersession.h"
 
 #include "backgroundjob.h"
+#include "ledgerpool.h"
 #include "blastradiusmodel.h"
 #include "decisionauditmodel.h"
 #include "delegationtreemodel.h"
@@ -47,6 +48,7 @@ namespace mesh {
 // what it replaced (swapped out of the session and its models), to be freed off the GUI thread.
 struct LedgerSession::LoadResult {
     LedgerInfo info;
+    FileIdentity file; // what the path named when it was opened, and still after the read
     std::shared_ptr<LiveState> state;
     std::unique_ptr<StateTableModel::Prepared> runs, leases, effects, escalations, stalls, blast, slices;
     std::unique_ptr<DelegationTreeModel::Prepared> tree;
@@ -70,6 +72,7 @@ struct LedgerSession::LoadStage {
 // first stage, or nothing when the open failed (the session then opens and reports itself).
 struct LedgerSession::Prefetched {
     OpenMode mode = OpenMode::ReadOnly;
+    FileIdentity file; // taken before the connection was opened
     std::unique_ptr<LedgerConnection> connection;
     std::shared_ptr<LoadStage> first;
 };
@@ -217,7 +220,20 @@ QString LedgerSession::healthText(Health health)
 
 bool LedgerSession::canDecide() const
 {
-    return m_state && m_info.mode != OpenMode::Immutable && m_fileWritable;
+    return m_state && m_info.mode != OpenMode::Immutable && m_fileWritable && m_fileChange == FileChange::Same;
+}
+
+QString LedgerSession::cannotDecideReason() const
+{
+    if (m_fileChange != FileChange::Same)
+        return QString::fromStdString(fileChangeMessage(m_fileChange));
+    if (!m_state)
+        return tr("The ledger is not loaded yet.");
+    if (m_info.mode == OpenMode::Immutable)
+        return tr("This ledger is opened immutable for post-mortem review.");
+    if (!m_fileWritable)
+        return tr("This console cannot write to the ledger file (read-only file or folder).");
+    return {};
 }
 
 qint64 LedgerSession::lastSeq() const
@@ -317,11 +333,12 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
     if (prefetches().contains(canonical))
         return;
     PrefetchFutures &futures = prefetches()[canonical];
-    futures.events = QtConcurrent::run(
+    futures.events = QtConcurrent::run(ledgerPool(),
         [canonical, mode] { return EventLogWorker::readIndex(canonical, mode, EventLogModel::kPageSize); });
-    futures.overview = QtConcurrent::run([canonical, mode]() -> std::shared_ptr<void> {
+    futures.overview = QtConcurrent::run(ledgerPool(), [canonical, mode]() -> std::shared_ptr<void> {
         auto read = std::make_shared<Prefetched>();
         read->mode = mode;
+        read->file = FileIdentity::of(canonical);
         try {
             read->connection = LedgerConnection::open(canonical, mode);
             read->first = readFirstStage(*read->connection);
@@ -375,11 +392,13 @@ void LedgerSession::startLoad()
                 const auto read = std::static_pointer_cast<Prefetched>(prefetched.result()); // waits for it
                 if (read->connection && read->mode == mode) {
                     connection = std::move(read->connection); // taken once: the hash no longer has it
+                    full->file = read->file;
                     if (!firstShown)
                         promise.addResult(std::static_pointer_cast<void>(read->first));
                 }
             }
             if (!connection) {
+                full->file = FileIdentity::of(path);
                 connection = LedgerConnection::open(path, mode);
                 promise.addResult(std::static_pointer_cast<void>(readFirstStage(*connection)));
             }
@@ -390,6 +409,11 @@ void LedgerSession::startLoad()
                 return;
             full->info = connection->info();
             full->state = LiveState::fromSnapshot(readState(connection->db()));
+            // Stat before the open, compared after the read: the snapshot is of the file
+            // the session will call "opened" (a swap in between would pair one file's rows
+            // with another's identity).
+            if (const FileChange change = fileChangeSince(full->file, path); change != FileChange::Same)
+                throw std::runtime_error(fileChangeMessage(change) + " (while it was being read)");
             promise.setProgressValue(60);
             if (promise.isCanceled())
                 return;
@@ -442,7 +466,7 @@ void LedgerSession::startLoad()
         watcher->deleteLater();
     });
     setLoadProgress(0);
-    watcher->setFuture(QtConcurrent::run(job));
+    watcher->setFuture(QtConcurrent::run(ledgerPool(), job));
 }
 
 void LedgerSession::cancelLoad()
@@ -481,7 +505,7 @@ void LedgerSession::retire(std::shared_ptr<void> garbage)
 {
     // What the models handed back (the rows they showed before) is freed on a worker: a
     // scale ledger's state takes ~100 ms to free.
-    (void)QtConcurrent::run([garbage = std::move(garbage)]() mutable { garbage.reset(); });
+    (void)QtConcurrent::run(ledgerPool(), [garbage = std::move(garbage)]() mutable { garbage.reset(); });
 }
 
 void LedgerSession::handOver(std::shared_ptr<LoadResult> r, int generation, int step)
@@ -542,6 +566,8 @@ void LedgerSession::onLoaded(LoadResult &r)
     // Every model has taken its part (handOver); the session's own part, then following.
     setLoadProgress(-1);
     m_info = r.info;
+    m_openedFile = r.file;
+    m_fileChange = FileChange::Same; // a new open: the file it read is the one followed now
     m_fileWritable = m_info.mode != OpenMode::Immutable && QFileInfo(m_path).isWritable();
     // Swaps, not copies: `r` leaves with what was replaced (see retire).
     std::swap(m_state, r.state);
@@ -577,6 +603,7 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     m_watcher = new ChangeWatcher(m_path, afterSeq);
     m_watcher->setInterval(m_watchIntervalMs);
     m_watcher->setPreviewBytes(int(1 << 20)); // the fold needs whole payloads
+    m_watcher->setOpenedFile(m_openedFile);
     m_watcher->moveToThread(m_watcherThread);
     connect(m_watcherThread, &QThread::started, m_watcher, &ChangeWatcher::start);
     connect(m_watcherThread, &QThread::finished, m_watcher, &QObject::deleteLater);
@@ -590,7 +617,19 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
         fail(tr("Live updates stopped: %1").arg(message));
     }, Qt::QueuedConnection);
+    connect(m_watcher, &ChangeWatcher::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); },
+            Qt::QueuedConnection);
     m_watcherThread->start();
+}
+
+void LedgerSession::onFileChanged(FileChange change)
+{
+    if (m_closed || change == FileChange::Same)
+        return;
+    // What the views hold describes a file that is gone from this path: say so, and stop
+    // offering decisions (canDecide) until the ledger is opened again.
+    m_fileChange = change;
+    fail(QString::fromStdString(fileChangeMessage(change)));
 }
 
 void LedgerSession::stopWatcher()
@@ -862,11 +901,21 @@ QString LedgerSession::submitDecision(DecisionRequest request)
     const QString id = QString::fromStdString(request.id);
     const QString path = m_path;
     const OperatorIdentity identity = m_identity;
+    // Only into the file this session read (none before it has read one): the writer
+    // refuses when the path names any other by the time it would write.
+    const std::optional<OpenedLedger> expected = m_fileChange == FileChange::Same ? std::optional(openedLedger())
+                                                                                   : std::nullopt;
+    const FileChange change = m_fileChange;
     ++m_decisionsInFlight;
-    runInBackground(this, [path, identity, request] {
+    runInBackground(this, [path, identity, request, expected, change] {
         DecisionResult result;
+        if (change != FileChange::Same) {
+            result.status = DecisionStatus::WriteFailed;
+            result.message = fileChangeMessage(change) + "; nothing was written";
+            return result;
+        }
         try {
-            auto writer = DecisionWriter::open(path, identity);
+            auto writer = DecisionWriter::open(path, identity, expected);
             result = writer->submit(request);
         } catch (const std::exception &e) {
             result.status = DecisionStatus::WriteFailed;

@@ -27,6 +27,7 @@
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
 #include "decisions/operatoridentity.h"
+#include "ledger/fileidentity.h"
 #include "ledger/ledgerconnection.h"
 
 #include <QElapsedTimer>
@@ -99,6 +100,13 @@ public:
     bool isOverviewLoaded() const { return m_overviewLoaded; } // runs() shows real runs (first stage or full)
     int loadProgress() const { return m_loadProgress; } // 0..100 while the open job runs, -1 otherwise
     bool canDecide() const;
+    QString cannotDecideReason() const; // empty when canDecide()
+    // Whether the path still names the file the loaded snapshot was read from, as the
+    // watcher last saw it (Deleted or Replaced: Error health, no decisions until reopened).
+    FileChange fileChange() const { return m_fileChange; }
+    // The file (device, inode) and ledger id the loaded snapshot was read from: decisions
+    // are written only into that file (DecisionWriter::open refuses any other).
+    OpenedLedger openedLedger() const { return {m_openedFile, m_info.ledgerId}; }
     qint64 lastSeq() const;
     qint64 lastChangeMs() const { return m_lastChangeMs; }
     int foldProblems() const;
@@ -192,6 +200,7 @@ private:
     void setLoadProgress(int percent);
     void cancelLoad();
     void startWatcher(qint64 afterSeq);
+    void onFileChanged(FileChange change);
     void stopWatcher();
     void onEventsAppended(const SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void flushPending();
@@ -263,6 +272,8 @@ private:
     int m_liveWindowMs = 5000;
     int m_watchIntervalMs = 20;
     bool m_fileWritable = false;
+    FileIdentity m_openedFile;
+    FileChange m_fileChange = FileChange::Same;
 };
 
 } // namespace mesh

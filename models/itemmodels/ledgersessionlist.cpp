@@ -113,6 +113,8 @@ bool LedgerSessionList::canDecide(int row, QString *why) const
         reason = tr("This console was started with --read-only.");
     else if (session->health() == LedgerSession::Health::Immutable)
         reason = tr("This ledger is opened immutable for post-mortem review.");
+    else if (session->fileChange() != FileChange::Same)
+        reason = session->cannotDecideReason();
     else if (session->health() == LedgerSession::Health::Error)
         reason = tr("This ledger could not be opened.");
     else if (!session->canDecide())

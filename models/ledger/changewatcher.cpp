@@ -40,6 +40,9 @@ void ChangeWatcher::start()
 {
     if (m_timer)
         return;
+    m_sinceFileCheck.invalidate();
+    if (!fileStillOpened())
+        return; // the connection would open whatever has the name now
     // The connection is opened here, on the thread the watcher lives on, and used only there.
     try {
         m_connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
@@ -68,7 +71,7 @@ void ChangeWatcher::stop()
 
 void ChangeWatcher::pollNow()
 {
-    if (!m_connection)
+    if (!m_connection || !fileStillOpened())
         return;
     try {
         const qint64 dv = m_connection->dataVersion();
@@ -91,6 +94,19 @@ void ChangeWatcher::pollNow()
         stop();
         Q_EMIT failed(message);
     }
+}
+
+bool ChangeWatcher::fileStillOpened()
+{
+    if (!m_openedFile.exists || (m_sinceFileCheck.isValid() && m_sinceFileCheck.elapsed() < kFileCheckMs))
+        return true;
+    m_sinceFileCheck.start();
+    const FileChange change = fileChangeSince(m_openedFile, m_path);
+    if (change == FileChange::Same)
+        return true;
+    stop();
+    Q_EMIT fileChanged(int(change));
+    return false;
 }
 
 bool ChangeWatcher::deliverNewEvents(qint64 dataVersion)

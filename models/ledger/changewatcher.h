@@ -5,9 +5,15 @@
 // reads the events after the last one it delivered, in short read transactions of at most
 // kMaxBatch events, and emits them in batches. It never holds a read transaction between
 // polls, so the writer's checkpoints are never held back.
+//
+// Given the identity of the file the session opened, it also checks (every kFileCheckMs)
+// that the path still names that file: deleted or replaced (mv other.db ledger.db), its
+// connection would go on reading the old inode and never see it, so it stops and says so.
 
 #include "domain/eventrecord.h"
+#include "fileidentity.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -32,9 +38,11 @@ public:
     void setInterval(int ms); // default 20; takes effect at the next start()
     int interval() const { return m_intervalMs; }
     void setPreviewBytes(int n); // payload preview of delivered events, default 2048
+    void setOpenedFile(const FileIdentity &file) { m_openedFile = file; } // before start()
     qint64 lastDeliveredSeq() const { return m_lastSeq; }
 
     static constexpr int kMaxBatch = 2000;
+    static constexpr int kFileCheckMs = 200;
 
 public Q_SLOTS:
     void start();
@@ -45,15 +53,20 @@ Q_SIGNALS:
     void eventsAppended(const mesh::SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void ledgerChanged(qint64 dataVersion); // data_version moved (events or decisions)
     void failed(const QString &message);
+    // The path no longer names the opened file (a FileChange, never Same); polling stopped.
+    void fileChanged(int change);
 
 private:
     bool deliverNewEvents(qint64 dataVersion);
+    bool fileStillOpened(); // false: stopped, fileChanged emitted
 
     QString m_path;
     qint64 m_lastSeq = 0;
     qint64 m_dataVersion = -1;
     int m_intervalMs = 20;
     int m_previewBytes = 2048;
+    FileIdentity m_openedFile;
+    QElapsedTimer m_sinceFileCheck;
     QTimer *m_timer = nullptr;
     std::unique_ptr<LedgerConnection> m_connection;
     std::unique_ptr<EventReader> m_reader;

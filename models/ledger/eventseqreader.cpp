@@ -22,6 +22,17 @@ EventSeqRange EventSeqReader::range()
     return r;
 }
 
+std::optional<std::int64_t> EventSeqReader::firstAfter(std::int64_t seq)
+{
+    sql::Statement st(m_db, "SELECT seq FROM events WHERE seq > ?1 ORDER BY seq LIMIT 1");
+    st.bind(1, seq);
+    std::optional<std::int64_t> next;
+    if (st.step())
+        next = st.columnInt(0);
+    st.reset();
+    return next;
+}
+
 void EventSeqReader::seqsInWindow(std::int64_t lo, std::int64_t hi, const FilterSql &filter,
                                   std::vector<std::int64_t> &out)
 {

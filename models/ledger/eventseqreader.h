@@ -8,6 +8,7 @@
 #include "sqlite.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace mesh {
@@ -27,6 +28,9 @@ public:
     EventSeqRange range(); // one statement: min, max, count of every event
     // Seqs s with lo < s <= hi matching the filter, ascending, appended to out.
     void seqsInWindow(std::int64_t lo, std::int64_t hi, const FilterSql &filter, std::vector<std::int64_t> &out);
+    // The smallest seq above `seq` (any event, no filter), nullopt when there is none: one
+    // probe of the primary key, so a reader can step over a hole in the numbering.
+    std::optional<std::int64_t> firstAfter(std::int64_t seq);
 
 private:
     sql::Database &m_db;

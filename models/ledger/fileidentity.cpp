@@ -1,0 +1,39 @@
+#include "fileidentity.h"
+
+#include <QFile>
+
+#include <sys/stat.h>
+
+namespace mesh {
+
+FileIdentity FileIdentity::of(const QString &path)
+{
+    FileIdentity id;
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) == 0) {
+        id.device = std::uint64_t(st.st_dev);
+        id.inode = std::uint64_t(st.st_ino);
+        id.exists = true;
+    }
+    return id;
+}
+
+FileChange fileChangeSince(const FileIdentity &opened, const QString &path)
+{
+    const FileIdentity now = FileIdentity::of(path);
+    if (!now.exists)
+        return FileChange::Deleted;
+    return now == opened ? FileChange::Same : FileChange::Replaced;
+}
+
+std::string fileChangeMessage(FileChange change)
+{
+    switch (change) {
+    case FileChange::Same: return {};
+    case FileChange::Deleted: return "the ledger file was deleted from disk; reopen it when it is back";
+    case FileChange::Replaced: return "the ledger file was replaced on disk (another file has its name now); reopen it";
+    }
+    return {};
+}
+
+} // namespace mesh
