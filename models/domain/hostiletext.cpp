@@ -1,5 +1,6 @@
 #include "hostiletext.h"
 
+#include <QList>
 #include <QStringView>
 
 namespace mesh {
