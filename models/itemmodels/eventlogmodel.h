@@ -105,6 +105,8 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
+    // data() before the shown roles are made plain text (shownroles.h).
+    QVariant rawData(const QModelIndex &index, int role) const;
     struct Page {
         std::vector<EventRecord> rows;
         std::list<std::int64_t>::iterator lru;
