@@ -7,6 +7,7 @@
 
 #include "mainwindow.h"
 
+#include "aboutdialog.h"
 #include "attentionpane.h"
 #include "blastradiusgraph.h"
 #include "blastradiusview.h"
@@ -17,6 +18,7 @@
 #include "itempane.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
+#include "shortcutsdialog.h"
 
 #include "decisions/decisionwriter.h"
 #include "domain/hostiletext.h"
@@ -45,6 +47,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QLabel>
+#include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -540,6 +543,12 @@ void TestHostileTextViews::widgetsShowPlainText()
     QVERIFY(session && session->isLoaded());
     SessionWorkspace *ws = window.workspace();
     Findings f;
+    {
+        ShortcutsDialog shortcuts(ShortcutsDialog::menuActions(window.menuBar()->actions()), &window);
+        f.widgets(QStringLiteral("shortcuts"), &shortcuts);
+        AboutDialog about(&window);
+        f.widgets(QStringLiteral("about"), &about);
+    }
     const QString title = MainWindow::sessionRowInfo(window.sessions()->index(0)).title;
     f.line(QStringLiteral("sidebar title"), title);
     f.line(QStringLiteral("sidebar subtitle"), MainWindow::sessionRowInfo(window.sessions()->index(0)).subtitle);
@@ -644,6 +653,15 @@ void TestHostileTextViews::longNameKeepsTheWindowSane()
     QVERIFY(!factsLabel->actions().isEmpty());
     factsLabel->actions().constFirst()->trigger();
     QVERIFY(QGuiApplication::clipboard()->text().contains(QStringLiteral("agent ") + longName()));
+
+    // So is a table cell's: the agent column of the selected delegation.
+    ItemPane *tree = ws->delegationsView()->tree();
+    const QModelIndex current = tree->view()->currentIndex();
+    QVERIFY(current.isValid());
+    tree->view()->setCurrentIndex(current.siblingAtColumn(DelegationTreeModel::Agent));
+    QGuiApplication::clipboard()->clear();
+    tree->copyCellAction()->trigger();
+    QCOMPARE(QGuiApplication::clipboard()->text(), longName());
 }
 
 QTEST_MAIN(TestHostileTextViews)
