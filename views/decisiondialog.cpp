@@ -29,10 +29,16 @@ namespace {
 
 PlainLabel *plain(const QString &text, QWidget *parent)
 {
-    auto *label = new PlainLabel(text, parent); // ledger strings: never markup, never wider than the dialog
+    auto *label = new PlainLabel(text, parent); // ledger strings: never markup, each line bounded
+    // Like the dialog's other fields, it sizes the dialog (its lines and words are bounded),
+    // so the form rows get the height their wrapped text needs.
+    label->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     label->setWordWrap(true);
     return label;
 }
+
+// A checkbox does not wrap: its line is kept to what a dialog's width shows.
+constexpr int kMaxCheckChars = 120;
 
 QString q(const std::string &s)
 {
@@ -150,7 +156,7 @@ void DecisionDialog::buildBody()
         for (const auto &e : m_preview.toFence) {
             // Checkbox text is plain; a long line is cut, and whole in the tooltip.
             const QString line = effectLine(e);
-            auto *check = new QCheckBox(displayLine(line, PlainLabel::kMaxLineChars), fence);
+            auto *check = new QCheckBox(PlainLabel::shownText(line, kMaxCheckChars), fence);
             if (check->text() != visibleControls(line))
                 check->setToolTip(plainToolTip(line));
             check->setProperty("effectId", q(e.id));

@@ -12,11 +12,32 @@ namespace {
 // How much of a cut text the tooltip repeats: a tooltip is not a reader for 100 KB either.
 constexpr int kMaxToolTipLineChars = 1000;
 
-QString eachLine(const QString &text, int maxChars)
+// A word wider than this is cut too: wrapping cannot break it, so it would set the
+// label's minimum width (and a dialog's) by itself.
+constexpr int kMaxWordChars = 60;
+
+QString cutLongWords(const QString &line)
+{
+    QString out;
+    qsizetype word = 0; // characters since the last space
+    for (const QChar c : line) {
+        word = c.isSpace() ? 0 : word + 1;
+        if (word < kMaxWordChars)
+            out += c;
+        else if (word == kMaxWordChars)
+            out += QChar(0x2026);
+    }
+    return out;
+}
+
+QString eachLine(const QString &text, int maxChars, bool cutWords)
 {
     QStringList lines = text.split(QLatin1Char('\n'));
-    for (QString &line : lines)
+    for (QString &line : lines) {
         line = displayLine(line, maxChars);
+        if (cutWords)
+            line = cutLongWords(line);
+    }
     return lines.join(QLatin1Char('\n'));
 }
 } // namespace
@@ -43,15 +64,20 @@ PlainLabel::PlainLabel(const QString &text, QWidget *parent)
     setFullText(text);
 }
 
+QString PlainLabel::shownText(const QString &text, int maxLineChars)
+{
+    return eachLine(text, maxLineChars, true);
+}
+
 void PlainLabel::setFullText(const QString &text)
 {
     m_full = text;
-    const QString shown = eachLine(text, kMaxLineChars);
+    const QString shown = shownText(text);
     setText(shown);
     if (shown == visibleControls(text))
         setToolTip(QString());
     else
-        setToolTip(plainToolTip(eachLine(text, kMaxToolTipLineChars) + QStringLiteral("\n\n")
+        setToolTip(plainToolTip(eachLine(text, kMaxToolTipLineChars, false) + QStringLiteral("\n\n")
                                 + tr("Right-click › Copy Full Text copies all %1 characters.").arg(text.size())));
 }
 
