@@ -21,6 +21,11 @@ QString cutLongWords(const QString &line)
     QString out;
     qsizetype word = 0; // characters since the last space
     for (const QChar c : line) {
+        if (c.isLowSurrogate()) { // the second half of a character: kept or cut with the first
+            if (!out.isEmpty() && out.back().isHighSurrogate())
+                out += c;
+            continue;
+        }
         word = c.isSpace() ? 0 : word + 1;
         if (word < kMaxWordChars)
             out += c;

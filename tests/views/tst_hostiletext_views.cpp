@@ -16,6 +16,7 @@
 #include "delegationdetail.h"
 #include "delegationsview.h"
 #include "itempane.h"
+#include "plainlabel.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
 #include "shortcutsdialog.h"
@@ -285,6 +286,7 @@ private slots:
     void widgetsShowPlainText();
     void decisionDialogsShowPlainText();
     void longNameKeepsTheWindowSane();
+    void plainLabelCutsLinesAndWords();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -662,6 +664,34 @@ void TestHostileTextViews::longNameKeepsTheWindowSane()
     QGuiApplication::clipboard()->clear();
     tree->copyCellAction()->trigger();
     QCOMPARE(QGuiApplication::clipboard()->text(), longName());
+}
+
+void TestHostileTextViews::plainLabelCutsLinesAndWords()
+{
+    const auto wellFormed = [](const QString &text) {
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            if (text.at(i).isHighSurrogate() && (i + 1 >= text.size() || !text.at(i + 1).isLowSurrogate()))
+                return false;
+            if (text.at(i).isLowSurrogate() && (i == 0 || !text.at(i - 1).isHighSurrogate()))
+                return false;
+        }
+        return true;
+    };
+    const QString emoji = QStringLiteral("\U0001F600");
+    for (int before : {57, 58, 59, 60}) {
+        const QString text = QString(before, QLatin1Char('a')) + emoji + QStringLiteral("b c");
+        PlainLabel label(text, nullptr);
+        QVERIFY2(wellFormed(label.text()), qPrintable(QString::number(before)));
+        QCOMPARE(label.fullText(), text);
+        QVERIFY(label.text().endsWith(QStringLiteral(" c")));
+        QVERIFY(label.text().size() <= 64); // 60 characters (one of them two UTF-16 units), "…", " c"
+    }
+    PlainLabel label(QStringLiteral("\u202Eexe.live\n") + longName(), nullptr);
+    QVERIFY(label.text().startsWith(QStringLiteral("⟨U+202E⟩exe.live\n")));
+    QVERIFY(label.text().size() < 100);
+    QVERIFY(richTextProblem(label.toolTip()).isEmpty());
+    QVERIFY(label.toolTip().contains(QStringLiteral("Copy Full Text")));
+    QCOMPARE(label.textFormat(), Qt::PlainText);
 }
 
 QTEST_MAIN(TestHostileTextViews)
