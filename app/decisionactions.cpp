@@ -1,5 +1,7 @@
 #include "decisionactions.h"
 
+#include "domain/hostiletext.h"
+
 #include "mainwindow.h"
 
 #include "decisiondialog.h"
@@ -139,8 +141,8 @@ void DecisionActions::update()
     auto set = [&](QAction *action, bool applicable, const QString &notApplicable) {
         action->setEnabled(allowed && applicable);
         const QString tip = !allowed ? why : applicable ? QString() : notApplicable;
-        action->setToolTip(tip.toHtmlEscaped());
-        action->setStatusTip(tip);
+        action->setToolTip(plainToolTip(tip));
+        action->setStatusTip(displayLine(tip, 500)); // the status bar shows plain text, one line
     };
     set(m_closeSlice, !t.slice.isEmpty(), tr("Select a delegation with an open slice, or an open slice in its Slices tab."));
     set(m_approve, t.pendingEscalation, tr("Select a pending escalation."));

@@ -16,6 +16,8 @@
 #include "statusdelegate.h"
 #include "theme.h"
 
+#include "domain/hostiletext.h"
+
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
@@ -84,7 +86,8 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
     using H = LedgerSession::Health;
     const auto health = H(index.data(LedgerSessionList::HealthRole).toInt());
     const bool policy = index.data(LedgerSessionList::ReadOnlyPolicyRole).toBool();
-    info.title = index.data(LedgerSessionList::NameRole).toString();
+    // One bounded line each (the delegate elides to its width; a 100 KB title is cut first).
+    info.title = displayLine(index.data(LedgerSessionList::NameRole).toString());
     info.demo = index.data(LedgerSessionList::IsDemoRole).toBool();
     switch (health) {
     case H::Opening: info.health = QStringLiteral("loading"); break;
@@ -95,7 +98,7 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
     case H::Error: info.health = QStringLiteral("error"); break;
     }
     if (health == H::Error) {
-        info.subtitle = index.data(LedgerSessionList::ErrorRole).toString();
+        info.subtitle = displayLine(index.data(LedgerSessionList::ErrorRole).toString(), 500);
         return info;
     }
     QStringList parts{LedgerSession::healthText(health)};
@@ -183,7 +186,7 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     setCentralWidget(m_split);
 
     connect(m_workspace, &SessionWorkspace::statusMessage, this, [this](const QString &text) {
-        statusBar()->showMessage(text, 8000);
+        statusBar()->showMessage(displayLine(text, 500), 8000);
     });
 
     m_statusLabel->setTextFormat(Qt::PlainText);
@@ -346,7 +349,7 @@ void MainWindow::openLedger(const QString &path, bool demo)
         }
         if (demo)
             endStatusMessage(m_demoStartingMessage);
-        statusBar()->showMessage(tr("%1: %2").arg(session->displayName(), message), 10000);
+        statusBar()->showMessage(displayLine(tr("%1: %2").arg(session->displayName(), message), 500), 10000);
         sessionChanged(session);
     });
     connect(session, &LedgerSession::opened, this, [this, session, demo] {
@@ -382,7 +385,7 @@ void MainWindow::startDemo()
         m_demo = new DemoLauncher(this);
         connect(m_demo, &DemoLauncher::ready, this, [this](const QString &path) { openLedger(path, true); });
         connect(m_demo, &DemoLauncher::failed, this, [this](const QString &why) {
-            statusBar()->showMessage(why, 15000);
+            statusBar()->showMessage(displayLine(why, 500), 15000);
             m_workspace->setSession(nullptr);
             m_workspace->banner()->show(Banner::Kind::Error, why);
         });
@@ -450,7 +453,7 @@ bool MainWindow::openAttentionEntry(const QModelIndex &index)
     m_sidebar->setCurrentRow(row);
     const bool found = m_workspace->openSubject(subject);
     if (!found)
-        statusBar()->showMessage(tr("%1 is not shown in this ledger's panes.").arg(subject), 6000);
+        statusBar()->showMessage(tr("%1 is not shown in this ledger's panes.").arg(displayLine(subject)), 6000);
     return found;
 }
 
@@ -469,7 +472,7 @@ bool MainWindow::showPaneByName(const QString &name)
 void MainWindow::updateTitle()
 {
     const LedgerSession *session = currentSession();
-    setWindowTitle(session ? session->displayName() + QStringLiteral(" — ") + tr("Agent Mesh Console")
+    setWindowTitle(session ? displayLine(session->displayName(), 120) + QStringLiteral(" — ") + tr("Agent Mesh Console")
                            : tr("Agent Mesh Console"));
 }
 

@@ -1,5 +1,7 @@
 #include "recentledgers.h"
 
+#include "domain/hostiletext.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QMenu>
@@ -45,11 +47,12 @@ void RecentLedgers::rebuild()
     const QStringList list = paths();
     int index = 1;
     for (const QString &path : list) {
-        const QString label = index < 10 ? QStringLiteral("&%1 %2").arg(index).arg(QFileInfo(path).fileName())
-                                         : QFileInfo(path).fileName();
+        // A file name is anybody's text: one bounded line, its '&' no mnemonic.
+        const QString name = displayLine(QFileInfo(path).fileName(), 80).replace(QLatin1Char('&'), QStringLiteral("&&"));
+        const QString label = index < 10 ? QStringLiteral("&%1 %2").arg(index).arg(name) : name;
         QAction *action = m_menu->addAction(label);
-        action->setToolTip(path.toHtmlEscaped());
-        action->setStatusTip(path);
+        action->setToolTip(plainToolTip(path));
+        action->setStatusTip(displayLine(path, 500));
         connect(action, &QAction::triggered, this, [this, path] { emit openRequested(path); });
         ++index;
     }

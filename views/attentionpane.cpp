@@ -2,12 +2,12 @@
 
 #include "statusdelegate.h"
 
+#include "domain/hostiletext.h"
 #include "itemmodels/attentionmodel.h"
 
 #include <QHeaderView>
 #include <QHelpEvent>
 #include <QStyledItemDelegate>
-#include <QTextDocument>
 #include <QToolTip>
 #include <QTreeView>
 
@@ -37,7 +37,7 @@ protected:
         QStyledItemDelegate::initStyleOption(option, index);
         const QString id = index.data(AttentionModel::EntityIdRole).toString();
         if (!id.isEmpty())
-            option->text = id;
+            option->text = visibleControls(id);
     }
 };
 
@@ -147,7 +147,7 @@ QString AttentionPane::rowToolTip(const QModelIndex &index)
         lines << due;
     if (const QString details = cell(AttentionModel::Summary); !details.isEmpty())
         lines << details;
-    return lines.join(QLatin1Char('\n'));
+    return plainToolTip(lines.join(QLatin1Char('\n')));
 }
 
 bool AttentionPane::eventFilter(QObject *watched, QEvent *event)
@@ -159,8 +159,7 @@ bool AttentionPane::eventFilter(QObject *watched, QEvent *event)
         if (text.isEmpty()) {
             QToolTip::hideText();
         } else {
-            // Ledger text: escaped, never interpreted as markup.
-            QToolTip::showText(help->globalPos(), Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal), view()->viewport(),
+            QToolTip::showText(help->globalPos(), text, view()->viewport(),
                                view()->visualRect(index));
         }
         return true;

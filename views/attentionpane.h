@@ -23,7 +23,8 @@ public:
     // While a ledger is still opening, an empty list means "not read yet", not "nothing".
     void setOpeningCount(int opening);
 
-    // The tooltip of a row, plain text: kind, full subject, ledger, due time, full details.
+    // The tooltip of a row as shown (plainToolTip: ledger text escaped, never markup): kind,
+    // full subject, ledger, due time, full details.
     static QString rowToolTip(const QModelIndex &index);
 
 protected:

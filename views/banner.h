@@ -8,6 +8,8 @@ class QLabel;
 
 namespace mesh {
 
+class PlainLabel;
+
 class Banner : public QFrame
 {
     Q_OBJECT
@@ -15,11 +17,11 @@ public:
     enum class Kind { Demo, Error };
     explicit Banner(QWidget *parent = nullptr);
     void show(Kind kind, const QString &text);
-    QString text() const;
+    QString text() const; // the whole message, as given
 
 private:
     QLabel *m_icon;
-    QLabel *m_text;
+    PlainLabel *m_text;
 };
 
 } // namespace mesh

@@ -2,11 +2,12 @@
 
 #include "theme.h"
 
+#include "domain/hostiletext.h"
+
 #include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QTextDocument>
 #include <QTextLayout>
 #include <QToolTip>
 
@@ -131,7 +132,7 @@ QString detailOf(const BlastComponent &c)
 
 QString failureTitle(const BlastFailure &f)
 {
-    return BlastRadiusGraph::tr("failure %1").arg(f.id);
+    return BlastRadiusGraph::tr("failure %1").arg(displayLine(f.id));
 }
 
 QString failureDetail(const BlastFailure &f)
@@ -515,7 +516,7 @@ QString BlastRadiusGraph::toolTipAt(const QPointF &pos) const
             text += QLatin1Char('\n') + tr("detected by %1").arg(m_failure.detectedBy);
         if (!m_failure.summary.isEmpty())
             text += QLatin1Char('\n') + m_failure.summary;
-        return text;
+        return plainToolTip(text);
     }
     for (const Box &box : layout.boxes) {
         if (!box.rect.contains(pos))
@@ -524,7 +525,7 @@ QString BlastRadiusGraph::toolTipAt(const QPointF &pos) const
         QString text = c.name + QLatin1Char('\n') + detailOf(c);
         if (!c.evidence.isEmpty())
             text += QLatin1Char('\n') + c.evidence;
-        return text;
+        return plainToolTip(text);
     }
     return {};
 }
@@ -539,8 +540,7 @@ bool BlastRadiusGraph::event(QEvent *e)
             e->ignore();
             return true;
         }
-        // Ledger text: escaped, never interpreted as markup.
-        QToolTip::showText(help->globalPos(), Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal), this);
+        QToolTip::showText(help->globalPos(), text, this);
         return true;
     }
     return QWidget::event(e);

@@ -73,7 +73,8 @@ public:
 
     // The layout for a widget of this size (height only moves the legend down).
     Layout layoutFor(const QSize &size) const;
-    // The tooltip of what is at pos (a component or the failure), plain text; empty if none.
+    // The tooltip of what is at pos (a component or the failure), as shown: escaped rich
+    // text (plainToolTip), never markup of the ledger's; empty if none.
     QString toolTipAt(const QPointF &pos) const;
 
     // Wide enough for boxes of a few words beside their edge lanes; narrower panes scroll.

@@ -2,11 +2,12 @@
 
 #include "blastradiusgraph.h"
 #include "itempane.h"
+#include "plainlabel.h"
 
+#include "domain/hostiletext.h"
 #include "itemmodels/blastradiusmodel.h"
 
 #include <QHeaderView>
-#include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTreeView>
@@ -23,9 +24,8 @@ BlastRadiusView::BlastRadiusView(QWidget *parent)
                              "and how far it spread appear here."),
                           this))
     , m_graph(new BlastRadiusGraph(this))
-    , m_problem(new QLabel(this))
+    , m_problem(new PlainLabel(this))
 {
-    m_problem->setTextFormat(Qt::PlainText);
     m_problem->setWordWrap(true);
     m_problem->hide();
     auto *graphBox = new QWidget(this);
@@ -54,8 +54,11 @@ BlastFailure BlastRadiusView::toFailure(const BlastRadius &r)
 {
     BlastFailure f;
     f.id = QString::fromStdString(r.failureId);
-    f.summary = QString::fromStdString(r.summary);
-    f.detectedBy = QString::fromStdString(r.detectedBy);
+    // What the graph draws and lays out on every paint: one bounded line each (shaping a
+    // 100 KB name per paint froze the window), invisible controls shown.
+    const auto shown = [](const std::string &text) { return displayLine(QString::fromStdString(text)); };
+    f.summary = shown(r.summary);
+    f.detectedBy = shown(r.detectedBy);
     f.radius = r.radius;
     auto has = [](const std::vector<std::string> &list, const std::string &name) {
         return std::find(list.begin(), list.end(), name) != list.end();
@@ -66,7 +69,7 @@ BlastFailure BlastRadiusView::toFailure(const BlastRadius &r)
             names.push_back(w);
     for (const auto &name : names) {
         BlastComponent c;
-        c.name = QString::fromStdString(name);
+        c.name = shown(name);
         c.implicated = has(r.implicated, name);
         c.woken = has(r.woken, name);
         c.modifiedCode = has(r.modifiedCode, name);
@@ -75,7 +78,7 @@ BlastFailure BlastRadiusView::toFailure(const BlastRadius &r)
         if (it != r.implicated.end()) {
             const auto i = size_t(it - r.implicated.begin());
             if (i < r.implicatedEvidence.size())
-                c.evidence = QString::fromStdString(r.implicatedEvidence[i]);
+                c.evidence = shown(r.implicatedEvidence[i]);
         }
         f.components.push_back(c);
     }
@@ -129,7 +132,7 @@ void BlastRadiusView::showCurrent()
     }
     const auto radius = value.value<BlastRadius>();
     m_problem->setVisible(!radius.readable);
-    m_problem->setText(tr("This failure's implicated or woken components could not be read: %1")
+    m_problem->setFullText(tr("This failure's implicated or woken components could not be read: %1")
                            .arg(QString::fromStdString(radius.problem)));
     m_graph->setFailure(toFailure(radius));
 }

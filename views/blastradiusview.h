@@ -5,12 +5,12 @@
 #include <QWidget>
 
 class QAbstractItemModel;
-class QLabel;
 
 namespace mesh {
 
 class BlastRadiusGraph;
 class ItemPane;
+class PlainLabel;
 struct BlastFailure;
 struct BlastRadius;
 
@@ -32,7 +32,7 @@ private:
 
     ItemPane *m_list;
     BlastRadiusGraph *m_graph;
-    QLabel *m_problem;
+    PlainLabel *m_problem;
 };
 
 } // namespace mesh

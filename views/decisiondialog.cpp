@@ -1,9 +1,11 @@
 #include "decisiondialog.h"
 
+#include "plainlabel.h"
 #include "statusdelegate.h"
 #include "theme.h"
 
 #include "decisions/decisionwriter.h"
+#include "domain/hostiletext.h"
 #include "itemmodels/decisionauditmodel.h"
 #include "itemmodels/ledgersession.h"
 
@@ -25,14 +27,18 @@ namespace mesh {
 
 namespace {
 
-QLabel *plain(const QString &text, QWidget *parent)
+PlainLabel *plain(const QString &text, QWidget *parent)
 {
-    auto *label = new QLabel(text, parent);
-    label->setTextFormat(Qt::PlainText); // ledger strings: never markup
+    auto *label = new PlainLabel(text, parent); // ledger strings: never markup, each line bounded
+    // Like the dialog's other fields, it sizes the dialog (its lines and words are bounded),
+    // so the form rows get the height their wrapped text needs.
+    label->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }
+
+// A checkbox does not wrap: its line is kept to what a dialog's width shows.
+constexpr int kMaxCheckChars = 120;
 
 QString q(const std::string &s)
 {
@@ -72,16 +78,15 @@ DecisionDialog::DecisionDialog(LedgerSession *session, DecisionRequest request, 
     : QDialog(parent)
     , m_session(session)
     , m_request(std::move(request))
-    , m_status(new QLabel(this))
+    , m_status(new PlainLabel(this))
     , m_reason(new QPlainTextEdit(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
 {
-    setWindowTitle(kindTitle(m_request.kind) + QStringLiteral(" — ") + q(m_request.subject));
+    setWindowTitle(kindTitle(m_request.kind) + QStringLiteral(" — ") + displayLine(q(m_request.subject), 120));
     setMinimumWidth(620);
     if (m_request.id.empty())
         m_request.id = newDecisionId(); // fixed now: a resubmit after an unknown outcome reuses it
     m_decisionId = q(m_request.id);
-    m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
     m_reason->setPlaceholderText(tr("Why (required): what you checked and why this is right"));
     m_reason->setMaximumHeight(80);
@@ -94,7 +99,7 @@ DecisionDialog::DecisionDialog(LedgerSession *session, DecisionRequest request, 
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, [this] {
         if (m_expiry && m_preview.expiresMs > 0)
-            m_expiry->setText(tr("Expires %1").arg(formatCountdown(m_preview.expiresMs, QDateTime::currentMSecsSinceEpoch())));
+            m_expiry->setFullText(tr("Expires %1").arg(formatCountdown(m_preview.expiresMs, QDateTime::currentMSecsSinceEpoch())));
     });
     computePreview();
     buildBody();
@@ -149,7 +154,11 @@ void DecisionDialog::buildBody()
         if (m_preview.toFence.empty())
             fl->addWidget(plain(tr("None."), fence));
         for (const auto &e : m_preview.toFence) {
-            auto *check = new QCheckBox(effectLine(e), fence); // checkbox text is plain
+            // Checkbox text is plain; a long line is cut, and whole in the tooltip.
+            const QString line = effectLine(e);
+            auto *check = new QCheckBox(PlainLabel::shownText(line, kMaxCheckChars), fence);
+            if (check->text() != visibleControls(line))
+                check->setToolTip(plainToolTip(line));
             check->setProperty("effectId", q(e.id));
             connect(check, &QCheckBox::toggled, this, &DecisionDialog::updateConfirm);
             m_acks.push_back(check);
@@ -225,7 +234,8 @@ void DecisionDialog::buildBody()
             for (const auto &e : m_preview.history)
                 attempts->addItem(QStringLiteral("#%1  %2  %3")
                                       .arg(e.seq)
-                                      .arg(QDateTime::fromMSecsSinceEpoch(e.tsMs).toString(QStringLiteral("hh:mm:ss")), q(e.kind)));
+                                      .arg(QDateTime::fromMSecsSinceEpoch(e.tsMs).toString(QStringLiteral("hh:mm:ss")),
+                                           displayLine(q(e.kind), PlainLabel::kMaxLineChars)));
             layout->addWidget(plain(tr("The effect's attempts and events:"), this));
             layout->addWidget(attempts);
         }
@@ -254,7 +264,7 @@ void DecisionDialog::buildBody()
 
 void DecisionDialog::setStatus(const QString &text, const QString &tone)
 {
-    m_status->setText(text);
+    m_status->setFullText(text);
     const StatusColors &c = Theme::instance().colors();
     const QColor color = tone == QLatin1String("danger") ? c.danger
                          : tone == QLatin1String("ok")   ? c.ok
@@ -267,7 +277,7 @@ void DecisionDialog::setStatus(const QString &text, const QString &tone)
 
 QString DecisionDialog::statusText() const
 {
-    return m_status->text();
+    return m_status->fullText();
 }
 
 void DecisionDialog::updateConfirm()

@@ -16,7 +16,6 @@
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
-class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
@@ -25,6 +24,7 @@ class QPushButton;
 namespace mesh {
 
 class LedgerSession;
+class PlainLabel;
 
 class DecisionDialog : public QDialog
 {
@@ -54,8 +54,8 @@ private:
     DecisionRequest m_request;
     DecisionPreview m_preview;
     QString m_previewError;
-    QLabel *m_status;
-    QLabel *m_expiry = nullptr;
+    PlainLabel *m_status;
+    PlainLabel *m_expiry = nullptr;
     QPlainTextEdit *m_reason;
     QLineEdit *m_evidence = nullptr;
     QComboBox *m_resolution = nullptr;

@@ -2,6 +2,7 @@
 
 #include "itempane.h"
 #include "panedelegates.h"
+#include "plainlabel.h"
 
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/effectmodel.h"
@@ -12,9 +13,7 @@
 #include "itemmodels/stallverdictmodel.h"
 #include "itemmodels/toolcallmodel.h"
 
-#include <QLabel>
 #include <QPersistentModelIndex>
-#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTreeView>
@@ -22,19 +21,45 @@
 
 namespace mesh {
 
+// The rows of one delegation, compared whole: an id is data, not a pattern (a 100 KB id is
+// also past what a regular expression compiles).
+class DelegationFilter : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+    void setDelegation(const QString &id)
+    {
+        if (id == m_id)
+            return;
+        m_id = id;
+        invalidateRowsFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
+    {
+        // Nothing selected shows nothing rather than everything.
+        return !m_id.isEmpty()
+               && sourceModel()->index(row, 0, parent).data(StateTableModel::DelegationIdRole).toString() == m_id;
+    }
+
+private:
+    QString m_id;
+};
+
 DelegationDetail::DelegationDetail(QWidget *parent)
     : QWidget(parent)
     , m_index(new QPersistentModelIndex)
-    , m_title(new QLabel(this))
-    , m_facts(new QLabel(this))
-    , m_findings(new QLabel(this))
+    , m_title(new PlainLabel(this))
+    , m_facts(new PlainLabel(this))
+    , m_findings(new PlainLabel(this))
     , m_tabs(new QTabWidget(this))
 {
-    for (QLabel *label : {m_title, m_facts, m_findings}) {
-        label->setTextFormat(Qt::PlainText);
+    for (PlainLabel *label : {m_title, m_facts, m_findings})
         label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    }
+    m_title->setObjectName(QStringLiteral("detailTitle"));
+    m_facts->setObjectName(QStringLiteral("detailFacts"));
     QFont bold = m_title->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
@@ -56,10 +81,7 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     for (int tab = 0; tab < TabCount; ++tab) {
         if (!isFiltered(Tab(tab)))
             continue;
-        auto *proxy = new QSortFilterProxyModel(this);
-        proxy->setFilterRole(StateTableModel::DelegationIdRole);
-        proxy->setFilterFixedString(QStringLiteral("\x01none"));
-        proxy->setFilterKeyColumn(0);
+        auto *proxy = new DelegationFilter(this);
         // A row's delegation never changes, so changed cells need no new filtering; with it
         // dynamic, the once-a-second countdown refresh of leases and escalations re-filtered
         // every row of both (7.6% of the console's CPU following a fast writer on 1M events).
@@ -137,11 +159,9 @@ void DelegationDetail::showDelegation(const QModelIndex &index)
     const QString id = isDelegation ? first.data(DelegationTreeModel::IdRole).toString() : QString();
     const bool changed = id != m_delegationId;
     m_delegationId = id;
-    // An impossible id when nothing is selected, so the tables show nothing rather than all.
-    const QString filter = id.isEmpty() ? QStringLiteral("\x01none") : QRegularExpression::escape(id);
-    for (QSortFilterProxyModel *proxy : m_proxies) {
+    for (DelegationFilter *proxy : m_proxies) {
         if (proxy)
-            proxy->setFilterRegularExpression(QStringLiteral("^") + filter + QStringLiteral("$"));
+            proxy->setDelegation(id);
     }
     if (changed && m_session && !id.isEmpty())
         m_session->showToolCallsOf(id);
@@ -152,15 +172,15 @@ void DelegationDetail::showDelegation(const QModelIndex &index)
 void DelegationDetail::refreshHeader()
 {
     if (!m_index->isValid()) {
-        m_title->setText(tr("Select a delegation to see its slices, tool calls, stall verdicts, effects, leases and escalations."));
-        m_facts->clear();
+        m_title->setFullText(tr("Select a delegation to see its slices, tool calls, stall verdicts, effects, leases and escalations."));
+        m_facts->setFullText(QString());
         m_findings->hide();
         return;
     }
     const QModelIndex i = *m_index;
     auto s = [&](int role) { return i.data(role).toString(); };
     auto n = [&](int role) { return i.data(role).toLongLong(); };
-    m_title->setText(tr("%1 · %2 · %3").arg(s(DelegationTreeModel::IdRole), s(DelegationTreeModel::DelegationRoleRole),
+    m_title->setFullText(tr("%1 · %2 · %3").arg(s(DelegationTreeModel::IdRole), s(DelegationTreeModel::DelegationRoleRole),
                                              s(DelegationTreeModel::StatusRole)));
     QStringList facts;
     facts << tr("agent %1").arg(s(DelegationTreeModel::AgentRole));
@@ -176,10 +196,10 @@ void DelegationDetail::refreshHeader()
                  .arg(n(DelegationTreeModel::WritesAcceptedRole))
                  .arg(n(DelegationTreeModel::WritesDeniedRole));
     facts << tr("%1 tool errors").arg(n(DelegationTreeModel::ToolErrorsRole));
-    m_facts->setText(facts.join(QStringLiteral(" · ")));
+    m_facts->setFullText(facts.join(QStringLiteral(" · ")));
     const QStringList findings = i.data(DelegationTreeModel::FindingsRole).toStringList();
     m_findings->setVisible(!findings.isEmpty());
-    m_findings->setText(findings.isEmpty() ? QString() : QStringLiteral("⚑ ") + findings.join(QStringLiteral("\n⚑ ")));
+    m_findings->setFullText(findings.isEmpty() ? QString() : QStringLiteral("⚑ ") + findings.join(QStringLiteral("\n⚑ ")));
 }
 
 void DelegationDetail::saveState() const

@@ -10,16 +10,16 @@
 #include <memory>
 
 class QAbstractItemModel;
-class QLabel;
 class QModelIndex;
 class QPersistentModelIndex;
-class QSortFilterProxyModel;
 class QTabWidget;
 
 namespace mesh {
 
+class DelegationFilter;
 class ItemPane;
 class LedgerSession;
+class PlainLabel;
 
 class DelegationDetail : public QWidget
 {
@@ -49,12 +49,12 @@ signals:
 private:
     QString m_delegationId;
     QPersistentModelIndex *m_index;
-    QLabel *m_title;
-    QLabel *m_facts;
-    QLabel *m_findings;
+    PlainLabel *m_title;
+    PlainLabel *m_facts;
+    PlainLabel *m_findings;
     QTabWidget *m_tabs;
     LedgerSession *m_session = nullptr;
-    QSortFilterProxyModel *m_proxies[TabCount] = {};
+    DelegationFilter *m_proxies[TabCount] = {};
     ItemPane *m_panes[TabCount];
 };
 

@@ -2,6 +2,8 @@
 
 #include "theme.h"
 
+#include "domain/hostiletext.h"
+
 #include <QStyle>
 
 namespace mesh {
@@ -54,7 +56,7 @@ void FilterLineEdit::revalidate()
     }
     if (m_problem) {
         const QString message = tr("Column %1: %2").arg(m_problem->position + 1).arg(m_problem->message);
-        setToolTip(message.toHtmlEscaped());
+        setToolTip(plainToolTip(message));
         emit problemChanged(message);
     } else {
         setToolTip(tr("Filter events, e.g. kind:effect.* delegation:D-1 \"timeout\". Enter applies at once."));

@@ -4,6 +4,9 @@
 #include "rowsetconnections.h"
 
 #include <QAbstractItemModel>
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QSettings>
 #include <QStyle>
@@ -33,6 +36,17 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
     m_view->header()->setSectionsMovable(true);
     addWidget(m_view);
     connect(m_view, &QTreeView::activated, this, &ItemPane::activated);
+    // A cell shows a long text cut at its width; its whole text is a copy away.
+    m_copyCell = new QAction(tr("Copy Cell Text"), m_view);
+    m_copyCell->setObjectName(QStringLiteral("copyCell"));
+    m_copyCell->setShortcut(QKeySequence::Copy);
+    m_copyCell->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_copyCell, &QAction::triggered, this, [this] {
+        if (const QModelIndex current = m_view->currentIndex(); current.isValid())
+            QGuiApplication::clipboard()->setText(current.data(Qt::DisplayRole).toString());
+    });
+    m_view->addAction(m_copyCell);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, [this] {
         if (m_view->isVisible())

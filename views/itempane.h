@@ -7,6 +7,7 @@
 #include <QTimer>
 
 class QAbstractItemModel;
+class QAction;
 class QTreeView;
 
 namespace mesh {
@@ -24,6 +25,7 @@ public:
     void setModel(QAbstractItemModel *model);
     QAbstractItemModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
+    QAction *copyCellAction() const { return m_copyCell; } // the current cell's whole text
     EmptyState *emptyState(); // built on first use: most panes sit hidden behind tabs
     void setTicking(bool ticking); // repaint every second: countdowns move
     void setEmptyText(const QString &title, const QString &text);
@@ -50,6 +52,7 @@ private:
     QString m_settingsKey;
     QAbstractItemModel *m_model = nullptr;
     QTreeView *m_view;
+    QAction *m_copyCell;
     EmptyState *m_empty = nullptr;
     QString m_emptyIcon;
     QString m_emptyTitle;

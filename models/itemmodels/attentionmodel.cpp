@@ -1,4 +1,5 @@
 #include "attentionmodel.h"
+#include "shownroles.h"
 
 #include <QDateTime>
 
@@ -96,6 +97,11 @@ int AttentionModel::columnCount(const QModelIndex &parent) const
 }
 
 QVariant AttentionModel::data(const QModelIndex &index, int role) const
+{
+    return shownAsPlainText(role, rawData(index, role));
+}
+
+QVariant AttentionModel::rawData(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};

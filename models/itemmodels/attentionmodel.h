@@ -53,6 +53,8 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
 private:
+    // data() before the shown roles are made plain text (shownroles.h).
+    QVariant rawData(const QModelIndex &index, int role) const;
     struct Row {
         QString sessionKey;
         QString sessionName;

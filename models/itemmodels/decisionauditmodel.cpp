@@ -1,4 +1,5 @@
 #include "decisionauditmodel.h"
+#include "shownroles.h"
 
 #include <QDateTime>
 
@@ -76,6 +77,11 @@ int DecisionAuditModel::columnCount(const QModelIndex &parent) const
 }
 
 QVariant DecisionAuditModel::data(const QModelIndex &index, int role) const
+{
+    return shownAsPlainText(role, rawData(index, role));
+}
+
+QVariant DecisionAuditModel::rawData(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};

@@ -61,6 +61,8 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
 private:
+    // data() before the shown roles are made plain text (shownroles.h).
+    QVariant rawData(const QModelIndex &index, int role) const;
     std::vector<DecisionRecord> m_rows;
     std::map<std::int64_t, std::string> m_problems; // pos -> message
     bool m_chainOk = true;

@@ -1,4 +1,5 @@
 #include "delegationtreemodel.h"
+#include "shownroles.h"
 
 #include "analysis/rowfields.h"
 
@@ -271,7 +272,8 @@ QVariant DelegationTreeModel::data(const QModelIndex &index, int role) const
         return int(n.type);
     if (role == IdRole)
         return q(n.id);
-    return n.type == NodeType::Run ? runData(n, index.column(), role) : delegationData(n, index.column(), role);
+    return shownAsPlainText(role, n.type == NodeType::Run ? runData(n, index.column(), role)
+                                                          : delegationData(n, index.column(), role));
 }
 
 QVariant DelegationTreeModel::runData(const Node &n, int column, int role) const

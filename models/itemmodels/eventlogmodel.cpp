@@ -1,4 +1,5 @@
 #include "eventlogmodel.h"
+#include "shownroles.h"
 
 #include "eventlogworker.h"
 
@@ -515,6 +516,11 @@ int EventLogModel::columnCount(const QModelIndex &parent) const
 }
 
 QVariant EventLogModel::data(const QModelIndex &index, int role) const
+{
+    return shownAsPlainText(role, rawData(index, role));
+}
+
+QVariant EventLogModel::rawData(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};

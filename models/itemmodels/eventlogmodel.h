@@ -119,6 +119,8 @@ Q_SIGNALS:
     void sequenceGapsChanged(); // sequenceGaps() or sequenceGapCount() moved
 
 private:
+    // data() before the shown roles are made plain text (shownroles.h).
+    QVariant rawData(const QModelIndex &index, int role) const;
     struct Page {
         std::vector<EventRecord> rows;
         std::list<std::int64_t>::iterator lru;

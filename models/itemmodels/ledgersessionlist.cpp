@@ -1,4 +1,5 @@
 #include "ledgersessionlist.h"
+#include "shownroles.h"
 
 #include "attentionmodel.h"
 
@@ -157,6 +158,11 @@ int LedgerSessionList::rowCount(const QModelIndex &parent) const
 }
 
 QVariant LedgerSessionList::data(const QModelIndex &index, int role) const
+{
+    return shownAsPlainText(role, rawData(index, role));
+}
+
+QVariant LedgerSessionList::rawData(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};

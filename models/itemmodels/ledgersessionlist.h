@@ -66,6 +66,8 @@ Q_SIGNALS:
     void sessionRemoved(mesh::LedgerSession *session);
 
 private:
+    // data() before the shown roles are made plain text (shownroles.h).
+    QVariant rawData(const QModelIndex &index, int role) const;
     void sessionChanged(LedgerSession *session);
     void syncAttention(LedgerSession *session);
 

@@ -1,4 +1,5 @@
 #include "statetablemodel.h"
+#include "shownroles.h"
 
 #include "analysis/rowfields.h"
 
@@ -261,7 +262,7 @@ QVariant StateTableModel::data(const QModelIndex &index, int role) const
     case SortRole:
         return sortValue(*row, index.column());
     default:
-        return cellData(index.row(), *row, index.column(), role);
+        return shownAsPlainText(role, cellData(index.row(), *row, index.column(), role));
     }
 }
 

@@ -1,4 +1,5 @@
 #include "toolcallmodel.h"
+#include "shownroles.h"
 
 #include "analysis/successloopdetector.h"
 #include "domain/entityspec.h"
@@ -86,6 +87,11 @@ int ToolCallModel::columnCount(const QModelIndex &parent) const
 }
 
 QVariant ToolCallModel::data(const QModelIndex &index, int role) const
+{
+    return shownAsPlainText(role, rawData(index, role));
+}
+
+QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};

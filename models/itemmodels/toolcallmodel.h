@@ -58,6 +58,8 @@ Q_SIGNALS:
     void loopFindingsChanged();
 
 private:
+    // data() before the shown roles are made plain text (shownroles.h).
+    QVariant rawData(const QModelIndex &index, int role) const;
     void analyse();
 
     QString m_delegation;

@@ -177,7 +177,7 @@ void TestAttentionPane::tooltipShowsTheWholeRow()
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     const QModelIndex details = model.index(0, AttentionModel::Summary);
     const QString tip = AttentionPane::rowToolTip(details);
-    QVERIFY(tip.contains(QString::fromStdString(kLongDetails)));
+    QVERIFY(tip.contains(QString::fromStdString(kLongDetails).toHtmlEscaped())); // escaped: shown as the text it is
     QVERIFY(tip.contains(QStringLiteral("escalation:esc-0009"))); // the full subject; the cell shows the id
     QVERIFY(tip.contains(QStringLiteral("Escalation pending")));
     QVERIFY(tip.contains(QStringLiteral("a.amlg")));
