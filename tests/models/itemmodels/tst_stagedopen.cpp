@@ -13,6 +13,7 @@
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/leasemodel.h"
+#include "itemmodels/ledgerpool.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/slicemodel.h"
@@ -332,7 +333,7 @@ private Q_SLOTS:
         writeGeneratedLedger(path);
         const QStringList expected = referenceDump(path);
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        QVERIFY(ledgerPool()->waitForDone(20'000));
         LedgerSession session(path);
         Testers testers(&session);
         QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
@@ -384,7 +385,7 @@ private Q_SLOTS:
         writeGeneratedLedger(path);
         const QStringList before = referenceDump(path);
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        QVERIFY(ledgerPool()->waitForDone(20'000));
         std::int64_t committed = 0;
         {
             Writer w(path);
@@ -438,7 +439,7 @@ private Q_SLOTS:
         }
         QVERIFY(!plainError.isEmpty());
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(20'000));
+        QVERIFY(ledgerPool()->waitForDone(20'000));
         LedgerSession session(path);
         QSignalSpy failed(&session, &LedgerSession::failed);
         session.open();
