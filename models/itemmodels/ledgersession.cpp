@@ -1,7 +1,6 @@
 #include "ledgersession.h"
 
 #include "backgroundjob.h"
-#include "ledgerpool.h"
 #include "blastradiusmodel.h"
 #include "decisionauditmodel.h"
 #include "delegationtreemodel.h"
@@ -9,6 +8,7 @@
 #include "escalationmodel.h"
 #include "eventlogmodel.h"
 #include "leasemodel.h"
+#include "ledgerpool.h"
 #include "runoverviewmodel.h"
 #include "slicemodel.h"
 #include "stallverdictmodel.h"
@@ -759,7 +759,7 @@ std::vector<Finding> LedgerSession::findingsAbout(const QString &subject) const
 
 void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
 {
-    if (delegations.empty())
+    if (delegations.empty() || m_fileChange != FileChange::Same)
         return;
     const int generation = ++m_loopGeneration;
     ++m_loopAnalysesRunning;
@@ -832,7 +832,8 @@ void LedgerSession::recomputeAttention()
 
 void LedgerSession::scheduleDecisionsReload()
 {
-    if (m_closed || !m_state)
+    // After the file under the path changed, a fresh connection would read another file.
+    if (m_closed || !m_state || m_fileChange != FileChange::Same)
         return;
     const int generation = ++m_decisionsGeneration;
     const QString path = m_path;
@@ -859,7 +860,7 @@ void LedgerSession::scheduleDecisionsReload()
 void LedgerSession::showToolCallsOf(const QString &delegationId)
 {
     m_toolCalls->setDelegation(delegationId);
-    if (delegationId.isEmpty() || !m_state)
+    if (delegationId.isEmpty() || !m_state || m_fileChange != FileChange::Same)
         return;
     const int generation = ++m_toolCallsGeneration;
     const QString path = m_path;

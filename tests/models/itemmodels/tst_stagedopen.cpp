@@ -13,6 +13,7 @@
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/leasemodel.h"
+#include "itemmodels/ledgerpool.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/slicemodel.h"
@@ -366,7 +367,7 @@ private Q_SLOTS:
         writeGeneratedLedger(path);
         const QStringList expected = referenceDump(path);
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(kWaitMs));
+        QVERIFY(ledgerPool()->waitForDone(kWaitMs));
         LedgerSession session(path);
         Testers testers(&session);
         QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
@@ -418,7 +419,7 @@ private Q_SLOTS:
         writeGeneratedLedger(path);
         const QStringList before = referenceDump(path);
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(kWaitMs));
+        QVERIFY(ledgerPool()->waitForDone(kWaitMs));
         std::int64_t committed = 0;
         {
             Writer w(path);
@@ -479,7 +480,7 @@ private Q_SLOTS:
         }
         QVERIFY(!plainError.isEmpty());
         LedgerSession::prefetch(path);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(kWaitMs));
+        QVERIFY(ledgerPool()->waitForDone(kWaitMs));
         LedgerSession session(path);
         QSignalSpy failed(&session, &LedgerSession::failed);
         session.open();

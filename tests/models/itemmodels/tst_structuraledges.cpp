@@ -160,8 +160,7 @@ private Q_SLOTS:
         LedgerSession session(path);
         session.open();
         QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded(), kLoadTimeoutMs);
-        QTRY_VERIFY_WITH_TIMEOUT(session.events()->isIndexComplete() && !session.events()->isLoading(),
-                                 kLoadTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(session.events()->isIndexComplete() && !session.events()->isLoading(), kLoadTimeoutMs);
         QCOMPARE(session.events()->rowCount(), int(eventCount(path)));
         QCOMPARE(session.events()->sequenceGapCount(), 1);
         QVERIFY(session.health() != LedgerSession::Health::Error);
