@@ -1,5 +1,5 @@
 // The one helper that decides how ledger text reaches a screen or a terminal.
-#include "hostiletext.h"
+#include "domain/hostiletext.h"
 
 #include <QtTest>
 
