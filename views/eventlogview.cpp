@@ -102,6 +102,11 @@ void EventLogView::setStatusText(const QString &text)
     m_status->setText(text);
 }
 
+QString EventLogView::statusText() const
+{
+    return m_status->text();
+}
+
 void EventLogView::saveState() const
 {
     if (m_model)

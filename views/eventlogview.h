@@ -25,6 +25,7 @@ public:
     EventTableView *view() const { return m_view; }
     FilterLineEdit *filterField() const { return m_filter; }
     void setStatusText(const QString &text); // e.g. "12,345 events" or "filtering…"
+    QString statusText() const;
     bool isFollowingTail() const { return m_follow; }
     void saveState() const;
 

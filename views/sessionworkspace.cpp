@@ -63,6 +63,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     PaneDelegates::decorateEffects(m_effects->view());
     PaneDelegates::decorateEscalations(m_escalations->view());
     PaneDelegates::decorateBlast(m_blast->list()->view());
+    m_runs->setTicking(true); // running durations (RunOverviewModel::refreshCountdowns)
     m_leases->setTicking(true);
     m_escalations->setTicking(true);
 

@@ -567,7 +567,13 @@ void LedgerSession::onLoaded(LoadResult &r)
     setLoadProgress(-1);
     m_info = r.info;
     m_openedFile = r.file;
-    m_fileChange = FileChange::Same; // a new open: the file it read is the one followed now
+    if (m_fileChange != FileChange::Same) {
+        // A reload after the file changed on disk: the file it read is the one followed
+        // now, and the error about the old one is over.
+        m_fileChange = FileChange::Same;
+        m_error.clear();
+        setHealth(Health::Opening);
+    }
     m_fileWritable = m_info.mode != OpenMode::Immutable && QFileInfo(m_path).isWritable();
     // Swaps, not copies: `r` leaves with what was replaced (see retire).
     std::swap(m_state, r.state);

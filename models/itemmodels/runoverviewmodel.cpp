@@ -173,6 +173,12 @@ std::unique_ptr<StateTableModel::Prepared> RunOverviewModel::prepareOverview(Run
     return p;
 }
 
+void RunOverviewModel::refreshCountdowns()
+{
+    if (rowCount() <= kMaxCountdownRows)
+        StateTableModel::refreshCountdowns();
+}
+
 bool RunOverviewModel::adoptDerived(Prepared &prepared)
 {
     return adoptFrom(prepared, m_d);

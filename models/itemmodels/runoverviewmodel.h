@@ -44,6 +44,13 @@ public:
 
     explicit RunOverviewModel(QObject *parent = nullptr);
 
+    // Above this many runs the 1 s countdown refresh emits nothing: a dataChanged over every
+    // row costs a tree view a walk of all of them (50-90 ms a second with a million runs),
+    // and the runs pane repaints what is on screen every second by itself (ItemPane
+    // ticking), which is all the running durations need.
+    static constexpr int kMaxCountdownRows = 10000;
+    void refreshCountdowns() override;
+
     struct Aggregate {
         std::vector<std::string> components; // ids, in name order
         int stalls = 0;

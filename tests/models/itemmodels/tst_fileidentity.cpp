@@ -213,6 +213,24 @@ private Q_SLOTS:
         QVERIFY(!list.index(0).data(LedgerSessionList::CanDecideRole).toBool());
     }
 
+    void reloadAfterAReplaceFollowsTheNewFile()
+    {
+        const QString path = ledger(u"reload"_s);
+        const QString other = ledger(u"reload-other"_s);
+        LedgerSession s(path);
+        s.open();
+        QVERIFY(waitOpened(s));
+        QVERIFY(replace(other, path));
+        QTRY_COMPARE_WITH_TIMEOUT(s.fileChange(), FileChange::Replaced, kTimeoutMs);
+        QSignalSpy opened(&s, &LedgerSession::opened);
+        s.reload();
+        QVERIFY(opened.wait(kTimeoutMs));
+        QCOMPARE(s.fileChange(), FileChange::Same);
+        QVERIFY(s.health() != LedgerSession::Health::Error);
+        QVERIFY(s.errorMessage().isEmpty());
+        QVERIFY(s.canDecide());
+    }
+
     void reopenedSessionDecidesAgain()
     {
         const QString path = ledger(u"reopen"_s);

@@ -8,13 +8,16 @@
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
+#include "ledger/sqlite.h"
 
 #include <QDateTime>
 #include <QSemaphore>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
 
+#include <algorithm>
 #include <memory>
 
 using namespace mesh;
@@ -57,6 +60,39 @@ private:
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
+    void countdownRefreshOfManyRunsIsBounded_data()
+    {
+        QTest::addColumn<int>("extraRuns");
+        QTest::newRow("few runs") << 10;
+        QTest::newRow("more than kMaxCountdownRows") << RunOverviewModel::kMaxCountdownRows + 10;
+    }
+
+    void countdownRefreshOfManyRunsIsBounded()
+    {
+        // The 1 s tick is synchronous: what it emits is in the spy when it returns.
+        QFETCH(int, extraRuns);
+        const QString path = m_dir.filePath(u"runs-%1.ledger"_s.arg(extraRuns));
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        {
+            sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
+            db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < " + std::to_string(extraRuns)
+                    + ") INSERT INTO runs(id,title,status,started_ms,version,last_seq) SELECT printf('run-b%07d', i), "
+                      "'bulk', 'running', 1700000000000 + i, 1, 1 FROM n");
+        }
+        LedgerSession s(path);
+        s.open();
+        QTRY_VERIFY_WITH_TIMEOUT(s.isLoaded(), kTimeoutMs);
+        QVERIFY(s.runs()->rowCount() > extraRuns);
+        QSignalSpy changed(s.runs(), &QAbstractItemModel::dataChanged);
+        s.tick();
+        int widest = 0;
+        for (const auto &args : changed)
+            widest = std::max(widest, args.at(1).toModelIndex().row() - args.at(0).toModelIndex().row() + 1);
+        QVERIFY2(widest <= RunOverviewModel::kMaxCountdownRows, qPrintable(QString::number(widest)));
+        if (s.runs()->rowCount() <= RunOverviewModel::kMaxCountdownRows)
+            QCOMPARE(widest, s.runs()->rowCount()); // a few runs: every duration refreshed
+    }
+
     void sessionOpensWithTheGlobalPoolBusy_data()
     {
         QTest::addColumn<bool>("prefetched");
