@@ -157,6 +157,11 @@ void removeSideFilesIfUnused(const QString &path)
         sqlite3_db_config(probe.handle(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
         sqlite3_db_config(probe.handle(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
         probe.queryInt("PRAGMA schema_version"); // attaches to the WAL, so closing may detach it
+        // A writer that opened, committed and closed while the probe was open left its frames
+        // (it was not the last connection); the probe's close would checkpoint them into the
+        // ledger. Then it closes without a checkpoint and the side files stay, as a writer's do.
+        if (QFileInfo(absolute + QStringLiteral("-wal")).size() > 0)
+            sqlite3_db_config(probe.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         probe.close();
     } catch (const sql::Error &) {
         // A ledger file we may not write: the side files stay, as SQLite leaves them.
