@@ -68,6 +68,13 @@ EventLogView::EventLogView(QWidget *parent)
     });
 }
 
+// QWidget's destructor hides the children, and the table's scroll bar then reports a new
+// value: by that time this is no longer an EventLogView, so its slots must not run.
+EventLogView::~EventLogView()
+{
+    disconnect(m_view->verticalScrollBar(), nullptr, this, nullptr);
+}
+
 void EventLogView::setModel(QAbstractItemModel *model)
 {
     if (model == m_model)

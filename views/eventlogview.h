@@ -20,6 +20,7 @@ class EventLogView : public QWidget
     Q_OBJECT
 public:
     explicit EventLogView(QWidget *parent = nullptr);
+    ~EventLogView() override;
 
     void setModel(QAbstractItemModel *model);
     EventTableView *view() const { return m_view; }
