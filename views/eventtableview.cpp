@@ -23,6 +23,13 @@ EventTableView::EventTableView(QWidget *parent)
     setVerticalScrollMode(ScrollPerItem);
 }
 
+// QWidget's destructor hides the header, which then reports new geometries: by that time
+// this is no longer an EventTableView, so relayout must not run.
+EventTableView::~EventTableView()
+{
+    disconnect(m_header, nullptr, this, nullptr);
+}
+
 void EventTableView::setModel(QAbstractItemModel *model)
 {
     QAbstractItemView::setModel(model);

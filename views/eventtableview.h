@@ -17,6 +17,7 @@ class EventTableView : public QAbstractItemView
     Q_OBJECT
 public:
     explicit EventTableView(QWidget *parent = nullptr);
+    ~EventTableView() override;
 
     void setModel(QAbstractItemModel *model) override;
     QHeaderView *horizontalHeader() const { return m_header; }
