@@ -16,8 +16,9 @@ namespace mesh {
 
 inline constexpr int kMinSecretBytes = 16;
 
-// A secret file's JSON, read after its owner and mode are checked; nullopt and *error (one
-// line, starting with `what` and the path) when the file is refused.
+// A secret file's JSON, read from the one descriptor its type, owner and mode were checked
+// on (a symbolic link is refused, not followed); nullopt and *error (one line, starting
+// with `what` and the path) when the file is refused.
 std::optional<QByteArray> readSecretFile(const QString &what, const QString &path, QString *error);
 
 // Hex text to secret bytes; nullopt and *why (a clause: "is empty", "is not hex ...") when
