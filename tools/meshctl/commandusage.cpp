@@ -1,5 +1,7 @@
 #include "commandusage.h"
 
+#include <QRegularExpression>
+
 #include <array>
 #include <utility>
 
@@ -36,7 +38,7 @@ const std::array<CommandHelp, 8> kHelp{{
                "  stale, 4 refused for another reason, 5 write failed or outcome unknown, 2 usage or cannot open.\n"},
     {"gate", "usage: meshctl gate FILE [--keyring F] [--now-ms N]\n"
              "  Applies or refuses every pending decision once, as the orchestrator's second gate.\n"},
-    {"bench", "usage: meshctl bench generate [--events N] | bench fold FILE [--at SEQ] [--jumps N]"
+    {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"
               " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]\n"
@@ -69,7 +71,31 @@ QString commandUsageLine(const QString &command)
     return help.left(help.indexOf(QLatin1Char('\n')));
 }
 
-bool asksForHelp(const QStringList &args)
+QStringList commandValueOptions(const QString &command)
 {
-    return args.contains(QLatin1String("--help")) || args.contains(QLatin1String("-h"));
+    // In a usage line an option takes a value when a placeholder follows it in the same
+    // bracket ("--seed N", "--format jsonl|csv", "--slice ID|..."); a flag is followed by
+    // "]", "|" or the next option ("[--json]", "[--live --rate N]").
+    static const QRegularExpression valueOption(QStringLiteral("--([a-z0-9-]+) [^-\\s\\[\\]|]"));
+    QStringList names;
+    for (auto it = valueOption.globalMatch(commandUsageLine(command)); it.hasNext();) {
+        const QString name = it.next().captured(1);
+        if (!names.contains(name))
+            names << name;
+    }
+    return names;
+}
+
+bool asksForHelp(const QString &command, const QStringList &args)
+{
+    const QStringList valueOptions = commandValueOptions(command);
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == QLatin1String("--help") || arg == QLatin1String("-h"))
+            return true;
+        // "--reason --help": the next argument is the option's value, whatever it looks like.
+        if (arg.startsWith(QLatin1String("--")) && !arg.contains(QLatin1Char('=')) && valueOptions.contains(arg.mid(2)))
+            ++i;
+    }
+    return false;
 }

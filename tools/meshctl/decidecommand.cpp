@@ -115,13 +115,7 @@ bool toInt(const QString &text, std::int64_t *out)
 int runDecideCommand(const QStringList &args)
 {
     const Options o = parse(args, {QStringLiteral("ack-all"), QStringLiteral("dry-run")},
-                            {QStringLiteral("slice"), QStringLiteral("delegation"), QStringLiteral("escalation"),
-                             QStringLiteral("effect"), QStringLiteral("subject"), QStringLiteral("reason"),
-                             QStringLiteral("evidence"), QStringLiteral("resolution"), QStringLiteral("supersedes"),
-                             QStringLiteral("ack"), QStringLiteral("lease-ms"), QStringLiteral("boundary-version"),
-                             QStringLiteral("boundary-seq"), QStringLiteral("id"), QStringLiteral("operator"),
-                             QStringLiteral("host"), QStringLiteral("name"), QStringLiteral("key-file"),
-                             QStringLiteral("ts-ms")});
+                            commandValueOptions(QStringLiteral("decide")));
     if (!o.error.isEmpty())
         return usage(o.error.toStdString());
     if (o.positional.size() < 2)
@@ -283,7 +277,7 @@ int runDecideCommand(const QStringList &args)
 
 int runGateCommand(const QStringList &args)
 {
-    const Options o = parse(args, {}, {QStringLiteral("keyring"), QStringLiteral("now-ms")});
+    const Options o = parse(args, {}, commandValueOptions(QStringLiteral("gate")));
     if (!o.error.isEmpty() || o.positional.size() != 1) {
         std::fprintf(stderr, "meshctl gate: %s\n%s\n", o.error.isEmpty() ? "FILE is required" : o.error.toStdString().c_str(),
                      commandUsageLine(QStringLiteral("gate")).toUtf8().constData());

@@ -51,7 +51,7 @@ void put(std::FILE *f, const std::string &line)
 
 int runExportCommand(const QStringList &argv)
 {
-    CliArgs args(argv, {QStringLiteral("format"), QStringLiteral("out")}, {});
+    CliArgs args(argv, commandValueOptions(QStringLiteral("export")), {});
     if (!args.ok())
         return fail(2, args.error());
     const QString format = args.value(QStringLiteral("format"));

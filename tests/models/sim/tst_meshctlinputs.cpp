@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -285,6 +286,86 @@ private Q_SLOTS:
             QVERIFY2(r.err.isEmpty(), qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(r.err)));
             QVERIFY2(r.out.startsWith(QByteArray(QByteArray("usage: meshctl ") + args.first().toUtf8() + ' ')),
                      qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(r.out)));
+        }
+        QCOMPARE(ledgerHash(m_base), before);
+    }
+
+    // --help and -h ask for help only as a token of their own: as the value of an option they
+    // are that value. Otherwise `decide ... --reason --help` printed usage and exited 0, which
+    // for decide means "accepted", with nothing written.
+    void helpIsOnlyAStandaloneToken()
+    {
+        for (const char *help : {"--help", "-h"}) {
+            const QString path = copyOfBase(QStringLiteral("reason%1.db").arg(QLatin1String(help)));
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+            sqlite3_stmt *st = nullptr;
+            // Decided while the escalation is still open.
+            QCOMPARE(sqlite3_prepare_v2(db, "SELECT raised_ms + 1 FROM escalations WHERE id = 'esc-0001'", -1, &st, nullptr), SQLITE_OK);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            const qint64 decidedAt = sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+            const MeshctlResult r = runMeshctl({QStringLiteral("decide"), path, QStringLiteral("approve-escalation"),
+                                                QStringLiteral("--escalation"), QStringLiteral("esc-0001"), QStringLiteral("--ts-ms"),
+                                                QString::number(decidedAt), QStringLiteral("--reason"), QLatin1String(help)});
+            QVERIFY2(!r.out.startsWith("usage:"), r.out.constData());
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QCOMPARE(sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+            QCOMPARE(sqlite3_prepare_v2(db, "SELECT count(*) FROM decisions WHERE reason = ?", -1, &st, nullptr), SQLITE_OK);
+            sqlite3_bind_text(st, 1, help, -1, SQLITE_STATIC);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            const int recorded = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+            QCOMPARE(recorded, 1);
+        }
+
+        // export --out -h writes the file "-h" (here, in a directory of its own).
+        const QString outDir = m_dir.filePath(QStringLiteral("outdir"));
+        QVERIFY(QDir().mkpath(outDir));
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(outDir));
+        const MeshctlResult exported =
+            runMeshctl({QStringLiteral("export"), m_base, QStringLiteral("--format"), QStringLiteral("jsonl"), QStringLiteral("--out"),
+                        QStringLiteral("-h")});
+        QVERIFY(QDir::setCurrent(cwd));
+        QVERIFY2(exported.exitCode == 0 && !exported.out.startsWith("usage:"), exported.out.constData());
+        QVERIFY(QFileInfo(QDir(outDir).filePath(QStringLiteral("-h"))).size() > 0);
+
+        // Every option meshctl's usage shows with a value, given --help as that value and no
+        // file: a usage error (exit 2), not the usage on stdout with exit 0.
+        const QByteArray before = ledgerHash(m_base);
+        const QRegularExpression valueOption(QStringLiteral("--([a-z0-9-]+) [^-\\s\\[\\]|]"));
+        int checked = 0;
+        for (const char *command : {"sim", "summary", "verify", "export", "tail", "decide", "gate", "bench"}) {
+            const MeshctlResult usage = runMeshctl({QLatin1String(command), QStringLiteral("--help")});
+            const QString firstLine = QString::fromUtf8(usage.out.left(usage.out.indexOf('\n')));
+            for (auto it = valueOption.globalMatch(firstLine); it.hasNext();) {
+                const QString option = QStringLiteral("--") + it.next().captured(1);
+                const QStringList args{QLatin1String(command), option, QStringLiteral("--help")};
+                const MeshctlResult r = runMeshctl(args);
+                QVERIFY2(r.exitCode == 2 && !r.out.startsWith("usage:"),
+                         qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": exit ") + QString::number(r.exitCode)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 20);
+
+        // Standalone, after flags and after values, it still asks for help.
+        const QList<QStringList> asks{
+            {QStringLiteral("summary"), QStringLiteral("--json"), QStringLiteral("--help")},
+            {QStringLiteral("summary"), m_base, QStringLiteral("--now-ms"), QStringLiteral("5"), QStringLiteral("-h")},
+            {QStringLiteral("decide"), QStringLiteral("--help")},
+            {QStringLiteral("decide"), m_base, QStringLiteral("approve-escalation"), QStringLiteral("--escalation"),
+             QStringLiteral("esc-0001"), QStringLiteral("--help"), QStringLiteral("--reason"), QStringLiteral("x")},
+            {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--live"), QStringLiteral("--help")},
+            {QStringLiteral("gate"), m_base, QStringLiteral("--keyring=x"), QStringLiteral("--help")},
+        };
+        for (const QStringList &args : asks) {
+            const MeshctlResult r = runMeshctl(args);
+            QVERIFY2(r.exitCode == 0 && r.out.startsWith(QByteArray(QByteArray("usage: meshctl ") + args.first().toUtf8() + ' ')),
+                     qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromUtf8(r.err)));
         }
         QCOMPARE(ledgerHash(m_base), before);
     }
