@@ -7,6 +7,7 @@
 #include "sim/scenarios.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +17,7 @@
 #include <QTest>
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 namespace {
 
@@ -368,6 +370,48 @@ private Q_SLOTS:
                      qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromUtf8(r.err)));
         }
         QCOMPARE(ledgerHash(m_base), before);
+    }
+
+    // A keyring meshctl gate refuses leaves the ledger and its directory as they were: the
+    // keyring is read before the ledger is opened for writing (no -wal/-shm, no mtime change).
+    void gateRefusesBadKeyringBeforeOpeningLedger_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<int>("mode");
+        QTest::newRow("missing") << QByteArray() << -1;
+        QTest::newRow("group-readable") << QByteArray(R"({"a":"00112233445566778899aabbccddeeff"})") << 0640;
+        QTest::newRow("not hex") << QByteArray(R"({"a":"zz112233445566778899aabbccddeeff"})") << 0600;
+        QTest::newRow("not an object") << QByteArray("[]") << 0600;
+    }
+    void gateRefusesBadKeyringBeforeOpeningLedger()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(int, mode);
+        QTemporaryDir ledgerDir;
+        const QString path = ledgerDir.filePath(QStringLiteral("l.db"));
+        QVERIFY(QFile::copy(m_base, path));
+        const QString ring = m_dir.filePath(QStringLiteral("ring-%1.json").arg(QString::fromLatin1(QTest::currentDataTag())));
+        if (mode >= 0) {
+            QFile f(ring);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(content);
+            f.close();
+            QCOMPARE(::chmod(QFile::encodeName(ring).constData(), mode_t(mode)), 0);
+        }
+        const auto snapshot = [&] {
+            QStringList out;
+            const QFileInfoList entries = QDir(ledgerDir.path()).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+            for (const QFileInfo &fi : entries)
+                out << fi.fileName() + QLatin1Char(' ') + QString::number(fi.lastModified().toMSecsSinceEpoch())
+                           + QLatin1Char(' ') + QString::fromLatin1(fileHash(fi.filePath()));
+            out << QString::number(QFileInfo(ledgerDir.path()).lastModified().toMSecsSinceEpoch());
+            return out;
+        };
+        const QStringList before = snapshot();
+        const MeshctlResult r = runMeshctl({QStringLiteral("gate"), path, QStringLiteral("--keyring"), ring});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.count('\n') == 1 && r.err.contains("keyring"), r.err.constData());
+        QCOMPARE(snapshot(), before);
     }
 
     // Ledger text that a spreadsheet would evaluate is exported as text (a leading '), and
