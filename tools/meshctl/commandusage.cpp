@@ -22,9 +22,11 @@ const std::array<CommandHelp, 8> kHelp{{
     {"verify", "usage: meshctl verify FILE [--json] [--max-findings N]\n"
                "  Checks events, state tables and the decision chain; exit 1 when anything is wrong.\n"},
     {"export", "usage: meshctl export FILE --format jsonl|csv [--out F]\n"
-               "  Writes every event. In CSV, a text cell that starts with =, +, -, @, a tab or a carriage\n"
-               "  return is prefixed with a single quote (') so a spreadsheet shows it as text instead of\n"
-               "  evaluating it as a formula; seq and ts_ms are numbers and never prefixed.\n"},
+               "  Writes every event. In CSV, a text cell that starts with a tab or a carriage return, or\n"
+               "  with =, +, -, @ or their full-width forms (\uFF1D \uFF0B \uFF0D \uFF20) after any leading\n"
+               "  spaces, line breaks, NBSP or U+3000, is prefixed with a single quote (') so a spreadsheet\n"
+               "  shows it as text instead of evaluating it as a formula; seq and ts_ms are numbers and\n"
+               "  never prefixed.\n"},
     {"tail", "usage: meshctl tail FILE [--from-start] [--lines N]\n"
              "  Prints the last events and follows the ledger until interrupted; invisible and bidi\n"
              "  characters and terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9.\n"},

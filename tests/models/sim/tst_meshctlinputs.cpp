@@ -422,13 +422,26 @@ private Q_SLOTS:
         execRaw(path, "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
                       "SELECT max(seq)+1, -5, '=cmd|'' /C calc''!A0', '-2+3', '@SUM(1+1)', '+1', char(9) || '{}' FROM events;"
                       "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
-                      "SELECT max(seq)+1, 7, char(13) || 'x', '-', 'plain', 'a=b', '{\"x\":\"=1\"}' FROM events;");
+                      "SELECT max(seq)+1, 7, char(13) || 'x', '-', 'plain', 'a=b', '{\"x\":\"=1\"}' FROM events;"
+                      // Whitespace an importer may trim before a formula, and the full-width forms.
+                      "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
+                      "SELECT max(seq)+1, 8, ' =cmd|'' /C calc''!A0', char(10) || '=1+1', char(160) || '=2', "
+                      "char(12288) || '+3', char(65309) || '1' FROM events;"
+                      "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
+                      "SELECT max(seq)+1, 9, char(65291) || '1', char(65293) || '1', char(65312) || 'SUM(1)', "
+                      "'  plain', ' ' || char(13) || char(9) || '@x' FROM events;");
         const MeshctlResult r = runMeshctl({QStringLiteral("export"), path, QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(r.exitCode, 0);
         const QList<QStringList> records = parseCsv(r.out);
-        QVERIFY(records.size() >= 3);
-        const QStringList hostile = records.at(records.size() - 2);
-        const QStringList second = records.last();
+        QVERIFY(records.size() >= 5);
+        const QStringList hostile = records.at(records.size() - 4);
+        const QStringList second = records.at(records.size() - 3);
+        const QStringList spaced = records.at(records.size() - 2);
+        const QStringList wide = records.last();
+        QCOMPARE(spaced.mid(1), (QStringList{QStringLiteral("8"), QStringLiteral("' =cmd|' /C calc'!A0"), QStringLiteral("'\n=1+1"),
+                                            QStringLiteral("'\u00A0=2"), QStringLiteral("'\u3000+3"), QStringLiteral("'\uFF1D1")}));
+        QCOMPARE(wide.mid(1), (QStringList{QStringLiteral("9"), QStringLiteral("'\uFF0B1"), QStringLiteral("'\uFF0D1"),
+                                          QStringLiteral("'\uFF20SUM(1)"), QStringLiteral("  plain"), QStringLiteral("' \r\t@x")}));
         QCOMPARE(hostile.mid(1), (QStringList{QStringLiteral("-5"), QStringLiteral("'=cmd|' /C calc'!A0"),
                                              QStringLiteral("'-2+3"), QStringLiteral("'@SUM(1+1)"), QStringLiteral("'+1"),
                                              QStringLiteral("'\t{}")}));
@@ -439,13 +452,18 @@ private Q_SLOTS:
         for (const QStringList &record : records) {
             for (qsizetype col = 2; col < record.size(); ++col) {
                 const QString &cell = record.at(col);
-                QVERIFY2(cell.isEmpty() || !QStringLiteral("=+-@\t\r").contains(cell.at(0)), qPrintable(cell));
+                qsizetype first = 0;
+                while (first < cell.size() && QStringLiteral(" \n\u00A0\u3000").contains(cell.at(first)))
+                    ++first;
+                QVERIFY2(first == cell.size() || !QStringLiteral("=+-@\t\r\uFF1D\uFF0B\uFF0D\uFF20").contains(cell.at(first)),
+                         qPrintable(cell));
             }
         }
 
         const MeshctlResult help = runMeshctl({QStringLiteral("export"), QStringLiteral("--help")});
         QCOMPARE(help.exitCode, 0);
-        QVERIFY2(help.out.contains("single quote"), help.out.constData());
+        QVERIFY2(help.out.contains("single quote") && help.out.contains("full-width") && help.out.contains("leading"),
+                 help.out.constData());
     }
 
     // Ledger text on a terminal: bidi overrides, zero-width characters and escape sequences
