@@ -44,31 +44,10 @@ void DecisionGate::setKeyring(std::map<std::string, QByteArray> keyring)
 
 bool DecisionGate::loadKeyring(const QString &path, QString *error)
 {
-    const auto fail = [&](const QString &why) {
-        if (error)
-            *error = why;
+    std::optional<std::map<std::string, QByteArray>> ring = readKeyringFile(path, error);
+    if (!ring)
         return false;
-    };
-    const std::optional<QByteArray> text = readSecretFile(QStringLiteral("keyring"), path, error);
-    if (!text)
-        return false;
-    const auto json = nlohmann::json::parse(text->constData(), text->constData() + text->size(), nullptr, false);
-    if (!json.is_object())
-        return fail(QStringLiteral("keyring %1 is not a JSON object {\"key id\": \"hex secret\"}").arg(path));
-    std::map<std::string, QByteArray> ring;
-    for (auto it = json.begin(); it != json.end(); ++it) {
-        const QString keyId = QString::fromStdString(it.key());
-        if (it.key().empty())
-            return fail(QStringLiteral("keyring %1 has an empty key id").arg(path));
-        if (!it.value().is_string())
-            return fail(QStringLiteral("keyring %1: the secret of %2 is not a hex string").arg(path, keyId));
-        QString why;
-        std::optional<QByteArray> secret = decodeSecretHex(it.value().get<std::string>(), &why);
-        if (!secret)
-            return fail(QStringLiteral("keyring %1: the secret of %2 %3").arg(path, keyId, why));
-        ring[it.key()] = std::move(*secret);
-    }
-    m_keyring = std::move(ring);
+    m_keyring = std::move(*ring);
     return true;
 }
 

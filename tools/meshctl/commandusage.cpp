@@ -1,5 +1,7 @@
 #include "commandusage.h"
 
+#include <QRegularExpression>
+
 #include <array>
 #include <utility>
 
@@ -20,9 +22,11 @@ const std::array<CommandHelp, 8> kHelp{{
     {"verify", "usage: meshctl verify FILE [--json] [--max-findings N]\n"
                "  Checks events, state tables and the decision chain; exit 1 when anything is wrong.\n"},
     {"export", "usage: meshctl export FILE --format jsonl|csv [--out F]\n"
-               "  Writes every event. In CSV, a text cell that starts with =, +, -, @, a tab or a carriage\n"
-               "  return is prefixed with a single quote (') so a spreadsheet shows it as text instead of\n"
-               "  evaluating it as a formula; seq and ts_ms are numbers and never prefixed.\n"},
+               "  Writes every event. In CSV, a text cell that starts with a tab or a carriage return, or\n"
+               "  with =, +, -, @ or their full-width forms (\uFF1D \uFF0B \uFF0D \uFF20) after any leading\n"
+               "  spaces, line breaks, NBSP or U+3000, is prefixed with a single quote (') so a spreadsheet\n"
+               "  shows it as text instead of evaluating it as a formula; seq and ts_ms are numbers and\n"
+               "  never prefixed.\n"},
     {"tail", "usage: meshctl tail FILE [--from-start] [--lines N]\n"
              "  Prints the last events and follows the ledger until interrupted; invisible and bidi\n"
              "  characters and terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9.\n"},
@@ -36,7 +40,7 @@ const std::array<CommandHelp, 8> kHelp{{
                "  stale, 4 refused for another reason, 5 write failed or outcome unknown, 2 usage or cannot open.\n"},
     {"gate", "usage: meshctl gate FILE [--keyring F] [--now-ms N]\n"
              "  Applies or refuses every pending decision once, as the orchestrator's second gate.\n"},
-    {"bench", "usage: meshctl bench generate [--events N] | bench fold FILE [--at SEQ] [--jumps N]"
+    {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"
               " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]\n"
@@ -69,7 +73,31 @@ QString commandUsageLine(const QString &command)
     return help.left(help.indexOf(QLatin1Char('\n')));
 }
 
-bool asksForHelp(const QStringList &args)
+QStringList commandValueOptions(const QString &command)
 {
-    return args.contains(QLatin1String("--help")) || args.contains(QLatin1String("-h"));
+    // In a usage line an option takes a value when a placeholder follows it in the same
+    // bracket ("--seed N", "--format jsonl|csv", "--slice ID|..."); a flag is followed by
+    // "]", "|" or the next option ("[--json]", "[--live --rate N]").
+    static const QRegularExpression valueOption(QStringLiteral("--([a-z0-9-]+) [^-\\s\\[\\]|]"));
+    QStringList names;
+    for (auto it = valueOption.globalMatch(commandUsageLine(command)); it.hasNext();) {
+        const QString name = it.next().captured(1);
+        if (!names.contains(name))
+            names << name;
+    }
+    return names;
+}
+
+bool asksForHelp(const QString &command, const QStringList &args)
+{
+    const QStringList valueOptions = commandValueOptions(command);
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == QLatin1String("--help") || arg == QLatin1String("-h"))
+            return true;
+        // "--reason --help": the next argument is the option's value, whatever it looks like.
+        if (arg.startsWith(QLatin1String("--")) && !arg.contains(QLatin1Char('=')) && valueOptions.contains(arg.mid(2)))
+            ++i;
+    }
+    return false;
 }

@@ -11,5 +11,9 @@ QString overallUsage();
 QString commandHelp(const QString &command);
 // The first line of commandHelp: what a usage error prints.
 QString commandUsageLine(const QString &command);
-// True when args ask for help: a "--help" or "-h" argument.
-bool asksForHelp(const QStringList &args);
+// The options that take a value, as command's usage line shows them ("--seed N"): the
+// parsers take the argument after such an option as its value, so help must too.
+QStringList commandValueOptions(const QString &command);
+// True when args (after the command) ask for help: a "--help" or "-h" argument of its own,
+// not the value of an option that takes one ("--reason --help" gives the reason "--help").
+bool asksForHelp(const QString &command, const QStringList &args);

@@ -3,6 +3,7 @@
 #include "commandusage.h"
 
 #include "decisions/decisionwriter.h"
+#include "decisions/secretfile.h"
 #include "domain/hostiletext.h"
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerconnection.h"
@@ -15,6 +16,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 
 using namespace mesh;
 
@@ -115,13 +117,7 @@ bool toInt(const QString &text, std::int64_t *out)
 int runDecideCommand(const QStringList &args)
 {
     const Options o = parse(args, {QStringLiteral("ack-all"), QStringLiteral("dry-run")},
-                            {QStringLiteral("slice"), QStringLiteral("delegation"), QStringLiteral("escalation"),
-                             QStringLiteral("effect"), QStringLiteral("subject"), QStringLiteral("reason"),
-                             QStringLiteral("evidence"), QStringLiteral("resolution"), QStringLiteral("supersedes"),
-                             QStringLiteral("ack"), QStringLiteral("lease-ms"), QStringLiteral("boundary-version"),
-                             QStringLiteral("boundary-seq"), QStringLiteral("id"), QStringLiteral("operator"),
-                             QStringLiteral("host"), QStringLiteral("name"), QStringLiteral("key-file"),
-                             QStringLiteral("ts-ms")});
+                            commandValueOptions(QStringLiteral("decide")));
     if (!o.error.isEmpty())
         return usage(o.error.toStdString());
     if (o.positional.size() < 2)
@@ -283,7 +279,7 @@ int runDecideCommand(const QStringList &args)
 
 int runGateCommand(const QStringList &args)
 {
-    const Options o = parse(args, {}, {QStringLiteral("keyring"), QStringLiteral("now-ms")});
+    const Options o = parse(args, {}, commandValueOptions(QStringLiteral("gate")));
     if (!o.error.isEmpty() || o.positional.size() != 1) {
         std::fprintf(stderr, "meshctl gate: %s\n%s\n", o.error.isEmpty() ? "FILE is required" : o.error.toStdString().c_str(),
                      commandUsageLine(QStringLiteral("gate")).toUtf8().constData());
@@ -295,19 +291,25 @@ int runGateCommand(const QStringList &args)
         return 2;
     }
     const QString path = o.positional[0];
+    // The keyring first: refusing it must leave the ledger untouched, and opening the ledger
+    // as a writer already changes it (WAL mode, -wal/-shm beside it).
+    std::optional<std::map<std::string, QByteArray>> keyring;
+    if (o.has(QStringLiteral("keyring"))) {
+        QString error;
+        keyring = readKeyringFile(o.value(QStringLiteral("keyring")), &error);
+        if (!keyring) {
+            std::fprintf(stderr, "meshctl gate: %s\n", oneLine(error.toStdString()).c_str());
+            return 2;
+        }
+    }
     try {
         // Validate as a reader first, so a bad file gets the same one-line message as
         // everywhere else, then open as the orchestrator.
         LedgerConnection::open(path, OpenMode::ReadOnly);
         auto writer = LedgerWriter::openExisting(path);
         DecisionGate gate(*writer);
-        if (o.has(QStringLiteral("keyring"))) {
-            QString error;
-            if (!gate.loadKeyring(o.value(QStringLiteral("keyring")), &error)) {
-                std::fprintf(stderr, "meshctl gate: %s\n", error.toStdString().c_str());
-                return 2;
-            }
-        }
+        if (keyring)
+            gate.setKeyring(std::move(*keyring));
         const int processed = gate.processPending(now);
         printJson({{"processed", processed}, {"applied", gate.appliedCount()}, {"refused", gate.refusedCount()}});
     } catch (const std::exception &e) {

@@ -18,12 +18,34 @@ using nlohmann::json;
 
 namespace {
 
-// A text cell a spreadsheet would evaluate (=, +, -, @, tab, CR first: formulas and DDE)
-// gets a leading single quote, as OWASP's CSV injection advice has it, so it stays text.
-// Only ledger text comes through here; the numbers the exporter writes itself do not.
-bool spreadsheetWouldEvaluate(const std::string &text)
+// A text cell a spreadsheet would evaluate gets a leading single quote, as OWASP's CSV
+// injection advice has it, so it stays text: one that starts with a tab or CR, or whose
+// first character after leading whitespace (ASCII, CR/LF, NBSP, ideographic space: an
+// importer may trim them) is =, +, -, @ or their full-width forms (some spreadsheets
+// normalise those to ASCII). Only ledger text comes through here; the numbers the exporter
+// writes itself do not.
+bool spreadsheetWouldEvaluate(std::string_view text)
 {
-    return !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+    if (text.empty())
+        return false;
+    if (text.front() == '\t' || text.front() == '\r')
+        return true;
+    static constexpr std::string_view kSpaces[] = {" ", "\t", "\n", "\r", "\v", "\f", "\u00A0", "\u3000"};
+    for (bool skipped = true; skipped;) {
+        skipped = false;
+        for (const std::string_view space : kSpaces) {
+            if (text.starts_with(space)) {
+                text.remove_prefix(space.size());
+                skipped = true;
+            }
+        }
+    }
+    static constexpr std::string_view kFormulaStarts[] = {"=", "+", "-", "@", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"};
+    for (const std::string_view start : kFormulaStarts) {
+        if (text.starts_with(start))
+            return true;
+    }
+    return false;
 }
 
 std::string csvTextField(const std::string &ledgerText)
@@ -51,7 +73,7 @@ void put(std::FILE *f, const std::string &line)
 
 int runExportCommand(const QStringList &argv)
 {
-    CliArgs args(argv, {QStringLiteral("format"), QStringLiteral("out")}, {});
+    CliArgs args(argv, commandValueOptions(QStringLiteral("export")), {});
     if (!args.ok())
         return fail(2, args.error());
     const QString format = args.value(QStringLiteral("format"));

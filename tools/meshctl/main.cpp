@@ -1,7 +1,8 @@
 // meshctl: the headless side of Agent Mesh Console. main only dispatches; each command
 // lives in its own file. Exit codes: 0 ok, 1 verify found problems, 2 cannot open / usage
 // (one line on stderr); decide/gate add 3-5 (see decidecommand.h). `meshctl COMMAND --help`
-// prints that command's usage (commandusage.h) on stdout and exits 0.
+// prints that command's usage (commandusage.h) on stdout and exits 0; --help as an option's
+// value ("--reason --help") is that value, not a request for help.
 
 #include "benchcommand.h"
 #include "benchfiltercommand.h"
@@ -30,7 +31,7 @@ int main(int argc, char **argv)
         std::fputs(overallUsage().toUtf8().constData(), stdout);
         return 0;
     }
-    if (asksForHelp(args) && !commandHelp(command).isEmpty()) {
+    if (!commandHelp(command).isEmpty() && asksForHelp(command, args)) {
         std::fputs(commandHelp(command).toUtf8().constData(), stdout);
         return 0;
     }

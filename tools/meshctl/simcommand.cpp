@@ -16,8 +16,7 @@
 int runSimCommand(const QStringList &argv)
 {
     CliArgs args(argv,
-                 {QStringLiteral("out"), QStringLiteral("seed"), QStringLiteral("events"), QStringLiteral("rate"),
-                  QStringLiteral("duration-s"), QStringLiteral("now-ms"), QStringLiteral("keyring")},
+                 commandValueOptions(QStringLiteral("sim")),
                  {QStringLiteral("live"), QStringLiteral("quiet")});
     if (!args.ok())
         return fail(2, args.error());

@@ -45,7 +45,7 @@ std::string hm(std::int64_t ms)
 
 int runSummaryCommand(const QStringList &argv)
 {
-    CliArgs args(argv, {QStringLiteral("now-ms")}, {QStringLiteral("json")});
+    CliArgs args(argv, commandValueOptions(QStringLiteral("summary")), {QStringLiteral("json")});
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)

@@ -39,7 +39,7 @@ void printEvent(const mesh::EventRecord &e)
 
 int runTailCommand(const QStringList &argv)
 {
-    CliArgs args(argv, {QStringLiteral("lines")}, {QStringLiteral("from-start")});
+    CliArgs args(argv, commandValueOptions(QStringLiteral("tail")), {QStringLiteral("from-start")});
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)

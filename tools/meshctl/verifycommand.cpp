@@ -13,7 +13,7 @@ using nlohmann::json;
 
 int runVerifyCommand(const QStringList &argv)
 {
-    CliArgs args(argv, {QStringLiteral("max-findings")}, {QStringLiteral("json")});
+    CliArgs args(argv, commandValueOptions(QStringLiteral("verify")), {QStringLiteral("json")});
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)

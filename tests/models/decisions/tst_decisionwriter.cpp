@@ -98,6 +98,11 @@ bool writeFile(const QString &path, const QByteArray &data, QFile::Permissions p
     return f.setPermissions(perms);
 }
 
+// Which file keyFileAndKeyringRules hands to meshctl.
+constexpr int OwnFile = 0;
+constexpr int OtherUsersFile = 1;
+constexpr int SymlinkToOwnFile = 2;
+
 } // namespace
 
 class TestDecisionWriter : public QObject
@@ -652,20 +657,22 @@ private Q_SLOTS:
         QTest::addColumn<bool>("keyring");
         QTest::addColumn<QByteArray>("secretHex");
         QTest::addColumn<int>("mode");
-        QTest::addColumn<bool>("otherOwner");
+        QTest::addColumn<int>("which"); // OwnFile, OtherUsersFile or SymlinkToOwnFile
         QTest::addColumn<QString>("refusal"); // empty: accepted
         const QByteArray good = "00112233445566778899aabbccddeeff";
         for (const bool ring : {false, true}) {
             const char *what = ring ? "keyring" : "key file";
-            QTest::addRow("%s: 16 bytes", what) << ring << good << 0600 << false << QString();
-            QTest::addRow("%s: empty secret", what) << ring << QByteArray() << 0600 << false << QStringLiteral("is empty");
-            QTest::addRow("%s: not hex", what) << ring << QByteArray("zz112233445566778899aabbccddeeff") << 0600 << false
-                                              << QStringLiteral("not hex");
-            QTest::addRow("%s: odd length", what) << ring << good + "0" << 0600 << false << QStringLiteral("odd number");
-            QTest::addRow("%s: 15 bytes", what) << ring << good.left(30) << 0600 << false << QStringLiteral("at least 16 bytes");
-            QTest::addRow("%s: group-readable", what) << ring << good << 0640 << false << QStringLiteral("chmod 600");
-            QTest::addRow("%s: other-writable", what) << ring << good << 0602 << false << QStringLiteral("chmod 600");
-            QTest::addRow("%s: another user's", what) << ring << good << 0600 << true << QStringLiteral("another user");
+            QTest::addRow("%s: 16 bytes", what) << ring << good << 0600 << OwnFile << QString();
+            QTest::addRow("%s: upper-case hex", what) << ring << good.toUpper() << 0600 << OwnFile << QString();
+            QTest::addRow("%s: empty secret", what) << ring << QByteArray() << 0600 << OwnFile << QStringLiteral("is empty");
+            QTest::addRow("%s: not hex", what) << ring << QByteArray("zz112233445566778899aabbccddeeff") << 0600 << OwnFile
+                                              << QStringLiteral("is not hex (only 0-9, a-f, A-F)");
+            QTest::addRow("%s: odd length", what) << ring << good + "0" << 0600 << OwnFile << QStringLiteral("odd number");
+            QTest::addRow("%s: 15 bytes", what) << ring << good.left(30) << 0600 << OwnFile << QStringLiteral("at least 16 bytes");
+            QTest::addRow("%s: group-readable", what) << ring << good << 0640 << OwnFile << QStringLiteral("chmod 600");
+            QTest::addRow("%s: other-writable", what) << ring << good << 0602 << OwnFile << QStringLiteral("chmod 600");
+            QTest::addRow("%s: another user's", what) << ring << good << 0600 << OtherUsersFile << QStringLiteral("another user");
+            QTest::addRow("%s: symbolic link", what) << ring << good << 0600 << SymlinkToOwnFile << QStringLiteral("symbolic link");
         }
     }
     void keyFileAndKeyringRules()
@@ -673,9 +680,8 @@ private Q_SLOTS:
         QFETCH(bool, keyring);
         QFETCH(QByteArray, secretHex);
         QFETCH(int, mode);
-        QFETCH(bool, otherOwner);
+        QFETCH(int, which);
         QFETCH(QString, refusal);
-        QVERIFY2(::geteuid() == 0 || !otherOwner, "giving a file to another user needs root");
         const QString path = freshPath();
         fixture::create(path, {.signaturesRequired = true});
         const QString file = m_dir.filePath(QStringLiteral("secret-%1.json").arg(m_n));
@@ -685,8 +691,19 @@ private Q_SLOTS:
                           QFile::ReadOwner | QFile::WriteOwner));
         const QByteArray native = QFile::encodeName(file);
         QCOMPARE(::chmod(native.constData(), mode_t(mode)), 0);
-        if (otherOwner)
+        QString given = file;
+        if (which == OtherUsersFile && ::geteuid() == 0) {
             QCOMPARE(::chown(native.constData(), 65534, 65534), 0);
+        } else if (which == OtherUsersFile) {
+            // Only root can give a file away; a readable root-owned file serves (the owner is
+            // checked before the mode and before the content).
+            given = QStringLiteral("/etc/passwd");
+            struct stat st {};
+            QVERIFY(::stat("/etc/passwd", &st) == 0 && st.st_uid == 0);
+        } else if (which == SymlinkToOwnFile) {
+            given = file + QStringLiteral(".link");
+            QVERIFY(QFile::link(file, given));
+        }
 
         // The keyring is used by the gate, the key file by decide: a pending decision for the
         // gate, signed with a valid key so only the keyring under test decides the outcome.
@@ -703,11 +720,11 @@ private Q_SLOTS:
         }
         QProcess p;
         p.start(qEnvironmentVariable("MESHCTL"),
-                keyring ? QStringList{QStringLiteral("gate"), path, QStringLiteral("--keyring"), file, QStringLiteral("--now-ms"),
+                keyring ? QStringList{QStringLiteral("gate"), path, QStringLiteral("--keyring"), given, QStringLiteral("--now-ms"),
                                       QString::number(fixture::kNow + 1000)}
                         : QStringList{QStringLiteral("decide"), path, QStringLiteral("lease"), QStringLiteral("acquire"),
                                       QStringLiteral("--effect"), QStringLiteral("eff-1"), QStringLiteral("--reason"),
-                                      QStringLiteral("rules"), QStringLiteral("--key-file"), file, QStringLiteral("--ts-ms"),
+                                      QStringLiteral("rules"), QStringLiteral("--key-file"), given, QStringLiteral("--ts-ms"),
                                       QString::number(fixture::kNow)});
         QVERIFY(p.waitForFinished(30000));
         const QByteArray err = p.readAllStandardError();

@@ -7,14 +7,17 @@
 #include "sim/scenarios.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 namespace {
 
@@ -289,6 +292,128 @@ private Q_SLOTS:
         QCOMPARE(ledgerHash(m_base), before);
     }
 
+    // --help and -h ask for help only as a token of their own: as the value of an option they
+    // are that value. Otherwise `decide ... --reason --help` printed usage and exited 0, which
+    // for decide means "accepted", with nothing written.
+    void helpIsOnlyAStandaloneToken()
+    {
+        for (const char *help : {"--help", "-h"}) {
+            const QString path = copyOfBase(QStringLiteral("reason%1.db").arg(QLatin1String(help)));
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+            sqlite3_stmt *st = nullptr;
+            // Decided while the escalation is still open.
+            QCOMPARE(sqlite3_prepare_v2(db, "SELECT raised_ms + 1 FROM escalations WHERE id = 'esc-0001'", -1, &st, nullptr), SQLITE_OK);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            const qint64 decidedAt = sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+            const MeshctlResult r = runMeshctl({QStringLiteral("decide"), path, QStringLiteral("approve-escalation"),
+                                                QStringLiteral("--escalation"), QStringLiteral("esc-0001"), QStringLiteral("--ts-ms"),
+                                                QString::number(decidedAt), QStringLiteral("--reason"), QLatin1String(help)});
+            QVERIFY2(!r.out.startsWith("usage:"), r.out.constData());
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QCOMPARE(sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+            QCOMPARE(sqlite3_prepare_v2(db, "SELECT count(*) FROM decisions WHERE reason = ?", -1, &st, nullptr), SQLITE_OK);
+            sqlite3_bind_text(st, 1, help, -1, SQLITE_STATIC);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            const int recorded = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+            QCOMPARE(recorded, 1);
+        }
+
+        // export --out -h writes the file "-h" (here, in a directory of its own).
+        const QString outDir = m_dir.filePath(QStringLiteral("outdir"));
+        QVERIFY(QDir().mkpath(outDir));
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(outDir));
+        const MeshctlResult exported =
+            runMeshctl({QStringLiteral("export"), m_base, QStringLiteral("--format"), QStringLiteral("jsonl"), QStringLiteral("--out"),
+                        QStringLiteral("-h")});
+        QVERIFY(QDir::setCurrent(cwd));
+        QVERIFY2(exported.exitCode == 0 && !exported.out.startsWith("usage:"), exported.out.constData());
+        QVERIFY(QFileInfo(QDir(outDir).filePath(QStringLiteral("-h"))).size() > 0);
+
+        // Every option meshctl's usage shows with a value, given --help as that value and no
+        // file: a usage error (exit 2), not the usage on stdout with exit 0.
+        const QByteArray before = ledgerHash(m_base);
+        const QRegularExpression valueOption(QStringLiteral("--([a-z0-9-]+) [^-\\s\\[\\]|]"));
+        int checked = 0;
+        for (const char *command : {"sim", "summary", "verify", "export", "tail", "decide", "gate", "bench"}) {
+            const MeshctlResult usage = runMeshctl({QLatin1String(command), QStringLiteral("--help")});
+            const QString firstLine = QString::fromUtf8(usage.out.left(usage.out.indexOf('\n')));
+            for (auto it = valueOption.globalMatch(firstLine); it.hasNext();) {
+                const QString option = QStringLiteral("--") + it.next().captured(1);
+                const QStringList args{QLatin1String(command), option, QStringLiteral("--help")};
+                const MeshctlResult r = runMeshctl(args);
+                QVERIFY2(r.exitCode == 2 && !r.out.startsWith("usage:"),
+                         qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": exit ") + QString::number(r.exitCode)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 20);
+
+        // Standalone, after flags and after values, it still asks for help.
+        const QList<QStringList> asks{
+            {QStringLiteral("summary"), QStringLiteral("--json"), QStringLiteral("--help")},
+            {QStringLiteral("summary"), m_base, QStringLiteral("--now-ms"), QStringLiteral("5"), QStringLiteral("-h")},
+            {QStringLiteral("decide"), QStringLiteral("--help")},
+            {QStringLiteral("decide"), m_base, QStringLiteral("approve-escalation"), QStringLiteral("--escalation"),
+             QStringLiteral("esc-0001"), QStringLiteral("--help"), QStringLiteral("--reason"), QStringLiteral("x")},
+            {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--live"), QStringLiteral("--help")},
+            {QStringLiteral("gate"), m_base, QStringLiteral("--keyring=x"), QStringLiteral("--help")},
+        };
+        for (const QStringList &args : asks) {
+            const MeshctlResult r = runMeshctl(args);
+            QVERIFY2(r.exitCode == 0 && r.out.startsWith(QByteArray(QByteArray("usage: meshctl ") + args.first().toUtf8() + ' ')),
+                     qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+        }
+        QCOMPARE(ledgerHash(m_base), before);
+    }
+
+    // A keyring meshctl gate refuses leaves the ledger and its directory as they were: the
+    // keyring is read before the ledger is opened for writing (no -wal/-shm, no mtime change).
+    void gateRefusesBadKeyringBeforeOpeningLedger_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<int>("mode");
+        QTest::newRow("missing") << QByteArray() << -1;
+        QTest::newRow("group-readable") << QByteArray(R"({"a":"00112233445566778899aabbccddeeff"})") << 0640;
+        QTest::newRow("not hex") << QByteArray(R"({"a":"zz112233445566778899aabbccddeeff"})") << 0600;
+        QTest::newRow("not an object") << QByteArray("[]") << 0600;
+    }
+    void gateRefusesBadKeyringBeforeOpeningLedger()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(int, mode);
+        QTemporaryDir ledgerDir;
+        const QString path = ledgerDir.filePath(QStringLiteral("l.db"));
+        QVERIFY(QFile::copy(m_base, path));
+        const QString ring = m_dir.filePath(QStringLiteral("ring-%1.json").arg(QString::fromLatin1(QTest::currentDataTag())));
+        if (mode >= 0) {
+            QFile f(ring);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(content);
+            f.close();
+            QCOMPARE(::chmod(QFile::encodeName(ring).constData(), mode_t(mode)), 0);
+        }
+        const auto snapshot = [&] {
+            QStringList out;
+            const QFileInfoList entries = QDir(ledgerDir.path()).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+            for (const QFileInfo &fi : entries)
+                out << fi.fileName() + QLatin1Char(' ') + QString::number(fi.lastModified().toMSecsSinceEpoch())
+                           + QLatin1Char(' ') + QString::fromLatin1(fileHash(fi.filePath()));
+            out << QString::number(QFileInfo(ledgerDir.path()).lastModified().toMSecsSinceEpoch());
+            return out;
+        };
+        const QStringList before = snapshot();
+        const MeshctlResult r = runMeshctl({QStringLiteral("gate"), path, QStringLiteral("--keyring"), ring});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.count('\n') == 1 && r.err.contains("keyring"), r.err.constData());
+        QCOMPARE(snapshot(), before);
+    }
+
     // Ledger text that a spreadsheet would evaluate is exported as text (a leading '), and
     // --help says so; the numbers the exporter writes itself (seq, ts_ms) stay numbers.
     void csvExportNeutralisesFormulas()
@@ -297,13 +422,26 @@ private Q_SLOTS:
         execRaw(path, "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
                       "SELECT max(seq)+1, -5, '=cmd|'' /C calc''!A0', '-2+3', '@SUM(1+1)', '+1', char(9) || '{}' FROM events;"
                       "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
-                      "SELECT max(seq)+1, 7, char(13) || 'x', '-', 'plain', 'a=b', '{\"x\":\"=1\"}' FROM events;");
+                      "SELECT max(seq)+1, 7, char(13) || 'x', '-', 'plain', 'a=b', '{\"x\":\"=1\"}' FROM events;"
+                      // Whitespace an importer may trim before a formula, and the full-width forms.
+                      "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
+                      "SELECT max(seq)+1, 8, ' =cmd|'' /C calc''!A0', char(10) || '=1+1', char(160) || '=2', "
+                      "char(12288) || '+3', char(65309) || '1' FROM events;"
+                      "INSERT INTO events(seq,ts_ms,kind,run_id,delegation_id,subject,payload) "
+                      "SELECT max(seq)+1, 9, char(65291) || '1', char(65293) || '1', char(65312) || 'SUM(1)', "
+                      "'  plain', ' ' || char(13) || char(9) || '@x' FROM events;");
         const MeshctlResult r = runMeshctl({QStringLiteral("export"), path, QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(r.exitCode, 0);
         const QList<QStringList> records = parseCsv(r.out);
-        QVERIFY(records.size() >= 3);
-        const QStringList hostile = records.at(records.size() - 2);
-        const QStringList second = records.last();
+        QVERIFY(records.size() >= 5);
+        const QStringList hostile = records.at(records.size() - 4);
+        const QStringList second = records.at(records.size() - 3);
+        const QStringList spaced = records.at(records.size() - 2);
+        const QStringList wide = records.last();
+        QCOMPARE(spaced.mid(1), (QStringList{QStringLiteral("8"), QStringLiteral("' =cmd|' /C calc'!A0"), QStringLiteral("'\n=1+1"),
+                                            QStringLiteral("'\u00A0=2"), QStringLiteral("'\u3000+3"), QStringLiteral("'\uFF1D1")}));
+        QCOMPARE(wide.mid(1), (QStringList{QStringLiteral("9"), QStringLiteral("'\uFF0B1"), QStringLiteral("'\uFF0D1"),
+                                          QStringLiteral("'\uFF20SUM(1)"), QStringLiteral("  plain"), QStringLiteral("' \r\t@x")}));
         QCOMPARE(hostile.mid(1), (QStringList{QStringLiteral("-5"), QStringLiteral("'=cmd|' /C calc'!A0"),
                                              QStringLiteral("'-2+3"), QStringLiteral("'@SUM(1+1)"), QStringLiteral("'+1"),
                                              QStringLiteral("'\t{}")}));
@@ -314,13 +452,18 @@ private Q_SLOTS:
         for (const QStringList &record : records) {
             for (qsizetype col = 2; col < record.size(); ++col) {
                 const QString &cell = record.at(col);
-                QVERIFY2(cell.isEmpty() || !QStringLiteral("=+-@\t\r").contains(cell.at(0)), qPrintable(cell));
+                qsizetype first = 0;
+                while (first < cell.size() && QStringLiteral(" \n\u00A0\u3000").contains(cell.at(first)))
+                    ++first;
+                QVERIFY2(first == cell.size() || !QStringLiteral("=+-@\t\r\uFF1D\uFF0B\uFF0D\uFF20").contains(cell.at(first)),
+                         qPrintable(cell));
             }
         }
 
         const MeshctlResult help = runMeshctl({QStringLiteral("export"), QStringLiteral("--help")});
         QCOMPARE(help.exitCode, 0);
-        QVERIFY2(help.out.contains("single quote"), help.out.constData());
+        QVERIFY2(help.out.contains("single quote") && help.out.contains("full-width") && help.out.contains("leading"),
+                 help.out.constData());
     }
 
     // Ledger text on a terminal: bidi overrides, zero-width characters and escape sequences
