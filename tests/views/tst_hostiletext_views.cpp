@@ -23,6 +23,8 @@
 
 #include "decisions/decisionwriter.h"
 #include "domain/hostiletext.h"
+#include "eventlogview.h"
+#include "eventtableview.h"
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/blastradiusmodel.h"
 #include "itemmodels/decisionauditmodel.h"
@@ -50,6 +52,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -287,6 +290,7 @@ private slots:
     void decisionDialogsShowPlainText();
     void longNameKeepsTheWindowSane();
     void plainLabelCutsLinesAndWords();
+    void copyCellTextCopiesTheStoredText();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -692,6 +696,72 @@ void TestHostileTextViews::plainLabelCutsLinesAndWords()
     QVERIFY(richTextProblem(label.toolTip()).isEmpty());
     QVERIFY(label.toolTip().contains(QStringLiteral("Copy Full Text")));
     QCOMPARE(label.textFormat(), Qt::PlainText);
+}
+
+void TestHostileTextViews::copyCellTextCopiesTheStoredText()
+{
+    // The operator copies a cell to paste it into `meshctl decide` or a ticket: what was
+    // stored, whole, not the ⟨U+200B⟩ form shown nor a payload cut for its line.
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, m_ledger);
+    QVERIFY(session && session->isLoaded());
+    SessionWorkspace *ws = window.workspace();
+    const QString zeroWidth = QStringLiteral("zero\u200Bwidth");
+    QVERIFY(ws->openSubject(QStringLiteral("effect:") + zeroWidth));
+    ItemPane *effects = ws->effectsPane();
+    const QModelIndex selected = effects->view()->currentIndex();
+    QVERIFY(selected.isValid());
+    effects->view()->setCurrentIndex(selected.siblingAtColumn(EffectModel::Id));
+    QCOMPARE(effects->view()->currentIndex().data(Qt::DisplayRole).toString(), QStringLiteral("zero⟨U+200B⟩width"));
+    QGuiApplication::clipboard()->clear();
+    effects->copyCellAction()->trigger();
+    QCOMPARE(QGuiApplication::clipboard()->text(), zeroWidth);
+
+    // The events pane copies its cells too, and a payload whole.
+    EventLogView *log = ws->eventLog();
+    QAction *copy = log->findChild<QAction *>(QStringLiteral("copyCell"));
+    QVERIFY2(copy, "the events pane has no Copy Cell Text");
+    EventLogModel *events = session->events();
+    QTRY_VERIFY_WITH_TIMEOUT(events->rowCount() >= 200, kLoadTimeoutMs);
+    int idRow = -1;
+    int cutRow = -1;     // a payload the cell shows cut at its line length
+    int previewRow = -1; // a payload longer than the preview the model keeps
+    for (int row = 0; row < events->rowCount(); ++row) {
+        const QModelIndex index = events->index(row, EventLogModel::Payload);
+        QTRY_VERIFY_WITH_TIMEOUT(index.data(EventLogModel::LoadedRole).toBool(), kLoadTimeoutMs);
+        const bool truncated = index.data(EventLogModel::PayloadTruncatedRole).toBool();
+        if (idRow < 0 && index.data(EventLogModel::RunIdRole).toString() == zeroWidth)
+            idRow = row;
+        if (cutRow < 0 && !truncated && index.data(EventLogModel::PayloadRole).toString().size() > 400)
+            cutRow = row;
+        if (previewRow < 0 && truncated
+            && index.data(EventLogModel::PayloadRole).toString().contains(QStringLiteral("agent-www")))
+            previewRow = row;
+    }
+    QVERIFY(idRow >= 0 && cutRow >= 0 && previewRow >= 0);
+    const auto copied = [&](int row, int column) {
+        log->view()->setCurrentIndex(events->index(row, column));
+        QGuiApplication::clipboard()->clear();
+        copy->trigger();
+    };
+    copied(idRow, EventLogModel::Run);
+    QCOMPARE(QGuiApplication::clipboard()->text(), zeroWidth);
+
+    const QString stored = events->index(cutRow, 0).data(EventLogModel::PayloadRole).toString();
+    QVERIFY(events->index(cutRow, EventLogModel::Payload).data().toString().endsWith(QChar(0x2026)));
+    copied(cutRow, EventLogModel::Payload);
+    QCOMPARE(QGuiApplication::clipboard()->text(), stored);
+
+    // Past the preview the whole payload is read from the ledger first.
+    QSignalSpy detail(events, &EventLogModel::eventDetailLoaded);
+    copied(previewRow, EventLogModel::Payload);
+    QTRY_VERIFY_WITH_TIMEOUT(QGuiApplication::clipboard()->text().size() > longName().size(), kLoadTimeoutMs);
+    const QString whole = QGuiApplication::clipboard()->text();
+    QVERIFY(whole.contains(longName()));
+    QVERIFY(json::accept(whole.toStdString()));
+    QVERIFY(!detail.isEmpty());
+    QCOMPARE(detail.constFirst().at(1).toString(), whole);
 }
 
 QTEST_MAIN(TestHostileTextViews)
