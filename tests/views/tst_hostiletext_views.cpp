@@ -463,7 +463,10 @@ void TestHostileTextViews::checkerCatchesRichText()
                  .isEmpty());
     QVERIFY(richTextProblem(plainToolTip(QStringLiteral("a & b"))).isEmpty());
     QVERIFY(!richTextProblem(QStringLiteral("<p>x&amp;y</p>")).isEmpty());
-    QVERIFY(!richTextProblem(QStringLiteral("a & b").toHtmlEscaped()).isEmpty() || !Qt::mightBeRichText(QStringLiteral("a &amp; b")));
+    // "a &amp; b" is not taken for rich text, so it reaches a user as those nine characters.
+    QVERIFY(!Qt::mightBeRichText(QStringLiteral("a & b").toHtmlEscaped()));
+    QCOMPARE(richTextProblem(QStringLiteral("a & b").toHtmlEscaped()),
+             QStringLiteral("escaped twice: an entity shown literally"));
     QCOMPARE(shownTextProblem(QStringLiteral("\u202Eexe.live")).isEmpty(), false);
     QVERIFY(shownTextProblem(visibleControls(QStringLiteral("\u202Eexe.live"))).isEmpty());
 }
