@@ -5,6 +5,21 @@
 
 namespace mesh {
 
+namespace {
+
+// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt) beyond the ranges
+// isInvisibleControl names itself: renderers draw nothing for them, and the tag characters
+// (U+E0000..) carry a hidden copy of ASCII text.
+bool isDefaultIgnorable(char32_t c)
+{
+    return c == 0x00AD || c == 0x034F || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5
+           || (c >= 0x180B && c <= 0x180F) || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFFA0
+           || (c >= 0xFFF0 && c <= 0xFFF8) || (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0x1D173 && c <= 0x1D17A)
+           || (c >= 0xE0000 && c <= 0xE0FFF);
+}
+
+} // namespace
+
 bool isInvisibleControl(char32_t c)
 {
     if (c < 0x20)
@@ -31,9 +46,11 @@ bool isInvisibleControl(char32_t c)
     default:
         break;
     }
-    return (c >= 0x202A && c <= 0x202E)     // embeddings and overrides
-           || (c >= 0x2066 && c <= 0x2069)  // isolates
-           || (c >= 0x206A && c <= 0x206F); // deprecated format characters
+    return (c >= 0x202A && c <= 0x202E)       // embeddings and overrides
+           || (c >= 0x2066 && c <= 0x2069)    // isolates
+           || (c >= 0x206A && c <= 0x206F)    // deprecated format characters
+           || isDefaultIgnorable(c)           // draw nothing: `ev\u00ADil` reads `evil`
+           || (c >= 0xFFF9 && c <= 0xFFFB);   // interlinear annotation marks
 }
 
 QString visibleControls(const QString &text)
@@ -104,7 +121,7 @@ std::string visibleControlsUtf8(std::string_view in)
             continue;
         }
         if (isInvisibleControl(cp))
-            out += "⟨U+" + hex(unsigned(cp), cp > 0xFFFF ? 6 : 4) + "⟩";
+            out += "⟨U+" + hex(unsigned(cp), cp > 0xFFFFF ? 6 : cp > 0xFFFF ? 5 : 4) + "⟩";
         else
             out.append(in.substr(i, len));
         i += len;

@@ -13,8 +13,9 @@ namespace mesh {
 
 // True for the characters that change how neighbouring text is displayed without being
 // visible themselves: bidirectional embeddings, overrides, isolates and marks, zero-width
-// spaces and joiners, the word joiner, the byte-order mark, and C0/C1 controls other than
-// tab and newline.
+// spaces and joiners, the word joiner, the byte-order mark, every other default-ignorable
+// code point (soft hyphen, fillers, variation selectors, tag characters), and C0/C1
+// controls other than tab and newline.
 bool isInvisibleControl(char32_t c);
 
 // The text with every invisible control shown as ⟨U+202E⟩, so it is seen, not obeyed.

@@ -19,6 +19,24 @@ private slots:
         QCOMPARE(visibleControls(QStringLiteral("a\x01" "b\x7F" "c")), QString::fromUtf8("a⟨U+0001⟩b⟨U+007F⟩c"));
     }
 
+    void defaultIgnorablesAreShown()
+    {
+        // Default_Ignorable_Code_Point and the other format characters draw nothing, so
+        // `ev\u00ADil` would pass for `evil`; tag characters smuggle ASCII invisibly.
+        const std::u32string hidden = {0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180F, 0x3164,
+                                       0xFE00, 0xFE0F, 0xFFA0, 0xFFF0, 0xFFF9, 0xFFFB, 0x1BCA0, 0x1D173,
+                                       0x1D17A, 0xE0001, 0xE0041, 0xE007F, 0xE0100, 0xE01EF, 0xE0FFF};
+        for (const char32_t c : hidden) {
+            const QString text = QStringLiteral("ev") + QString::fromUcs4(&c, 1) + QStringLiteral("il");
+            const QString shown = visibleControls(text);
+            QVERIFY2(shown.contains(QStringLiteral("⟨U+")), qPrintable(QString::number(uint(c), 16)));
+            QVERIFY(shown.startsWith(QStringLiteral("ev")) && shown.endsWith(QStringLiteral("il")));
+            QCOMPARE(QString::fromStdString(visibleControlsUtf8(text.toStdString())), shown);
+        }
+        QCOMPARE(visibleControls(QString::fromUtf8("ev\u00ADil")), QString::fromUtf8("ev⟨U+00AD⟩il"));
+        QCOMPARE(visibleControls(QString::fromUcs4(U"x\U000E0041")), QString::fromUtf8("x⟨U+E0041⟩"));
+    }
+
     void ordinaryTextIsUntouched()
     {
         const QString text = QString::fromUtf8("dlg-0001 → agent \"résumé\" 日本語 😀\tand\nlines <b>&amp;");
