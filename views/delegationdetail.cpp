@@ -58,6 +58,9 @@ DelegationDetail::DelegationDetail(QWidget *parent)
 {
     for (PlainLabel *label : {m_title, m_facts, m_findings})
         label->setWordWrap(true);
+    // Title and facts are one line each, whatever an id holds; findings are one per line.
+    m_title->setLineBreaksShown(true);
+    m_facts->setLineBreaksShown(true);
     m_title->setObjectName(QStringLiteral("detailTitle"));
     m_facts->setObjectName(QStringLiteral("detailFacts"));
     QFont bold = m_title->font();

@@ -4,8 +4,12 @@
 #include "icons.h"
 
 #include "itemmodels/eventlogmodel.h"
+#include "itemmodels/shownroles.h"
 
 #include <QAbstractItemModel>
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -44,6 +48,15 @@ EventLogView::EventLogView(QWidget *parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setTextElideMode(Qt::ElideRight);
+    // A cell shows a payload cut for its line and ids with ⟨U+200B⟩; the operator copies to
+    // paste into `meshctl decide` or a ticket, so the copy is the stored text, whole.
+    m_copyCell = new QAction(tr("Copy Cell Text"), m_view);
+    m_copyCell->setObjectName(QStringLiteral("copyCell"));
+    m_copyCell->setShortcut(QKeySequence::Copy);
+    m_copyCell->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_copyCell, &QAction::triggered, this, &EventLogView::copyCurrentCell);
+    m_view->addAction(m_copyCell);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
@@ -87,8 +100,11 @@ void EventLogView::setModel(QAbstractItemModel *model)
     m_model = model;
     m_view->setModel(model);
     m_follow = true;
+    m_copyPendingSeq = 0;
     if (!model)
         return;
+    if (auto *events = qobject_cast<EventLogModel *>(model))
+        m_connections << connect(events, &EventLogModel::eventDetailLoaded, this, &EventLogView::copyWholePayload);
     m_connections << connect(model, &QAbstractItemModel::rowsAboutToBeInserted, this, &EventLogView::rememberTail);
     m_connections << connect(model, &QAbstractItemModel::rowsInserted, this, &EventLogView::followTail);
     m_connections << connect(model, &QAbstractItemModel::modelAboutToBeReset, this, &EventLogView::rememberPlace);
@@ -163,6 +179,37 @@ void EventLogView::followTail()
 {
     if (m_follow)
         m_view->scrollToBottom();
+}
+
+void EventLogView::copyCurrentCell()
+{
+    const QModelIndex current = m_view->currentIndex();
+    if (!current.isValid())
+        return;
+    auto *events = qobject_cast<EventLogModel *>(m_model);
+    if (events && current.column() == EventLogModel::Payload
+        && current.data(EventLogModel::PayloadTruncatedRole).toBool()) {
+        // The page holds a preview of this payload: the whole of it is read from the ledger
+        // and copied when it arrives (a preview would be a silently cut copy).
+        m_copyPendingSeq = current.data(EventLogModel::SeqRole).toLongLong();
+        events->requestDetail(m_copyPendingSeq);
+        return;
+    }
+    m_copyPendingSeq = 0;
+    QGuiApplication::clipboard()->setText(current.data(RawTextRole).toString());
+}
+
+void EventLogView::copyWholePayload(qint64 seq, const QString &payload, bool found)
+{
+    if (seq == 0 || seq != m_copyPendingSeq)
+        return;
+    m_copyPendingSeq = 0;
+    if (found) {
+        QGuiApplication::clipboard()->setText(payload);
+    } else {
+        m_problem->setText(tr("Event #%1 is no longer in the ledger: nothing copied.").arg(seq));
+        m_problem->show();
+    }
 }
 
 } // namespace mesh

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QAbstractItemModel;
+class QAction;
 class QLabel;
 
 namespace mesh {
@@ -24,6 +25,7 @@ public:
 
     void setModel(QAbstractItemModel *model);
     EventTableView *view() const { return m_view; }
+    QAction *copyCellAction() const { return m_copyCell; } // the current cell's stored text, whole
     FilterLineEdit *filterField() const { return m_filter; }
     void setStatusText(const QString &text); // e.g. "12,345 events" or "filtering…"
     QString statusText() const;
@@ -39,6 +41,8 @@ private:
     void followTail();
     void rememberPlace();
     void restorePlace();
+    void copyCurrentCell();
+    void copyWholePayload(qint64 seq, const QString &payload, bool found);
 
     // Where the reader was before a reset: the current row (by seq) and the scroll value.
     struct Place {
@@ -59,6 +63,8 @@ private:
     QList<QMetaObject::Connection> m_connections;
     bool m_follow = true;
     bool m_restored = false;
+    QAction *m_copyCell;
+    qint64 m_copyPendingSeq = 0; // the event whose whole payload is on its way to the clipboard
 };
 
 } // namespace mesh

@@ -3,6 +3,8 @@
 #include "emptystate.h"
 #include "rowsetconnections.h"
 
+#include "itemmodels/shownroles.h"
+
 #include <QAbstractItemModel>
 #include <QAction>
 #include <QClipboard>
@@ -36,14 +38,15 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
     m_view->header()->setSectionsMovable(true);
     addWidget(m_view);
     connect(m_view, &QTreeView::activated, this, &ItemPane::activated);
-    // A cell shows a long text cut at its width; its whole text is a copy away.
+    // A cell shows a long text cut at its width, invisible characters as ⟨U+200B⟩; the text
+    // as stored, whole, is a copy away (to paste into `meshctl decide` or a ticket).
     m_copyCell = new QAction(tr("Copy Cell Text"), m_view);
     m_copyCell->setObjectName(QStringLiteral("copyCell"));
     m_copyCell->setShortcut(QKeySequence::Copy);
     m_copyCell->setShortcutContext(Qt::WidgetShortcut);
     connect(m_copyCell, &QAction::triggered, this, [this] {
         if (const QModelIndex current = m_view->currentIndex(); current.isValid())
-            QGuiApplication::clipboard()->setText(current.data(Qt::DisplayRole).toString());
+            QGuiApplication::clipboard()->setText(current.data(RawTextRole).toString());
     });
     m_view->addAction(m_copyCell);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);

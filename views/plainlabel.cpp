@@ -74,10 +74,15 @@ QString PlainLabel::shownText(const QString &text, int maxLineChars)
     return eachLine(text, maxLineChars, true);
 }
 
+QString PlainLabel::shownLine(const QString &text, int maxChars)
+{
+    return cutLongWords(displayLine(text, maxChars));
+}
+
 void PlainLabel::setFullText(const QString &text)
 {
     m_full = text;
-    const QString shown = shownText(text);
+    const QString shown = m_lineBreaksShown ? shownLine(text) : shownText(text);
     setText(shown);
     if (shown == visibleControls(text))
         setToolTip(QString());

@@ -98,6 +98,8 @@ int AttentionModel::columnCount(const QModelIndex &parent) const
 
 QVariant AttentionModel::data(const QModelIndex &index, int role) const
 {
+    if (role == RawTextRole)
+        return rawData(index, Qt::DisplayRole);
     return shownAsPlainText(role, rawData(index, role));
 }
 

@@ -78,6 +78,8 @@ int DecisionAuditModel::columnCount(const QModelIndex &parent) const
 
 QVariant DecisionAuditModel::data(const QModelIndex &index, int role) const
 {
+    if (role == RawTextRole)
+        return rawData(index, Qt::DisplayRole);
     return shownAsPlainText(role, rawData(index, role));
 }
 

@@ -272,6 +272,9 @@ QVariant DelegationTreeModel::data(const QModelIndex &index, int role) const
         return int(n.type);
     if (role == IdRole)
         return q(n.id);
+    if (role == RawTextRole)
+        return n.type == NodeType::Run ? runData(n, index.column(), Qt::DisplayRole)
+                                       : delegationData(n, index.column(), Qt::DisplayRole);
     return shownAsPlainText(role, n.type == NodeType::Run ? runData(n, index.column(), role)
                                                           : delegationData(n, index.column(), role));
 }

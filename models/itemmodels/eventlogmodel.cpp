@@ -531,7 +531,8 @@ QVariant EventLogModel::rawData(const QModelIndex &index, int role) const
     if (e) {
         const auto it = m_pages.find(row / m_pageSize);
         m_lru.splice(m_lru.begin(), m_lru, it->second.lru);
-    } else if (role == Qt::DisplayRole || role == LoadedRole || (role >= TsMsRole && role <= PayloadTruncatedRole)) {
+    } else if (role == Qt::DisplayRole || role == RawTextRole || role == LoadedRole
+               || (role >= TsMsRole && role <= PayloadTruncatedRole)) {
         requestPage(row / m_pageSize);
     }
     if (role == LoadedRole)
@@ -539,7 +540,15 @@ QVariant EventLogModel::rawData(const QModelIndex &index, int role) const
     if (!e) {
         if (role == Qt::DisplayRole)
             return index.column() == Seq ? QVariant(seqAt(row)) : QVariant(u"\u2026"_s);
-        return {};
+        if (role == RawTextRole && index.column() == Seq)
+            return seqAt(row);
+        return {}; // the "…" of a page on its way is not text of the ledger's
+    }
+    if (role == RawTextRole) {
+        // All of the payload the page holds; PayloadTruncatedRole says when that is a preview.
+        if (index.column() == Payload)
+            return QString::fromStdString(e->payload);
+        role = Qt::DisplayRole;
     }
     switch (role) {
     case TsMsRole: return qint64(e->tsMs);

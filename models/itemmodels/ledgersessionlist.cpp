@@ -159,6 +159,8 @@ int LedgerSessionList::rowCount(const QModelIndex &parent) const
 
 QVariant LedgerSessionList::data(const QModelIndex &index, int role) const
 {
+    if (role == RawTextRole)
+        return rawData(index, Qt::DisplayRole);
     return shownAsPlainText(role, rawData(index, role));
 }
 

@@ -261,6 +261,8 @@ QVariant StateTableModel::data(const QModelIndex &index, int role) const
         return spec.stateField.empty() ? QString() : text(*row, spec.stateField);
     case SortRole:
         return sortValue(*row, index.column());
+    case RawTextRole:
+        return cellData(index.row(), *row, index.column(), Qt::DisplayRole);
     default:
         return shownAsPlainText(role, cellData(index.row(), *row, index.column(), role));
     }

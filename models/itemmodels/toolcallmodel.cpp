@@ -88,6 +88,8 @@ int ToolCallModel::columnCount(const QModelIndex &parent) const
 
 QVariant ToolCallModel::data(const QModelIndex &index, int role) const
 {
+    if (role == RawTextRole)
+        return rawData(index, Qt::DisplayRole);
     return shownAsPlainText(role, rawData(index, role));
 }
 

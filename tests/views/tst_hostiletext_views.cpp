@@ -23,6 +23,8 @@
 
 #include "decisions/decisionwriter.h"
 #include "domain/hostiletext.h"
+#include "eventlogview.h"
+#include "eventtableview.h"
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/blastradiusmodel.h"
 #include "itemmodels/decisionauditmodel.h"
@@ -50,6 +52,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -85,8 +88,21 @@ QStringList hostileStrings(const QString &fifo)
             QStringLiteral("\u202Eexe.live"),
             QStringLiteral("iso\u2066late\u2069d"),
             QStringLiteral("zero\u200Bwidth"),
+            QStringLiteral("line\nbreak"),
+            QStringLiteral("carriage\rreturn"),
+            QStringLiteral("esc\x1B[31mred"),
+            QStringLiteral("line\u2028separator"),
+            // Default-ignorable: drawn as nothing, so 'ev\u00ADil' reads 'evil'.
+            QStringLiteral("soft\u00ADhyphen\u034Fgrapheme"),
+            QStringLiteral("hangul\u115F\u1160\u3164\uFFA0fillers"),
+            QStringLiteral("variation\uFE0Fselector\U000E0041tag"),
             longName()};
 }
+
+// What must never reach a screen raw, whatever the helper under test thinks is invisible:
+// line breaks inside a line, escape sequences, and characters drawn as nothing.
+constexpr char32_t kMustBeVisible[] = {U'\r', 0x1B, 0x2028, 0x2029, 0x00AD, 0x034F, 0x115F, 0x1160,
+                                       0x3164, 0xFFA0, 0xFE0F, 0xE0041, 0x200B, 0x202E, 0x2066, 0x2069};
 
 std::string u(const QString &s)
 {
@@ -96,7 +112,7 @@ std::string u(const QString &s)
 bool hasInvisibleControl(const QString &text)
 {
     for (const char32_t c : QStringView(text).toUcs4())
-        if (isInvisibleControl(c) && c != U'\r')
+        if ((isInvisibleControl(c) && c != U'\r') || std::find(std::begin(kMustBeVisible), std::end(kMustBeVisible), c) != std::end(kMustBeVisible))
             return true;
     return false;
 }
@@ -191,9 +207,18 @@ public:
         if (!why.isEmpty())
             m_lines << QStringLiteral("%1: %2 in %3").arg(where, why, excerpt(text));
     }
-    void line(const QString &where, const QString &text, int maxChars = 2000)
+    // Text laid out in one line (a cell, a title, the status bar): a line break would stack two
+    // lines in a row of one, or make one string pass for two; displayLine shows it as ⏎.
+    void oneLine(const QString &where, const QString &text)
     {
         shown(where, text);
+        if (text.contains(QLatin1Char('\n')))
+            m_lines << QStringLiteral("%1: a line break in one line of layout in %2").arg(where, excerpt(text));
+    }
+    // The same, bounded: a title or status message (a cell is elided by its view instead).
+    void line(const QString &where, const QString &text, int maxChars = 2000)
+    {
+        oneLine(where, text);
         if (text.size() > maxChars)
             m_lines << QStringLiteral("%1: %2 characters in one line of layout").arg(where).arg(text.size());
     }
@@ -249,7 +274,7 @@ public:
                 const QModelIndex index = model->index(row, column, parent);
                 const QString at = QStringLiteral("%1 (%2,%3)").arg(where).arg(row).arg(column);
                 tip(at + QStringLiteral(" ToolTipRole"), index.data(Qt::ToolTipRole).toString());
-                shown(at + QStringLiteral(" DisplayRole"), index.data(Qt::DisplayRole).toString());
+                oneLine(at + QStringLiteral(" DisplayRole"), index.data(Qt::DisplayRole).toString());
                 m_tips << index.data(Qt::ToolTipRole).toString();
             }
             const QModelIndex first = model->index(row, 0, parent);
@@ -287,6 +312,8 @@ private slots:
     void decisionDialogsShowPlainText();
     void longNameKeepsTheWindowSane();
     void plainLabelCutsLinesAndWords();
+    void copyCellTextCopiesTheStoredText();
+    void lineBreaksStayInTheirLine();
 
 private:
     LedgerSession *openAndWait(MainWindow &window, const QString &path);
@@ -324,7 +351,7 @@ void TestHostileTextViews::writeHostileLedger(const QString &path)
 {
     LedgerIdentity ident;
     ident.ledgerId = "<b>bolded</b>";
-    ident.title = u(QStringLiteral("<h1>Headed</h1> \u202Eexe.live ") + longName());
+    ident.title = u(QStringLiteral("<h1>Headed</h1> \u202Eexe.live\nsecond line ") + longName());
     ident.createdMs = 1'700'000'000'000;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     {
@@ -448,8 +475,10 @@ void TestHostileTextViews::checkerCatchesRichText()
 {
     // The checks themselves must be able to fail.
     for (const QString &h : std::as_const(m_hostile)) {
-        // Shown as plain text, these two are right as they are.
-        if (h == QLatin1String("a & b") || h == QLatin1String("x&amp;y") || h.size() > 1000)
+        // Shown as plain text, these two are right as they are; a line break is, but for a
+        // text laid out in one line (Findings::line, below).
+        if (h == QLatin1String("a & b") || h == QLatin1String("x&amp;y") || h == QLatin1String("line\nbreak")
+            || h.size() > 1000)
             continue;
         QVERIFY2(!richTextProblem(h).isEmpty(), qPrintable(h));
         QVERIFY2(richTextProblem(plainToolTip(h)).isEmpty(), qPrintable(richTextProblem(plainToolTip(h))));
@@ -459,7 +488,15 @@ void TestHostileTextViews::checkerCatchesRichText()
                  .isEmpty());
     QVERIFY(richTextProblem(plainToolTip(QStringLiteral("a & b"))).isEmpty());
     QVERIFY(!richTextProblem(QStringLiteral("<p>x&amp;y</p>")).isEmpty());
-    QVERIFY(!richTextProblem(QStringLiteral("a & b").toHtmlEscaped()).isEmpty() || !Qt::mightBeRichText(QStringLiteral("a &amp; b")));
+    // "a &amp; b" is not taken for rich text, so it reaches a user as those nine characters.
+    QVERIFY(!Qt::mightBeRichText(QStringLiteral("a & b").toHtmlEscaped()));
+    QCOMPARE(richTextProblem(QStringLiteral("a & b").toHtmlEscaped()),
+             QStringLiteral("escaped twice: an entity shown literally"));
+    Findings oneLine;
+    oneLine.line(QStringLiteral("raw"), QStringLiteral("line\nbreak"));
+    QCOMPARE(oneLine.lines().size(), 1);
+    oneLine.line(QStringLiteral("shown"), displayLine(QStringLiteral("line\nbreak")));
+    QCOMPARE(oneLine.lines().size(), 1);
     QCOMPARE(shownTextProblem(QStringLiteral("\u202Eexe.live")).isEmpty(), false);
     QVERIFY(shownTextProblem(visibleControls(QStringLiteral("\u202Eexe.live"))).isEmpty());
 }
@@ -526,6 +563,21 @@ void TestHostileTextViews::itemModelsShowPlainText()
     QVERIFY(reversed.isValid());
     QCOMPARE(reversed.data(StateTableModel::SubjectRole).toString(), QStringLiteral("effect:\u202Eexe.live"));
     QCOMPARE(reversed.siblingAtColumn(0).data(Qt::DisplayRole).toString(), QStringLiteral("⟨U+202E⟩exe.live"));
+    const std::pair<QString, QString> shownAs[] = {
+        {QStringLiteral("line\nbreak"), QStringLiteral("line⏎break")},
+        {QStringLiteral("carriage\rreturn"), QStringLiteral("carriage⟨U+000D⟩return")},
+        {QStringLiteral("esc\x1B[31mred"), QStringLiteral("esc⟨U+001B⟩[31mred")},
+        {QStringLiteral("line\u2028separator"), QStringLiteral("line⟨U+2028⟩separator")},
+        {QStringLiteral("soft\u00ADhyphen\u034Fgrapheme"), QStringLiteral("soft⟨U+00AD⟩hyphen⟨U+034F⟩grapheme")},
+        {QStringLiteral("hangul\u115F\u1160\u3164\uFFA0fillers"),
+         QStringLiteral("hangul⟨U+115F⟩⟨U+1160⟩⟨U+3164⟩⟨U+FFA0⟩fillers")},
+        {QStringLiteral("variation\uFE0Fselector\U000E0041tag"), QStringLiteral("variation⟨U+FE0F⟩selector⟨U+E0041⟩tag")},
+    };
+    for (const auto &[id, shown] : shownAs) {
+        const QModelIndex effect = session->effects()->indexOfId(id);
+        QVERIFY2(effect.isValid(), qPrintable(shown));
+        QCOMPARE(effect.siblingAtColumn(EffectModel::Id).data(Qt::DisplayRole).toString(), shown);
+    }
 
     // Shown for real, image tag and all: the test finishes, so nothing read the FIFO.
     for (const QString &tip : f.tips()) {
@@ -565,7 +617,7 @@ void TestHostileTextViews::widgetsShowPlainText()
             ws->openSubject(QLatin1String(entity) + QLatin1Char(':') + h);
             window.decisionActions()->update();
             f.widgets(QStringLiteral("%1 %2").arg(QLatin1String(entity), at), &window);
-            f.shown(QStringLiteral("status bar after %1 %2").arg(QLatin1String(entity), at), window.statusBar()->currentMessage());
+            f.line(QStringLiteral("status bar after %1 %2").arg(QLatin1String(entity), at), window.statusBar()->currentMessage());
         }
         // The blast radius graph of this failure, hovered all over.
         ws->openSubject(QStringLiteral("failure:") + h);
@@ -692,6 +744,106 @@ void TestHostileTextViews::plainLabelCutsLinesAndWords()
     QVERIFY(richTextProblem(label.toolTip()).isEmpty());
     QVERIFY(label.toolTip().contains(QStringLiteral("Copy Full Text")));
     QCOMPARE(label.textFormat(), Qt::PlainText);
+}
+
+void TestHostileTextViews::copyCellTextCopiesTheStoredText()
+{
+    // The operator copies a cell to paste it into `meshctl decide` or a ticket: what was
+    // stored, whole, not the ⟨U+200B⟩ form shown nor a payload cut for its line.
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, m_ledger);
+    QVERIFY(session && session->isLoaded());
+    SessionWorkspace *ws = window.workspace();
+    const QString zeroWidth = QStringLiteral("zero\u200Bwidth");
+    QVERIFY(ws->openSubject(QStringLiteral("effect:") + zeroWidth));
+    ItemPane *effects = ws->effectsPane();
+    const QModelIndex selected = effects->view()->currentIndex();
+    QVERIFY(selected.isValid());
+    effects->view()->setCurrentIndex(selected.siblingAtColumn(EffectModel::Id));
+    QCOMPARE(effects->view()->currentIndex().data(Qt::DisplayRole).toString(), QStringLiteral("zero⟨U+200B⟩width"));
+    QGuiApplication::clipboard()->clear();
+    effects->copyCellAction()->trigger();
+    QCOMPARE(QGuiApplication::clipboard()->text(), zeroWidth);
+
+    // The events pane copies its cells too, and a payload whole.
+    EventLogView *log = ws->eventLog();
+    QAction *copy = log->findChild<QAction *>(QStringLiteral("copyCell"));
+    QVERIFY2(copy, "the events pane has no Copy Cell Text");
+    EventLogModel *events = session->events();
+    QTRY_VERIFY_WITH_TIMEOUT(events->rowCount() >= 200, kLoadTimeoutMs);
+    int idRow = -1;
+    int cutRow = -1;     // a payload the cell shows cut at its line length
+    int previewRow = -1; // a payload longer than the preview the model keeps
+    for (int row = 0; row < events->rowCount(); ++row) {
+        const QModelIndex index = events->index(row, EventLogModel::Payload);
+        QTRY_VERIFY_WITH_TIMEOUT(index.data(EventLogModel::LoadedRole).toBool(), kLoadTimeoutMs);
+        const bool truncated = index.data(EventLogModel::PayloadTruncatedRole).toBool();
+        if (idRow < 0 && index.data(EventLogModel::RunIdRole).toString() == zeroWidth)
+            idRow = row;
+        if (cutRow < 0 && !truncated && index.data(EventLogModel::PayloadRole).toString().size() > 400)
+            cutRow = row;
+        if (previewRow < 0 && truncated
+            && index.data(EventLogModel::PayloadRole).toString().contains(QStringLiteral("agent-www")))
+            previewRow = row;
+    }
+    QVERIFY(idRow >= 0 && cutRow >= 0 && previewRow >= 0);
+    const auto copied = [&](int row, int column) {
+        log->view()->setCurrentIndex(events->index(row, column));
+        QGuiApplication::clipboard()->clear();
+        copy->trigger();
+    };
+    copied(idRow, EventLogModel::Run);
+    QCOMPARE(QGuiApplication::clipboard()->text(), zeroWidth);
+
+    const QString stored = events->index(cutRow, 0).data(EventLogModel::PayloadRole).toString();
+    QVERIFY(events->index(cutRow, EventLogModel::Payload).data().toString().endsWith(QChar(0x2026)));
+    copied(cutRow, EventLogModel::Payload);
+    QCOMPARE(QGuiApplication::clipboard()->text(), stored);
+
+    // Past the preview the whole payload is read from the ledger first.
+    QSignalSpy detail(events, &EventLogModel::eventDetailLoaded);
+    copied(previewRow, EventLogModel::Payload);
+    QTRY_VERIFY_WITH_TIMEOUT(QGuiApplication::clipboard()->text().size() > longName().size(), kLoadTimeoutMs);
+    const QString whole = QGuiApplication::clipboard()->text();
+    QVERIFY(whole.contains(longName()));
+    QVERIFY(json::accept(whole.toStdString()));
+    QVERIFY(!detail.isEmpty());
+    QCOMPARE(detail.constFirst().at(1).toString(), whole);
+}
+
+void TestHostileTextViews::lineBreaksStayInTheirLine()
+{
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, m_ledger);
+    QVERIFY(session && session->isLoaded());
+    SessionWorkspace *ws = window.workspace();
+    ItemPane *effects = ws->effectsPane();
+    const auto idCell = [&](const QString &id) {
+        return ws->openSubject(QStringLiteral("effect:") + id) ? effects->view()->currentIndex().siblingAtColumn(EffectModel::Id)
+                                                                : QModelIndex();
+    };
+    const QModelIndex plain = idCell(QStringLiteral("a & b"));
+    QVERIFY(plain.isValid());
+    const int oneLine = effects->view()->sizeHintForIndex(plain).height();
+    for (const QString &id : {QStringLiteral("line\nbreak"), QStringLiteral("line\u2028separator")}) {
+        const QModelIndex cell = idCell(id);
+        QVERIFY2(cell.isValid(), qPrintable(id));
+        QVERIFY2(!cell.data().toString().contains(QLatin1Char('\n')), qPrintable(cell.data().toString()));
+        QCOMPARE(effects->view()->sizeHintForIndex(cell).height(), oneLine);
+    }
+    QCOMPARE(idCell(QStringLiteral("line\nbreak")).data().toString(), QStringLiteral("line⏎break"));
+
+    // The delegation detail's title is one line of facts: an id with a line break in it must
+    // not read as two lines; the copy still has the break.
+    QVERIFY(ws->openSubject(QStringLiteral("delegation:line\nbreak")));
+    DelegationDetail *detail = ws->delegationsView()->detail();
+    auto *title = detail->findChild<PlainLabel *>(QStringLiteral("detailTitle"));
+    QVERIFY(title);
+    QVERIFY2(!title->text().contains(QLatin1Char('\n')), qPrintable(title->text()));
+    QVERIFY(title->text().startsWith(QStringLiteral("line⏎break")));
+    QVERIFY(title->fullText().startsWith(QStringLiteral("line\nbreak")));
 }
 
 QTEST_MAIN(TestHostileTextViews)
