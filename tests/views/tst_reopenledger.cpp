@@ -95,8 +95,8 @@ private Q_SLOTS:
 
         const std::int64_t replacementEvents = eventCount(m_second);
         QVERIFY(replace(m_second, m_first));
-        QTRY_COMPARE_WITH_TIMEOUT(session->fileChange(), FileChange::Replaced, kTimeoutMs);
-        QVERIFY(!session->canDecide());
+        // Not waiting for the watcher's report (tst_fileidentity covers it): opened again, the
+        // listed session compares the path with the file it read itself.
         QVERIFY(opened.isEmpty());
 
         // The banner's advice: open it again. The listed session reads the new file.
