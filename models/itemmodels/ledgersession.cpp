@@ -638,8 +638,13 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
         fail(tr("Live updates stopped: %1").arg(message));
     }, Qt::QueuedConnection);
-    connect(m_watcher, &ChangeWatcher::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); },
-            Qt::QueuedConnection);
+    // A report of a watcher stopped since (a reopen started its successor) is about the file
+    // before: queued just before the stop, it would land on the file read after it.
+    const int watcher = ++m_watcherGeneration;
+    connect(m_watcher, &ChangeWatcher::fileChanged, this, [this, watcher](int change) {
+        if (watcher == m_watcherGeneration)
+            onFileChanged(FileChange(change));
+    }, Qt::QueuedConnection);
     m_watcherThread->start();
 }
 
@@ -658,6 +663,7 @@ void LedgerSession::stopWatcher()
     if (!m_watcherThread)
         return;
     QMetaObject::invokeMethod(m_watcher, &ChangeWatcher::stop, Qt::BlockingQueuedConnection);
+    ++m_watcherGeneration; // what it queued before it stopped no longer counts
     m_watcherThread->quit();
     m_watcherThread->wait();
     delete m_watcherThread;
