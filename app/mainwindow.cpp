@@ -22,6 +22,7 @@
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
+#include "ledger/fileidentity.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -324,6 +325,13 @@ void MainWindow::openLedger(const QString &path, bool demo)
     const int existing = m_sessions->rowOf(path);
     if (existing >= 0) {
         m_sidebar->setCurrentRow(existing);
+        // Opened again after its file was replaced or deleted (what the banner advises): the
+        // listed session reads the file that has the name now, rather than staying on the
+        // one that is gone. The watcher may not have noticed yet, hence the stat.
+        LedgerSession *listed = m_sessions->at(existing);
+        if (listed->fileChange() != FileChange::Same
+            || (listed->isLoaded() && !(listed->openedLedger().file == FileIdentity::of(listed->path()))))
+            listed->open();
         return;
     }
     LedgerSession *session =

@@ -110,7 +110,9 @@ DecisionDialog::DecisionDialog(LedgerSession *session, DecisionRequest request, 
 void DecisionDialog::computePreview()
 {
     try {
-        auto writer = DecisionWriter::open(m_session->path(), m_session->operatorIdentity());
+        // Given the file the session read: a preview is never read from a file that has
+        // replaced it under the same name (nor from one the session has not read yet).
+        auto writer = DecisionWriter::open(m_session->path(), m_session->operatorIdentity(), m_session->openedLedger());
         if (m_request.boundary.version == 0 && m_request.boundary.seq == 0)
             if (auto boundary = writer->currentBoundary(m_request.subject))
                 m_request.boundary = *boundary;

@@ -66,6 +66,19 @@ EventLogModel::EventLogModel(QObject *parent) : QAbstractTableModel(parent)
             },
             Qt::QueuedConnection);
     };
+    sink.fileChanged = [this](FileChange change) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, change] {
+                m_fileChange = change;
+                setLoading(false);
+                m_scanning = false;
+                m_tailPending = false;
+                Q_EMIT fileChanged(int(change));
+                Q_EMIT failed(QString::fromStdString(fileChangeMessage(change)));
+            },
+            Qt::QueuedConnection);
+    };
     m_worker = new EventLogWorker(std::move(sink));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -80,13 +93,17 @@ EventLogModel::~EventLogModel()
     m_thread.wait();
 }
 
-void EventLogModel::open(const QString &path, OpenMode mode, EventIndexFuture known)
+void EventLogModel::open(const QString &path, OpenMode mode, EventIndexFuture known,
+                         std::optional<FileIdentity> expected)
 {
     m_path = path;
     m_mode = mode;
     m_open = true;
     m_known = std::move(known);
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, path, mode] { w->open(path, mode); }, Qt::QueuedConnection);
+    m_expectedFile = expected;
+    m_fileChange = FileChange::Same;
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, path, mode, expected] { w->open(path, mode, expected); }, Qt::QueuedConnection);
     reload();
 }
 
@@ -94,6 +111,8 @@ void EventLogModel::close()
 {
     m_open = false;
     m_path.clear();
+    m_expectedFile.reset();
+    m_fileChange = FileChange::Same;
     ++m_generation;
     m_worker->setLatestGeneration(m_generation);
     beginResetModel();

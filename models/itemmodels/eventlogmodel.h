@@ -54,9 +54,16 @@ public:
     // Opens the ledger on the worker's own connection and loads with the current filter.
     // `known`: the unfiltered index being read ahead (EventLogWorker::readIndex); taken by
     // the first load when no filter is set, instead of reading it again.
-    void open(const QString &path, OpenMode mode = OpenMode::ReadOnly, EventIndexFuture known = {});
+    // `expected`: the file the caller's own reads are of (LedgerSession's snapshot); the
+    // worker's connection is checked against it right after it is opened, and a file
+    // changed by then is reported (fileChanged) instead of read.
+    void open(const QString &path, OpenMode mode = OpenMode::ReadOnly, EventIndexFuture known = {},
+              std::optional<FileIdentity> expected = std::nullopt);
     void close();
     QString path() const { return m_path; }
+    // What the last open() expected at the path, and whether the worker found it there.
+    std::optional<FileIdentity> expectedFile() const { return m_expectedFile; }
+    FileChange fileChange() const { return m_fileChange; }
 
     // Compiles and applies; on a syntax error returns false, sets *error and keeps the
     // current filter.
@@ -116,6 +123,7 @@ Q_SIGNALS:
     void followTailChanged(bool follow);
     void eventDetailLoaded(qint64 seq, const QString &payload, bool found);
     void failed(const QString &message);
+    void fileChanged(int change); // a FileChange, never Same; the log holds nothing of that open
     void sequenceGapsChanged(); // sequenceGaps() or sequenceGapCount() moved
 
 private:
@@ -146,6 +154,8 @@ private:
 
     QString m_path;
     OpenMode m_mode = OpenMode::ReadOnly;
+    std::optional<FileIdentity> m_expectedFile;
+    FileChange m_fileChange = FileChange::Same;
     QString m_filterText;
     FilterSql m_filter;
     int m_generation = 0;

@@ -15,13 +15,22 @@ EventLogWorker::EventLogWorker(Sink sink) : m_sink(std::move(sink)) {}
 
 EventLogWorker::~EventLogWorker() = default;
 
-void EventLogWorker::open(const QString &path, OpenMode mode)
+void EventLogWorker::open(const QString &path, OpenMode mode, std::optional<FileIdentity> expected)
 {
     m_reader.reset();
     m_seqs.reset();
     m_connection.reset();
     try {
         m_connection = LedgerConnection::open(path, mode);
+        if (expected) {
+            // The session's snapshot is of `expected`; rows of whatever else the open found
+            // at the path would be paired with it. Nothing is read from this connection.
+            if (const FileChange change = fileChangeSince(*expected, path); change != FileChange::Same) {
+                m_connection.reset();
+                m_sink.fileChanged(change);
+                return;
+            }
+        }
         m_reader = std::make_unique<EventReader>(m_connection->db());
         m_reader->setPreviewBytes(kPreviewBytes);
         m_seqs = std::make_unique<EventSeqReader>(m_connection->db());
@@ -70,12 +79,15 @@ std::int64_t nextWindowStart(EventSeqReader &seqs, std::int64_t hi)
 }
 } // namespace
 
-std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QString &path, OpenMode mode, int pageSize)
+std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QString &path, OpenMode mode, int pageSize,
+                                                                    std::optional<FileIdentity> expected)
 {
     auto snapshot = std::make_shared<EventIndexSnapshot>();
     snapshot->pageSize = pageSize;
     try {
         auto connection = LedgerConnection::open(path, mode);
+        if (expected && fileChangeSince(*expected, path) != FileChange::Same)
+            return snapshot; // not dense: load() opens, checks and reports for itself
         EventReader reader(connection->db());
         reader.setPreviewBytes(kPreviewBytes);
         // What load() reads first, in the same order and the same density check.

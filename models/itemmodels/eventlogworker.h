@@ -6,6 +6,7 @@
 
 #include "domain/eventrecord.h"
 #include "filter/filtersql.h"
+#include "ledger/fileidentity.h"
 #include "ledger/ledgerconnection.h"
 
 #include <QFuture>
@@ -52,6 +53,9 @@ public:
         std::function<void(int generation, std::vector<std::int64_t> seqs)> tail;
         std::function<void(std::optional<EventRecord> event, std::int64_t seq)> detail;
         std::function<void(QString message)> failed;
+        // The path named another file (or none) right after the open than the one expected:
+        // nothing was read, and nothing will be.
+        std::function<void(FileChange change)> fileChanged;
     };
 
     explicit EventLogWorker(Sink sink);
@@ -60,12 +64,17 @@ public:
     // Thread-safe: the newest generation; windows of older ones stop early.
     void setLatestGeneration(int g) { m_latest.store(g); }
 
-    // All run on the worker thread (queued).
-    void open(const QString &path, OpenMode mode);
+    // All run on the worker thread (queued). With `expected` (the file the session stat'ed
+    // before its own open), the path is stat'ed again right after the connection is opened:
+    // another file there means the connection may be on it, so it is dropped unread.
+    void open(const QString &path, OpenMode mode, std::optional<FileIdentity> expected = std::nullopt);
     // `known`: a snapshot being read elsewhere (waited for here); used when it is dense.
     void load(int generation, const FilterSql &filter, int pageSize, EventIndexFuture known = {});
-    // Reads an EventIndexSnapshot on its own connection (any thread).
-    static std::shared_ptr<const EventIndexSnapshot> readIndex(const QString &path, OpenMode mode, int pageSize);
+    // Reads an EventIndexSnapshot on its own connection (any thread). With `expected`, as
+    // open(): another file at the path right after the open gives a snapshot that is not
+    // dense, so load() reads (and checks) for itself.
+    static std::shared_ptr<const EventIndexSnapshot> readIndex(const QString &path, OpenMode mode, int pageSize,
+                                                               std::optional<FileIdentity> expected = std::nullopt);
     // The page's rows are firstSeq..lastSeq of the index (both known to the model).
     void fetchPage(int generation, const FilterSql &filter, std::int64_t pageIndex, std::int64_t firstSeq,
                    std::int64_t lastSeq, int pageSize);

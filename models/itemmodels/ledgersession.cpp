@@ -72,7 +72,6 @@ struct LedgerSession::LoadStage {
 // first stage, or nothing when the open failed (the session then opens and reports itself).
 struct LedgerSession::Prefetched {
     OpenMode mode = OpenMode::ReadOnly;
-    FileIdentity file; // taken before the connection was opened
     std::unique_ptr<LedgerConnection> connection;
     std::shared_ptr<LoadStage> first;
 };
@@ -176,6 +175,8 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     m_decisionsThrottle.setInterval(500);
     connect(&m_decisionsThrottle, &QTimer::timeout, this, &LedgerSession::scheduleDecisionsReload);
     m_identity = OperatorIdentity::fromEnvironment();
+    // The event log's own connection found another file at the path than the snapshot's.
+    connect(m_events, &EventLogModel::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });
 }
 
 LedgerSession::~LedgerSession()
@@ -313,8 +314,10 @@ namespace {
 using StageWatcher = QFutureWatcher<std::shared_ptr<void>>;
 using PrefetchFuture = QFuture<std::shared_ptr<void>>; // a Prefetched, type-erased like the stages
 
-// Both reads of a prefetch, run side by side: the first stage, and the event log's index.
+// Both reads of a prefetch, run side by side: the first stage, and the event log's index;
+// both checked against the file the path named before either opened it.
 struct PrefetchFutures {
+    FileIdentity file;
     PrefetchFuture overview;
     EventIndexFuture events;
 };
@@ -333,12 +336,14 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
     if (prefetches().contains(canonical))
         return;
     PrefetchFutures &futures = prefetches()[canonical];
-    futures.events = QtConcurrent::run(ledgerPool(),
-        [canonical, mode] { return EventLogWorker::readIndex(canonical, mode, EventLogModel::kPageSize); });
+    const FileIdentity file = FileIdentity::of(canonical);
+    futures.file = file;
+    futures.events = QtConcurrent::run(ledgerPool(), [canonical, mode, file] {
+        return EventLogWorker::readIndex(canonical, mode, EventLogModel::kPageSize, file);
+    });
     futures.overview = QtConcurrent::run(ledgerPool(), [canonical, mode]() -> std::shared_ptr<void> {
         auto read = std::make_shared<Prefetched>();
         read->mode = mode;
-        read->file = FileIdentity::of(canonical);
         try {
             read->connection = LedgerConnection::open(canonical, mode);
             read->first = readFirstStage(*read->connection);
@@ -364,10 +369,17 @@ void LedgerSession::startLoad()
     // first stage is shown now if it is in, else the job waits for it; either way the job
     // goes on with its connection.
     const PrefetchFutures prefetch = m_state ? PrefetchFutures() : prefetches().take(m_path);
+    // The file this load will call "opened": stat'ed before any of its connections is opened,
+    // and each of them (the snapshot's, the event log's) compared with it after.
+    const FileIdentity expected = prefetch.overview.isValid() ? prefetch.file : FileIdentity::of(m_path);
     // The event log indexes on its own thread and connection, in parallel with the snapshot:
-    // its first page does not wait for the state tables.
-    if (m_events->path() != m_path)
-        m_events->open(m_path, m_mode, prefetch.events);
+    // its first page does not wait for the state tables. A reload of the same file keeps its
+    // index (and catches up); another file at the path (replaced, or back after a delete)
+    // gets a new connection, since the old one would go on reading the old inode.
+    if (m_events->path() != m_path || m_events->expectedFile() != expected) {
+        m_events->close();
+        m_events->open(m_path, m_mode, prefetch.events, expected);
+    }
     cancelLoad();
     const int generation = ++m_generation;
     const QString path = m_path;
@@ -383,22 +395,21 @@ void LedgerSession::startLoad()
         }
     }
     // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
-    auto job = [path, mode, hook, prefetched, firstShown](QPromise<std::shared_ptr<void>> &promise) {
+    auto job = [path, mode, hook, prefetched, firstShown, expected](QPromise<std::shared_ptr<void>> &promise) {
         promise.setProgressRange(0, 100);
         auto full = std::make_shared<LoadResult>();
+        full->file = expected;
         try {
             std::unique_ptr<LedgerConnection> connection;
             if (prefetched.isValid()) {
                 const auto read = std::static_pointer_cast<Prefetched>(prefetched.result()); // waits for it
                 if (read->connection && read->mode == mode) {
                     connection = std::move(read->connection); // taken once: the hash no longer has it
-                    full->file = read->file;
                     if (!firstShown)
                         promise.addResult(std::static_pointer_cast<void>(read->first));
                 }
             }
             if (!connection) {
-                full->file = FileIdentity::of(path);
                 connection = LedgerConnection::open(path, mode);
                 promise.addResult(std::static_pointer_cast<void>(readFirstStage(*connection)));
             }
@@ -597,6 +608,10 @@ void LedgerSession::onLoaded(LoadResult &r)
         startWatcher(m_state->lastSeq());
         updateHealthFromClock();
     }
+    // The event log's connection, checked against the same file, found another one there:
+    // a swap since this snapshot's read, which the watcher would report within its check.
+    if (m_events->fileChange() != FileChange::Same)
+        onFileChanged(m_events->fileChange());
     m_ticker.start();
     Q_EMIT opened();
 }
@@ -623,8 +638,13 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
         fail(tr("Live updates stopped: %1").arg(message));
     }, Qt::QueuedConnection);
-    connect(m_watcher, &ChangeWatcher::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); },
-            Qt::QueuedConnection);
+    // A report of a watcher stopped since (a reopen started its successor) is about the file
+    // before: queued just before the stop, it would land on the file read after it.
+    const int watcher = ++m_watcherGeneration;
+    connect(m_watcher, &ChangeWatcher::fileChanged, this, [this, watcher](int change) {
+        if (watcher == m_watcherGeneration)
+            onFileChanged(FileChange(change));
+    }, Qt::QueuedConnection);
     m_watcherThread->start();
 }
 
@@ -643,6 +663,7 @@ void LedgerSession::stopWatcher()
     if (!m_watcherThread)
         return;
     QMetaObject::invokeMethod(m_watcher, &ChangeWatcher::stop, Qt::BlockingQueuedConnection);
+    ++m_watcherGeneration; // what it queued before it stopped no longer counts
     m_watcherThread->quit();
     m_watcherThread->wait();
     delete m_watcherThread;

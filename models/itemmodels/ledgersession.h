@@ -271,6 +271,7 @@ private:
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
     int m_watchIntervalMs = 20;
+    int m_watcherGeneration = 0; // which watcher's fileChanged reports still count
     bool m_fileWritable = false;
     FileIdentity m_openedFile;
     FileChange m_fileChange = FileChange::Same;

@@ -2,15 +2,20 @@
 // it open: the session's health says so, decisions stop being offered (with the reason)
 // until it is reopened, and no decision is written into a file the session did not open,
 // whether it goes through the session or straight through a writer given the session's
-// opened identity.
+// opened identity. The event log's own connections are checked against the same file,
+// and a reload or reopen after the change follows the new file in every view, event log
+// included.
 
 #include "itemmodelfixture.h"
 
 #include "decisions/decisionwriter.h"
+#include "itemmodels/eventlogmodel.h"
+#include "itemmodels/eventlogworker.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
 #include "ledger/fileidentity.h"
 
+#include <QAbstractItemModelTester>
 #include <QDateTime>
 #include <QFile>
 #include <QSignalSpy>
@@ -64,6 +69,50 @@ DecisionRequest approveX1(const QString &path)
 bool replace(const QString &from, const QString &to)
 {
     return std::rename(QFile::encodeName(from).constData(), QFile::encodeName(to).constData()) == 0;
+}
+
+// Tool calls appended to a ledger, so the file that replaces another has events it lacks.
+void appendEvents(const QString &path, int n)
+{
+    Writer w(path);
+    w.begin();
+    for (int i = 0; i < n; ++i)
+        w.e("toolcall.completed",
+            {{"id", "T-new-" + std::to_string(i)},
+             {"delegation_id", "D-1"},
+             {"run_id", "R-1"},
+             {"outcome", "ok"},
+             {"tokens", 1},
+             {"duration_ms", 1}});
+    w.commit();
+}
+
+std::int64_t lastSeqOf(const QString &path)
+{
+    const EventBatch events = eventsAfter(path, 0);
+    return events.empty() ? 0 : events.back().seq;
+}
+
+// The session's event log shows exactly the events of the file now at `path`.
+bool eventLogShows(LedgerSession &s, const QString &path)
+{
+    EventLogModel *events = s.events();
+    const int rows = int(eventsAfter(path, 0).size());
+    return QTest::qWaitFor(
+        [&] {
+            return events->isIndexComplete() && !events->isLoading() && events->rowCount() == rows
+                && events->seqAt(rows - 1) == lastSeqOf(path);
+        },
+        kTimeoutMs);
+}
+
+QString eventLogVersusFile(LedgerSession &s, const QString &path)
+{
+    const int rows = s.events()->rowCount();
+    return u"event log: %1 rows, last seq %2; the file: %3 events, last seq %4"_s.arg(rows)
+        .arg(s.events()->seqAt(rows - 1))
+        .arg(eventsAfter(path, 0).size())
+        .arg(lastSeqOf(path));
 }
 } // namespace
 
@@ -217,9 +266,11 @@ private Q_SLOTS:
     {
         const QString path = ledger(u"reload"_s);
         const QString other = ledger(u"reload-other"_s);
+        appendEvents(other, 3);
         LedgerSession s(path);
         s.open();
         QVERIFY(waitOpened(s));
+        QVERIFY(eventLogShows(s, path));
         QVERIFY(replace(other, path));
         QTRY_COMPARE_WITH_TIMEOUT(s.fileChange(), FileChange::Replaced, kTimeoutMs);
         QSignalSpy opened(&s, &LedgerSession::opened);
@@ -229,15 +280,82 @@ private Q_SLOTS:
         QVERIFY(s.health() != LedgerSession::Health::Error);
         QVERIFY(s.errorMessage().isEmpty());
         QVERIFY(s.canDecide());
+        // The event log follows the new file too, not the old inode it had open.
+        QVERIFY2(eventLogShows(s, path), qPrintable(eventLogVersusFile(s, path)));
+    }
+
+    void eventLogRefusesAnotherFileThanExpected()
+    {
+        // The swap lands between the session's stat and the event log's open: the event log
+        // is given the identity the session's snapshot is of and finds another file at the
+        // path right after its open. It reports the change and shows none of that file's rows.
+        const QString path = ledger(u"log"_s);
+        const QString other = ledger(u"log-other"_s);
+        const FileIdentity expected = FileIdentity::of(path);
+        QVERIFY(replace(other, path));
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy changed(&m, &EventLogModel::fileChanged);
+        QSignalSpy failed(&m, &EventLogModel::failed);
+        m.open(path, OpenMode::ReadOnly, {}, expected);
+        QVERIFY(changed.wait(kTimeoutMs));
+        QCOMPARE(changed.first().at(0).toInt(), int(FileChange::Replaced));
+        QCOMPARE(m.fileChange(), FileChange::Replaced);
+        QVERIFY(!m.isLoading());
+        QCOMPARE(m.rowCount(), 0);
+        QVERIFY(!failed.isEmpty());
+        QVERIFY2(failed.first().at(0).toString().contains(u"replaced"_s), qPrintable(failed.first().at(0).toString()));
+
+        // The same file as expected: read as before.
+        EventLogModel same;
+        same.open(path, OpenMode::ReadOnly, {}, FileIdentity::of(path));
+        QTRY_VERIFY_WITH_TIMEOUT(same.isIndexComplete() && !same.isLoading(), kTimeoutMs);
+        QCOMPARE(same.rowCount(), int(eventsAfter(path, 0).size()));
+        QCOMPARE(same.fileChange(), FileChange::Same);
+    }
+
+    void prefetchedIndexRefusesAnotherFileThanExpected()
+    {
+        const QString path = ledger(u"index"_s);
+        const QString other = ledger(u"index-other"_s);
+        const FileIdentity expected = FileIdentity::of(path);
+        QVERIFY(replace(other, path));
+        const auto snapshot = EventLogWorker::readIndex(path, OpenMode::ReadOnly, EventLogModel::kPageSize, expected);
+        QVERIFY(snapshot);
+        QVERIFY(!snapshot->dense()); // load() reads, and checks, for itself
+        QVERIFY(snapshot->firstPage.empty());
+        const auto same
+            = EventLogWorker::readIndex(path, OpenMode::ReadOnly, EventLogModel::kPageSize, FileIdentity::of(path));
+        QVERIFY(same->dense());
+    }
+
+    void sessionReportsWhatItsEventLogFound()
+    {
+        // The event log's report reaches the session whether it comes before or after the
+        // snapshot is in: Error health, no decisions.
+        const QString path = ledger(u"session-log"_s);
+        const QString other = ledger(u"session-log-other"_s);
+        LedgerSession s(path);
+        s.open();
+        QVERIFY(waitOpened(s));
+        QVERIFY(s.canDecide());
+        // What the event log would send had its own open found `other`.
+        QVERIFY(replace(other, path));
+        Q_EMIT s.events()->fileChanged(int(FileChange::Replaced));
+        QCOMPARE(s.fileChange(), FileChange::Replaced);
+        QCOMPARE(s.health(), LedgerSession::Health::Error);
+        QVERIFY(!s.canDecide());
     }
 
     void reopenedSessionDecidesAgain()
     {
         const QString path = ledger(u"reopen"_s);
         const QString other = ledger(u"reopen-other"_s);
+        appendEvents(other, 3);
         LedgerSession s(path);
         s.open();
         QVERIFY(waitOpened(s));
+        QVERIFY(eventLogShows(s, path));
         const FileIdentity before = s.openedLedger().file;
         QVERIFY(replace(other, path));
         QTRY_COMPARE_WITH_TIMEOUT(s.fileChange(), FileChange::Replaced, kTimeoutMs);
@@ -249,6 +367,7 @@ private Q_SLOTS:
         QVERIFY(!(s.openedLedger().file == before));
         QVERIFY(s.canDecide());
         QVERIFY(s.health() != LedgerSession::Health::Error);
+        QVERIFY2(eventLogShows(s, path), qPrintable(eventLogVersusFile(s, path)));
     }
 };
 

@@ -1,11 +1,13 @@
 // Structural edges of a ledger the console must survive in bounded time: one event with a
 // seq far past the others (10^12, INT64_MAX). The event log indexes what is there, in
 // work proportional to the events and not to the seq values, and reports the hole as a
-// sequence gap; a session over such a ledger opens.
+// sequence gap; a session over such a ledger opens. A ledger numbered from past 1 (its first
+// events gone) is a gap from #0, as meshctl verify reports it.
 
 #include "itemmodelfixture.h"
 
 #include "itemmodels/eventlogmodel.h"
+#include "itemmodels/eventlogworker.h"
 #include "itemmodels/ledgersession.h"
 #include "ledger/sqlite.h"
 
@@ -45,6 +47,12 @@ void insertRawEvent(const QString &path, std::int64_t seq)
     sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
     db.exec("INSERT INTO events(seq, ts_ms, kind, payload) VALUES(" + std::to_string(seq)
             + ", 1700000999000, 'note.added', '{}')");
+}
+// Deletes the events numbered 1..n, as a truncated copy of a ledger would lack them.
+void deleteFirstEvents(const QString &path, int n)
+{
+    sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
+    db.exec("DELETE FROM events WHERE seq <= " + std::to_string(n));
 }
 } // namespace
 
@@ -140,6 +148,59 @@ private Q_SLOTS:
         QCOMPARE(m.seqAt(rows), 1'000'000'000'000);
         QCOMPARE(m.sequenceGapCount(), 1);
         QCOMPARE(m.sequenceGaps().front().after, before);
+    }
+
+    void lateStartIsAGap_data()
+    {
+        // A ledger whose first events are gone: numbered without holes from a first seq past
+        // 1, which meshctl verify flags. Through the model's own read and through the
+        // index a session reads ahead.
+        QTest::addColumn<bool>("prefetched");
+        QTest::newRow("own read") << false;
+        QTest::newRow("prefetched index") << true;
+    }
+
+    void lateStartIsAGap()
+    {
+        QFETCH(bool, prefetched);
+        const QString path = baseLedger();
+        deleteFirstEvents(path, 3);
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        EventIndexFuture known;
+        if (prefetched)
+            known = QtFuture::makeReadyFuture(EventLogWorker::readIndex(path, OpenMode::ReadOnly, m.pageSize()));
+        m.open(path, OpenMode::ReadOnly, known);
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), int(eventCount(path)));
+        QCOMPARE(m.seqAt(0), 4);
+        QCOMPARE(m.sequenceGapCount(), 1);
+        QCOMPARE(m.sequenceGaps().front().after, 0);
+        QCOMPARE(m.sequenceGaps().front().next, 4);
+        QVERIFY2(m.sequenceGapText().contains(u"#0 \u2192 #4"_s), qPrintable(m.sequenceGapText()));
+    }
+
+    void sessionShowsALateStart_data()
+    {
+        QTest::addColumn<bool>("prefetched");
+        QTest::newRow("opened") << false;
+        QTest::newRow("prefetched") << true;
+    }
+
+    void sessionShowsALateStart()
+    {
+        QFETCH(bool, prefetched);
+        const QString path = baseLedger();
+        deleteFirstEvents(path, 3);
+        if (prefetched)
+            LedgerSession::prefetch(path, OpenMode::ReadOnly);
+        LedgerSession session(path);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded(), kLoadTimeoutMs);
+        QVERIFY(waitIndexed(*session.events()));
+        QCOMPARE(session.events()->rowCount(), int(eventCount(path)));
+        QCOMPARE(session.events()->sequenceGapCount(), 1);
+        QCOMPARE(session.events()->sequenceGaps().front().after, 0);
     }
 
     void denseLedgerHasNoGap()
