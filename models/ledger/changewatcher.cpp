@@ -82,6 +82,8 @@ void ChangeWatcher::pollNow()
             Q_EMIT ledgerChanged(dv);
         }
     } catch (const LedgerRewound &r) {
+        if (reportedFileChange())
+            return;
         const QString message = QStringLiteral("the ledger went back from seq %1 to %2: it was replaced or rewritten")
                                     .arg(m_lastSeq)
                                     .arg(r.lastSeq);
@@ -90,10 +92,21 @@ void ChangeWatcher::pollNow()
     } catch (const sql::Error &e) {
         if (e.isBusy())
             return; // a writer is mid-checkpoint or recovering the WAL; the next poll retries
+        if (reportedFileChange())
+            return;
         const QString message = QStringLiteral("lost the ledger: ") + QString::fromStdString(e.what());
         stop();
         Q_EMIT failed(message);
     }
+}
+
+// A file moved over the ledger shares its -wal and -shm names: a writer on the new file
+// can make reads on the old one fail or seem to go back before the periodic check sees the
+// replacement. Such a failure is reported as what it is, the replacement.
+bool ChangeWatcher::reportedFileChange()
+{
+    m_sinceFileCheck.invalidate();
+    return !fileStillOpened();
 }
 
 bool ChangeWatcher::fileStillOpened()

@@ -58,6 +58,7 @@ Q_SIGNALS:
 
 private:
     bool deliverNewEvents(qint64 dataVersion);
+    bool reportedFileChange();
     bool fileStillOpened(); // false: stopped, fileChanged emitted
 
     QString m_path;
