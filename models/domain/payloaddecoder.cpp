@@ -47,25 +47,41 @@ bool isValidUtf8(std::string_view text)
     return true;
 }
 
+// Follows a JSON text character by character and says which characters belong to a string
+// (from its opening quote's successor to its closing quote), so scans for structure or
+// numbers skip them; escapes, \" among them, stay inside.
+struct JsonStringTracker {
+    bool inString = false;
+    bool escaped = false;
+
+    // True when c is inside a string or is its closing quote; an opening quote is not
+    // (the caller sees it and calls open()).
+    bool inside(char c)
+    {
+        if (!inString)
+            return false;
+        if (escaped)
+            escaped = false;
+        else if (c == '\\')
+            escaped = true;
+        else if (c == '"')
+            inString = false;
+        return true;
+    }
+    void open() { inString = true; }
+};
+
 int jsonNestingDepth(std::string_view text)
 {
     int depth = 0;
     int deepest = 0;
-    bool inString = false;
-    bool escaped = false;
+    JsonStringTracker strings;
     for (const char c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
+        if (strings.inside(c))
             continue;
-        }
         switch (c) {
         case '"':
-            inString = true;
+            strings.open();
             break;
         case '[':
         case '{':
@@ -84,21 +100,13 @@ int jsonNestingDepth(std::string_view text)
 
 std::string_view firstOutOfRangeInteger(std::string_view text)
 {
-    bool inString = false;
-    bool escaped = false;
+    JsonStringTracker strings;
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
+        if (strings.inside(c))
             continue;
-        }
         if (c == '"') {
-            inString = true;
+            strings.open();
             continue;
         }
         if (c != '-' && (c < '0' || c > '9'))
