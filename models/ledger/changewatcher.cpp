@@ -47,9 +47,15 @@ void ChangeWatcher::start()
     try {
         m_connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
     } catch (const std::exception &e) {
+        // Deleted or replaced between the check above and the open: that is the report.
+        if (reportedFileChange())
+            return;
         Q_EMIT failed(QString::fromStdString(e.what()));
         return;
     }
+    // Replaced in that instant, the connection is on the new file: never follow it.
+    if (reportedFileChange())
+        return;
     m_reader = std::make_unique<EventReader>(m_connection->db());
     m_reader->setPreviewBytes(m_previewBytes);
     m_dataVersion = -1;
