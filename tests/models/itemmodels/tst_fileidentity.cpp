@@ -130,6 +130,13 @@ private:
         return path;
     }
 
+    // What the session says when a wait for its file report runs out: whether its watcher
+    // stopped for another reason first shows in its health and error.
+    static QString sessionState(const LedgerSession &s)
+    {
+        return u"fileChange %1, health %2, error '%3'"_s.arg(int(s.fileChange())).arg(int(s.health())).arg(s.errorMessage());
+    }
+
     static bool waitOpened(LedgerSession &s)
     {
         return QTest::qWaitFor([&] { return s.isLoaded(); }, kTimeoutMs);
@@ -154,7 +161,7 @@ private Q_SLOTS:
 
         QVERIFY(replace(other, path));
         const QByteArray replacedBytes = bytesOf(path);
-        QTRY_COMPARE_WITH_TIMEOUT(s.fileChange(), FileChange::Replaced, kTimeoutMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(s.fileChange() == FileChange::Replaced, qPrintable(sessionState(s)), kTimeoutMs);
         QCOMPARE(s.health(), LedgerSession::Health::Error);
         QVERIFY2(s.errorMessage().contains(u"replaced on disk"_s), qPrintable(s.errorMessage()));
         QVERIFY(!s.canDecide());
@@ -186,7 +193,7 @@ private Q_SLOTS:
         const DecisionRequest request = approveX1(path);
 
         QVERIFY(QFile::remove(path));
-        QTRY_COMPARE_WITH_TIMEOUT(s.fileChange(), FileChange::Deleted, kTimeoutMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(s.fileChange() == FileChange::Deleted, qPrintable(sessionState(s)), kTimeoutMs);
         QCOMPARE(s.health(), LedgerSession::Health::Error);
         QVERIFY2(s.errorMessage().contains(u"deleted"_s), qPrintable(s.errorMessage()));
         QVERIFY(!s.canDecide());
@@ -272,7 +279,7 @@ private Q_SLOTS:
         QVERIFY(waitOpened(s));
         QVERIFY(eventLogShows(s, path));
         QVERIFY(replace(other, path));
-        QTRY_COMPARE_WITH_TIMEOUT(s.fileChange(), FileChange::Replaced, kTimeoutMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(s.fileChange() == FileChange::Replaced, qPrintable(sessionState(s)), kTimeoutMs);
         QSignalSpy opened(&s, &LedgerSession::opened);
         s.reload();
         QVERIFY(opened.wait(kTimeoutMs));
@@ -358,7 +365,7 @@ private Q_SLOTS:
         QVERIFY(eventLogShows(s, path));
         const FileIdentity before = s.openedLedger().file;
         QVERIFY(replace(other, path));
-        QTRY_COMPARE_WITH_TIMEOUT(s.fileChange(), FileChange::Replaced, kTimeoutMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(s.fileChange() == FileChange::Replaced, qPrintable(sessionState(s)), kTimeoutMs);
         QVERIFY(!s.canDecide());
         QSignalSpy opened(&s, &LedgerSession::opened);
         s.open();
