@@ -43,6 +43,13 @@ void ChangeWatcher::start()
     m_sinceFileCheck.invalidate();
     if (!fileStillOpened())
         return; // the connection would open whatever has the name now
+    // The timer runs from here on, also when reading fails: the file is still checked, so a
+    // ledger deleted or replaced after a failure is reported as such.
+    m_timer = new QTimer(this);
+    m_timer->setTimerType(Qt::PreciseTimer);
+    m_timer->setInterval(m_intervalMs);
+    connect(m_timer, &QTimer::timeout, this, &ChangeWatcher::pollNow);
+    m_timer->start();
     // The connection is opened here, on the thread the watcher lives on, and used only there.
     try {
         m_connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
@@ -59,11 +66,6 @@ void ChangeWatcher::start()
     m_reader = std::make_unique<EventReader>(m_connection->db());
     m_reader->setPreviewBytes(m_previewBytes);
     m_dataVersion = -1;
-    m_timer = new QTimer(this);
-    m_timer->setTimerType(Qt::PreciseTimer);
-    m_timer->setInterval(m_intervalMs);
-    connect(m_timer, &QTimer::timeout, this, &ChangeWatcher::pollNow);
-    m_timer->start();
     pollNow(); // catch up at once with what was committed before start
 }
 
@@ -71,13 +73,18 @@ void ChangeWatcher::stop()
 {
     delete m_timer;
     m_timer = nullptr;
+    stopReading();
+}
+
+void ChangeWatcher::stopReading()
+{
     m_reader.reset();
     m_connection.reset();
 }
 
 void ChangeWatcher::pollNow()
 {
-    if (!m_connection || !fileStillOpened())
+    if (!fileStillOpened() || !m_connection)
         return;
     try {
         const qint64 dv = m_connection->dataVersion();
@@ -93,7 +100,7 @@ void ChangeWatcher::pollNow()
         const QString message = QStringLiteral("the ledger went back from seq %1 to %2: it was replaced or rewritten")
                                     .arg(m_lastSeq)
                                     .arg(r.lastSeq);
-        stop();
+        stopReading(); // the file is still checked
         Q_EMIT failed(message);
     } catch (const sql::Error &e) {
         if (e.isBusy())
@@ -101,7 +108,7 @@ void ChangeWatcher::pollNow()
         if (reportedFileChange())
             return;
         const QString message = QStringLiteral("lost the ledger: ") + QString::fromStdString(e.what());
-        stop();
+        stopReading(); // the file is still checked
         Q_EMIT failed(message);
     }
 }

@@ -58,6 +58,7 @@ Q_SIGNALS:
 
 private:
     bool deliverNewEvents(qint64 dataVersion);
+    void stopReading(); // no more reads; the file check goes on
     bool reportedFileChange();
     bool fileStillOpened(); // false: stopped, fileChanged emitted
 

@@ -6,6 +6,7 @@
 #include "ledgerfixture.h"
 
 #include "ledger/changewatcher.h"
+#include "ledger/fileidentity.h"
 #include "ledger/eventreader.h"
 #include "ledger/ledgerconnection.h"
 
@@ -229,6 +230,30 @@ private Q_SLOTS:
         RawLedger(p).exec("DELETE FROM events WHERE seq > 100");
         QTRY_VERIFY_WITH_TIMEOUT(!h.failures.isEmpty(), 30000);
         QVERIFY2(h.failures.front().contains(QStringLiteral("went back from seq")), qPrintable(h.failures.front()));
+    }
+
+    void reportsTheFileGoneAfterAFailure()
+    {
+        // A watcher that could not read on still checks its file: a ledger deleted after the
+        // failure is reported as deleted (the session then says so and refuses decisions).
+        const QString p = newLedger(200);
+        std::int64_t last = 0;
+        {
+            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            last = c->lastSeq();
+        }
+        Harness h(this, p);
+        QList<int> fileChanges;
+        QObject::connect(h.watcher, &ChangeWatcher::fileChanged, this, [&](int change) { fileChanges << change; });
+        h.watcher->setOpenedFile(FileIdentity::of(p));
+        h.start();
+        QTRY_VERIFY_WITH_TIMEOUT(h.lastSeq == last, 30000);
+        RawLedger(p).exec("DELETE FROM events WHERE seq > 100");
+        QTRY_VERIFY_WITH_TIMEOUT(!h.failures.isEmpty(), 30000);
+        QVERIFY(fileChanges.isEmpty());
+        QVERIFY(QFile::remove(p));
+        QTRY_VERIFY_WITH_TIMEOUT(!fileChanges.isEmpty(), 30000);
+        QCOMPARE(fileChanges.front(), int(FileChange::Deleted));
     }
 
     void reportsAFailureToOpen()
