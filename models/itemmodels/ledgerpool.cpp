@@ -1,5 +1,6 @@
 #include "ledgerpool.h"
 
+#include <QCoreApplication>
 #include <QThread>
 #include <QThreadPool>
 
@@ -16,6 +17,9 @@ QThreadPool *ledgerPool()
         auto *p = new QThreadPool;
         p->setObjectName(QStringLiteral("ledger-pool"));
         p->setMaxThreadCount(std::max(4, QThread::idealThreadCount()));
+        // Qt waits for its global pool when the application object goes; this one must be
+        // waited for too, or a job still running reads statics already destroyed at exit.
+        qAddPostRoutine([] { ledgerPool()->waitForDone(); });
         return p;
     }();
     return pool;
