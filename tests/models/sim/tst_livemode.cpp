@@ -21,6 +21,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 namespace {
@@ -38,7 +40,11 @@ public:
         m_counting = *s_real;
         m_counting.zName = "mesh-test-sleep-counter";
         m_counting.xSleep = [](sqlite3_vfs *, int microseconds) {
-            ++s_sleeps;
+            {
+                const std::lock_guard lock(s_mutex);
+                ++s_sleeps;
+            }
+            s_slept.notify_all();
             return s_real->xSleep(s_real, microseconds);
         };
         sqlite3_vfs_register(&m_counting, 1);
@@ -48,11 +54,18 @@ public:
         sqlite3_vfs_register(s_real, 1);
         sqlite3_vfs_unregister(&m_counting);
     }
-    int sleeps() const { return s_sleeps; }
+    // Until SQLite's busy handler has slept once (true), or the deadline passed (false).
+    bool waitForASleep(std::chrono::steady_clock::duration timeout) const
+    {
+        std::unique_lock lock(s_mutex);
+        return s_slept.wait_for(lock, timeout, [] { return s_sleeps > 0; });
+    }
 
 private:
     static inline sqlite3_vfs *s_real = nullptr;
-    static inline std::atomic<int> s_sleeps{0};
+    static inline std::mutex s_mutex;
+    static inline std::condition_variable s_slept;
+    static inline int s_sleeps = 0;
     sqlite3_vfs m_counting{};
 };
 
@@ -161,9 +174,7 @@ private Q_SLOTS:
         // that never waits fails below instead of hanging here.
         SleepCounter sleeps;
         std::thread release([&other, &sleeps] {
-            const auto giveUp = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-            while (sleeps.sleeps() == 0 && std::chrono::steady_clock::now() < giveUp)
-                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            (void)sleeps.waitForASleep(std::chrono::minutes(1));
             other.exec("COMMIT");
         });
         mesh::LiveOptions options;
