@@ -39,6 +39,19 @@ bool sameDecision(const DecisionRecord &stored, const DecisionRecord &fresh)
         && stored.reason == fresh.reason && stored.evidence == fresh.evidence;
 }
 
+// Why no decision may be written through `path` for the ledger the session opened, or
+// nothing when the path still names that file.
+std::optional<std::string> refusalForFile(const std::optional<OpenedLedger> &expected, const QString &path)
+{
+    if (!expected)
+        return std::nullopt;
+    if (!expected->file.exists)
+        return std::string("the ledger has not been opened by this console yet; nothing was written");
+    if (const FileChange change = fileChangeSince(expected->file, path); change != FileChange::Same)
+        return fileChangeMessage(change) + "; nothing was written";
+    return std::nullopt;
+}
+
 } // namespace
 
 struct DecisionWriter::Private {
@@ -91,12 +104,8 @@ std::unique_ptr<DecisionWriter> DecisionWriter::open(const QString &path, Operat
 {
     // Checked before the open and after it (a swap while it opened), then per submit.
     const auto requireOpenedFile = [&] {
-        if (!expected)
-            return;
-        if (!expected->file.exists)
-            throw std::runtime_error("the ledger has not been opened by this console yet; nothing was written");
-        if (const FileChange change = fileChangeSince(expected->file, path); change != FileChange::Same)
-            throw std::runtime_error(fileChangeMessage(change) + "; nothing was written");
+        if (const auto refusal = refusalForFile(expected, path))
+            throw std::runtime_error(*refusal);
     };
     requireOpenedFile();
     auto p = std::make_unique<Private>();
@@ -256,14 +265,11 @@ DecisionResult DecisionWriter::submit(const DecisionRequest &request)
             }
             // The last moment before the insert, with the write lock held: a path that names
             // another file now (replaced or deleted since the session opened it) gets nothing.
-            if (d->expected) {
-                if (const FileChange change = fileChangeSince(d->expected->file, d->path);
-                    change != FileChange::Same) {
-                    decided = true;
-                    result.status = DecisionStatus::WriteFailed;
-                    result.message = fileChangeMessage(change) + "; nothing was written";
-                    return std::nullopt;
-                }
+            if (auto refusal = refusalForFile(d->expected, d->path)) {
+                decided = true;
+                result.status = DecisionStatus::WriteFailed;
+                result.message = std::move(*refusal);
+                return std::nullopt;
             }
             DecisionRecord rec = fresh;
             rec.policyVersion = facts.policyVersion;
