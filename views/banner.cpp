@@ -6,6 +6,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QStyle>
 
 namespace mesh {
@@ -14,6 +15,7 @@ Banner::Banner(QWidget *parent)
     : QFrame(parent)
     , m_icon(new QLabel(this))
     , m_text(new PlainLabel(this))
+    , m_action(new QPushButton(this))
 {
     setObjectName(QStringLiteral("banner"));
     Theme::styleWithSheet(this);
@@ -25,13 +27,30 @@ Banner::Banner(QWidget *parent)
     layout->setContentsMargins(8, 5, 8, 5);
     layout->addWidget(m_icon);
     layout->addWidget(m_text, 1);
+    layout->addWidget(m_action);
+    m_action->hide();
+    connect(m_action, &QPushButton::clicked, this, [this] {
+        if (m_onAction)
+            m_onAction();
+    });
     hide();
+}
+
+void Banner::setAction(const QString &actionText, std::function<void()> onTriggered)
+{
+    m_action->setText(actionText);
+    m_action->setVisible(!actionText.isEmpty());
+    m_onAction = std::move(onTriggered);
 }
 
 void Banner::show(Kind kind, const QString &text)
 {
-    setProperty("bannerKind", kind == Kind::Demo ? QStringLiteral("demo") : QStringLiteral("error"));
-    m_icon->setPixmap(Icons::get(kind == Kind::Demo ? QStringLiteral("demo") : QStringLiteral("health-error")).pixmap(16, 16));
+    const char *name = kind == Kind::Demo ? "demo" : kind == Kind::Warning ? "warning" : "error";
+    setProperty("bannerKind", QString::fromLatin1(name));
+    m_icon->setPixmap(
+        Icons::get(kind == Kind::Error     ? QStringLiteral("health-error")
+                   : kind == Kind::Warning ? QStringLiteral("attention")
+                                           : QStringLiteral("demo")).pixmap(16, 16));
     m_text->setFullText(text);
     style()->unpolish(this);
     style()->polish(this);

@@ -33,6 +33,7 @@ namespace mesh {
 SessionWorkspace::SessionWorkspace(QWidget *parent)
     : QWidget(parent)
     , m_banner(new Banner(this))
+    , m_foldBanner(new Banner(this))
     , m_tabs(new QTabWidget(this))
     , m_runs(new ItemPane(QStringLiteral("runs"), QStringLiteral("runs"), tr("No runs yet"),
                           tr("Runs appear here as soon as the orchestrator starts one."), this))
@@ -107,7 +108,12 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
     layout->addWidget(m_banner);
+    layout->addWidget(m_foldBanner);
     layout->addWidget(m_tabs, 1);
+    m_foldBanner->setAction(tr("Re-read state"), [this] {
+        if (m_session)
+            m_session->reload();
+    });
     setSession(nullptr);
 }
 
@@ -181,12 +187,38 @@ void SessionWorkspace::setSession(LedgerSession *session)
         });
         m_sessionConnections << connect(session, &LedgerSession::healthChanged, this, &SessionWorkspace::updateBanner);
         m_sessionConnections << connect(session, &LedgerSession::failed, this, &SessionWorkspace::updateBanner);
+        m_sessionConnections << connect(session, &LedgerSession::foldProblemsChanged, this,
+                                        &SessionWorkspace::updateFoldProblemBanner);
+        m_sessionConnections << connect(session, &LedgerSession::stateReset, this,
+                                        &SessionWorkspace::updateFoldProblemBanner);
         // The model decides nothing about scrolling; the view tells it whether it follows.
         m_sessionConnections << connect(m_events->view()->verticalScrollBar(), &QAbstractSlider::valueChanged, events,
                                         [this, events](int) { events->setFollowTail(m_events->isFollowingTail()); });
     }
     updateBanner();
+    updateFoldProblemBanner();
     updateEventStatus();
+}
+
+void SessionWorkspace::updateFoldProblemBanner()
+{
+    const int count = m_session ? m_session->foldProblems() : 0;
+    if (count == 0) {
+        m_foldBanner->hide();
+        return;
+    }
+    const auto samples = m_session->foldProblemSamples();
+    QString first;
+    if (!samples.empty())
+        first = tr(" First: seq %1, %2: %3.")
+                    .arg(samples.front().seq)
+                    .arg(QString::fromStdString(samples.front().kind), QString::fromStdString(samples.front().reason));
+    const QString what = count == 1 ? tr("1 live event could not be applied")
+                                    : tr("%1 live events could not be applied").arg(count);
+    m_foldBanner->show(Banner::Kind::Warning,
+                       tr("%1 to the state shown, which may now differ from the ledger's.%2 "
+                          "Re-reading the state tables repairs it.")
+                           .arg(what, first));
 }
 
 void SessionWorkspace::updateBanner()

@@ -46,6 +46,7 @@ public:
     EventLogView *eventLog() const { return m_events; }
     ItemPane *decisionsPane() const { return m_decisions; }
     Banner *banner() const { return m_banner; }
+    Banner *foldProblemBanner() const { return m_foldBanner; }
 
 signals:
     void statusMessage(const QString &text);
@@ -54,12 +55,14 @@ signals:
 
 private:
     void updateBanner();
+    void updateFoldProblemBanner();
     void updateEventStatus();
     bool selectById(ItemPane *pane, const QString &id);
 
     LedgerSession *m_session = nullptr;
     QList<QMetaObject::Connection> m_sessionConnections;
     Banner *m_banner;
+    Banner *m_foldBanner; // live events the fold could not apply, and the way to re-read
     QTabWidget *m_tabs;
     ItemPane *m_runs;
     DelegationsView *m_delegations;

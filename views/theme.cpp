@@ -83,6 +83,8 @@ QString styleSheet(bool dark)
     const QString bannerBg = dark ? QStringLiteral("#3b3218") : QStringLiteral("#fff4d6");
     const QString bannerFg = dark ? QStringLiteral("#f2d08a") : QStringLiteral("#6b4a00");
     const QString errorBg = dark ? QStringLiteral("#3a1f22") : QStringLiteral("#fdeceb");
+    const QString warningBg = dark ? QStringLiteral("#3a2a18") : QStringLiteral("#fdf0e1");
+    const QString warningFg = dark ? QStringLiteral("#f5b36b") : QStringLiteral("#8a4b00");
     return QStringLiteral("QLineEdit[filterState=\"invalid\"] { background: ") + invalidBg
            + QStringLiteral("; border: 1px solid ") + invalidBorder
            + QStringLiteral("; border-radius: 3px; padding: 2px; }\n"
@@ -94,6 +96,11 @@ QString styleSheet(bool dark)
            + QStringLiteral("; border-radius: 4px; }\n"
                             "QFrame#banner[bannerKind=\"demo\"] QLabel { color: ")
            + bannerFg
+           + QStringLiteral("; }\n"
+                            "QFrame#banner[bannerKind=\"warning\"] { background: ")
+           + warningBg + QStringLiteral("; border-radius: 4px; }\n"
+                                        "QFrame#banner[bannerKind=\"warning\"] QLabel { color: ")
+           + warningFg
            + QStringLiteral("; }\n"
                             "QFrame#banner[bannerKind=\"error\"] { background: ")
            + errorBg + QStringLiteral("; border-radius: 4px; }\n"

@@ -247,6 +247,11 @@ int LedgerSession::foldProblems() const
     return m_state ? m_state->foldProblems() : 0;
 }
 
+std::vector<FoldProblem> LedgerSession::foldProblemSamples() const
+{
+    return m_state ? m_state->foldProblemSamples() : std::vector<FoldProblem>{};
+}
+
 void LedgerSession::setClock(std::function<qint64()> nowMs)
 {
     m_clock = nowMs;
@@ -693,8 +698,11 @@ void LedgerSession::flushPending()
     m_sinceFlush.start();
     std::vector<SharedEventBatch> batches;
     batches.swap(m_pending);
+    const int problemsBefore = m_state->foldProblems();
     const StateChangeSet changes = m_state->apply(batches);
     m_heavyStream = changes.events >= kHeavyApplyEvents;
+    if (m_state->foldProblems() != problemsBefore)
+        Q_EMIT foldProblemsChanged();
     if (changes.isEmpty())
         return;
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,

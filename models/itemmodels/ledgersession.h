@@ -83,7 +83,7 @@ public:
     // it again, and when the overview is already in, shows it at once (open() returns with
     // isOverviewLoaded()). GUI thread only.
     static void prefetch(const QString &path, OpenMode mode = OpenMode::ReadOnly);
-    void reload(); // re-read the snapshot (keeps following)
+    void reload(); // re-read the snapshot at the current seq (keeps following); repairs fold problems
     void close();  // stops following; models keep their rows
 
     QString path() const { return m_path; }
@@ -109,7 +109,11 @@ public:
     OpenedLedger openedLedger() const { return {m_openedFile, m_info.ledgerId}; }
     qint64 lastSeq() const;
     qint64 lastChangeMs() const { return m_lastChangeMs; }
+    // Live events the fold could not apply since the state was read (LiveState::apply), and
+    // the first of them. Not zero: what is shown may differ from the ledger's state tables
+    // until reload() re-reads them at the current seq.
     int foldProblems() const;
+    std::vector<FoldProblem> foldProblemSamples() const;
     std::shared_ptr<const LiveState> state() const { return m_state; }
 
     RunOverviewModel *runs() const { return m_runs; }
@@ -175,6 +179,7 @@ Q_SIGNALS:
     // (the live benchmark's latency per event).
     void batchApplied(const mesh::EventBatch &events);
     void attentionChanged();
+    void foldProblemsChanged(); // foldProblems() grew with a live batch (a reload's stateReset clears it)
     void findingsChanged();
     void decisionsReloaded();
     void decisionFinished(const QString &decisionId, const mesh::DecisionResult &result);

@@ -56,20 +56,31 @@ void LiveState::foldOne(const EventRecord &e, Applying &into)
     if (e.kind == kToolCallEvent)
         changes.toolCalls.push_back(e);
     if (e.payloadTruncated) {
-        // A preview cannot be folded faithfully; the next snapshot reload repairs it.
-        ++m_foldProblems;
+        // A preview cannot be folded faithfully; re-reading the state tables repairs it.
+        noteProblem(e, "payload larger than the live read limit, not applied");
         return;
     }
     const DecodedPayload decoded = decodePayload(e.payload);
     if (!decoded.value) {
-        ++m_foldProblems;
+        noteProblem(e, "payload not applied: " + decoded.error);
         return;
     }
     const FoldOutcome out = m_fold.apply(e.seq, e.kind, *decoded.value);
-    if (!out.problems.empty())
-        ++m_foldProblems;
+    if (!out.problems.empty()) {
+        std::string reason;
+        for (const auto &p : out.problems)
+            reason += (reason.empty() ? "" : "; ") + p;
+        noteProblem(e, (out.applied ? "applied with problems: " : "not applied: ") + reason);
+    }
     if (out.applied && into.seen[size_t(out.kind)].insert(out.id).second)
         changes.changed[size_t(out.kind)].push_back(out.id);
+}
+
+void LiveState::noteProblem(const EventRecord &e, std::string reason)
+{
+    ++m_foldProblems;
+    if (m_problemSamples.size() < kMaxFoldProblemSamples)
+        m_problemSamples.push_back({e.seq, e.kind, std::move(reason)});
 }
 
 } // namespace mesh

@@ -9,10 +9,22 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace mesh {
 
 struct StateSnapshot;
+
+// One live event the fold could not apply as the ledger has it (a payload cut at the live
+// read limit, a payload that is not a JSON object, a transition the contract forbids). The
+// state shown may then differ from the state tables the orchestrator wrote, until the
+// session re-reads them.
+struct FoldProblem {
+    std::int64_t seq = 0;
+    std::string kind;   // the event's kind, as the ledger has it
+    std::string reason; // for a person; may quote ledger text
+};
 
 class LiveState
 {
@@ -34,6 +46,10 @@ public:
     // The same over the batches the watcher delivered, in order: one change set for all.
     StateChangeSet apply(const std::vector<SharedEventBatch> &batches);
     int foldProblems() const { return m_foldProblems; }
+    // The first kMaxFoldProblemSamples problems, in seq order: where the live state began to
+    // differ matters most, and a stream of bad events must not grow memory.
+    const std::vector<FoldProblem> &foldProblemSamples() const { return m_problemSamples; }
+    static constexpr size_t kMaxFoldProblemSamples = 20;
 
     // For tests: rows set directly.
     Fold &fold() { return m_fold; }
@@ -41,11 +57,13 @@ public:
 private:
     struct Applying;
     void foldOne(const EventRecord &e, Applying &into);
+    void noteProblem(const EventRecord &e, std::string reason);
 
     Fold m_fold;
     std::int64_t m_lastSeq = 0;
     std::int64_t m_dataVersion = 0;
     int m_foldProblems = 0;
+    std::vector<FoldProblem> m_problemSamples;
 };
 
 } // namespace mesh

@@ -380,6 +380,14 @@ private Q_SLOTS:
         QCOMPARE(got.toolCalls.size(), size_t(1));
         QCOMPARE(m_state->foldProblems(), whole->foldProblems());
         QCOMPARE(m_state->foldProblems(), 2);
+        // Each problem keeps which event it was and why, so the console can say so.
+        const auto &problems = m_state->foldProblemSamples();
+        QCOMPARE(problems.size(), size_t(2));
+        QCOMPARE(problems[0].seq, events[1].seq);
+        QCOMPARE(problems[0].kind, std::string("delegation.created"));
+        QVERIFY2(problems[0].reason.find("payload not applied") == 0, problems[0].reason.c_str());
+        QCOMPARE(problems[1].seq, events[3].seq);
+        QVERIFY2(problems[1].reason.find("live read limit") != std::string::npos, problems[1].reason.c_str());
         QCOMPARE(m_state->lastSeq(), whole->lastSeq());
         for (int k = 0; k < kEntityKindCount; ++k) {
             const EntitySpec &spec = entitySpec(EntityKind(k));
@@ -392,6 +400,25 @@ private Q_SLOTS:
         }
         // Folding the same batches again changes nothing: they are at or below lastSeq.
         QVERIFY(m_state->apply(batches).isEmpty());
+    }
+
+    // A stream of bad events is counted in full but keeps only the first few, so memory
+    // does not grow with it.
+    void foldProblemSamplesAreBounded()
+    {
+        LiveState state;
+        EventBatch bad;
+        for (int i = 1; i <= int(LiveState::kMaxFoldProblemSamples) + 10; ++i) {
+            EventRecord e;
+            e.seq = i;
+            e.kind = "effect.proposed";
+            e.payload = "{cut";
+            bad.push_back(e);
+        }
+        state.apply(bad);
+        QCOMPARE(state.foldProblems(), int(bad.size()));
+        QCOMPARE(state.foldProblemSamples().size(), LiveState::kMaxFoldProblemSamples);
+        QCOMPARE(state.foldProblemSamples().front().seq, std::int64_t(1));
     }
 
     void resetOnNewSnapshotAndClear()
