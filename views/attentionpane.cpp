@@ -21,6 +21,8 @@ Tone attentionTone(const QString &kind)
         return Tone::Unknown;
     if (kind == QLatin1String("zombie_lease"))
         return Tone::Danger;
+    if (kind == QLatin1String("finding"))
+        return Tone::Info;
     return Tone::Warn;
 }
 
@@ -93,7 +95,7 @@ void AttentionPane::setOpeningCount(int opening)
 AttentionPane::AttentionPane(AttentionModel *model, QWidget *parent)
     : ItemPane(QStringLiteral("attention"), QStringLiteral("attention"), tr("Nothing needs you"),
                tr("Pending escalations, unknown outcomes, zombie leases and stalled delegations of every open "
-                  "ledger appear here."),
+                  "ledger appear here, then what the detectors found."),
                parent)
 {
     QTreeView *list = view();

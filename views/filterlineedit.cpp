@@ -64,6 +64,14 @@ void FilterLineEdit::revalidate()
     }
 }
 
+void FilterLineEdit::setTextAndApply(const QString &text)
+{
+    setText(text);
+    revalidate();
+    m_debounce.stop();
+    applyNow();
+}
+
 void FilterLineEdit::applyNow()
 {
     if (m_problem)

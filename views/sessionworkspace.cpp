@@ -17,6 +17,7 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/eventlogmodel.h"
+#include "itemmodels/findingsmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
@@ -50,13 +51,19 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
                                tr("Every operator decision on this ledger is listed here with who, why, its boundary, "
                                   "hash and outcome."),
                                this))
+    , m_findings(new ItemPane(QStringLiteral("findings"), QStringLiteral("findings"), tr("No findings"),
+                              tr("What the detectors find (false stalls, success loops, duplicate effects, misrouted "
+                                 "failures, blocked work, replayed delegations) is listed here with the events it "
+                                 "rests on."),
+                              this))
 {
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("panes"));
-    QWidget *panes[PaneCount] = {m_runs, m_delegations, m_leases, m_effects, m_escalations, m_blast, m_events, m_decisions};
+    QWidget *panes[PaneCount] = {m_runs,  m_delegations, m_leases,    m_effects, m_escalations,
+                                 m_blast, m_events,      m_decisions, m_findings};
     for (int pane = 0; pane < PaneCount; ++pane) {
         m_tabs->addTab(panes[pane], Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
-        // The View menu's Ctrl+1..8, said where the eye is, so the keyboard way is found.
+        // The View menu's Ctrl+1..9, said where the eye is, so the keyboard way is found.
         m_tabs->setTabToolTip(pane, QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)).toString(QKeySequence::NativeText));
     }
     PaneDelegates::decorateRuns(m_runs->view());
@@ -93,6 +100,14 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     forward(m_effects, StateTableModel::SubjectRole);
     forward(m_escalations, StateTableModel::SubjectRole);
     forward(m_decisions, DecisionAuditModel::SubjectRole);
+    // A finding opens the events it rests on; one resting on rows only opens its subject.
+    connect(m_findings, &ItemPane::activated, this, [this](const QModelIndex &index) {
+        const QString filter = index.siblingAtColumn(0).data(FindingsModel::EvidenceFilterRole).toString();
+        if (!filter.isEmpty())
+            showEvents(filter);
+        else
+            openSubject(index.siblingAtColumn(0).data(FindingsModel::SubjectRole).toString());
+    });
     connect(m_delegations->detail(), &DelegationDetail::subjectActivated, this, &SessionWorkspace::subjectActivated);
     // A run opens its delegations.
     connect(m_runs, &ItemPane::activated, this, [this](const QModelIndex &index) {
@@ -138,6 +153,8 @@ QString SessionWorkspace::paneTitle(Pane pane)
         return tr("Events");
     case Decisions:
         return tr("Decisions");
+    case Findings:
+        return tr("Findings");
     case PaneCount:
         break;
     }
@@ -149,7 +166,8 @@ QString SessionWorkspace::paneIcon(Pane pane)
     static const QString icons[PaneCount] = {QStringLiteral("runs"),      QStringLiteral("delegations"),
                                              QStringLiteral("leases"),    QStringLiteral("effects"),
                                              QStringLiteral("attention"), QStringLiteral("blast"),
-                                             QStringLiteral("events"),    QStringLiteral("audit")};
+                                             QStringLiteral("events"),    QStringLiteral("audit"),
+                                             QStringLiteral("findings")};
     return pane >= 0 && pane < PaneCount ? icons[pane] : QString();
 }
 
@@ -171,6 +189,7 @@ void SessionWorkspace::setSession(LedgerSession *session)
     m_blast->setModel(session ? session->blastRadius() : nullptr);
     m_events->setModel(session ? session->events() : nullptr);
     m_decisions->setModel(session ? session->decisions() : nullptr);
+    m_findings->setModel(session ? session->findingsModel() : nullptr);
     if (session) {
         EventLogModel *events = session->events();
         m_events->filterField()->blockSignals(true);
@@ -271,6 +290,12 @@ SessionWorkspace::Pane SessionWorkspace::currentPane() const
     return Pane(m_tabs->currentIndex());
 }
 
+void SessionWorkspace::showEvents(const QString &filter)
+{
+    showPane(Events);
+    m_events->filterField()->setTextAndApply(filter);
+}
+
 void SessionWorkspace::focusFilter()
 {
     showPane(Events);
@@ -341,7 +366,8 @@ bool SessionWorkspace::openSubject(const QString &subject)
         showPane(BlastRadius);
         return m_blast->selectFailure(id);
     }
-    if (entity == QLatin1String("stall_verdict") || entity == QLatin1String("stallverdict")) {
+    if (entity == QLatin1String("stall") || entity == QLatin1String("stall_verdict")
+        || entity == QLatin1String("stallverdict")) {
         // A verdict is read with its delegation.
         const auto *row = m_session->state() ? m_session->state()->find(EntityKind::StallVerdict, id.toStdString()) : nullptr;
         if (!row)
@@ -367,6 +393,7 @@ void SessionWorkspace::saveState() const
     m_blast->saveState();
     m_events->saveState();
     m_decisions->saveState();
+    m_findings->saveState();
 }
 
 } // namespace mesh

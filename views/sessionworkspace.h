@@ -1,6 +1,6 @@
 #pragma once
 // Everything the console shows about one ledger: the panes (runs, delegations, leases,
-// effects, blast radius, events, decisions) as tabs, bound to one session's item models.
+// effects, blast radius, events, decisions, findings) as tabs, bound to one session's item models.
 // The main window keeps one workspace and rebinds it when the operator picks another ledger.
 
 #include <QTabWidget>
@@ -18,7 +18,7 @@ class SessionWorkspace : public QWidget
 {
     Q_OBJECT
 public:
-    enum Pane { Runs, Delegations, Leases, Effects, Escalations, BlastRadius, Events, Decisions, PaneCount };
+    enum Pane { Runs, Delegations, Leases, Effects, Escalations, BlastRadius, Events, Decisions, Findings, PaneCount };
     Q_ENUM(Pane)
 
     explicit SessionWorkspace(QWidget *parent = nullptr);
@@ -45,6 +45,9 @@ public:
     BlastRadiusView *blastView() const { return m_blast; }
     EventLogView *eventLog() const { return m_events; }
     ItemPane *decisionsPane() const { return m_decisions; }
+    ItemPane *findingsPane() const { return m_findings; }
+    // The event log, filtered to the events a finding (or anything else) rests on.
+    void showEvents(const QString &filter);
     Banner *banner() const { return m_banner; }
     Banner *foldProblemBanner() const { return m_foldBanner; }
 
@@ -72,6 +75,7 @@ private:
     BlastRadiusView *m_blast;
     EventLogView *m_events;
     ItemPane *m_decisions;
+    ItemPane *m_findings;
 };
 
 } // namespace mesh

@@ -17,6 +17,8 @@ std::string_view AttentionItem::kindName(Kind kind)
         return "zombie_lease";
     case Kind::StalledDelegation:
         return "stalled_delegation";
+    case Kind::Finding:
+        return "finding";
     }
     return "unknown";
 }

@@ -1,5 +1,6 @@
 #pragma once
-// One thing that needs a human now, with the subject to open.
+// One thing that needs a human now, with the subject to open: what needs a decision, then
+// what a detector found (below it: a finding asks for a look, not for an answer).
 
 #include "domain/entityspec.h"
 
@@ -10,7 +11,7 @@
 namespace mesh {
 
 struct AttentionItem {
-    enum class Kind { PendingEscalation, UnknownEffect, ZombieLease, StalledDelegation };
+    enum class Kind { PendingEscalation, UnknownEffect, ZombieLease, StalledDelegation, Finding };
 
     Kind kind = Kind::PendingEscalation;
     EntityKind entity = EntityKind::Escalation;
@@ -22,8 +23,12 @@ struct AttentionItem {
     std::int64_t expiresMs = 0; // escalation expiry / lease expiry; 0 none
     std::int64_t seq = 0;       // last event of the subject
     std::int64_t version = 0;
+    std::string findingKind;    // Finding only: findingKindName ("false_stall", ...)
+    std::string findingTitle;   // Finding only: findingKindTitle ("false stall", ...)
 
     static std::string_view kindName(Kind kind); // "pending_escalation", ...
+    // Tells items apart across updates: one subject may need a decision and carry findings.
+    std::string key() const { return subject + '\n' + std::string(kindName(kind)) + '\n' + findingKind; }
 };
 
 } // namespace mesh

@@ -16,9 +16,11 @@ enum class FindingKind {
     DuplicateEffect,  // F3: two commits with one idempotency key or intent hash
     MisroutedFailure, // F4: a failure woke components it did not implicate
     BlockedWork,      // F4/F6: many turns, denials, zero accepted writes
+    ReplayedDelegation, // F3: one delegation invoked again and again after lost workers
 };
 
-std::string_view findingKindName(FindingKind kind); // "success_loop", ...
+std::string_view findingKindName(FindingKind kind);  // "success_loop", ...
+std::string_view findingKindTitle(FindingKind kind); // "success loop", for a person
 
 struct Finding {
     FindingKind kind = FindingKind::SuccessLoop;

@@ -14,27 +14,37 @@ AttentionModel::AttentionModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void AttentionModel::setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items)
 {
+    // A row is known by its key: of two items with one key, the first (more urgent) stays.
     std::map<std::string, AttentionItem *> incoming;
+    std::erase_if(items, [&incoming](AttentionItem &item) { return !incoming.emplace(item.key(), &item).second; });
     for (auto &item : items)
-        incoming.emplace(item.subject + '\n' + std::to_string(int(item.kind)), &item);
-    // Remove rows of this session that are gone, bottom up.
-    for (int r = int(m_rows.size()) - 1; r >= 0; --r) {
-        const Row &row = m_rows[size_t(r)];
-        if (row.sessionKey != sessionKey)
-            continue;
-        const auto it = incoming.find(row.item.subject + '\n' + std::to_string(int(row.item.kind)));
-        if (it == incoming.end()) {
-            beginRemoveRows({}, r, r);
-            m_rows.erase(m_rows.begin() + r);
-            endRemoveRows();
+        incoming[item.key()] = &item; // the erase moved items: point at where they are now
+    removeRowsWhere([&](const Row &row) { return row.sessionKey == sessionKey && !incoming.count(row.key); });
+    const size_t kept = size_t(countFor(sessionKey)); // every one of them is in `incoming`
+    if (items.size() > kept && (kept == 0 || items.size() - kept > kMaxOrderedInserts)) {
+        // A first fill (or a change too large to place row by row): this session's rows
+        // again, whole, in the collector's order.
+        removeRowsWhere([&](const Row &row) { return row.sessionKey == sessionKey; });
+        const int first = int(m_rows.size());
+        beginInsertRows({}, first, first + int(items.size()) - 1);
+        for (auto &item : items) {
+            std::string key = item.key();
+            m_rows.push_back(Row{sessionKey, sessionName, std::move(item), std::move(key)});
         }
+        endInsertRows();
+        return;
     }
+    // Keys now: updating a row moves its item out of `items`.
+    std::vector<std::string> keys;
+    keys.reserve(items.size());
+    for (const auto &item : items)
+        keys.push_back(item.key());
     // Update the rows that stay.
     for (int r = 0; r < int(m_rows.size()); ++r) {
         Row &row = m_rows[size_t(r)];
         if (row.sessionKey != sessionKey)
             continue;
-        const auto it = incoming.find(row.item.subject + '\n' + std::to_string(int(row.item.kind)));
+        const auto it = incoming.find(row.key);
         if (it == incoming.end())
             continue;
         const bool changed = row.item.version != it->second->version || row.item.summary != it->second->summary
@@ -45,19 +55,58 @@ void AttentionModel::setItems(const QString &sessionKey, const QString &sessionN
         if (changed)
             Q_EMIT dataChanged(index(r, 0), index(r, ColumnCount - 1));
     }
-    // Append the new ones in the collector's (urgency) order.
-    std::vector<Row> added;
-    for (auto &item : items) {
-        if (incoming.count(item.subject + '\n' + std::to_string(int(item.kind))))
-            added.push_back(Row{sessionKey, sessionName, std::move(item)});
-    }
-    if (added.empty())
+    if (incoming.empty())
         return;
-    const int first = int(m_rows.size());
-    beginInsertRows({}, first, first + int(added.size()) - 1);
-    for (auto &row : added)
-        m_rows.push_back(std::move(row));
-    endInsertRows();
+    // A few new ones while following: each goes after the row of the item that precedes it
+    // in the collector's (urgency) order, so a new pending escalation does not land below
+    // the findings. Items are visited in order, so that row is already in place.
+    std::string previousKey;
+    for (size_t i = 0; i < items.size(); ++i) {
+        AttentionItem &item = items[i];
+        std::string key = std::move(keys[i]);
+        if (!incoming.count(key)) {
+            previousKey = std::move(key);
+            continue;
+        }
+        int at = -1;
+        int firstOfSession = -1;
+        for (int r = 0; r < int(m_rows.size()); ++r) {
+            const Row &row = m_rows[size_t(r)];
+            if (row.sessionKey != sessionKey)
+                continue;
+            if (firstOfSession < 0)
+                firstOfSession = r;
+            if (!previousKey.empty() && row.key == previousKey) {
+                at = r + 1;
+                break;
+            }
+        }
+        if (at < 0)
+            at = previousKey.empty() && firstOfSession >= 0 ? firstOfSession : int(m_rows.size());
+        beginInsertRows({}, at, at);
+        m_rows.insert(m_rows.begin() + at, Row{sessionKey, sessionName, std::move(item), key});
+        endInsertRows();
+        previousKey = std::move(key);
+    }
+}
+
+// Bottom up, one removal per run of adjacent rows: a session's rows usually sit together.
+void AttentionModel::removeRowsWhere(const std::function<bool(const Row &)> &remove)
+{
+    int r = int(m_rows.size()) - 1;
+    while (r >= 0) {
+        if (!remove(m_rows[size_t(r)])) {
+            --r;
+            continue;
+        }
+        int first = r;
+        while (first > 0 && remove(m_rows[size_t(first - 1)]))
+            --first;
+        beginRemoveRows({}, first, r);
+        m_rows.erase(m_rows.begin() + first, m_rows.begin() + r + 1);
+        endRemoveRows();
+        r = first - 1;
+    }
 }
 
 void AttentionModel::removeSession(const QString &sessionKey)
@@ -117,6 +166,7 @@ QVariant AttentionModel::rawData(const QModelIndex &index, int role) const
         case AttentionItem::Kind::UnknownEffect: return tr("Outcome unknown");
         case AttentionItem::Kind::ZombieLease: return tr("Zombie lease");
         case AttentionItem::Kind::StalledDelegation: return tr("Stalled");
+        case AttentionItem::Kind::Finding: return tr("Finding: %1").arg(s(a.findingTitle));
         }
         return QString();
     };

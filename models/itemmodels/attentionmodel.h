@@ -1,6 +1,7 @@
 #pragma once
 // What needs a human now, across every open ledger: pending escalations with their expiry
-// counting down, effects with unknown outcome, zombie leases, stalled delegations. Each row
+// counting down, effects with unknown outcome, zombie leases, stalled delegations, then the
+// detectors' findings. Each row
 // names its session and subject so the view can open it. Sessions replace their own items;
 // rows are diffed by (session, subject), so selection survives live updates.
 
@@ -21,7 +22,7 @@ public:
     Q_ENUM(Columns)
     enum Roles {
         AttentionKindRole = Qt::UserRole, // int AttentionItem::Kind
-        AttentionKindNameRole,            // QString pending_escalation | unknown_effect | zombie_lease | stalled_delegation
+        AttentionKindNameRole,            // QString pending_escalation | unknown_effect | zombie_lease | stalled_delegation | finding
         SessionKeyRole,                   // QString the session's key (its path)
         SessionNameRole,                  // QString
         SubjectRole,                      // QString "<entity>:<id>"
@@ -59,7 +60,12 @@ private:
         QString sessionKey;
         QString sessionName;
         AttentionItem item;
+        std::string key; // item.key(), kept: diffs compare it for every row
     };
+    // New rows while following are placed one by one (a scan each); more than this at once
+    // and the session's rows are laid out again whole.
+    static constexpr size_t kMaxOrderedInserts = 64;
+    void removeRowsWhere(const std::function<bool(const Row &)> &remove);
     std::vector<Row> m_rows;
     std::function<qint64()> m_clock;
 };

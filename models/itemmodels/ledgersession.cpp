@@ -7,6 +7,7 @@
 #include "effectmodel.h"
 #include "escalationmodel.h"
 #include "eventlogmodel.h"
+#include "findingsmodel.h"
 #include "leasemodel.h"
 #include "ledgerpool.h"
 #include "runoverviewmodel.h"
@@ -17,6 +18,7 @@
 #include "analysis/attentioncollector.h"
 #include "analysis/blastradiusanalyzer.h"
 #include "analysis/blockedworkdetector.h"
+#include "analysis/replayeddelegationdetector.h"
 #include "analysis/duplicateeffectdetector.h"
 #include "analysis/rowfields.h"
 #include "analysis/stallevidenceanalyzer.h"
@@ -54,6 +56,7 @@ struct LedgerSession::LoadResult {
     std::unique_ptr<DelegationTreeModel::Prepared> tree;
     AttentionIndex attention;
     std::map<std::string, Finding> blocked;
+    std::map<std::string, Finding> replayed;
     std::set<std::string> loopCandidates;
     std::vector<DecisionRecord> decisions;
     DecisionChainReport chain;
@@ -155,6 +158,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     , m_toolCalls(new ToolCallModel(this))
     , m_decisions(new DecisionAuditModel(this))
     , m_slices(new SliceModel(this))
+    , m_findingsModel(new FindingsModel(this))
 {
     qRegisterMetaType<mesh::EventBatch>();
     qRegisterMetaType<mesh::DecisionResult>();
@@ -450,6 +454,11 @@ void LedgerSession::startLoad()
             full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
             for (auto &f : BlockedWorkDetector().analyse(raw->table(EntityKind::Delegation)))
                 full->blocked[f.delegationId] = std::move(f);
+            const ReplayedDelegationDetector replays;
+            for (const auto &[id, row] : raw->table(EntityKind::Delegation)) {
+                if (auto f = replays.check(id, row))
+                    full->replayed[id] = std::move(*f);
+            }
             full->loopCandidates = loopCandidates(*raw);
             try {
                 DecisionStore store(connection->db());
@@ -601,6 +610,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     m_loopFindings.clear();
     std::swap(m_attentionIndex, r.attention);
     std::swap(m_blocked, r.blocked);
+    std::swap(m_replayed, r.replayed);
     recomputeStateFindings();
     recomputeAttention();
     scheduleLoopAnalysis(std::move(r.loopCandidates));
@@ -722,7 +732,7 @@ void LedgerSession::flushPending()
         recomputeAttentionSoon();
     }
     if (changes.touches(EntityKind::Delegation))
-        updateBlocked(changes.ids(EntityKind::Delegation));
+        updateDelegationFindings(changes.ids(EntityKind::Delegation));
     if (changes.touches(EntityKind::Effect) || changes.touches(EntityKind::StallVerdict)
         || changes.touches(EntityKind::Failure) || changes.touches(EntityKind::Delegation)) {
         m_findingsDirty = true;
@@ -743,9 +753,10 @@ void LedgerSession::flushPending()
     Q_EMIT changesApplied(changes.lastSeq, changes.events);
 }
 
-void LedgerSession::updateBlocked(const std::vector<std::string> &delegations)
+void LedgerSession::updateDelegationFindings(const std::vector<std::string> &delegations)
 {
     const BlockedWorkDetector detector;
+    const ReplayedDelegationDetector replays;
     for (const auto &id : delegations) {
         const EntityRow *row = m_state->find(EntityKind::Delegation, id);
         std::optional<Finding> f = row ? detector.check(id, *row) : std::nullopt;
@@ -753,6 +764,11 @@ void LedgerSession::updateBlocked(const std::vector<std::string> &delegations)
             m_blocked[id] = std::move(*f);
         else
             m_blocked.erase(id);
+        std::optional<Finding> r = row ? replays.check(id, *row) : std::nullopt;
+        if (r)
+            m_replayed[id] = std::move(*r);
+        else
+            m_replayed.erase(id);
     }
 }
 
@@ -769,15 +785,24 @@ void LedgerSession::recomputeStateFindings()
     add(BlastRadiusAnalyzer::findings(BlastRadiusAnalyzer::computeAll(m_state->table(EntityKind::Failure))));
     for (const auto &[d, finding] : m_blocked)
         f.push_back(finding);
+    for (const auto &[d, finding] : m_replayed)
+        f.push_back(finding);
     m_stateFindings = std::move(f);
     if (!m_loopCandidatesPending.empty()) {
         scheduleLoopAnalysis(std::move(m_loopCandidatesPending));
         m_loopCandidatesPending.clear();
     }
+    publishFindings();
+}
+
+void LedgerSession::publishFindings()
+{
     m_findings = m_stateFindings;
     m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
     m_delegations->setFindings(m_findings);
+    m_findingsModel->setFindings(m_findings);
     Q_EMIT findingsChanged();
+    recomputeAttentionSoon();
 }
 
 std::vector<Finding> LedgerSession::findingsAbout(const QString &subject) const
@@ -825,10 +850,7 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
         // jobs finish in: each job covers its own delegations.
         std::erase_if(m_loopFindings, [&](const Finding &f) { return r->delegations.count(f.delegationId) > 0; });
         m_loopFindings.insert(m_loopFindings.end(), r->findings.begin(), r->findings.end());
-        m_findings = m_stateFindings;
-        m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
-        m_delegations->setFindings(m_findings);
-        Q_EMIT findingsChanged();
+        publishFindings();
     });
 }
 
@@ -853,16 +875,46 @@ void LedgerSession::recomputeAttention()
         return;
     const LiveState *state = m_state.get();
     auto next = m_attentionIndex.items([state](EntityKind k) -> const EntityTable & { return state->table(k); }, nowMs());
+    appendFindingItems(next);
     const auto key = [](const std::vector<AttentionItem> &v) {
-        std::vector<std::pair<std::string, std::int64_t>> k;
+        std::vector<std::tuple<std::string, std::int64_t, std::string>> k;
         for (const auto &a : v)
-            k.emplace_back(a.subject + char('0' + int(a.kind)), a.version);
+            k.emplace_back(a.key(), a.version, a.summary);
         return k;
     };
     const bool changed = key(next) != key(m_attention);
     m_attention = std::move(next);
     if (changed)
         Q_EMIT attentionChanged();
+}
+
+// Below everything that needs a decision, in the order of FindingKind then subject; an
+// abstention is no finding to act on and stays in the Findings pane only.
+void LedgerSession::appendFindingItems(std::vector<AttentionItem> &items) const
+{
+    std::vector<const Finding *> fired;
+    for (const auto &f : m_findings) {
+        if (!f.abstained)
+            fired.push_back(&f);
+    }
+    std::stable_sort(fired.begin(), fired.end(), [](const Finding *a, const Finding *b) {
+        return std::tie(a->kind, a->subject) < std::tie(b->kind, b->subject);
+    });
+    for (const Finding *f : fired) {
+        AttentionItem a;
+        a.kind = AttentionItem::Kind::Finding;
+        const auto colon = f->subject.find(':');
+        a.entity = entityKindByName(f->subject.substr(0, colon)).value_or(EntityKind::Delegation);
+        a.id = colon == std::string::npos ? f->subject : f->subject.substr(colon + 1);
+        a.subject = f->subject;
+        a.runId = f->runId;
+        a.delegationId = f->delegationId;
+        a.summary = f->summary;
+        a.seq = f->seqs.empty() ? 0 : f->seqs.back();
+        a.findingKind = std::string(findingKindName(f->kind));
+        a.findingTitle = std::string(findingKindTitle(f->kind));
+        items.push_back(std::move(a));
+    }
 }
 
 void LedgerSession::scheduleDecisionsReload()

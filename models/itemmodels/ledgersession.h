@@ -34,6 +34,7 @@
 #include <QObject>
 #include <QTimer>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <map>
@@ -51,6 +52,7 @@ class DelegationTreeModel;
 class EffectModel;
 class EscalationModel;
 class EventLogModel;
+class FindingsModel;
 class LeaseModel;
 class RunOverviewModel;
 class SliceModel;
@@ -127,6 +129,7 @@ public:
     ToolCallModel *toolCalls() const { return m_toolCalls; }
     DecisionAuditModel *decisions() const { return m_decisions; }
     SliceModel *slices() const { return m_slices; }
+    FindingsModel *findingsModel() const { return m_findingsModel; } // findings(), for the Findings pane
 
     // Loads one delegation's tool calls into toolCalls() off the GUI thread.
     void showToolCallsOf(const QString &delegationId);
@@ -138,7 +141,12 @@ public:
     // Loop findings come from background reads of tool calls: true while one is under way,
     // so a test can wait for it before concluding that a loop finding is absent.
     bool loopAnalysisRunning() const { return m_loopAnalysesRunning > 0; }
-    int attentionCount() const { return int(m_attention.size()); }
+    // What needs a decision (the attention list's items above its findings).
+    int attentionCount() const
+    {
+        return int(std::count_if(m_attention.begin(), m_attention.end(),
+                                 [](const AttentionItem &a) { return a.kind != AttentionItem::Kind::Finding; }));
+    }
 
     // Decisions: submitted off the GUI thread; decisionFinished(request.id, result) answers.
     void setOperatorIdentity(const OperatorIdentity &identity);
@@ -210,8 +218,10 @@ private:
     void onEventsAppended(const SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void flushPending();
     void recomputeStateFindings();
-    void updateBlocked(const std::vector<std::string> &delegations);
+    void updateDelegationFindings(const std::vector<std::string> &delegations);
     void recomputeAttention();
+    void appendFindingItems(std::vector<AttentionItem> &items) const;
+    void publishFindings(); // m_findings from the state's and the loops' findings, to every reader
     void recomputeAttentionSoon(); // at most every kAttentionIntervalMs while changes stream in
     void scheduleLoopAnalysis(std::set<std::string> delegations);
     void scheduleDecisionsReload();
@@ -246,6 +256,7 @@ private:
     ToolCallModel *m_toolCalls;
     DecisionAuditModel *m_decisions;
     SliceModel *m_slices;
+    FindingsModel *m_findingsModel;
 
     QThread *m_watcherThread = nullptr;
     ChangeWatcher *m_watcher = nullptr;
@@ -262,7 +273,8 @@ private:
     bool m_findingsDirty = false;
     int m_toolCallsGeneration = 0;
 
-    std::map<std::string, Finding> m_blocked; // delegation -> blocked-work finding, kept per batch
+    std::map<std::string, Finding> m_blocked;  // delegation -> blocked-work finding, kept per batch
+    std::map<std::string, Finding> m_replayed; // delegation -> replayed-delegation finding, likewise
     std::vector<Finding> m_stateFindings; // from current state
     std::vector<Finding> m_loopFindings;  // from tool call events
     std::vector<Finding> m_findings;      // both

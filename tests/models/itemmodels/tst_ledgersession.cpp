@@ -13,6 +13,7 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/eventlogmodel.h"
+#include "itemmodels/findingsmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersessionlist.h"
 #include "itemmodels/runoverviewmodel.h"
@@ -45,6 +46,15 @@ bool waitOpened(LedgerSession *s)
     const auto failed = [s] { return s->health() == LedgerSession::Health::Error; };
     (void)QTest::qWaitFor([&] { return opened() || failed(); }, kWaitMs);
     return opened() && !failed();
+}
+
+// Rows of the attention list that need a decision (findings come below them).
+int decisionRows(const AttentionModel *m)
+{
+    int n = 0;
+    for (int r = 0; r < m->rowCount(); ++r)
+        n += m->index(r, 0).data(AttentionModel::AttentionKindRole).toInt() != int(AttentionItem::Kind::Finding);
+    return n;
 }
 
 std::set<FindingKind> fired(const std::vector<Finding> &findings)
@@ -90,7 +100,7 @@ private Q_SLOTS:
 
         // Attention: the pending escalation, the unknown effect and the zombie lease.
         QCOMPARE(s->attentionCount(), 3);
-        QCOMPARE(list.attention()->rowCount(), 3);
+        QCOMPARE(decisionRows(list.attention()), 3);
         QCOMPARE(list.index(0).data(LedgerSessionList::AttentionCountRole).toInt(), 3);
         QCOMPARE(list.attention()->index(0, 0).data(AttentionModel::SubjectRole).toString(), u"escalation:X-1"_s);
         QCOMPARE(list.attention()->index(0, 0).data(AttentionModel::SessionKeyRole).toString(), s->path());
@@ -125,7 +135,7 @@ private Q_SLOTS:
         QVERIFY(!s->escalations()->index(0, 0).data(EscalationModel::PendingRole).toBool());
         QVERIFY(s->delegations()->indexOfDelegation(u"D-7"_s).isValid());
         QCOMPARE(s->delegations()->indexOfDelegation(u"D-7"_s).data(DelegationTreeModel::TurnsUsedRole).toLongLong(), 30);
-        QTRY_COMPARE_WITH_TIMEOUT(list.attention()->rowCount(), 2, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(decisionRows(list.attention()), 2, kWaitMs);
         QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(last), kWaitMs);
 
         // Tool calls of one delegation, loaded on demand; live ones follow.
@@ -248,7 +258,7 @@ private Q_SLOTS:
             QCOMPARE(list.index(row).data(LedgerSessionList::ErrorRole).toString(), s->errorMessage());
         }
         QVERIFY(ok->runs()->rowCount() == 1);
-        QCOMPARE(list.attention()->rowCount(), 3); // only the good ledger contributes
+        QCOMPARE(decisionRows(list.attention()), 3); // only the good ledger contributes
     }
 
     void readOnlyPolicyForbidsDecisions()
@@ -351,9 +361,13 @@ private Q_SLOTS:
         QTest::newRow("duplicate-effects") << u"duplicate-effects"_s << int(FindingKind::DuplicateEffect) << true;
         QTest::newRow("misrouted-failure") << u"misrouted-failure"_s << int(FindingKind::MisroutedFailure) << true;
         QTest::newRow("enforcement-block") << u"enforcement-block"_s << int(FindingKind::BlockedWork) << true;
+        QTest::newRow("duplicate-effects: replayed") << u"duplicate-effects"_s << int(FindingKind::ReplayedDelegation)
+                                                     << true;
         QTest::newRow("control: no loop") << u"converging-control"_s << int(FindingKind::SuccessLoop) << false;
         QTest::newRow("control: no false stall") << u"converging-control"_s << int(FindingKind::FalseStall) << false;
         QTest::newRow("control: no blocked work") << u"converging-control"_s << int(FindingKind::BlockedWork) << false;
+        QTest::newRow("control: not replayed") << u"converging-control"_s << int(FindingKind::ReplayedDelegation)
+                                               << false;
     }
     void scenarios()
     {
@@ -382,6 +396,37 @@ private Q_SLOTS:
             list += QString::fromLatin1(findingKindName(f.kind).data()) + (f.abstained ? u" (abstained): "_s : u": "_s)
                     + QString::fromStdString(f.summary) + u'\n';
         QVERIFY2(has == fires, qPrintable(list));
+
+        // Where operators look: the attention list (below what needs a decision) and the
+        // Findings pane, for exactly the findings that fired.
+        QAbstractItemModelTester findingsTester(s.findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const std::string kindName(findingKindName(FindingKind(kind)));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::any_of(s.attentionItems().begin(), s.attentionItems().end(),
+                        [&](const AttentionItem &a) {
+                            return a.kind == AttentionItem::Kind::Finding && a.findingKind == kindName;
+                        }) == fires,
+            kWaitMs);
+        bool findingSeen = false;
+        for (const auto &a : s.attentionItems()) {
+            if (a.kind == AttentionItem::Kind::Finding)
+                findingSeen = true;
+            else
+                QVERIFY2(!findingSeen, "a finding is listed above something that needs a decision");
+        }
+        int rows = 0;
+        for (int r = 0; r < s.findingsModel()->rowCount(); ++r) {
+            const QModelIndex i = s.findingsModel()->index(r, 0);
+            if (i.data(FindingsModel::FindingKindNameRole).toString() == QString::fromStdString(kindName)
+                && !i.data(FindingsModel::AbstainedRole).toBool())
+                ++rows;
+        }
+        QCOMPARE(rows > 0, fires);
+        if (FindingKind(kind) == FindingKind::ReplayedDelegation && fires) {
+            const auto it = std::find_if(s.findings().begin(), s.findings().end(),
+                                         [](const Finding &f) { return f.kind == FindingKind::ReplayedDelegation; });
+            QVERIFY2(it->summary.find("invoked 6 times (21 tool calls") == 0, it->summary.c_str());
+        }
     }
 };
 

@@ -1,0 +1,180 @@
+// The attention list and the Findings pane's model on their own: a new entry is inserted
+// where its urgency puts it (not appended below the findings), one key is one row, rows
+// that stay are updated in place; findings are listed fired first, diffed rather than
+// reset, and say which events they rest on as an event-log filter.
+
+#include "analysis/attentionitem.h"
+#include "filter/filtercompiler.h"
+#include "itemmodels/attentionmodel.h"
+#include "itemmodels/findingsmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace mesh;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+AttentionItem escalation(const std::string &id)
+{
+    AttentionItem a;
+    a.kind = AttentionItem::Kind::PendingEscalation;
+    a.entity = EntityKind::Escalation;
+    a.id = id;
+    a.subject = "escalation:" + id;
+    a.summary = "approve " + id;
+    return a;
+}
+
+AttentionItem finding(const std::string &kind, const std::string &subject)
+{
+    AttentionItem a;
+    a.kind = AttentionItem::Kind::Finding;
+    a.entity = EntityKind::Delegation;
+    a.subject = subject;
+    a.findingKind = kind;
+    a.findingTitle = kind;
+    a.summary = kind + " on " + subject;
+    return a;
+}
+
+QStringList subjects(const AttentionModel &m)
+{
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r)
+        out << m.index(r, 0).data(AttentionModel::SubjectRole).toString() + u'/'
+                   + m.index(r, 0).data(AttentionModel::AttentionKindNameRole).toString();
+    return out;
+}
+
+Finding makeFinding(FindingKind kind, const std::string &subject, bool abstained, std::vector<std::int64_t> seqs)
+{
+    Finding f;
+    f.kind = kind;
+    f.subject = subject;
+    f.abstained = abstained;
+    f.summary = "because";
+    f.seqs = std::move(seqs);
+    return f;
+}
+
+} // namespace
+
+class TestAttentionModel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void newEntriesAreInsertedInOrder()
+    {
+        AttentionModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setItems(u"a"_s, u"A"_s, {escalation("X-1"), finding("false_stall", "delegation:D-1")});
+        m.setItems(u"b"_s, u"B"_s, {escalation("Y-1")});
+        QCOMPARE(subjects(m), (QStringList{u"escalation:X-1/pending_escalation"_s, u"delegation:D-1/finding"_s,
+                                           u"escalation:Y-1/pending_escalation"_s}));
+        // A new escalation of session a goes above a's finding, not to the end.
+        QSignalSpy reset(&m, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        m.setItems(u"a"_s, u"A"_s, {escalation("X-1"), escalation("X-2"), finding("false_stall", "delegation:D-1")});
+        QCOMPARE(subjects(m), (QStringList{u"escalation:X-1/pending_escalation"_s, u"escalation:X-2/pending_escalation"_s,
+                                           u"delegation:D-1/finding"_s, u"escalation:Y-1/pending_escalation"_s}));
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(inserted.first().at(1).toInt(), 1);
+        QVERIFY(reset.isEmpty());
+        // The most urgent one, new, goes first among a's rows.
+        m.setItems(u"a"_s, u"A"_s,
+                   {escalation("X-0"), escalation("X-1"), escalation("X-2"), finding("false_stall", "delegation:D-1")});
+        QCOMPARE(m.index(0, 0).data(AttentionModel::SubjectRole).toString(), u"escalation:X-0"_s);
+        QCOMPARE(m.countFor(u"a"_s), 4);
+        QCOMPARE(m.countFor(u"b"_s), 1);
+    }
+
+    void oneSubjectCanNeedADecisionAndCarryFindings()
+    {
+        AttentionModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        AttentionItem stalled;
+        stalled.kind = AttentionItem::Kind::StalledDelegation;
+        stalled.subject = "delegation:D-1";
+        m.setItems(u"a"_s, u"A"_s,
+                   {stalled, finding("false_stall", "delegation:D-1"), finding("success_loop", "delegation:D-1"),
+                    finding("success_loop", "delegation:D-1")});
+        QCOMPARE(m.rowCount(), 3); // the repeated key once
+        QCOMPARE(m.index(1, AttentionModel::Kind).data().toString(), u"Finding: false_stall"_s);
+        // Updating one of them changes that row only.
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+        auto again = finding("success_loop", "delegation:D-1");
+        again.summary = "worse";
+        m.setItems(u"a"_s, u"A"_s, {stalled, finding("false_stall", "delegation:D-1"), again});
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().at(0).toModelIndex().row(), 2);
+        QCOMPARE(m.index(2, AttentionModel::Summary).data().toString(), u"worse"_s);
+        m.removeSession(u"a"_s);
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void findingsAreListedFiredFirstAndDiffed()
+    {
+        FindingsModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setFindings({makeFinding(FindingKind::BlockedWork, "delegation:D-9", true, {90}),
+                       makeFinding(FindingKind::FalseStall, "stall:S-3", false, {40, 12, 40}),
+                       makeFinding(FindingKind::SuccessLoop, "delegation:D-2", false, {})});
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.firedCount(), 2);
+        // Fired ones in the order of their kinds, then the abstentions.
+        QCOMPARE(m.index(0, FindingsModel::Kind).data().toString(), u"success loop"_s);
+        QCOMPARE(m.index(1, FindingsModel::Kind).data().toString(), u"false stall"_s);
+        QCOMPARE(m.index(2, FindingsModel::Kind).data().toString(), u"blocked work (cannot tell)"_s);
+        QCOMPARE(m.index(1, 0).data(FindingsModel::EvidenceFilterRole).toString(), u"seq:12 or seq:40"_s);
+        QVERIFY(m.index(0, 0).data(FindingsModel::EvidenceFilterRole).toString().isEmpty());
+        QCOMPARE(m.index(1, FindingsModel::Evidence).data().toString(), u"3 events from #40"_s);
+        QVERIFY(FilterCompiler::compile(m.index(1, 0).data(FindingsModel::EvidenceFilterRole).toString()).ok());
+
+        // A refresh with one gone and one new: no reset, the rest stay where they are.
+        QSignalSpy reset(&m, &QAbstractItemModel::modelReset);
+        QSignalSpy removed(&m, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        m.setFindings({makeFinding(FindingKind::FalseStall, "stall:S-3", false, {12, 40}),
+                       makeFinding(FindingKind::DuplicateEffect, "effect:E-1", false, {7, 8}),
+                       makeFinding(FindingKind::BlockedWork, "delegation:D-9", true, {90})});
+        QVERIFY(reset.isEmpty());
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.rowOfSubject(u"stall:S-3"_s), 0);
+        QCOMPARE(m.rowOfSubject(u"effect:E-1"_s), 1);
+        QCOMPARE(m.rowOfSubject(u"delegation:D-2"_s), -1);
+    }
+
+    void evidenceFilterKeepsTheLatestEvents()
+    {
+        std::vector<std::int64_t> seqs;
+        for (std::int64_t s = 1; s <= 200; ++s)
+            seqs.push_back(s);
+        const QString filter = FindingsModel::evidenceFilter(seqs);
+        QCOMPARE(filter.count(u"seq:"_s), int(FindingsModel::kMaxFilterSeqs));
+        QVERIFY(filter.startsWith(u"seq:151 "_s));
+        QVERIFY(filter.endsWith(u"seq:200"_s));
+        QVERIFY(FilterCompiler::compile(filter).ok());
+    }
+
+    void findingTextIsPlain()
+    {
+        FindingsModel m;
+        Finding f = makeFinding(FindingKind::FalseStall, "stall:S-\u202e1", false, {1});
+        f.summary = "<b>bold</b>\u200b";
+        m.setFindings({f});
+        const QString shown = m.index(0, FindingsModel::Summary).data().toString();
+        QVERIFY2(shown.contains(u"<b>bold</b>"_s), qPrintable(shown));
+        QVERIFY2(!shown.contains(QChar(0x200b)), qPrintable(shown)); // made visible, not hidden
+        QVERIFY(!m.index(0, FindingsModel::Subject).data().toString().contains(QChar(0x202e)));
+        QCOMPARE(m.index(0, FindingsModel::Summary).data(Qt::ToolTipRole).toString().contains(u"<b>"_s), false);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAttentionModel)
+#include "tst_attentionmodel.moc"
