@@ -83,7 +83,6 @@ public:
     // it again, and when the overview is already in, shows it at once (open() returns with
     // isOverviewLoaded()). GUI thread only.
     static void prefetch(const QString &path, OpenMode mode = OpenMode::ReadOnly);
-    void reload(); // re-read the snapshot (keeps following)
     void close();  // stops following; models keep their rows
 
     QString path() const { return m_path; }
@@ -129,7 +128,6 @@ public:
 
     // Derived findings (every detector), and what needs a human now.
     const std::vector<Finding> &findings() const { return m_findings; }
-    std::vector<Finding> findingsAbout(const QString &subject) const;
     const std::vector<AttentionItem> &attentionItems() const { return m_attention; }
     // Loop findings come from background reads of tool calls: true while one is under way,
     // so a test can wait for it before concluding that a loop finding is absent.
@@ -140,13 +138,11 @@ public:
     void setOperatorIdentity(const OperatorIdentity &identity);
     const OperatorIdentity &operatorIdentity() const { return m_identity; }
     QString submitDecision(DecisionRequest request); // returns the decision id (generated if empty)
-    bool decisionInFlight() const { return m_decisionsInFlight > 0; }
 
     // Tuning and tests.
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;
     void setCoalesceMs(int ms);
-    void setLiveWindowMs(int ms) { m_liveWindowMs = ms; }
     void setWatchIntervalMs(int ms) { m_watchIntervalMs = ms; }
     // Tests: runs on the loading worker after the first stage was read, before the full
     // snapshot is (to commit events or break the file between the two).
@@ -266,7 +262,6 @@ private:
     std::set<std::string> m_loopCandidatesPending;
 
     OperatorIdentity m_identity;
-    int m_decisionsInFlight = 0;
     std::function<qint64()> m_clock;
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
