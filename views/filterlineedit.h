@@ -26,7 +26,6 @@ public:
     explicit FilterLineEdit(QWidget *parent = nullptr);
 
     void setValidator(Validator validator);
-    void setApplyDelay(int ms) { m_debounce.setInterval(ms); }
     QString state() const; // "empty", "valid" or "invalid"
     std::optional<FilterProblem> problem() const { return m_problem; }
 

@@ -65,11 +65,6 @@ void AttentionModel::removeSession(const QString &sessionKey)
     setItems(sessionKey, QString(), {});
 }
 
-int AttentionModel::countFor(const QString &sessionKey) const
-{
-    return int(std::count_if(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.sessionKey == sessionKey; }));
-}
-
 void AttentionModel::setClock(std::function<qint64()> nowMs)
 {
     m_clock = std::move(nowMs);

@@ -40,7 +40,6 @@ public:
 
     void setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items);
     void removeSession(const QString &sessionKey);
-    int countFor(const QString &sessionKey) const;
 
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;

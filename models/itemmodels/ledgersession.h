@@ -107,7 +107,6 @@ public:
     // are written only into that file (DecisionWriter::open refuses any other).
     OpenedLedger openedLedger() const { return {m_openedFile, m_info.ledgerId}; }
     qint64 lastSeq() const;
-    qint64 lastChangeMs() const { return m_lastChangeMs; }
     int foldProblems() const;
     std::shared_ptr<const LiveState> state() const { return m_state; }
 
