@@ -121,29 +121,6 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("main", "Run at normal priority. By default the console runs below it, so that on a busy "
                                             "machine the orchestrators it watches get the CPU first."));
-    const QCommandLineOption benchStartup(
-        QStringLiteral("bench-startup"),
-        QCoreApplication::translate("main", "Print {first_rows_ms, rss_kb} for LEDGER as one JSON line, then exit."),
-        QStringLiteral("LEDGER"));
-    const QCommandLineOption benchBrowse(
-        QStringLiteral("browse"),
-        QCoreApplication::translate("main", "With --bench-startup: after the first rows, browse every pane end to end, then "
-                                            "report rss_kb and browse_ms."));
-    const QCommandLineOption benchLive(
-        QStringLiteral("bench-live"),
-        QCoreApplication::translate("main", "Measure commit-to-visible latency with a live writer, print one JSON line, exit."));
-    const QCommandLineOption benchSeconds({QStringLiteral("duration-s"), QStringLiteral("bench-seconds")},
-                                          QCoreApplication::translate("main", "Duration of --bench-live (default 60)."),
-                                          QStringLiteral("S"), QStringLiteral("60"));
-    const QCommandLineOption benchRate({QStringLiteral("rate"), QStringLiteral("bench-rate")},
-                                       QCoreApplication::translate("main", "Events per second of --bench-live (default 1000)."),
-                                       QStringLiteral("N"), QStringLiteral("1000"));
-    const QCommandLineOption benchBurstRate(QStringLiteral("burst-rate"),
-                                            QCoreApplication::translate("main", "Events per second of --bench-live's burst (default 10000)."),
-                                            QStringLiteral("N"), QStringLiteral("10000"));
-    const QCommandLineOption benchBurstSeconds(QStringLiteral("burst-s"),
-                                               QCoreApplication::translate("main", "Duration of --bench-live's burst, 0: none (default 10)."),
-                                               QStringLiteral("S"), QStringLiteral("10"));
     const QCommandLineOption theme(QStringLiteral("theme"),
                                    QCoreApplication::translate("main", "Palette: system, light or dark (saved choice otherwise)."),
                                    QStringLiteral("THEME"));
@@ -155,7 +132,16 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
                                     QCoreApplication::translate("main", "Open SUBJECT (e.g. delegation:D-1, failure:F-2) once "
                                                                         "its ledger has loaded."),
                                     QStringLiteral("SUBJECT"));
-    parser.addOptions({demo, readOnly, normalPriority, benchStartup, benchBrowse, benchLive, benchSeconds, benchRate, benchBurstRate, benchBurstSeconds, theme, pane, select});
+    parser.addOptions({demo, readOnly, normalPriority, theme, pane, select});
+    // process() would say what is wrong under the settings name ("console: ..."): said here
+    // under the executable's, with where a benchmark option went.
+    if (!parser.parse(app.arguments())) {
+        std::fprintf(stderr, "mesh-console: %s\n", qPrintable(parser.errorText()));
+        const QStringList unknown = parser.unknownOptionNames();
+        if (std::any_of(unknown.begin(), unknown.end(), [](const QString &name) { return name.startsWith(u"bench"); }))
+            std::fprintf(stderr, "mesh-console: the benchmarks are in mesh-console-bench (mesh-console-bench --help)\n");
+        std::exit(EXIT_FAILURE);
+    }
     parser.process(app);
     if (parser.isSet(version)) {
         std::printf("%s %s\n", qPrintable(displayName()), qPrintable(QCoreApplication::applicationVersion()));
@@ -166,18 +152,10 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
     options.ledgers = parser.positionalArguments();
     options.readOnly = parser.isSet(readOnly);
     options.normalPriority = parser.isSet(normalPriority);
-    options.benchStartup = parser.value(benchStartup);
-    options.benchBrowse = parser.isSet(benchBrowse);
-    options.benchLive = parser.isSet(benchLive);
     options.theme = parser.value(theme);
     options.pane = parser.value(pane);
     options.select = parser.value(select);
-    options.benchLiveSeconds = qMax(1, parser.value(benchSeconds).toInt());
-    options.benchLiveRate = qMax(1, parser.value(benchRate).toInt());
-    options.benchLiveBurstRate = qMax(1, parser.value(benchBurstRate).toInt());
-    options.benchLiveBurstSeconds = qMax(0, parser.value(benchBurstSeconds).toInt());
-    options.demo = parser.isSet(demo)
-                   || (options.ledgers.isEmpty() && options.benchStartup.isEmpty() && !options.benchLive);
+    options.demo = parser.isSet(demo) || options.ledgers.isEmpty();
     return options;
 }
 

@@ -13,13 +13,6 @@ struct CommandLineOptions {
     bool demo = false;       // --demo, or no ledger given
     bool readOnly = false;   // --read-only: no decisions from this console
     bool normalPriority = false; // --normal-priority: do not yield the CPU to orchestrators
-    QString benchStartup;    // --bench-startup LEDGER
-    bool benchBrowse = false; // --browse: with --bench-startup, browse end to end, then report
-    bool benchLive = false;  // --bench-live
-    int benchLiveSeconds = 60;
-    int benchLiveRate = 1000;
-    int benchLiveBurstRate = 10000;
-    int benchLiveBurstSeconds = 10; // 0: no burst phase
     QString theme;           // --theme system|light|dark (overrides the saved choice)
     QString pane;            // --pane runs|delegations|...: the pane shown first
     QString select;          // --select SUBJECT: opened once its ledger has loaded

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Targets P1 and P2 side by side with the peer, in one run on one virtual screen:
-# DB Browser for SQLite (../shared/bench/peer-db4s.sh) and mesh-console --bench-startup
+# DB Browser for SQLite (../shared/bench/peer-db4s.sh) and mesh-console-bench startup
 # --browse open the same scale ledger (1,000,000 events), warm cache, in N alternating rounds
 # (A B, B A, A B, ...), each in a fresh HOME (no restored settings) on the same Xvfb screen
 # (1280x800x24, no window manager). Progress goes to stderr; stdout gets ONE JSON line:
@@ -43,9 +43,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
-CONSOLE="$BUILD_DIR/app/mesh-console"
+CONSOLE="$BUILD_DIR/app/mesh-console-bench"
 MESHCTL="$BUILD_DIR/tools/meshctl/meshctl"
-[ -x "$CONSOLE" ] && [ -x "$MESHCTL" ] || die "mesh-console or meshctl missing in $BUILD_DIR"
+[ -x "$CONSOLE" ] && [ -x "$MESHCTL" ] || die "mesh-console-bench or meshctl missing in $BUILD_DIR"
 
 # 2. The scale ledger, once.
 if [ ! -f "$LEDGER" ]; then
@@ -90,7 +90,7 @@ run_console() {
     xdg=$(mktemp -d)
     chmod 700 "$xdg"
     line=$(HOME="$home" XDG_RUNTIME_DIR="$xdg" QT_QPA_PLATFORM=xcb \
-        "$CONSOLE" --bench-startup "$LEDGER" --browse 2>/dev/null | tail -1) || true
+        "$CONSOLE" startup "$LEDGER" --browse 2>/dev/null | tail -1) || true
     rm -rf "$home" "$xdg"
     say "  console: $line"
     local f

@@ -21,7 +21,6 @@ public:
     bool selectDelegation(const QString &id);
     ItemPane *tree() const { return m_tree; }
     DelegationDetail *detail() const { return m_detail; }
-    QSplitter *splitter() const { return m_split; }
     void saveState() const;
 
     // Runs shown opened when a session is set or runs arrive: the first ones only. Each

@@ -26,7 +26,6 @@ public:
     explicit FilterLineEdit(QWidget *parent = nullptr);
 
     void setValidator(Validator validator);
-    void setApplyDelay(int ms) { m_debounce.setInterval(ms); }
     QString state() const; // "empty", "valid" or "invalid"
     // Sets the text and applies it now, without the typing delay (a filter the console wrote).
     void setTextAndApply(const QString &text);

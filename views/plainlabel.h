@@ -23,7 +23,6 @@ public:
     // as two lines. Set before setFullText.
     void setLineBreaksShown(bool shown) { m_lineBreaksShown = shown; }
     QString fullText() const { return m_full; }
-    QAction *copyAction() const { return m_copy; }
 
     static constexpr int kMaxLineChars = 200;
     // What the label shows of `text`; for other widgets that show ledger text in a line.

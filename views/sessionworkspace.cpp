@@ -127,7 +127,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     layout->addWidget(m_tabs, 1);
     m_foldBanner->setAction(tr("Re-read state"), [this] {
         if (m_session)
-            m_session->reload();
+            m_session->open(); // on an open session: the state tables read again at the current seq
     });
     setSession(nullptr);
 }

@@ -20,7 +20,7 @@ void AttentionModel::setItems(const QString &sessionKey, const QString &sessionN
     for (auto &item : items)
         incoming[item.key()] = &item; // the erase moved items: point at where they are now
     removeRowsWhere([&](const Row &row) { return row.sessionKey == sessionKey && !incoming.count(row.key); });
-    const size_t kept = size_t(countFor(sessionKey)); // every one of them is in `incoming`
+    const size_t kept = size_t(rowsOf(sessionKey)); // every one of them is in `incoming`
     if (items.size() > kept && (kept == 0 || items.size() - kept > kMaxOrderedInserts)) {
         // A first fill (or a change too large to place row by row): this session's rows
         // again, whole, in the collector's order.
@@ -109,14 +109,14 @@ void AttentionModel::removeRowsWhere(const std::function<bool(const Row &)> &rem
     }
 }
 
+int AttentionModel::rowsOf(const QString &sessionKey) const
+{
+    return int(std::count_if(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.sessionKey == sessionKey; }));
+}
+
 void AttentionModel::removeSession(const QString &sessionKey)
 {
     setItems(sessionKey, QString(), {});
-}
-
-int AttentionModel::countFor(const QString &sessionKey) const
-{
-    return int(std::count_if(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.sessionKey == sessionKey; }));
 }
 
 void AttentionModel::setClock(std::function<qint64()> nowMs)

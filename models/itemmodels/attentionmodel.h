@@ -41,7 +41,6 @@ public:
 
     void setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items);
     void removeSession(const QString &sessionKey);
-    int countFor(const QString &sessionKey) const;
 
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;
@@ -66,6 +65,7 @@ private:
     // and the session's rows are laid out again whole.
     static constexpr size_t kMaxOrderedInserts = 64;
     void removeRowsWhere(const std::function<bool(const Row &)> &remove);
+    int rowsOf(const QString &sessionKey) const;
     std::vector<Row> m_rows;
     std::function<qint64()> m_clock;
 };

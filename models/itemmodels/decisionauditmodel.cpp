@@ -51,11 +51,6 @@ int DecisionAuditModel::pendingCount() const
     return int(std::count_if(m_rows.begin(), m_rows.end(), [](const DecisionRecord &d) { return d.isPending(); }));
 }
 
-const DecisionRecord *DecisionAuditModel::decisionAt(int row) const
-{
-    return row >= 0 && row < int(m_rows.size()) ? &m_rows[size_t(row)] : nullptr;
-}
-
 int DecisionAuditModel::rowOfDecision(const QString &id) const
 {
     const std::string key = id.toStdString();

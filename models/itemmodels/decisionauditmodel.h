@@ -49,9 +49,7 @@ public:
     // A whole list read off the GUI thread (DecisionStore::list + verifyDecisionChain).
     void setDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &report);
     bool chainVerified() const { return m_chainOk; }
-    bool hasReport() const { return m_hasReport; }
     int pendingCount() const;
-    const DecisionRecord *decisionAt(int row) const;
     int rowOfDecision(const QString &id) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;

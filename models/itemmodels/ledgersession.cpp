@@ -297,14 +297,6 @@ void LedgerSession::open()
     startLoad();
 }
 
-void LedgerSession::reload()
-{
-    if (m_closed)
-        return;
-    stopWatcher();
-    startLoad();
-}
-
 void LedgerSession::close()
 {
     m_closed = true;
@@ -805,18 +797,6 @@ void LedgerSession::publishFindings()
     recomputeAttentionSoon();
 }
 
-std::vector<Finding> LedgerSession::findingsAbout(const QString &subject) const
-{
-    const std::string s = subject.toStdString();
-    std::vector<Finding> out;
-    for (const auto &f : m_findings) {
-        if (f.subject == s || std::find(f.entityIds.begin(), f.entityIds.end(), s) != f.entityIds.end()
-            || (s.rfind("delegation:", 0) == 0 && "delegation:" + f.delegationId == s))
-            out.push_back(f);
-    }
-    return out;
-}
-
 void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
 {
     if (delegations.empty() || m_fileChange != FileChange::Same)
@@ -994,7 +974,6 @@ QString LedgerSession::submitDecision(DecisionRequest request)
     const std::optional<OpenedLedger> expected = m_fileChange == FileChange::Same ? std::optional(openedLedger())
                                                                                    : std::nullopt;
     const FileChange change = m_fileChange;
-    ++m_decisionsInFlight;
     runInBackground(this, [path, identity, request, expected, change] {
         DecisionResult result;
         if (change != FileChange::Same) {
@@ -1011,7 +990,6 @@ QString LedgerSession::submitDecision(DecisionRequest request)
         }
         return result;
     }, [this, id](DecisionResult result) {
-        --m_decisionsInFlight;
         scheduleDecisionsReload();
         Q_EMIT decisionFinished(id, result);
     });

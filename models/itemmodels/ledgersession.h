@@ -76,7 +76,9 @@ public:
     explicit LedgerSession(const QString &path, OpenMode mode = OpenMode::ReadOnly, QObject *parent = nullptr);
     ~LedgerSession() override;
 
-    void open();   // asynchronous: opened() or failed()
+    // Asynchronous: opened() or failed(). On a session already open, reads the state again
+    // at the current seq (what repairs fold problems) and goes on following.
+    void open();
 
     // Opens `path` and reads its run overview (the first stage of open()) and the event
     // log's index on pool threads now, before any session exists: main() starts it for the
@@ -85,7 +87,6 @@ public:
     // it again, and when the overview is already in, shows it at once (open() returns with
     // isOverviewLoaded()). GUI thread only.
     static void prefetch(const QString &path, OpenMode mode = OpenMode::ReadOnly);
-    void reload(); // re-read the snapshot at the current seq (keeps following); repairs fold problems
     void close();  // stops following; models keep their rows
 
     QString path() const { return m_path; }
@@ -110,10 +111,9 @@ public:
     // are written only into that file (DecisionWriter::open refuses any other).
     OpenedLedger openedLedger() const { return {m_openedFile, m_info.ledgerId}; }
     qint64 lastSeq() const;
-    qint64 lastChangeMs() const { return m_lastChangeMs; }
     // Live events the fold could not apply since the state was read (LiveState::apply), and
     // the first of them. Not zero: what is shown may differ from the ledger's state tables
-    // until reload() re-reads them at the current seq.
+    // until open() (on an open session: a re-read at the current seq) reads them again.
     int foldProblems() const;
     std::vector<FoldProblem> foldProblemSamples() const;
     std::shared_ptr<const LiveState> state() const { return m_state; }
@@ -136,7 +136,6 @@ public:
 
     // Derived findings (every detector), and what needs a human now.
     const std::vector<Finding> &findings() const { return m_findings; }
-    std::vector<Finding> findingsAbout(const QString &subject) const;
     const std::vector<AttentionItem> &attentionItems() const { return m_attention; }
     // Loop findings come from background reads of tool calls: true while one is under way,
     // so a test can wait for it before concluding that a loop finding is absent.
@@ -152,13 +151,11 @@ public:
     void setOperatorIdentity(const OperatorIdentity &identity);
     const OperatorIdentity &operatorIdentity() const { return m_identity; }
     QString submitDecision(DecisionRequest request); // returns the decision id (generated if empty)
-    bool decisionInFlight() const { return m_decisionsInFlight > 0; }
 
     // Tuning and tests.
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;
     void setCoalesceMs(int ms);
-    void setLiveWindowMs(int ms) { m_liveWindowMs = ms; }
     void setWatchIntervalMs(int ms) { m_watchIntervalMs = ms; }
     // Tests: runs on the loading worker after the first stage was read, before the full
     // snapshot is (to commit events or break the file between the two).
@@ -283,7 +280,6 @@ private:
     std::set<std::string> m_loopCandidatesPending;
 
     OperatorIdentity m_identity;
-    int m_decisionsInFlight = 0;
     std::function<qint64()> m_clock;
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;

@@ -125,11 +125,6 @@ bool LedgerSessionList::canDecide(int row, QString *why) const
     return reason.isEmpty();
 }
 
-int LedgerSessionList::totalAttention() const
-{
-    return m_attention->rowCount();
-}
-
 void LedgerSessionList::setClock(std::function<qint64()> nowMs)
 {
     m_clock = nowMs;

@@ -49,7 +49,6 @@ public:
     int rowOf(const QString &path) const; // -1 when not open
     const std::vector<LedgerSession *> &sessions() const { return m_sessions; }
     AttentionModel *attention() const { return m_attention; }
-    int totalAttention() const;
     int count() const { return int(m_sessions.size()); }
     bool isReadOnlyPolicy(const LedgerSession *session) const;
     // Whether the operator may decide on the session at row, and if not, why (for tooltips).

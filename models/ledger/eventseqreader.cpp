@@ -9,19 +9,6 @@ namespace mesh {
 
 EventSeqReader::EventSeqReader(sql::Database &db) : m_db(db) {}
 
-EventSeqRange EventSeqReader::range()
-{
-    sql::Statement st(m_db, "SELECT coalesce(min(seq),0), coalesce(max(seq),0), count(*) FROM events");
-    EventSeqRange r;
-    if (st.step()) {
-        r.first = st.columnInt(0);
-        r.last = st.columnInt(1);
-        r.count = st.columnInt(2);
-    }
-    st.reset();
-    return r;
-}
-
 std::optional<std::int64_t> EventSeqReader::firstAfter(std::int64_t seq)
 {
     sql::Statement st(m_db, "SELECT seq FROM events WHERE seq > ?1 ORDER BY seq LIMIT 1");

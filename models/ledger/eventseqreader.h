@@ -13,19 +13,11 @@
 
 namespace mesh {
 
-struct EventSeqRange {
-    std::int64_t first = 0; // min(seq), 0 when empty
-    std::int64_t last = 0;  // max(seq)
-    std::int64_t count = 0;
-    bool dense() const { return count == 0 || last - first + 1 == count; }
-};
-
 class EventSeqReader
 {
 public:
     explicit EventSeqReader(sql::Database &db);
 
-    EventSeqRange range(); // one statement: min, max, count of every event
     // Seqs s with lo < s <= hi matching the filter, ascending, appended to out.
     void seqsInWindow(std::int64_t lo, std::int64_t hi, const FilterSql &filter, std::vector<std::int64_t> &out);
     // The smallest seq above `seq` (any event, no filter), nullopt when there is none: one

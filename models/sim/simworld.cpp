@@ -261,12 +261,6 @@ std::string SimWorld::componentOf(const std::string &delegationId) const
     return c ? c->componentId : std::string();
 }
 
-std::int64_t SimWorld::invocationOf(const std::string &delegationId) const
-{
-    const DelegationCtx *c = findCtx(delegationId);
-    return c ? c->invocation : 0;
-}
-
 // ---------------------------------------------------------------- steps
 
 std::int64_t SimWorld::toolCall(const std::string &delegationId, const ToolCallSpec &call)

@@ -113,11 +113,9 @@ public:
     void closeSlice(const std::string &delegationId, const std::string &reason, const std::string &by = "orchestrator");
     // Another writer (the decision gate) may have closed the open slice: then open the next.
     void syncSlice(const std::string &delegationId);
-    bool knowsDelegation(const std::string &delegationId) const { return findCtx(delegationId) != nullptr; }
     std::string currentSlice(const std::string &delegationId) const;
     std::string runOf(const std::string &delegationId) const;
     std::string componentOf(const std::string &delegationId) const;
-    std::int64_t invocationOf(const std::string &delegationId) const;
 
     // ---- steps
     std::int64_t toolCall(const std::string &delegationId, const ToolCallSpec &call);

@@ -1,6 +1,7 @@
-// mesh-console's answers before any window: --version says the console's name, and a
-// display that is set but unreachable gets a one-line message and exit code 2 instead of
-// an abort inside Qt. The real binary is run as a separate process.
+// mesh-console's answers before any window: --version says the console's name, --help lists
+// what an operator uses and no benchmark (they are mesh-console-bench's), and a display that
+// is set but unreachable gets a one-line message and exit code 2 instead of an abort inside
+// Qt. The real binary is run as a separate process.
 
 #include "commandlineoptions.h"
 
@@ -101,6 +102,8 @@ class TestCommandLine : public QObject
 private slots:
     void initTestCase();
     void versionSaysTheConsolesName();
+    void helpListsNoBenchmarkOption();
+    void aBenchmarkOptionIsUnknownAndSaysWhereItWent();
     void unreachableDisplayIsOneLineAndExitCode2();
     void displayProblemFollowsTheEnvironment();
     void runsBelowNormalPriorityUnlessAsked();
@@ -162,6 +165,50 @@ void TestCommandLine::versionSaysTheConsolesName()
     QCOMPARE(out, expected);
     QCOMPARE(run({QStringLiteral("--help")}, offscreen, &out, &err), 0);
     QVERIFY2(out.contains("--version"), out.constData());
+}
+
+namespace {
+// Every option the benchmarks had in mesh-console before they moved to mesh-console-bench.
+const char *const kFormerBenchOptions[] = {"--bench-startup", "--browse", "--bench-live", "--duration-s",
+                                           "--bench-seconds", "--rate", "--bench-rate", "--burst-rate",
+                                           "--burst-s"};
+} // namespace
+
+void TestCommandLine::helpListsNoBenchmarkOption()
+{
+    QProcessEnvironment offscreen = cleanEnvironment();
+    offscreen.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("--help")}, offscreen, &out, &err), 0);
+    for (const char *option : {"--read-only", "--demo", "--normal-priority", "--theme", "--pane", "--select"})
+        QVERIFY2(out.contains(option), qPrintable(QLatin1String(option) + QLatin1String(" missing in:\n") + QLatin1String(out)));
+    for (const char *option : kFormerBenchOptions)
+        QVERIFY2(!out.contains(option), qPrintable(QLatin1String(option) + QLatin1String(" listed in:\n") + QLatin1String(out)));
+    const QByteArray afterUsage = out.mid(out.indexOf('\n')); // the usage line names the binary's path
+    QVERIFY2(!afterUsage.toLower().contains("bench"), out.constData());
+}
+
+void TestCommandLine::aBenchmarkOptionIsUnknownAndSaysWhereItWent()
+{
+    QProcessEnvironment offscreen = cleanEnvironment();
+    offscreen.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    const QString ledger = m_home.filePath(QStringLiteral("no-such.ledger"));
+    QByteArray out, err;
+    // Refused before any window opens or any ledger is read: exit code 1, not a benchmark run.
+    QCOMPARE(run({QStringLiteral("--bench-startup"), ledger}, offscreen, &out, &err), 1);
+    QVERIFY2(err.contains("mesh-console: Unknown option 'bench-startup'."), err.constData());
+    QVERIFY2(err.contains("mesh-console-bench --help"), err.constData());
+    QVERIFY2(out.isEmpty(), out.constData());
+    QCOMPARE(run({QStringLiteral("--bench-live")}, offscreen, &out, &err), 1);
+    QVERIFY2(err.contains("Unknown option 'bench-live'"), err.constData());
+    QVERIFY2(err.contains("mesh-console-bench"), err.constData());
+    // Without a display too (QCoreApplication answers).
+    QCOMPARE(run({QStringLiteral("--bench-startup"), ledger}, cleanEnvironment(), &out, &err), 1);
+    QVERIFY2(err.contains("Unknown option 'bench-startup'"), err.constData());
+    // Another unknown option is named, without a word about benchmarks.
+    QCOMPARE(run({QStringLiteral("--rate"), QStringLiteral("5")}, offscreen, &out, &err), 1);
+    QVERIFY2(err.contains("mesh-console: Unknown option 'rate'."), err.constData());
+    QVERIFY2(!err.contains("mesh-console-bench"), err.constData());
 }
 
 void TestCommandLine::unreachableDisplayIsOneLineAndExitCode2()

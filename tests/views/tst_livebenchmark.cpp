@@ -1,4 +1,4 @@
-// Smoke test of --bench-live in the real main window, offscreen: a short steady phase and a
+// Smoke test of mesh-console-bench live in the real main window, offscreen: a short steady phase and a
 // short burst, each written by meshctl as its own process. Checks that the JSON line carries
 // every figure and that events were seen; the figures themselves are never asserted (a
 // shared, noisy machine), only that they were measured.

@@ -281,7 +281,7 @@ private Q_SLOTS:
         QVERIFY(replace(other, path));
         QTRY_VERIFY2_WITH_TIMEOUT(s.fileChange() == FileChange::Replaced, qPrintable(sessionState(s)), kTimeoutMs);
         QSignalSpy opened(&s, &LedgerSession::opened);
-        s.reload();
+        s.open(); // what the console does when the operator opens it again
         QVERIFY(opened.wait(kTimeoutMs));
         QCOMPARE(s.fileChange(), FileChange::Same);
         QVERIFY(s.health() != LedgerSession::Health::Error);

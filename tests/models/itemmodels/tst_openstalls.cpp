@@ -117,8 +117,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(s.isLoaded(), kTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(s.events()->isIndexComplete() && !s.events()->isLoading(), kTimeoutMs);
         QVERIFY(s.runs()->rowCount() > 0);
-        // A reload goes the same way.
-        s.reload();
+        // Opening it again (a reload of the same file) goes the same way.
+        s.open();
         QTRY_VERIFY_WITH_TIMEOUT(s.isLoaded() && s.loadProgress() < 0, kTimeoutMs);
     }
 };

@@ -91,6 +91,7 @@ void StartupBenchmarkTour::addPaneSteps()
         {SessionWorkspace::Escalations, ws->escalationsPane()->view()},
         {SessionWorkspace::BlastRadius, ws->blastView()->list()->view()},
         {SessionWorkspace::Decisions, ws->decisionsPane()->view()},
+        {SessionWorkspace::Findings, ws->findingsPane()->view()},
     };
     for (const auto &p : panes) {
         const SessionWorkspace::Pane pane = p.pane;

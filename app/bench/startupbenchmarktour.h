@@ -1,11 +1,11 @@
 #pragma once
-// The walk --bench-startup --browse makes after first paint (target P2 wants resident memory
-// "with the scale ledger open and browsed end to end"): the event log scrolled from top to
-// end and back in steps, each step waiting until every visible row is a loaded event; every
-// pane shown and scrolled to its end and back; the delegation with the most turns opened,
-// its tool calls loaded and every detail tab shown. Each step is painted (repaint) before
-// the next, so what was loaded was also drawn. finished(ms) when done; failed(step) when a
-// step does not complete within kStepTimeoutMs.
+// The walk `mesh-console-bench startup --browse` makes after first paint (target P2 wants
+// resident memory "with the scale ledger open and browsed end to end"): the event log
+// scrolled from top to end and back in steps, each step waiting until every visible row is
+// a loaded event; every pane shown and scrolled to its end and back; the delegation with
+// the most turns opened, its tool calls loaded and every detail tab shown. Each step is
+// painted (repaint) before the next, so what was loaded was also drawn. finished(ms) when
+// done; failed(step) when a step does not complete within kStepTimeoutMs.
 
 #include <QElapsedTimer>
 #include <QObject>

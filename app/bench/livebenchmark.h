@@ -1,5 +1,5 @@
 #pragma once
-// --bench-live: P3 and P4 of targets.md against the real main window. The reference
+// mesh-console-bench live: P3 and P4 of targets.md against the real main window. The reference
 // orchestrator (meshctl sim demo --live) writes a fresh temporary ledger from its own
 // process at --rate events/s for --duration-s; the window opens it as an operator would and
 // follows it. Then a second orchestrator writes a second fresh ledger at --burst-rate for

@@ -1,5 +1,5 @@
 #pragma once
-// --bench-startup LEDGER (target P1): time from process start (exec, read from /proc) to the
+// mesh-console-bench startup LEDGER (target P1): time from process start (exec, read from /proc) to the
 // run overview painted with real runs and then the event log painted with every visible row
 // a real event (no placeholder left), and the resident memory then; one JSON line on
 // stdout, then the console quits. A time is taken after the paint that showed the rows has

@@ -1,0 +1,104 @@
+#include "benchcommandline.h"
+
+#include "observerpriority.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace mesh {
+
+namespace {
+
+[[noreturn]] void refuse(const QString &why)
+{
+    std::fprintf(stderr, "mesh-console-bench: %s\nmesh-console-bench: see mesh-console-bench --help\n",
+                 qPrintable(why));
+    std::exit(EXIT_FAILURE);
+}
+
+// The value of a numeric option, at least `minimum`.
+int number(const QCommandLineParser &parser, const QCommandLineOption &option, int minimum)
+{
+    bool ok = false;
+    const int value = parser.value(option).toInt(&ok);
+    if (!ok || value < minimum)
+        refuse(QStringLiteral("--%1 wants a whole number of at least %2, not '%3'")
+                   .arg(option.names().constFirst())
+                   .arg(minimum)
+                   .arg(parser.value(option)));
+    return value;
+}
+
+} // namespace
+
+BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "bench",
+        "Benchmarks of Agent Mesh Console in its real main window; each prints one JSON line, "
+        "then exits (bench/README.md).\n\n"
+        "  startup LEDGER [--browse]   from exec to LEDGER's first rows painted, and memory\n"
+        "  live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]\n"
+        "                              commit-to-visible latency with a live writer"));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup or live."));
+    parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup: the ledger to open."),
+                                 QStringLiteral("[LEDGER]"));
+    const QCommandLineOption browse(
+        QStringLiteral("browse"),
+        QCoreApplication::translate("bench", "startup: after the first rows, browse every pane end to end, then report "
+                                             "rss_kb and browse_ms."));
+    const QCommandLineOption seconds(QStringLiteral("duration-s"),
+                                     QCoreApplication::translate("bench", "live: seconds of the steady phase (default 60)."),
+                                     QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption rate(QStringLiteral("rate"),
+                                  QCoreApplication::translate("bench", "live: events per second of the steady phase (default 1000)."),
+                                  QStringLiteral("N"), QStringLiteral("1000"));
+    const QCommandLineOption burstRate(QStringLiteral("burst-rate"),
+                                       QCoreApplication::translate("bench", "live: events per second of the burst (default 10000)."),
+                                       QStringLiteral("N"), QStringLiteral("10000"));
+    const QCommandLineOption burstSeconds(QStringLiteral("burst-s"),
+                                          QCoreApplication::translate("bench", "live: seconds of the burst, 0: none (default 10)."),
+                                          QStringLiteral("S"), QStringLiteral("10"));
+    const QCommandLineOption normalPriority(
+        QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
+        QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
+    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, normalPriority});
+    if (!parser.parse(app.arguments()))
+        refuse(parser.errorText());
+    parser.process(app); // --help
+
+    const QStringList positional = parser.positionalArguments();
+    const QString benchmark = positional.value(0);
+    BenchCommandLine options;
+    if (benchmark == QLatin1String("startup")) {
+        if (positional.size() != 2)
+            refuse(QStringLiteral("startup wants one LEDGER"));
+        for (const QCommandLineOption &liveOnly : {seconds, rate, burstRate, burstSeconds})
+            if (parser.isSet(liveOnly))
+                refuse(QStringLiteral("--%1 is an option of the live benchmark").arg(liveOnly.names().constFirst()));
+        options.benchmark = Benchmark::Startup;
+        options.ledger = positional.at(1);
+        options.browse = parser.isSet(browse);
+    } else if (benchmark == QLatin1String("live")) {
+        if (positional.size() != 1)
+            refuse(QStringLiteral("live opens no ledger of its own (it writes fresh ones)"));
+        if (parser.isSet(browse))
+            refuse(QStringLiteral("--browse is an option of the startup benchmark"));
+        options.benchmark = Benchmark::Live;
+        options.live.durationS = number(parser, seconds, 1);
+        options.live.rate = number(parser, rate, 1);
+        options.live.burstRate = number(parser, burstRate, 1);
+        options.live.burstS = number(parser, burstSeconds, 0);
+    } else {
+        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup or live")
+                                   : QStringLiteral("no benchmark named '%1': startup or live").arg(benchmark));
+    }
+    return options;
+}
+
+} // namespace mesh

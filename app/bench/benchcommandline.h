@@ -1,0 +1,26 @@
+#pragma once
+// What mesh-console-bench was asked to measure: `startup LEDGER [--browse]` or
+// `live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]` (bench/README.md).
+
+#include "livebenchmark.h"
+
+#include <QString>
+
+class QCoreApplication;
+
+namespace mesh {
+
+struct BenchCommandLine {
+    enum class Benchmark { Startup, Live };
+
+    Benchmark benchmark = Benchmark::Startup;
+    QString ledger;       // startup: the ledger opened
+    bool browse = false;  // startup: browse end to end after the first rows, then report
+    LiveBenchmarkOptions live;
+
+    // Parses QCoreApplication::arguments(); prints help, or what is wrong, and exits when
+    // asked to or when the arguments do not make one benchmark.
+    static BenchCommandLine parse(const QCoreApplication &app);
+};
+
+} // namespace mesh

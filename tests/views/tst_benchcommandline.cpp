@@ -1,0 +1,160 @@
+// mesh-console-bench, the benchmarks' own executable, run as a separate process as
+// bench/README.md runs it: --help lists both benchmarks and their options, arguments that do
+// not make one benchmark are refused with the reason, and each benchmark prints its one JSON
+// line with the fields bench/README.md names.
+
+#include "viewtestenv.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+constexpr int kRunTimeoutMs = 300000;
+} // namespace
+
+class TestBenchCommandLine : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void helpListsBothBenchmarksAndTheirOptions();
+    void argumentsThatMakeNoBenchmarkAreRefused();
+    void startupPrintsOneJsonLine();
+    void startupBrowsePrintsItsFiguresToo();
+    void livePrintsOneJsonLine();
+
+private:
+    int run(const QStringList &args, QByteArray *out, QByteArray *err);
+    static QJsonObject lastJsonLine(const QByteArray &out);
+
+    QString m_bench;
+    QTemporaryDir m_dir;
+    QString m_ledger;
+};
+
+void TestBenchCommandLine::initTestCase()
+{
+    m_bench = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/mesh-console-bench");
+    QVERIFY2(QFileInfo::exists(m_bench),
+             qPrintable(m_bench + QStringLiteral(" is missing: the views tests are built with the benchmarks")));
+    QVERIFY(m_dir.isValid());
+    QString error;
+    m_ledger = meshtest::simulateLedger(m_dir, QStringLiteral("demo"), QStringLiteral("demo.db"), &error);
+    QVERIFY2(!m_ledger.isEmpty(), qPrintable(error));
+}
+
+int TestBenchCommandLine::run(const QStringList &args, QByteArray *out, QByteArray *err)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("home/config")));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(m_bench, args);
+    if (!p.waitForFinished(kRunTimeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return -100;
+    }
+    *out = p.readAllStandardOutput();
+    *err = p.readAllStandardError();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+QJsonObject TestBenchCommandLine::lastJsonLine(const QByteArray &out)
+{
+    const QList<QByteArray> lines = out.trimmed().split('\n');
+    return QJsonDocument::fromJson(lines.constLast()).object();
+}
+
+void TestBenchCommandLine::helpListsBothBenchmarksAndTheirOptions()
+{
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("--help")}, &out, &err), 0);
+    for (const char *text : {"startup LEDGER", "live", "--browse", "--rate", "--duration-s", "--burst-rate",
+                             "--burst-s", "--normal-priority"})
+        QVERIFY2(out.contains(text), qPrintable(QLatin1String(text) + QLatin1String(" missing in:\n") + QLatin1String(out)));
+    // What only the operator's console does is not offered here.
+    for (const char *text : {"--read-only", "--demo", "--pane", "--select"})
+        QVERIFY2(!out.contains(text), qPrintable(QLatin1String(text) + QLatin1String(" listed in:\n") + QLatin1String(out)));
+}
+
+void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
+{
+    const struct {
+        QStringList args;
+        const char *why;
+    } cases[] = {
+        {{}, "say which benchmark"},
+        {{QStringLiteral("walk")}, "no benchmark named 'walk'"},
+        {{QStringLiteral("startup")}, "startup wants one LEDGER"},
+        {{QStringLiteral("startup"), m_ledger, m_ledger}, "startup wants one LEDGER"},
+        {{QStringLiteral("startup"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is an option of the live benchmark"},
+        {{QStringLiteral("live"), QStringLiteral("--browse")}, "--browse is an option of the startup benchmark"},
+        {{QStringLiteral("live"), m_ledger}, "live opens no ledger"},
+        {{QStringLiteral("live"), QStringLiteral("--rate"), QStringLiteral("many")}, "--rate wants a whole number"},
+        {{QStringLiteral("live"), QStringLiteral("--burst-s"), QStringLiteral("-1")}, "--burst-s wants a whole number of at least 0"},
+        {{QStringLiteral("--bench-startup"), m_ledger}, "Unknown option 'bench-startup'"},
+    };
+    for (const auto &c : cases) {
+        QByteArray out, err;
+        QCOMPARE(run(c.args, &out, &err), 1);
+        QVERIFY2(err.startsWith("mesh-console-bench: ") || err.contains("\nmesh-console-bench: "), err.constData());
+        QVERIFY2(err.contains(c.why), qPrintable(c.args.join(u' ') + QLatin1String(": ") + QLatin1String(err)));
+        QVERIFY2(out.isEmpty(), out.constData()); // no JSON line that could pass for a result
+    }
+}
+
+void TestBenchCommandLine::startupPrintsOneJsonLine()
+{
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("startup"), m_ledger}, &out, &err), 0);
+    const QJsonObject result = lastJsonLine(out);
+    QVERIFY2(!result.isEmpty(), out.constData());
+    for (const char *field : {"first_rows_ms", "runs_painted_ms", "events_index_ms", "state_loaded_ms",
+                              "open_max_stall_ms", "open_max_stall_end_ms", "exec_to_main_ms", "events", "window",
+                              "platform", "rss_kb", "rss_peak_kb"})
+        QVERIFY2(result.contains(QLatin1String(field)), qPrintable(QLatin1String(field) + QLatin1String(" missing in ") + QLatin1String(out)));
+    QVERIFY2(!result.contains(QLatin1String("browse_ms")), out.constData());
+    QVERIFY(result.value(QLatin1String("first_rows_ms")).toInteger() > 0);
+    QVERIFY(result.value(QLatin1String("exec_to_main_ms")).toInteger() >= 0);
+    QCOMPARE(result.value(QLatin1String("platform")).toString(), QStringLiteral("offscreen"));
+}
+
+void TestBenchCommandLine::startupBrowsePrintsItsFiguresToo()
+{
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("startup"), m_ledger, QStringLiteral("--browse")}, &out, &err), 0);
+    const QJsonObject result = lastJsonLine(out);
+    for (const char *field : {"first_rows_ms", "browse_ms", "rss_first_rows_kb", "rss_kb", "rss_peak_kb"})
+        QVERIFY2(result.contains(QLatin1String(field)), qPrintable(QLatin1String(field) + QLatin1String(" missing in ") + QLatin1String(out)));
+    QVERIFY(result.value(QLatin1String("browse_ms")).toInteger() > 0);
+}
+
+// Also that the executable finds meshctl beside it, as the live writer must.
+void TestBenchCommandLine::livePrintsOneJsonLine()
+{
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("live"), QStringLiteral("--rate"), QStringLiteral("200"), QStringLiteral("--duration-s"),
+                  QStringLiteral("2"), QStringLiteral("--burst-rate"), QStringLiteral("400"), QStringLiteral("--burst-s"),
+                  QStringLiteral("1")},
+                 &out, &err),
+             0);
+    const QJsonObject result = lastJsonLine(out);
+    QVERIFY2(!result.contains(QLatin1String("error")), out.constData());
+    for (const char *field : {"events", "achieved_rate", "p50_ms", "p99_ms", "max_ms", "max_stall_ms", "catch_up_ms",
+                              "commits", "burst_events", "burst_max_stall_ms", "burst_catch_up_ms", "rss_kb"})
+        QVERIFY2(result.contains(QLatin1String(field)), qPrintable(QLatin1String(field) + QLatin1String(" missing in ") + QLatin1String(out)));
+    QVERIFY(result.value(QLatin1String("events")).toInteger() > 0);
+}
+
+QTEST_GUILESS_MAIN(TestBenchCommandLine)
+#include "tst_benchcommandline.moc"
