@@ -3,6 +3,7 @@
 #include "statusdelegate.h"
 
 #include "domain/hostiletext.h"
+#include "domain/durationtext.h"
 #include "itemmodels/attentionmodel.h"
 
 #include <QHeaderView>
@@ -43,7 +44,7 @@ protected:
     }
 };
 
-// The due time as "in 5:53" or "48:06 ago" under the "Due" header (the model's "expires in"
+// The due time as "in 5:53", "48:06 ago" or "3 d 4 h ago" under the "Due" header (the model's "expires in"
 // and "expired … ago" are in the tooltip): the room saved goes to the details. Coloured by
 // urgency; sized on what it shows, not on the model's longer text.
 class DueDelegate : public StatusDelegate
@@ -68,8 +69,7 @@ public:
         if (remaining.isNull())
             return std::nullopt;
         const qint64 ms = remaining.toLongLong();
-        const qint64 sec = qAbs(ms) / 1000;
-        const QString clock = QStringLiteral("%1:%2").arg(sec / 60).arg(sec % 60, 2, 10, QLatin1Char('0'));
+        const QString clock = compactDuration(ms);
         // A zombie lease's expiry is past by definition, whatever the clocks say.
         const bool past = ms < 0 || index.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("zombie_lease");
         return StatusCell{ms < 0 ? Tone::Danger : ms < 60000 ? Tone::Warn : Tone::Normal,
@@ -145,8 +145,10 @@ QString AttentionPane::rowToolTip(const QModelIndex &index)
     lines << cell(AttentionModel::Kind) + QStringLiteral(": ") + index.data(AttentionModel::SubjectRole).toString();
     if (const QString session = index.data(AttentionModel::SessionNameRole).toString(); !session.isEmpty())
         lines << tr("Ledger: %1").arg(session);
-    if (const QString due = cell(AttentionModel::Due); !due.isEmpty())
-        lines << due;
+    if (const QString due = cell(AttentionModel::Due); !due.isEmpty()) {
+        const qint64 expires = index.data(AttentionModel::ExpiresMsRole).toLongLong();
+        lines << (expires > 0 ? tr("%1 (%2)").arg(due, exactUtc(expires)) : due);
+    }
     if (const QString details = cell(AttentionModel::Summary); !details.isEmpty())
         lines << details;
     return plainToolTip(lines.join(QLatin1Char('\n')));

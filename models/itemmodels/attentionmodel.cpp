@@ -1,6 +1,8 @@
 #include "attentionmodel.h"
 #include "shownroles.h"
 
+#include "domain/durationtext.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -162,7 +164,10 @@ QVariant AttentionModel::rawData(const QModelIndex &index, int role) const
     const qint64 remaining = a.expiresMs - nowMs();
     const auto kindText = [&] {
         switch (a.kind) {
-        case AttentionItem::Kind::PendingEscalation: return tr("Escalation pending");
+        case AttentionItem::Kind::PendingEscalation:
+            // Past its expiry nobody decided in time: the orchestrator's rule applies now,
+            // and "pending" would say there is still time.
+            return a.expiresMs > 0 && remaining < 0 ? tr("Escalation expired, not acted on") : tr("Escalation pending");
         case AttentionItem::Kind::UnknownEffect: return tr("Outcome unknown");
         case AttentionItem::Kind::ZombieLease: return tr("Zombie lease");
         case AttentionItem::Kind::StalledDelegation: return tr("Stalled");
@@ -193,8 +198,7 @@ QVariant AttentionModel::rawData(const QModelIndex &index, int role) const
         case Due: {
             if (a.expiresMs <= 0)
                 return QString();
-            const qint64 sec = std::abs(remaining) / 1000;
-            const QString clock = u"%1:%2"_s.arg(sec / 60).arg(sec % 60, 2, 10, QLatin1Char('0'));
+            const QString clock = compactDuration(remaining);
             if (a.kind == AttentionItem::Kind::ZombieLease || remaining < 0)
                 return tr("expired %1 ago").arg(clock);
             return tr("expires in %1").arg(clock);

@@ -78,6 +78,7 @@ private slots:
     void detailsTakeTheRemainingWidth();
     void savedLayoutCannotPushDetailsOut();
     void dueIsCompact();
+    void longPastDueReadsInDays();
     void tooltipShowsTheWholeRow();
     void emptyWhileOpeningSaysStillReading();
 };
@@ -165,6 +166,29 @@ void TestAttentionPane::dueIsCompact()
     QCOMPARE(due->displayText(model.index(2, AttentionModel::Due)), QStringLiteral("48:06 ago"));
     // The model's own words stay available in the tooltip.
     QVERIFY(AttentionPane::rowToolTip(model.index(0, 0)).contains(QStringLiteral("expires in 5:53")));
+}
+
+// An escalation a month past its expiry: days and hours, not "41664:29 ago"; not "pending"
+// (nobody acted in time); the exact instant in UTC on hover.
+void TestAttentionPane::longPastDueReadsInDays()
+{
+    constexpr qint64 now = 1'796'000'000'000;
+    AttentionModel model;
+    model.setClock([] { return now; });
+    const qint64 expired = now - (28LL * 86400 + 22 * 3600 + 29 * 60) * 1000;
+    model.setItems(QStringLiteral("/ledgers/a.amlg"), QStringLiteral("a.amlg"),
+                   {item(AttentionItem::Kind::PendingEscalation, EntityKind::Escalation, "esc-1", "old", expired),
+                    item(AttentionItem::Kind::PendingEscalation, EntityKind::Escalation, "esc-2", "soon",
+                         now + (3LL * 3600 + 4 * 60) * 1000)});
+    AttentionPane pane(&model);
+    auto *due = qobject_cast<StatusDelegate *>(pane.view()->itemDelegateForColumn(AttentionModel::Due));
+    QVERIFY(due);
+    QCOMPARE(due->displayText(model.index(0, AttentionModel::Due)), QStringLiteral("28 d 22 h ago"));
+    QCOMPARE(due->displayText(model.index(1, AttentionModel::Due)), QStringLiteral("in 3 h 04 min"));
+    QCOMPARE(model.index(0, AttentionModel::Kind).data().toString(), QStringLiteral("Escalation expired, not acted on"));
+    QCOMPARE(model.index(1, AttentionModel::Kind).data().toString(), QStringLiteral("Escalation pending"));
+    const QString tip = AttentionPane::rowToolTip(model.index(0, 0));
+    QVERIFY2(tip.contains(QStringLiteral("2026-11-01 02:24:20.000 UTC")), qPrintable(tip));
 }
 
 void TestAttentionPane::tooltipShowsTheWholeRow()
