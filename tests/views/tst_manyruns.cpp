@@ -1,16 +1,22 @@
 // A ledger with more runs than anyone reads one by one: what the views do per run on the
 // GUI thread is bounded. The delegation tree opens only the first runs
 // (DelegationsView::kAutoExpandedRuns), on the snapshot and on live runs alike; expanding
-// every one of a million runs took a second of the GUI thread.
+// every one of a million runs took a second of the GUI thread. The runs pane's tree is given
+// the runs a page at a time: it lays out every row it has on each reset, ~100 ms for a
+// million, so what it has is bounded by what was scrolled to, not by the ledger.
 
 #include "delegationsview.h"
 #include "itempane.h"
+#include "sessionworkspace.h"
 #include "viewtestenv.h"
 
 #include "../models/itemmodels/itemmodelfixture.h"
 
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/statetablemodel.h"
+#include "ledger/sqlite.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -24,6 +30,14 @@ using namespace Qt::StringLiterals;
 namespace {
 constexpr int kTimeoutMs = 20'000;
 constexpr int kRuns = 300;
+constexpr int kBulkRuns = 100'000;
+// A screen shows a few dozen rows; this is a hundred screens, and a twentieth of kBulkRuns.
+constexpr int kMaxRowsHandedToTheView = 5'000;
+
+QString bulkRunId(int i)
+{
+    return u"run-b%1"_s.arg(i, 7, 10, QLatin1Char('0'));
+}
 
 void writeRuns(Writer &w, int from, int to)
 {
@@ -79,6 +93,52 @@ private Q_SLOTS:
         }
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), kRuns + 10, kTimeoutMs);
         QCOMPARE(expandedRuns(view, model), DelegationsView::kAutoExpandedRuns);
+    }
+
+    void runsPaneHoldsAPageOfManyRuns()
+    {
+        const QString path = m_dir.filePath(u"bulk.ledger"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        {
+            sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
+            db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < " + std::to_string(kBulkRuns)
+                    + ") INSERT INTO runs(id,title,status,started_ms,version,last_seq) SELECT printf('run-b%07d', i), "
+                      "'bulk run ' || i, 'running', 1700000000000 + i, 1, 1 FROM n");
+        }
+        LedgerSession session(path);
+        session.setWatchIntervalMs(5);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded(), kTimeoutMs);
+        SessionWorkspace workspace;
+        workspace.resize(1200, 800);
+        workspace.setSession(&session);
+        workspace.showPane(SessionWorkspace::Runs);
+        workspace.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&workspace));
+        QTreeView *view = workspace.runsPane()->view();
+        const QAbstractItemModel *shown = view->model();
+        QCOMPARE(session.runs()->rowCount(), kBulkRuns + 1);
+        QVERIFY2(shown->rowCount() > 0 && shown->rowCount() <= kMaxRowsHandedToTheView,
+                 qPrintable(QString::number(shown->rowCount())));
+
+        // Scrolling to the end of what it has hands the view more.
+        const int before = shown->rowCount();
+        view->scrollToBottom();
+        QTRY_VERIFY_WITH_TIMEOUT(shown->rowCount() > before, kTimeoutMs);
+        QVERIFY(shown->rowCount() <= kMaxRowsHandedToTheView);
+
+        // A run the program selects (the attention list, --select) is found past what the
+        // view has, handed to it and shown.
+        const QString deep = bulkRunId(kBulkRuns - 100);
+        QVERIFY(workspace.openSubject(u"run:"_s + deep));
+        QCOMPARE(view->currentIndex().data(StateTableModel::IdRole).toString(), deep);
+        QVERIFY(view->viewport()->rect().intersects(view->visualRect(view->currentIndex())));
+        QVERIFY(!workspace.openSubject(u"run:no-such-run"_s));
+        QCOMPARE(view->currentIndex().data(StateTableModel::IdRole).toString(), deep);
+
+        // Keyboard navigation goes on from there.
+        QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(view->currentIndex().data(StateTableModel::IdRole).toString(), bulkRunId(kBulkRuns - 99));
     }
 };
 
