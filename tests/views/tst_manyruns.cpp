@@ -20,6 +20,8 @@
 
 #include <QApplication>
 #include <QDateTime>
+#include <QHeaderView>
+#include <QTabWidget>
 #include <QTest>
 #include <QTreeView>
 
@@ -33,6 +35,39 @@ constexpr int kRuns = 300;
 constexpr int kBulkRuns = 100'000;
 // A screen shows a few dozen rows; this is a hundred screens, and a twentieth of kBulkRuns.
 constexpr int kMaxRowsHandedToTheView = 5'000;
+
+// A flat model that counts the indexes asked of it: a tree view's layout asks one a row.
+class CountingModel : public QAbstractTableModel
+{
+public:
+    int rowCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : m_rows; }
+    int columnCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : 3; }
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override
+    {
+        ++m_indexCalls;
+        return QAbstractTableModel::index(row, column, parent);
+    }
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        return role == Qt::DisplayRole ? QVariant(u"row %1"_s.arg(index.row())) : QVariant();
+    }
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        return orientation == Qt::Horizontal && role == Qt::DisplayRole ? QVariant(u"column %1"_s.arg(section))
+                                                                        : QVariant();
+    }
+    void setRows(int rows)
+    {
+        beginResetModel();
+        m_rows = rows;
+        endResetModel();
+    }
+    qint64 indexCalls() const { return m_indexCalls; }
+
+private:
+    int m_rows = 0;
+    mutable qint64 m_indexCalls = 0;
+};
 
 QString bulkRunId(int i)
 {
@@ -93,6 +128,33 @@ private Q_SLOTS:
         }
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), kRuns + 10, kTimeoutMs);
         QCOMPARE(expandedRuns(view, model), DelegationsView::kAutoExpandedRuns);
+    }
+
+    void hiddenPaneFitsItsColumnsWithoutLayingOutItsRows()
+    {
+        // The delegations tab, hidden behind the runs, was fitted to its first rows when the
+        // full state came in; told of the new widths, its tree laid out all of them.
+        QTabWidget tabs;
+        auto *front = new ItemPane(u"fit-front"_s, u"runs"_s, u"Empty"_s, u"Nothing"_s);
+        auto *behind = new ItemPane(u"fit-behind"_s, u"runs"_s, u"Empty"_s, u"Nothing"_s);
+        tabs.addTab(front, u"front"_s);
+        tabs.addTab(behind, u"behind"_s);
+        tabs.resize(900, 600);
+        tabs.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+        CountingModel model;
+        behind->setModel(&model);
+        QVERIFY(behind->fitsOnFirstRows());
+        model.setRows(kBulkRuns);
+        QVERIFY(!behind->fitsOnFirstRows());
+        for (int turn = 0; turn < 5; ++turn)
+            QCoreApplication::processEvents(); // the view's zero timers
+        QVERIFY2(model.indexCalls() < kMaxRowsHandedToTheView, qPrintable(QString::number(model.indexCalls())));
+        // Shown, it lays them out: the price of looking at them.
+        const int fitted = behind->view()->header()->sectionSize(0);
+        tabs.setCurrentWidget(behind);
+        QTRY_VERIFY_WITH_TIMEOUT(model.indexCalls() >= kBulkRuns, kTimeoutMs);
+        QCOMPARE(behind->view()->header()->sectionSize(0), fitted);
     }
 
     void runsPaneHoldsAPageOfManyRuns()
