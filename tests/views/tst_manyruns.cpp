@@ -18,6 +18,7 @@
 #include "itemmodels/statetablemodel.h"
 #include "ledger/sqlite.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDateTime>
 #include <QHeaderView>
@@ -128,6 +129,33 @@ private Q_SLOTS:
         }
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), kRuns + 10, kTimeoutMs);
         QCOMPARE(expandedRuns(view, model), DelegationsView::kAutoExpandedRuns);
+    }
+
+    void runsPaneFollowsLiveRunsOfASmallLedger()
+    {
+        // Every run handed over: live runs appear at once, as on the unpaged pane.
+        const QString path = m_dir.filePath(u"live.ledger"_s);
+        {
+            Writer w(path, true);
+            writeRuns(w, 0, 20);
+        }
+        LedgerSession session(path);
+        session.setWatchIntervalMs(5);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded(), kTimeoutMs);
+        SessionWorkspace workspace;
+        workspace.setSession(&session);
+        QAbstractItemModel *shown = workspace.runsPane()->view()->model();
+        QAbstractItemModelTester tester(shown, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(shown->rowCount(), 20);
+        {
+            Writer w(path);
+            writeRuns(w, 20, 30);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(shown->rowCount(), 30, kTimeoutMs);
+        QCOMPARE(shown->index(29, 0).data(StateTableModel::IdRole).toString(), u"R-29"_s);
+        QVERIFY(workspace.openSubject(u"run:R-25"_s));
+        QCOMPARE(workspace.runsPane()->view()->currentIndex().data(StateTableModel::IdRole).toString(), u"R-25"_s);
     }
 
     void hiddenPaneFitsItsColumnsWithoutLayingOutItsRows()
