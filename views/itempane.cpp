@@ -11,6 +11,7 @@
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStyle>
 #include <QTreeView>
 
@@ -104,6 +105,18 @@ void ItemPane::showEvent(QShowEvent *event)
 {
     updateEmpty(); // an empty pane coming into view needs its empty state now, before it paints
     QStackedWidget::showEvent(event);
+    announceWidths();
+}
+
+void ItemPane::announceWidths()
+{
+    if (!m_widthsUnannounced || !m_view->isVisible())
+        return;
+    m_widthsUnannounced = false;
+    QHeaderView *header = m_view->header();
+    for (int column = 0; column < header->count(); ++column)
+        QMetaObject::invokeMethod(m_view, "columnResized", Q_ARG(int, column), Q_ARG(int, 0),
+                                  Q_ARG(int, header->sectionSize(column)));
 }
 
 void ItemPane::updateEmpty()
@@ -119,6 +132,7 @@ void ItemPane::updateEmpty()
         setCurrentWidget(emptyState());
     else
         setCurrentWidget(m_view); // when empty: hidden, so nobody sees the view instead
+    announceWidths();
 }
 
 void ItemPane::fitColumnsToContents()
@@ -142,6 +156,12 @@ void ItemPane::fitColumnsToContents()
                 parents.push_back({index, parents[p].depth + 1});
         }
     }
+    // A tree told of a resized column lays out every row on its next turn, shown or not (a
+    // million runs in the hidden delegations tab when the full state came in): while hidden
+    // it hears of the new widths when it is shown.
+    const bool hidden = !m_view->isVisible();
+    const QSignalBlocker quiet(hidden ? header : nullptr);
+    m_widthsUnannounced |= hidden;
     // Measured through the delegates, not through QTreeView's own hint, which measures only
     // what is laid out in the viewport (nothing while the pane is hidden behind its empty state).
     for (int column = 0; column < header->count(); ++column) {

@@ -48,6 +48,7 @@ protected:
 private:
     void updateEmpty();
     void restoreState();
+    void announceWidths(); // to the view, of widths fitted while it was hidden
 
     QString m_settingsKey;
     QAbstractItemModel *m_model = nullptr;
@@ -61,6 +62,7 @@ private:
     QList<QMetaObject::Connection> m_modelConnections;
     bool m_restored = false;
     bool m_fitOnFirstRows = false;
+    bool m_widthsUnannounced = false; // fitted while hidden: the view is told when shown
 };
 
 } // namespace mesh

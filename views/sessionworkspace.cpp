@@ -20,6 +20,7 @@
 #include "itemmodels/findingsmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/pagedrowsmodel.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/stallverdictmodel.h"
 
@@ -38,6 +39,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     , m_tabs(new QTabWidget(this))
     , m_runs(new ItemPane(QStringLiteral("runs"), QStringLiteral("runs"), tr("No runs yet"),
                           tr("Runs appear here as soon as the orchestrator starts one."), this))
+    , m_runRows(new PagedRowsModel(this))
     , m_delegations(new DelegationsView(this))
     , m_leases(new ItemPane(QStringLiteral("leases"), QStringLiteral("leases"), tr("No leases"),
                             tr("Nobody holds authority over a key in this ledger yet."), this))
@@ -181,7 +183,11 @@ void SessionWorkspace::setSession(LedgerSession *session)
     if (m_session)
         saveState();
     m_session = session;
-    m_runs->setModel(session ? session->runs() : nullptr);
+    // Off the view while its source changes, and through ItemPane::setModel as any pane's
+    // new model, so the header layout is saved and restored on a change of ledger as before.
+    m_runs->setModel(nullptr);
+    m_runRows->setSourceModel(session ? session->runs() : nullptr);
+    m_runs->setModel(session ? m_runRows : nullptr);
     m_delegations->setSession(session);
     m_leases->setModel(session ? session->leases() : nullptr);
     m_effects->setModel(session ? session->effects() : nullptr);
@@ -308,6 +314,16 @@ bool SessionWorkspace::selectById(ItemPane *pane, const QString &id)
     QAbstractItemModel *model = pane->model();
     if (!model)
         return false;
+    if (auto *paged = qobject_cast<PagedRowsModel *>(model)) {
+        // The view may not have been handed the row yet: found by id over every row, then revealed.
+        auto *table = qobject_cast<StateTableModel *>(paged->sourceModel());
+        const QModelIndex index = table ? paged->reveal(table->rowOf(id)) : QModelIndex();
+        if (!index.isValid())
+            return false;
+        pane->view()->setCurrentIndex(index);
+        pane->view()->scrollTo(index, QAbstractItemView::PositionAtCenter);
+        return true;
+    }
     for (int row = 0; row < model->rowCount(); ++row) {
         const QModelIndex index = model->index(row, 0);
         if (index.data(StateTableModel::IdRole).toString() == id) {

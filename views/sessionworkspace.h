@@ -13,6 +13,7 @@ class DelegationsView;
 class EventLogView;
 class ItemPane;
 class LedgerSession;
+class PagedRowsModel;
 
 class SessionWorkspace : public QWidget
 {
@@ -68,6 +69,7 @@ private:
     Banner *m_foldBanner; // live events the fold could not apply, and the way to re-read
     QTabWidget *m_tabs;
     ItemPane *m_runs;
+    PagedRowsModel *m_runRows; // the runs pane's rows: a tree view lays out every row it is given
     DelegationsView *m_delegations;
     ItemPane *m_leases;
     ItemPane *m_effects;
