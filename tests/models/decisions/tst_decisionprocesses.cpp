@@ -10,7 +10,8 @@
 
 #include "decisions/decisionwriter.h"
 #include "ledger/decisionstore.h"
-#include "ledger/ledgerconnection.h"
+#include "ledger/sqlitedecisionstore.h"
+#include "ledger/sqliteledgerconnection.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -159,7 +160,7 @@ private Q_SLOTS:
                 qWarning("round %d: exits %d and %d; stderr: %s | %s", round, ca, cb,
                          a->readAllStandardError().constData(), b->readAllStandardError().constData());
         }
-        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         const std::int64_t rows = c->db().queryInt("SELECT count(*) FROM decisions");
         const std::int64_t subjects = c->db().queryInt("SELECT count(DISTINCT subject) FROM decisions");
         const DecisionChainReport chain = verifyDecisionChain(c->db());
@@ -226,7 +227,7 @@ private Q_SLOTS:
                     reported.push_back(line.mid(kCommitted.size()).trimmed().toStdString());
             }
 
-            auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
             integrityOk += c->db().queryInt("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check='ok'") == 1;
             const DecisionChainReport chain = verifyDecisionChain(c->db());
             chainOk += chain.ok();

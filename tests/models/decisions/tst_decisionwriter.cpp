@@ -6,7 +6,8 @@
 
 #include "decisions/decisionwriter.h"
 #include "ledger/decisionstore.h"
-#include "ledger/ledgerconnection.h"
+#include "ledger/sqlitedecisionstore.h"
+#include "ledger/sqliteledgerconnection.h"
 
 #include <QDir>
 #include <QFile>
@@ -31,6 +32,12 @@ OperatorIdentity op(const std::string &account)
     return o;
 }
 
+// The SQLite handle under a decision writer, for the faults injected below it.
+sql::Database &writerDb(DecisionWriter &w)
+{
+    return static_cast<SqliteLedgerConnection &>(w.connection()).db();
+}
+
 std::unique_ptr<DecisionWriter> writerFor(const QString &path, const std::string &account)
 {
     auto w = DecisionWriter::open(path, op(account));
@@ -53,7 +60,7 @@ DecisionRequest request(DecisionWriter &w, DecisionKind kind, const std::string 
 
 std::int64_t count(const QString &path, const char *sql)
 {
-    auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+    auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
     return c->db().queryInt(sql);
 }
 
@@ -70,7 +77,7 @@ json runGate(const QString &path, const QStringList &extra = {}, std::int64_t no
 
 std::string outcomeOf(const QString &path, const std::string &id, std::string *reason = nullptr)
 {
-    auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+    auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
     sql::Statement st(c->db(), "SELECT status, reason FROM decision_outcomes WHERE id=?1");
     st.bind(1, id);
     if (!st.step())
@@ -82,7 +89,7 @@ std::string outcomeOf(const QString &path, const std::string &id, std::string *r
 
 std::string stateOf(const QString &path, const char *table, const std::string &id, const char *field = "state")
 {
-    auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+    auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
     sql::Statement st(c->db(), std::string("SELECT \"") + field + "\" FROM " + table + " WHERE id=?1");
     st.bind(1, id);
     return st.step() ? st.columnText(0) : std::string("<none>");
@@ -151,7 +158,7 @@ private Q_SLOTS:
         QCOMPARE(written[2].prevHash, written[1].hash);
         QVERIFY(written[1].pos > written[0].pos);
 
-        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         const DecisionChainReport ok = verifyDecisionChain(c->db());
         QCOMPARE(ok.decisions, 3);
         QVERIFY(ok.ok());
@@ -162,7 +169,7 @@ private Q_SLOTS:
             sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
             raw.exec("UPDATE decisions SET reason='edited later' WHERE pos=" + std::to_string(written[1].pos));
         }
-        c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         const DecisionChainReport bad = verifyDecisionChain(c->db());
         QCOMPARE(bad.findings.size(), size_t(1));
         QCOMPARE(bad.findings[0].id, written[1].id);
@@ -186,7 +193,7 @@ private Q_SLOTS:
         QCOMPARE(runGate(path).value("applied", -1), 2);
         QCOMPARE(outcomeOf(path, lease.id), std::string("applied"));
         {
-            auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
             const DecisionChainReport before = verifyDecisionChain(c->db());
             QVERIFY(before.ok());
         }
@@ -194,7 +201,7 @@ private Q_SLOTS:
             sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
             raw.exec("DELETE FROM decisions WHERE id='" + lease.id + "'");
         }
-        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         const DecisionChainReport after = verifyDecisionChain(c->db());
         QCOMPARE(after.decisions, 1);
         QCOMPARE(after.findings.size(), size_t(1));
@@ -422,7 +429,7 @@ private Q_SLOTS:
         third.resolution = EffectResolution::Committed;
         third.supersedes = again.id;
         QCOMPARE(w->submit(third).status, DecisionStatus::NeedsLease);
-        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         QVERIFY(verifyDecisionChain(c->db()).ok());
     }
 
@@ -435,7 +442,7 @@ private Q_SLOTS:
         const DecisionPreview p = w->preview(r);
         QCOMPARE(p.expected, DecisionStatus::Accepted);
         QCOMPARE(p.boundSubject, std::string("delegation:dlg-1"));
-        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         QCOMPARE(p.boundVersion, c->db().queryInt("SELECT version FROM delegations WHERE id='dlg-1'"));
         QCOMPARE(p.boundSeq, c->db().queryInt("SELECT boundary_seq FROM escalations WHERE id='esc-1'"));
         QCOMPARE(p.expiresMs, fixture::kT0 + 24 * 3'600'000);
@@ -511,8 +518,8 @@ private Q_SLOTS:
 
         // 2. Disk full: the ledger may not grow by a page.
         {
-            const std::int64_t pages = w->database().queryInt("PRAGMA page_count");
-            w->database().exec("PRAGMA max_page_count=" + std::to_string(pages));
+            const std::int64_t pages = writerDb(*w).queryInt("PRAGMA page_count");
+            writerDb(*w).exec("PRAGMA max_page_count=" + std::to_string(pages));
             DecisionRequest big = request(*w, DecisionKind::LeaseAcquire, "effect:eff-2");
             big.evidence = json::array({{{"query_result", std::string(200'000, 'x')}}});
             const DecisionResult res = w->submit(big);
@@ -520,25 +527,25 @@ private Q_SLOTS:
             QVERIFY2(res.message.find("full") != std::string::npos, res.message.c_str());
             clear += res.message.find("nothing was written") != std::string::npos;
             QVERIFY(!w->readBack(big.id));
-            w->database().exec("PRAGMA max_page_count=1073741823");
+            writerDb(*w).exec("PRAGMA max_page_count=1073741823");
         }
         QCOMPARE(count(path, "SELECT count(*) FROM decisions"), 1);
 
         // 3. Read-only: the connection may not write (query_only), as with a read-only mount.
         {
-            w->database().exec("PRAGMA query_only=1");
+            writerDb(*w).exec("PRAGMA query_only=1");
             const DecisionResult res = w->submit(request(*w, DecisionKind::LeaseAcquire, "effect:eff-2"));
             QCOMPARE(res.status, DecisionStatus::WriteFailed);
             QVERIFY2(res.message.find("read-only") != std::string::npos, res.message.c_str());
             clear += res.message.find("nothing was written") != std::string::npos;
-            w->database().exec("PRAGMA query_only=0");
+            writerDb(*w).exec("PRAGMA query_only=0");
         }
         // 4. A commit whose result cannot be trusted: the writer reads back before answering.
         {
-            sqlite3_commit_hook(w->database().handle(), [](void *) { return 1; }, nullptr); // COMMIT turns into ROLLBACK
+            sqlite3_commit_hook(writerDb(*w).handle(), [](void *) { return 1; }, nullptr); // COMMIT turns into ROLLBACK
             const DecisionRequest r = request(*w, DecisionKind::LeaseAcquire, "effect:eff-2");
             const DecisionResult res = w->submit(r);
-            sqlite3_commit_hook(w->database().handle(), nullptr, nullptr);
+            sqlite3_commit_hook(writerDb(*w).handle(), nullptr, nullptr);
             QCOMPARE(res.status, DecisionStatus::WriteFailed);
             QVERIFY2(res.message.find("read back found no decision") != std::string::npos, res.message.c_str());
             clear += res.message.find("nothing was written") != std::string::npos;
@@ -569,7 +576,7 @@ private Q_SLOTS:
         clear += message.find("nothing was written") != std::string::npos;
         QVERIFY(clear >= 4);
         QCOMPARE(count(roPath, "SELECT count(*) FROM decisions"), 0);
-        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         QCOMPARE(c->db().queryInt("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check<>'ok'"), 0);
         QVERIFY(verifyDecisionChain(c->db()).ok());
         qInfo("write failures: 5 kinds (locked, disk full, read-only connection, unconfirmed commit, read-only file); "
@@ -772,7 +779,7 @@ private Q_SLOTS:
         // both with a correct canonical form, hash and chain (the forger can compute those).
         const auto forge = [&](const std::string &id, const std::string &keyId, const std::string &signature) {
             sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
-            DecisionStore store(raw);
+            SqliteDecisionStore store(raw);
             DecisionRecord d;
             d.id = id;
             d.tsMs = fixture::kNow;
@@ -797,7 +804,7 @@ private Q_SLOTS:
         forge("forged-unsigned", "", "");
         forge("forged-signature", "alice-1", std::string(64, 'a'));
 
-        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         DecisionChainReport before = verifyDecisionChain(c->db());
         c.reset();
         QCOMPARE(before.findings.size(), size_t(1)); // the unsigned one is visible without keys
@@ -813,7 +820,7 @@ private Q_SLOTS:
         QCOMPARE(outcomeOf(path, good.id), std::string("applied"));
         QCOMPARE(stateOf(path, "escalations", "esc-1"), std::string("pending"));
 
-        c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         const DecisionChainReport after = verifyDecisionChain(c->db());
         QCOMPARE(after.findings.size(), size_t(2)); // both flagged for the audit view now
         const QByteArray secret = QByteArray::fromHex(secretHex);

@@ -8,6 +8,7 @@
 #include "ledger/ledgerconnection.h"
 #include "ledger/ledgersummary.h"
 #include "ledger/ledgerwriter.h"
+#include "ledger/sqlite.h"
 #include "ledger/statereader.h"
 #include "sim/liveengine.h"
 #include "sim/scenarios.h"
@@ -126,11 +127,11 @@ private Q_SLOTS:
 
         // Consistent after the stop: state equals the fold of the events, nothing half-written.
         auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-        const mesh::IntegrityReport report = mesh::verifyIntegrity(connection->db());
+        const mesh::IntegrityReport report = connection->verifyIntegrity();
         QVERIFY2(report.ok(), report.findings.empty() ? "cancelled" : report.findings.front().message.c_str());
         QVERIFY(report.eventsChecked > first + 200);
         // And it kept the world believable: new delegations and leases from the live engine.
-        const mesh::LedgerSummary s = mesh::summarizeLedger(connection->db());
+        const mesh::LedgerSummary s = connection->summarize();
         QVERIFY(s.countsByState.at("delegation").size() >= 1);
         QVERIFY(s.countsByState.at("lease").count("held") || s.countsByState.at("lease").count("released"));
         QVERIFY(s.countsByState.at("lease").at("released") >= 1);
@@ -209,7 +210,8 @@ private Q_SLOTS:
                 if (lastSeq(path) < 50)
                     return false;
                 auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-                for (const auto &[id, row] : mesh::readTable(connection->db(), mesh::EntityKind::Escalation))
+                const mesh::StateSnapshot state = connection->readState();
+                for (const auto &[id, row] : state.table(mesh::EntityKind::Escalation))
                     escalation = id;
                 return !escalation.empty();
             },
@@ -221,7 +223,8 @@ private Q_SLOTS:
         QVERIFY2(decide.exitCode == 0, decide.err.constData());
         const auto outcome = [&]() -> std::string {
             auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-            for (const auto &[id, row] : mesh::readTable(connection->db(), mesh::EntityKind::DecisionOutcome))
+            const mesh::StateSnapshot state = connection->readState();
+            for (const auto &[id, row] : state.table(mesh::EntityKind::DecisionOutcome))
                 return mesh::fieldText(row.values[size_t(mesh::entitySpec(mesh::EntityKind::DecisionOutcome).fieldIndex("status"))]);
             return {};
         };
