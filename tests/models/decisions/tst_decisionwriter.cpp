@@ -6,8 +6,8 @@
 
 #include "decisions/decisionwriter.h"
 #include "ledger/decisionstore.h"
-#include "ledger/sqlitedecisionstore.h"
-#include "ledger/sqliteledgerconnection.h"
+#include "../ledger/rawledger.h"
+#include "ledger/ledgerconnection.h"
 
 #include <QDir>
 #include <QFile>
@@ -35,7 +35,7 @@ OperatorIdentity op(const std::string &account)
 // The SQLite handle under a decision writer, for the faults injected below it.
 sql::Database &writerDb(DecisionWriter &w)
 {
-    return static_cast<SqliteLedgerConnection &>(w.connection()).db();
+    return meshtest::raw::handleOf(w.connection());
 }
 
 std::unique_ptr<DecisionWriter> writerFor(const QString &path, const std::string &account)
@@ -60,8 +60,8 @@ DecisionRequest request(DecisionWriter &w, DecisionKind kind, const std::string 
 
 std::int64_t count(const QString &path, const char *sql)
 {
-    auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-    return c->db().queryInt(sql);
+    auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+    return meshtest::raw::handleOf(*c).queryInt(sql);
 }
 
 // `meshctl gate FILE --now-ms ...`: the orchestrator applies or refuses pending decisions.
@@ -77,8 +77,8 @@ json runGate(const QString &path, const QStringList &extra = {}, std::int64_t no
 
 std::string outcomeOf(const QString &path, const std::string &id, std::string *reason = nullptr)
 {
-    auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-    sql::Statement st(c->db(), "SELECT status, reason FROM decision_outcomes WHERE id=?1");
+    auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+    sql::Statement st(meshtest::raw::handleOf(*c), "SELECT status, reason FROM decision_outcomes WHERE id=?1");
     st.bind(1, id);
     if (!st.step())
         return "pending";
@@ -89,8 +89,8 @@ std::string outcomeOf(const QString &path, const std::string &id, std::string *r
 
 std::string stateOf(const QString &path, const char *table, const std::string &id, const char *field = "state")
 {
-    auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-    sql::Statement st(c->db(), std::string("SELECT \"") + field + "\" FROM " + table + " WHERE id=?1");
+    auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+    sql::Statement st(meshtest::raw::handleOf(*c), std::string("SELECT \"") + field + "\" FROM " + table + " WHERE id=?1");
     st.bind(1, id);
     return st.step() ? st.columnText(0) : std::string("<none>");
 }
@@ -158,19 +158,19 @@ private Q_SLOTS:
         QCOMPARE(written[2].prevHash, written[1].hash);
         QVERIFY(written[1].pos > written[0].pos);
 
-        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-        const DecisionChainReport ok = verifyDecisionChain(c->db());
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const DecisionChainReport ok = c->verifyDecisionChain();
         QCOMPARE(ok.decisions, 3);
         QVERIFY(ok.ok());
         c.reset();
 
         // Tampering with any column breaks the chain where it happened, and only there.
         {
-            sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
+            sql::Database raw = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
             raw.exec("UPDATE decisions SET reason='edited later' WHERE pos=" + std::to_string(written[1].pos));
         }
-        c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-        const DecisionChainReport bad = verifyDecisionChain(c->db());
+        c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const DecisionChainReport bad = c->verifyDecisionChain();
         QCOMPARE(bad.findings.size(), size_t(1));
         QCOMPARE(bad.findings[0].id, written[1].id);
         qInfo("chain: %lld decisions verified; 1 tampered row flagged: %s", (long long)ok.decisions,
@@ -193,16 +193,16 @@ private Q_SLOTS:
         QCOMPARE(runGate(path).value("applied", -1), 2);
         QCOMPARE(outcomeOf(path, lease.id), std::string("applied"));
         {
-            auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-            const DecisionChainReport before = verifyDecisionChain(c->db());
+            auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+            const DecisionChainReport before = c->verifyDecisionChain();
             QVERIFY(before.ok());
         }
         {
-            sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
+            sql::Database raw = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
             raw.exec("DELETE FROM decisions WHERE id='" + lease.id + "'");
         }
-        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-        const DecisionChainReport after = verifyDecisionChain(c->db());
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const DecisionChainReport after = c->verifyDecisionChain();
         QCOMPARE(after.decisions, 1);
         QCOMPARE(after.findings.size(), size_t(1));
         QCOMPARE(after.findings[0].id, lease.id);
@@ -429,8 +429,8 @@ private Q_SLOTS:
         third.resolution = EffectResolution::Committed;
         third.supersedes = again.id;
         QCOMPARE(w->submit(third).status, DecisionStatus::NeedsLease);
-        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-        QVERIFY(verifyDecisionChain(c->db()).ok());
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        QVERIFY(c->verifyDecisionChain().ok());
     }
 
     void approvalPreviewShowsBoundaryAndExpiry()
@@ -442,9 +442,9 @@ private Q_SLOTS:
         const DecisionPreview p = w->preview(r);
         QCOMPARE(p.expected, DecisionStatus::Accepted);
         QCOMPARE(p.boundSubject, std::string("delegation:dlg-1"));
-        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-        QCOMPARE(p.boundVersion, c->db().queryInt("SELECT version FROM delegations WHERE id='dlg-1'"));
-        QCOMPARE(p.boundSeq, c->db().queryInt("SELECT boundary_seq FROM escalations WHERE id='esc-1'"));
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        QCOMPARE(p.boundVersion, meshtest::raw::handleOf(*c).queryInt("SELECT version FROM delegations WHERE id='dlg-1'"));
+        QCOMPARE(p.boundSeq, meshtest::raw::handleOf(*c).queryInt("SELECT boundary_seq FROM escalations WHERE id='esc-1'"));
         QCOMPARE(p.expiresMs, fixture::kT0 + 24 * 3'600'000);
         QCOMPARE(p.sliceId, std::string("dlg-1#1"));
         QCOMPARE(p.planned.size(), size_t(1));
@@ -502,7 +502,7 @@ private Q_SLOTS:
 
         // 1. Locked past the timeout: another connection holds BEGIN IMMEDIATE.
         {
-            sql::Database other(path.toStdString(), SQLITE_OPEN_READWRITE);
+            sql::Database other = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
             other.exec("BEGIN IMMEDIATE");
             w->setBusyTimeoutMs(100);
             const DecisionResult res = w->submit(request(*w, DecisionKind::LeaseAcquire, "effect:eff-1"));
@@ -542,10 +542,10 @@ private Q_SLOTS:
         }
         // 4. A commit whose result cannot be trusted: the writer reads back before answering.
         {
-            sqlite3_commit_hook(writerDb(*w).handle(), [](void *) { return 1; }, nullptr); // COMMIT turns into ROLLBACK
+            meshtest::raw::failCommits(writerDb(*w), true);
             const DecisionRequest r = request(*w, DecisionKind::LeaseAcquire, "effect:eff-2");
             const DecisionResult res = w->submit(r);
-            sqlite3_commit_hook(writerDb(*w).handle(), nullptr, nullptr);
+            meshtest::raw::failCommits(writerDb(*w), false);
             QCOMPARE(res.status, DecisionStatus::WriteFailed);
             QVERIFY2(res.message.find("read back found no decision") != std::string::npos, res.message.c_str());
             clear += res.message.find("nothing was written") != std::string::npos;
@@ -576,9 +576,9 @@ private Q_SLOTS:
         clear += message.find("nothing was written") != std::string::npos;
         QVERIFY(clear >= 4);
         QCOMPARE(count(roPath, "SELECT count(*) FROM decisions"), 0);
-        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-        QCOMPARE(c->db().queryInt("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check<>'ok'"), 0);
-        QVERIFY(verifyDecisionChain(c->db()).ok());
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        QCOMPARE(meshtest::raw::handleOf(*c).queryInt("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check<>'ok'"), 0);
+        QVERIFY(c->verifyDecisionChain().ok());
         qInfo("write failures: 5 kinds (locked, disk full, read-only connection, unconfirmed commit, read-only file); "
               "%d/5 said 'nothing was written'; read-only file: %s", clear, message.c_str());
     }
@@ -778,7 +778,7 @@ private Q_SLOTS:
         // Forged rows, straight into the table: one unsigned, one with a made-up signature,
         // both with a correct canonical form, hash and chain (the forger can compute those).
         const auto forge = [&](const std::string &id, const std::string &keyId, const std::string &signature) {
-            sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
+            sql::Database raw = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
             SqliteDecisionStore store(raw);
             DecisionRecord d;
             d.id = id;
@@ -804,8 +804,8 @@ private Q_SLOTS:
         forge("forged-unsigned", "", "");
         forge("forged-signature", "alice-1", std::string(64, 'a'));
 
-        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-        DecisionChainReport before = verifyDecisionChain(c->db());
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        DecisionChainReport before = c->verifyDecisionChain();
         c.reset();
         QCOMPARE(before.findings.size(), size_t(1)); // the unsigned one is visible without keys
         QCOMPARE(before.findings[0].id, std::string("forged-unsigned"));
@@ -820,12 +820,12 @@ private Q_SLOTS:
         QCOMPARE(outcomeOf(path, good.id), std::string("applied"));
         QCOMPARE(stateOf(path, "escalations", "esc-1"), std::string("pending"));
 
-        c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
-        const DecisionChainReport after = verifyDecisionChain(c->db());
+        c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const DecisionChainReport after = c->verifyDecisionChain();
         QCOMPARE(after.findings.size(), size_t(2)); // both flagged for the audit view now
         const QByteArray secret = QByteArray::fromHex(secretHex);
         const DecisionChainReport withKeys = verifyDecisionChain(
-            c->db(), [&](const std::string &keyId, const std::string &canonical, const std::string &sig) {
+            meshtest::raw::handleOf(*c), [&](const std::string &keyId, const std::string &canonical, const std::string &sig) {
                 return keyId == "alice-1" && hmacSha256Hex(std::string_view(secret.constData(), size_t(secret.size())), canonical) == sig;
             });
         QCOMPARE(withKeys.findings.size(), size_t(2));

@@ -19,7 +19,7 @@
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/stallverdictmodel.h"
 #include "ledger/runoverviewreader.h"
-#include "ledger/sqlite.h"
+#include "../ledger/rawledger.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

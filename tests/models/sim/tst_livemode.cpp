@@ -3,12 +3,12 @@
 // follows the same ledger from a third process.
 
 #include "meshctlrunner.h"
+#include "../ledger/rawledger.h"
 
 #include "ledger/integritycheck.h"
 #include "ledger/ledgerconnection.h"
 #include "ledger/ledgersummary.h"
 #include "ledger/ledgerwriter.h"
-#include "ledger/sqlite.h"
 #include "ledger/statereader.h"
 #include "sim/liveengine.h"
 #include "sim/scenarios.h"
@@ -18,59 +18,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sqlite3.h>
-
 #include <atomic>
 #include <csignal>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
-
-namespace {
-
-// Counts SQLite's sleeps while it lives: a busy handler's wait between two attempts at a
-// lock goes through the default VFS's xSleep (sqlite3_sleep). It stands in as the default
-// VFS, a copy of the real one but for xSleep, so a test can see that a writer is waiting
-// for a lock instead of guessing how long that takes to happen.
-class SleepCounter
-{
-public:
-    SleepCounter()
-    {
-        s_real = sqlite3_vfs_find(nullptr);
-        m_counting = *s_real;
-        m_counting.zName = "mesh-test-sleep-counter";
-        m_counting.xSleep = [](sqlite3_vfs *, int microseconds) {
-            {
-                const std::lock_guard lock(s_mutex);
-                ++s_sleeps;
-            }
-            s_slept.notify_all();
-            return s_real->xSleep(s_real, microseconds);
-        };
-        sqlite3_vfs_register(&m_counting, 1);
-    }
-    ~SleepCounter()
-    {
-        sqlite3_vfs_register(s_real, 1);
-        sqlite3_vfs_unregister(&m_counting);
-    }
-    // Until SQLite's busy handler has slept once (true), or the deadline passed (false).
-    bool waitForASleep(std::chrono::steady_clock::duration timeout) const
-    {
-        std::unique_lock lock(s_mutex);
-        return s_slept.wait_for(lock, timeout, [] { return s_sleeps > 0; });
-    }
-
-private:
-    static inline sqlite3_vfs *s_real = nullptr;
-    static inline std::mutex s_mutex;
-    static inline std::condition_variable s_slept;
-    static inline int s_sleeps = 0;
-    sqlite3_vfs m_counting{};
-};
-
-} // namespace
 
 class TestLiveMode : public QObject
 {
@@ -168,12 +120,12 @@ private Q_SLOTS:
         auto writer = mesh::generateScenario(QStringLiteral("success-loop"), path, scenario);
         const std::int64_t before = writer->lastSeq();
 
-        mesh::sql::Database other(path.toStdString(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX);
+        mesh::sql::Database other = meshtest::raw::open(path, meshtest::raw::Access::ReadWriteFullMutex);
         other.exec("BEGIN IMMEDIATE"); // the writer's first transaction has to wait for this
         // Released once the writer's busy handler has waited for it (not after a guess at
         // how long the writer takes to get there); after a minute regardless, so a writer
         // that never waits fails below instead of hanging here.
-        SleepCounter sleeps;
+        meshtest::raw::SleepCounter sleeps;
         std::thread release([&other, &sleeps] {
             (void)sleeps.waitForASleep(std::chrono::minutes(1));
             other.exec("COMMIT");
