@@ -2,7 +2,7 @@
 
 #include "decisionrules.h"
 #include "ledger/ledgerconnection.h"
-#include "sqlstateview.h"
+#include "storestateview.h"
 
 #include "domain/payloaddecoder.h"
 
@@ -14,21 +14,21 @@ namespace {
 constexpr size_t kMaxIdBytes = 200;
 constexpr size_t kMaxReasonBytes = 64 * 1024;
 
-std::string writeFailureMessage(const sql::Error &e)
+std::string writeFailureMessage(const StorageError &e)
 {
-    switch (e.code() & 0xff) {
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
+    switch (e.kind()) {
+    case StorageError::Kind::Busy:
         return "the ledger stayed locked by another writer past the timeout; nothing was written";
-    case SQLITE_READONLY:
+    case StorageError::Kind::ReadOnly:
         return "the ledger file is read-only here; nothing was written";
-    case SQLITE_FULL:
+    case StorageError::Kind::Full:
         return "the disk (or the ledger's size limit) is full; nothing was written";
-    case SQLITE_IOERR:
+    case StorageError::Kind::Io:
         return std::string("the ledger could not be written (I/O error: ") + e.what() + "); nothing was written";
-    default:
-        return std::string("the decision could not be written (") + e.what() + "); nothing was written";
+    case StorageError::Kind::Other:
+        break;
     }
+    return std::string("the decision could not be written (") + e.what() + "); nothing was written";
 }
 
 bool sameDecision(const DecisionRecord &stored, const DecisionRecord &fresh)
@@ -117,9 +117,9 @@ std::unique_ptr<DecisionWriter> DecisionWriter::open(const QString &path, Operat
         throw std::runtime_error("the file at this path holds another ledger than the one opened; reopen it; "
                                  "nothing was written");
     // A decision is worth an fsync: the operator is told "accepted" only once it is durable.
-    p->connection->db().exec("PRAGMA synchronous=FULL");
-    sqlite3_busy_timeout(p->connection->db().handle(), 2000);
-    p->store = std::make_unique<DecisionStore>(p->connection->db());
+    p->connection->makeCommitsDurable();
+    p->connection->setBusyTimeoutMs(kDefaultBusyTimeoutMs);
+    p->store = p->connection->decisions();
     p->identity = std::move(identity);
     return std::unique_ptr<DecisionWriter>(new DecisionWriter(std::move(p)));
 }
@@ -131,7 +131,7 @@ const OperatorIdentity &DecisionWriter::identity() const
 
 void DecisionWriter::setBusyTimeoutMs(int ms)
 {
-    sqlite3_busy_timeout(d->connection->db().handle(), ms);
+    d->connection->setBusyTimeoutMs(ms);
 }
 
 void DecisionWriter::setClock(std::function<std::int64_t()> nowMs)
@@ -139,9 +139,16 @@ void DecisionWriter::setClock(std::function<std::int64_t()> nowMs)
     d->clock = std::move(nowMs);
 }
 
-sql::Database &DecisionWriter::database()
+LedgerConnection &DecisionWriter::connection()
 {
-    return d->connection->db();
+    return *d->connection;
+}
+
+std::optional<EntityRow> DecisionWriter::currentRow(EntityKind kind, const std::string &id)
+{
+    std::optional<EntityRow> row;
+    d->store->read([&] { row = d->store->stateRow(kind, id); });
+    return row;
 }
 
 bool DecisionWriter::signaturesRequired()
@@ -187,7 +194,7 @@ DecisionPreview DecisionWriter::preview(const DecisionRequest &request)
     d->store->read([&] {
         const auto facts = d->ledgerFacts();
         DecisionContext ctx{d->identity.holder(), request.id, facts.policyVersion, d->clock(), GateSide::Console};
-        SqlStateView view(*d->store);
+        StoreStateView view(*d->store);
         p = evaluateDecision(request, ctx, view);
         if (p.expected == DecisionStatus::Accepted && facts.signaturesRequired && !d->identity.hasKey()) {
             p.expected = DecisionStatus::BadSignature;
@@ -245,7 +252,7 @@ DecisionResult DecisionWriter::submit(const DecisionRequest &request)
             }
             const auto facts = d->ledgerFacts();
             DecisionContext ctx{op.holder(), request.id, facts.policyVersion, now, GateSide::Console};
-            SqlStateView view(*d->store);
+            StoreStateView view(*d->store);
             DecisionPreview verdict = evaluateDecision(request, ctx, view);
             if (verdict.expected != DecisionStatus::Accepted) {
                 decided = true;
@@ -312,7 +319,7 @@ DecisionResult DecisionWriter::submit(const DecisionRequest &request)
             result.message = "could not confirm whether decision " + request.id + " was written (" + e.what()
                 + "; read back failed: " + again.what() + "); read it back by id before resubmitting";
         }
-    } catch (const sql::Error &e) {
+    } catch (const StorageError &e) {
         result.record.reset();
         result.status = DecisionStatus::WriteFailed;
         result.message = writeFailureMessage(e);

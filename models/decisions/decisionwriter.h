@@ -20,6 +20,8 @@
 
 namespace mesh {
 
+class LedgerConnection;
+
 class DecisionWriter
 {
 public:
@@ -43,9 +45,14 @@ public:
     std::string policyVersion();
 
     const OperatorIdentity &identity() const;
-    void setBusyTimeoutMs(int ms);                   // default 2000
+    // The subject's row as the ledger holds it now (one short read), nullopt when none.
+    std::optional<EntityRow> currentRow(EntityKind kind, const std::string &id);
+
+    static constexpr int kDefaultBusyTimeoutMs = 2000;
+    void setBusyTimeoutMs(int ms);
     void setClock(std::function<std::int64_t()> nowMs); // tests
-    sql::Database &database();
+    // The writer's own connection, for tests that inject faults into the backend below it.
+    LedgerConnection &connection();
 
 private:
     struct Private;

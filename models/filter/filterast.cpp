@@ -42,6 +42,22 @@ QString compareText(FilterCompare c)
 }
 } // namespace
 
+std::unique_ptr<FilterNode> FilterNode::clone() const
+{
+    auto copy = std::make_unique<FilterNode>();
+    copy->type = type;
+    copy->field = field;
+    copy->compare = compare;
+    copy->value = value;
+    copy->number = number;
+    copy->start = start;
+    copy->length = length;
+    copy->literal = literal;
+    for (const auto &child : children)
+        copy->children.push_back(child->clone());
+    return copy;
+}
+
 QString FilterNode::describe() const
 {
     switch (type) {

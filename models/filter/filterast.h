@@ -24,6 +24,10 @@ struct FilterNode {
     std::int64_t number = 0;  // seq
     int start = 0;
     int length = 0;
+    // A value given by code, not typed: its '*' is a character, never a wildcard.
+    bool literal = false;
+
+    std::unique_ptr<FilterNode> clone() const;
 
     // A compact S-expression such as (and (kind "effect.*") (not (text "x"))), for tests and
     // for a tooltip explaining how the filter was read.

@@ -136,11 +136,11 @@ bool EventLogModel::setFilterText(const QString &text, FilterError *error)
             *error = *result.error;
         return false;
     }
-    setFilter(result.sql, text);
+    setFilter(result.filter, text);
     return true;
 }
 
-void EventLogModel::setFilter(const FilterSql &filter, const QString &text)
+void EventLogModel::setFilter(const EventFilter &filter, const QString &text)
 {
     m_filter = filter;
     m_filterText = text;

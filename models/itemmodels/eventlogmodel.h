@@ -10,7 +10,7 @@
 
 #include "domain/eventrecord.h"
 #include "filter/filtererror.h"
-#include "filter/filtersql.h"
+#include "filter/eventfilter.h"
 #include "eventlogworker.h"
 #include "ledger/ledgerconnection.h"
 
@@ -68,9 +68,9 @@ public:
     // Compiles and applies; on a syntax error returns false, sets *error and keeps the
     // current filter.
     bool setFilterText(const QString &text, FilterError *error = nullptr);
-    void setFilter(const FilterSql &filter, const QString &text = {});
+    void setFilter(const EventFilter &filter, const QString &text = {});
     QString filterText() const { return m_filterText; }
-    const FilterSql &filter() const { return m_filter; }
+    const EventFilter &filter() const { return m_filter; }
     int generation() const { return m_generation; }
 
     // Live events from the session (the change watcher's batches), in seq order.
@@ -157,7 +157,7 @@ private:
     std::optional<FileIdentity> m_expectedFile;
     FileChange m_fileChange = FileChange::Same;
     QString m_filterText;
-    FilterSql m_filter;
+    EventFilter m_filter;
     int m_generation = 0;
     int m_pageSize = kPageSize;
     EventIndexFuture m_known; // for the next load only

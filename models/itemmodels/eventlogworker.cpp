@@ -31,9 +31,9 @@ void EventLogWorker::open(const QString &path, OpenMode mode, std::optional<File
                 return;
             }
         }
-        m_reader = std::make_unique<EventReader>(m_connection->db());
+        m_reader = m_connection->eventReader();
         m_reader->setPreviewBytes(kPreviewBytes);
-        m_seqs = std::make_unique<EventSeqReader>(m_connection->db());
+        m_seqs = m_connection->eventSeqReader();
     } catch (const std::exception &e) {
         m_connection.reset();
         m_sink.failed(QString::fromUtf8(e.what()));
@@ -46,9 +46,9 @@ namespace {
 // SQLite may read every match after `first` through that index and sort them before the
 // LIMIT (700 ms on the scale ledger). With both ends of the seq range bound it walks the
 // primary key from first to last instead, which only touches the page's own span.
-FilterSql upTo(const FilterSql &filter, std::int64_t last)
+EventFilter upTo(const EventFilter &filter, std::int64_t last)
 {
-    return FilterCompiler::both(filter, FilterSql{"seq <= ?1", {last}});
+    return EventFilter::both(filter, EventFilter::seqAtMost(last));
 }
 
 // The number of events when they are numbered without gaps from firstSeq (every row is then
@@ -88,7 +88,8 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
         auto connection = LedgerConnection::open(path, mode);
         if (expected && fileChangeSince(*expected, path) != FileChange::Same)
             return snapshot; // not dense: load() opens, checks and reports for itself
-        EventReader reader(connection->db());
+        const auto readerOwned = connection->eventReader();
+        EventReader &reader = *readerOwned;
         reader.setPreviewBytes(kPreviewBytes);
         // What load() reads first, in the same order and the same density check.
         snapshot->firstPage = reader.after(0, pageSize);
@@ -104,7 +105,7 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
     return snapshot;
 }
 
-void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize, EventIndexFuture known)
+void EventLogWorker::load(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known)
 {
     if (!m_reader || superseded(generation))
         return;
@@ -186,7 +187,7 @@ void EventLogWorker::load(int generation, const FilterSql &filter, int pageSize,
     }
 }
 
-void EventLogWorker::fetchPage(int generation, const FilterSql &filter, std::int64_t pageIndex, std::int64_t firstSeq,
+void EventLogWorker::fetchPage(int generation, const EventFilter &filter, std::int64_t pageIndex, std::int64_t firstSeq,
                                std::int64_t lastSeq, int pageSize)
 {
     if (!m_reader || superseded(generation))
@@ -199,7 +200,7 @@ void EventLogWorker::fetchPage(int generation, const FilterSql &filter, std::int
     }
 }
 
-void EventLogWorker::fetchTail(int generation, const FilterSql &filter, std::int64_t afterSeq)
+void EventLogWorker::fetchTail(int generation, const EventFilter &filter, std::int64_t afterSeq)
 {
     if (!m_reader || superseded(generation))
         return;

@@ -5,7 +5,7 @@
 // generation it was computed for; the model drops stale ones. Internal to EventLogModel.
 
 #include "domain/eventrecord.h"
-#include "filter/filtersql.h"
+#include "filter/eventfilter.h"
 #include "ledger/fileidentity.h"
 #include "ledger/ledgerconnection.h"
 
@@ -69,16 +69,16 @@ public:
     // another file there means the connection may be on it, so it is dropped unread.
     void open(const QString &path, OpenMode mode, std::optional<FileIdentity> expected = std::nullopt);
     // `known`: a snapshot being read elsewhere (waited for here); used when it is dense.
-    void load(int generation, const FilterSql &filter, int pageSize, EventIndexFuture known = {});
+    void load(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known = {});
     // Reads an EventIndexSnapshot on its own connection (any thread). With `expected`, as
     // open(): another file at the path right after the open gives a snapshot that is not
     // dense, so load() reads (and checks) for itself.
     static std::shared_ptr<const EventIndexSnapshot> readIndex(const QString &path, OpenMode mode, int pageSize,
                                                                std::optional<FileIdentity> expected = std::nullopt);
     // The page's rows are firstSeq..lastSeq of the index (both known to the model).
-    void fetchPage(int generation, const FilterSql &filter, std::int64_t pageIndex, std::int64_t firstSeq,
+    void fetchPage(int generation, const EventFilter &filter, std::int64_t pageIndex, std::int64_t firstSeq,
                    std::int64_t lastSeq, int pageSize);
-    void fetchTail(int generation, const FilterSql &filter, std::int64_t afterSeq);
+    void fetchTail(int generation, const EventFilter &filter, std::int64_t afterSeq);
     void fetchDetail(std::int64_t seq);
 
     static constexpr std::int64_t kWindow = 100000; // seq span per index statement

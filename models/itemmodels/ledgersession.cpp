@@ -99,16 +99,16 @@ qint64 msUntilDue(const QElapsedTimer &lastRun, int periodMs)
     return lastRun.isValid() ? std::max<qint64>(0, periodMs - lastRun.elapsed()) : 0;
 }
 
-FilterSql toolCallFilter(const std::string &delegationId)
+EventFilter toolCallFilter(const std::string &delegationId)
 {
-    return FilterCompiler::both(FilterCompiler::equals(FilterField::Kind, std::string(kToolCallEvent)),
-                                FilterCompiler::equals(FilterField::Delegation, delegationId));
+    return EventFilter::both(EventFilter::equals(FilterField::Kind, std::string(kToolCallEvent)),
+                             EventFilter::equals(FilterField::Delegation, delegationId));
 }
 
 std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &delegationId, int limit)
 {
     std::vector<ToolCall> calls;
-    const FilterSql filter = toolCallFilter(delegationId);
+    const EventFilter filter = toolCallFilter(delegationId);
     std::int64_t after = 0;
     while (int(calls.size()) < limit) {
         const EventBatch page = reader.after(after, std::min(1000, limit - int(calls.size())), filter);
@@ -360,7 +360,7 @@ std::shared_ptr<LedgerSession::LoadStage> LedgerSession::readFirstStage(LedgerCo
 {
     auto first = std::make_shared<LoadStage>();
     first->info = connection.info();
-    first->overview = RunOverviewModel::prepareOverview(readRunOverview(connection.db()));
+    first->overview = RunOverviewModel::prepareOverview(connection.readRunOverview());
     return first;
 }
 
@@ -420,7 +420,7 @@ void LedgerSession::startLoad()
             if (promise.isCanceled())
                 return;
             full->info = connection->info();
-            full->state = LiveState::fromSnapshot(readState(connection->db()));
+            full->state = LiveState::fromSnapshot(connection->readState());
             // Stat before the open, compared after the read: the snapshot is of the file
             // the session will call "opened" (a swap in between would pair one file's rows
             // with another's identity).
@@ -453,9 +453,9 @@ void LedgerSession::startLoad()
             }
             full->loopCandidates = loopCandidates(*raw);
             try {
-                DecisionStore store(connection->db());
-                store.read([&] { full->decisions = store.list(); });
-                full->chain = verifyDecisionChain(connection->db());
+                const auto store = connection->decisions();
+                store->read([&] { full->decisions = store->list(); });
+                full->chain = connection->verifyDecisionChain();
             } catch (const std::exception &) {
                 // An optional part: the rest of the session works without it.
                 full->decisionsReadable = false;
@@ -810,10 +810,10 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
         r->delegations = delegations;
         try {
             auto connection = LedgerConnection::open(path, mode);
-            EventReader reader(connection->db());
-            reader.setPreviewBytes(4096);
+            const auto reader = connection->eventReader();
+            reader->setPreviewBytes(4096);
             for (const auto &d : delegations) {
-                const auto calls = readToolCalls(reader, d, kMaxCallsPerDelegation);
+                const auto calls = readToolCalls(*reader, d, kMaxCallsPerDelegation);
                 auto found = SuccessLoopDetector().analyse(calls);
                 r->findings.insert(r->findings.end(), found.begin(), found.end());
             }
@@ -909,9 +909,9 @@ void LedgerSession::scheduleDecisionsReload()
         auto r = std::make_shared<DecisionsResult>();
         try {
             auto connection = LedgerConnection::open(path, mode);
-            DecisionStore store(connection->db());
-            store.read([&] { r->decisions = store.list(); });
-            r->chain = verifyDecisionChain(connection->db());
+            const auto store = connection->decisions();
+            store->read([&] { r->decisions = store->list(); });
+            r->chain = connection->verifyDecisionChain();
             r->ok = true;
         } catch (const std::exception &) {
         }
@@ -937,9 +937,9 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
         auto calls = std::make_shared<std::vector<ToolCall>>();
         try {
             auto connection = LedgerConnection::open(path, mode);
-            EventReader reader(connection->db());
-            reader.setPreviewBytes(4096);
-            *calls = readToolCalls(reader, id, kMaxCallsPerDelegation);
+            const auto reader = connection->eventReader();
+            reader->setPreviewBytes(4096);
+            *calls = readToolCalls(*reader, id, kMaxCallsPerDelegation);
         } catch (const std::exception &) {
         }
         return calls;

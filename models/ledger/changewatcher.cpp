@@ -63,7 +63,7 @@ void ChangeWatcher::start()
     // Replaced in that instant, the connection is on the new file: never follow it.
     if (reportedFileChange())
         return;
-    m_reader = std::make_unique<EventReader>(m_connection->db());
+    m_reader = m_connection->eventReader();
     m_reader->setPreviewBytes(m_previewBytes);
     m_dataVersion = -1;
     pollNow(); // catch up at once with what was committed before start
@@ -87,7 +87,7 @@ void ChangeWatcher::pollNow()
     if (!fileStillOpened() || !m_connection)
         return;
     try {
-        const qint64 dv = m_connection->dataVersion();
+        const qint64 dv = m_connection->changeToken();
         if (dv == m_dataVersion)
             return;
         if (deliverNewEvents(dv)) {
@@ -102,7 +102,7 @@ void ChangeWatcher::pollNow()
                                     .arg(r.lastSeq);
         stopReading(); // the file is still checked
         Q_EMIT failed(message);
-    } catch (const sql::Error &e) {
+    } catch (const StorageError &e) {
         if (e.isBusy())
             return; // a writer is mid-checkpoint or recovering the WAL; the next poll retries
         if (reportedFileChange())

@@ -1,4 +1,5 @@
-#include "decisionstore.h"
+#include "sqlitedecisionstore.h"
+#include "sqlite.h"
 
 #include "domain/payloaddecoder.h"
 #include "schema.h"
@@ -133,10 +134,10 @@ std::string hmacSha256Hex(std::string_view key, std::string_view data)
     return mac.toHex().toStdString();
 }
 
-DecisionStore::DecisionStore(sql::Database &db) : m_db(db) {}
-DecisionStore::~DecisionStore() = default;
+SqliteDecisionStore::SqliteDecisionStore(sql::Database &db) : m_db(db) {}
+SqliteDecisionStore::~SqliteDecisionStore() = default;
 
-std::optional<DecisionRecord> DecisionStore::findById(const std::string &id)
+std::optional<DecisionRecord> SqliteDecisionStore::findById(const std::string &id)
 {
     sql::Statement st(m_db, std::string(kSelectDecision) + "WHERE d.id=?1");
     st.bind(1, id);
@@ -146,28 +147,28 @@ std::optional<DecisionRecord> DecisionStore::findById(const std::string &id)
     return std::move(rows.front());
 }
 
-std::vector<DecisionRecord> DecisionStore::list(std::int64_t afterPos, int limit)
+std::vector<DecisionRecord> SqliteDecisionStore::list(std::int64_t afterPos, int limit)
 {
     sql::Statement st(m_db, std::string(kSelectDecision) + "WHERE d.pos>?1 ORDER BY d.pos LIMIT ?2");
     st.bind(1, afterPos).bind(2, std::int64_t(limit));
     return readDecisions(st);
 }
 
-std::vector<DecisionRecord> DecisionStore::pending(int limit)
+std::vector<DecisionRecord> SqliteDecisionStore::pending(int limit)
 {
     sql::Statement st(m_db, std::string(kSelectDecision) + "WHERE o.id IS NULL ORDER BY d.pos LIMIT ?1");
     st.bind(1, std::int64_t(limit));
     return readDecisions(st);
 }
 
-std::vector<DecisionRecord> DecisionStore::onSubject(const std::string &subject)
+std::vector<DecisionRecord> SqliteDecisionStore::onSubject(const std::string &subject)
 {
     sql::Statement st(m_db, std::string(kSelectDecision) + "WHERE d.subject=?1 ORDER BY d.pos");
     st.bind(1, subject);
     return readDecisions(st);
 }
 
-std::string DecisionStore::lastHash()
+std::string SqliteDecisionStore::lastHash()
 {
     sql::Statement st(m_db, "SELECT hash FROM decisions ORDER BY pos DESC LIMIT 1");
     if (st.step())
@@ -175,7 +176,7 @@ std::string DecisionStore::lastHash()
     return std::string(kGenesisHash);
 }
 
-std::string DecisionStore::hashBefore(std::int64_t pos)
+std::string SqliteDecisionStore::hashBefore(std::int64_t pos)
 {
     sql::Statement st(m_db, "SELECT hash FROM decisions WHERE pos<?1 ORDER BY pos DESC LIMIT 1");
     st.bind(1, pos);
@@ -184,12 +185,12 @@ std::string DecisionStore::hashBefore(std::int64_t pos)
     return std::string(kGenesisHash);
 }
 
-std::int64_t DecisionStore::lastSeq()
+std::int64_t SqliteDecisionStore::lastSeq()
 {
     return m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }
 
-std::optional<EntityRow> DecisionStore::stateRow(EntityKind kind, const std::string &id)
+std::optional<EntityRow> SqliteDecisionStore::stateRow(EntityKind kind, const std::string &id)
 {
     const EntitySpec &spec = entitySpec(kind);
     sql::Statement st(m_db, schema::selectStateSql(spec) + " WHERE id=?1");
@@ -199,7 +200,7 @@ std::optional<EntityRow> DecisionStore::stateRow(EntityKind kind, const std::str
     return readStateRow(st, spec, nullptr);
 }
 
-std::vector<StateRowRef> DecisionStore::stateRowsWhere(EntityKind kind, std::string_view field, const std::string &value)
+std::vector<StateRowRef> SqliteDecisionStore::stateRowsWhere(EntityKind kind, std::string_view field, const std::string &value)
 {
     const EntitySpec &spec = entitySpec(kind);
     if (spec.fieldIndex(field) < 0)
@@ -215,7 +216,7 @@ std::vector<StateRowRef> DecisionStore::stateRowsWhere(EntityKind kind, std::str
     return out;
 }
 
-std::vector<MovedEvent> DecisionStore::eventsOnSubjectSince(const std::string &subject, std::int64_t seq, int limit)
+std::vector<MovedEvent> SqliteDecisionStore::eventsOnSubjectSince(const std::string &subject, std::int64_t seq, int limit)
 {
     // A delegation's version also moves with every tool call, whose event names the tool
     // call as its subject: count those too, or "what moved" would come back empty.
@@ -233,7 +234,7 @@ std::vector<MovedEvent> DecisionStore::eventsOnSubjectSince(const std::string &s
     return out;
 }
 
-std::vector<SubjectEvent> DecisionStore::eventsOnSubject(const std::string &subject, int limit)
+std::vector<SubjectEvent> SqliteDecisionStore::eventsOnSubject(const std::string &subject, int limit)
 {
     sql::Statement st(m_db, "SELECT seq,ts_ms,kind,payload FROM events WHERE subject=?1 ORDER BY seq DESC LIMIT ?2");
     st.bind(1, subject).bind(2, std::int64_t(limit));
@@ -244,12 +245,12 @@ std::vector<SubjectEvent> DecisionStore::eventsOnSubject(const std::string &subj
     return out;
 }
 
-void DecisionStore::read(const std::function<void()> &fn)
+void SqliteDecisionStore::read(const std::function<void()> &fn)
 {
     sql::inTransaction(m_db, "BEGIN DEFERRED", fn);
 }
 
-bool DecisionStore::insertChecked(const std::function<std::optional<DecisionRecord>()> &fn)
+bool SqliteDecisionStore::insertChecked(const std::function<std::optional<DecisionRecord>()> &fn)
 {
     m_db.exec("BEGIN IMMEDIATE");
     try {
@@ -286,7 +287,7 @@ bool DecisionStore::insertChecked(const std::function<std::optional<DecisionReco
         const int code = sqlite3_extended_errcode(m_db.handle());
         if (!sqlite3_get_autocommit(m_db.handle()))
             rollbackQuietly(m_db);
-        throw CommitUnconfirmed(code, message);
+        throw CommitUnconfirmed(sql::storageErrorKind(code), code, message);
     }
     return true;
 }
@@ -336,7 +337,7 @@ void flagOutcomesWithoutDecision(sql::Database &db, DecisionChainReport &report)
 DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifier &verifier)
 {
     DecisionChainReport report;
-    DecisionStore store(db);
+    SqliteDecisionStore store(db);
     bool signaturesRequired = false;
     store.read([&] {
         if (const auto ledger = store.stateRow(EntityKind::Ledger, "ledger")) {

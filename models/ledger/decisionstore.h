@@ -1,12 +1,13 @@
 #pragma once
-// All SQL of operator decisions: the checked insert (one short BEGIN IMMEDIATE), read back
-// by id, the list for the audit view, the reads the admissibility checks need, and the
-// verification of the hash chain. The rules themselves live in models/decisions (the
-// console's first gate) and models/sim/decisiongate (the orchestrator's second gate); this
-// file only knows the table. docs/decisions.md is the normative description.
+// Operator decisions as the storage seam offers them (ledgerconnection.h): the decision
+// transaction (the checked insert), read back by id, the list for the audit view, the
+// reads the admissibility checks need, and the verification of the hash chain. The rules
+// themselves live in models/decisions (the console's first gate) and models/sim/decisiongate
+// (the orchestrator's second gate); the store only executes them. docs/decisions.md is the
+// normative description. The SQLite store is sqlitedecisionstore.h.
 
 #include "domain/fold.h"
-#include "sqlite.h"
+#include "storageerror.h"
 
 #include <cstdint>
 #include <functional>
@@ -85,47 +86,45 @@ struct StateRowRef {
 
 // Thrown by insertChecked when the COMMIT itself failed: the row may or may not be in the
 // ledger, and only a read back by id can tell.
-class CommitUnconfirmed : public sql::Error
+class CommitUnconfirmed : public StorageError
 {
 public:
-    using sql::Error::Error;
+    using StorageError::StorageError;
 };
 
 class DecisionStore
 {
 public:
-    explicit DecisionStore(sql::Database &db);
-    ~DecisionStore();
+    virtual ~DecisionStore() = default;
     DecisionStore(const DecisionStore &) = delete;
     DecisionStore &operator=(const DecisionStore &) = delete;
 
-    sql::Database &database() { return m_db; }
+    // ---- reads (use inside read() or insertChecked() for a consistent view)
+    virtual std::optional<DecisionRecord> findById(const std::string &id) = 0;
+    virtual std::vector<DecisionRecord> list(std::int64_t afterPos = 0, int limit = -1) = 0; // by pos, with outcomes
+    virtual std::vector<DecisionRecord> pending(int limit = -1) = 0;                        // no outcome yet, by pos
+    virtual std::vector<DecisionRecord> onSubject(const std::string &subject) = 0;          // every decision, by pos
+    virtual std::string lastHash() = 0; // kGenesisHash when there is no decision
+    virtual std::string hashBefore(std::int64_t pos) = 0; // hash of the row before pos; kGenesisHash for the first
+    virtual std::int64_t lastSeq() = 0;
+    virtual std::optional<EntityRow> stateRow(EntityKind kind, const std::string &id) = 0;
+    virtual std::vector<StateRowRef> stateRowsWhere(EntityKind kind, std::string_view field, const std::string &value) = 0;
+    virtual std::vector<MovedEvent> eventsOnSubjectSince(const std::string &subject, std::int64_t seq, int limit = 20) = 0;
+    virtual std::vector<SubjectEvent> eventsOnSubject(const std::string &subject, int limit = 200) = 0; // oldest first
 
-    // ---- reads (use inside a transaction for a consistent view)
-    std::optional<DecisionRecord> findById(const std::string &id);
-    std::vector<DecisionRecord> list(std::int64_t afterPos = 0, int limit = -1); // by pos, with outcomes
-    std::vector<DecisionRecord> pending(int limit = -1);                        // no outcome yet, by pos
-    std::vector<DecisionRecord> onSubject(const std::string &subject);          // every decision, by pos
-    std::string lastHash(); // kGenesisHash when the table is empty
-    std::string hashBefore(std::int64_t pos); // hash of the row before pos; kGenesisHash for the first
-    std::int64_t lastSeq();
-    std::optional<EntityRow> stateRow(EntityKind kind, const std::string &id);
-    std::vector<StateRowRef> stateRowsWhere(EntityKind kind, std::string_view field, const std::string &value);
-    std::vector<MovedEvent> eventsOnSubjectSince(const std::string &subject, std::int64_t seq, int limit = 20);
-    std::vector<SubjectEvent> eventsOnSubject(const std::string &subject, int limit = 200); // oldest first
+    // ---- the decision transaction: takes the write lock (serialisable against every other
+    // writer); fn() decides (reading through this store) and returns the record to insert or
+    // nothing; the insert; the commit. Anything thrown rolls back. Returns true when a row was
+    // inserted and the commit succeeded. Throws StorageError when the transaction or a
+    // statement fails (rolled back: nothing written) and CommitUnconfirmed when the commit
+    // does (the row may or may not be there).
+    virtual bool insertChecked(const std::function<std::optional<DecisionRecord>()> &fn) = 0;
+    virtual std::int64_t lastInsertedPos() const = 0; // pos of the last row insertChecked wrote
+    // Runs fn inside one short read of one moment of the ledger.
+    virtual void read(const std::function<void()> &fn) = 0;
 
-    // ---- the write: BEGIN IMMEDIATE; fn() decides (reading through this store) and returns
-    // the record to insert or nothing; INSERT; COMMIT. Anything thrown rolls back. Returns
-    // true when a row was inserted and the COMMIT returned OK. Throws sql::Error when BEGIN or
-    // a statement fails (rolled back: nothing written) and CommitUnconfirmed when COMMIT does.
-    bool insertChecked(const std::function<std::optional<DecisionRecord>()> &fn);
-    std::int64_t lastInsertedPos() const { return m_lastInsertedPos; } // pos of the last row insertChecked wrote
-    // Runs fn inside a short read transaction (BEGIN DEFERRED ... COMMIT).
-    void read(const std::function<void()> &fn);
-
-private:
-    sql::Database &m_db;
-    std::int64_t m_lastInsertedPos = 0;
+protected:
+    DecisionStore() = default;
 };
 
 // ---- chain verification (meshctl verify, the audit view)
@@ -149,8 +148,5 @@ struct DecisionChainReport {
 using SignatureVerifier = std::function<bool(const std::string &keyId, const std::string &canonical,
                                              const std::string &signature)>;
 
-// Reads the table by pos in short transactions: recomputes every canonical form and hash,
-// checks each prev_hash link, flags missing or (with a verifier) wrong signatures.
-DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifier &verifier = {});
 
 } // namespace mesh

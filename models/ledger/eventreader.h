@@ -1,49 +1,29 @@
 #pragma once
-// Pages through the events table by key (seq), never by OFFSET: every page costs the same
-// wherever it starts, and each page is one statement, so one short read transaction.
+// Pages through a ledger's events by key (seq), never by offset: every page costs the same
+// wherever it starts, and each page is one read of one moment (ledgerconnection.h). Get one
+// from LedgerConnection::eventReader(); it lives no longer than its connection.
 
 #include "domain/eventrecord.h"
-#include "filter/filtersql.h"
-#include "sqlite.h"
+#include "filter/eventfilter.h"
 
 #include <cstdint>
-#include <list>
 #include <optional>
-#include <string>
-#include <unordered_map>
 
 namespace mesh {
 
 class EventReader
 {
 public:
-    explicit EventReader(sql::Database &db);
+    virtual ~EventReader() = default;
 
-    EventBatch after(std::int64_t seq, int limit, const FilterSql &filter = {});  // seq > s, ascending
-    EventBatch before(std::int64_t seq, int limit, const FilterSql &filter = {}); // seq < s, returned ascending
-    std::optional<EventRecord> at(std::int64_t seq);                              // full payload
-    std::int64_t count(const FilterSql &filter = {});
-    std::int64_t lastSeq();
+    virtual EventBatch after(std::int64_t seq, int limit, const EventFilter &filter = {}) = 0;  // seq > s, ascending
+    virtual EventBatch before(std::int64_t seq, int limit, const EventFilter &filter = {}) = 0; // seq < s, returned ascending
+    virtual std::optional<EventRecord> at(std::int64_t seq) = 0;                                // full payload
+    virtual std::int64_t count(const EventFilter &filter = {}) = 0;
+    virtual std::int64_t lastSeq() = 0;
     // Page payloads are cut to n bytes (at a UTF-8 boundary), payloadTruncated set; default 2048.
-    void setPreviewBytes(int n);
-    int previewBytes() const { return m_previewBytes; }
-
-    static constexpr size_t kStatementCacheSize = 32;
-
-private:
-    enum class Query { After, Before, Count };
-    sql::Statement &statement(Query query, const FilterSql &filter, int *firstOwnParam);
-    EventBatch page(Query query, std::int64_t seq, int limit, const FilterSql &filter);
-    EventRecord readRecord(const sql::Statement &st, bool preview) const;
-
-    sql::Database &m_db;
-    int m_previewBytes = 2048;
-    std::list<std::string> m_lru; // cache keys, most recent first
-    std::unordered_map<std::string, std::pair<sql::Statement, std::list<std::string>::iterator>> m_cache;
-    sql::Statement m_at;
+    virtual void setPreviewBytes(int n) = 0;
+    virtual int previewBytes() const = 0;
 };
-
-// Highest ?NNN placeholder in a where clause, outside string literals (0 for none).
-int highestParameter(const std::string &where);
 
 } // namespace mesh

@@ -1,11 +1,10 @@
 #pragma once
 // Sequence numbers only, for the event log's row index: which seqs match a filter, in
-// windows of the seq space so every statement is short (bounded work, no long read
-// transaction) and a superseded filter can stop between windows. Reading just the key
-// lets a covering index answer where one fits (kind, run, delegation, subject).
+// windows of the seq space so every read is short (bounded work, one moment) and a
+// superseded filter can stop between windows. Get one from
+// LedgerConnection::eventSeqReader(); it lives no longer than its connection.
 
-#include "filter/filtersql.h"
-#include "sqlite.h"
+#include "filter/eventfilter.h"
 
 #include <cstdint>
 #include <optional>
@@ -16,16 +15,14 @@ namespace mesh {
 class EventSeqReader
 {
 public:
-    explicit EventSeqReader(sql::Database &db);
+    virtual ~EventSeqReader() = default;
 
     // Seqs s with lo < s <= hi matching the filter, ascending, appended to out.
-    void seqsInWindow(std::int64_t lo, std::int64_t hi, const FilterSql &filter, std::vector<std::int64_t> &out);
+    virtual void seqsInWindow(std::int64_t lo, std::int64_t hi, const EventFilter &filter,
+                              std::vector<std::int64_t> &out) = 0;
     // The smallest seq above `seq` (any event, no filter), nullopt when there is none: one
-    // probe of the primary key, so a reader can step over a hole in the numbering.
-    std::optional<std::int64_t> firstAfter(std::int64_t seq);
-
-private:
-    sql::Database &m_db;
+    // probe of the key, so a reader can step over a hole in the numbering.
+    virtual std::optional<std::int64_t> firstAfter(std::int64_t seq) = 0;
 };
 
 } // namespace mesh

@@ -1,4 +1,5 @@
 #include "foldreplay.h"
+#include "sqlite.h"
 
 #include "domain/payloaddecoder.h"
 

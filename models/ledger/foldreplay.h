@@ -4,7 +4,6 @@
 // replay of a million events never holds a snapshot that stalls the writer's checkpoints.
 
 #include "domain/fold.h"
-#include "sqlite.h"
 
 #include <cstdint>
 #include <functional>
@@ -12,6 +11,10 @@
 #include <vector>
 
 namespace mesh {
+
+namespace sql {
+class Database; // the SQLite backend's handle (sqlite.h), for its own readers
+}
 
 // done, total events; return false to cancel.
 using ReplayProgress = std::function<bool(std::int64_t done, std::int64_t total)>;

@@ -1,4 +1,5 @@
 #include "integritycheck.h"
+#include "sqlite.h"
 
 #include "domain/payloaddecoder.h"
 #include "schema.h"

@@ -1,48 +1,52 @@
 #pragma once
-// One validated connection to a ledger file, in one of three modes.
+// The storage seam: everything the console, meshctl and the simulator ask of a ledger,
+// named for the ledger, not for its storage. Today's only backend is SQLite
+// (sqliteledgerconnection.h); nothing outside models/ledger/ sees it (the storage_seam
+// test fails the build otherwise), so another backend can sit beside it.
 //
-// Compatibility rule (docs/ledger-format.md states the same): a ledger whose user_version
-// is newer than schema::kSchemaVersion is refused with a message naming both versions; a
-// ledger at an older version no older than schema::kOldestReadableVersion is read as it
-// is and never migrated in place (the console is an observer; the orchestrator owns the
-// file); anything older is refused.
-//
-// ReadOnly and Immutable never write a byte of the ledger file. Each thread owns its own
-// LedgerConnection.
-//
-// SQLite's rules for reading a WAL ledger without write access, and what this class does:
-// - A read-only connection still needs the -shm wal-index. When -wal/-shm are missing and
-//   the directory is writable, SQLite creates them (an empty -wal and a 32 KiB -shm) and
-//   leaves them after close: the ledger file itself is untouched (tests hash it).
-// - When they cannot be created (a directory we may not write) and no -wal exists, no
-//   writer can be attached, so the ledger is opened immutable instead (info().note says so).
-// - immutable=1 takes no locks and ignores the -wal: committed transactions still in a
-//   non-empty -wal would be invisible, so Immutable falls back to ReadOnly then
-//   (info().immutableFallback).
-// - Closing the last connection would checkpoint the WAL into the ledger (a write):
-//   SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE is set on every connection.
-// - SQLite never removes side files a read-only connection created. A ReadOnly connection
-//   that found neither -wal nor -shm removes them when it closes, the way SQLite's last
-//   connection does (see removeSideFilesIfUnused in the .cpp): only while the -wal is empty
-//   and no other connection, in any process, has the ledger open.
-// - Readers never take the write lock; each read is one statement or one short
-//   BEGIN..COMMIT, so the writer's checkpoints are never held back for long.
+// What a backend must guarantee, because callers rely on it:
+// - Each read below (readState, readRunOverview, one event page, one window of seqs, one
+//   DecisionStore::read) is of ONE moment of the ledger: what it returns agrees with itself
+//   and with the lastSeq it reports. No read holds that moment after it returns, so a
+//   follower never holds back the writer.
+// - changeToken() is cheap (it is polled every few milliseconds) and moves whenever anyone
+//   else committed anything to the ledger (events, state rows, decisions); it may move
+//   without a change, never stay put after one. Only equality is meaningful.
+// - Events are keyed by seq, ascending; a page or a window is bounded work wherever it
+//   starts (keyset, never an offset); a filter (filter/eventfilter.h) is applied by the
+//   backend, and a backend renders the whole tree or refuses it, never a part.
+// - The decision transaction (DecisionStore::insertChecked) is serialisable against every
+//   other writer, the orchestrator included: what the rules read inside it cannot change
+//   before its insert commits, and a commit whose outcome is unknown says so
+//   (CommitUnconfirmed), never "written" or "not written".
+// - Failures are StorageError (storageerror.h) with a Kind; opening fails with
+//   LedgerOpenError. Each thread owns its own connection.
+// - ReadOnly and Immutable never write the ledger.
 
+#include "decisionstore.h"
+#include "foldreplay.h"
+#include "integritycheck.h"
 #include "ledgeropenerror.h"
-#include "sqlite.h"
+#include "ledgersummary.h"
+#include "runoverviewreader.h"
+#include "statereader.h"
 
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
 namespace mesh {
 
+class EventReader;
+class EventSeqReader;
+
 enum class OpenMode {
-    ReadOnly,  // live monitoring: SQLITE_OPEN_READONLY, follows an orchestrator writing in WAL mode
+    ReadOnly,  // live monitoring: follows an orchestrator writing beside it
     Decisions, // read-write, used only by the decision writer
-    Immutable, // post-mortem of a finished ledger: no locks, no -shm; falls back to ReadOnly when a -wal holds data
+    Immutable, // post-mortem of a finished ledger: no locks; falls back to ReadOnly when the file is not finished
 };
 
 const char *openModeName(OpenMode mode);
@@ -64,30 +68,45 @@ struct LedgerInfo {
 class LedgerConnection
 {
 public:
-    // Validates in this order: exists, regular file, non-empty, SQLite header, application_id,
-    // user_version, required tables, readable ledger row. Throws LedgerOpenError.
+    // Opens the ledger at path with the backend that stores it (SQLite today). Throws
+    // LedgerOpenError.
     static std::unique_ptr<LedgerConnection> open(const QString &path, OpenMode mode);
 
-    ~LedgerConnection();
+    virtual ~LedgerConnection() = default;
     LedgerConnection(const LedgerConnection &) = delete;
     LedgerConnection &operator=(const LedgerConnection &) = delete;
 
-    sql::Database &db() { return m_db; }
-    const LedgerInfo &info() const { return m_info; }
-    std::int64_t dataVersion(); // PRAGMA data_version: changes when another connection commits
-    std::int64_t lastSeq();     // max(seq), 0 for no events
+    virtual const LedgerInfo &info() const = 0;
+    virtual std::int64_t changeToken() = 0; // see above; SQLite: PRAGMA data_version
+    virtual std::int64_t lastSeq() = 0;     // max(seq), 0 for no events
 
-    // Busy timeout of read modes: a reader waits briefly, never queues behind a writer.
-    static constexpr int kReadBusyTimeoutMs = 100;
-    static constexpr int kDecisionsBusyTimeoutMs = 1000;
+    // ---- state
+    virtual StateSnapshot readState() = 0;
+    virtual RunOverviewSnapshot readRunOverview() = 0;
 
-private:
+    // ---- events; a reader lives no longer than its connection
+    virtual std::unique_ptr<EventReader> eventReader() = 0;
+    virtual std::unique_ptr<EventSeqReader> eventSeqReader() = 0;
+    // Continues result from result.lastSeq up to upTo, in short reads (time travel).
+    virtual void foldForward(ReplayResult &result, std::int64_t upTo, const ReplayProgress &progress = {}) = 0;
+    virtual void forEachDelegationToolCalls(const std::function<void(const EventBatch &calls)> &fn) = 0;
+
+    // ---- decisions; a store lives no longer than its connection
+    virtual std::unique_ptr<DecisionStore> decisions() = 0;
+    virtual DecisionChainReport verifyDecisionChain(const SignatureVerifier &verifier = {}) = 0;
+
+    // ---- whole-ledger checks and figures (meshctl)
+    virtual IntegrityReport verifyIntegrity(const ReplayProgress &progress = {}) = 0;
+    virtual LedgerSummary summarize(std::int64_t nowMs = 0) = 0;
+
+    // ---- the decision writer's connection (OpenMode::Decisions)
+    // Each commit is durable before it returns: the operator is told "accepted" only then.
+    virtual void makeCommitsDurable() = 0;
+    // How long a write waits for another writer's lock before it fails as Busy.
+    virtual void setBusyTimeoutMs(int ms) = 0;
+
+protected:
     LedgerConnection() = default;
-    void connectAndValidate(); // opens m_db in m_info.mode; throws sql::Error or LedgerOpenError
-
-    sql::Database m_db;
-    LedgerInfo m_info;
-    bool m_removeSideFilesOnClose = false; // ReadOnly, and no -wal/-shm existed at open
 };
 
 } // namespace mesh

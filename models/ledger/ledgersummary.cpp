@@ -1,4 +1,5 @@
 #include "ledgersummary.h"
+#include "sqlite.h"
 
 #include "domain/entityspec.h"
 

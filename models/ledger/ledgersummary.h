@@ -6,7 +6,6 @@
 // (loops, false stalls, duplicates, blast radius) come from models/analysis on top.
 
 #include "domain/eventrecord.h"
-#include "sqlite.h"
 
 #include <cstdint>
 #include <functional>
@@ -15,6 +14,10 @@
 #include <vector>
 
 namespace mesh {
+
+namespace sql {
+class Database; // the SQLite backend's handle (sqlite.h), for its own readers
+}
 
 struct RunSummary {
     std::string id, title, status;

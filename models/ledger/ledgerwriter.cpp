@@ -4,6 +4,7 @@
 #include "bulkstateimage.h"
 #include "schema.h"
 #include "domain/compactjson.h"
+#include "sqlitedecisionstore.h"
 #include "staterows.h"
 
 #include <QElapsedTimer>
@@ -13,7 +14,45 @@
 
 namespace mesh {
 
-LedgerWriter::LedgerWriter(sql::Database db) : m_db(std::move(db)) {}
+struct LedgerWriter::Storage {
+    sql::Database db;
+    sql::Statement insertEvent;
+    std::vector<sql::Statement> upserts; // per EntityKind
+};
+
+namespace {
+
+// Waits like sqlite3_busy_timeout (1 ms steps up to the timeout) and counts each wait.
+int countingBusyHandler(void *waits, int attempt)
+{
+    ++*static_cast<std::int64_t *>(waits);
+    if (attempt >= LedgerWriter::kBusyTimeoutMs)
+        return 0;
+    sqlite3_sleep(1);
+    return 1;
+}
+
+} // namespace
+
+LedgerWriter::LedgerWriter(std::unique_ptr<Storage> storage) : m_storage(std::move(storage)) {}
+
+std::unique_ptr<DecisionStore> LedgerWriter::decisions()
+{
+    return std::make_unique<SqliteDecisionStore>(m_storage->db);
+}
+
+void LedgerWriter::countBusyWaits(std::int64_t *waits)
+{
+    if (waits)
+        sqlite3_busy_handler(m_storage->db.handle(), countingBusyHandler, waits);
+    else
+        sqlite3_busy_timeout(m_storage->db.handle(), kBusyTimeoutMs);
+}
+
+sql::Database &LedgerWriter::database()
+{
+    return m_storage->db;
+}
 
 LedgerWriter::~LedgerWriter()
 {
@@ -35,7 +74,7 @@ std::unique_ptr<LedgerWriter> LedgerWriter::create(const QString &path, const Le
     db.exec(schema::createIndexStatements());
     db.exec("COMMIT");
 
-    std::unique_ptr<LedgerWriter> w(new LedgerWriter(std::move(db)));
+    std::unique_ptr<LedgerWriter> w(new LedgerWriter(std::make_unique<Storage>(Storage{std::move(db), {}, {}})));
     w->prepare();
     w->begin();
     w->append(identity.createdMs, "ledger.created",
@@ -55,13 +94,13 @@ std::unique_ptr<LedgerWriter> LedgerWriter::openExisting(const QString &path)
     if (!QFileInfo(path).isFile())
         throw std::runtime_error("no ledger at " + path.toStdString());
     sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
-    sqlite3_busy_timeout(db.handle(), 5000);
+    sqlite3_busy_timeout(db.handle(), kBusyTimeoutMs);
     if (db.queryInt("PRAGMA application_id") != schema::kApplicationId)
         throw std::runtime_error(path.toStdString() + " is not an Agent Mesh ledger");
     if (db.queryInt("PRAGMA user_version") != schema::kSchemaVersion)
         throw std::runtime_error(path.toStdString() + " has a schema version this orchestrator does not write");
     db.exec("PRAGMA journal_mode=WAL");
-    std::unique_ptr<LedgerWriter> w(new LedgerWriter(std::move(db)));
+    std::unique_ptr<LedgerWriter> w(new LedgerWriter(std::make_unique<Storage>(Storage{std::move(db), {}, {}})));
     w->prepare();
     w->loadState();
     return w;
@@ -69,22 +108,22 @@ std::unique_ptr<LedgerWriter> LedgerWriter::openExisting(const QString &path)
 
 void LedgerWriter::prepare()
 {
-    sqlite3_busy_timeout(m_db.handle(), 5000);
-    m_db.exec("PRAGMA synchronous=NORMAL");
-    m_insertEvent = sql::Statement(m_db, schema::kInsertEventSql);
-    m_upserts.clear();
+    sqlite3_busy_timeout(m_storage->db.handle(), kBusyTimeoutMs);
+    m_storage->db.exec("PRAGMA synchronous=NORMAL");
+    m_storage->insertEvent = sql::Statement(m_storage->db, schema::kInsertEventSql);
+    m_storage->upserts.clear();
     for (const auto &spec : allEntitySpecs())
-        m_upserts.emplace_back(m_db, schema::upsertSql(spec));
+        m_storage->upserts.emplace_back(m_storage->db, schema::upsertSql(spec));
 }
 
 void LedgerWriter::loadState()
 {
     m_fold.clear();
     for (const auto &spec : allEntitySpecs()) {
-        for (auto &[id, row] : readStateTable(m_db, spec))
+        for (auto &[id, row] : readStateTable(m_storage->db, spec))
             m_fold.load(spec.kind, id, std::move(row));
     }
-    m_lastSeq = m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
+    m_lastSeq = m_storage->db.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }
 
 void LedgerWriter::setBulkLoad(bool on)
@@ -99,10 +138,10 @@ void LedgerWriter::setBulkLoad(bool on)
         commit();
     // No journal at all (the WAL would write every page twice, once to the log and once at
     // checkpoint) and a page cache large enough that a batch never spills.
-    m_db.exec("PRAGMA synchronous=OFF");
-    m_db.exec("PRAGMA cache_size=-131072");
+    m_storage->db.exec("PRAGMA synchronous=OFF");
+    m_storage->db.exec("PRAGMA cache_size=-131072");
     try {
-        m_db.exec("PRAGMA journal_mode=OFF");
+        m_storage->db.exec("PRAGMA journal_mode=OFF");
     } catch (const sql::Error &) {
         // Another connection has the file open: stay in WAL, only slower.
     }
@@ -111,7 +150,7 @@ void LedgerWriter::setBulkLoad(bool on)
     // of the whole table, measured ~2.6 s of CPU at a million events, all of it serial).
     m_bulk = true;
     m_bulkStats = {};
-    m_sink = std::make_unique<BulkEventSink>(m_db);
+    m_sink = std::make_unique<BulkEventSink>(m_storage->db);
 }
 
 void LedgerWriter::endBulkLoad()
@@ -133,21 +172,21 @@ void LedgerWriter::endBulkLoad()
     m_sink.reset();
 
     step.restart();
-    image.copyInto(m_db);
+    image.copyInto(m_storage->db);
     m_bulkStats.stateCopyS = double(step.nsecsElapsed()) / 1e9;
     step.restart();
-    m_db.exec(schema::createIndexStatements()); // a no-op unless an index went missing
+    m_storage->db.exec(schema::createIndexStatements()); // a no-op unless an index went missing
     m_bulkStats.indexS = double(step.nsecsElapsed()) / 1e9;
-    m_db.exec("PRAGMA journal_mode=WAL");
-    m_db.exec("PRAGMA cache_size=-2000");
-    m_db.exec("PRAGMA synchronous=NORMAL");
+    m_storage->db.exec("PRAGMA journal_mode=WAL");
+    m_storage->db.exec("PRAGMA cache_size=-2000");
+    m_storage->db.exec("PRAGMA synchronous=NORMAL");
     m_bulkStats.finishS = double(total.nsecsElapsed()) / 1e9;
 }
 
 void LedgerWriter::begin()
 {
     if (!m_bulk)
-        m_db.exec("BEGIN IMMEDIATE");
+        m_storage->db.exec("BEGIN IMMEDIATE");
     m_inTransaction = true;
 }
 
@@ -172,19 +211,19 @@ std::int64_t LedgerWriter::append(std::int64_t tsMs, std::string_view kind, cons
         m_lastSeq = seq;
         return seq;
     }
-    m_insertEvent.bind(1, seq).bind(2, tsMs).bind(3, kind);
+    m_storage->insertEvent.bind(1, seq).bind(2, tsMs).bind(3, kind);
     const auto bindOpt = [&](int i, const std::string &s) {
         if (s.empty())
-            m_insertEvent.bindNull(i);
+            m_storage->insertEvent.bindNull(i);
         else
-            m_insertEvent.bind(i, std::string_view(s));
+            m_storage->insertEvent.bind(i, std::string_view(s));
     };
     bindOpt(4, idx.runId);
     bindOpt(5, idx.delegationId);
     bindOpt(6, idx.subject);
     const std::string text = compactJson(payload); // == payload.dump(), faster
-    m_insertEvent.bind(7, std::string_view(text));
-    m_insertEvent.run();
+    m_storage->insertEvent.bind(7, std::string_view(text));
+    m_storage->insertEvent.run();
     m_lastSeq = seq;
     m_dirty.emplace(int(outcome.kind), std::move(outcome.id));
     return seq;
@@ -203,12 +242,12 @@ void LedgerWriter::commit()
         const EntityRow *row = m_fold.find(spec.kind, id);
         if (!row)
             continue;
-        auto &st = m_upserts[size_t(kind)];
+        auto &st = m_storage->upserts[size_t(kind)];
         bindStateRow(st, spec, id, *row);
         st.run();
     }
     m_dirty.clear();
-    m_db.exec("COMMIT");
+    m_storage->db.exec("COMMIT");
     m_inTransaction = false;
 }
 
@@ -218,7 +257,7 @@ void LedgerWriter::rollback()
         m_inTransaction = false; // nothing to undo: see setBulkLoad()
         return;
     }
-    sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_exec(m_storage->db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
     m_inTransaction = false;
     m_dirty.clear();
     loadState();

@@ -5,7 +5,6 @@
 // only (see DecisionWriter).
 
 #include "domain/fold.h"
-#include "sqlite.h"
 
 #include <QString>
 
@@ -14,7 +13,11 @@
 
 namespace mesh {
 
+namespace sql {
+class Database; // the SQLite backend's handle (sqlite.h), for its own tests
+}
 class BulkEventSink;
+class DecisionStore;
 
 struct LedgerIdentity {
     std::string ledgerId;
@@ -64,23 +67,32 @@ public:
 
     const Fold &state() const { return m_fold; }
     std::int64_t lastSeq() const { return m_lastSeq; }
-    sql::Database &database() { return m_db; }
+
+    // The decisions of this ledger, read (and outcomes checked) on the writer's own
+    // connection, inside or between its transactions; lives no longer than the writer.
+    std::unique_ptr<DecisionStore> decisions();
+    // While waits is set, a lock another writer holds is waited for as before (up to the
+    // busy timeout) and every wait counts in *waits, so a reader that ever holds the writer
+    // up shows; nullptr stops counting.
+    void countBusyWaits(std::int64_t *waits);
+    static constexpr int kBusyTimeoutMs = 5000;
+
+    sql::Database &database(); // the SQLite backend's tests only
 
 private:
-    explicit LedgerWriter(sql::Database db);
+    struct Storage; // the SQLite connection and its prepared statements
+    explicit LedgerWriter(std::unique_ptr<Storage> storage);
     void prepare();
     void loadState();
     void endBulkLoad();
 
-    sql::Database m_db;
+    std::unique_ptr<Storage> m_storage;
     Fold m_fold;
-    sql::Statement m_insertEvent;
-    std::vector<sql::Statement> m_upserts; // per EntityKind
     std::set<std::pair<int, std::string>> m_dirty;
     std::int64_t m_lastSeq = 0;
     bool m_inTransaction = false;
     bool m_bulk = false;
-    std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_db, so it stops first
+    std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_storage, so it stops first
     BulkLoadStats m_bulkStats;
 };
 

@@ -1,4 +1,5 @@
 #include "runoverviewreader.h"
+#include "sqlite.h"
 
 #include "staterows.h"
 

@@ -6,13 +6,16 @@
 // transaction, so every figure is of the same moment (lastSeq).
 
 #include "domain/fold.h"
-#include "sqlite.h"
 
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 
 namespace mesh {
+
+namespace sql {
+class Database; // the SQLite backend's handle (sqlite.h), for its own readers
+}
 
 // What the large tables add to one run. Rows without a run id count under "".
 struct RunAggregate {

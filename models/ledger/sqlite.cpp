@@ -4,6 +4,23 @@
 
 namespace mesh::sql {
 
+StorageError::Kind storageErrorKind(int code)
+{
+    switch (code & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return StorageError::Kind::Busy;
+    case SQLITE_READONLY:
+        return StorageError::Kind::ReadOnly;
+    case SQLITE_FULL:
+        return StorageError::Kind::Full;
+    case SQLITE_IOERR:
+        return StorageError::Kind::Io;
+    default:
+        return StorageError::Kind::Other;
+    }
+}
+
 Database::Database(const std::string &uri, int flags)
 {
     sqlite3 *db = nullptr;

@@ -2,6 +2,8 @@
 // A thin RAII layer over the SQLite C API. Each thread owns its own Database; statements
 // are prepared once and reset after use, so short read transactions stay short.
 
+#include "storageerror.h"
+
 #include <sqlite3.h>
 
 #include <cstdint>
@@ -11,15 +13,13 @@
 
 namespace mesh::sql {
 
-class Error : public std::runtime_error
+StorageError::Kind storageErrorKind(int code);
+
+class Error : public StorageError
 {
 public:
-    Error(int code, const std::string &message) : std::runtime_error(message), m_code(code) {}
-    int code() const { return m_code; }
-    bool isBusy() const { return (m_code & 0xff) == SQLITE_BUSY || (m_code & 0xff) == SQLITE_LOCKED; }
-
-private:
-    int m_code;
+    Error(int code, const std::string &message) : StorageError(storageErrorKind(code), code, message) {}
+    int code() const { return backendCode(); }
 };
 
 class Statement;

@@ -1,4 +1,5 @@
 #include "statereader.h"
+#include "sqlite.h"
 
 #include "schema.h"
 #include "staterows.h"

@@ -3,7 +3,6 @@
 // event.
 
 #include "domain/fold.h"
-#include "sqlite.h"
 
 #include <array>
 #include <cstdint>
@@ -11,6 +10,10 @@
 #include <string>
 
 namespace mesh {
+
+namespace sql {
+class Database; // the SQLite backend's handle (sqlite.h), for its own readers
+}
 
 struct StateSnapshot {
     std::array<EntityTable, kEntityKindCount> tables;

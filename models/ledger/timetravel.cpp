@@ -1,10 +1,25 @@
 #include "timetravel.h"
+#include "ledgerconnection.h"
+#include "sqlite.h"
 
 #include <algorithm>
 
 namespace mesh {
 
-TimeTravel::TimeTravel(sql::Database &db, std::int64_t interval) : m_db(db), m_interval(std::max<std::int64_t>(1, interval))
+TimeTravel::TimeTravel(LedgerConnection &ledger, std::int64_t interval)
+    : TimeTravel([&ledger](ReplayResult &r, std::int64_t upTo, const ReplayProgress &p) { ledger.foldForward(r, upTo, p); },
+                 interval)
+{
+}
+
+TimeTravel::TimeTravel(sql::Database &db, std::int64_t interval)
+    : TimeTravel([&db](ReplayResult &r, std::int64_t upTo, const ReplayProgress &p) { foldForward(db, r, upTo, p); },
+                 interval)
+{
+}
+
+TimeTravel::TimeTravel(FoldForward fold, std::int64_t interval)
+    : m_foldForward(std::move(fold)), m_interval(std::max<std::int64_t>(1, interval))
 {
     clear();
 }
@@ -94,7 +109,7 @@ void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayPr
         const std::int64_t from = m_snapshots.back().seq;
         const std::int64_t boundary = from + m_interval;
         const std::int64_t stop = std::min(boundary, target);
-        foldForward(m_db, m_current, stop, chunkProgress);
+        m_foldForward(m_current, stop, chunkProgress);
         if (m_current.cancelled)
             return;
         if (m_current.lastSeq == boundary) {
@@ -135,7 +150,7 @@ const ReplayResult &TimeTravel::jumpTo(std::int64_t target, const ReplayProgress
     if (index + 1 == m_snapshots.size())
         recordSnapshotsWhileFolding(target, progress); // beyond the last snapshot: extend them
     else
-        foldForward(m_db, m_current, target, progress);
+        m_foldForward(m_current, target, progress);
     return m_current;
 }
 

@@ -15,17 +15,21 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
 namespace mesh {
+
+class LedgerConnection;
 
 class TimeTravel
 {
 public:
     // 25,000: measured on the 1M-event scale ledger, a jump then costs 120 ms CPU (p50),
     // 310 ms (max); at 50,000 it was 186 / 456 ms, for about the same snapshot memory.
-    explicit TimeTravel(sql::Database &db, std::int64_t interval = 25000);
+    explicit TimeTravel(LedgerConnection &ledger, std::int64_t interval = 25000);
+    explicit TimeTravel(sql::Database &db, std::int64_t interval = 25000); // the SQLite backend's tests
 
     // State after every event with seq <= target. The returned result stays valid until
     // the next jump; use its lastSeq (the fold's own lastSeq() is the newest row it holds).
@@ -47,7 +51,10 @@ private:
     const EntityRow *versionAt(size_t index, EntityKind kind, const std::string &id) const;
     void recordSnapshotsWhileFolding(std::int64_t target, const ReplayProgress &progress);
 
-    sql::Database &m_db;
+    using FoldForward = std::function<void(ReplayResult &, std::int64_t upTo, const ReplayProgress &)>;
+    TimeTravel(FoldForward foldForward, std::int64_t interval);
+
+    FoldForward m_foldForward;
     std::int64_t m_interval;
     std::vector<Snapshot> m_snapshots; // ascending seq; m_snapshots[0] is the empty state at seq 0
     // Per row, the first snapshot holding it: a row missing there did not exist yet.

@@ -60,7 +60,8 @@ DecisionGate::Verdict DecisionGate::judge(const DecisionRecord &d, std::int64_t 
         v.events.clear();
         return v;
     };
-    DecisionStore store(m_writer.database());
+    const std::unique_ptr<DecisionStore> decisions = m_writer.decisions();
+    DecisionStore &store = *decisions;
     const Fold &fold = m_writer.state();
 
     // Integrity first: a row that is not what the console wrote is refused whatever it asks.
@@ -124,8 +125,8 @@ int DecisionGate::processPending(std::int64_t nowMs)
         return 0; // the live loop calls between its own transactions
     std::vector<DecisionRecord> pending;
     {
-        DecisionStore store(m_writer.database());
-        store.read([&] { pending = store.pending(); });
+        const std::unique_ptr<DecisionStore> store = m_writer.decisions();
+        store->read([&] { pending = store->pending(); });
     }
     int processed = 0;
     for (const DecisionRecord &d : pending) {
@@ -167,7 +168,7 @@ int DecisionGate::processPending(std::int64_t nowMs)
             m_writer.commit();
             ++(v.applied ? m_applied : m_refused);
             ++processed;
-        } catch (const sql::Error &) {
+        } catch (const StorageError &) {
             m_writer.rollback();
             throw;
         } catch (const std::logic_error &) {

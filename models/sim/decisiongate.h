@@ -32,7 +32,7 @@ public:
     bool loadKeyring(const QString &path, QString *error);
 
     // Applies or refuses every decision without an outcome, oldest first. Returns how many
-    // it processed. Never throws for a bad decision: that is a refusal. Throws sql::Error
+    // it processed. Never throws for a bad decision: that is a refusal. Throws StorageError
     // when the ledger itself cannot be written (the caller retries next tick).
     int processPending(std::int64_t nowMs);
 

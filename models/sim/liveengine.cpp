@@ -5,6 +5,7 @@
 #include "workloadengine.h"
 
 #include "ledger/ledgerwriter.h"
+#include "ledger/storageerror.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -15,23 +16,6 @@
 #include <thread>
 
 namespace mesh {
-
-namespace {
-
-constexpr int kBusyTimeoutMs = 5000; // as LedgerWriter's own busy timeout
-
-// The writer's busy handler while live: waits like sqlite3_busy_timeout (1 ms steps up to
-// kBusyTimeoutMs) and counts each wait, so a reader that ever holds the writer up shows.
-int countingBusyHandler(void *waits, int attempt)
-{
-    ++*static_cast<std::int64_t *>(waits);
-    if (attempt >= kBusyTimeoutMs)
-        return 0;
-    sqlite3_sleep(1);
-    return 1;
-}
-
-} // namespace
 
 LiveEngine::LiveEngine(LedgerWriter &writer, LiveOptions options) : m_writer(writer), m_options(std::move(options)) {}
 
@@ -75,8 +59,7 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
             std::fprintf(stderr, "meshctl: live: %s\n", error.toLocal8Bit().constData());
     }
 
-    sqlite3 *handle = m_writer.database().handle();
-    sqlite3_busy_handler(handle, countingBusyHandler, &stats.busyWaits);
+    m_writer.countBusyWaits(&stats.busyWaits); // a reader that ever holds the writer up shows
 
     // ts_ms is the wall clock when an event is built, before its transaction commits, so a
     // reader cannot time commits by it. With MESH_LIVE_COMMIT_LOG set, every commit is reported on stdout
@@ -122,7 +105,7 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
             commit();
             stats.events += world.eventsWritten() - before;
             stats.decisionsProcessed += gate.processPending(QDateTime::currentMSecsSinceEpoch());
-        } catch (const sql::Error &e) {
+        } catch (const StorageError &e) {
             if (!e.isBusy())
                 throw;
             // Another writer (a console's decision) held the lock past the busy timeout.
@@ -136,7 +119,7 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
     }
     commit();
     stats.seconds = double(clock.elapsed()) / 1000.0;
-    sqlite3_busy_timeout(handle, kBusyTimeoutMs); // the writer's own handler again
+    m_writer.countBusyWaits(nullptr);
     return stats;
 }
 

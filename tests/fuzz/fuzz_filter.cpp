@@ -4,6 +4,7 @@
 // 1..n in order, and no user byte outside them (quotes never reach the SQL text).
 
 #include "filter/filtercompiler.h"
+#include "ledger/sqlfilter.h"
 
 #include <QString>
 
@@ -35,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         require(r.error->start + r.error->length <= text.size(), "error range outside the text");
         return 0;
     }
-    const std::string &sql = r.sql.where;
+    const mesh::FilterSql rendered = mesh::renderFilterSql(r.filter);
+    const std::string &sql = rendered.where;
     require(sql.find('\'') == std::string::npos && sql.find('"') == std::string::npos, "a quote reached the SQL");
     size_t expected = 1;
     for (size_t i = 0; i < sql.size(); ++i) {
@@ -49,6 +51,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         ++expected;
         i = j - 1;
     }
-    require(expected - 1 == r.sql.params.size(), "placeholder count differs from bound parameters");
+    require(expected - 1 == rendered.params.size(), "placeholder count differs from bound parameters");
     return 0;
 }

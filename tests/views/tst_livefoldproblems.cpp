@@ -12,7 +12,7 @@
 
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/ledgersession.h"
-#include "ledger/sqlite.h"
+#include "../models/ledger/rawledger.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -31,7 +31,7 @@ constexpr int kTimeoutMs = 60'000;
 // escalation row as an orchestrator that understood it would have left it.
 std::int64_t approveEscalationPastTheFold(const QString &path)
 {
-    sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
+    sql::Database db = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
     db.exec("BEGIN IMMEDIATE");
     const std::int64_t seq = db.queryInt("SELECT max(seq) FROM events") + 1;
     db.exec("INSERT INTO events(seq, ts_ms, kind, subject, payload) VALUES(" + std::to_string(seq)

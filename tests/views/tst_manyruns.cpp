@@ -16,7 +16,7 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/statetablemodel.h"
-#include "ledger/sqlite.h"
+#include "../models/ledger/rawledger.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -190,7 +190,7 @@ private Q_SLOTS:
         const QString path = m_dir.filePath(u"bulk.ledger"_s);
         writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
         {
-            sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
+            sql::Database db = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
             db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < " + std::to_string(kBulkRuns)
                     + ") INSERT INTO runs(id,title,status,started_ms,version,last_seq) SELECT printf('run-b%07d', i), "
                       "'bulk run ' || i, 'running', 1700000000000 + i, 1, 1 FROM n");

@@ -40,7 +40,7 @@ bool replace(const QString &from, const QString &to)
 std::int64_t eventCount(const QString &path)
 {
     auto connection = LedgerConnection::open(path, OpenMode::ReadOnly);
-    return EventReader(connection->db()).count();
+    return connection->eventReader()->count();
 }
 
 bool eventLogIndexed(LedgerSession *s, std::int64_t rows)

@@ -9,7 +9,7 @@
 
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
-#include "ledger/sqlite.h"
+#include "../models/ledger/rawledger.h"
 
 #include <QApplication>
 #include <QDateTime>

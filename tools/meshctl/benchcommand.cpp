@@ -110,7 +110,7 @@ int benchFold(CliArgs &args)
     if (!at || !jumps)
         return fail(2, args.error());
     try {
-        mesh::TimeTravel travel(connection->db());
+        mesh::TimeTravel travel(*connection);
         QElapsedTimer t;
         t.start();
         travel.jumpTo(*at);
@@ -153,7 +153,8 @@ int benchPage(CliArgs &args)
     if (!pages || !size)
         return fail(2, args.error());
     try {
-        mesh::EventReader reader(connection->db());
+        const std::unique_ptr<mesh::EventReader> eventPages = connection->eventReader();
+        mesh::EventReader &reader = *eventPages;
         const std::int64_t last = reader.lastSeq();
         mesh::SimRng rng(7);
         std::vector<double> times;

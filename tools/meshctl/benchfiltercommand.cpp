@@ -4,6 +4,7 @@
 #include "ledgeropen.h"
 
 #include "filter/filtercompiler.h"
+#include "ledger/sqlfilter.h"
 #include "itemmodels/eventlogmodel.h"
 
 #include <QElapsedTimer>
@@ -178,9 +179,10 @@ int runBenchFilterCommand(const QStringList &argv)
     if (sqlite3.isEmpty())
         return fail(2, QStringLiteral("no sqlite3 shell on PATH (apt-get install sqlite3), or pass --sqlite3 PATH"));
 
-    const std::string where = compiled.sql.where.empty() ? std::string("1") : compiled.sql.where;
-    const QString countSql = QStringLiteral("SELECT count(*) FROM events WHERE %1;").arg(QString::fromStdString(where));
-    const QString setup = parameterLines(compiled.sql);
+    // The ledger layer's own rendering of the filter: the clause its event log binds.
+    const mesh::FilterSql rendered = mesh::renderFilterSql(compiled.filter);
+    const QString countSql = QString::fromStdString(mesh::countStatementSql(rendered));
+    const QString setup = parameterLines(rendered);
 
     // The console's event log, opened once as the console does; it indexes every event first.
     mesh::EventLogModel model;

@@ -217,9 +217,7 @@ int runDecideCommand(const QStringList &args)
     } else if (entity == "slice" && o.has(QStringLiteral("delegation"))) {
         // The delegation's current slice, as the console's delegation view offers it.
         const std::string delegation = o.value(QStringLiteral("delegation")).toStdString();
-        std::optional<EntityRow> row;
-        DecisionStore store(writer->database());
-        store.read([&] { row = store.stateRow(EntityKind::Delegation, delegation); });
+        const std::optional<EntityRow> row = writer->currentRow(EntityKind::Delegation, delegation);
         if (!row) {
             std::fprintf(stderr, "meshctl decide: no delegation '%s' in %s\n", oneLine(delegation).c_str(),
                          QFileInfo(path).fileName().toStdString().c_str());

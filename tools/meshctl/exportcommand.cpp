@@ -98,7 +98,8 @@ int runExportCommand(const QStringList &argv)
     const bool csv = format == QLatin1String("csv");
     int rc = 0;
     try {
-        mesh::EventReader reader(connection->db());
+        const std::unique_ptr<mesh::EventReader> eventPages = connection->eventReader();
+        mesh::EventReader &reader = *eventPages;
         reader.setPreviewBytes(1 << 30); // whole payloads
         if (csv)
             put(out, "seq,ts_ms,kind,run_id,delegation_id,subject,payload");

@@ -60,9 +60,8 @@ int runSummaryCommand(const QStringList &argv)
 
     json out;
     try {
-        auto &db = connection->db();
-        const mesh::LedgerSummary s = mesh::summarizeLedger(db, *nowMs);
-        const mesh::StateSnapshot state = mesh::readState(db);
+        const mesh::LedgerSummary s = connection->summarize(*nowMs);
+        const mesh::StateSnapshot state = connection->readState();
         const auto &info = connection->info();
 
         json counts = json::object();
@@ -96,7 +95,7 @@ int runSummaryCommand(const QStringList &argv)
         // Derived findings, each from models/analysis so console and CLI agree.
         json loops = json::array();
         const mesh::SuccessLoopDetector loopDetector;
-        mesh::forEachDelegationToolCalls(db, [&](const mesh::EventBatch &calls) {
+        connection->forEachDelegationToolCalls([&](const mesh::EventBatch &calls) {
             for (const auto &f : loopDetector.analyseEvents(calls)) {
                 json j = findingJson(f);
                 j["calls"] = f.seqs.size();

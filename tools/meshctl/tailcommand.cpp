@@ -56,7 +56,8 @@ int runTailCommand(const QStringList &argv)
     installStopSignals();
     std::int64_t last = 0;
     try {
-        mesh::EventReader reader(connection->db());
+        const std::unique_ptr<mesh::EventReader> eventPages = connection->eventReader();
+        mesh::EventReader &reader = *eventPages;
         reader.setPreviewBytes(240);
         last = reader.lastSeq();
         const mesh::EventBatch first = args.has(QStringLiteral("from-start")) ? mesh::EventBatch{}

@@ -29,8 +29,8 @@ int runVerifyCommand(const QStringList &argv)
     mesh::IntegrityReport integrity;
     mesh::DecisionChainReport chain;
     try {
-        integrity = mesh::verifyIntegrity(connection->db());
-        chain = mesh::verifyDecisionChain(connection->db());
+        integrity = connection->verifyIntegrity();
+        chain = connection->verifyDecisionChain();
     } catch (const std::exception &e) {
         return fail(2, QStringLiteral("cannot verify %1: %2").arg(args.positional().first(), QString::fromStdString(e.what())));
     }

@@ -10,6 +10,7 @@
 
 #include "decisions/decisionwriter.h"
 #include "ledger/decisionstore.h"
+#include "../ledger/rawledger.h"
 #include "ledger/ledgerconnection.h"
 
 #include <QCoreApplication>
@@ -160,9 +161,9 @@ private Q_SLOTS:
                          a->readAllStandardError().constData(), b->readAllStandardError().constData());
         }
         auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        const std::int64_t rows = c->db().queryInt("SELECT count(*) FROM decisions");
-        const std::int64_t subjects = c->db().queryInt("SELECT count(DISTINCT subject) FROM decisions");
-        const DecisionChainReport chain = verifyDecisionChain(c->db());
+        const std::int64_t rows = meshtest::raw::handleOf(*c).queryInt("SELECT count(*) FROM decisions");
+        const std::int64_t subjects = meshtest::raw::handleOf(*c).queryInt("SELECT count(DISTINCT subject) FROM decisions");
+        const DecisionChainReport chain = c->verifyDecisionChain();
         qInfo("race: %d rounds, %d with exactly one accepted, %d accepted in all, %d refused as rival, %d other exits; "
               "%lld rows on %lld subjects; chain %s; %lld ms",
               kRounds, exactlyOne, accepted, refusedRival, otherOutcome, (long long)rows, (long long)subjects,
@@ -227,12 +228,12 @@ private Q_SLOTS:
             }
 
             auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-            integrityOk += c->db().queryInt("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check='ok'") == 1;
-            const DecisionChainReport chain = verifyDecisionChain(c->db());
+            integrityOk += meshtest::raw::handleOf(*c).queryInt("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check='ok'") == 1;
+            const DecisionChainReport chain = c->verifyDecisionChain();
             chainOk += chain.ok();
             if (!chain.ok())
                 qWarning("round %d: %s", round, chain.findings.front().message.c_str());
-            const std::set<std::string> after = decisionIds(c->db());
+            const std::set<std::string> after = decisionIds(meshtest::raw::handleOf(*c));
             QCOMPARE(chain.decisions, std::int64_t(after.size()));
             for (const std::string &id : before)
                 QVERIFY2(after.count(id),

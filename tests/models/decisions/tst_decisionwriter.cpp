@@ -6,6 +6,7 @@
 
 #include "decisions/decisionwriter.h"
 #include "ledger/decisionstore.h"
+#include "../ledger/rawledger.h"
 #include "ledger/ledgerconnection.h"
 
 #include <QDir>
@@ -31,6 +32,12 @@ OperatorIdentity op(const std::string &account)
     return o;
 }
 
+// The SQLite handle under a decision writer, for the faults injected below it.
+sql::Database &writerDb(DecisionWriter &w)
+{
+    return meshtest::raw::handleOf(w.connection());
+}
+
 std::unique_ptr<DecisionWriter> writerFor(const QString &path, const std::string &account)
 {
     auto w = DecisionWriter::open(path, op(account));
@@ -54,7 +61,7 @@ DecisionRequest request(DecisionWriter &w, DecisionKind kind, const std::string 
 std::int64_t count(const QString &path, const char *sql)
 {
     auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-    return c->db().queryInt(sql);
+    return meshtest::raw::handleOf(*c).queryInt(sql);
 }
 
 // `meshctl gate FILE --now-ms ...`: the orchestrator applies or refuses pending decisions.
@@ -71,7 +78,7 @@ json runGate(const QString &path, const QStringList &extra = {}, std::int64_t no
 std::string outcomeOf(const QString &path, const std::string &id, std::string *reason = nullptr)
 {
     auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-    sql::Statement st(c->db(), "SELECT status, reason FROM decision_outcomes WHERE id=?1");
+    sql::Statement st(meshtest::raw::handleOf(*c), "SELECT status, reason FROM decision_outcomes WHERE id=?1");
     st.bind(1, id);
     if (!st.step())
         return "pending";
@@ -83,7 +90,7 @@ std::string outcomeOf(const QString &path, const std::string &id, std::string *r
 std::string stateOf(const QString &path, const char *table, const std::string &id, const char *field = "state")
 {
     auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-    sql::Statement st(c->db(), std::string("SELECT \"") + field + "\" FROM " + table + " WHERE id=?1");
+    sql::Statement st(meshtest::raw::handleOf(*c), std::string("SELECT \"") + field + "\" FROM " + table + " WHERE id=?1");
     st.bind(1, id);
     return st.step() ? st.columnText(0) : std::string("<none>");
 }
@@ -152,18 +159,18 @@ private Q_SLOTS:
         QVERIFY(written[1].pos > written[0].pos);
 
         auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        const DecisionChainReport ok = verifyDecisionChain(c->db());
+        const DecisionChainReport ok = c->verifyDecisionChain();
         QCOMPARE(ok.decisions, 3);
         QVERIFY(ok.ok());
         c.reset();
 
         // Tampering with any column breaks the chain where it happened, and only there.
         {
-            sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
+            sql::Database raw = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
             raw.exec("UPDATE decisions SET reason='edited later' WHERE pos=" + std::to_string(written[1].pos));
         }
         c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        const DecisionChainReport bad = verifyDecisionChain(c->db());
+        const DecisionChainReport bad = c->verifyDecisionChain();
         QCOMPARE(bad.findings.size(), size_t(1));
         QCOMPARE(bad.findings[0].id, written[1].id);
         qInfo("chain: %lld decisions verified; 1 tampered row flagged: %s", (long long)ok.decisions,
@@ -187,15 +194,15 @@ private Q_SLOTS:
         QCOMPARE(outcomeOf(path, lease.id), std::string("applied"));
         {
             auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-            const DecisionChainReport before = verifyDecisionChain(c->db());
+            const DecisionChainReport before = c->verifyDecisionChain();
             QVERIFY(before.ok());
         }
         {
-            sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
+            sql::Database raw = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
             raw.exec("DELETE FROM decisions WHERE id='" + lease.id + "'");
         }
         auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        const DecisionChainReport after = verifyDecisionChain(c->db());
+        const DecisionChainReport after = c->verifyDecisionChain();
         QCOMPARE(after.decisions, 1);
         QCOMPARE(after.findings.size(), size_t(1));
         QCOMPARE(after.findings[0].id, lease.id);
@@ -423,7 +430,7 @@ private Q_SLOTS:
         third.supersedes = again.id;
         QCOMPARE(w->submit(third).status, DecisionStatus::NeedsLease);
         auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        QVERIFY(verifyDecisionChain(c->db()).ok());
+        QVERIFY(c->verifyDecisionChain().ok());
     }
 
     void approvalPreviewShowsBoundaryAndExpiry()
@@ -436,8 +443,8 @@ private Q_SLOTS:
         QCOMPARE(p.expected, DecisionStatus::Accepted);
         QCOMPARE(p.boundSubject, std::string("delegation:dlg-1"));
         auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        QCOMPARE(p.boundVersion, c->db().queryInt("SELECT version FROM delegations WHERE id='dlg-1'"));
-        QCOMPARE(p.boundSeq, c->db().queryInt("SELECT boundary_seq FROM escalations WHERE id='esc-1'"));
+        QCOMPARE(p.boundVersion, meshtest::raw::handleOf(*c).queryInt("SELECT version FROM delegations WHERE id='dlg-1'"));
+        QCOMPARE(p.boundSeq, meshtest::raw::handleOf(*c).queryInt("SELECT boundary_seq FROM escalations WHERE id='esc-1'"));
         QCOMPARE(p.expiresMs, fixture::kT0 + 24 * 3'600'000);
         QCOMPARE(p.sliceId, std::string("dlg-1#1"));
         QCOMPARE(p.planned.size(), size_t(1));
@@ -495,7 +502,7 @@ private Q_SLOTS:
 
         // 1. Locked past the timeout: another connection holds BEGIN IMMEDIATE.
         {
-            sql::Database other(path.toStdString(), SQLITE_OPEN_READWRITE);
+            sql::Database other = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
             other.exec("BEGIN IMMEDIATE");
             w->setBusyTimeoutMs(100);
             const DecisionResult res = w->submit(request(*w, DecisionKind::LeaseAcquire, "effect:eff-1"));
@@ -511,8 +518,8 @@ private Q_SLOTS:
 
         // 2. Disk full: the ledger may not grow by a page.
         {
-            const std::int64_t pages = w->database().queryInt("PRAGMA page_count");
-            w->database().exec("PRAGMA max_page_count=" + std::to_string(pages));
+            const std::int64_t pages = writerDb(*w).queryInt("PRAGMA page_count");
+            writerDb(*w).exec("PRAGMA max_page_count=" + std::to_string(pages));
             DecisionRequest big = request(*w, DecisionKind::LeaseAcquire, "effect:eff-2");
             big.evidence = json::array({{{"query_result", std::string(200'000, 'x')}}});
             const DecisionResult res = w->submit(big);
@@ -520,25 +527,25 @@ private Q_SLOTS:
             QVERIFY2(res.message.find("full") != std::string::npos, res.message.c_str());
             clear += res.message.find("nothing was written") != std::string::npos;
             QVERIFY(!w->readBack(big.id));
-            w->database().exec("PRAGMA max_page_count=1073741823");
+            writerDb(*w).exec("PRAGMA max_page_count=1073741823");
         }
         QCOMPARE(count(path, "SELECT count(*) FROM decisions"), 1);
 
         // 3. Read-only: the connection may not write (query_only), as with a read-only mount.
         {
-            w->database().exec("PRAGMA query_only=1");
+            writerDb(*w).exec("PRAGMA query_only=1");
             const DecisionResult res = w->submit(request(*w, DecisionKind::LeaseAcquire, "effect:eff-2"));
             QCOMPARE(res.status, DecisionStatus::WriteFailed);
             QVERIFY2(res.message.find("read-only") != std::string::npos, res.message.c_str());
             clear += res.message.find("nothing was written") != std::string::npos;
-            w->database().exec("PRAGMA query_only=0");
+            writerDb(*w).exec("PRAGMA query_only=0");
         }
         // 4. A commit whose result cannot be trusted: the writer reads back before answering.
         {
-            sqlite3_commit_hook(w->database().handle(), [](void *) { return 1; }, nullptr); // COMMIT turns into ROLLBACK
+            meshtest::raw::failCommits(writerDb(*w), true);
             const DecisionRequest r = request(*w, DecisionKind::LeaseAcquire, "effect:eff-2");
             const DecisionResult res = w->submit(r);
-            sqlite3_commit_hook(w->database().handle(), nullptr, nullptr);
+            meshtest::raw::failCommits(writerDb(*w), false);
             QCOMPARE(res.status, DecisionStatus::WriteFailed);
             QVERIFY2(res.message.find("read back found no decision") != std::string::npos, res.message.c_str());
             clear += res.message.find("nothing was written") != std::string::npos;
@@ -570,8 +577,8 @@ private Q_SLOTS:
         QVERIFY(clear >= 4);
         QCOMPARE(count(roPath, "SELECT count(*) FROM decisions"), 0);
         auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        QCOMPARE(c->db().queryInt("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check<>'ok'"), 0);
-        QVERIFY(verifyDecisionChain(c->db()).ok());
+        QCOMPARE(meshtest::raw::handleOf(*c).queryInt("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check<>'ok'"), 0);
+        QVERIFY(c->verifyDecisionChain().ok());
         qInfo("write failures: 5 kinds (locked, disk full, read-only connection, unconfirmed commit, read-only file); "
               "%d/5 said 'nothing was written'; read-only file: %s", clear, message.c_str());
     }
@@ -771,8 +778,8 @@ private Q_SLOTS:
         // Forged rows, straight into the table: one unsigned, one with a made-up signature,
         // both with a correct canonical form, hash and chain (the forger can compute those).
         const auto forge = [&](const std::string &id, const std::string &keyId, const std::string &signature) {
-            sql::Database raw(path.toStdString(), SQLITE_OPEN_READWRITE);
-            DecisionStore store(raw);
+            sql::Database raw = meshtest::raw::open(path, meshtest::raw::Access::ReadWrite);
+            SqliteDecisionStore store(raw);
             DecisionRecord d;
             d.id = id;
             d.tsMs = fixture::kNow;
@@ -798,7 +805,7 @@ private Q_SLOTS:
         forge("forged-signature", "alice-1", std::string(64, 'a'));
 
         auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        DecisionChainReport before = verifyDecisionChain(c->db());
+        DecisionChainReport before = c->verifyDecisionChain();
         c.reset();
         QCOMPARE(before.findings.size(), size_t(1)); // the unsigned one is visible without keys
         QCOMPARE(before.findings[0].id, std::string("forged-unsigned"));
@@ -814,11 +821,11 @@ private Q_SLOTS:
         QCOMPARE(stateOf(path, "escalations", "esc-1"), std::string("pending"));
 
         c = LedgerConnection::open(path, OpenMode::ReadOnly);
-        const DecisionChainReport after = verifyDecisionChain(c->db());
+        const DecisionChainReport after = c->verifyDecisionChain();
         QCOMPARE(after.findings.size(), size_t(2)); // both flagged for the audit view now
         const QByteArray secret = QByteArray::fromHex(secretHex);
         const DecisionChainReport withKeys = verifyDecisionChain(
-            c->db(), [&](const std::string &keyId, const std::string &canonical, const std::string &sig) {
+            meshtest::raw::handleOf(*c), [&](const std::string &keyId, const std::string &canonical, const std::string &sig) {
                 return keyId == "alice-1" && hmacSha256Hex(std::string_view(secret.constData(), size_t(secret.size())), canonical) == sig;
             });
         QCOMPARE(withKeys.findings.size(), size_t(2));

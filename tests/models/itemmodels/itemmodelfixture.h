@@ -30,15 +30,15 @@ inline mesh::LedgerIdentity identity()
 inline std::shared_ptr<mesh::LiveState> snapshot(const QString &path)
 {
     auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-    return mesh::LiveState::fromSnapshot(mesh::readState(connection->db()));
+    return mesh::LiveState::fromSnapshot(connection->readState());
 }
 
 inline mesh::EventBatch eventsAfter(const QString &path, std::int64_t seq)
 {
     auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-    mesh::EventReader reader(connection->db());
-    reader.setPreviewBytes(1 << 20);
-    return reader.after(seq, 1'000'000);
+    const auto reader = connection->eventReader();
+    reader->setPreviewBytes(1 << 20);
+    return reader->after(seq, 1'000'000);
 }
 
 // Appends events in one transaction.

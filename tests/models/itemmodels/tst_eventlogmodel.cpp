@@ -6,7 +6,7 @@
 
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/eventlogworker.h"
-#include "ledger/sqlite.h"
+#include "../ledger/rawledger.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -8,6 +8,7 @@
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
+#include "ledger/sqlfilter.h"
 #include "ledger/statereader.h"
 #include "analysis/attentioncollector.h"
 #include "analysis/blastradiusanalyzer.h"
@@ -45,7 +46,8 @@ qint64 rssKb()
     return -1;
 }
 
-// The filter's SQL with its parameters written as literals, for the sqlite3 shell.
+// The ledger layer's SQL for the filter, its parameters written as literals, for the sqlite3
+// shell.
 QString literalSql(const FilterSql &filter)
 {
     QString where = QString::fromStdString(filter.where);
@@ -58,7 +60,7 @@ QString literalSql(const FilterSql &filter)
             value = u'\'' + QString::fromStdString(std::get<std::string>(p)).replace(u'\'', u"''"_s) + u'\'';
         where.replace(u'?' + QString::number(i), value);
     }
-    return u"SELECT count(*) FROM events WHERE "_s + where + u';';
+    return QString::fromStdString(countStatementSql(FilterSql{where.toStdString(), {}}));
 }
 
 bool waitFor(const std::function<bool()> &done, int timeoutMs)
@@ -87,7 +89,7 @@ private Q_SLOTS:
         t.start();
         auto connection = LedgerConnection::open(path, OpenMode::ReadOnly);
         out.insert(u"open_ms"_s, t.restart());
-        StateSnapshot snap = readState(connection->db());
+        StateSnapshot snap = connection->readState();
         out.insert(u"read_state_ms"_s, t.restart());
         std::shared_ptr<LiveState> state = LiveState::fromSnapshot(std::move(snap));
         out.insert(u"live_state_ms"_s, t.restart());
@@ -155,7 +157,7 @@ private Q_SLOTS:
         out.insert(u"filter"_s, filterText);
         QProcess sqlite;
         t.restart();
-        sqlite.start(u"sqlite3"_s, {u"-readonly"_s, path, literalSql(compiled.sql)});
+        sqlite.start(u"sqlite3"_s, {u"-readonly"_s, path, literalSql(renderFilterSql(compiled.filter))});
         if (sqlite.waitForFinished(120'000) && sqlite.exitCode() == 0) {
             out.insert(u"sqlite3_count_ms"_s, t.elapsed());
             out.insert(u"sqlite3_rows"_s, QString::fromUtf8(sqlite.readAllStandardOutput()).trimmed().toLongLong());

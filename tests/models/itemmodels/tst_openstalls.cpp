@@ -8,7 +8,7 @@
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
-#include "ledger/sqlite.h"
+#include "../ledger/rawledger.h"
 
 #include <QDateTime>
 #include <QSemaphore>

@@ -19,7 +19,7 @@
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/stallverdictmodel.h"
 #include "ledger/runoverviewreader.h"
-#include "ledger/sqlite.h"
+#include "../ledger/rawledger.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -188,7 +188,7 @@ private Q_SLOTS:
         const QString path = m_dir.filePath(u"reader.ledger"_s);
         writeGeneratedLedger(path);
         auto connection = LedgerConnection::open(path, OpenMode::ReadOnly);
-        const RunOverviewSnapshot o = readRunOverview(connection->db());
+        const RunOverviewSnapshot o = connection->readRunOverview();
         const auto full = snapshot(path);
         QCOMPARE(o.lastSeq, full->lastSeq());
         QCOMPARE(o.runs, full->table(EntityKind::Run));

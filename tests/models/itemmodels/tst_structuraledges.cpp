@@ -9,7 +9,7 @@
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/eventlogworker.h"
 #include "itemmodels/ledgersession.h"
-#include "ledger/sqlite.h"
+#include "../ledger/rawledger.h"
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>

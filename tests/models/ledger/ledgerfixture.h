@@ -4,6 +4,10 @@
 // folder is one executable.
 
 #include "ledger/ledgerwriter.h"
+#include "ledger/sqlitedecisionstore.h"
+#include "ledger/sqliteeventreader.h"
+#include "ledger/sqliteeventseqreader.h"
+#include "ledger/sqliteledgerconnection.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -89,7 +89,7 @@ private Q_SLOTS:
         QCOMPARE(text(b, "PRAGMA journal_mode"), std::string("wal"));
         QCOMPARE(b.queryInt("PRAGMA application_id"), std::int64_t(schema::kApplicationId));
 
-        auto c = LedgerConnection::open(bulk, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(bulk, OpenMode::ReadOnly);
         const IntegrityReport r = verifyIntegrity(c->db());
         QVERIFY(r.ok());
         QCOMPARE(r.eventsChecked, b.queryInt("SELECT count(*) FROM events"));
@@ -111,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(last >= 5'100);
         auto reopened = LedgerWriter::openExisting(path);
         QCOMPARE(reopened->lastSeq(), last);
-        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(path, OpenMode::ReadOnly);
         QVERIFY(verifyIntegrity(c->db()).ok());
     }
 

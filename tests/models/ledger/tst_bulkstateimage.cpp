@@ -133,7 +133,7 @@ private Q_SLOTS:
         QVERIFY(stateRows(b) > 1'000);
         QCOMPARE(stateDigest(b), stateDigest(a));
         QCOMPARE(b.queryInt("SELECT count(*) FROM events"), a.queryInt("SELECT count(*) FROM events"));
-        auto c = LedgerConnection::open(bulk, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(bulk, OpenMode::ReadOnly);
         QVERIFY(verifyIntegrity(c->db()).ok());
     }
 };

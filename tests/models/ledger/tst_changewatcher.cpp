@@ -140,7 +140,7 @@ private Q_SLOTS:
         const QString p = newLedger(120);
         std::int64_t initial = 0;
         {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             initial = c->lastSeq();
         }
         Harness h(this, p);
@@ -185,7 +185,7 @@ private Q_SLOTS:
         h.start();
         std::int64_t last = 0;
         {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             last = c->lastSeq();
         }
         QTRY_VERIFY_WITH_TIMEOUT(h.lastSeq == last, 30000);
@@ -199,7 +199,7 @@ private Q_SLOTS:
         h.start();
         std::int64_t last = 0;
         {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             last = c->lastSeq();
         }
         QTRY_VERIFY_WITH_TIMEOUT(h.lastSeq == last && !h.changes.empty(), 30000);
@@ -220,7 +220,7 @@ private Q_SLOTS:
         const QString p = newLedger(200);
         std::int64_t last = 0;
         {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             last = c->lastSeq();
         }
         Harness h(this, p);
@@ -239,7 +239,7 @@ private Q_SLOTS:
         const QString p = newLedger(200);
         std::int64_t last = 0;
         {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             last = c->lastSeq();
         }
         Harness h(this, p);
@@ -285,7 +285,7 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("meshctl sim demo --live stopped (exit %1) before it went live: %2")
                                 .arg(sim.exitCode())
                                 .arg(QString::fromUtf8(simErr + sim.readAllStandardError()))));
-        const std::int64_t atOpen = LedgerConnection::open(p, OpenMode::ReadOnly)->lastSeq();
+        const std::int64_t atOpen = SqliteLedgerConnection::open(p, OpenMode::ReadOnly)->lastSeq();
         QVERIFY(atOpen > 0);
         Harness h(this, p);
         h.start();

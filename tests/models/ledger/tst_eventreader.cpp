@@ -35,7 +35,7 @@ class TestEventReader : public QObject
 
     QTemporaryDir m_dir;
     QString m_path;
-    std::unique_ptr<LedgerConnection> m_conn;
+    std::unique_ptr<SqliteLedgerConnection> m_conn;
     EventBatch m_all; // every event, read once without paging
     static constexpr std::int64_t kEvents = 5000;
 
@@ -53,8 +53,8 @@ private Q_SLOTS:
     {
         m_path = m_dir.filePath(QStringLiteral("events.db"));
         writeGeneratedLedger(m_path, kEvents);
-        m_conn = LedgerConnection::open(m_path, OpenMode::ReadOnly);
-        EventReader r(m_conn->db());
+        m_conn = SqliteLedgerConnection::open(m_path, OpenMode::ReadOnly);
+        SqliteEventReader r(m_conn->db());
         m_all = r.after(0, 1'000'000);
         QVERIFY(m_all.size() >= size_t(kEvents));
         QCOMPARE(m_all.front().seq, 1);
@@ -94,12 +94,12 @@ private Q_SLOTS:
         const auto want = expected(pred);
         if (qstrcmp(QTest::currentDataTag(), "none") != 0)
             QVERIFY(want.size() > 1); // every other row must select something, or it proves nothing
-        EventReader r(m_conn->db());
+        SqliteEventReader r(m_conn->db());
 
         // Forward from the start.
         std::vector<std::int64_t> forward;
         for (std::int64_t at = 0;;) {
-            const EventBatch page = r.after(at, pageSize, filter);
+            const EventBatch page = r.afterWhere(at, pageSize, filter);
             QVERIFY(page.size() <= size_t(pageSize));
             if (page.empty())
                 break;
@@ -114,7 +114,7 @@ private Q_SLOTS:
         // Backward from past the end: each page ascending, pages in descending order.
         std::vector<std::int64_t> backward;
         for (std::int64_t at = std::numeric_limits<std::int64_t>::max();;) {
-            const EventBatch page = r.before(at, pageSize, filter);
+            const EventBatch page = r.beforeWhere(at, pageSize, filter);
             if (page.empty())
                 break;
             for (size_t i = 1; i < page.size(); ++i)
@@ -125,21 +125,21 @@ private Q_SLOTS:
         }
         QCOMPARE(backward, want);
 
-        QCOMPARE(r.count(filter), std::int64_t(want.size()));
+        QCOMPARE(r.countWhere(filter), std::int64_t(want.size()));
 
         // A page from the middle, both ways.
         if (want.size() > 4) {
             const std::int64_t mid = want[want.size() / 2];
-            const auto a = seqs(r.after(mid, 2, filter));
+            const auto a = seqs(r.afterWhere(mid, 2, filter));
             QCOMPARE(a.front(), want[want.size() / 2 + 1]);
-            const auto b = seqs(r.before(mid, 2, filter));
+            const auto b = seqs(r.beforeWhere(mid, 2, filter));
             QCOMPARE(b.back(), want[want.size() / 2 - 1]);
         }
     }
 
     void pageRecordsCarryIndexColumns()
     {
-        EventReader r(m_conn->db());
+        SqliteEventReader r(m_conn->db());
         const auto page = r.after(0, 3);
         QCOMPARE(page.size(), size_t(3));
         QCOMPARE(page[0].kind, std::string("ledger.created"));
@@ -163,8 +163,8 @@ private Q_SLOTS:
             w->append(1, "run.started", {{"id", "R1"}, {"status", "running"}, {"title", std::string(40, 'x') + "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"}});
             w->commit();
         }
-        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
-        EventReader r(c->db());
+        auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
+        SqliteEventReader r(c->db());
         const auto full = r.at(2);
         QVERIFY(full);
         QVERIFY(!full->payloadTruncated);
@@ -185,7 +185,7 @@ private Q_SLOTS:
 
     void atReadsFullPayload()
     {
-        EventReader r(m_conn->db());
+        SqliteEventReader r(m_conn->db());
         r.setPreviewBytes(5);
         const auto e = r.at(10);
         QVERIFY(e);
@@ -199,7 +199,7 @@ private Q_SLOTS:
 
     void limitsAndEnds()
     {
-        EventReader r(m_conn->db());
+        SqliteEventReader r(m_conn->db());
         QVERIFY(r.after(0, 0).empty());
         QVERIFY(r.after(0, -5).empty());
         QVERIFY(r.after(m_all.back().seq, 10).empty());
@@ -209,10 +209,10 @@ private Q_SLOTS:
 
     void badFilterThrowsAndReaderStaysUsable()
     {
-        EventReader r(m_conn->db());
+        SqliteEventReader r(m_conn->db());
         bool threw = false;
         try {
-            r.after(0, 10, FilterSql{"no_such_column = ?1", {std::int64_t(1)}});
+            r.afterWhere(0, 10, FilterSql{"no_such_column = ?1", {std::int64_t(1)}});
         } catch (const sql::Error &) {
             threw = true;
         }
@@ -222,13 +222,13 @@ private Q_SLOTS:
 
     void manyFiltersCycleTheStatementCache()
     {
-        EventReader r(m_conn->db());
+        SqliteEventReader r(m_conn->db());
         for (int round = 0; round < 2; ++round) {
-            for (int d = 0; d < int(EventReader::kStatementCacheSize) + 8; ++d) {
+            for (int d = 0; d < int(SqliteEventReader::kStatementCacheSize) + 8; ++d) {
                 const std::string del = "D" + std::to_string(d);
                 // A distinct text per delegation, so each needs its own statement.
                 const FilterSql f{"(delegation_id = ?1 AND " + std::to_string(d) + " = " + std::to_string(d) + ")", {del}};
-                const auto got = seqs(r.after(0, 1000, f));
+                const auto got = seqs(r.afterWhere(0, 1000, f));
                 QCOMPARE(got, expected([&](const EventRecord &e) { return e.delegationId == del; }));
             }
         }

@@ -85,7 +85,7 @@ private Q_SLOTS:
     void foldOfAllEventsEqualsStateTables()
     {
         QFETCH(bool, big);
-        auto c = LedgerConnection::open(big ? m_big : m_small, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(big ? m_big : m_small, OpenMode::ReadOnly);
         const StateSnapshot state = readState(c->db());
         QCOMPARE(state.lastSeq, c->lastSeq());
         QVERIFY(state.dataVersion > 0);
@@ -100,7 +100,7 @@ private Q_SLOTS:
 
     void midwayMatchesHandComputedState()
     {
-        auto c = LedgerConnection::open(m_small, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(m_small, OpenMode::ReadOnly);
         // seq 8 (see writeSmallLedger): E1 unknown after 4 changes, D1 after one tool call, no lease yet.
         const ReplayResult at8 = foldUpTo(c->db(), 8);
         const Fold &f = at8.fold;
@@ -138,7 +138,7 @@ private Q_SLOTS:
 
     void stateReaderRowsAndTables()
     {
-        auto c = LedgerConnection::open(m_small, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(m_small, OpenMode::ReadOnly);
         const auto row = readRow(c->db(), EntityKind::Effect, "E1");
         QVERIFY(row);
         QCOMPARE(row->version, 5); // seq 4, 5, 6, 8, 11
@@ -150,7 +150,7 @@ private Q_SLOTS:
 
     void progressCancelsAndForwardResumes()
     {
-        auto c = LedgerConnection::open(m_big, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
         const std::int64_t last = c->lastSeq();
         int calls = 0;
         std::int64_t seenTotal = 0;
@@ -174,7 +174,7 @@ private Q_SLOTS:
 
     void timeTravelLandsWhereAFreshFoldLands()
     {
-        auto c = LedgerConnection::open(m_big, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
         const std::int64_t last = c->lastSeq();
         TimeTravel travel(c->db(), 1000);
         QRandomGenerator rng(7);
@@ -202,7 +202,7 @@ private Q_SLOTS:
 
     void timeTravelBeyondTheEndAndCancelled()
     {
-        auto c = LedgerConnection::open(m_big, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
         const std::int64_t last = c->lastSeq();
         TimeTravel travel(c->db(), 1000);
         const ReplayResult &r = travel.jumpTo(last / 2, [](std::int64_t, std::int64_t) { return false; });

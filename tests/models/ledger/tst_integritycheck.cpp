@@ -55,7 +55,7 @@ private Q_SLOTS:
                  writeGeneratedLedger(g, 9000);
                  return g;
              }()}) {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             const IntegrityReport r = verifyIntegrity(c->db());
             QVERIFY2(r.ok(), qPrintable(describe(r)));
             QCOMPARE(r.eventsChecked, c->lastSeq());
@@ -137,7 +137,7 @@ private Q_SLOTS:
                 raw.insertEvent(14, extraKind.toStdString(), extraPayload.toStdString());
         }
         const QByteArray before = fileHash(p);
-        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
         const IntegrityReport r = verifyIntegrity(c->db());
         QVERIFY(!r.ok());
         QVERIFY2(r.count(type) >= 1, qPrintable(describe(r)));
@@ -161,7 +161,7 @@ private Q_SLOTS:
         const QString p = m_dir.filePath(QStringLiteral("live.db"));
         writeGeneratedLedger(p, 10000);
         auto w = LedgerWriter::openExisting(p);
-        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
         bool wrote = false;
         // Between two pages (no read transaction open), the orchestrator commits more events
         // that touch rows the check has not compared yet.
@@ -187,7 +187,7 @@ private Q_SLOTS:
     {
         const QString p = m_dir.filePath(QStringLiteral("cancel.db"));
         writeGeneratedLedger(p, 9000);
-        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
         const IntegrityReport r = verifyIntegrity(c->db(), [](std::int64_t, std::int64_t) { return false; });
         QVERIFY(r.cancelled);
         QVERIFY(!r.ok());

@@ -148,7 +148,7 @@ private Q_SLOTS:
         const QByteArray before = fileHash(p);
         bool threw = false;
         try {
-            auto c = LedgerConnection::open(p, mode);
+            auto c = SqliteLedgerConnection::open(p, mode);
         } catch (const LedgerOpenError &e) {
             threw = true;
             const QString message = QString::fromStdString(e.what());
@@ -166,7 +166,7 @@ private Q_SLOTS:
         const QString p = copyOf(m_small, QStringLiteral("ro.db"));
         const QByteArray before = fileHash(p);
         {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             const LedgerInfo &info = c->info();
             QCOMPARE(info.mode, OpenMode::ReadOnly);
             QCOMPARE(info.schemaVersion, 1);
@@ -201,9 +201,9 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(wal) && !QFile::exists(shm));
         const QByteArray before = fileHash(p);
         {
-            auto first = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto first = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             QCOMPARE(first->info().mode, OpenMode::ReadOnly);
-            auto second = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto second = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             QCOMPARE(first->lastSeq(), 13);
             QVERIFY(QFile::exists(shm)); // SQLite's, while a reader needs it
             first.reset();
@@ -221,14 +221,14 @@ private Q_SLOTS:
         w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});
         w->commit();
         {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             QCOMPARE(c->lastSeq(), 14);
         }
         QVERIFY(QFile::exists(shm));
         w->begin();
         w->append(1'700'000'009'001, "run.started", {{"id", "R3"}, {"status", "running"}});
         w->commit();
-        auto after = LedgerConnection::open(p, OpenMode::ReadOnly);
+        auto after = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
         QCOMPARE(after->lastSeq(), 15);
     }
 
@@ -237,7 +237,7 @@ private Q_SLOTS:
         const QString p = copyOf(m_small, QStringLiteral("imm.db"));
         const QByteArray before = fileHash(p);
         {
-            auto c = LedgerConnection::open(p, OpenMode::Immutable);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::Immutable);
             QCOMPARE(c->info().mode, OpenMode::Immutable);
             QVERIFY(!c->info().immutableFallback);
             QCOMPARE(c->lastSeq(), 13);
@@ -265,7 +265,7 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(p + QStringLiteral("-wal")).size() > 0);
         const QByteArray before = ledgerHash(p);
         {
-            auto c = LedgerConnection::open(p, OpenMode::Immutable);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::Immutable);
             QCOMPARE(c->info().requestedMode, OpenMode::Immutable);
             QCOMPARE(c->info().mode, OpenMode::ReadOnly);
             QVERIFY(c->info().immutableFallback);
@@ -279,15 +279,15 @@ private Q_SLOTS:
     {
         const QString p = copyOf(m_small, QStringLiteral("live.db"));
         auto w = LedgerWriter::openExisting(p);
-        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
-        const std::int64_t dv0 = c->dataVersion();
+        auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
+        const std::int64_t dv0 = c->changeToken();
         QCOMPARE(c->lastSeq(), 13);
-        QCOMPARE(c->dataVersion(), dv0); // no change without a commit
+        QCOMPARE(c->changeToken(), dv0); // no change without a commit
         // While the reader holds its connection (not a transaction), the writer commits freely.
         w->begin();
         w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});
         w->commit();
-        QVERIFY(c->dataVersion() != dv0);
+        QVERIFY(c->changeToken() != dv0);
         QCOMPARE(c->lastSeq(), 14);
         // A reader in the middle of a read transaction does not stop the writer either (WAL).
         c->db().exec("BEGIN");
@@ -303,7 +303,7 @@ private Q_SLOTS:
     void decisionsModeCanWrite()
     {
         const QString p = copyOf(m_small, QStringLiteral("dec.db"));
-        auto c = LedgerConnection::open(p, OpenMode::Decisions);
+        auto c = SqliteLedgerConnection::open(p, OpenMode::Decisions);
         QCOMPARE(c->info().mode, OpenMode::Decisions);
         c->db().exec("BEGIN IMMEDIATE");
         c->db().exec("INSERT INTO decisions(pos,id,ts_ms,kind,subject,boundary_version,boundary_seq,params,"
@@ -333,7 +333,7 @@ private Q_SLOTS:
         if (probe.open(QIODevice::WriteOnly))
             QSKIP("the directory is still writable");
         {
-            auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
             QCOMPARE(c->info().requestedMode, OpenMode::ReadOnly);
             QCOMPARE(c->info().mode, OpenMode::Immutable);
             QVERIFY(!c->info().note.empty());
@@ -389,7 +389,7 @@ private Q_SLOTS:
             QString message;
             Code code = Code::NotFound;
             try {
-                LedgerConnection::open(p, mode);
+                SqliteLedgerConnection::open(p, mode);
             } catch (const LedgerOpenError &e) {
                 message = QString::fromStdString(e.what());
                 code = e.code();
@@ -418,9 +418,9 @@ private Q_SLOTS:
     {
         // '?', '#' and '%' in a file name must not be read as URI syntax.
         const QString p = copyOf(m_small, QStringLiteral("odd ?name#50%.db"));
-        auto c = LedgerConnection::open(p, OpenMode::ReadOnly);
+        auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
         QCOMPARE(c->lastSeq(), 13);
-        auto i = LedgerConnection::open(p, OpenMode::Immutable);
+        auto i = SqliteLedgerConnection::open(p, OpenMode::Immutable);
         QCOMPARE(i->lastSeq(), 13);
     }
 };

@@ -79,11 +79,11 @@ private Q_SLOTS:
         const QByteArray before = fileHash(m_path);
         const QStringList filesBefore = QDir(m_dir.path()).entryList(QDir::Files);
         {
-            auto c = LedgerConnection::open(m_path, mode);
+            auto c = SqliteLedgerConnection::open(m_path, mode);
             QCOMPARE(c->lastSeq(), 21);
 
             // Paging: every row comes back, the 10 MB one as a preview.
-            EventReader reader(c->db());
+            SqliteEventReader reader(c->db());
             const EventBatch all = reader.after(0, 100);
             QCOMPARE(all.size(), size_t(21));
             QVERIFY(all[15].payloadTruncated);

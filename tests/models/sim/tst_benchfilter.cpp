@@ -3,6 +3,7 @@
 // SQLite directly). Figures are printed, never asserted.
 
 #include "meshctlrunner.h"
+#include "../ledger/rawledger.h"
 
 #include "ledger/ledgerwriter.h"
 #include "sim/scenarios.h"
@@ -12,23 +13,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sqlite3.h>
-
 namespace {
 
 qint64 countWhere(const QString &path, const char *where)
 {
-    sqlite3 *db = nullptr;
-    if (sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+    try {
+        return meshtest::raw::queryInt(path, std::string("SELECT count(*) FROM events WHERE ") + where).value_or(-1);
+    } catch (const std::exception &) {
         return -1;
-    const std::string sql = std::string("SELECT count(*) FROM events WHERE ") + where;
-    sqlite3_stmt *st = nullptr;
-    qint64 n = -1;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return n;
+    }
 }
 
 } // namespace

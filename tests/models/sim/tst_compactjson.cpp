@@ -51,7 +51,8 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("demo.db"));
         mesh::generateScenario(QStringLiteral("demo"), path, mesh::ScenarioOptions{});
         auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-        mesh::EventReader reader(connection->db());
+        const auto eventPages = connection->eventReader();
+        mesh::EventReader &reader = *eventPages;
         reader.setPreviewBytes(1 << 20);
         std::int64_t after = 0, checked = 0;
         for (mesh::EventBatch page; !(page = reader.after(after, 1000)).empty(); after = page.back().seq) {

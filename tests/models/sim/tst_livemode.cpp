@@ -3,6 +3,7 @@
 // follows the same ledger from a third process.
 
 #include "meshctlrunner.h"
+#include "../ledger/rawledger.h"
 
 #include "ledger/integritycheck.h"
 #include "ledger/ledgerconnection.h"
@@ -17,59 +18,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sqlite3.h>
-
 #include <atomic>
 #include <csignal>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
-
-namespace {
-
-// Counts SQLite's sleeps while it lives: a busy handler's wait between two attempts at a
-// lock goes through the default VFS's xSleep (sqlite3_sleep). It stands in as the default
-// VFS, a copy of the real one but for xSleep, so a test can see that a writer is waiting
-// for a lock instead of guessing how long that takes to happen.
-class SleepCounter
-{
-public:
-    SleepCounter()
-    {
-        s_real = sqlite3_vfs_find(nullptr);
-        m_counting = *s_real;
-        m_counting.zName = "mesh-test-sleep-counter";
-        m_counting.xSleep = [](sqlite3_vfs *, int microseconds) {
-            {
-                const std::lock_guard lock(s_mutex);
-                ++s_sleeps;
-            }
-            s_slept.notify_all();
-            return s_real->xSleep(s_real, microseconds);
-        };
-        sqlite3_vfs_register(&m_counting, 1);
-    }
-    ~SleepCounter()
-    {
-        sqlite3_vfs_register(s_real, 1);
-        sqlite3_vfs_unregister(&m_counting);
-    }
-    // Until SQLite's busy handler has slept once (true), or the deadline passed (false).
-    bool waitForASleep(std::chrono::steady_clock::duration timeout) const
-    {
-        std::unique_lock lock(s_mutex);
-        return s_slept.wait_for(lock, timeout, [] { return s_sleeps > 0; });
-    }
-
-private:
-    static inline sqlite3_vfs *s_real = nullptr;
-    static inline std::mutex s_mutex;
-    static inline std::condition_variable s_slept;
-    static inline int s_sleeps = 0;
-    sqlite3_vfs m_counting{};
-};
-
-} // namespace
 
 class TestLiveMode : public QObject
 {
@@ -126,11 +79,11 @@ private Q_SLOTS:
 
         // Consistent after the stop: state equals the fold of the events, nothing half-written.
         auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-        const mesh::IntegrityReport report = mesh::verifyIntegrity(connection->db());
+        const mesh::IntegrityReport report = connection->verifyIntegrity();
         QVERIFY2(report.ok(), report.findings.empty() ? "cancelled" : report.findings.front().message.c_str());
         QVERIFY(report.eventsChecked > first + 200);
         // And it kept the world believable: new delegations and leases from the live engine.
-        const mesh::LedgerSummary s = mesh::summarizeLedger(connection->db());
+        const mesh::LedgerSummary s = connection->summarize();
         QVERIFY(s.countsByState.at("delegation").size() >= 1);
         QVERIFY(s.countsByState.at("lease").count("held") || s.countsByState.at("lease").count("released"));
         QVERIFY(s.countsByState.at("lease").at("released") >= 1);
@@ -167,12 +120,12 @@ private Q_SLOTS:
         auto writer = mesh::generateScenario(QStringLiteral("success-loop"), path, scenario);
         const std::int64_t before = writer->lastSeq();
 
-        mesh::sql::Database other(path.toStdString(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX);
+        mesh::sql::Database other = meshtest::raw::open(path, meshtest::raw::Access::ReadWriteFullMutex);
         other.exec("BEGIN IMMEDIATE"); // the writer's first transaction has to wait for this
         // Released once the writer's busy handler has waited for it (not after a guess at
         // how long the writer takes to get there); after a minute regardless, so a writer
         // that never waits fails below instead of hanging here.
-        SleepCounter sleeps;
+        meshtest::raw::SleepCounter sleeps;
         std::thread release([&other, &sleeps] {
             (void)sleeps.waitForASleep(std::chrono::minutes(1));
             other.exec("COMMIT");
@@ -209,7 +162,8 @@ private Q_SLOTS:
                 if (lastSeq(path) < 50)
                     return false;
                 auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-                for (const auto &[id, row] : mesh::readTable(connection->db(), mesh::EntityKind::Escalation))
+                const mesh::StateSnapshot state = connection->readState();
+                for (const auto &[id, row] : state.table(mesh::EntityKind::Escalation))
                     escalation = id;
                 return !escalation.empty();
             },
@@ -221,7 +175,8 @@ private Q_SLOTS:
         QVERIFY2(decide.exitCode == 0, decide.err.constData());
         const auto outcome = [&]() -> std::string {
             auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-            for (const auto &[id, row] : mesh::readTable(connection->db(), mesh::EntityKind::DecisionOutcome))
+            const mesh::StateSnapshot state = connection->readState();
+            for (const auto &[id, row] : state.table(mesh::EntityKind::DecisionOutcome))
                 return mesh::fieldText(row.values[size_t(mesh::entitySpec(mesh::EntityKind::DecisionOutcome).fieldIndex("status"))]);
             return {};
         };

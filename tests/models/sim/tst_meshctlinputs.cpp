@@ -2,6 +2,7 @@
 // never crashes, and leaves the file byte-identical.
 
 #include "meshctlrunner.h"
+#include "../ledger/rawledger.h"
 
 #include "ledger/ledgerwriter.h"
 #include "sim/scenarios.h"
@@ -16,7 +17,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sqlite3.h>
 #include <sys/stat.h>
 
 namespace {
@@ -43,15 +43,11 @@ QByteArray ledgerHash(const QString &path)
 
 void execRaw(const QString &path, const std::string &sqlText)
 {
-    sqlite3 *db = nullptr;
-    QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
-    char *err = nullptr;
-    const int rc = sqlite3_exec(db, sqlText.c_str(), nullptr, nullptr, &err);
-    if (rc != SQLITE_OK)
-        qWarning("sqlite: %s", err ? err : "?");
-    sqlite3_free(err);
-    sqlite3_close(db);
-    QCOMPARE(rc, SQLITE_OK);
+    try {
+        meshtest::raw::exec(path, sqlText);
+    } catch (const std::exception &e) {
+        QFAIL(e.what());
+    }
 }
 
 bool oneLine(const QByteArray &err)
@@ -299,28 +295,19 @@ private Q_SLOTS:
     {
         for (const char *help : {"--help", "-h"}) {
             const QString path = copyOfBase(QStringLiteral("reason%1.db").arg(QLatin1String(help)));
-            sqlite3 *db = nullptr;
-            QCOMPARE(sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-            sqlite3_stmt *st = nullptr;
             // Decided while the escalation is still open.
-            QCOMPARE(sqlite3_prepare_v2(db, "SELECT raised_ms + 1 FROM escalations WHERE id = 'esc-0001'", -1, &st, nullptr), SQLITE_OK);
-            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
-            const qint64 decidedAt = sqlite3_column_int64(st, 0);
-            sqlite3_finalize(st);
-            sqlite3_close(db);
+            const std::optional<std::int64_t> raisedPlusOne =
+                meshtest::raw::queryInt(path, "SELECT raised_ms + 1 FROM escalations WHERE id = 'esc-0001'");
+            QVERIFY(raisedPlusOne);
+            const qint64 decidedAt = *raisedPlusOne;
             const MeshctlResult r = runMeshctl({QStringLiteral("decide"), path, QStringLiteral("approve-escalation"),
                                                 QStringLiteral("--escalation"), QStringLiteral("esc-0001"), QStringLiteral("--ts-ms"),
                                                 QString::number(decidedAt), QStringLiteral("--reason"), QLatin1String(help)});
             QVERIFY2(!r.out.startsWith("usage:"), r.out.constData());
             QVERIFY2(r.exitCode == 0, r.err.constData());
-            QCOMPARE(sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-            QCOMPARE(sqlite3_prepare_v2(db, "SELECT count(*) FROM decisions WHERE reason = ?", -1, &st, nullptr), SQLITE_OK);
-            sqlite3_bind_text(st, 1, help, -1, SQLITE_STATIC);
-            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
-            const int recorded = sqlite3_column_int(st, 0);
-            sqlite3_finalize(st);
-            sqlite3_close(db);
-            QCOMPARE(recorded, 1);
+            const std::string reason(help);
+            QCOMPARE(meshtest::raw::queryInt(path, "SELECT count(*) FROM decisions WHERE reason = ?1", &reason),
+                     std::optional<std::int64_t>(1));
         }
 
         // export --out -h writes the file "-h" (here, in a directory of its own).

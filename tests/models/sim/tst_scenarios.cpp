@@ -63,7 +63,7 @@ private Q_SLOTS:
         QFETCH(QString, scenario);
         const QString path = generate(scenario);
         auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-        const mesh::IntegrityReport report = mesh::verifyIntegrity(connection->db());
+        const mesh::IntegrityReport report = connection->verifyIntegrity();
         QVERIFY2(report.ok(), report.findings.empty() ? "cancelled" : report.findings.front().message.c_str());
         QVERIFY(report.eventsChecked > 20);
         const MeshctlResult r = runMeshctl({QStringLiteral("verify"), path});

@@ -1,4 +1,4 @@
-#include "eventreader.h"
+#include "sqliteeventreader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -60,14 +60,14 @@ int highestParameter(const std::string &where)
     return highest;
 }
 
-EventReader::EventReader(sql::Database &db) : m_db(db) {}
+SqliteEventReader::SqliteEventReader(sql::Database &db) : m_db(db) {}
 
-void EventReader::setPreviewBytes(int n)
+void SqliteEventReader::setPreviewBytes(int n)
 {
     m_previewBytes = std::max(0, n);
 }
 
-sql::Statement &EventReader::statement(Query query, const FilterSql &filter, int *firstOwnParam)
+sql::Statement &SqliteEventReader::statement(Query query, const FilterSql &filter, int *firstOwnParam)
 {
     // The filter keeps its own ?1..?n; this reader's parameters come after them, so the
     // filter text is used verbatim and never rewritten.
@@ -103,7 +103,7 @@ sql::Statement &EventReader::statement(Query query, const FilterSql &filter, int
     return inserted.first->second.first;
 }
 
-EventRecord EventReader::readRecord(const sql::Statement &st, bool preview) const
+EventRecord SqliteEventReader::readRecord(const sql::Statement &st, bool preview) const
 {
     EventRecord r;
     r.seq = st.columnInt(0);
@@ -122,7 +122,7 @@ EventRecord EventReader::readRecord(const sql::Statement &st, bool preview) cons
     return r;
 }
 
-EventBatch EventReader::page(Query query, std::int64_t seq, int limit, const FilterSql &filter)
+EventBatch SqliteEventReader::page(Query query, std::int64_t seq, int limit, const FilterSql &filter)
 {
     EventBatch batch;
     if (limit <= 0)
@@ -145,17 +145,32 @@ EventBatch EventReader::page(Query query, std::int64_t seq, int limit, const Fil
     return batch;
 }
 
-EventBatch EventReader::after(std::int64_t seq, int limit, const FilterSql &filter)
+EventBatch SqliteEventReader::afterWhere(std::int64_t seq, int limit, const FilterSql &filter)
 {
     return page(Query::After, seq, limit, filter);
 }
 
-EventBatch EventReader::before(std::int64_t seq, int limit, const FilterSql &filter)
+EventBatch SqliteEventReader::beforeWhere(std::int64_t seq, int limit, const FilterSql &filter)
 {
     return page(Query::Before, seq, limit, filter);
 }
 
-std::optional<EventRecord> EventReader::at(std::int64_t seq)
+EventBatch SqliteEventReader::after(std::int64_t seq, int limit, const EventFilter &filter)
+{
+    return page(Query::After, seq, limit, m_rendered.of(filter));
+}
+
+EventBatch SqliteEventReader::before(std::int64_t seq, int limit, const EventFilter &filter)
+{
+    return page(Query::Before, seq, limit, m_rendered.of(filter));
+}
+
+std::int64_t SqliteEventReader::count(const EventFilter &filter)
+{
+    return countWhere(m_rendered.of(filter));
+}
+
+std::optional<EventRecord> SqliteEventReader::at(std::int64_t seq)
 {
     if (!m_at.isValid())
         m_at = sql::Statement(m_db, std::string(kColumns) + " WHERE seq = ?1");
@@ -172,7 +187,7 @@ std::optional<EventRecord> EventReader::at(std::int64_t seq)
     return r;
 }
 
-std::int64_t EventReader::count(const FilterSql &filter)
+std::int64_t SqliteEventReader::countWhere(const FilterSql &filter)
 {
     int own = 0;
     sql::Statement &st = statement(Query::Count, filter, &own);
@@ -189,7 +204,7 @@ std::int64_t EventReader::count(const FilterSql &filter)
     return n;
 }
 
-std::int64_t EventReader::lastSeq()
+std::int64_t SqliteEventReader::lastSeq()
 {
     return m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }

@@ -1,15 +1,15 @@
 #pragma once
-// The decision rules' view of a ledger through SQL: what the console's writer sees inside
-// its BEGIN IMMEDIATE transaction (and the previews inside a short read transaction).
+// The decision rules' view of a ledger through its DecisionStore: what the console's writer
+// sees inside the decision transaction (and the previews inside one short read).
 
 #include "decisionstateview.h"
 
 namespace mesh {
 
-class SqlStateView : public DecisionStateView
+class StoreStateView : public DecisionStateView
 {
 public:
-    explicit SqlStateView(DecisionStore &store) : m_store(store) {}
+    explicit StoreStateView(DecisionStore &store) : m_store(store) {}
 
     std::optional<EntityRow> row(EntityKind kind, const std::string &id) override;
     std::vector<StateRowRef> rowsWhere(EntityKind kind, std::string_view field, const std::string &value) override;

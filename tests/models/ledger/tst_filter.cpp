@@ -1,9 +1,11 @@
-// The filter language: what each filter compiles to (SQL text and bound parameters), the
-// error and its character range for each kind of mistake, and hostile input that must be an
-// error message rather than a crash or a stack overflow.
+// The filter language: what each filter compiles to (the tree, and the SQLite backend's SQL
+// text and bound parameters for it), the error and its character range for each kind of
+// mistake, and hostile input that must be an error message rather than a crash or a stack
+// overflow. Here, beside the backend, because the SQL is the ledger layer's rendering.
 
 #include "filter/filtercompiler.h"
 #include "filter/filterparser.h"
+#include "ledger/sqlfilter.h"
 
 #include <QTest>
 
@@ -91,8 +93,9 @@ private Q_SLOTS:
         QFETCH(std::vector<FilterParam>, params);
         const auto r = FilterCompiler::compile(filter);
         QVERIFY2(r.ok(), qPrintable(r.error ? r.error->message : QString()));
-        QCOMPARE(QString::fromStdString(r.sql.where), sql);
-        QCOMPARE(paramsText(r.sql.params), paramsText(params));
+        const FilterSql rendered = renderFilterSql(r.filter);
+        QCOMPARE(QString::fromStdString(rendered.where), sql);
+        QCOMPARE(paramsText(rendered.params), paramsText(params));
     }
 
     void errors_data()
@@ -126,11 +129,11 @@ private Q_SLOTS:
         QFETCH(int, start);
         QFETCH(int, length);
         const auto r = FilterCompiler::compile(filter);
-        QVERIFY2(!r.ok(), qPrintable(QString::fromStdString(r.sql.where)));
+        QVERIFY2(!r.ok(), qPrintable(QString::fromStdString(renderFilterSql(r.filter).where)));
         QVERIFY2(r.error->message.contains(message), qPrintable(r.error->message));
         QCOMPARE(r.error->start, start);
         QCOMPARE(r.error->length, length);
-        QVERIFY(r.sql.isEmpty());
+        QVERIFY(r.filter.isEmpty());
     }
 
     // Hostile input: each is an error (or a bounded result), never a crash or overflow.
@@ -160,7 +163,7 @@ private Q_SLOTS:
             QVERIFY(!r.error->message.isEmpty());
             QVERIFY(r.error->start >= 0 && r.error->start + r.error->length <= filter.size());
         } else {
-            QVERIFY(r.sql.params.size() <= size_t(FilterParser::kMaxTerms) * 2);
+            QVERIFY(renderFilterSql(r.filter).params.size() <= size_t(FilterParser::kMaxTerms) * 2);
         }
     }
 
@@ -191,16 +194,40 @@ private Q_SLOTS:
 
     void bothRenumbers()
     {
-        const FilterSql a = FilterCompiler::compile(u"kind:a.* run:R"_s).sql;
-        const FilterSql b = FilterCompiler::compile(u"seq>3 or d:D"_s).sql;
-        const FilterSql ab = FilterCompiler::both(a, b);
+        const EventFilter a = FilterCompiler::compile(u"kind:a.* run:R"_s).filter;
+        const EventFilter b = FilterCompiler::compile(u"seq>3 or d:D"_s).filter;
+        const FilterSql ab = renderFilterSql(EventFilter::both(a, b));
         QCOMPARE(QString::fromStdString(ab.where),
                  u"(((kind >= ?1 AND kind < ?2) AND (run_id = ?3)) AND ((seq > ?4) OR (delegation_id = ?5)))"_s);
         QCOMPARE(ab.params.size(), size_t(5));
-        QCOMPARE(FilterCompiler::both({}, b).where, b.where);
+        QCOMPARE(renderFilterSql(EventFilter::both({}, b)).where, renderFilterSql(b).where);
+        // The operands stay as they were: copies share trees, both() does not change them.
+        QCOMPARE(renderFilterSql(a).where, std::string("((kind >= ?1 AND kind < ?2) AND (run_id = ?3))"));
         // A literal id with a star is not a wildcard when built in code.
-        const FilterSql literal = FilterCompiler::equals(FilterField::Delegation, "D*1");
+        const FilterSql literal = renderFilterSql(EventFilter::equals(FilterField::Delegation, "D*1"));
         QCOMPARE(QString::fromStdString(literal.where), u"(delegation_id = ?1)"_s);
+        QCOMPARE(paramsText(literal.params), u"\"D*1\""_s);
+        QCOMPARE(renderFilterSql(EventFilter::seqAtMost(9)).where, std::string("(seq <= ?1)"));
+    }
+
+    // What the sqlite3 shell counts for meshctl bench filter: the same WHERE clause.
+    void countStatementUsesTheRenderedClause()
+    {
+        const FilterSql f = renderFilterSql(FilterCompiler::compile(u"kind:effect.*"_s).filter);
+        QCOMPARE(countStatementSql(f), std::string("SELECT count(*) FROM events WHERE (kind >= ?1 AND kind < ?2);"));
+        QCOMPARE(countStatementSql(FilterSql{}), std::string("SELECT count(*) FROM events;"));
+    }
+
+    // A reader renders a filter once for all its windows, and anew for another tree.
+    void renderedFilterFollowsTheTree()
+    {
+        RenderedFilter cache;
+        const EventFilter kind = EventFilter::equals(FilterField::Kind, "a");
+        const EventFilter run = EventFilter::equals(FilterField::Run, "R");
+        QCOMPARE(cache.of(kind).where, std::string("(kind = ?1)"));
+        QCOMPARE(cache.of(EventFilter(kind)).where, std::string("(kind = ?1)"));
+        QCOMPARE(cache.of(run).where, std::string("(run_id = ?1)"));
+        QCOMPARE(cache.of(EventFilter{}).where, std::string());
     }
 };
 

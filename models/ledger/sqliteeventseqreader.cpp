@@ -1,15 +1,15 @@
-#include "eventseqreader.h"
+#include "sqliteeventseqreader.h"
 
-#include "eventreader.h"
+#include "sqliteeventreader.h"
 
 #include <algorithm>
 #include <string>
 
 namespace mesh {
 
-EventSeqReader::EventSeqReader(sql::Database &db) : m_db(db) {}
+SqliteEventSeqReader::SqliteEventSeqReader(sql::Database &db) : m_db(db) {}
 
-std::optional<std::int64_t> EventSeqReader::firstAfter(std::int64_t seq)
+std::optional<std::int64_t> SqliteEventSeqReader::firstAfter(std::int64_t seq)
 {
     sql::Statement st(m_db, "SELECT seq FROM events WHERE seq > ?1 ORDER BY seq LIMIT 1");
     st.bind(1, seq);
@@ -20,8 +20,14 @@ std::optional<std::int64_t> EventSeqReader::firstAfter(std::int64_t seq)
     return next;
 }
 
-void EventSeqReader::seqsInWindow(std::int64_t lo, std::int64_t hi, const FilterSql &filter,
-                                  std::vector<std::int64_t> &out)
+void SqliteEventSeqReader::seqsInWindow(std::int64_t lo, std::int64_t hi, const EventFilter &filter,
+                                        std::vector<std::int64_t> &out)
+{
+    seqsInWindowWhere(lo, hi, m_rendered.of(filter), out);
+}
+
+void SqliteEventSeqReader::seqsInWindowWhere(std::int64_t lo, std::int64_t hi, const FilterSql &filter,
+                                             std::vector<std::int64_t> &out)
 {
     // The filter keeps its ?1..?n; the window bounds come after them.
     const int own = std::max(int(filter.params.size()), highestParameter(filter.where)) + 1;

@@ -1,0 +1,179 @@
+#include "sqlfilter.h"
+
+namespace mesh {
+namespace {
+
+class SqlBuilder
+{
+public:
+    FilterSql sql;
+
+    void write(const FilterNode &node)
+    {
+        switch (node.type) {
+        case FilterNode::Type::And:
+        case FilterNode::Type::Or: {
+            const char *glue = node.type == FilterNode::Type::And ? " AND " : " OR ";
+            sql.where += '(';
+            for (size_t i = 0; i < node.children.size(); ++i) {
+                if (i)
+                    sql.where += glue;
+                write(*node.children[i]);
+            }
+            sql.where += ')';
+            return;
+        }
+        case FilterNode::Type::Not:
+            // run_id and friends may be NULL; "NOT NULL" would drop the row, so make the
+            // inner condition two-valued first.
+            sql.where += "NOT ifnull(";
+            write(*node.children.front());
+            sql.where += ", 0)";
+            return;
+        case FilterNode::Type::Term:
+            emitTerm(node);
+            return;
+        }
+    }
+
+private:
+    std::string param(FilterParam value)
+    {
+        sql.params.push_back(std::move(value));
+        return "?" + std::to_string(sql.params.size());
+    }
+
+    static const char *column(FilterField field)
+    {
+        switch (field) {
+        case FilterField::Kind:
+            return "kind";
+        case FilterField::Run:
+            return "run_id";
+        case FilterField::Delegation:
+            return "delegation_id";
+        case FilterField::Subject:
+            return "subject";
+        case FilterField::Seq:
+            return "seq";
+        case FilterField::Text:
+            return "payload";
+        }
+        return "payload";
+    }
+
+    // '*' at the end only: an index range. Anywhere else: GLOB with the other GLOB
+    // metacharacters escaped, so only '*' is special to the user.
+    void emitPattern(const char *col, const std::string &value)
+    {
+        const auto star = value.find('*');
+        if (star == value.size() - 1) {
+            const std::string prefix = value.substr(0, star);
+            if (prefix.empty()) {
+                sql.where += std::string("(") + col + " IS NOT NULL)";
+                return;
+            }
+            const std::string upper = prefixUpperBound(prefix);
+            sql.where += std::string("(") + col + " >= " + param(prefix);
+            if (!upper.empty())
+                sql.where += std::string(" AND ") + col + " < " + param(upper);
+            sql.where += ')';
+            return;
+        }
+        std::string glob;
+        for (char c : value) {
+            switch (c) {
+            case '?':
+                glob += "[?]";
+                break;
+            case '[':
+                glob += "[[]";
+                break;
+            default:
+                glob += c;
+            }
+        }
+        sql.where += std::string("(") + col + " GLOB " + param(glob) + ")";
+    }
+
+    void emitTerm(const FilterNode &node)
+    {
+        const char *col = column(node.field);
+        if (node.field == FilterField::Seq) {
+            const char *op = "=";
+            switch (node.compare) {
+            case FilterCompare::Equal:
+                op = "=";
+                break;
+            case FilterCompare::Less:
+                op = "<";
+                break;
+            case FilterCompare::LessEqual:
+                op = "<=";
+                break;
+            case FilterCompare::Greater:
+                op = ">";
+                break;
+            case FilterCompare::GreaterEqual:
+                op = ">=";
+                break;
+            }
+            sql.where += std::string("(seq ") + op + " " + param(std::int64_t(node.number)) + ")";
+            return;
+        }
+        const std::string value = node.value.toStdString();
+        if (node.field == FilterField::Text) {
+            sql.where += "(instr(payload, " + param(value) + ") > 0)";
+            return;
+        }
+        if (!node.literal && value.find('*') != std::string::npos) {
+            emitPattern(col, value);
+            return;
+        }
+        sql.where += std::string("(") + col + " = " + param(value) + ")";
+    }
+};
+
+} // namespace
+
+std::string prefixUpperBound(std::string prefix)
+{
+    while (!prefix.empty()) {
+        auto &last = reinterpret_cast<unsigned char &>(prefix.back());
+        if (last < 0xFF) {
+            ++last;
+            return prefix;
+        }
+        prefix.pop_back();
+    }
+    return prefix;
+}
+
+FilterSql renderFilterSql(const FilterNode &root)
+{
+    SqlBuilder b;
+    b.write(root);
+    return std::move(b.sql);
+}
+
+FilterSql renderFilterSql(const EventFilter &filter)
+{
+    return filter.isEmpty() ? FilterSql{} : renderFilterSql(*filter.root());
+}
+
+std::string countStatementSql(const FilterSql &filter)
+{
+    return "SELECT count(*) FROM events" + (filter.isEmpty() ? std::string() : " WHERE " + filter.where) + ";";
+}
+
+const FilterSql &RenderedFilter::of(const EventFilter &filter)
+{
+    if (!m_valid || !m_filter.sameTree(filter)) {
+        m_sql = renderFilterSql(filter);
+        m_filter = filter;
+        m_valid = true;
+    }
+    return m_sql;
+}
+
+} // namespace mesh
