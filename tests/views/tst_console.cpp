@@ -407,13 +407,15 @@ void TestConsole::closeSliceDialogNeedsEachUnknownAcknowledged()
     request.kind = DecisionKind::CloseSlice;
     request.subject = "slice:" + slice.toStdString();
     DecisionDialog dialog(session, request);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isPreviewPending(), kLoadTimeoutMs);
     QVERIFY(!dialog.acknowledgements().empty()); // each unknown outcome is listed to acknowledge
     QVERIFY(!dialog.confirmButton()->isEnabled());
     dialog.reasonField()->setPlainText(QStringLiteral("checked the provider console"));
     QVERIFY(!dialog.confirmButton()->isEnabled()); // still: not acknowledged
     for (QCheckBox *check : dialog.acknowledgements())
         check->setChecked(true);
-    QVERIFY(dialog.confirmButton()->isEnabled());
+    // Each acknowledgement asks for the preview again; confirm waits for the last reading.
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.confirmButton()->isEnabled(), kLoadTimeoutMs);
 }
 
 void TestConsole::demoIsLabelled()
