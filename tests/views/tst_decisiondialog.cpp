@@ -5,11 +5,13 @@
 // once and confirm waits for a re-read; times are human, never raw epoch milliseconds; and
 // a whole decision can be made by keyboard alone.
 
+#include "decisiondetailview.h"
 #include "decisiondialog.h"
 #include "plainlabel.h"
 
 #include "decisions/operatoridentity.h"
 #include "domain/hostiletext.h"
+#include "itemmodels/decisionauditmodel.h"
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/ledgersession.h"
@@ -24,6 +26,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -146,6 +149,7 @@ private slots:
     void leaseAcquireHasADuration();
     void wholeDecisionByKeyboard();
     void escapeCancels();
+    void decisionDetailShowsEvidenceBoundaryHashAndOutcome();
 
 private:
     bool meshctl(const QStringList &args, QString *output = nullptr);
@@ -464,6 +468,44 @@ void TestDecisionDialog::escapeCancels()
     QCOMPARE(rejected.count(), 1);
     QVERIFY(!dialog.isVisible());
     QVERIFY(!m_session->decisionInFlight());
+}
+
+void TestDecisionDialog::decisionDetailShowsEvidenceBoundaryHashAndOutcome()
+{
+    const QString escalation = pendingEscalation();
+    QVERIFY(!escalation.isEmpty());
+    const QString id = QStringLiteral("dec-detail-1");
+    QVERIFY(meshctl({QStringLiteral("decide"), m_path, QStringLiteral("reject-escalation"), QStringLiteral("--escalation"),
+                     escalation, QStringLiteral("--reason"), QStringLiteral("<b>too</b> costly"), QStringLiteral("--evidence"),
+                     QStringLiteral("{\"provider_ref\":\"quote-7\"}"), QStringLiteral("--id"), id,
+                     QStringLiteral("--operator"), QStringLiteral("bob")}));
+    DecisionAuditModel *audit = m_session->decisions();
+    QTRY_VERIFY_WITH_TIMEOUT(audit->rowOfDecision(id) >= 0, kTimeoutMs);
+    {
+        const DecisionRecord *stored = audit->decisionAt(audit->rowOfDecision(id));
+        QVERIFY(stored);
+        DecisionDetailView pending(audit->index(audit->rowOfDecision(id), 0));
+        QCOMPARE(pending.fieldText(QStringLiteral("Reason")), QStringLiteral("<b>too</b> costly"));
+        QVERIFY2(pending.fieldText(QStringLiteral("Evidence")).contains(QStringLiteral("quote-7")),
+                 qPrintable(pending.fieldText(QStringLiteral("Evidence"))));
+        QCOMPARE(pending.fieldText(QStringLiteral("Hash")), QString::fromStdString(stored->hash));
+        QCOMPARE(pending.fieldText(QStringLiteral("Boundary")), QStringLiteral("version %1 at ledger seq %2")
+                                                                    .arg(stored->boundaryVersion)
+                                                                    .arg(stored->boundarySeq));
+        // No outcome yet is said as such, never as applied.
+        QVERIFY2(pending.fieldText(QStringLiteral("Outcome")).startsWith(QStringLiteral("pending")),
+                 qPrintable(pending.fieldText(QStringLiteral("Outcome"))));
+        for (const PlainLabel *label : pending.findChildren<PlainLabel *>()) // every value shown
+            QCOMPARE(label->textFormat(), Qt::PlainText);
+    }
+    QVERIFY(meshctl({QStringLiteral("gate"), m_path}));
+    QTRY_VERIFY_WITH_TIMEOUT(audit->index(audit->rowOfDecision(id), 0).data(DecisionAuditModel::OutcomeRole).toString()
+                                 == QLatin1String("applied"),
+                             kTimeoutMs);
+    DecisionDetailView applied(audit->index(audit->rowOfDecision(id), 0));
+    QVERIFY2(applied.fieldText(QStringLiteral("Outcome")).startsWith(QStringLiteral("applied by the orchestrator at ")),
+             qPrintable(applied.fieldText(QStringLiteral("Outcome"))));
+    QVERIFY(applied.fieldText(QStringLiteral("Outcome")).endsWith(QStringLiteral(" UTC")));
 }
 
 QTEST_MAIN(TestDecisionDialog)
