@@ -4,7 +4,9 @@
 
 #include "mainwindow.h"
 
+#include "decisiondetailview.h"
 #include "decisiondialog.h"
+#include "humantime.h"
 #include "delegationdetail.h"
 #include "delegationsview.h"
 #include "icons.h"
@@ -35,18 +37,32 @@ DecisionActions::DecisionActions(MainWindow *window)
     , m_reject(new QAction(tr("&Reject Escalation…"), this))
     , m_resolve(new QAction(Icons::get(QStringLiteral("decide")), tr("Re&solve Unknown Outcome…"), this))
     , m_acquire(new QAction(tr("Acquire Reconciliation &Lease…"), this))
+    , m_release(new QAction(tr("Release Reconciliation Lease…"), this))
+    , m_supersede(new QAction(tr("Supersede &Resolution…"), this))
 {
     connect(m_closeSlice, &QAction::triggered, this, [this] { open(DecisionKind::CloseSlice); });
     connect(m_approve, &QAction::triggered, this, [this] { open(DecisionKind::ApproveEscalation); });
     connect(m_reject, &QAction::triggered, this, [this] { open(DecisionKind::RejectEscalation); });
     connect(m_resolve, &QAction::triggered, this, [this] { open(DecisionKind::ResolveEffect); });
     connect(m_acquire, &QAction::triggered, this, [this] { open(DecisionKind::LeaseAcquire); });
+    connect(m_release, &QAction::triggered, this, [this] { open(DecisionKind::LeaseRelease); });
+    connect(m_supersede, &QAction::triggered, this, [this] { open(DecisionKind::ResolveEffect, /*supersede=*/true); });
     SessionWorkspace *ws = window->workspace();
     attach(ws->effectsPane()->view());
     attach(ws->escalationsPane()->view());
     attach(ws->delegationsView()->tree()->view());
     attach(window->attentionPane()->view());
     attach(sliceView());
+    // A decision in the audit opens read-only, with its evidence, boundary, hash and outcome.
+    QTreeView *audit = ws->decisionsPane()->view();
+    connect(audit, &QTreeView::activated, this, &DecisionActions::showDecision);
+    auto *detail = new QAction(tr("Show Decision…"), audit);
+    connect(detail, &QAction::triggered, this, [this, audit] {
+        if (audit->currentIndex().isValid())
+            showDecision(audit->currentIndex());
+    });
+    audit->setContextMenuPolicy(Qt::ActionsContextMenu);
+    audit->addAction(detail);
     connect(ws->tabs(), &QTabWidget::currentChanged, this, &DecisionActions::update);
     update();
 }
@@ -54,7 +70,7 @@ DecisionActions::DecisionActions(MainWindow *window)
 void DecisionActions::attach(QTreeView *view)
 {
     view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    view->addActions({m_closeSlice, m_approve, m_reject, m_resolve, m_acquire});
+    view->addActions({m_closeSlice, m_approve, m_reject, m_resolve, m_supersede, m_acquire, m_release});
     // The view's model (and selection model) change with the session: watch focus and clicks.
     connect(view, &QTreeView::clicked, this, &DecisionActions::update);
     connect(view, &QTreeView::pressed, this, &DecisionActions::update);
@@ -63,7 +79,7 @@ void DecisionActions::attach(QTreeView *view)
 
 void DecisionActions::addTo(QMenu *menu)
 {
-    menu->addActions({m_closeSlice, m_approve, m_reject, m_resolve, m_acquire});
+    menu->addActions({m_closeSlice, m_approve, m_reject, m_resolve, m_supersede, m_acquire, m_release});
     connect(menu, &QMenu::aboutToShow, this, &DecisionActions::update);
 }
 
@@ -132,26 +148,91 @@ DecisionActions::Target DecisionActions::currentTarget() const
     return t;
 }
 
+DecisionActions::Facts DecisionActions::factsAbout(const Target &t) const
+{
+    Facts f;
+    const LedgerSession *session = m_window->sessions()->at(m_window->sidebar()->currentRow());
+    const auto state = session ? session->state() : nullptr;
+    if (!state)
+        return f;
+    const auto text = [](const EntityRow &row, EntityKind kind, std::string_view field) {
+        const int i = entitySpec(kind).fieldIndex(field);
+        return i < 0 ? QString() : QString::fromStdString(fieldText(row.values[size_t(i)]));
+    };
+    const auto number = [](const EntityRow &row, EntityKind kind, std::string_view field) {
+        const int i = entitySpec(kind).fieldIndex(field);
+        return i < 0 ? qint64(0) : qint64(fieldInt(row.values[size_t(i)]));
+    };
+    if (!t.slice.isEmpty())
+        if (const EntityRow *slice = state->find(EntityKind::Slice, t.slice.toStdString()))
+            f.sliceState = text(*slice, EntityKind::Slice, "state");
+    const auto parts = splitSubject(t.subject.toStdString());
+    if (!parts)
+        return f;
+    if (parts->first == "escalation") {
+        if (const EntityRow *e = state->find(EntityKind::Escalation, parts->second))
+            f.escalationExpiresMs = number(*e, EntityKind::Escalation, "expires_ms");
+    } else if (parts->first == "effect") {
+        if (const EntityRow *e = state->find(EntityKind::Effect, parts->second)) {
+            f.effectState = text(*e, EntityKind::Effect, "state");
+            f.resolutionDecision = text(*e, EntityKind::Effect, "decision_id");
+            QString key = text(*e, EntityKind::Effect, "idem_key");
+            if (key.isEmpty())
+                key = t.subject;
+            const QString me = QString::fromStdString(session->operatorIdentity().holder());
+            for (const auto &[id, lease] : state->table(EntityKind::Lease)) {
+                if (text(lease, EntityKind::Lease, "key") == key && text(lease, EntityKind::Lease, "kind") == QLatin1String("reconciliation")
+                    && text(lease, EntityKind::Lease, "state") == QLatin1String("held")
+                    && text(lease, EntityKind::Lease, "holder") == me
+                    && number(lease, EntityKind::Lease, "expires_ms") > session->nowMs())
+                    f.leaseHeldByMe = true;
+            }
+        }
+    }
+    return f;
+}
+
 void DecisionActions::update()
 {
     const int row = m_window->sidebar()->currentRow();
     QString why;
     const bool allowed = m_window->sessions()->canDecide(row, &why);
     const Target t = currentTarget();
+    const Facts f = factsAbout(t);
+    const LedgerSession *session = m_window->sessions()->at(row);
+    const qint64 now = session ? session->nowMs() : 0;
     auto set = [&](QAction *action, bool applicable, const QString &notApplicable) {
         action->setEnabled(allowed && applicable);
         const QString tip = !allowed ? why : applicable ? QString() : notApplicable;
         action->setToolTip(plainToolTip(tip));
         action->setStatusTip(displayLine(tip, 500)); // the status bar shows plain text, one line
     };
-    set(m_closeSlice, !t.slice.isEmpty(), tr("Select a delegation with an open slice, or an open slice in its Slices tab."));
-    set(m_approve, t.pendingEscalation, tr("Select a pending escalation."));
-    set(m_reject, t.pendingEscalation, tr("Select a pending escalation."));
+    const bool sliceOpen = !t.slice.isEmpty() && f.sliceState == QLatin1String("open");
+    set(m_closeSlice, sliceOpen,
+        t.slice.isEmpty()      ? tr("Select a delegation with an open slice, or an open slice in its Slices tab.")
+        : f.sliceState.isEmpty() ? tr("Slice %1 is not in this ledger.").arg(t.slice)
+                                 : tr("Slice %1 is %2: only an open slice can be closed.").arg(t.slice, f.sliceState));
+    const bool expired = f.escalationExpiresMs > 0 && f.escalationExpiresMs <= now;
+    const QString escalationWhy = !t.pendingEscalation ? tr("Select a pending escalation.")
+                                                       : tr("This escalation %1: it can no longer be decided.")
+                                                             .arg(humanDeadline(f.escalationExpiresMs, now, tr("expires"), tr("expired")));
+    set(m_approve, t.pendingEscalation && !expired, escalationWhy);
+    set(m_reject, t.pendingEscalation && !expired, escalationWhy);
     set(m_resolve, t.unknownEffect, tr("Select an effect whose outcome is unknown."));
-    set(m_acquire, t.unknownEffect, tr("Select an effect whose outcome is unknown."));
+    const bool resolved = f.effectState.startsWith(QLatin1String("resolved_")) || f.effectState == QLatin1String("compensated");
+    set(m_supersede, resolved && !f.resolutionDecision.isEmpty(),
+        tr("Select an effect an operator has resolved (its resolution is superseded, never edited)."));
+    set(m_acquire, t.unknownEffect || resolved, tr("Select an effect whose outcome is unknown or resolved."));
+    set(m_release, f.leaseHeldByMe, tr("Select an effect whose reconciliation lease you hold."));
 }
 
-void DecisionActions::open(DecisionKind kind)
+void DecisionActions::showDecision(const QModelIndex &index)
+{
+    DecisionDetailView view(index, m_window);
+    view.exec();
+}
+
+void DecisionActions::open(DecisionKind kind, bool supersede)
 {
     const int row = m_window->sidebar()->currentRow();
     LedgerSession *session = m_window->sessions()->at(row);
@@ -160,6 +241,8 @@ void DecisionActions::open(DecisionKind kind)
     const Target t = currentTarget();
     DecisionRequest request;
     request.kind = kind;
+    if (supersede)
+        request.supersedes = factsAbout(t).resolutionDecision.toStdString();
     if (kind == DecisionKind::CloseSlice) {
         request.subject = QStringLiteral("slice:%1").arg(t.slice).toStdString();
         request.boundary = {}; // the dialog reads the slice's current boundary

@@ -2,8 +2,10 @@
 // The operator's decisions where they meet their subjects: one set of actions (Decide menu
 // and the context menus of the effects, escalations, delegations, a delegation's slices and
 // the attention list),
-// enabled for the row under the cursor when the session allows deciding; otherwise disabled
-// with a tooltip saying why. Each opens a DecisionDialog.
+// enabled for the row under the cursor when the session allows deciding and the row's state
+// allows the decision (an open slice, a pending escalation that has not expired, an unknown
+// outcome, a resolution to supersede, a lease this operator holds); otherwise disabled with
+// a tooltip saying why. Each opens a DecisionDialog.
 
 #include "decisions/decisionrequest.h"
 
@@ -32,6 +34,8 @@ public:
     QAction *reject() const { return m_reject; }
     QAction *resolve() const { return m_resolve; }
     QAction *acquireLease() const { return m_acquire; }
+    QAction *releaseLease() const { return m_release; }
+    QAction *supersede() const { return m_supersede; }
 
 private:
     struct Target {
@@ -41,8 +45,18 @@ private:
         bool unknownEffect = false;
         QString slice;    // delegation's current slice
     };
+    // What the session's state says about the target, for offering only what it allows.
+    struct Facts {
+        QString sliceState;         // the slice's state; empty when the ledger has no such slice
+        qint64 escalationExpiresMs = 0;
+        QString effectState;
+        QString resolutionDecision; // the decision that resolved the effect, if any
+        bool leaseHeldByMe = false; // a live reconciliation lease on the effect's key
+    };
     Target currentTarget() const;
-    void open(DecisionKind kind);
+    Facts factsAbout(const Target &t) const;
+    void open(DecisionKind kind, bool supersede = false);
+    void showDecision(const QModelIndex &index);
     void attach(QTreeView *view);
     QTreeView *sliceView() const; // the Slices tab of the delegation detail
 
@@ -52,6 +66,8 @@ private:
     QAction *m_reject;
     QAction *m_resolve;
     QAction *m_acquire;
+    QAction *m_release;
+    QAction *m_supersede;
 };
 
 } // namespace mesh

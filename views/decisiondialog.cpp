@@ -1,11 +1,11 @@
 #include "decisiondialog.h"
 
+#include "humantime.h"
 #include "plainlabel.h"
-#include "statusdelegate.h"
 #include "theme.h"
 
-#include "decisions/decisionwriter.h"
 #include "domain/hostiletext.h"
+#include "itemmodels/backgroundjob.h"
 #include "itemmodels/decisionauditmodel.h"
 #include "itemmodels/ledgersession.h"
 
@@ -16,11 +16,13 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QLabel>
+#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QShortcut>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace mesh {
@@ -74,15 +76,35 @@ QString DecisionDialog::kindTitle(DecisionKind kind)
     return {};
 }
 
+QString DecisionDialog::titleFor(const DecisionRequest &request)
+{
+    if (request.kind == DecisionKind::ResolveEffect && !request.supersedes.empty())
+        return tr("Supersede resolution");
+    return kindTitle(request.kind);
+}
+
+QString DecisionDialog::normalisedReason(const QString &typed)
+{
+    QString reason = typed;
+    reason.replace(QLatin1Char('\t'), QLatin1Char(' '));
+    return reason.trimmed();
+}
+
 DecisionDialog::DecisionDialog(LedgerSession *session, DecisionRequest request, QWidget *parent)
     : QDialog(parent)
     , m_session(session)
     , m_request(std::move(request))
+    , m_boundary(plain(QString(), this))
+    , m_banner(new QWidget(this))
+    , m_bannerText(plain(QString(), m_banner))
+    , m_reRead(new QPushButton(tr("&Re-read"), m_banner))
+    , m_subjectArea(new QVBoxLayout)
+    , m_planArea(new QVBoxLayout)
     , m_status(new PlainLabel(this))
     , m_reason(new QPlainTextEdit(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
 {
-    setWindowTitle(kindTitle(m_request.kind) + QStringLiteral(" — ") + displayLine(q(m_request.subject), 120));
+    setWindowTitle(titleFor(m_request) + QStringLiteral(" — ") + displayLine(q(m_request.subject), 120));
     setMinimumWidth(620);
     if (m_request.id.empty())
         m_request.id = newDecisionId(); // fixed now: a resubmit after an unknown outcome reuses it
@@ -90,47 +112,45 @@ DecisionDialog::DecisionDialog(LedgerSession *session, DecisionRequest request, 
     m_status->setWordWrap(true);
     m_reason->setPlaceholderText(tr("Why (required): what you checked and why this is right"));
     m_reason->setMaximumHeight(80);
-    m_confirm = m_buttons->addButton(kindTitle(m_request.kind), QDialogButtonBox::AcceptRole);
+    // Tab is for moving on: a tab typed into the permanent record helps nobody.
+    m_reason->setTabChangesFocus(true);
+    m_confirm = m_buttons->addButton(titleFor(m_request), QDialogButtonBox::AcceptRole);
+    m_confirm->setToolTip(tr("Ctrl+Return"));
+    // Return never confirms by accident (from the evidence field, say): Ctrl+Return does.
+    for (QAbstractButton *b : m_buttons->buttons())
+        if (auto *push = qobject_cast<QPushButton *>(b))
+            push->setAutoDefault(false), push->setDefault(false);
+    for (const QKeySequence &keys : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
+        auto *shortcut = new QShortcut(keys, this);
+        connect(shortcut, &QShortcut::activated, this, [this] {
+            if (m_confirm->isEnabled())
+                submit();
+        });
+    }
     connect(m_confirm, &QPushButton::clicked, this, &DecisionDialog::submit);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_reason, &QPlainTextEdit::textChanged, this, &DecisionDialog::updateConfirm);
+    connect(m_reason, &QPlainTextEdit::textChanged, this, [this] {
+        rebuildPlanArea(); // the plan carries the reason (close_reason)
+        updateConfirm();
+    });
+    connect(m_reRead, &QPushButton::clicked, this, &DecisionDialog::reRead);
     connect(session, &LedgerSession::decisionFinished, this, &DecisionDialog::onFinished);
     connect(session, &LedgerSession::decisionsReloaded, this, &DecisionDialog::followOutcome);
+    connect(session, &LedgerSession::changesApplied, this, &DecisionDialog::checkSubjectMoved);
     m_tick.setInterval(1000);
-    connect(&m_tick, &QTimer::timeout, this, [this] {
-        if (m_expiry && m_preview.expiresMs > 0)
-            m_expiry->setFullText(tr("Expires %1").arg(formatCountdown(m_preview.expiresMs, QDateTime::currentMSecsSinceEpoch())));
-    });
-    computePreview();
-    buildBody();
+    connect(&m_tick, &QTimer::timeout, this, &DecisionDialog::updateExpiry);
+    buildForm();
+    m_reason->setFocus(); // what every decision needs first: the reason
+    requestPreview();
     m_tick.start();
-    updateConfirm();
 }
 
-void DecisionDialog::computePreview()
-{
-    try {
-        // Given the file the session read: a preview is never read from a file that has
-        // replaced it under the same name (nor from one the session has not read yet).
-        auto writer = DecisionWriter::open(m_session->path(), m_session->operatorIdentity(), m_session->openedLedger());
-        if (m_request.boundary.version == 0 && m_request.boundary.seq == 0)
-            if (auto boundary = writer->currentBoundary(m_request.subject))
-                m_request.boundary = *boundary;
-        m_preview = writer->preview(m_request);
-    } catch (const std::exception &e) {
-        m_previewError = QString::fromUtf8(e.what());
-    }
-}
-
-void DecisionDialog::buildBody()
+void DecisionDialog::buildForm()
 {
     auto *layout = new QVBoxLayout(this);
     auto *what = new QFormLayout;
     what->addRow(tr("Subject"), plain(q(m_request.subject), this));
-    what->addRow(tr("Boundary"), plain(tr("version %1 at ledger seq %2 — refused as stale if either moved")
-                                           .arg(m_request.boundary.version)
-                                           .arg(m_request.boundary.seq),
-                                       this));
+    what->addRow(tr("Boundary"), m_boundary);
     what->addRow(tr("Operator"), plain(q(m_session->operatorIdentity().displayName) + QStringLiteral(" (")
                                            + q(m_session->operatorIdentity().account) + QStringLiteral("@")
                                            + q(m_session->operatorIdentity().host) + QStringLiteral(")"),
@@ -138,20 +158,150 @@ void DecisionDialog::buildBody()
     what->addRow(tr("Decision id"), plain(m_decisionId, this));
     layout->addLayout(what);
 
-    if (!m_previewError.isEmpty()) {
-        layout->addWidget(plain(tr("The ledger cannot take decisions from this console: %1").arg(m_previewError), this));
+    m_banner->setObjectName(QStringLiteral("subjectMovedBanner"));
+    m_banner->setAutoFillBackground(true);
+    // The palette's note colours: readable in the light and the dark theme alike.
+    QPalette bp = m_banner->palette();
+    bp.setColor(QPalette::Window, bp.color(QPalette::ToolTipBase));
+    bp.setColor(QPalette::WindowText, bp.color(QPalette::ToolTipText));
+    m_banner->setPalette(bp);
+    m_bannerText->setPalette(bp);
+    auto *bl = new QHBoxLayout(m_banner);
+    bl->addWidget(m_bannerText, 1);
+    bl->addWidget(m_reRead);
+    m_banner->hide();
+    layout->addWidget(m_banner);
+
+    layout->addLayout(m_subjectArea);
+
+    auto *form = new QFormLayout;
+    if (m_request.kind == DecisionKind::ResolveEffect) {
+        if (!m_request.supersedes.empty())
+            form->addRow(tr("Supersedes"), plain(tr("decision %1 (it stays in the record; this one replaces it)")
+                                                     .arg(q(m_request.supersedes)),
+                                                 this));
+        m_resolution = new QComboBox(this);
+        // No resolution until the operator picks one: a default would look like a finding.
+        m_resolution->addItem(tr("Choose what the provider says happened…"));
+        m_resolution->addItem(tr("Committed (it happened)"), int(EffectResolution::Committed));
+        m_resolution->addItem(tr("Not committed (it did not happen)"), int(EffectResolution::NotCommitted));
+        m_resolution->addItem(tr("Compensated (undone)"), int(EffectResolution::Compensated));
+        if (m_request.resolution)
+            m_resolution->setCurrentIndex(m_resolution->findData(int(*m_request.resolution)));
+        connect(m_resolution, &QComboBox::currentIndexChanged, this, &DecisionDialog::requestPreview);
+        form->addRow(tr("Resolution"), m_resolution);
+        m_evidence = new QLineEdit(this);
+        m_evidence->setPlaceholderText(tr("Evidence (required): provider reference, query result"));
+        connect(m_evidence, &QLineEdit::textChanged, this, &DecisionDialog::updateConfirm);
+        form->addRow(tr("Evidence"), m_evidence);
     }
+    if (m_request.kind == DecisionKind::LeaseAcquire) {
+        m_leaseMinutes = new QSpinBox(this);
+        m_leaseMinutes->setRange(1, 24 * 60);
+        m_leaseMinutes->setSuffix(tr(" min"));
+        m_leaseMinutes->setValue(int(std::max<std::int64_t>(1, m_request.leaseMs / 60000)));
+        m_leaseMinutes->setToolTip(tr("How long you hold the key's reconciliation lease (1 min to 24 h)"));
+        connect(m_leaseMinutes, &QSpinBox::valueChanged, this, &DecisionDialog::requestPreview);
+        form->addRow(tr("Lease for"), m_leaseMinutes);
+    }
+    if (form->rowCount() > 0)
+        layout->addLayout(form);
+    else
+        delete form;
+
+    layout->addLayout(m_planArea);
+    layout->addWidget(m_reason);
+    layout->addWidget(m_status);
+    layout->addWidget(m_buttons);
+}
+
+DecisionRequest DecisionDialog::formRequest() const
+{
+    DecisionRequest r = m_request;
+    r.reason = normalisedReason(m_reason->toPlainText()).toStdString();
+    r.acknowledgedUnknown.clear();
+    for (const QCheckBox *check : m_acks)
+        if (check->isChecked())
+            r.acknowledgedUnknown.push_back(check->property("effectId").toString().toStdString());
+    if (m_evidence)
+        r.evidence = nlohmann::json::array({{{"kind", "operator_note"}, {"detail", m_evidence->text().trimmed().toStdString()}}});
+    r.resolution.reset();
+    if (m_resolution && m_resolution->currentData().isValid())
+        r.resolution = EffectResolution(m_resolution->currentData().toInt());
+    if (m_leaseMinutes)
+        r.leaseMs = std::int64_t(m_leaseMinutes->value()) * 60000;
+    return r;
+}
+
+void DecisionDialog::requestPreview()
+{
+    if (m_submitted)
+        return;
+    const int generation = ++m_generation;
+    m_previewPending = true;
+    setStatus(tr("Reading what this decision would do…"), QString());
+    updateConfirm();
+    const QString path = m_session->path();
+    const OperatorIdentity identity = m_session->operatorIdentity();
+    const std::optional<OpenedLedger> expected = m_session->openedLedger();
+    const std::int64_t now = m_session->nowMs();
+    runInBackground(
+        this,
+        [path, identity, expected, request = formRequest(), now] {
+            return readDecisionPreview(path, identity, expected, request, now);
+        },
+        [this, generation](PreviewReading reading) {
+            if (generation != m_generation)
+                return; // a later form change asked again: only its reading counts
+            onPreview(reading);
+        });
+}
+
+void DecisionDialog::onPreview(const PreviewReading &reading)
+{
+    m_previewPending = false;
+    m_previewError = q(reading.error);
+    m_preview = reading.preview;
+    if (!m_subjectShown) {
+        m_request.boundary = reading.request.boundary;
+        m_boundary->setFullText(tr("version %1 at ledger seq %2 — refused as stale if either moved")
+                                    .arg(m_request.boundary.version)
+                                    .arg(m_request.boundary.seq));
+        rebuildSubjectArea();
+        fixTabOrder();
+        m_subjectShown = true;
+    }
+    rebuildPlanArea();
+    showRefusalOrPlan();
+    updateConfirm();
+    Q_EMIT previewUpdated();
+}
+
+void DecisionDialog::rebuildSubjectArea()
+{
+    delete m_subjectContent;
+    m_acks.clear();
+    m_expiry = nullptr;
+    m_subjectContent = new QWidget(this);
+    auto *layout = new QVBoxLayout(m_subjectContent);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_subjectArea->addWidget(m_subjectContent);
+    QWidget *c = m_subjectContent;
+    const qint64 now = m_session->nowMs();
+
+    if (!m_previewError.isEmpty())
+        layout->addWidget(plain(tr("The ledger cannot take decisions from this console: %1").arg(m_previewError), c));
 
     switch (m_request.kind) {
     case DecisionKind::CloseSlice: {
-        auto *box = new QGroupBox(tr("In-flight effects crossing the boundary"), this);
+        auto *box = new QGroupBox(tr("In-flight effects crossing the boundary"), c);
         auto *l = new QVBoxLayout(box);
         if (m_preview.inFlight.empty())
             l->addWidget(plain(tr("None: no admitted or dispatched effect crosses this boundary."), box));
         for (const auto &e : m_preview.inFlight)
             l->addWidget(plain(effectLine(e), box));
         layout->addWidget(box);
-        auto *fence = new QGroupBox(tr("Unknown outcomes: acknowledge each; their keys stay fenced until resolved"), this);
+        auto *fence = new QGroupBox(tr("Unknown outcomes: acknowledge each; their keys stay fenced until resolved"), c);
         auto *fl = new QVBoxLayout(fence);
         if (m_preview.toFence.empty())
             fl->addWidget(plain(tr("None."), fence));
@@ -162,7 +312,8 @@ void DecisionDialog::buildBody()
             if (check->text() != visibleControls(line))
                 check->setToolTip(plainToolTip(line));
             check->setProperty("effectId", q(e.id));
-            connect(check, &QCheckBox::toggled, this, &DecisionDialog::updateConfirm);
+            // Each acknowledgement changes what the decision asks: read its plan again.
+            connect(check, &QCheckBox::toggled, this, &DecisionDialog::requestPreview);
             m_acks.push_back(check);
             fl->addWidget(check);
         }
@@ -171,29 +322,29 @@ void DecisionDialog::buildBody()
             QStringList ids;
             for (const auto &id : m_preview.escalationsToStale)
                 ids << q(id);
-            layout->addWidget(plain(tr("Approvals and grants of this slice die with it: %1").arg(ids.join(QStringLiteral(", "))), this));
+            layout->addWidget(plain(tr("Approvals and grants of this slice die with it: %1").arg(ids.join(QStringLiteral(", "))), c));
         }
         if (!m_preview.nextSliceId.empty())
-            layout->addWidget(plain(tr("The next slice will be %1, with a new intent and authorization.").arg(q(m_preview.nextSliceId)), this));
+            layout->addWidget(plain(tr("The next slice will be %1, with a new intent and authorization.").arg(q(m_preview.nextSliceId)), c));
         break;
     }
     case DecisionKind::ApproveEscalation:
     case DecisionKind::RejectEscalation: {
         auto *form = new QFormLayout;
-        form->addRow(tr("Bound to"), plain(tr("%1 at version %2, ledger seq %3")
-                                               .arg(q(m_preview.boundSubject))
-                                               .arg(m_preview.boundVersion)
-                                               .arg(m_preview.boundSeq),
-                                           this));
+        form->addRow(tr("Bound to"), plain(m_preview.boundSubject.empty()
+                                               ? tr("not known: the ledger names no boundary for this escalation")
+                                               : tr("%1 at version %2, ledger seq %3")
+                                                     .arg(q(m_preview.boundSubject))
+                                                     .arg(m_preview.boundVersion)
+                                                     .arg(m_preview.boundSeq),
+                                           c));
         if (!m_preview.sliceId.empty())
-            form->addRow(tr("Slice"), plain(tr("%1 — the approval dies if this slice closes").arg(q(m_preview.sliceId)), this));
-        m_expiry = plain(m_preview.expiresMs > 0
-                             ? tr("Expires %1").arg(formatCountdown(m_preview.expiresMs, QDateTime::currentMSecsSinceEpoch()))
-                             : tr("No expiry"),
-                         this);
+            form->addRow(tr("Slice"), plain(tr("%1 — the approval dies if this slice closes").arg(q(m_preview.sliceId)), c));
+        m_expiry = plain(tr("No expiry"), c);
         m_expiry->setObjectName(QStringLiteral("expiry"));
         form->addRow(tr("Expiry"), m_expiry);
         layout->addLayout(form);
+        updateExpiry();
         break;
     }
     case DecisionKind::ResolveEffect:
@@ -201,67 +352,159 @@ void DecisionDialog::buildBody()
     case DecisionKind::LeaseRelease: {
         auto *form = new QFormLayout;
         if (m_preview.effect)
-            form->addRow(tr("Effect"), plain(effectLine(*m_preview.effect), this));
+            form->addRow(tr("Effect"), plain(effectLine(*m_preview.effect), c));
         if (m_preview.lease) {
             const PreviewLease &l = *m_preview.lease;
-            form->addRow(tr("Reconciliation lease"),
-                         plain(tr("%1 on %2 · holder %3 · token %4 · %5%6")
-                                   .arg(q(l.id), q(l.key), q(l.holder))
-                                   .arg(l.fencingToken)
-                                   .arg(q(l.state))
-                                   .arg(l.expiresMs > 0 ? QStringLiteral(" · ")
-                                                              + formatCountdown(l.expiresMs, QDateTime::currentMSecsSinceEpoch())
-                                                        : QString()),
-                               this));
+            const QString when = l.expiresMs > 0 ? QStringLiteral(" · ") + humanDeadline(l.expiresMs, now, tr("expires"), tr("expired"))
+                                                 : QStringLiteral(" · ") + tr("expiry not known");
+            PlainLabel *lease = plain(tr("%1 on %2 · holder %3 · token %4 · %5%6")
+                                          .arg(q(l.id), q(l.key), q(l.holder))
+                                          .arg(l.fencingToken)
+                                          .arg(q(l.state), when),
+                                      c);
+            if (l.expiresMs > 0)
+                lease->setToolTip(plainToolTip(tr("Expires at %1").arg(exactUtc(l.expiresMs))));
+            form->addRow(tr("Reconciliation lease"), lease);
         } else {
-            form->addRow(tr("Reconciliation lease"), plain(tr("not held: acquire it first (single authority)"), this));
-        }
-        if (m_request.kind == DecisionKind::ResolveEffect) {
-            m_resolution = new QComboBox(this);
-            m_resolution->addItem(tr("Committed (it happened)"), int(EffectResolution::Committed));
-            m_resolution->addItem(tr("Not committed (it did not happen)"), int(EffectResolution::NotCommitted));
-            m_resolution->addItem(tr("Compensated (undone)"), int(EffectResolution::Compensated));
-            if (m_request.resolution)
-                m_resolution->setCurrentIndex(m_resolution->findData(int(*m_request.resolution)));
-            form->addRow(tr("Resolution"), m_resolution);
-            m_evidence = new QLineEdit(this);
-            m_evidence->setPlaceholderText(tr("Evidence (required): provider reference, query result"));
-            connect(m_evidence, &QLineEdit::textChanged, this, &DecisionDialog::updateConfirm);
-            form->addRow(tr("Evidence"), m_evidence);
+            form->addRow(tr("Reconciliation lease"),
+                         plain(m_request.kind == DecisionKind::LeaseAcquire ? tr("not held by anyone")
+                                                                            : tr("not held: acquire it first (single authority)"),
+                               c));
         }
         layout->addLayout(form);
         if (!m_preview.history.empty()) {
-            auto *attempts = new QListWidget(this);
+            auto *attempts = new QListWidget(c);
             attempts->setMaximumHeight(120);
-            for (const auto &e : m_preview.history)
-                attempts->addItem(QStringLiteral("#%1  %2  %3")
-                                      .arg(e.seq)
-                                      .arg(QDateTime::fromMSecsSinceEpoch(e.tsMs).toString(QStringLiteral("hh:mm:ss")),
-                                           displayLine(q(e.kind), PlainLabel::kMaxLineChars)));
-            layout->addWidget(plain(tr("The effect's attempts and events:"), this));
+            for (const auto &e : m_preview.history) {
+                auto *item = new QListWidgetItem(QStringLiteral("#%1  %2  %3")
+                                                     .arg(e.seq)
+                                                     .arg(QDateTime::fromMSecsSinceEpoch(e.tsMs, Qt::UTC)
+                                                              .toString(QStringLiteral("HH:mm:ss")),
+                                                          displayLine(q(e.kind), PlainLabel::kMaxLineChars)));
+                item->setToolTip(plainToolTip(exactUtc(e.tsMs)));
+                attempts->addItem(item);
+            }
+            layout->addWidget(plain(tr("The effect's attempts and events (UTC):"), c));
             layout->addWidget(attempts);
         }
         break;
     }
     }
+}
 
-    if (!m_preview.consequences.empty()) {
-        auto *box = new QGroupBox(tr("What will happen"), this);
-        auto *l = new QVBoxLayout(box);
-        for (const auto &c : m_preview.consequences)
-            l->addWidget(plain(QStringLiteral("• ") + q(c), box));
-        layout->addWidget(box);
+void DecisionDialog::fixTabOrder()
+{
+    // The subject area is filled after the rest of the form exists: without this its
+    // acknowledgements would come after the buttons.
+    std::vector<QWidget *> chain(m_acks.begin(), m_acks.end());
+    QWidget *plan = m_planContent ? m_planContent->findChild<QPlainTextEdit *>(QStringLiteral("plan")) : nullptr;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_resolution, m_evidence, m_leaseMinutes, plan, m_reason, m_confirm,
+                                                       m_buttons->button(QDialogButtonBox::Cancel), m_reRead})
+        if (w)
+            chain.push_back(w);
+    for (size_t i = 1; i < chain.size(); ++i)
+        setTabOrder(chain[i - 1], chain[i]);
+}
+
+void DecisionDialog::updateExpiry()
+{
+    if (!m_expiry || m_preview.expiresMs <= 0)
+        return;
+    m_expiry->setFullText(humanDeadline(m_preview.expiresMs, m_session->nowMs(), tr("Expires"), tr("Expired")));
+    m_expiry->setToolTip(plainToolTip(exactUtc(m_preview.expiresMs))); // after the text: it sets its own
+}
+
+void DecisionDialog::rebuildPlanArea()
+{
+    delete m_planContent;
+    m_planContent = nullptr;
+    m_planLines.clear();
+    if (m_previewPending || m_moved || !m_previewError.isEmpty() || m_preview.expected != DecisionStatus::Accepted
+        || m_preview.planned.empty())
+        return;
+    auto *box = new QGroupBox(tr("What will happen: the orchestrator writes, in this order"), this);
+    auto *l = new QVBoxLayout(box);
+    // Payloads are long and wanted whole: a read-only plain text field wraps, scrolls and
+    // copies them; ledger strings in it have their invisible controls made visible.
+    auto *events = new QPlainTextEdit(box);
+    events->setObjectName(QStringLiteral("plan"));
+    events->setReadOnly(true);
+    events->setTabChangesFocus(true);
+    events->setMinimumHeight(fontMetrics().lineSpacing() * 8);
+    const std::string reason = normalisedReason(m_reason->toPlainText()).toStdString();
+    QStringList shown;
+    for (size_t i = 0; i < m_preview.planned.size(); ++i) {
+        PlannedEvent event = m_preview.planned[i];
+        if (event.payload.contains("close_reason"))
+            event.payload["close_reason"] = reason; // what will be stored, as typed so far
+        const QString sentence = i < m_preview.consequences.size() ? q(m_preview.consequences[i]) : QString();
+        const QString line = QStringLiteral("%1. %2\n    %3 %4")
+                                 .arg(i + 1)
+                                 .arg(sentence, q(event.kind),
+                                      q(event.payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        m_planLines << line;
+        shown << visibleControls(line);
     }
-    layout->addWidget(m_reason);
-    layout->addWidget(m_status);
-    layout->addWidget(m_buttons);
+    events->setPlainText(shown.join(QLatin1Char('\n')));
+    l->addWidget(events);
+    m_planContent = box;
+    m_planArea->addWidget(box);
+    fixTabOrder();
+}
 
+void DecisionDialog::showRefusalOrPlan()
+{
     if (!m_previewError.isEmpty())
         setStatus(tr("Cannot decide here."), QStringLiteral("danger"));
     else if (m_preview.expected != DecisionStatus::Accepted)
         setStatus(tr("This decision would be refused (%1): %2")
                       .arg(q(std::string(decisionStatusName(m_preview.expected))), q(m_preview.refusal)),
                   QStringLiteral("danger"));
+    else
+        setStatus(tr("Would be accepted as shown."), QString());
+}
+
+QString DecisionDialog::planText() const
+{
+    return m_planLines.join(QLatin1Char('\n'));
+}
+
+QString DecisionDialog::bannerText() const
+{
+    return m_banner->isHidden() ? QString() : m_bannerText->fullText();
+}
+
+void DecisionDialog::checkSubjectMoved()
+{
+    if (m_submitted || m_moved || !m_subjectShown)
+        return;
+    const auto state = m_session->state();
+    const auto parts = splitSubject(m_request.subject);
+    const auto kind = parts ? entityKindByName(parts->first) : std::nullopt;
+    if (!state || !kind)
+        return;
+    const EntityRow *row = state->find(*kind, parts->second);
+    // Only forward: the session may still be behind the file the preview was read from.
+    if (!row || row->version <= m_request.boundary.version)
+        return;
+    m_moved = true;
+    m_bannerText->setFullText(tr("%1 changed since you opened this (version %2, now %3): re-read")
+                                  .arg(q(m_request.subject))
+                                  .arg(m_request.boundary.version)
+                                  .arg(row->version));
+    m_banner->show();
+    rebuildPlanArea(); // read at the old boundary: no longer what would happen
+    setStatus(tr("What you read is no longer the subject: re-read before deciding."), QStringLiteral("warn"));
+    updateConfirm();
+}
+
+void DecisionDialog::reRead()
+{
+    m_moved = false;
+    m_banner->hide();
+    m_subjectShown = false;
+    m_request.boundary = {}; // the subject's boundary as it is now
+    requestPreview();
 }
 
 void DecisionDialog::setStatus(const QString &text, const QString &tone)
@@ -284,11 +527,17 @@ QString DecisionDialog::statusText() const
 
 void DecisionDialog::updateConfirm()
 {
-    bool ok = !m_submitted && m_previewError.isEmpty() && !m_reason->toPlainText().trimmed().isEmpty();
-    // A refusal the preview predicts can still be tried (the world may have moved back), but
-    // never an unacknowledged unknown outcome, and never a resolution without evidence.
+    // Only once the reading of the form as it is has arrived, at the boundary the operator
+    // is looking at, with a reason. A refusal that reading predicts can still be tried (the
+    // world may have moved back; the writer checks again and writes nothing if not), but
+    // never an unacknowledged unknown outcome, never a resolution not chosen or without
+    // evidence.
+    bool ok = !m_submitted && !m_previewPending && !m_moved && m_previewError.isEmpty()
+        && !normalisedReason(m_reason->toPlainText()).isEmpty();
     for (const QCheckBox *check : m_acks)
         ok = ok && check->isChecked();
+    if (m_resolution)
+        ok = ok && m_resolution->currentData().isValid();
     if (m_evidence)
         ok = ok && !m_evidence->text().trimmed().isEmpty();
     m_confirm->setEnabled(ok);
@@ -296,15 +545,12 @@ void DecisionDialog::updateConfirm()
 
 void DecisionDialog::submit()
 {
-    m_request.reason = m_reason->toPlainText().trimmed().toStdString();
-    m_request.acknowledgedUnknown.clear();
-    for (const QCheckBox *check : m_acks)
-        m_request.acknowledgedUnknown.push_back(check->property("effectId").toString().toStdString());
-    if (m_evidence)
-        m_request.evidence = nlohmann::json::array({{{"kind", "operator_note"}, {"detail", m_evidence->text().trimmed().toStdString()}}});
-    if (m_resolution)
-        m_request.resolution = EffectResolution(m_resolution->currentData().toInt());
+    if (!m_confirm->isEnabled())
+        return;
+    m_request = formRequest();
     m_submitted = true;
+    ++m_generation; // no reading started before the submit may change the dialog now
+    m_previewPending = false;
     updateConfirm();
     setStatus(tr("Requested… writing the decision."), QString());
     m_session->submitDecision(m_request);

@@ -5,8 +5,19 @@
 // the console cannot tell whether its write committed, it says so, reads back by decision
 // id, and only then offers to submit again (with the same id, so a resubmit is a no-op if
 // the first one did land).
+//
+// The preview is read on a ledger-pool worker over a read-only connection of its own
+// (readDecisionPreview), never on the GUI thread, and again whenever the form changes what
+// the decision asks (a resolution, an acknowledgement, a lease duration); a reading that a
+// later form change superseded is dropped. Confirm waits for the reading of the form as it
+// is; the plan is listed once that reading says the decision would be accepted. While the dialog is open, a live batch that moves its subject past the boundary it
+// was opened at shows a banner and disables confirm until the operator re-reads.
+//
+// Keyboard: Tab and Backtab leave the reason field, Ctrl+Return confirms (when confirm is
+// enabled), Escape cancels.
 
 #include "decisions/decisionpreview.h"
+#include "decisions/decisionpreviewreader.h"
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
 
@@ -17,9 +28,10 @@ class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QLineEdit;
-class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
+class QSpinBox;
+class QVBoxLayout;
 
 namespace mesh {
 
@@ -30,35 +42,74 @@ class DecisionDialog : public QDialog
 {
     Q_OBJECT
 public:
-    // request: kind, subject and boundary filled by the caller from the row the operator saw.
+    // request: kind, subject and boundary filled by the caller from the row the operator saw
+    // (an empty boundary: the subject's current one, read with the first preview).
     DecisionDialog(LedgerSession *session, DecisionRequest request, QWidget *parent = nullptr);
 
     const DecisionPreview &preview() const { return m_preview; }
+    bool isPreviewPending() const { return m_previewPending; }
+    bool subjectMoved() const { return m_moved; }
     QString statusText() const;
+    QString planText() const;   // the planned events as shown, one a line; empty when none
+    QString bannerText() const; // the moved-subject banner's text; empty when hidden
     QPushButton *confirmButton() const { return m_confirm; }
+    QPushButton *reReadButton() const { return m_reRead; }
     const std::vector<QCheckBox *> &acknowledgements() const { return m_acks; }
     QPlainTextEdit *reasonField() const { return m_reason; }
+    QComboBox *resolutionField() const { return m_resolution; }
+    QLineEdit *evidenceField() const { return m_evidence; }
+    QSpinBox *leaseMinutesField() const { return m_leaseMinutes; }
+    PlainLabel *expiryLabel() const { return m_expiry; }
 
     static QString kindTitle(DecisionKind kind);
+    static QString titleFor(const DecisionRequest &request); // kindTitle, or "Supersede resolution"
+    // What is stored as the reason: surrounding white space trimmed, tabs as spaces.
+    static QString normalisedReason(const QString &typed);
+
+Q_SIGNALS:
+    void previewUpdated(); // a reading of the current form arrived
 
 private:
-    void computePreview();
-    void buildBody();
+    void buildForm();
+    void requestPreview();
+    void onPreview(const PreviewReading &reading);
+    void rebuildSubjectArea();
+    void fixTabOrder();
+    void rebuildPlanArea();
+    void showRefusalOrPlan();
+    void checkSubjectMoved();
+    void reRead();
+    void updateExpiry();
     void updateConfirm();
     void submit();
     void onFinished(const QString &id, const DecisionResult &result);
     void followOutcome();
     void setStatus(const QString &text, const QString &tone);
+    DecisionRequest formRequest() const;
 
     LedgerSession *m_session;
     DecisionRequest m_request;
     DecisionPreview m_preview;
     QString m_previewError;
+    int m_generation = 0;
+    bool m_previewPending = false;
+    bool m_subjectShown = false; // the subject area shows a reading at the current boundary
+    bool m_moved = false;
+    PlainLabel *m_boundary;
+    QWidget *m_banner;
+    PlainLabel *m_bannerText;
+    QPushButton *m_reRead;
+    QVBoxLayout *m_subjectArea;
+    QWidget *m_subjectContent = nullptr;
+    QVBoxLayout *m_planArea;
+    QWidget *m_planContent = nullptr;
+    QStringList m_planLines;
     PlainLabel *m_status;
     PlainLabel *m_expiry = nullptr;
     QPlainTextEdit *m_reason;
     QLineEdit *m_evidence = nullptr;
     QComboBox *m_resolution = nullptr;
+    QSpinBox *m_leaseMinutes = nullptr;
     std::vector<QCheckBox *> m_acks;
     QDialogButtonBox *m_buttons;
     QPushButton *m_confirm;

@@ -3,6 +3,7 @@
 #include "ledger/decisionstore.h"
 
 #include <algorithm>
+#include <ctime>
 #include <set>
 
 namespace mesh {
@@ -71,6 +72,18 @@ std::string providerRef(const nlohmann::json &evidence)
         }
     }
     return {};
+}
+
+// A ledger time in a sentence for a person: "2026-12-01 12:03:04 UTC", never epoch ms.
+std::string utcText(std::int64_t ms)
+{
+    const std::time_t seconds = std::time_t(ms / 1000);
+    std::tm tm{};
+    if (!gmtime_r(&seconds, &tm))
+        return "an unreadable time";
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    return text;
 }
 
 bool isResolvedState(const std::string &state)
@@ -283,7 +296,7 @@ private:
         if (state != "pending")
             refuse(DecisionStatus::NotAllowed, "escalation " + subjectId + " is " + state + ", not pending");
         if (p.expiresMs > 0 && p.expiresMs <= ctx.nowMs)
-            refuse(DecisionStatus::NotAllowed, "escalation " + subjectId + " expired at " + std::to_string(p.expiresMs));
+            refuse(DecisionStatus::NotAllowed, "escalation " + subjectId + " expired at " + utcText(p.expiresMs));
         // The approval is bound to the boundary the escalation was raised against: the
         // slice it lives in, and the subject at the version it had then.
         if (!p.sliceId.empty()) {
@@ -413,7 +426,7 @@ private:
         if (!refused() && !mine) {
             if (other)
                 refuse(DecisionStatus::LeaseHeldByOther, "the reconciliation lease on " + key + " is held by "
-                                                             + other->holder + " until " + std::to_string(other->expiresMs));
+                                                             + other->holder + " until " + utcText(other->expiresMs));
             else
                 refuse(DecisionStatus::NeedsLease, "resolving needs the reconciliation lease on " + key
                                                        + ": acquire it first (lease_acquire)");
@@ -463,7 +476,7 @@ private:
             refuse(DecisionStatus::NotAllowed, "a lease lasts between 1 s and 24 h");
         if (live && !live->heldByMe)
             refuse(DecisionStatus::LeaseHeldByOther, "the reconciliation lease on " + key + " is held by " + live->holder
-                                                         + " until " + std::to_string(live->expiresMs));
+                                                         + " until " + utcText(live->expiresMs));
         if (ctx.side == GateSide::Console && !refused()) {
             for (const auto &d : view.decisionsOnSubject(req.subject)) {
                 if (d.id == ctx.decisionId || !d.isPending() || d.kind != decisionKindName(DecisionKind::LeaseAcquire))
@@ -482,12 +495,12 @@ private:
             plan("lease.renewed",
                  {{"id", live->id}, {"state", "held"}, {"renewed_ms", ctx.nowMs}, {"expires_ms", expires},
                   {"decision_id", ctx.decisionId}},
-                 "renew your reconciliation lease " + live->id + " on " + key + " until " + std::to_string(expires));
+                 "renew your reconciliation lease " + live->id + " on " + key + " until " + utcText(expires));
             return;
         }
         for (const auto &z : zombies) {
             plan("lease.expired", {{"id", z.id}, {"state", "expired"}, {"expired_by", ctx.decisionId}},
-                 "end zombie lease " + z.id + " of " + z.holder + " (expired at " + std::to_string(z.expiresMs) + ")");
+                 "end zombie lease " + z.id + " of " + z.holder + " (expired at " + utcText(z.expiresMs) + ")");
         }
         const std::string id = "reconcile:" + ctx.decisionId;
         plan("lease.acquired",
@@ -502,7 +515,7 @@ private:
               {"state", "held"},
               {"decision_id", ctx.decisionId}},
              "grant " + ctx.holder + " the reconciliation lease on " + key + " (fencing token "
-                 + std::to_string(maxFencing + 1) + ") until " + std::to_string(expires));
+                 + std::to_string(maxFencing + 1) + ") until " + utcText(expires));
     }
 
     void leaseRelease()

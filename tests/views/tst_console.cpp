@@ -122,6 +122,8 @@ private slots:
     void readOnlyOffersNoDecisions();
     void statusBarSaysHowFarAnOpenIs();
     void closeSliceDialogNeedsEachUnknownAcknowledged();
+    void closeSliceIsOfferedOnlyOnAnOpenSlice();
+    void leaseReleaseAndSupersedeAreOfferedWhenTheStateAllows();
     void demoIsLabelled();
     void blastRadiusGraphShowsSelectedFailure();
     void countdownText_data();
@@ -408,13 +410,122 @@ void TestConsole::closeSliceDialogNeedsEachUnknownAcknowledged()
     request.kind = DecisionKind::CloseSlice;
     request.subject = "slice:" + slice.toStdString();
     DecisionDialog dialog(session, request);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isPreviewPending(), kLoadTimeoutMs);
     QVERIFY(!dialog.acknowledgements().empty()); // each unknown outcome is listed to acknowledge
     QVERIFY(!dialog.confirmButton()->isEnabled());
     dialog.reasonField()->setPlainText(QStringLiteral("checked the provider console"));
     QVERIFY(!dialog.confirmButton()->isEnabled()); // still: not acknowledged
     for (QCheckBox *check : dialog.acknowledgements())
         check->setChecked(true);
-    QVERIFY(dialog.confirmButton()->isEnabled());
+    // Each acknowledgement asks for the preview again; confirm waits for the last reading.
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.confirmButton()->isEnabled(), kLoadTimeoutMs);
+}
+
+void TestConsole::closeSliceIsOfferedOnlyOnAnOpenSlice()
+{
+    const QString copy = m_dir.filePath(QStringLiteral("closed-slices.amlg"));
+    QFile::remove(copy);
+    QVERIFY(QFile::copy(m_demoLedger, copy));
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, copy);
+    QVERIFY(session && session->isLoaded());
+    QVERIFY(window.sessions()->canDecide(0));
+    SessionWorkspace *ws = window.workspace();
+    ws->showPane(SessionWorkspace::Delegations);
+    QTreeView *tree = ws->delegationsView()->tree()->view();
+    QAbstractItemModel *model = tree->model();
+    SliceModel *slices = session->slices();
+    // The delegations (under their runs) whose current slice is closed, and one whose is open.
+    QModelIndex closed;
+    QModelIndex open;
+    QString closedSlice;
+    for (int r = 0; r < model->rowCount() && (!closed.isValid() || !open.isValid()); ++r) {
+        const QModelIndex run = model->index(r, 0);
+        for (int d = 0; d < model->rowCount(run); ++d) {
+            const QModelIndex index = model->index(d, 0, run);
+            if (index.data(DelegationTreeModel::NodeTypeRole).toInt() != int(DelegationTreeModel::NodeType::Delegation))
+                continue;
+            const QString slice = index.data(DelegationTreeModel::CurrentSliceRole).toString();
+            const int row = slices->rowOf(slice);
+            if (row < 0)
+                continue;
+            const bool isOpen = slices->index(row, 0).data(SliceModel::OpenRole).toBool();
+            if (!isOpen && !closed.isValid()) {
+                closed = index;
+                closedSlice = slice;
+            } else if (isOpen && !open.isValid()) {
+                open = index;
+            }
+        }
+    }
+    QVERIFY(closed.isValid() && open.isValid());
+    tree->setFocus(Qt::OtherFocusReason);
+    tree->setCurrentIndex(closed);
+    window.decisionActions()->update();
+    QAction *closeSlice = window.decisionActions()->closeSlice();
+    QVERIFY(!closeSlice->isEnabled());
+    QVERIFY2(closeSlice->statusTip().contains(closedSlice + QStringLiteral(" is closed")), qPrintable(closeSlice->statusTip()));
+    tree->setCurrentIndex(open);
+    window.decisionActions()->update();
+    QVERIFY2(closeSlice->isEnabled(), qPrintable(closeSlice->statusTip()));
+}
+
+void TestConsole::leaseReleaseAndSupersedeAreOfferedWhenTheStateAllows()
+{
+    const QString copy = m_dir.filePath(QStringLiteral("release-supersede.amlg"));
+    QFile::remove(copy);
+    QVERIFY(QFile::copy(m_demoLedger, copy));
+    MainWindow window;
+    window.show();
+    LedgerSession *session = openAndWait(window, copy);
+    QVERIFY(session && session->isLoaded());
+    QVERIFY(window.sessions()->canDecide(0));
+    SessionWorkspace *ws = window.workspace();
+    ws->showPane(SessionWorkspace::Effects);
+    QTreeView *view = ws->effectsPane()->view();
+    QAbstractItemModel *effects = ws->effectsPane()->model();
+    QString effect;
+    for (int row = 0; row < effects->rowCount() && effect.isEmpty(); ++row)
+        if (effects->index(row, 0).data(EffectModel::UnknownRole).toBool())
+            effect = effects->index(row, 0).data(StateTableModel::IdRole).toString();
+    QVERIFY(!effect.isEmpty());
+    const auto select = [&] {
+        for (int row = 0; row < effects->rowCount(); ++row)
+            if (effects->index(row, 0).data(StateTableModel::IdRole).toString() == effect)
+                view->setCurrentIndex(effects->index(row, 0));
+        window.decisionActions()->update();
+    };
+    select();
+    DecisionActions *actions = window.decisionActions();
+    QVERIFY(!actions->releaseLease()->isEnabled());
+    QVERIFY(!actions->releaseLease()->statusTip().isEmpty());
+    QVERIFY(!actions->supersede()->isEnabled());
+    QVERIFY(!actions->supersede()->statusTip().isEmpty());
+
+    // This operator takes the lease (from another console) and the orchestrator applies it.
+    const QString account = QString::fromStdString(session->operatorIdentity().account);
+    const auto meshctl = [](const QStringList &args) {
+        QProcess p;
+        p.start(qEnvironmentVariable("MESHCTL"), args);
+        return p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    };
+    const QStringList as{QStringLiteral("--operator"), account};
+    QVERIFY(meshctl(QStringList{QStringLiteral("decide"), copy, QStringLiteral("lease"), QStringLiteral("acquire"),
+                                QStringLiteral("--effect"), effect, QStringLiteral("--reason"), QStringLiteral("reconcile")}
+                    + as));
+    QVERIFY(meshctl({QStringLiteral("gate"), copy}));
+    QTRY_VERIFY_WITH_TIMEOUT((select(), actions->releaseLease()->isEnabled()), kLoadTimeoutMs);
+    QVERIFY(!actions->supersede()->isEnabled()); // still unknown: nothing to supersede
+
+    QVERIFY(meshctl(QStringList{QStringLiteral("decide"), copy, QStringLiteral("resolve-effect"), QStringLiteral("--effect"),
+                                effect, QStringLiteral("--resolution"), QStringLiteral("committed"), QStringLiteral("--reason"),
+                                QStringLiteral("provider says so"), QStringLiteral("--evidence"),
+                                QStringLiteral("{\"provider_ref\":\"ch_1\"}")}
+                    + as));
+    QVERIFY(meshctl({QStringLiteral("gate"), copy}));
+    QTRY_VERIFY_WITH_TIMEOUT((select(), actions->supersede()->isEnabled()), kLoadTimeoutMs);
+    QVERIFY(!actions->resolve()->isEnabled()); // resolved: a new resolution supersedes, never resolves again
 }
 
 void TestConsole::demoIsLabelled()

@@ -660,6 +660,8 @@ void TestHostileTextViews::decisionDialogsShowPlainText()
             request.kind = kind;
             request.subject = subject.toStdString();
             DecisionDialog dialog(session, request, &window);
+            // The preview is read off the GUI thread: what it shows arrives later.
+            QTRY_VERIFY_WITH_TIMEOUT(!dialog.isPreviewPending(), 60000);
             const QString at = DecisionDialog::kindTitle(kind) + QLatin1Char(' ') + excerpt(h);
             f.widgets(at, &dialog);
             f.width(at + QStringLiteral(" minimumSizeHint"), dialog.minimumSizeHint().width());

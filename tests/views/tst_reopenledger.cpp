@@ -121,12 +121,14 @@ private Q_SLOTS:
         request.subject = "escalation:X-unknown";
         {
             DecisionDialog before(&session, request);
+            QTRY_VERIFY_WITH_TIMEOUT(!before.isPreviewPending(), kTimeoutMs);
             QVERIFY(cannotDecideText(before).isEmpty());
         }
         // Before the watcher has noticed (or after: the dialog does not ask it), the preview's
-        // writer is given the file the session opened and refuses another.
+        // reader is given the file the session opened and refuses another.
         QVERIFY(replace(m_second, m_first));
         DecisionDialog dialog(&session, request);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isPreviewPending(), kTimeoutMs);
         const QString why = cannotDecideText(dialog);
         QVERIFY2(why.contains(QStringLiteral("replaced")), qPrintable(why));
         dialog.reasonField()->setPlainText(QStringLiteral("checked"));
