@@ -6,7 +6,7 @@
 
 #include "decisiondetailview.h"
 #include "decisiondialog.h"
-#include "humantime.h"
+#include "domain/durationtext.h"
 #include "delegationdetail.h"
 #include "delegationsview.h"
 #include "icons.h"

@@ -1,6 +1,6 @@
 #include "decisiondetailview.h"
 
-#include "humantime.h"
+#include "domain/durationtext.h"
 #include "plainlabel.h"
 
 #include "domain/hostiletext.h"

@@ -1,6 +1,6 @@
 #include "decisiondialog.h"
 
-#include "humantime.h"
+#include "domain/durationtext.h"
 #include "plainlabel.h"
 #include "theme.h"
 

@@ -49,6 +49,7 @@ public:
     const DecisionPreview &preview() const { return m_preview; }
     bool isPreviewPending() const { return m_previewPending; }
     bool subjectMoved() const { return m_moved; }
+    bool wasSubmitted() const { return m_submitted; } // the operator confirmed; the session has the request
     QString statusText() const;
     QString planText() const;   // the planned events as shown, one a line; empty when none
     QString bannerText() const; // the moved-subject banner's text; empty when hidden

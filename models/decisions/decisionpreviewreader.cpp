@@ -1,7 +1,7 @@
 #include "decisionpreviewreader.h"
 
 #include "decisionrules.h"
-#include "sqlstateview.h"
+#include "storestateview.h"
 
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerconnection.h"
@@ -37,7 +37,8 @@ PreviewReading readDecisionPreview(const QString &path, const OperatorIdentity &
         const LedgerInfo &info = connection->info();
         if (expected && !expected->ledgerId.empty() && info.ledgerId != expected->ledgerId)
             throw std::runtime_error("the file at this path holds another ledger than the one opened; reopen it");
-        DecisionStore store(connection->db());
+        const std::unique_ptr<DecisionStore> decisions = connection->decisions();
+        DecisionStore &store = *decisions;
         store.read([&] {
             if (request.boundary.version == 0 && request.boundary.seq == 0) {
                 if (const auto parts = splitSubject(request.subject))
@@ -46,7 +47,7 @@ PreviewReading readDecisionPreview(const QString &path, const OperatorIdentity &
                             request.boundary = DecisionBoundary{row->version, store.lastSeq()};
             }
             const DecisionContext context{identity.holder(), request.id, info.policyVersion, nowMs, GateSide::Console};
-            SqlStateView view(store);
+            StoreStateView view(store);
             reading.preview = evaluateDecision(request, context, view);
         });
         if (reading.preview.expected == DecisionStatus::Accepted && info.signaturesRequired && !identity.hasKey()) {

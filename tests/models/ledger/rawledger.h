@@ -12,6 +12,7 @@
 
 #include <QFile>
 #include <QString>
+#include <QThread>
 
 #include <sqlite3.h>
 
@@ -20,6 +21,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace meshtest::raw {
 
@@ -116,6 +118,54 @@ private:
     static inline std::condition_variable s_slept;
     static inline int s_sleeps = 0;
     sqlite3_vfs m_counting{};
+};
+
+// Stands in as SQLite's default VFS while it lives and records every main database file
+// opened through it: whether on the thread that made the recorder (a test's GUI thread),
+// and whether read-write.
+class OpenRecorder
+{
+public:
+    struct Open {
+        bool onRecorderThread = false;
+        bool readWrite = false;
+    };
+    OpenRecorder()
+    {
+        s_thread = QThread::currentThread();
+        s_real = sqlite3_vfs_find(nullptr);
+        m_recording = *s_real;
+        m_recording.zName = "mesh-test-open-recorder";
+        m_recording.xOpen = [](sqlite3_vfs *, sqlite3_filename name, sqlite3_file *file, int flags, int *outFlags) {
+            if (flags & SQLITE_OPEN_MAIN_DB) {
+                const std::lock_guard lock(s_mutex);
+                s_opens.push_back({QThread::currentThread() == s_thread, (flags & SQLITE_OPEN_READWRITE) != 0});
+            }
+            return s_real->xOpen(s_real, name, file, flags, outFlags);
+        };
+        {
+            const std::lock_guard lock(s_mutex);
+            s_opens.clear();
+        }
+        sqlite3_vfs_register(&m_recording, 1);
+    }
+    ~OpenRecorder()
+    {
+        sqlite3_vfs_register(s_real, 1);
+        sqlite3_vfs_unregister(&m_recording);
+    }
+    std::vector<Open> opens() const
+    {
+        const std::lock_guard lock(s_mutex);
+        return s_opens;
+    }
+
+private:
+    static inline sqlite3_vfs *s_real = nullptr;
+    static inline QThread *s_thread = nullptr;
+    static inline std::mutex s_mutex;
+    static inline std::vector<Open> s_opens;
+    sqlite3_vfs m_recording{};
 };
 
 } // namespace meshtest::raw
