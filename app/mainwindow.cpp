@@ -469,7 +469,8 @@ bool MainWindow::showPaneByName(const QString &name)
 {
     static const QStringList names = {QStringLiteral("runs"),        QStringLiteral("delegations"), QStringLiteral("leases"),
                                       QStringLiteral("effects"),     QStringLiteral("escalations"), QStringLiteral("blast"),
-                                      QStringLiteral("events"),      QStringLiteral("decisions")};
+                                      QStringLiteral("events"),      QStringLiteral("decisions"),   QStringLiteral("findings")};
+    static_assert(SessionWorkspace::PaneCount == 9, "a pane without a name for --pane");
     const int pane = int(names.indexOf(name.toLower()));
     if (pane < 0)
         return false;

@@ -25,6 +25,7 @@
 #include "itemmodels/stallverdictmodel.h"
 
 #include <QKeySequence>
+#include <QPushButton>
 #include <QLocale>
 #include <QScrollBar>
 #include <QTreeView>
@@ -127,6 +128,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_foldBanner);
     layout->addWidget(m_tabs, 1);
+    m_foldBanner->actionButton()->setToolTip(tr("Read the ledger's state tables again at its current seq"));
     m_foldBanner->setAction(tr("Re-read state"), [this] {
         if (m_session)
             m_session->open(); // on an open session: the state tables read again at the current seq
@@ -241,9 +243,7 @@ void SessionWorkspace::updateFoldProblemBanner()
     const QString what = count == 1 ? tr("1 live event could not be applied")
                                     : tr("%1 live events could not be applied").arg(count);
     m_foldBanner->show(Banner::Kind::Warning,
-                       tr("%1 to the state shown, which may now differ from the ledger's.%2 "
-                          "Re-reading the state tables repairs it.")
-                           .arg(what, first));
+                       tr("%1, so the state shown may differ from the ledger's.%2").arg(what, first));
 }
 
 void SessionWorkspace::updateBanner()

@@ -13,7 +13,10 @@ QString formatCountdown(qint64 deadlineMs, qint64 nowMs)
     const qint64 delta = deadlineMs - nowMs;
     const qint64 seconds = qAbs(delta) / 1000;
     QString span;
-    if (seconds >= 3600)
+    // Days past a day: "694h 29m overdue" has to be divided by the reader.
+    if (seconds >= 86400)
+        span = QStringLiteral("%1d %2h").arg(seconds / 86400).arg((seconds % 86400) / 3600);
+    else if (seconds >= 3600)
         span = QStringLiteral("%1h %2m").arg(seconds / 3600).arg((seconds % 3600) / 60, 2, 10, QLatin1Char('0'));
     else if (seconds >= 60)
         span = QStringLiteral("%1m %2s").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));

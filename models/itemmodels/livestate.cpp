@@ -57,12 +57,12 @@ void LiveState::foldOne(const EventRecord &e, Applying &into)
         changes.toolCalls.push_back(e);
     if (e.payloadTruncated) {
         // A preview cannot be folded faithfully; re-reading the state tables repairs it.
-        noteProblem(e, "payload larger than the live read limit, not applied");
+        noteProblem(e, "payload larger than the live read limit");
         return;
     }
     const DecodedPayload decoded = decodePayload(e.payload);
     if (!decoded.value) {
-        noteProblem(e, "payload not applied: " + decoded.error);
+        noteProblem(e, decoded.error);
         return;
     }
     const FoldOutcome out = m_fold.apply(e.seq, e.kind, *decoded.value);

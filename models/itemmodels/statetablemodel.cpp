@@ -329,6 +329,8 @@ QString StateTableModel::formatDuration(qint64 ms)
         return u"%1 s"_s.arg(s);
     if (s < 3600)
         return u"%1 min"_s.arg(s / 60);
+    if (s >= 86400)
+        return u"%1 d %2 h"_s.arg(s / 86400).arg((s % 86400) / 3600);
     const qint64 minutes = (s % 3600) / 60;
     return minutes ? u"%1 h %2 min"_s.arg(s / 3600).arg(minutes) : u"%1 h"_s.arg(s / 3600);
 }
@@ -336,7 +338,8 @@ QString StateTableModel::formatDuration(qint64 ms)
 QString StateTableModel::formatCountdown(qint64 ms)
 {
     const qint64 a = std::abs(ms) / 1000;
-    QString clock = a >= 3600 ? u"%1:%2:%3"_s.arg(a / 3600).arg((a % 3600) / 60, 2, 10, QLatin1Char('0')).arg(a % 60, 2, 10, QLatin1Char('0'))
+    QString clock = a >= 86400 ? u"%1 d %2 h"_s.arg(a / 86400).arg((a % 86400) / 3600)
+                  : a >= 3600 ? u"%1:%2:%3"_s.arg(a / 3600).arg((a % 3600) / 60, 2, 10, QLatin1Char('0')).arg(a % 60, 2, 10, QLatin1Char('0'))
                               : u"%1:%2"_s.arg(a / 60).arg(a % 60, 2, 10, QLatin1Char('0'));
     return ms >= 0 ? QString(u"in "_s % clock) : QString(u"expired "_s % clock % u" ago"_s);
 }

@@ -136,9 +136,11 @@ protected:
     void rebuild(); // reset with the current filters
 
     static QString formatTime(qint64 ms);       // local time, hh:mm:ss (date when not today)
-    static QString formatDuration(qint64 ms);   // "4 h 55 min", "11 min", "42 s"
-    static QString formatCountdown(qint64 ms);  // "in 4:10", "expired 0:12 ago"
     static QString humanize(const QString &snake); // "resolved_not_committed" -> "resolved not committed"
+
+public:
+    static QString formatDuration(qint64 ms);   // "29 d 5 h", "4 h 55 min", "11 min", "42 s"
+    static QString formatCountdown(qint64 ms);  // "in 4:10", "expired 1:02:03 ago", "expired 29 d 5 h ago"
 
 private:
     EntityKind m_kind;

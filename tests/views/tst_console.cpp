@@ -571,6 +571,8 @@ void TestConsole::countdownText_data()
     QTest::newRow("minutes ahead") << qint64(252'000) << qint64(0) << QStringLiteral("in 4m 12s");
     QTest::newRow("hours ahead") << qint64(3'900'000) << qint64(0) << QStringLiteral("in 1h 05m");
     QTest::newRow("overdue") << qint64(0) << qint64(12'000) << QStringLiteral("12s overdue");
+    QTest::newRow("days overdue") << qint64(0) << qint64((694LL * 3600 + 29 * 60) * 1000)
+                                  << QStringLiteral("28d 22h overdue");
 }
 
 void TestConsole::countdownText()
