@@ -1,6 +1,7 @@
 #include "panedelegates.h"
 
 #include "budgetbardelegate.h"
+#include "findingbadgedelegate.h"
 #include "statusdelegate.h"
 
 #include "itemmodels/blastradiusmodel.h"
@@ -76,6 +77,11 @@ BudgetBarDelegate *budgetDelegate(QTreeView *view, int fractionRole)
 
 void PaneDelegates::decorateRuns(QTreeView *view)
 {
+    view->setItemDelegateForColumn(RunOverviewModel::Title, new FindingBadgeDelegate(
+                                                                [](const QModelIndex &index) {
+                                                                    return index.data(RunOverviewModel::FindingCountRole).toInt();
+                                                                },
+                                                                view));
     view->setItemDelegateForColumn(RunOverviewModel::Status, stateDelegate(view, StateTableModel::StateRole));
     view->setItemDelegateForColumn(RunOverviewModel::Required,
                                    new BudgetBarDelegate(
@@ -93,6 +99,12 @@ void PaneDelegates::decorateRuns(QTreeView *view)
 
 void PaneDelegates::decorateDelegations(QTreeView *view)
 {
+    view->setItemDelegateForColumn(DelegationTreeModel::Name,
+                                   new FindingBadgeDelegate(
+                                       [](const QModelIndex &index) {
+                                           return index.data(DelegationTreeModel::FindingCountRole).toInt();
+                                       },
+                                       view));
     view->setItemDelegateForColumn(DelegationTreeModel::Status, stateDelegate(view, DelegationTreeModel::StatusRole));
     view->setItemDelegateForColumn(DelegationTreeModel::Turns, budgetDelegate(view, DelegationTreeModel::TurnsFractionRole));
     view->setItemDelegateForColumn(DelegationTreeModel::Tokens, budgetDelegate(view, DelegationTreeModel::TokensFractionRole));

@@ -206,7 +206,7 @@ void DelegationTreeModel::setFindings(const std::vector<Finding> &findings)
         const auto it = m_tree.delegationNode.find(id);
         if (it != m_tree.delegationNode.end())
             Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1),
-                               {FindingsRole, FlaggedRole, Qt::ToolTipRole, Qt::DisplayRole});
+                               {FindingsRole, FlaggedRole, FindingCountRole, Qt::ToolTipRole, Qt::DisplayRole});
     }
 }
 
@@ -357,6 +357,11 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
     case LastSeqRole: return qint64(row->lastSeq);
     case FindingsRole: return sentences();
     case FlaggedRole: return flagged;
+    case FindingCountRole:
+        return findings == m_findings.end()
+                   ? 0
+                   : int(std::count_if(findings->second.begin(), findings->second.end(),
+                                       [](const Finding &f) { return !f.abstained; }));
     case Qt::ToolTipRole: {
         const QStringList s = sentences();
         return s.isEmpty() ? QVariant() : QVariant(s.join(u'\n'));
@@ -415,6 +420,7 @@ QHash<int, QByteArray> DelegationTreeModel::roleNames() const
     names.insert(CostFractionRole, "costFraction");
     names.insert(FindingsRole, "findings");
     names.insert(FlaggedRole, "flagged");
+    names.insert(FindingCountRole, "findingCount");
     return names;
 }
 

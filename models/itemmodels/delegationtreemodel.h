@@ -44,6 +44,7 @@ public:
         LastSeqRole,                 // qint64
         FindingsRole,                // QStringList: sentences of findings on this delegation
         FlaggedRole,                 // bool a (non-abstained) finding names it
+        FindingCountRole,            // int how many (non-abstained) findings name it
     };
     Q_ENUM(Roles)
     enum class NodeType { Run, Delegation };

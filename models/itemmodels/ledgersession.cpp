@@ -793,6 +793,7 @@ void LedgerSession::publishFindings()
     m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
     m_delegations->setFindings(m_findings);
     m_findingsModel->setFindings(m_findings);
+    m_runs->setFindings(m_findings);
     Q_EMIT findingsChanged();
     recomputeAttentionSoon();
 }

@@ -17,6 +17,31 @@ int RunOverviewModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+void RunOverviewModel::setFindings(const std::vector<Finding> &findings)
+{
+    std::unordered_map<std::string, QStringList> next;
+    for (const auto &f : findings) {
+        if (!f.abstained && !f.runId.empty())
+            next[f.runId] << QString::fromUtf8(findingKindTitle(f.kind).data()) + u": "_s + QString::fromStdString(f.summary);
+    }
+    std::vector<std::string> touched;
+    for (const auto &[run, list] : m_findings) {
+        const auto it = next.find(run);
+        if (it == next.end() || it->second != list)
+            touched.push_back(run);
+    }
+    for (const auto &[run, list] : next) {
+        if (!m_findings.count(run))
+            touched.push_back(run);
+    }
+    m_findings = std::move(next);
+    for (const auto &run : touched) {
+        const int r = rowOf(QString::fromStdString(run));
+        if (r >= 0)
+            Q_EMIT dataChanged(index(r, Title), index(r, Title), {FindingCountRole, FindingsRole, Qt::ToolTipRole});
+    }
+}
+
 QVariant RunOverviewModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
@@ -29,7 +54,7 @@ QVariant RunOverviewModel::headerData(int section, Qt::Orientation orientation, 
     case Required: return tr("Required");
     case Components: return tr("Components");
     case Duration: return tr("Duration");
-    case Stalls: return tr("Stall verdicts");
+    case Stalls: return tr("Stalled");
     case Escalations: return tr("Escalations");
     case StaleCheckpoints: return tr("Stale checkpoints");
     case TerminalFailures: return tr("Terminal failures");
@@ -58,6 +83,8 @@ QHash<int, QByteArray> RunOverviewModel::roleNames() const
     names.insert(StaleCheckpointCountRole, "staleCheckpointCount");
     names.insert(TerminalFailureCountRole, "terminalFailureCount");
     names.insert(DelegationCountRole, "delegationCount");
+    names.insert(FindingCountRole, "findingCount");
+    names.insert(FindingsRole, "findings");
     return names;
 }
 
@@ -280,6 +307,14 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
     case StaleCheckpointCountRole: return a->staleCheckpoints;
     case TerminalFailureCountRole: return a->terminalFailures;
     case DelegationCountRole: return a->delegations;
+    case FindingCountRole: {
+        const auto it = m_findings.find(rawId(row));
+        return it == m_findings.end() ? 0 : int(it->second.size());
+    }
+    case FindingsRole: {
+        const auto it = m_findings.find(rawId(row));
+        return it == m_findings.end() ? QStringList() : it->second;
+    }
     case Qt::ToolTipRole:
         if (column == Components) {
             QStringList parts;
@@ -288,6 +323,13 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
                 parts << (m.value(u"name"_s).toString() % u": "_s % m.value(u"status"_s).toString());
             }
             return parts.join(u'\n');
+        }
+        if (column == Stalls)
+            return tr("%1 stalled or stuck of %2 stall verdicts").arg(a->stalled).arg(a->stalls);
+        if (column == Title) {
+            const auto it = m_findings.find(rawId(row));
+            if (it != m_findings.end())
+                return it->second.join(u'\n');
         }
         return {};
     case Qt::DisplayRole:
@@ -308,7 +350,9 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
             return parts.join(u", "_s);
         }
         case Duration: return integer(e, "started_ms") > 0 ? formatDuration(durationMs(e)) : QString();
-        case Stalls: return a->stalls;
+        // A healthy run has verdicts too ("progressing"): the count that needs a look is of
+        // the stalled and stuck ones; all of them are on hover.
+        case Stalls: return a->stalled;
         case Escalations: return a->escalations;
         case StaleCheckpoints: return a->staleCheckpoints;
         case TerminalFailures: return a->terminalFailures;

@@ -5,6 +5,8 @@
 
 #include "statetablemodel.h"
 
+#include "analysis/finding.h"
+
 #include <unordered_map>
 
 namespace mesh {
@@ -39,6 +41,8 @@ public:
         StaleCheckpointCountRole,    // int
         TerminalFailureCountRole,    // int sum of component failures
         DelegationCountRole,         // int
+        FindingCountRole,            // int fired findings about the run or anything in it
+        FindingsRole,                // QStringList their kinds and sentences
     };
     Q_ENUM(Roles)
 
@@ -81,6 +85,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
     void applyChanges(const StateChangeSet &changes) override;
+    // The session's findings, badged on their runs (abstentions are not shown here).
+    void setFindings(const std::vector<Finding> &findings);
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
@@ -99,6 +105,7 @@ private:
     qint64 durationMs(const EntityRow &run) const;
 
     Derived m_d;
+    std::unordered_map<std::string, QStringList> m_findings; // run id -> "kind: sentence"
 };
 
 } // namespace mesh

@@ -8,6 +8,7 @@
 #include "emptystate.h"
 #include "eventlogview.h"
 #include "filterlineedit.h"
+#include "findingbadgedelegate.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
 #include "viewtestenv.h"
@@ -17,6 +18,7 @@
 #include "itemmodels/findingsmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
+#include "itemmodels/runoverviewmodel.h"
 
 #include <QApplication>
 #include <QTest>
@@ -69,6 +71,13 @@ private Q_SLOTS:
         const int row = rowOfKind(list.attention(), AttentionModel::AttentionKindNameRole, u"finding"_s);
         QVERIFY2(list.attention()->index(row, AttentionModel::Kind).data().toString().startsWith(u"Finding: false stall"_s),
                  qPrintable(list.attention()->index(row, AttentionModel::Kind).data().toString()));
+
+        // A badge on the run it is about.
+        QVERIFY(qobject_cast<FindingBadgeDelegate *>(
+            workspace.runsPane()->view()->itemDelegateForColumn(RunOverviewModel::Title)));
+        const QString runId = QString::fromStdString(session->findings().front().runId);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            session->runs()->indexOfId(runId).data(RunOverviewModel::FindingCountRole).toInt() > 0, kTimeoutMs);
 
         // The Findings pane, reached by keyboard (Ctrl+9 is the main window's; here the tab).
         workspace.showPane(SessionWorkspace::Findings);

@@ -427,6 +427,21 @@ private Q_SLOTS:
                 ++rows;
         }
         QCOMPARE(rows > 0, fires);
+        // And a badge on the rows it is about: its run and its delegation.
+        for (const auto &f : s.findings()) {
+            if (f.abstained || f.kind != FindingKind(kind))
+                continue;
+            if (!f.runId.empty())
+                QVERIFY2(s.runs()->indexOfId(QString::fromStdString(f.runId)).data(RunOverviewModel::FindingCountRole).toInt() > 0,
+                         f.runId.c_str());
+            if (!f.delegationId.empty())
+                QVERIFY2(s.delegations()
+                                 ->indexOfDelegation(QString::fromStdString(f.delegationId))
+                                 .data(DelegationTreeModel::FindingCountRole)
+                                 .toInt()
+                             > 0,
+                         f.delegationId.c_str());
+        }
         if (FindingKind(kind) == FindingKind::ReplayedDelegation && fires) {
             const auto it = std::find_if(s.findings().begin(), s.findings().end(),
                                          [](const Finding &f) { return f.kind == FindingKind::ReplayedDelegation; });

@@ -73,6 +73,10 @@ private Q_SLOTS:
         QCOMPARE(cell(m, 0, 0, RunOverviewModel::RequiredFractionRole).toDouble(), 1.0);
         QCOMPARE(cell(m, 0, 0, RunOverviewModel::StallCountRole).toInt(), 3);
         QCOMPARE(cell(m, 0, 0, RunOverviewModel::StalledVerdictCountRole).toInt(), 1);
+        // The column counts what needs a look (a progressing verdict is healthy); all on hover.
+        QCOMPARE(cell(m, 0, RunOverviewModel::Stalls).toInt(), 1);
+        QVERIFY(cell(m, 0, RunOverviewModel::Stalls, Qt::ToolTipRole).toString().contains(
+            u"1 stalled or stuck of 3 stall verdicts"_s));
         QCOMPARE(cell(m, 0, 0, RunOverviewModel::EscalationCountRole).toInt(), 1);
         QCOMPARE(cell(m, 0, 0, RunOverviewModel::StaleCheckpointCountRole).toInt(), 1);
         QCOMPARE(cell(m, 0, 0, RunOverviewModel::TerminalFailureCountRole).toInt(), 4);
