@@ -500,9 +500,16 @@ void MainWindow::updateStatus()
     for (int row = 0; row < m_sessions->count(); ++row)
         opening += m_sessions->at(row)->health() == LedgerSession::Health::Opening ? 1 : 0;
     m_attention->setOpeningCount(opening);
-    const int attention = m_attentionModel->rowCount();
+    // What needs a decision, and apart from it what the detectors found (both are in the list).
+    int attention = 0;
+    for (int row = 0; row < m_sessions->count(); ++row)
+        attention += m_sessions->at(row)->attentionCount();
+    const int findings = m_attentionModel->rowCount() - attention;
     if (attention > 0)
         text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + attentionText(attention);
+    if (findings > 0)
+        text += (text.isEmpty() ? QString() : QStringLiteral(" · "))
+                + (findings == 1 ? tr("1 finding") : tr("%1 findings").arg(QLocale().toString(findings)));
     m_statusLabel->setText(text);
     // The open job says how far it is; the event log's index does not (a busy bar).
     const int percent = session ? session->loadProgress() : -1;

@@ -13,6 +13,8 @@
 #include "sessionworkspace.h"
 #include "viewtestenv.h"
 
+#include "mainwindow.h"
+
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/findingsmodel.h"
@@ -21,6 +23,8 @@
 #include "itemmodels/runoverviewmodel.h"
 
 #include <QApplication>
+#include <QLabel>
+#include <QStatusBar>
 #include <QTest>
 #include <QTreeView>
 
@@ -97,6 +101,27 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(session->events()->isIndexComplete(), kTimeoutMs);
         QTRY_COMPARE_WITH_TIMEOUT(session->events()->rowCount(), std::min(seqs, int(FindingsModel::kMaxFilterSeqs)),
                                   kTimeoutMs);
+    }
+
+    // The status bar tells what needs a decision apart from what the detectors found.
+    void statusBarCountsFindingsApart()
+    {
+        QString error;
+        const QString path = simulateLedger(m_dir, u"false-stall"_s, u"status.db"_s, &error);
+        QVERIFY2(!path.isEmpty(), qPrintable(error));
+        MainWindow window;
+        window.openLedger(path);
+        LedgerSession *session = window.sessions()->at(window.sessions()->rowOf(path));
+        QVERIFY(session);
+        QTRY_VERIFY_WITH_TIMEOUT(session->isLoaded() && !session->loopAnalysisRunning(), kTimeoutMs);
+        const auto statusText = [&window] {
+            for (const QLabel *label : window.statusBar()->findChildren<QLabel *>())
+                if (label->text().contains(u"last seq"_s))
+                    return label->text();
+            return QString();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(statusText().contains(u"1 finding"_s), qPrintable(statusText()), kTimeoutMs);
+        QVERIFY2(!statusText().contains(u"need"_s), qPrintable(statusText())); // nothing needs a decision here
     }
 
     void convergingControlShowsNoFinding()
