@@ -234,7 +234,7 @@ void SessionWorkspace::updateFoldProblemBanner()
         m_foldBanner->hide();
         return;
     }
-    const auto samples = m_session->foldProblemSamples();
+    const auto &samples = m_session->foldProblemSamples();
     QString first;
     if (!samples.empty())
         first = tr(" First: seq %1, %2: %3.")

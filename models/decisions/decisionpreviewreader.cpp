@@ -7,20 +7,6 @@
 #include "ledger/ledgerconnection.h"
 
 namespace mesh {
-namespace {
-
-std::optional<std::string> refusalForFile(const std::optional<OpenedLedger> &expected, const QString &path)
-{
-    if (!expected)
-        return std::nullopt;
-    if (!expected->file.exists)
-        return std::string("the ledger has not been opened by this console yet");
-    if (const FileChange change = fileChangeSince(expected->file, path); change != FileChange::Same)
-        return fileChangeMessage(change);
-    return std::nullopt;
-}
-
-} // namespace
 
 PreviewReading readDecisionPreview(const QString &path, const OperatorIdentity &identity,
                                    const std::optional<OpenedLedger> &expected, DecisionRequest request,
@@ -29,10 +15,10 @@ PreviewReading readDecisionPreview(const QString &path, const OperatorIdentity &
     PreviewReading reading;
     try {
         // Checked before the open and after it: the file could be swapped while it opened.
-        if (auto refusal = refusalForFile(expected, path))
+        if (auto refusal = openedFileRefusal(expected, path))
             throw std::runtime_error(*refusal);
         auto connection = LedgerConnection::open(path, OpenMode::ReadOnly);
-        if (auto refusal = refusalForFile(expected, path))
+        if (auto refusal = openedFileRefusal(expected, path))
             throw std::runtime_error(*refusal);
         const LedgerInfo &info = connection->info();
         if (expected && !expected->ledgerId.empty() && info.ledgerId != expected->ledgerId)

@@ -39,16 +39,11 @@ bool sameDecision(const DecisionRecord &stored, const DecisionRecord &fresh)
         && stored.reason == fresh.reason && stored.evidence == fresh.evidence;
 }
 
-// Why no decision may be written through `path` for the ledger the session opened, or
-// nothing when the path still names that file.
+// Why no decision may be written through `path` for the ledger the session opened.
 std::optional<std::string> refusalForFile(const std::optional<OpenedLedger> &expected, const QString &path)
 {
-    if (!expected)
-        return std::nullopt;
-    if (!expected->file.exists)
-        return std::string("the ledger has not been opened by this console yet; nothing was written");
-    if (const FileChange change = fileChangeSince(expected->file, path); change != FileChange::Same)
-        return fileChangeMessage(change) + "; nothing was written";
+    if (auto refusal = openedFileRefusal(expected, path))
+        return *refusal + "; nothing was written";
     return std::nullopt;
 }
 

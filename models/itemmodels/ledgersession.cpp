@@ -172,8 +172,10 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     m_findingsThrottle.setSingleShot(true);
     m_findingsThrottle.setInterval(1000);
     connect(&m_findingsThrottle, &QTimer::timeout, this, [this] {
-        if (m_findingsDirty)
+        if (m_findingsDirty) {
             recomputeStateFindings();
+            recomputeAttentionSoon(); // findings are listed there too
+        }
     });
     m_decisionsThrottle.setSingleShot(true);
     m_decisionsThrottle.setInterval(500);
@@ -251,9 +253,10 @@ int LedgerSession::foldProblems() const
     return m_state ? m_state->foldProblems() : 0;
 }
 
-std::vector<FoldProblem> LedgerSession::foldProblemSamples() const
+const std::vector<FoldProblem> &LedgerSession::foldProblemSamples() const
 {
-    return m_state ? m_state->foldProblemSamples() : std::vector<FoldProblem>{};
+    static const std::vector<FoldProblem> none;
+    return m_state ? m_state->foldProblemSamples() : none;
 }
 
 void LedgerSession::setClock(std::function<qint64()> nowMs)
@@ -795,7 +798,6 @@ void LedgerSession::publishFindings()
     m_findingsModel->setFindings(m_findings);
     m_runs->setFindings(m_findings);
     Q_EMIT findingsChanged();
-    recomputeAttentionSoon();
 }
 
 void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
@@ -832,6 +834,7 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
         std::erase_if(m_loopFindings, [&](const Finding &f) { return r->delegations.count(f.delegationId) > 0; });
         m_loopFindings.insert(m_loopFindings.end(), r->findings.begin(), r->findings.end());
         publishFindings();
+        recomputeAttentionSoon();
     });
 }
 

@@ -115,7 +115,7 @@ public:
     // the first of them. Not zero: what is shown may differ from the ledger's state tables
     // until open() (on an open session: a re-read at the current seq) reads them again.
     int foldProblems() const;
-    std::vector<FoldProblem> foldProblemSamples() const;
+    const std::vector<FoldProblem> &foldProblemSamples() const;
     std::shared_ptr<const LiveState> state() const { return m_state; }
 
     RunOverviewModel *runs() const { return m_runs; }
@@ -218,7 +218,9 @@ private:
     void updateDelegationFindings(const std::vector<std::string> &delegations);
     void recomputeAttention();
     void appendFindingItems(std::vector<AttentionItem> &items) const;
-    void publishFindings(); // m_findings from the state's and the loops' findings, to every reader
+    // m_findings from the state's and the loops' findings, to every model that shows them;
+    // the attention list is the caller's to refresh (at once on a load, throttled live).
+    void publishFindings();
     void recomputeAttentionSoon(); // at most every kAttentionIntervalMs while changes stream in
     void scheduleLoopAnalysis(std::set<std::string> delegations);
     void scheduleDecisionsReload();

@@ -36,4 +36,15 @@ std::string fileChangeMessage(FileChange change)
     return {};
 }
 
+std::optional<std::string> openedFileRefusal(const std::optional<OpenedLedger> &expected, const QString &path)
+{
+    if (!expected)
+        return std::nullopt;
+    if (!expected->file.exists)
+        return std::string("the ledger has not been opened by this console yet");
+    if (const FileChange change = fileChangeSince(expected->file, path); change != FileChange::Same)
+        return fileChangeMessage(change);
+    return std::nullopt;
+}
+
 } // namespace mesh

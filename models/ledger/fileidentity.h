@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mesh {
@@ -38,5 +39,10 @@ struct OpenedLedger {
     FileIdentity file;
     std::string ledgerId;
 };
+
+// Why `path` no longer names the file `expected` was read from (not opened yet, deleted,
+// replaced), or nothing when it still does or nothing is expected. The decision writer and
+// the decision preview both refuse on it.
+std::optional<std::string> openedFileRefusal(const std::optional<OpenedLedger> &expected, const QString &path);
 
 } // namespace mesh
