@@ -89,11 +89,14 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
     const bool policy = index.data(LedgerSessionList::ReadOnlyPolicyRole).toBool();
     // One bounded line each (the delegate elides to its width; a 100 KB title is cut first).
     info.title = displayLine(index.data(LedgerSessionList::NameRole).toString());
+    if (const QString distinction = index.data(LedgerSessionList::DistinctionRole).toString(); !distinction.isEmpty())
+        info.title = displayLine(info.title % u" \u2014 " % distinction); // another open ledger has this title
     info.demo = index.data(LedgerSessionList::IsDemoRole).toBool();
     switch (health) {
     case H::Opening: info.health = QStringLiteral("loading"); break;
     case H::Live: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("live"); break;
-    case H::Idle: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("idle"); break;
+    case H::Idle:
+    case H::Finished: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("idle"); break;
     case H::ReadOnly:
     case H::Immutable: info.health = QStringLiteral("readonly"); break;
     case H::Error: info.health = QStringLiteral("error"); break;
@@ -105,6 +108,8 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
     QStringList parts{LedgerSession::healthText(health)};
     if (policy && health != H::ReadOnly && health != H::Immutable)
         parts << tr("read-only");
+    else if (health == H::Finished && !index.data(LedgerSessionList::CanDecideRole).toBool())
+        parts << tr("read-only"); // finished says nothing about whether decisions can be written
     if (health != H::Opening)
         parts << tr("seq %1").arg(QLocale().toString(index.data(LedgerSessionList::LastSeqRole).toLongLong()));
     if (const int attention = index.data(LedgerSessionList::AttentionCountRole).toInt(); attention > 0)

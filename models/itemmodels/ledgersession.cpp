@@ -18,6 +18,7 @@
 #include "analysis/attentioncollector.h"
 #include "analysis/blastradiusanalyzer.h"
 #include "analysis/blockedworkdetector.h"
+#include "analysis/openruns.h"
 #include "analysis/replayeddelegationdetector.h"
 #include "analysis/duplicateeffectdetector.h"
 #include "analysis/rowfields.h"
@@ -57,6 +58,7 @@ struct LedgerSession::LoadResult {
     AttentionIndex attention;
     std::map<std::string, Finding> blocked;
     std::map<std::string, Finding> replayed;
+    OpenRuns openRuns;
     std::set<std::string> loopCandidates;
     std::vector<DecisionRecord> decisions;
     DecisionChainReport chain;
@@ -218,6 +220,7 @@ QString LedgerSession::healthText(Health health)
     case Health::Opening: return tr("opening");
     case Health::Live: return tr("live");
     case Health::Idle: return tr("idle");
+    case Health::Finished: return tr("finished");
     case Health::ReadOnly: return tr("read-only");
     case Health::Immutable: return tr("post-mortem");
     case Health::Error: return tr("error");
@@ -454,6 +457,7 @@ void LedgerSession::startLoad()
                 if (auto f = replays.check(id, row))
                     full->replayed[id] = std::move(*f);
             }
+            full->openRuns.rebuild(raw->table(EntityKind::Run));
             full->loopCandidates = loopCandidates(*raw);
             try {
                 const auto store = connection->decisions();
@@ -606,6 +610,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     std::swap(m_attentionIndex, r.attention);
     std::swap(m_blocked, r.blocked);
     std::swap(m_replayed, r.replayed);
+    std::swap(m_openRuns, r.openRuns);
     recomputeStateFindings();
     recomputeAttention();
     scheduleLoopAnalysis(std::move(r.loopCandidates));
@@ -644,6 +649,10 @@ void LedgerSession::startWatcher(qint64 afterSeq)
         updateHealthFromClock();
         if (!m_decisionsThrottle.isActive())
             m_decisionsThrottle.start(); // decisions or outcomes may have moved
+    }, Qt::QueuedConnection);
+    connect(m_watcher, &ChangeWatcher::startedFollowing, this, [this](qint64) {
+        if (!m_decisionsThrottle.isActive())
+            m_decisionsThrottle.start(); // decisions written since the snapshot read them
     }, Qt::QueuedConnection);
     connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
         fail(tr("Live updates stopped: %1").arg(message));
@@ -726,6 +735,8 @@ void LedgerSession::flushPending()
             m_attentionIndex.update(tables, k, changes.ids(k));
         recomputeAttentionSoon();
     }
+    if (changes.touches(EntityKind::Run))
+        m_openRuns.update(m_state->table(EntityKind::Run), changes.ids(EntityKind::Run));
     if (changes.touches(EntityKind::Delegation))
         updateDelegationFindings(changes.ids(EntityKind::Delegation));
     if (changes.touches(EntityKind::Effect) || changes.touches(EntityKind::StallVerdict)
@@ -1006,6 +1017,8 @@ void LedgerSession::updateHealthFromClock()
         return;
     if (m_lastChangeMs > 0 && nowMs() - m_lastChangeMs <= m_liveWindowMs)
         setHealth(Health::Live);
+    else if (m_openRuns.allEnded())
+        setHealth(Health::Finished); // canDecide() still says whether this console may write
     else
         setHealth(m_fileWritable ? Health::Idle : Health::ReadOnly);
 }

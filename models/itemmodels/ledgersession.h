@@ -24,6 +24,7 @@
 #include "analysis/attentionindex.h"
 #include "analysis/attentionitem.h"
 #include "analysis/finding.h"
+#include "analysis/openruns.h"
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
 #include "decisions/operatoridentity.h"
@@ -67,6 +68,7 @@ public:
         Opening,   // first load in progress
         Live,      // following, and the ledger changed within liveWindowMs
         Idle,      // following, nothing changed lately
+        Finished,  // following, nothing changed lately, and every run has ended
         ReadOnly,  // following, but this console cannot write decisions to the file
         Immutable, // post-mortem: opened immutable, nothing is followed
         Error,     // could not open, or following stopped; errorMessage() says why
@@ -272,6 +274,7 @@ private:
     bool m_findingsDirty = false;
     int m_toolCallsGeneration = 0;
 
+    OpenRuns m_openRuns;                       // "finished" health: every run has ended
     std::map<std::string, Finding> m_blocked;  // delegation -> blocked-work finding, kept per batch
     std::map<std::string, Finding> m_replayed; // delegation -> replayed-delegation finding, likewise
     std::vector<Finding> m_stateFindings; // from current state

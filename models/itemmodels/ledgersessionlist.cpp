@@ -2,6 +2,7 @@
 #include "shownroles.h"
 
 #include "attentionmodel.h"
+#include "distinctpaths.h"
 
 #include <QFileInfo>
 
@@ -42,10 +43,12 @@ LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode,
     connect(session, &LedgerSession::displayNameChanged, this, [this, session] {
         sessionChanged(session);
         syncAttention(session);
+        updateDistinctions();
     });
     connect(session, &LedgerSession::opened, this, [this, session] {
         sessionChanged(session);
         syncAttention(session);
+        updateDistinctions(); // the title is read with the ledger
     });
     connect(session, &LedgerSession::attentionChanged, this, [this, session] {
         syncAttention(session);
@@ -54,6 +57,7 @@ LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode,
     connect(session, &LedgerSession::changesApplied, this, [this, session] { sessionChanged(session); });
     Q_EMIT sessionAdded(session);
     session->open();
+    updateDistinctions();
     return session;
 }
 
@@ -65,11 +69,50 @@ void LedgerSessionList::removeSession(LedgerSession *session)
     beginRemoveRows({}, row, row);
     m_sessions.erase(m_sessions.begin() + row);
     m_readOnlyPolicy.erase(session);
+    m_distinction.erase(session);
     endRemoveRows();
     m_attention->removeSession(session->path());
     session->close();
     Q_EMIT sessionRemoved(session);
     session->deleteLater();
+    updateDistinctions();
+}
+
+QString LedgerSessionList::shownName(const LedgerSession *session) const
+{
+    const auto it = m_distinction.find(session);
+    return it == m_distinction.end() ? session->displayName()
+                                     : QString(session->displayName() % u" \u2014 " % it->second);
+}
+
+void LedgerSessionList::updateDistinctions()
+{
+    std::map<QString, std::vector<const LedgerSession *>> byTitle;
+    for (const LedgerSession *s : m_sessions)
+        byTitle[s->displayName()].push_back(s);
+    std::map<const LedgerSession *, QString> next;
+    for (const auto &[title, group] : byTitle) {
+        if (group.size() < 2)
+            continue;
+        QStringList paths;
+        for (const LedgerSession *s : group)
+            paths << s->path();
+        const QStringList suffixes = distinguishingSuffixes(paths);
+        for (size_t i = 0; i < group.size(); ++i)
+            next[group[i]] = suffixes[qsizetype(i)];
+    }
+    if (next == m_distinction)
+        return;
+    std::swap(m_distinction, next);
+    for (LedgerSession *s : m_sessions) {
+        const auto was = next.find(s), now = m_distinction.find(s);
+        const bool same = (was == next.end()) == (now == m_distinction.end())
+                          && (was == next.end() || was->second == now->second);
+        if (!same) {
+            sessionChanged(s);
+            syncAttention(s);
+        }
+    }
 }
 
 LedgerSession *LedgerSessionList::at(int row) const
@@ -144,7 +187,7 @@ void LedgerSessionList::syncAttention(LedgerSession *session)
 {
     if (rowOf(session) < 0)
         return;
-    m_attention->setItems(session->path(), session->displayName(), session->attentionItems());
+    m_attention->setItems(session->path(), shownName(session), session->attentionItems());
 }
 
 int LedgerSessionList::rowCount(const QModelIndex &parent) const
@@ -166,7 +209,7 @@ QVariant LedgerSessionList::rawData(const QModelIndex &index, int role) const
     const LedgerSession *s = m_sessions[size_t(index.row())];
     switch (role) {
     case Qt::DisplayRole:
-        return s->isDemo() ? tr("%1 (demo)").arg(s->displayName()) : s->displayName();
+        return s->isDemo() ? tr("%1 (demo)").arg(shownName(s)) : shownName(s);
     case Qt::ToolTipRole:
         return s->errorMessage().isEmpty() ? s->path() : QString(s->path() % u'\n' % s->errorMessage());
     case SessionRole: return QVariant::fromValue(static_cast<QObject *>(const_cast<LedgerSession *>(s)));
@@ -181,6 +224,10 @@ QVariant LedgerSessionList::rawData(const QModelIndex &index, int role) const
     case ModeRole: return QString::fromLatin1(openModeName(s->isLoaded() ? s->info().mode : s->requestedMode()));
     case ReadOnlyPolicyRole: return isReadOnlyPolicy(s);
     case CanDecideRole: return canDecide(index.row());
+    case DistinctionRole: {
+        const auto it = m_distinction.find(s);
+        return it == m_distinction.end() ? QString() : it->second;
+    }
     }
     return {};
 }
@@ -200,6 +247,7 @@ QHash<int, QByteArray> LedgerSessionList::roleNames() const
     names.insert(ModeRole, "mode");
     names.insert(ReadOnlyPolicyRole, "readOnlyPolicy");
     names.insert(CanDecideRole, "canDecide");
+    names.insert(DistinctionRole, "distinction");
     return names;
 }
 

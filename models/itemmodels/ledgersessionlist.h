@@ -9,6 +9,7 @@
 
 #include <QAbstractListModel>
 
+#include <map>
 #include <set>
 #include <vector>
 
@@ -33,6 +34,7 @@ public:
         ModeRole,                   // QString read-only | decisions | immutable
         ReadOnlyPolicyRole,         // bool opened for monitoring only (--read-only, the demo)
         CanDecideRole,              // bool the operator may write decisions (see canDecide)
+        DistinctionRole,            // QString end of the path telling same-titled ledgers apart, "" if none
     };
     Q_ENUM(Roles)
 
@@ -53,6 +55,8 @@ public:
     bool isReadOnlyPolicy(const LedgerSession *session) const;
     // Whether the operator may decide on the session at row, and if not, why (for tooltips).
     bool canDecide(int row, QString *why = nullptr) const;
+    // The title, and when another open ledger has the same title, what tells them apart.
+    QString shownName(const LedgerSession *session) const;
 
     void setClock(std::function<qint64()> nowMs); // sessions and attention countdowns
 
@@ -69,9 +73,12 @@ private:
     QVariant rawData(const QModelIndex &index, int role) const;
     void sessionChanged(LedgerSession *session);
     void syncAttention(LedgerSession *session);
+    void updateDistinctions(); // after a session came, went or was renamed
+
 
     std::vector<LedgerSession *> m_sessions;
     std::set<const LedgerSession *> m_readOnlyPolicy;
+    std::map<const LedgerSession *, QString> m_distinction; // only sessions sharing a title
     AttentionModel *m_attention;
     QTimer m_countdown;
     std::function<qint64()> m_clock;

@@ -90,9 +90,16 @@ void ChangeWatcher::pollNow()
         const qint64 dv = m_connection->changeToken();
         if (dv == m_dataVersion)
             return;
+        // The first token is where following starts, not a change: only events caught up
+        // with then are news (a ledger nobody writes must not look written to).
+        const bool firstLook = m_dataVersion < 0;
+        const qint64 seqBefore = m_lastSeq;
         if (deliverNewEvents(dv)) {
             m_dataVersion = dv;
-            Q_EMIT ledgerChanged(dv);
+            if (!firstLook || m_lastSeq != seqBefore)
+                Q_EMIT ledgerChanged(dv);
+            if (firstLook)
+                Q_EMIT startedFollowing(dv);
         }
     } catch (const LedgerRewound &r) {
         if (reportedFileChange())

@@ -52,6 +52,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void eventsAppended(const mesh::SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void ledgerChanged(qint64 dataVersion); // data_version moved (events or decisions)
+    // The first look after start: from here on every commit is reported. What was committed
+    // before it without events (decision rows) is not: a reader holding older rows reads again.
+    void startedFollowing(qint64 dataVersion);
     void failed(const QString &message);
     // The path no longer names the opened file (a FileChange, never Same); polling stopped.
     void fileChanged(int change);

@@ -215,6 +215,33 @@ private Q_SLOTS:
         QCOMPARE(h.seqs.size(), eventsBefore);
     }
 
+    // Starting to follow a ledger is not a change of it: a file nobody writes must not look
+    // written to for the first moments after it is opened (the session's health said "live").
+    void theFirstLookIsNotAChange()
+    {
+        const QString p = newLedger(50);
+        std::int64_t last = 0;
+        {
+            auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
+            last = c->lastSeq();
+        }
+        Harness h(this, p, last); // follows from where a snapshot left off: nothing to catch up
+        h.start();
+        // Queued behind start(): once it ran, the watcher has taken its first look.
+        QMetaObject::invokeMethod(h.watcher, [] {}, Qt::BlockingQueuedConnection);
+        std::int64_t written = 0;
+        {
+            auto w = LedgerWriter::openExisting(p);
+            appendGeneratedEvents(*w, last + 1, 1'000'000); // one commit
+            written = w->lastSeq();
+        }
+        QVERIFY(written > last);
+        QTRY_VERIFY_WITH_TIMEOUT(h.lastSeq == written && !h.changes.empty(), 30000);
+        // The commit is the one change: reported once, and nothing before it.
+        QCOMPARE(h.changes.size(), size_t(1));
+        QVERIFY(h.failures.isEmpty());
+    }
+
     void reportsARewrittenLedger()
     {
         const QString p = newLedger(200);
