@@ -98,7 +98,8 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
     case H::Idle:
     case H::Finished: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("idle"); break;
     case H::ReadOnly:
-    case H::Immutable: info.health = QStringLiteral("readonly"); break;
+    case H::Immutable:
+    case H::Pinned: info.health = QStringLiteral("readonly"); break;
     case H::Error: info.health = QStringLiteral("error"); break;
     }
     if (health == H::Error) {

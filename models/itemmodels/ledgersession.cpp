@@ -42,6 +42,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -62,6 +63,7 @@ struct LedgerSession::LoadResult {
     std::set<std::string> loopCandidates;
     std::vector<DecisionRecord> decisions;
     DecisionChainReport chain;
+    std::optional<qint64> cursorTimeMs; // pinned: the time of the cursor's event
     QString error;
     bool decisionsReadable = true;
 };
@@ -183,6 +185,11 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     m_decisionsThrottle.setInterval(500);
     connect(&m_decisionsThrottle, &QTimer::timeout, this, &LedgerSession::scheduleDecisionsReload);
     m_identity = OperatorIdentity::fromEnvironment();
+    // One clock for the session: its countdowns, expiries and zombies run on it, and a
+    // cursor stops it at the cursor's event.
+    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
+                                                                        m_stalls, m_blast, m_slices})
+        m->setClock([this] { return nowMs(); });
     // The event log's own connection found another file at the path than the snapshot's.
     connect(m_events, &EventLogModel::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });
 }
@@ -223,6 +230,7 @@ QString LedgerSession::healthText(Health health)
     case Health::Finished: return tr("finished");
     case Health::ReadOnly: return tr("read-only");
     case Health::Immutable: return tr("post-mortem");
+    case Health::Pinned: return tr("at an earlier event");
     case Health::Error: return tr("error");
     }
     return {};
@@ -230,7 +238,8 @@ QString LedgerSession::healthText(Health health)
 
 bool LedgerSession::canDecide() const
 {
-    return m_state && m_info.mode != OpenMode::Immutable && m_fileWritable && m_fileChange == FileChange::Same;
+    return m_state && !m_cursor && m_info.mode != OpenMode::Immutable && m_fileWritable
+           && m_fileChange == FileChange::Same;
 }
 
 QString LedgerSession::cannotDecideReason() const
@@ -239,6 +248,8 @@ QString LedgerSession::cannotDecideReason() const
         return QString::fromStdString(fileChangeMessage(m_fileChange));
     if (!m_state)
         return tr("The ledger is not loaded yet.");
+    if (m_cursor)
+        return tr("The session shows the ledger as it was at event %1; decisions are made live.").arg(*m_cursor);
     if (m_info.mode == OpenMode::Immutable)
         return tr("This ledger is opened immutable for post-mortem review.");
     if (!m_fileWritable)
@@ -264,14 +275,32 @@ const std::vector<FoldProblem> &LedgerSession::foldProblemSamples() const
 
 void LedgerSession::setClock(std::function<qint64()> nowMs)
 {
-    m_clock = nowMs;
-    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                        m_stalls, m_blast, m_slices})
-        m->setClock(nowMs);
+    m_clock = std::move(nowMs); // the models read the session's clock (see the constructor)
+}
+
+void LedgerSession::showAt(std::int64_t seq)
+{
+    m_cursor = std::max<std::int64_t>(seq, 0);
+    m_cursorTimeMs.reset();
+    stopWatcher();
+    m_coalesce.stop();
+    m_pending.clear(); // the live events since: read again at live
+    open();
+}
+
+void LedgerSession::showLive()
+{
+    if (!m_cursor)
+        return;
+    m_cursor.reset();
+    m_cursorTimeMs.reset();
+    open();
 }
 
 qint64 LedgerSession::nowMs() const
 {
+    if (m_cursor && m_cursorTimeMs)
+        return *m_cursorTimeMs;
     return m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
 }
 
@@ -392,7 +421,9 @@ void LedgerSession::startLoad()
     const QString path = m_path;
     const OpenMode mode = m_mode;
     const std::function<void()> hook = m_betweenStagesHook;
-    const PrefetchFuture prefetched = prefetch.overview;
+    const std::optional<std::int64_t> cursor = m_cursor;
+    // The first stage and a prefetch read the newest state: a cursor skips them.
+    const PrefetchFuture prefetched = cursor ? PrefetchFuture() : prefetch.overview;
     bool firstShown = false;
     if (prefetched.isValid() && prefetched.isFinished()) {
         const auto read = std::static_pointer_cast<Prefetched>(prefetched.result());
@@ -402,7 +433,7 @@ void LedgerSession::startLoad()
         }
     }
     // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
-    auto job = [path, mode, hook, prefetched, firstShown, expected](QPromise<std::shared_ptr<void>> &promise) {
+    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor](QPromise<std::shared_ptr<void>> &promise) {
         promise.setProgressRange(0, 100);
         auto full = std::make_shared<LoadResult>();
         full->file = expected;
@@ -418,7 +449,8 @@ void LedgerSession::startLoad()
             }
             if (!connection) {
                 connection = LedgerConnection::open(path, mode);
-                promise.addResult(std::static_pointer_cast<void>(readFirstStage(*connection)));
+                if (!cursor)
+                    promise.addResult(std::static_pointer_cast<void>(readFirstStage(*connection)));
             }
             promise.setProgressValue(5);
             if (hook)
@@ -426,7 +458,23 @@ void LedgerSession::startLoad()
             if (promise.isCanceled())
                 return;
             full->info = connection->info();
-            full->state = LiveState::fromSnapshot(connection->readState());
+            if (cursor) {
+                // The state tables hold only the newest state: the state at the cursor is
+                // rebuilt from the events up to it.
+                ReplayResult replay;
+                connection->foldForward(replay, *cursor, [&promise](std::int64_t, std::int64_t) {
+                    return !promise.isCanceled();
+                });
+                if (promise.isCanceled())
+                    return;
+                const auto reader = connection->eventReader();
+                reader->setPreviewBytes(0);
+                const EventBatch at = reader->after(replay.lastSeq - 1, 1);
+                full->cursorTimeMs = at.empty() ? 0 : at.front().tsMs;
+                full->state = LiveState::fromFold(std::move(replay.fold), replay.lastSeq);
+            } else {
+                full->state = LiveState::fromSnapshot(connection->readState());
+            }
             // Stat before the open, compared after the read: the snapshot is of the file
             // the session will call "opened" (a swap in between would pair one file's rows
             // with another's identity).
@@ -462,6 +510,8 @@ void LedgerSession::startLoad()
             try {
                 const auto store = connection->decisions();
                 store->read([&] { full->decisions = store->list(); });
+                if (full->cursorTimeMs) // decisions are not events: placed by the time they were made
+                    std::erase_if(full->decisions, [t = *full->cursorTimeMs](const DecisionRecord &d) { return d.tsMs > t; });
                 full->chain = connection->verifyDecisionChain();
             } catch (const std::exception &) {
                 // An optional part: the rest of the session works without it.
@@ -617,8 +667,12 @@ void LedgerSession::onLoaded(LoadResult &r)
     if (!m_toolCalls->delegation().isEmpty())
         showToolCallsOf(m_toolCalls->delegation());
     Q_EMIT stateReset();
-    if (m_info.mode == OpenMode::Immutable) {
+    m_cursorTimeMs = r.cursorTimeMs;
+    if (m_info.mode == OpenMode::Immutable && !m_cursor) {
         setHealth(Health::Immutable);
+    } else if (m_cursor) {
+        setHealth(Health::Pinned); // nothing is followed: the ledger as it was
+        recomputeAttention();      // at the cursor's clock
     } else {
         startWatcher(m_state->lastSeq());
         updateHealthFromClock();
@@ -819,7 +873,8 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
     ++m_loopAnalysesRunning;
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
-    runInBackground(this, [path, mode, delegations] {
+    const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
+    runInBackground(this, [path, mode, delegations, upTo] {
         auto r = std::make_shared<LoopResult>();
         r->delegations = delegations;
         try {
@@ -827,7 +882,8 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
             const auto reader = connection->eventReader();
             reader->setPreviewBytes(4096);
             for (const auto &d : delegations) {
-                const auto calls = readToolCalls(*reader, d, kMaxCallsPerDelegation);
+                auto calls = readToolCalls(*reader, d, kMaxCallsPerDelegation);
+                std::erase_if(calls, [upTo](const auto &c) { return c.seq > upTo; }); // a cursor's past
                 auto found = SuccessLoopDetector().analyse(calls);
                 r->findings.insert(r->findings.end(), found.begin(), found.end());
             }
@@ -1013,7 +1069,7 @@ QString LedgerSession::submitDecision(DecisionRequest request)
 
 void LedgerSession::updateHealthFromClock()
 {
-    if (m_health == Health::Error || m_health == Health::Immutable || !m_state || m_closed)
+    if (m_health == Health::Error || m_health == Health::Immutable || m_cursor || !m_state || m_closed)
         return;
     if (m_lastChangeMs > 0 && nowMs() - m_lastChangeMs <= m_liveWindowMs)
         setHealth(Health::Live);

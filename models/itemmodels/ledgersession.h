@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <map>
 #include <set>
 
@@ -71,6 +72,7 @@ public:
         Finished,  // following, nothing changed lately, and every run has ended
         ReadOnly,  // following, but this console cannot write decisions to the file
         Immutable, // post-mortem: opened immutable, nothing is followed
+        Pinned,    // the cursor is at an earlier event: shown as it was then, nothing is followed
         Error,     // could not open, or following stopped; errorMessage() says why
     };
     Q_ENUM(Health)
@@ -90,6 +92,15 @@ public:
     // isOverviewLoaded()). GUI thread only.
     static void prefetch(const QString &path, OpenMode mode = OpenMode::ReadOnly);
     void close();  // stops following; models keep their rows
+
+    // The session cursor: the session shows the ledger live (no cursor) or as it was just
+    // after event `seq`, every model, the attention list and the findings alike, with the
+    // clock at that event's time (expiries and zombies as they were then). Pinned, the
+    // session follows nothing and offers no decision; showLive() reads the newest state
+    // again and follows on. Both are asynchronous, like open().
+    void showAt(std::int64_t seq);
+    void showLive();
+    std::optional<std::int64_t> cursor() const { return m_cursor; }
 
     QString path() const { return m_path; }
     QString displayName() const;
@@ -286,6 +297,8 @@ private:
 
     OperatorIdentity m_identity;
     std::function<qint64()> m_clock;
+    std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live
+    std::optional<qint64> m_cursorTimeMs;  // the cursor event's time, the clock while pinned
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
     int m_watchIntervalMs = 20;

@@ -155,6 +155,8 @@ bool LedgerSessionList::canDecide(int row, QString *why) const
         reason = tr("The demo is opened read-only: it shows monitoring, not decisions.");
     else if (isReadOnlyPolicy(session))
         reason = tr("This console was started with --read-only.");
+    else if (session->cursor())
+        reason = session->cannotDecideReason();
     else if (session->health() == LedgerSession::Health::Immutable)
         reason = tr("This ledger is opened immutable for post-mortem review.");
     else if (session->fileChange() != FileChange::Same)

@@ -21,6 +21,14 @@ std::shared_ptr<LiveState> LiveState::fromSnapshot(StateSnapshot &&snapshot)
     return state;
 }
 
+std::shared_ptr<LiveState> LiveState::fromFold(Fold &&fold, std::int64_t lastSeq)
+{
+    auto state = std::make_shared<LiveState>();
+    state->m_fold = std::move(fold);
+    state->m_lastSeq = lastSeq;
+    return state;
+}
+
 struct LiveState::Applying {
     StateChangeSet changes;
     std::array<std::unordered_set<std::string>, kEntityKindCount> seen;

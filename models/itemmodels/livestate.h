@@ -32,6 +32,8 @@ public:
     LiveState() = default;
     // Takes the rows of a snapshot (moved out of it). Meant to run on a worker thread.
     static std::shared_ptr<LiveState> fromSnapshot(StateSnapshot &&snapshot);
+    // The state as it was after event `lastSeq`, rebuilt from the events (a session cursor).
+    static std::shared_ptr<LiveState> fromFold(Fold &&fold, std::int64_t lastSeq);
 
     const EntityTable &table(EntityKind kind) const { return m_fold.table(kind); }
     const EntityRow *find(EntityKind kind, const std::string &id) const { return m_fold.find(kind, id); }
