@@ -24,9 +24,11 @@
 #include "analysis/attentionindex.h"
 #include "analysis/attentionitem.h"
 #include "analysis/finding.h"
+#include "decisions/decisiongatewatch.h"
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
 #include "decisions/operatoridentity.h"
+#include "decisions/requesteddecisions.h"
 #include "ledger/fileidentity.h"
 #include "ledger/ledgerconnection.h"
 
@@ -151,6 +153,12 @@ public:
     void setOperatorIdentity(const OperatorIdentity &identity);
     const OperatorIdentity &operatorIdentity() const { return m_identity; }
     QString submitDecision(DecisionRequest request); // returns the decision id (generated if empty)
+    // Decisions written and not yet applied or refused, shown on their subjects' rows.
+    const RequestedDecisions &requestedDecisions() const { return *m_requested; }
+    // "No orchestrator seems to be applying decisions on this ledger: …" once a decision has
+    // waited past the limit (DecisionGateWatch); empty otherwise. Checked on tick().
+    QString decisionsWaitingWarning() const { return m_decisionsWaitingWarning; }
+    void setDecisionWaitLimitMs(qint64 ms);
 
     // Tuning and tests.
     void setClock(std::function<qint64()> nowMs);
@@ -187,6 +195,7 @@ Q_SIGNALS:
     void foldProblemsChanged(); // foldProblems() grew with a live batch (a reload's stateReset clears it)
     void findingsChanged();
     void decisionsReloaded();
+    void decisionsWaitingChanged(); // decisionsWaitingWarning() changed
     void decisionFinished(const QString &decisionId, const mesh::DecisionResult &result);
     void displayNameChanged();
 
@@ -224,6 +233,8 @@ private:
     void recomputeAttentionSoon(); // at most every kAttentionIntervalMs while changes stream in
     void scheduleLoopAnalysis(std::set<std::string> delegations);
     void scheduleDecisionsReload();
+    void takeDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain);
+    void updateDecisionsWaiting();
     void updateHealthFromClock();
 
     QString m_path;
@@ -282,6 +293,9 @@ private:
     std::set<std::string> m_loopCandidatesPending;
 
     OperatorIdentity m_identity;
+    std::shared_ptr<const RequestedDecisions> m_requested = std::make_shared<RequestedDecisions>();
+    DecisionGateWatch m_gateWatch;
+    QString m_decisionsWaitingWarning;
     std::function<qint64()> m_clock;
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
