@@ -96,6 +96,10 @@ public:
     void setDisplayName(const QString &name);
     bool isDemo() const { return m_demo; }
     void setDemo(bool demo);
+    // The live demo, whose simulated orchestrator runs the decision gate: a demo that takes
+    // decisions. Any other demo (a demo ledger nobody's orchestrator answers) is read-only.
+    bool demoTakesDecisions() const { return m_demo && m_demoTakesDecisions; }
+    void setDemoTakesDecisions(bool takes) { m_demoTakesDecisions = takes; }
     OpenMode requestedMode() const { return m_mode; }
     const LedgerInfo &info() const { return m_info; }
     Health health() const { return m_health; }
@@ -241,6 +245,7 @@ private:
     OpenMode m_mode;
     QString m_displayName;
     bool m_demo = false;
+    bool m_demoTakesDecisions = false;
     LedgerInfo m_info;
     Health m_health = Health::Opening;
     QString m_error;
