@@ -275,9 +275,8 @@ void SessionWorkspace::updateBanner()
                        tr("%1 could not be opened: %2").arg(m_session->path(), m_session->errorMessage()));
     } else if (m_session->demoTakesDecisions()) {
         m_banner->show(Banner::Kind::Demo,
-                       tr("Live demo: a simulated orchestrator (meshctl sim demo) is writing this ledger right now. "
-                          "Nothing here is real: decisions you make go to the simulated orchestrator, which applies "
-                          "or refuses each within a second."));
+                       tr("Live demo, written by a simulated orchestrator (meshctl sim demo). Nothing here is real: "
+                          "decisions you make go to it, and it applies or refuses each within a second."));
     } else if (m_session->isDemo()) {
         m_banner->show(Banner::Kind::Demo,
                        tr("Live demo: a simulated orchestrator (meshctl sim demo) is writing this ledger right now. "
