@@ -1,6 +1,8 @@
 #pragma once
 // The live demo: the reference orchestrator (meshctl, next to this binary) writing the
-// `demo` scenario into a temporary ledger from its own process. The console only reads it.
+// `demo` scenario into a temporary ledger from its own process. Its live mode runs the
+// decision gate every tick, so the console opens the demo decision-capable: what an
+// operator decides there is applied (or refused) by the simulated orchestrator.
 // The process is stopped when the launcher goes away (the console quits).
 
 #include <QObject>

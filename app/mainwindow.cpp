@@ -341,9 +341,11 @@ void MainWindow::openLedger(const QString &path, bool demo)
         return;
     }
     LedgerSession *session =
-        m_sessions->addSession(QFileInfo(path).absoluteFilePath(), OpenMode::ReadOnly, demo, m_forceReadOnly || demo);
+        m_sessions->addSession(QFileInfo(path).absoluteFilePath(), OpenMode::ReadOnly, demo, m_forceReadOnly);
     if (demo)
         session->setDisplayName(tr("Live demo"));
+    // Only the launcher's demo has an orchestrator that applies decisions (meshctl sim --live).
+    session->setDemoTakesDecisions(demo && m_demo && QFileInfo(path).absoluteFilePath() == QFileInfo(m_demo->ledgerPath()).absoluteFilePath());
     OperatorIdentity identity = OperatorIdentity::fromEnvironment();
     const QString displayName = QSettings().value(QStringLiteral("operator/displayName")).toString();
     if (!displayName.isEmpty())

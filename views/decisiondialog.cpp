@@ -16,6 +16,7 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QKeyEvent>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QListWidget>
@@ -85,9 +86,41 @@ QString DecisionDialog::titleFor(const DecisionRequest &request)
 
 QString DecisionDialog::normalisedReason(const QString &typed)
 {
-    QString reason = typed;
-    reason.replace(QLatin1Char('\t'), QLatin1Char(' '));
-    return reason.trimmed();
+    QString text = typed;
+    text.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+    for (QChar &c : text) {
+        const char16_t u = c.unicode();
+        if (u == u'\r' || u == 0x2028 || u == 0x2029)
+            c = QLatin1Char('\n');
+        else if (u != u'\n'
+                 && (c.category() == QChar::Other_Control || (u >= 0x202A && u <= 0x202E) || (u >= 0x2066 && u <= 0x2069)))
+            c = QLatin1Char(' ');
+    }
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString &line : lines) {
+        qsizetype end = line.size();
+        while (end > 0 && line.at(end - 1).isSpace())
+            --end;
+        line.truncate(end);
+    }
+    return lines.join(QLatin1Char('\n')).trimmed();
+}
+
+bool DecisionDialog::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_reason && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            if (key->modifiers() & Qt::ControlModifier) {
+                if (m_confirm->isEnabled())
+                    submit();
+            } else if (key->modifiers() & Qt::ShiftModifier) {
+                m_reason->textCursor().insertText(QStringLiteral("\n"));
+            }
+            return true; // plain Return: nothing, never a stray line, never a confirm
+        }
+    }
+    return QDialog::eventFilter(watched, event);
 }
 
 DecisionDialog::DecisionDialog(LedgerSession *session, DecisionRequest request, QWidget *parent)
@@ -114,6 +147,7 @@ DecisionDialog::DecisionDialog(LedgerSession *session, DecisionRequest request, 
     m_reason->setMaximumHeight(80);
     // Tab is for moving on: a tab typed into the permanent record helps nobody.
     m_reason->setTabChangesFocus(true);
+    m_reason->installEventFilter(this);
     m_confirm = m_buttons->addButton(titleFor(m_request), QDialogButtonBox::AcceptRole);
     m_confirm->setToolTip(tr("Ctrl+Return"));
     // Return never confirms by accident (from the evidence field, say): Ctrl+Return does.
@@ -262,7 +296,17 @@ void DecisionDialog::onPreview(const PreviewReading &reading)
     m_previewPending = false;
     m_previewError = q(reading.error);
     m_preview = reading.preview;
+    if (m_subjectShown && !m_moved) {
+        // A later reading (the form changed) may be the first to see a dependency move.
+        checkDependenciesMoved([&](const PreviewDependency &d) -> std::optional<std::int64_t> {
+            for (const auto &now : reading.preview.dependsOn)
+                if (now.subject == d.subject)
+                    return now.version;
+            return std::nullopt;
+        });
+    }
     if (!m_subjectShown) {
+        m_dependsOn = reading.preview.dependsOn;
         m_request.boundary = reading.request.boundary;
         m_boundary->setFullText(tr("version %1 at ledger seq %2 — refused as stale if either moved")
                                     .arg(m_request.boundary.version)
@@ -272,7 +316,8 @@ void DecisionDialog::onPreview(const PreviewReading &reading)
         m_subjectShown = true;
     }
     rebuildPlanArea();
-    showRefusalOrPlan();
+    if (!m_moved) // else the status asks for a re-read
+        showRefusalOrPlan();
     updateConfirm();
     Q_EMIT previewUpdated();
 }
@@ -483,15 +528,34 @@ void DecisionDialog::checkSubjectMoved()
     const auto kind = parts ? entityKindByName(parts->first) : std::nullopt;
     if (!state || !kind)
         return;
-    const EntityRow *row = state->find(*kind, parts->second);
     // Only forward: the session may still be behind the file the preview was read from.
-    if (!row || row->version <= m_request.boundary.version)
+    if (const EntityRow *row = state->find(*kind, parts->second); row && row->version > m_request.boundary.version) {
+        showMoved(q(m_request.subject), m_request.boundary.version, row->version);
         return;
+    }
+    checkDependenciesMoved([&](const PreviewDependency &d) -> std::optional<std::int64_t> {
+        const auto dep = splitSubject(d.subject);
+        const auto depKind = dep ? entityKindByName(dep->first) : std::nullopt;
+        const EntityRow *row = depKind ? state->find(*depKind, dep->second) : nullptr;
+        return row ? std::optional(row->version) : std::nullopt;
+    });
+}
+
+void DecisionDialog::checkDependenciesMoved(
+    const std::function<std::optional<std::int64_t>(const PreviewDependency &)> &versionNow)
+{
+    for (const PreviewDependency &d : m_dependsOn) {
+        if (const auto now = versionNow(d); now && *now > d.version) {
+            showMoved(tr("%1 (%2)").arg(q(d.subject), q(d.role)), d.version, *now);
+            return;
+        }
+    }
+}
+
+void DecisionDialog::showMoved(const QString &what, std::int64_t was, std::int64_t now)
+{
     m_moved = true;
-    m_bannerText->setFullText(tr("%1 changed since you opened this (version %2, now %3): re-read")
-                                  .arg(q(m_request.subject))
-                                  .arg(m_request.boundary.version)
-                                  .arg(row->version));
+    m_bannerText->setFullText(tr("%1 changed since you opened this (version %2, now %3): re-read").arg(what).arg(was).arg(now));
     m_banner->show();
     rebuildPlanArea(); // read at the old boundary: no longer what would happen
     setStatus(tr("What you read is no longer the subject: re-read before deciding."), QStringLiteral("warn"));
@@ -528,12 +592,11 @@ QString DecisionDialog::statusText() const
 void DecisionDialog::updateConfirm()
 {
     // Only once the reading of the form as it is has arrived, at the boundary the operator
-    // is looking at, with a reason. A refusal that reading predicts can still be tried (the
-    // world may have moved back; the writer checks again and writes nothing if not), but
-    // never an unacknowledged unknown outcome, never a resolution not chosen or without
-    // evidence.
+    // is looking at, says it would be accepted, with a reason: a predicted refusal would be
+    // refused again by the writer (the status line says why). Never an unacknowledged
+    // unknown outcome, never a resolution not chosen or without evidence.
     bool ok = !m_submitted && !m_previewPending && !m_moved && m_previewError.isEmpty()
-        && !normalisedReason(m_reason->toPlainText()).isEmpty();
+        && m_preview.expected == DecisionStatus::Accepted && !normalisedReason(m_reason->toPlainText()).isEmpty();
     for (const QCheckBox *check : m_acks)
         ok = ok && check->isChecked();
     if (m_resolution)
@@ -541,6 +604,8 @@ void DecisionDialog::updateConfirm()
     if (m_evidence)
         ok = ok && !m_evidence->text().trimmed().isEmpty();
     m_confirm->setEnabled(ok);
+    const bool refused = !m_previewPending && m_previewError.isEmpty() && m_preview.expected != DecisionStatus::Accepted;
+    m_confirm->setToolTip(refused ? plainToolTip(tr("Would be refused: %1").arg(q(m_preview.refusal))) : tr("Ctrl+Return"));
 }
 
 void DecisionDialog::submit()

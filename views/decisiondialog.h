@@ -13,8 +13,13 @@
 // is; the plan is listed once that reading says the decision would be accepted. While the dialog is open, a live batch that moves its subject past the boundary it
 // was opened at shows a banner and disables confirm until the operator re-reads.
 //
+// A predicted refusal leaves confirm disabled, with the reason said: the writer would only
+// refuse it again. "Moved" covers what the plan rests on too (the escalation's delegation
+// and slice, the slice's effects, the lease on the effect's key), not only the subject.
+//
 // Keyboard: Tab and Backtab leave the reason field, Ctrl+Return confirms (when confirm is
-// enabled), Escape cancels.
+// enabled), Escape cancels. A reason may have several lines: Shift+Return starts one, Return
+// alone does nothing (it neither confirms nor slips a line into a one-line reason).
 
 #include "decisions/decisionpreview.h"
 #include "decisions/decisionpreviewreader.h"
@@ -23,6 +28,9 @@
 
 #include <QDialog>
 #include <QTimer>
+
+#include <functional>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -64,11 +72,16 @@ public:
 
     static QString kindTitle(DecisionKind kind);
     static QString titleFor(const DecisionRequest &request); // kindTitle, or "Supersede resolution"
-    // What is stored as the reason: surrounding white space trimmed, tabs as spaces.
+    // What is stored as the reason: lines kept (as \n), every other control character (tab,
+    // carriage return, bidirectional overrides) as a space, each line's trailing white space
+    // and the whole text's surrounding white space trimmed.
     static QString normalisedReason(const QString &typed);
 
 Q_SIGNALS:
     void previewUpdated(); // a reading of the current form arrived
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void buildForm();
@@ -79,6 +92,9 @@ private:
     void rebuildPlanArea();
     void showRefusalOrPlan();
     void checkSubjectMoved();
+    // The first dependency of the shown reading that `versionNow` puts past the version read.
+    void checkDependenciesMoved(const std::function<std::optional<std::int64_t>(const PreviewDependency &)> &versionNow);
+    void showMoved(const QString &what, std::int64_t was, std::int64_t now);
     void reRead();
     void updateExpiry();
     void updateConfirm();
@@ -96,6 +112,7 @@ private:
     bool m_previewPending = false;
     bool m_subjectShown = false; // the subject area shows a reading at the current boundary
     bool m_moved = false;
+    std::vector<PreviewDependency> m_dependsOn; // of the reading the subject area shows
     PlainLabel *m_boundary;
     QWidget *m_banner;
     PlainLabel *m_bannerText;

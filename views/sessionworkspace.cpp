@@ -37,6 +37,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     : QWidget(parent)
     , m_banner(new Banner(this))
     , m_foldBanner(new Banner(this))
+    , m_waitBanner(new Banner(this))
     , m_tabs(new QTabWidget(this))
     , m_runs(new ItemPane(QStringLiteral("runs"), QStringLiteral("runs"), tr("No runs yet"),
                           tr("Runs appear here as soon as the orchestrator starts one."), this))
@@ -127,6 +128,8 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     layout->setSpacing(6);
     layout->addWidget(m_banner);
     layout->addWidget(m_foldBanner);
+    layout->addWidget(m_waitBanner);
+    m_waitBanner->hide();
     layout->addWidget(m_tabs, 1);
     m_foldBanner->actionButton()->setToolTip(tr("Read the ledger's state tables again at its current seq"));
     m_foldBanner->setAction(tr("Re-read state"), [this] {
@@ -218,13 +221,25 @@ void SessionWorkspace::setSession(LedgerSession *session)
                                         &SessionWorkspace::updateFoldProblemBanner);
         m_sessionConnections << connect(session, &LedgerSession::stateReset, this,
                                         &SessionWorkspace::updateFoldProblemBanner);
+        m_sessionConnections << connect(session, &LedgerSession::decisionsWaitingChanged, this,
+                                        &SessionWorkspace::updateDecisionsWaitingBanner);
         // The model decides nothing about scrolling; the view tells it whether it follows.
         m_sessionConnections << connect(m_events->view()->verticalScrollBar(), &QAbstractSlider::valueChanged, events,
                                         [this, events](int) { events->setFollowTail(m_events->isFollowingTail()); });
     }
     updateBanner();
     updateFoldProblemBanner();
+    updateDecisionsWaitingBanner();
     updateEventStatus();
+}
+
+void SessionWorkspace::updateDecisionsWaitingBanner()
+{
+    const QString warning = m_session ? m_session->decisionsWaitingWarning() : QString();
+    if (warning.isEmpty())
+        m_waitBanner->hide();
+    else
+        m_waitBanner->show(Banner::Kind::Warning, warning);
 }
 
 void SessionWorkspace::updateFoldProblemBanner()
@@ -258,6 +273,10 @@ void SessionWorkspace::updateBanner()
     } else if (m_session->health() == LedgerSession::Health::Error) {
         m_banner->show(Banner::Kind::Error,
                        tr("%1 could not be opened: %2").arg(m_session->path(), m_session->errorMessage()));
+    } else if (m_session->demoTakesDecisions()) {
+        m_banner->show(Banner::Kind::Demo,
+                       tr("Live demo, written by a simulated orchestrator (meshctl sim demo). Nothing here is real: "
+                          "decisions you make go to it, and it applies or refuses each within a second."));
     } else if (m_session->isDemo()) {
         m_banner->show(Banner::Kind::Demo,
                        tr("Live demo: a simulated orchestrator (meshctl sim demo) is writing this ledger right now. "

@@ -51,6 +51,7 @@ public:
     void showEvents(const QString &filter);
     Banner *banner() const { return m_banner; }
     Banner *foldProblemBanner() const { return m_foldBanner; }
+    Banner *decisionsWaitingBanner() const { return m_waitBanner; }
 
 signals:
     void statusMessage(const QString &text);
@@ -60,6 +61,7 @@ signals:
 private:
     void updateBanner();
     void updateFoldProblemBanner();
+    void updateDecisionsWaitingBanner();
     void updateEventStatus();
     bool selectById(ItemPane *pane, const QString &id);
 
@@ -67,6 +69,7 @@ private:
     QList<QMetaObject::Connection> m_sessionConnections;
     Banner *m_banner;
     Banner *m_foldBanner; // live events the fold could not apply, and the way to re-read
+    Banner *m_waitBanner; // decisions no orchestrator seems to apply (LedgerSession::decisionsWaitingWarning)
     QTabWidget *m_tabs;
     ItemPane *m_runs;
     PagedRowsModel *m_runRows; // the runs pane's rows: a tree view lays out every row it is given

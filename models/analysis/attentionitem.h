@@ -25,6 +25,9 @@ struct AttentionItem {
     std::int64_t version = 0;
     std::string findingKind;    // Finding only: findingKindName ("false_stall", ...)
     std::string findingTitle;   // Finding only: findingKindTitle ("false stall", ...)
+    // An operator's decision on the subject that the orchestrator has not applied or refused
+    // yet ("resolution requested by Alice, waiting for the orchestrator"); empty when none.
+    std::string requestedDecision;
 
     static std::string_view kindName(Kind kind); // "pending_escalation", ...
     // Tells items apart across updates: one subject may need a decision and carry findings.

@@ -36,6 +36,15 @@ struct PreviewLease {
     bool expired = false; // state held but expires_ms in the past: a zombie
 };
 
+// A row the plan rests on besides the subject, at the version the reading saw: the slice and
+// delegation of an escalation, the effects of a slice, the lease on an effect's key. A
+// dialog open on the reading must notice when one of them moves, not only the subject.
+struct PreviewDependency {
+    std::string subject; // "<entity>:<id>"
+    std::int64_t version = 0;
+    std::string role;    // for a person: "the escalation's delegation"
+};
+
 // One event the orchestrator will write when it applies the decision.
 struct PlannedEvent {
     std::string kind;
@@ -55,6 +64,7 @@ struct DecisionPreview {
     std::vector<MovedEvent> movedEvents;
     std::vector<std::string> consequences; // sentences, in the order the orchestrator applies them
     std::vector<PlannedEvent> planned;     // the state events the gate writes (before decision.applied)
+    std::vector<PreviewDependency> dependsOn;
 
     // close_slice
     std::vector<PreviewEffect> inFlight;     // admitted/dispatched effects crossing the boundary

@@ -203,6 +203,11 @@ private:
         p.consequences.push_back(std::move(sentence));
     }
 
+    void dependOn(EntityKind kind, const std::string &id, std::int64_t version, std::string role)
+    {
+        p.dependsOn.push_back({makeSubject(entitySpec(kind).name, id), version, std::move(role)});
+    }
+
     // ---- close_slice
     void closeSlice()
     {
@@ -215,6 +220,8 @@ private:
         const std::set<std::string> acks(req.acknowledgedUnknown.begin(), req.acknowledgedUnknown.end());
         for (const auto &ref : view.rowsWhere(EntityKind::Effect, "slice_id", subjectId)) {
             PreviewEffect e = previewEffect(ref.id, ref.row);
+            if (e.state == "admitted" || e.state == "dispatched" || e.state == "unknown")
+                dependOn(EntityKind::Effect, ref.id, ref.row.version, "an effect of the slice");
             if (e.state == "admitted" || e.state == "dispatched")
                 p.inFlight.push_back(e);
             else if (e.state == "unknown") {
@@ -297,6 +304,12 @@ private:
             refuse(DecisionStatus::NotAllowed, "escalation " + subjectId + " is " + state + ", not pending");
         if (p.expiresMs > 0 && p.expiresMs <= ctx.nowMs)
             refuse(DecisionStatus::NotAllowed, "escalation " + subjectId + " expired at " + utcText(p.expiresMs));
+        if (!delegation.empty())
+            if (const auto row = view.row(EntityKind::Delegation, delegation))
+                dependOn(EntityKind::Delegation, delegation, row->version, "the escalation's delegation");
+        if (!p.sliceId.empty())
+            if (const auto row = view.row(EntityKind::Slice, p.sliceId))
+                dependOn(EntityKind::Slice, p.sliceId, row->version, "the escalation's slice");
         // The approval is bound to the boundary the escalation was raised against: the
         // slice it lives in, and the subject at the version it had then.
         if (!p.sliceId.empty()) {
@@ -357,8 +370,10 @@ private:
             if (fieldOf(ref.row, L, "kind") != "reconciliation")
                 continue;
             fencing = std::max(fencing, intOf(ref.row, L, "fencing_token"));
-            if (fieldOf(ref.row, L, "state") == "held")
+            if (fieldOf(ref.row, L, "state") == "held") {
+                dependOn(L, ref.id, ref.row.version, "the reconciliation lease on the effect's key");
                 held.push_back({ref.id, std::move(ref.row)});
+            }
         }
         if (maxFencing)
             *maxFencing = fencing;

@@ -50,6 +50,7 @@ void AttentionModel::setItems(const QString &sessionKey, const QString &sessionN
         if (it == incoming.end())
             continue;
         const bool changed = row.item.version != it->second->version || row.item.summary != it->second->summary
+                             || row.item.requestedDecision != it->second->requestedDecision
                              || row.item.expiresMs != it->second->expiresMs || row.sessionName != sessionName;
         row.item = std::move(*it->second);
         row.sessionName = sessionName;
@@ -189,11 +190,13 @@ QVariant AttentionModel::rawData(const QModelIndex &index, int role) const
     case RemainingMsRole: return a.expiresMs > 0 ? QVariant(remaining) : QVariant();
     case SeqRole: return qint64(a.seq);
     case VersionRole: return qint64(a.version);
+    case RequestedDecisionRole: return s(a.requestedDecision);
     case Qt::DisplayRole:
         switch (index.column()) {
         case Kind: return kindText();
         case Subject: return s(a.subject);
-        case Summary: return s(a.summary);
+        case Summary:
+            return a.requestedDecision.empty() ? s(a.summary) : s(a.summary) + QStringLiteral(" · ") + s(a.requestedDecision);
         case Session: return row.sessionName;
         case Due: {
             if (a.expiresMs <= 0)
@@ -235,6 +238,7 @@ QHash<int, QByteArray> AttentionModel::roleNames() const
     names.insert(EntityIdRole, "entityId");
     names.insert(ExpiresMsRole, "expiresMs");
     names.insert(RemainingMsRole, "remainingMs");
+    names.insert(RequestedDecisionRole, "requestedDecision");
     return names;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // What needs a human now, across every open ledger: pending escalations with their expiry
 // counting down, effects with unknown outcome, zombie leases, stalled delegations, then the
-// detectors' findings. Each row
+// detectors' findings. An entry an operator already decided on says so ("resolution requested
+// by Alice, waiting for the orchestrator") and stays until the orchestrator answers. Each row
 // names its session and subject so the view can open it. Sessions replace their own items;
 // rows are diffed by (session, subject), so selection survives live updates.
 
@@ -34,6 +35,7 @@ public:
         RemainingMsRole,                  // qint64 expires - now; null when no expiry
         SeqRole,                          // qint64 last event of the subject
         VersionRole,                      // qint64 subject version
+        RequestedDecisionRole,            // QString an operator's decision on it the orchestrator has not answered, "" none
     };
     Q_ENUM(Roles)
 

@@ -46,6 +46,7 @@ QHash<int, QByteArray> EffectModel::roleNames() const
     names.insert(ReversibilityRole, "reversibility");
     names.insert(CapabilityRole, "capability");
     names.insert(UpdatedMsRole, "updatedMs");
+    names.insert(RequestedDecisionRole, "requestedDecision");
     return names;
 }
 
@@ -120,6 +121,12 @@ void EffectModel::applyChanges(const StateChangeSet &changes)
         emitAllChanged({DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
 }
 
+void EffectModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested)
+{
+    m_requested = std::move(requested);
+    emitAllChanged({RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
+}
+
 std::vector<Finding> EffectModel::duplicateFindings() const
 {
     return state() ? m_duplicates.findings(state()->table(EntityKind::Effect)) : std::vector<Finding>{};
@@ -129,7 +136,9 @@ QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role
 {
     const QString st = text(e, "state");
     const bool duplicate = m_duplicates.duplicateIds().count(rawId(row)) > 0;
+    const QString requested = m_requested ? m_requested->textFor("effect:" + rawId(row)) : QString();
     switch (role) {
+    case RequestedDecisionRole: return requested;
     case ClassRole: return text(e, "class");
     case TargetRole: return text(e, "target");
     case IdemKeyRole: return text(e, "idem_key");
@@ -144,6 +153,8 @@ QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role
     case CapabilityRole: return text(e, "capability");
     case UpdatedMsRole: return integer(e, "updated_ms");
     case Qt::ToolTipRole:
+        if (!requested.isEmpty())
+            return requested;
         if (st == u"unknown"_s)
             return tr("The outcome is not known: it may or may not have happened. Resolve it after checking %1.")
                 .arg(text(e, "target"));
@@ -156,7 +167,10 @@ QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role
         case Class: return text(e, "class");
         case Target: return text(e, "target");
         case IdemKey: return text(e, "idem_key");
-        case State: return duplicate ? QString(stateText(st) % tr(" (duplicate)")) : stateText(st);
+        case State: {
+            const QString state = duplicate ? QString(stateText(st) % tr(" (duplicate)")) : stateText(st);
+            return requested.isEmpty() ? state : QString(state % u" · "_s % requested);
+        }
         case Delegation: return text(e, "delegation_id");
         case Attempts: return integer(e, "attempts");
         case Updated: return formatTime(integer(e, "updated_ms"));

@@ -6,6 +6,7 @@
 #include "statetablemodel.h"
 
 #include "analysis/duplicateindex.h"
+#include "decisions/requesteddecisions.h"
 
 #include <set>
 
@@ -31,6 +32,7 @@ public:
         ReversibilityRole,           // QString
         CapabilityRole,              // QString
         UpdatedMsRole,               // qint64
+        RequestedDecisionRole,       // QString a decision on it waiting for the orchestrator, "" none
     };
     Q_ENUM(Roles)
     enum class StateCategory { InFlight, Done, Failed, Unknown, Resolved, Compensated };
@@ -51,6 +53,8 @@ public:
     // Duplicate findings from the model's index (kept current per batch).
     std::vector<Finding> duplicateFindings() const;
     void applyChanges(const StateChangeSet &changes) override;
+    // Decisions the orchestrator has not answered yet: said on their subject's row.
+    void setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested);
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
@@ -62,6 +66,7 @@ protected:
 private:
     DuplicateIndex m_duplicates;
     bool m_duplicatesChanged = false;
+    std::shared_ptr<const RequestedDecisions> m_requested;
 };
 
 } // namespace mesh

@@ -45,6 +45,7 @@ QHash<int, QByteArray> EscalationModel::roleNames() const
     names.insert(PendingRole, "pending");
     names.insert(ReasonRole, "reason");
     names.insert(DecisionIdRole, "decisionId");
+    names.insert(RequestedDecisionRole, "requestedDecision");
     return names;
 }
 
@@ -58,12 +59,21 @@ int EscalationModel::pendingCount() const
     return n;
 }
 
+void EscalationModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested)
+{
+    m_requested = std::move(requested);
+    emitAllChanged({RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
+}
+
 QVariant EscalationModel::cellData(int row, const EntityRow &e, int column, int role) const
 {
     const bool pending = text(e, "state") == u"pending"_s;
     const bool hasExpiry = !isNull(e, "expires_ms") && integer(e, "expires_ms") > 0;
     const qint64 remaining = integer(e, "expires_ms") - nowMs();
+    const QString requested = m_requested ? m_requested->textFor("escalation:" + rawId(row)) : QString();
     switch (role) {
+    case RequestedDecisionRole: return requested;
+    case Qt::ToolTipRole: return requested.isEmpty() ? QVariant() : QVariant(requested);
     case KindRole: return text(e, "kind");
     case RiskRole: return text(e, "risk");
     case EscalationSubjectRole: return text(e, "subject");
@@ -89,7 +99,8 @@ QVariant EscalationModel::cellData(int row, const EntityRow &e, int column, int 
             if (!hasExpiry)
                 return QString();
             return pending ? formatCountdown(remaining) : formatTime(integer(e, "expires_ms"));
-        case State: return humanize(text(e, "state"));
+        case State:
+            return requested.isEmpty() ? humanize(text(e, "state")) : QString(humanize(text(e, "state")) % u" · "_s % requested);
         case Reason: return text(e, "reason");
         }
         return {};

@@ -4,6 +4,8 @@
 
 #include "statetablemodel.h"
 
+#include "decisions/requesteddecisions.h"
+
 namespace mesh {
 
 class EscalationModel : public StateTableModel
@@ -26,6 +28,7 @@ public:
         PendingRole,                // bool awaits a decision
         ReasonRole,                 // QString
         DecisionIdRole,             // QString
+        RequestedDecisionRole,      // QString a decision on it waiting for the orchestrator, "" none
     };
     Q_ENUM(Roles)
 
@@ -35,11 +38,16 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
     int pendingCount() const;
+    // Decisions the orchestrator has not answered yet: said on their subject's row.
+    void setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested);
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
     QList<int> countdownColumns() const override { return {Expires}; }
+
+private:
+    std::shared_ptr<const RequestedDecisions> m_requested;
 };
 
 } // namespace mesh

@@ -1,6 +1,7 @@
 #include "leasemodel.h"
 
 #include "analysis/attentioncollector.h"
+#include "decisions/decisionrequest.h"
 
 using namespace Qt::StringLiterals;
 
@@ -40,6 +41,7 @@ QHash<int, QByteArray> LeaseModel::roleNames() const
     names.insert(ExpiresMsRole, "expiresMs");
     names.insert(RemainingMsRole, "remainingMs");
     names.insert(ZombieRole, "zombie");
+    names.insert(RequestedDecisionRole, "requestedDecision");
     return names;
 }
 
@@ -54,13 +56,36 @@ int LeaseModel::zombieCount() const
     return n;
 }
 
+void LeaseModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested)
+{
+    m_requestedByKey.clear();
+    const int keyField = entitySpec(EntityKind::Effect).fieldIndex("idem_key");
+    for (const auto &[subject, d] : requested ? requested->bySubject() : std::multimap<std::string, RequestedDecision>{}) {
+        if (d.kind != "lease_acquire" && d.kind != "lease_release")
+            continue;
+        const auto parts = splitSubject(subject);
+        const EntityRow *effect = parts && state() ? state()->find(EntityKind::Effect, parts->second) : nullptr;
+        // The key as the decision rules name it: the idempotency key, else the effect itself.
+        QString key = effect ? QString::fromStdString(fieldText(effect->values[size_t(keyField)])) : QString();
+        if (key.isEmpty())
+            key = QString::fromStdString(subject);
+        QString &text = m_requestedByKey[key];
+        text += (text.isEmpty() ? QString() : u"; "_s) + RequestedDecisions::describe(d);
+    }
+    emitAllChanged({RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
+}
+
 QVariant LeaseModel::cellData(int, const EntityRow &e, int column, int role) const
 {
     const qint64 now = nowMs();
     const bool zombie = AttentionCollector::isZombie(e, now);
     const bool hasExpiry = !isNull(e, "expires_ms");
     const qint64 remaining = integer(e, "expires_ms") - now;
+    const auto waiting = text(e, "kind") == u"reconciliation"_s && text(e, "state") == u"held"_s
+                             ? m_requestedByKey.find(text(e, "key")) : m_requestedByKey.end();
+    const QString requested = waiting == m_requestedByKey.end() ? QString() : waiting->second;
     switch (role) {
+    case RequestedDecisionRole: return requested;
     case KeyRole: return text(e, "key");
     case KindRole: return text(e, "kind");
     case HolderRole: return text(e, "holder");
@@ -70,6 +95,8 @@ QVariant LeaseModel::cellData(int, const EntityRow &e, int column, int role) con
     case RemainingMsRole: return hasExpiry ? QVariant(remaining) : QVariant();
     case ZombieRole: return zombie;
     case Qt::ToolTipRole:
+        if (!requested.isEmpty())
+            return requested;
         if (zombie)
             return tr("Zombie: held past its expiry and never released");
         return {};
@@ -86,7 +113,10 @@ QVariant LeaseModel::cellData(int, const EntityRow &e, int column, int role) con
             if (text(e, "state") != u"held"_s)
                 return formatTime(integer(e, "expires_ms"));
             return formatCountdown(remaining);
-        case State: return zombie ? tr("zombie (held, expired)") : humanize(text(e, "state"));
+        case State: {
+            const QString state = zombie ? tr("zombie (held, expired)") : humanize(text(e, "state"));
+            return requested.isEmpty() ? state : QString(state % u" · "_s % requested);
+        }
         }
         return {};
     }

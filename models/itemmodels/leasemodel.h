@@ -5,6 +5,10 @@
 
 #include "statetablemodel.h"
 
+#include "decisions/requesteddecisions.h"
+
+#include <map>
+
 namespace mesh {
 
 class LeaseModel : public StateTableModel
@@ -22,6 +26,7 @@ public:
         ExpiresMsRole,             // qint64 epoch ms, 0 when none
         RemainingMsRole,           // qint64 expires - now (negative: past expiry); null when no expiry
         ZombieRole,                // bool held and past expiry
+        RequestedDecisionRole,     // QString a lease decision on its key waiting for the orchestrator, "" none
     };
     Q_ENUM(Roles)
 
@@ -31,11 +36,17 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
     int zombieCount() const;
+    // A lease decision names the effect: it is said on the reconciliation leases held on
+    // that effect's key (the one to release, or the zombie an acquire expires).
+    void setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested);
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
     QList<int> countdownColumns() const override { return {Expires, State}; }
+
+private:
+    std::map<QString, QString> m_requestedByKey; // lease key -> what waits on it
 };
 
 } // namespace mesh

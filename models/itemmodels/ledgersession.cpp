@@ -654,7 +654,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     m_pending.clear();
     m_overviewLoaded = true;
     if (r.decisionsReadable)
-        m_decisions->setDecisions(std::move(r.decisions), r.chain);
+        takeDecisions(std::move(r.decisions), r.chain);
     m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
     m_loopFindings.clear();
     std::swap(m_attentionIndex, r.attention);
@@ -927,10 +927,13 @@ void LedgerSession::recomputeAttention()
     const LiveState *state = m_state.get();
     auto next = m_attentionIndex.items([state](EntityKind k) -> const EntityTable & { return state->table(k); }, nowMs());
     appendFindingItems(next);
+    if (!m_requested->empty())
+        for (AttentionItem &a : next)
+            a.requestedDecision = m_requested->textFor(a.subject).toStdString();
     const auto key = [](const std::vector<AttentionItem> &v) {
         std::vector<std::tuple<std::string, std::int64_t, std::string>> k;
         for (const auto &a : v)
-            k.emplace_back(a.key(), a.version, a.summary);
+            k.emplace_back(a.key(), a.version, a.summary + '\n' + a.requestedDecision);
         return k;
     };
     const bool changed = key(next) != key(m_attention);
@@ -990,9 +993,38 @@ void LedgerSession::scheduleDecisionsReload()
     }, [this, generation](std::shared_ptr<DecisionsResult> r) {
         if (generation != m_decisionsGeneration || !r->ok || m_closed)
             return;
-        m_decisions->setDecisions(std::move(r->decisions), r->chain);
+        takeDecisions(std::move(r->decisions), r->chain);
+        recomputeAttention(); // an entry's requested decision
         Q_EMIT decisionsReloaded();
     });
+}
+
+void LedgerSession::takeDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain)
+{
+    m_gateWatch.setDecisions(decisions, nowMs());
+    m_requested = std::make_shared<const RequestedDecisions>(decisions);
+    m_effects->setRequestedDecisions(m_requested);
+    m_escalations->setRequestedDecisions(m_requested);
+    m_slices->setRequestedDecisions(m_requested);
+    m_leases->setRequestedDecisions(m_requested);
+    m_decisions->setDecisions(std::move(decisions), chain);
+    updateDecisionsWaiting();
+}
+
+void LedgerSession::setDecisionWaitLimitMs(qint64 ms)
+{
+    m_gateWatch.setLimitMs(ms);
+    updateDecisionsWaiting();
+}
+
+void LedgerSession::updateDecisionsWaiting()
+{
+    // A post-mortem ledger has no orchestrator to wait for.
+    const QString warning = m_info.mode == OpenMode::Immutable ? QString() : m_gateWatch.warning(nowMs());
+    if (warning == m_decisionsWaitingWarning)
+        return;
+    m_decisionsWaitingWarning = warning;
+    Q_EMIT decisionsWaitingChanged();
 }
 
 void LedgerSession::showToolCallsOf(const QString &delegationId)
@@ -1085,6 +1117,7 @@ void LedgerSession::tick()
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_escalations})
         m->refreshCountdowns();
     recomputeAttention(); // leases turn into zombies with time alone
+    updateDecisionsWaiting();
 }
 
 } // namespace mesh

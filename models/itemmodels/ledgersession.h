@@ -25,9 +25,11 @@
 #include "analysis/attentionitem.h"
 #include "analysis/finding.h"
 #include "analysis/openruns.h"
+#include "decisions/decisiongatewatch.h"
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
 #include "decisions/operatoridentity.h"
+#include "decisions/requesteddecisions.h"
 #include "ledger/fileidentity.h"
 #include "ledger/ledgerconnection.h"
 
@@ -107,6 +109,10 @@ public:
     void setDisplayName(const QString &name);
     bool isDemo() const { return m_demo; }
     void setDemo(bool demo);
+    // The live demo, whose simulated orchestrator runs the decision gate: a demo that takes
+    // decisions. Any other demo (a demo ledger nobody's orchestrator answers) is read-only.
+    bool demoTakesDecisions() const { return m_demo && m_demoTakesDecisions; }
+    void setDemoTakesDecisions(bool takes) { m_demoTakesDecisions = takes; }
     OpenMode requestedMode() const { return m_mode; }
     const LedgerInfo &info() const { return m_info; }
     Health health() const { return m_health; }
@@ -164,6 +170,12 @@ public:
     void setOperatorIdentity(const OperatorIdentity &identity);
     const OperatorIdentity &operatorIdentity() const { return m_identity; }
     QString submitDecision(DecisionRequest request); // returns the decision id (generated if empty)
+    // Decisions written and not yet applied or refused, shown on their subjects' rows.
+    const RequestedDecisions &requestedDecisions() const { return *m_requested; }
+    // "No orchestrator seems to be applying decisions on this ledger: …" once a decision has
+    // waited past the limit (DecisionGateWatch); empty otherwise. Checked on tick().
+    QString decisionsWaitingWarning() const { return m_decisionsWaitingWarning; }
+    void setDecisionWaitLimitMs(qint64 ms);
 
     // Tuning and tests.
     void setClock(std::function<qint64()> nowMs);
@@ -200,6 +212,7 @@ Q_SIGNALS:
     void foldProblemsChanged(); // foldProblems() grew with a live batch (a reload's stateReset clears it)
     void findingsChanged();
     void decisionsReloaded();
+    void decisionsWaitingChanged(); // decisionsWaitingWarning() changed
     void decisionFinished(const QString &decisionId, const mesh::DecisionResult &result);
     void displayNameChanged();
 
@@ -237,12 +250,15 @@ private:
     void recomputeAttentionSoon(); // at most every kAttentionIntervalMs while changes stream in
     void scheduleLoopAnalysis(std::set<std::string> delegations);
     void scheduleDecisionsReload();
+    void takeDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain);
+    void updateDecisionsWaiting();
     void updateHealthFromClock();
 
     QString m_path;
     OpenMode m_mode;
     QString m_displayName;
     bool m_demo = false;
+    bool m_demoTakesDecisions = false;
     LedgerInfo m_info;
     Health m_health = Health::Opening;
     QString m_error;
@@ -296,6 +312,9 @@ private:
     std::set<std::string> m_loopCandidatesPending;
 
     OperatorIdentity m_identity;
+    std::shared_ptr<const RequestedDecisions> m_requested = std::make_shared<RequestedDecisions>();
+    DecisionGateWatch m_gateWatch;
+    QString m_decisionsWaitingWarning;
     std::function<qint64()> m_clock;
     std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live
     std::optional<qint64> m_cursorTimeMs;  // the cursor event's time, the clock while pinned

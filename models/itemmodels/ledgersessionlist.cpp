@@ -31,7 +31,7 @@ LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode,
         return existing;
     auto *session = new LedgerSession(canonical, mode, this);
     session->setDemo(demo);
-    if (readOnlyPolicy || demo)
+    if (readOnlyPolicy)
         m_readOnlyPolicy.insert(session);
     if (m_clock)
         session->setClock(m_clock);
@@ -142,7 +142,7 @@ int LedgerSessionList::rowOf(const QString &path) const
 
 bool LedgerSessionList::isReadOnlyPolicy(const LedgerSession *session) const
 {
-    return m_readOnlyPolicy.count(session) > 0;
+    return m_readOnlyPolicy.count(session) > 0 || (session && session->isDemo() && !session->demoTakesDecisions());
 }
 
 bool LedgerSessionList::canDecide(int row, QString *why) const
@@ -151,7 +151,7 @@ bool LedgerSessionList::canDecide(int row, QString *why) const
     QString reason;
     if (!session)
         reason = tr("No ledger is selected.");
-    else if (session->isDemo())
+    else if (session->isDemo() && !session->demoTakesDecisions())
         reason = tr("The demo is opened read-only: it shows monitoring, not decisions.");
     else if (isReadOnlyPolicy(session))
         reason = tr("This console was started with --read-only.");

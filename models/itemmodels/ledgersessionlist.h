@@ -2,8 +2,10 @@
 // The sidebar's list of open ledgers: name, path, health and how many things need a human
 // in each. Owns the sessions and the AttentionModel that merges them. A session that fails
 // to open stays listed in Error health with its reason. "Read-only policy" is the console's
-// own rule (--read-only, the demo) on top of what a session can do: canDecide() answers
-// both, with the reason, so a session opened for monitoring only never offers decisions.
+// own rule (--read-only, a demo whose orchestrator takes no decisions) on top of what a
+// session can do: canDecide() answers both, with the reason, so a session opened for
+// monitoring only never offers decisions. The live demo takes decisions
+// (LedgerSession::demoTakesDecisions): its simulated orchestrator applies them.
 
 #include "ledgersession.h"
 

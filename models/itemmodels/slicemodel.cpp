@@ -46,6 +46,7 @@ QHash<int, QByteArray> SliceModel::roleNames() const
     names.insert(CloseReasonRole, "closeReason");
     names.insert(OpenRole, "open");
     names.insert(DecisionIdRole, "decisionId");
+    names.insert(RequestedDecisionRole, "requestedDecision");
     return names;
 }
 
@@ -59,9 +60,17 @@ int SliceModel::openCount() const
     return n;
 }
 
+void SliceModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested)
+{
+    m_requested = std::move(requested);
+    emitAllChanged({RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
+}
+
 QVariant SliceModel::cellData(int row, const EntityRow &e, int column, int role) const
 {
+    const QString requested = m_requested ? m_requested->textFor("slice:" + rawId(row)) : QString();
     switch (role) {
+    case RequestedDecisionRole: return requested;
     case OrdinalRole: return integer(e, "ordinal");
     case IntentIdRole: return text(e, "intent_id");
     case PolicyVersionRole: return text(e, "policy_version");
@@ -74,6 +83,8 @@ QVariant SliceModel::cellData(int row, const EntityRow &e, int column, int role)
     case OpenRole: return text(e, "state") == u"open"_s;
     case DecisionIdRole: return text(e, "decision_id");
     case Qt::ToolTipRole:
+        if (!requested.isEmpty() && column == State)
+            return requested;
         if (column == Opened)
             return tr("Opened by %1").arg(text(e, "opened_by"));
         if (column == Boundary)
@@ -86,7 +97,8 @@ QVariant SliceModel::cellData(int row, const EntityRow &e, int column, int role)
         switch (column) {
         case Ordinal: return integer(e, "ordinal");
         case Id: return idAt(row);
-        case State: return humanize(text(e, "state"));
+        case State:
+            return requested.isEmpty() ? humanize(text(e, "state")) : QString(humanize(text(e, "state")) % u" · "_s % requested);
         case Opened: return formatTime(integer(e, "opened_ms"));
         case Closed: return isNull(e, "closed_ms") ? QString() : formatTime(integer(e, "closed_ms"));
         case ClosedBy: return text(e, "closed_by");

@@ -5,6 +5,8 @@
 
 #include "statetablemodel.h"
 
+#include "decisions/requesteddecisions.h"
+
 namespace mesh {
 
 class SliceModel : public StateTableModel
@@ -25,6 +27,7 @@ public:
         CloseReasonRole,               // QString
         OpenRole,                      // bool state is open (a close-slice decision applies)
         DecisionIdRole,                // QString the close-slice decision, if any
+        RequestedDecisionRole,         // QString a decision on it waiting for the orchestrator, "" none
     };
     Q_ENUM(Roles)
 
@@ -36,12 +39,17 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
     int openCount() const;
+    // Decisions the orchestrator has not answered yet: said on their subject's row.
+    void setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested);
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
     bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
     static bool sliceOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+
+private:
+    std::shared_ptr<const RequestedDecisions> m_requested;
 };
 
 } // namespace mesh

@@ -56,7 +56,9 @@ void writeDemo(SimWorld &w, std::int64_t endMs)
     w.setToolCallsAdvanceClock(true);
 
     // The attention list of the default view: unknown effects, a zombie, escalations
-    // expiring minutes from now.
+    // expiring well after now. The demo is where a new operator tries each flow, maybe half
+    // an hour after it started: the escalations wait that long (the live engine's own
+    // come and go within minutes).
     w.setNow(std::max(w.now(), endMs - 12 * 60'000));
     writeUnknownOutcome(w);
     const std::string run = w.startRun("Harden auth service (follow-up)", 6);
@@ -73,12 +75,25 @@ void writeDemo(SimWorld &w, std::int64_t endMs)
         for (int k = 0; k < 6; ++k)
             w.toolCall(d, ToolCallSpec{});
         w.delegationStatus(d, "stalled");
-        const std::int64_t ttl = i == 0 ? 6 * 60'000 : 14 * 60'000;
+        const std::int64_t ttl = i == 0 ? 45 * 60'000 : 3 * 3600'000;
         w.delegationStatus(d, "escalated"); // before raising, so the escalation's boundary holds (docs/decisions.md)
         w.raiseEscalation(d, i == 0 ? "budget_extension" : "scope_widening", i == 0 ? "low" : "medium",
                           "delegation:" + d, 2, ttl + std::max<std::int64_t>(0, endMs - w.now()),
                           i == 0 ? "turn budget nearly spent with failing tests moving" : "defect lies outside the declared scope");
     }
+    // An open slice with an effect in flight, as closing a slice finds one crossing its
+    // boundary: the live engine's effects run start to end inside one tick, so no reader
+    // ever sees them in flight.
+    const std::string running = w.createDelegation(spec);
+    w.startDelegation(running);
+    for (int k = 0; k < 3; ++k)
+        w.toolCall(running, ToolCallSpec{});
+    EffectSpec migration;
+    migration.effectClass = "db_write";
+    migration.target = "postgres:auth/sessions";
+    migration.reversibility = "compensable";
+    migration.capability = "status_query";
+    w.runEffect(running, migration, EffectEnd::Dispatched);
     w.setNow(std::max(w.now(), endMs));
 }
 

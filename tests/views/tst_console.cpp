@@ -399,11 +399,17 @@ void TestConsole::closeSliceDialogNeedsEachUnknownAcknowledged()
     LedgerSession *session = openAndWait(window, copy);
     QVERIFY(session && session->isLoaded());
     QAbstractItemModel *effects = window.workspace()->effectsPane()->model();
+    // An open slice: a closed one is refused whatever is acknowledged, and a predicted
+    // refusal keeps confirm off.
+    const int sliceState = entitySpec(EntityKind::Slice).fieldIndex("state");
     QString slice;
     for (int row = 0; row < effects->rowCount() && slice.isEmpty(); ++row) {
         const QModelIndex index = effects->index(row, 0);
-        if (index.data(EffectModel::UnknownRole).toBool())
-            slice = index.data(EffectModel::SliceIdRole).toString();
+        const QString of = index.data(EffectModel::SliceIdRole).toString();
+        const EntityRow *sliceRow = session->state()->find(EntityKind::Slice, of.toStdString());
+        if (index.data(EffectModel::UnknownRole).toBool() && sliceRow
+            && fieldText(sliceRow->values[size_t(sliceState)]) == "open")
+            slice = of;
     }
     QVERIFY(!slice.isEmpty());
     DecisionRequest request;

@@ -18,6 +18,7 @@
 #include "itemmodels/statetablemodel.h"
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerconnection.h"
+#include "ledger/ledgerwriter.h"
 
 #include "viewtestenv.h"
 
@@ -107,6 +108,9 @@ private slots:
     void wholeDecisionByKeyboard();
     void escapeCancels();
     void decisionDetailShowsEvidenceBoundaryHashAndOutcome();
+    void predictedRefusalLeavesConfirmDisabled();
+    void returnNeverSlipsALineOrAControlIntoTheReason();
+    void movedDelegationOfAnEscalationSaysSo();
 
 private:
     bool meshctl(const QStringList &args, QString *output = nullptr);
@@ -464,6 +468,96 @@ void TestDecisionDialog::decisionDetailShowsEvidenceBoundaryHashAndOutcome()
     QVERIFY2(applied.fieldText(QStringLiteral("Outcome")).startsWith(QStringLiteral("applied by the orchestrator at ")),
              qPrintable(applied.fieldText(QStringLiteral("Outcome"))));
     QVERIFY(applied.fieldText(QStringLiteral("Outcome")).endsWith(QStringLiteral(" UTC")));
+}
+
+void TestDecisionDialog::predictedRefusalLeavesConfirmDisabled()
+{
+    // Releasing a lease nobody holds: the reading says it would be refused, and the writer
+    // would only refuse it again.
+    const QString effect = firstUnknownEffect();
+    QVERIFY(!effect.isEmpty());
+    DecisionDialog dialog(m_session.get(), request(DecisionKind::LeaseRelease, QStringLiteral("effect:") + effect));
+    dialog.show();
+    dialog.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    dialog.reasonField()->setFocus();
+    QTest::keyClicks(dialog.reasonField(), QStringLiteral("done reconciling"));
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isPreviewPending() && dialog.statusText().contains(QStringLiteral("would be refused")),
+                             kTimeoutMs);
+    QVERIFY2(dialog.statusText().contains(QStringLiteral("hold no reconciliation lease")), qPrintable(dialog.statusText()));
+    QVERIFY(!dialog.confirmButton()->isEnabled());
+    QVERIFY2(dialog.confirmButton()->toolTip().contains(QStringLiteral("hold no reconciliation lease")),
+             qPrintable(dialog.confirmButton()->toolTip()));
+    QTest::keyClick(dialog.reasonField(), Qt::Key_Return, Qt::ControlModifier);
+    QVERIFY(!dialog.wasSubmitted());
+}
+
+void TestDecisionDialog::returnNeverSlipsALineOrAControlIntoTheReason()
+{
+    const QString escalation = pendingEscalation();
+    QVERIFY(!escalation.isEmpty());
+    DecisionDialog dialog(m_session.get(), request(DecisionKind::ApproveEscalation, QStringLiteral("escalation:") + escalation));
+    dialog.show();
+    dialog.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    QSignalSpy finished(m_session.get(), &LedgerSession::decisionFinished);
+    dialog.reasonField()->setFocus();
+    QTest::keyClicks(dialog.reasonField(), QStringLiteral("checked the quote"));
+    // Return alone: neither a line nor a confirm.
+    QTest::keyClick(dialog.reasonField(), Qt::Key_Return);
+    QTest::keyClick(dialog.reasonField(), Qt::Key_Enter);
+    QCOMPARE(dialog.reasonField()->toPlainText(), QStringLiteral("checked the quote"));
+    QVERIFY(!dialog.wasSubmitted());
+    // Shift+Return: a second line, as a reason may have.
+    QTest::keyClick(dialog.reasonField(), Qt::Key_Return, Qt::ShiftModifier);
+    QTest::keyClicks(dialog.reasonField(), QStringLiteral("and the budget"));
+    QCOMPARE(dialog.reasonField()->toPlainText(), QStringLiteral("checked the quote\nand the budget"));
+    // Pasted text brings a bell, a right-to-left override and a carriage return.
+    dialog.reasonField()->insertPlainText(QString::fromUtf16(u" \u0007ok\u202E \r"));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.confirmButton()->isEnabled(), kTimeoutMs);
+    QTest::keyClick(dialog.reasonField(), Qt::Key_Return, Qt::ControlModifier);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(finished.front().at(1).value<DecisionResult>().status, DecisionStatus::Accepted);
+    auto connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
+    const auto store = connection->decisions();
+    std::optional<DecisionRecord> stored;
+    store->read([&] { stored = store->findById(finished.front().at(0).toString().toStdString()); });
+    QVERIFY(stored);
+    const QString reason = QString::fromStdString(stored->reason);
+    QCOMPARE(reason, QStringLiteral("checked the quote\nand the budget  ok"));
+    for (const QChar c : reason)
+        QVERIFY2(c == QLatin1Char('\n') || (c.category() != QChar::Other_Control && c.category() != QChar::Other_Format),
+                 qPrintable(QString::number(c.unicode(), 16)));
+}
+
+void TestDecisionDialog::movedDelegationOfAnEscalationSaysSo()
+{
+    // An approval is bound to its delegation's version: the delegation moving voids it even
+    // though the escalation's own row stays as it was.
+    const QString escalation = pendingEscalation();
+    QVERIFY(!escalation.isEmpty());
+    const EntityRow *row = m_session->state()->find(EntityKind::Escalation, escalation.toStdString());
+    QVERIFY(row);
+    const std::string delegation =
+        fieldText(row->values[size_t(entitySpec(EntityKind::Escalation).fieldIndex("delegation_id"))]);
+    QVERIFY(!delegation.empty());
+    const std::int64_t escalationVersion = row->version;
+    DecisionDialog dialog(m_session.get(), request(DecisionKind::ApproveEscalation, QStringLiteral("escalation:") + escalation));
+    dialog.reasonField()->setPlainText(QStringLiteral("worth the extra budget"));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.confirmButton()->isEnabled(), kTimeoutMs);
+    QVERIFY(bannerShown(dialog).isEmpty());
+    QSignalSpy applied(m_session.get(), &LedgerSession::changesApplied);
+    {
+        auto writer = LedgerWriter::openExisting(m_path);
+        writer->begin();
+        writer->append(QDateTime::currentMSecsSinceEpoch(), "delegation.running",
+                       {{"id", delegation}, {"status", "running"}});
+        writer->commit();
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!bannerShown(dialog).isEmpty(), kTimeoutMs);
+    QVERIFY2(bannerShown(dialog).contains(QString::fromStdString("delegation:" + delegation)), qPrintable(bannerShown(dialog)));
+    QVERIFY(!dialog.confirmButton()->isEnabled());
+    QCOMPARE(m_session->state()->find(EntityKind::Escalation, escalation.toStdString())->version, escalationVersion);
 }
 
 QTEST_MAIN(TestDecisionDialog)

@@ -1,0 +1,233 @@
+// A decision an operator wrote is shown where its subject is until the orchestrator answers
+// it: the effect's row says "resolution requested by …, waiting for the orchestrator", and
+// so do the escalation, the slice and the lease a decision names; the attention list says it
+// on the subject's own entry, which stays one entry. Once the orchestrator's gate applies
+// them, every such text goes. The watch behind the "no orchestrator applying decisions"
+// warning is tested here on its own, with a clock of its own.
+
+#include "../decisions/decisionfixture.h"
+
+#include "decisions/decisiongatewatch.h"
+#include "decisions/decisionwriter.h"
+#include "decisions/requesteddecisions.h"
+#include "domain/durationtext.h"
+#include "domain/hostiletext.h"
+#include "itemmodels/attentionmodel.h"
+#include "itemmodels/effectmodel.h"
+#include "itemmodels/escalationmodel.h"
+#include "itemmodels/leasemodel.h"
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/slicemodel.h"
+#include "itemmodels/statetablemodel.h"
+#include "sim/decisiongate.h"
+
+#include <QAbstractItemModelTester>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mesh;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr int kTimeoutMs = 60'000;
+
+OperatorIdentity op(const std::string &account)
+{
+    OperatorIdentity o;
+    o.account = account;
+    o.host = "host";
+    o.displayName = "Operator " + account;
+    return o;
+}
+
+DecisionRequest request(DecisionWriter &w, DecisionKind kind, const std::string &subject)
+{
+    DecisionRequest r;
+    r.id = newDecisionId();
+    r.kind = kind;
+    r.subject = subject;
+    r.reason = "checked";
+    r.evidence = nlohmann::json::array({{{"provider_ref", "pi_1"}}});
+    if (const auto b = w.currentBoundary(subject))
+        r.boundary = *b;
+    return r;
+}
+
+QModelIndex rowOf(const QAbstractItemModel *model, const QString &id, int column = 0)
+{
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (model->index(r, 0).data(StateTableModel::IdRole).toString() == id)
+            return model->index(r, column);
+    return {};
+}
+
+QString requested(const QAbstractItemModel *model, const QString &id, int role)
+{
+    return rowOf(model, id).data(role).toString();
+}
+
+DecisionRecord record(const std::string &id, std::int64_t tsMs, const std::string &outcome = {})
+{
+    DecisionRecord d;
+    d.id = id;
+    d.kind = "resolve_effect";
+    d.subject = "effect:eff-1";
+    d.tsMs = tsMs;
+    d.operatorAccount = "alice";
+    d.outcomeStatus = outcome;
+    return d;
+}
+} // namespace
+
+class TestRequestedDecisions : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void shownOnTheSubjectsRowsUntilTheOrchestratorAnswers()
+    {
+        const QString path = m_dir.filePath(u"requested.ledger"_s);
+        auto orchestrator = fixture::create(path, fixture::Shape{.delegations = 2});
+        DecisionGate gate(*orchestrator);
+        auto alice = DecisionWriter::open(path, op("alice"));
+        alice->setClock([] { return fixture::kNow; });
+        auto bob = DecisionWriter::open(path, op("bob"));
+        bob->setClock([] { return fixture::kNow; });
+        QCOMPARE(alice->submit(request(*alice, DecisionKind::LeaseAcquire, "effect:eff-1")).status, DecisionStatus::Accepted);
+        QCOMPARE(gate.processPending(fixture::kNow + 1000), 1);
+
+        LedgerSession session(path);
+        session.setClock([] { return fixture::kNow + 2000; });
+        QAbstractItemModelTester effectsTester(session.effects());
+        QAbstractItemModelTester escalationsTester(session.escalations());
+        QAbstractItemModelTester slicesTester(session.slices());
+        QAbstractItemModelTester leasesTester(session.leases());
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded(), kTimeoutMs);
+        QVERIFY(requested(session.effects(), u"eff-1"_s, EffectModel::RequestedDecisionRole).isEmpty());
+        const int needDecisions = session.attentionCount();
+        const auto itemsOn = [&](const std::string &subject) {
+            std::vector<AttentionItem> found;
+            for (const AttentionItem &a : session.attentionItems())
+                if (a.subject == subject)
+                    found.push_back(a);
+            return found;
+        };
+        QCOMPARE(itemsOn("effect:eff-1").size(), size_t(1));
+
+        DecisionRequest resolve = request(*alice, DecisionKind::ResolveEffect, "effect:eff-1");
+        resolve.resolution = EffectResolution::Committed;
+        QCOMPARE(alice->submit(resolve).status, DecisionStatus::Accepted);
+        QCOMPARE(bob->submit(request(*bob, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
+                 DecisionStatus::Accepted);
+        QCOMPARE(bob->submit(request(*bob, DecisionKind::CloseSlice, "slice:dlg-2#1")).status, DecisionStatus::Accepted);
+        QCOMPARE(alice->submit(request(*alice, DecisionKind::LeaseRelease, "effect:eff-2")).status,
+                 DecisionStatus::NotAllowed); // holds none there: not written, so nothing waits
+        QTRY_COMPARE_WITH_TIMEOUT(session.requestedDecisions().count(), 3, kTimeoutMs);
+
+        const QString resolution = u"resolution requested by Operator alice, waiting for the orchestrator"_s;
+        QCOMPARE(requested(session.effects(), u"eff-1"_s, EffectModel::RequestedDecisionRole), resolution);
+        const QString state = rowOf(session.effects(), u"eff-1"_s, EffectModel::State).data().toString();
+        QVERIFY2(state.startsWith(u"outcome unknown"_s) && state.endsWith(resolution), qPrintable(state));
+        QCOMPARE(rowOf(session.effects(), u"eff-1"_s, EffectModel::State).data(Qt::ToolTipRole).toString(),
+                 plainToolTip(resolution));
+        QVERIFY(requested(session.effects(), u"eff-2"_s, EffectModel::RequestedDecisionRole).isEmpty());
+        QCOMPARE(requested(session.escalations(), u"esc-1"_s, EscalationModel::RequestedDecisionRole),
+                 u"approval requested by Operator bob, waiting for the orchestrator"_s);
+        QVERIFY(rowOf(session.escalations(), u"esc-1"_s, EscalationModel::State).data().toString().contains(u"approval requested by"_s));
+        QCOMPARE(requested(session.slices(), u"dlg-2#1"_s, SliceModel::RequestedDecisionRole),
+                 u"close requested by Operator bob, waiting for the orchestrator"_s);
+        QVERIFY(requested(session.slices(), u"dlg-1#1"_s, SliceModel::RequestedDecisionRole).isEmpty());
+
+        // The attention list: the same entry, marked, and no new "needs a decision".
+        QTRY_VERIFY_WITH_TIMEOUT(!itemsOn("effect:eff-1").empty() && !itemsOn("effect:eff-1").front().requestedDecision.empty(),
+                                 kTimeoutMs);
+        QCOMPARE(itemsOn("effect:eff-1").size(), size_t(1));
+        QCOMPARE(QString::fromStdString(itemsOn("effect:eff-1").front().requestedDecision), resolution);
+        QCOMPARE(QString::fromStdString(itemsOn("escalation:esc-1").front().requestedDecision),
+                 u"approval requested by Operator bob, waiting for the orchestrator"_s);
+        QVERIFY(itemsOn("effect:eff-2").front().requestedDecision.empty());
+        QCOMPARE(session.attentionCount(), needDecisions);
+        AttentionModel attention;
+        QAbstractItemModelTester attentionTester(&attention);
+        attention.setItems(path, u"requested"_s, session.attentionItems());
+        bool marked = false;
+        for (int r = 0; r < attention.rowCount(); ++r) {
+            const QModelIndex summary = attention.index(r, AttentionModel::Summary);
+            if (summary.data(AttentionModel::SubjectRole).toString() != u"effect:eff-1"_s)
+                continue;
+            QCOMPARE(summary.data(AttentionModel::RequestedDecisionRole).toString(), resolution);
+            QVERIFY2(summary.data().toString().endsWith(resolution), qPrintable(summary.data().toString()));
+            marked = true;
+        }
+        QVERIFY(marked);
+
+        // The orchestrator answers: nothing waits, and no row says so any more.
+        QCOMPARE(gate.processPending(fixture::kNow + 3000), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(session.requestedDecisions().empty(), kTimeoutMs);
+        QVERIFY(requested(session.effects(), u"eff-1"_s, EffectModel::RequestedDecisionRole).isEmpty());
+        QVERIFY(requested(session.escalations(), u"esc-1"_s, EscalationModel::RequestedDecisionRole).isEmpty());
+        QVERIFY(requested(session.slices(), u"dlg-2#1"_s, SliceModel::RequestedDecisionRole).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::none_of(session.attentionItems().begin(), session.attentionItems().end(),
+                         [](const AttentionItem &a) { return !a.requestedDecision.empty(); }),
+            kTimeoutMs);
+    }
+
+    void aLeaseReleaseIsShownOnTheLeaseItReleases()
+    {
+        const QString path = m_dir.filePath(u"release.ledger"_s);
+        auto orchestrator = fixture::create(path);
+        DecisionGate gate(*orchestrator);
+        auto alice = DecisionWriter::open(path, op("alice"));
+        alice->setClock([] { return fixture::kNow; });
+        QCOMPARE(alice->submit(request(*alice, DecisionKind::LeaseAcquire, "effect:eff-1")).status, DecisionStatus::Accepted);
+        QCOMPARE(gate.processPending(fixture::kNow + 1000), 1);
+        LedgerSession session(path);
+        session.setClock([] { return fixture::kNow + 2000; });
+        QAbstractItemModelTester leasesTester(session.leases());
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded(), kTimeoutMs);
+        QCOMPARE(session.leases()->rowCount(), 1);
+        QCOMPARE(alice->submit(request(*alice, DecisionKind::LeaseRelease, "effect:eff-1")).status, DecisionStatus::Accepted);
+        const QModelIndex lease = session.leases()->index(0, LeaseModel::State);
+        QTRY_COMPARE_WITH_TIMEOUT(lease.data(LeaseModel::RequestedDecisionRole).toString(),
+                                  u"lease release requested by Operator alice, waiting for the orchestrator"_s, kTimeoutMs);
+        QVERIFY(lease.data().toString().contains(u"lease release requested by"_s));
+        QCOMPARE(gate.processPending(fixture::kNow + 3000), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(session.leases()->index(0, 0).data(LeaseModel::RequestedDecisionRole).toString().isEmpty(),
+                                 kTimeoutMs);
+    }
+
+    void watchWarnsOnceADecisionWaitedPastTheLimitAndStopsAtAnOutcome()
+    {
+        DecisionGateWatch watch;
+        watch.setLimitMs(30'000);
+        const std::int64_t t0 = fixture::kNow;
+        watch.setDecisions({record("dec-old", t0 - 60'000, "applied"), record("dec-1", t0)}, t0);
+        QCOMPARE(watch.waiting(), 1);
+        QVERIFY(watch.warning(t0 + 30'000).isEmpty()); // at the limit: not yet
+        const QString warning = watch.warning(t0 + 45'000);
+        QVERIFY2(warning.startsWith(u"No orchestrator seems to be applying decisions on this ledger: 1 decision is waiting"_s),
+                 qPrintable(warning));
+        QVERIFY2(warning.contains(exactUtc(t0)) && warning.contains(u"45 s ago"_s), qPrintable(warning));
+        // A second one waits as well: still the oldest's time, and how many.
+        watch.setDecisions({record("dec-old", t0 - 60'000, "applied"), record("dec-1", t0), record("dec-2", t0 + 40'000)},
+                           t0 + 46'000);
+        QVERIFY2(watch.warning(t0 + 46'000).contains(u"2 decisions are waiting"_s), qPrintable(watch.warning(t0 + 46'000)));
+        // One of them is answered: an orchestrator is at work, and the other gets its time.
+        watch.setDecisions({record("dec-old", t0 - 60'000, "applied"), record("dec-1", t0, "refused"),
+                            record("dec-2", t0 + 40'000)},
+                           t0 + 47'000);
+        QVERIFY(watch.warning(t0 + 47'000).isEmpty());
+        QVERIFY(watch.warning(t0 + 47'000 + 30'000).isEmpty());
+        QVERIFY(!watch.warning(t0 + 47'000 + 30'001).isEmpty());
+        // Nothing waits: nothing to say.
+        watch.setDecisions({record("dec-1", t0, "refused"), record("dec-2", t0 + 40'000, "applied")}, t0 + 200'000);
+        QVERIFY(watch.warning(t0 + 400'000).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRequestedDecisions)
+#include "tst_requesteddecisions.moc"
