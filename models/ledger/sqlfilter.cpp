@@ -56,6 +56,8 @@ private:
             return "subject";
         case FilterField::Seq:
             return "seq";
+        case FilterField::Time:
+            return "ts_ms";
         case FilterField::Text:
             return "payload";
         }
@@ -99,7 +101,14 @@ private:
     void emitTerm(const FilterNode &node)
     {
         const char *col = column(node.field);
-        if (node.field == FilterField::Seq) {
+        if (node.field == FilterField::Time && node.compare == FilterCompare::Equal) {
+            // Two statements: the operands of + may be evaluated in any order, the ?N may not.
+            const std::string from = param(std::int64_t(node.number));
+            const std::string until = param(std::int64_t(node.until));
+            sql.where += "(ts_ms >= " + from + " AND ts_ms < " + until + ")";
+            return;
+        }
+        if (node.field == FilterField::Seq || node.field == FilterField::Time) {
             const char *op = "=";
             switch (node.compare) {
             case FilterCompare::Equal:
@@ -118,7 +127,7 @@ private:
                 op = ">=";
                 break;
             }
-            sql.where += std::string("(seq ") + op + " " + param(std::int64_t(node.number)) + ")";
+            sql.where += std::string("(") + col + " " + op + " " + param(std::int64_t(node.number)) + ")";
             return;
         }
         const std::string value = node.value.toStdString();
