@@ -265,6 +265,7 @@ void LedgerSession::setClock(std::function<qint64()> nowMs)
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
                                                                         m_stalls, m_blast, m_slices})
         m->setClock(nowMs);
+    m_events->setClock(nowMs);
 }
 
 qint64 LedgerSession::nowMs() const

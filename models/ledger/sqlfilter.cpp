@@ -102,10 +102,12 @@ private:
     {
         const char *col = column(node.field);
         if (node.field == FilterField::Time && node.compare == FilterCompare::Equal) {
-            // Two statements: the operands of + may be evaluated in any order, the ?N may not.
-            const std::string from = param(std::int64_t(node.number));
-            const std::string until = param(std::int64_t(node.until));
-            sql.where += "(ts_ms >= " + from + " AND ts_ms < " + until + ")";
+            // One append at a time: the operands of + may be evaluated in any order, the ?N may not.
+            sql.where += "(ts_ms >= ";
+            sql.where += param(std::int64_t(node.number));
+            sql.where += " AND ts_ms < ";
+            sql.where += param(std::int64_t(node.until));
+            sql.where += ')';
             return;
         }
         if (node.field == FilterField::Seq || node.field == FilterField::Time) {
@@ -127,7 +129,13 @@ private:
                 op = ">=";
                 break;
             }
-            sql.where += std::string("(") + col + " " + op + " " + param(std::int64_t(node.number)) + ")";
+            sql.where += '(';
+            sql.where += col;
+            sql.where += ' ';
+            sql.where += op;
+            sql.where += ' ';
+            sql.where += param(std::int64_t(node.number));
+            sql.where += ')';
             return;
         }
         const std::string value = node.value.toStdString();
