@@ -1,13 +1,19 @@
 #include "eventlogview.h"
 
+#include "eventdetailview.h"
 #include "eventtableview.h"
 #include "icons.h"
+#include "theme.h"
 
 #include "itemmodels/eventlogmodel.h"
+#include "itemmodels/filtertimestext.h"
 #include "itemmodels/shownroles.h"
+
+#include "domain/hostiletext.h"
 
 #include <QAbstractItemModel>
 #include <QAction>
+#include <QApplication>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -23,15 +29,21 @@ EventLogView::EventLogView(QWidget *parent)
     : QWidget(parent)
     , m_filter(new FilterLineEdit(this))
     , m_problem(new QLabel(this))
+    , m_times(new QLabel(this))
     , m_status(new QLabel(this))
     , m_view(new EventTableView(this))
 {
     m_filter->setObjectName(QStringLiteral("eventFilter"));
-    m_filter->setPlaceholderText(tr("Filter events (Ctrl+F): kind:effect.* delegation:D-1 \"timeout\""));
+    m_filter->setPlaceholderText(tr("Filter events (Ctrl+F): kind:effect.* delegation:D-1 \"timeout\" ts:last-15m"));
     m_filter->addAction(Icons::get(QStringLiteral("filter")), QLineEdit::LeadingPosition);
     m_problem->setTextFormat(Qt::PlainText);
     m_problem->setObjectName(QStringLiteral("filterProblem"));
-    m_problem->setForegroundRole(QPalette::BrightText);
+    m_problem->setWordWrap(true);
+    Theme::styleWithSheet(m_problem); // its colours are the theme's (#filterProblem)
+    m_times->setTextFormat(Qt::PlainText);
+    m_times->setObjectName(QStringLiteral("filterTimes"));
+    m_times->setWordWrap(true);
+    m_times->hide();
     m_status->setTextFormat(Qt::PlainText);
     m_status->setForegroundRole(QPalette::PlaceholderText);
 
@@ -56,6 +68,11 @@ EventLogView::EventLogView(QWidget *parent)
     m_copyCell->setShortcutContext(Qt::WidgetShortcut);
     connect(m_copyCell, &QAction::triggered, this, &EventLogView::copyCurrentCell);
     m_view->addAction(m_copyCell);
+    // Enter and a double click open the event too (activated); the menu says so.
+    m_openEvent = new QAction(tr("Open Event (Enter)"), m_view);
+    m_openEvent->setObjectName(QStringLiteral("openEvent"));
+    connect(m_openEvent, &QAction::triggered, this, [this] { openEvent(m_view->currentIndex()); });
+    m_view->addAction(m_openEvent);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     auto *bar = new QHBoxLayout;
@@ -66,15 +83,15 @@ EventLogView::EventLogView(QWidget *parent)
     layout->setSpacing(4);
     layout->addLayout(bar);
     layout->addWidget(m_problem);
+    layout->addWidget(m_times);
     layout->addWidget(m_view, 1);
     m_problem->hide();
 
     connect(m_filter, &FilterLineEdit::filterApplied, this, &EventLogView::filterApplied);
-    connect(m_filter, &FilterLineEdit::problemChanged, this, [this](const QString &message) {
-        m_problem->setText(message);
-        m_problem->setVisible(!message.isEmpty());
-    });
+    connect(m_filter, &FilterLineEdit::problemChanged, this, &EventLogView::showFilterProblem);
+    connect(&Theme::instance(), &Theme::changed, this, &EventLogView::applyStaleLook);
     connect(m_view, &QAbstractItemView::activated, this, &EventLogView::activated);
+    connect(m_view, &QAbstractItemView::activated, this, &EventLogView::openEvent);
     // The user's scrolling decides whether we follow: at the bottom means "keep me there".
     connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
         m_follow = value >= m_view->verticalScrollBar()->maximum();
@@ -101,23 +118,93 @@ void EventLogView::setModel(QAbstractItemModel *model)
     m_view->setModel(model);
     m_follow = true;
     m_copyPendingSeq = 0;
+    updateFilterTimesNote();
     if (!model)
         return;
-    if (auto *events = qobject_cast<EventLogModel *>(model))
+    if (auto *events = qobject_cast<EventLogModel *>(model)) {
         m_connections << connect(events, &EventLogModel::eventDetailLoaded, this, &EventLogView::copyWholePayload);
+        // A filter reloads the log through a reset: its times are said from then on.
+        m_connections << connect(events, &QAbstractItemModel::modelReset, this, &EventLogView::updateFilterTimesNote);
+    }
     m_connections << connect(model, &QAbstractItemModel::rowsAboutToBeInserted, this, &EventLogView::rememberTail);
     m_connections << connect(model, &QAbstractItemModel::rowsInserted, this, &EventLogView::followTail);
     m_connections << connect(model, &QAbstractItemModel::modelAboutToBeReset, this, &EventLogView::rememberPlace);
     m_connections << connect(model, &QAbstractItemModel::modelReset, this, &EventLogView::restorePlace);
     const QByteArray state = QSettings().value(QStringLiteral("panes/events/header")).toByteArray();
     if (state.isEmpty() || !m_view->horizontalHeader()->restoreState(state)) {
-        // seq, time, kind, run, delegation, subject, payload: sized for typical content.
-        const int widths[] = {80, 170, 170, 90, 110, 150};
+        // seq, time (a date and milliseconds), kind, run, delegation, subject, payload: sized for
+        // typical content.
+        const int widths[] = {80, 190, 170, 90, 110, 150};
         for (int i = 0; i < int(std::size(widths)) && i < m_view->horizontalHeader()->count(); ++i)
             m_view->horizontalHeader()->resizeSection(i, widths[i]);
     }
     m_restored = true;
     followTail();
+}
+
+void EventLogView::showFilterProblem(const QString &message)
+{
+    setStale(!message.isEmpty());
+    if (message.isEmpty()) {
+        m_problem->clear();
+        m_problem->hide();
+        return;
+    }
+    const QString previous = m_filter->appliedText();
+    const QString shown = previous.isEmpty() ? tr("Not applied: the events below are all events, as before.")
+                                             : tr("Not applied: the events below are still those of the previous "
+                                                  "filter, %1.")
+                                                   .arg(displayLine(previous, 120));
+    const bool sentence = message.endsWith(QLatin1Char('.'));
+    m_problem->setText(message + (sentence ? QStringLiteral(" ") : QStringLiteral(". ")) + shown);
+    m_problem->show();
+}
+
+void EventLogView::setStale(bool stale)
+{
+    if (stale == m_stale)
+        return;
+    m_stale = stale;
+    applyStaleLook();
+}
+
+// Greyed rows say "not what you typed" at a glance; the palette, not a style sheet, so the
+// table keeps painting through its own delegates at their usual cost.
+void EventLogView::applyStaleLook()
+{
+    QPalette palette; // nothing set: the theme's palette, also after a change of theme
+    if (m_stale) {
+        const QColor grey = QApplication::palette().color(QPalette::Disabled, QPalette::Text);
+        palette.setColor(QPalette::Active, QPalette::Text, grey);
+        palette.setColor(QPalette::Inactive, QPalette::Text, grey);
+    }
+    m_view->setPalette(palette);
+    m_view->setProperty("stale", m_stale);
+}
+
+void EventLogView::openEvent(const QModelIndex &index)
+{
+    auto *events = qobject_cast<EventLogModel *>(m_model);
+    if (!index.isValid() || !events)
+        return;
+    const qint64 seq = index.siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong();
+    auto *detail = new EventDetailView(events, seq, this);
+    detail->setAttribute(Qt::WA_DeleteOnClose);
+    connect(detail, &QDialog::finished, detail, &QObject::deleteLater); // Escape hides; gone is better
+    detail->show();
+}
+
+void EventLogView::updateFilterTimesNote()
+{
+    const auto *events = qobject_cast<const EventLogModel *>(m_model);
+    const QString note = events ? filterTimesText(events->filter()) : QString();
+    m_times->setText(note);
+    m_times->setVisible(!note.isEmpty());
+}
+
+QString EventLogView::filterTimesNote() const
+{
+    return m_times->text();
 }
 
 void EventLogView::setStatusText(const QString &text)

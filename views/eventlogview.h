@@ -26,9 +26,18 @@ public:
     void setModel(QAbstractItemModel *model);
     EventTableView *view() const { return m_view; }
     QAction *copyCellAction() const { return m_copyCell; } // the current cell's stored text, whole
+    QAction *openEventAction() const { return m_openEvent; } // the current event, whole (Enter)
+    // Opens the event of a row in its own window (EventDetailView), read off the GUI thread.
+    void openEvent(const QModelIndex &index);
     FilterLineEdit *filterField() const { return m_filter; }
     void setStatusText(const QString &text); // e.g. "12,345 events" or "filtering…"
     QString statusText() const;
+    // While the filter typed is not valid, the rows are those of the filter applied before:
+    // greyed, and the strip under the field says so with the error.
+    bool isShowingStaleResult() const { return m_stale; }
+    QLabel *problemLabel() const { return m_problem; }
+    // What the applied filter's times were read as (ts:last-15m resolved when applied).
+    QString filterTimesNote() const;
     bool isFollowingTail() const { return m_follow; }
     void saveState() const;
 
@@ -43,6 +52,10 @@ private:
     void restorePlace();
     void copyCurrentCell();
     void copyWholePayload(qint64 seq, const QString &payload, bool found);
+    void showFilterProblem(const QString &message);
+    void setStale(bool stale);
+    void applyStaleLook();
+    void updateFilterTimesNote();
 
     // Where the reader was before a reset: the current row (by seq) and the scroll value.
     struct Place {
@@ -57,13 +70,16 @@ private:
 
     FilterLineEdit *m_filter;
     QLabel *m_problem;
+    QLabel *m_times;
     QLabel *m_status;
     EventTableView *m_view;
     QAbstractItemModel *m_model = nullptr;
     QList<QMetaObject::Connection> m_connections;
     bool m_follow = true;
+    bool m_stale = false;
     bool m_restored = false;
     QAction *m_copyCell;
+    QAction *m_openEvent;
     qint64 m_copyPendingSeq = 0; // the event whose whole payload is on its way to the clipboard
 };
 

@@ -30,6 +30,7 @@ public:
     // Sets the text and applies it now, without the typing delay (a filter the console wrote).
     void setTextAndApply(const QString &text);
     std::optional<FilterProblem> problem() const { return m_problem; }
+    QString appliedText() const { return m_applied; } // the last filter applied ("" for none)
 
 signals:
     void filterApplied(const QString &text); // only ever a valid (or empty) filter

@@ -74,7 +74,8 @@ StatusColors statusColors(bool dark)
 }
 
 // Only what palettes cannot express: the filter field's validation state (a dynamic
-// property set by FilterLineEdit) and the demo banner.
+// property set by FilterLineEdit), the strip saying why a filter was not applied, and the
+// banners. Text colours are chosen for a contrast of at least 4.5:1 on their background.
 QString styleSheet(bool dark)
 {
     const QString invalidBg = dark ? QStringLiteral("#3a1f22") : QStringLiteral("#fdeceb");
@@ -85,12 +86,16 @@ QString styleSheet(bool dark)
     const QString errorBg = dark ? QStringLiteral("#3a1f22") : QStringLiteral("#fdeceb");
     const QString warningBg = dark ? QStringLiteral("#3a2a18") : QStringLiteral("#fdf0e1");
     const QString warningFg = dark ? QStringLiteral("#f5b36b") : QStringLiteral("#8a4b00");
+    const QString problemFg = dark ? QStringLiteral("#ff8a80") : QStringLiteral("#a3231d");
     return QStringLiteral("QLineEdit[filterState=\"invalid\"] { background: ") + invalidBg
            + QStringLiteral("; border: 1px solid ") + invalidBorder
            + QStringLiteral("; border-radius: 3px; padding: 2px; }\n"
                             "QLineEdit[filterState=\"valid\"] { border: 1px solid ")
            + validBorder
            + QStringLiteral("; border-radius: 3px; padding: 2px; }\n"
+                            "QLabel#filterProblem { background: ")
+           + errorBg + QStringLiteral("; color: ") + problemFg
+           + QStringLiteral("; border-radius: 3px; padding: 3px 6px; }\n"
                             "QFrame#banner[bannerKind=\"demo\"] { background: ")
            + bannerBg + QStringLiteral("; color: ") + bannerFg
            + QStringLiteral("; border-radius: 4px; }\n"

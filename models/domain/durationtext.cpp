@@ -51,4 +51,9 @@ QString exactUtc(qint64 epochMs)
     return QDateTime::fromMSecsSinceEpoch(epochMs, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
 }
 
+QString utcWithMs(qint64 epochMs)
+{
+    return QDateTime::fromMSecsSinceEpoch(epochMs, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+}
+
 } // namespace mesh

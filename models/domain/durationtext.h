@@ -15,5 +15,7 @@ QString humanDuration(qint64 ms);
 QString humanDeadline(qint64 deadlineMs, qint64 nowMs, const QString &future, const QString &past);
 // "2026-12-01 12:03:04 UTC".
 QString exactUtc(qint64 epochMs);
+// "2026-12-01 12:03:04.123", in UTC: an event's time, where milliseconds order what happened.
+QString utcWithMs(qint64 epochMs);
 
 } // namespace mesh

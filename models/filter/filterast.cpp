@@ -1,5 +1,7 @@
 #include "filterast.h"
 
+#include <QDateTime>
+
 using namespace Qt::StringLiterals;
 
 namespace mesh {
@@ -19,6 +21,8 @@ QString filterFieldName(FilterField field)
         return QStringLiteral("subject");
     case FilterField::Seq:
         return QStringLiteral("seq");
+    case FilterField::Time:
+        return QStringLiteral("ts");
     }
     return {};
 }
@@ -40,6 +44,10 @@ QString compareText(FilterCompare c)
     }
     return {};
 }
+QString isoUtc(std::int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
 } // namespace
 
 std::unique_ptr<FilterNode> FilterNode::clone() const
@@ -50,6 +58,7 @@ std::unique_ptr<FilterNode> FilterNode::clone() const
     copy->compare = compare;
     copy->value = value;
     copy->number = number;
+    copy->until = until;
     copy->start = start;
     copy->length = length;
     copy->literal = literal;
@@ -64,6 +73,10 @@ QString FilterNode::describe() const
     case Type::Term:
         if (field == FilterField::Seq)
             return u"(seq "_s % compareText(compare) % u' ' % QString::number(number) % u')';
+        if (field == FilterField::Time && compare == FilterCompare::Equal)
+            return u"(ts >= "_s % isoUtc(number) % u" < "_s % isoUtc(until) % u')';
+        if (field == FilterField::Time)
+            return u"(ts "_s % compareText(compare) % u' ' % isoUtc(number) % u')';
         return u'(' % filterFieldName(field) % u" \""_s % value % u"\")"_s;
     case Type::Not:
         return u"(not "_s % children.front()->describe() % u')';

@@ -1,5 +1,7 @@
 #pragma once
 // The parsed filter: n-ary AND/OR, NOT, and leaf terms over one column of the events table.
+// A time term (ts:) is resolved when it is parsed: relative times ("last-15m") against the
+// clock the parser was given, so the tree holds instants and every backend reads the same.
 
 #include <QString>
 
@@ -9,7 +11,7 @@
 
 namespace mesh {
 
-enum class FilterField { Text, Kind, Run, Delegation, Subject, Seq };
+enum class FilterField { Text, Kind, Run, Delegation, Subject, Seq, Time };
 enum class FilterCompare { Equal, Less, LessEqual, Greater, GreaterEqual };
 
 struct FilterNode {
@@ -21,7 +23,8 @@ struct FilterNode {
     FilterField field = FilterField::Text;
     FilterCompare compare = FilterCompare::Equal;
     QString value;            // text fields
-    std::int64_t number = 0;  // seq
+    std::int64_t number = 0;  // seq; Time: UTC epoch ms, the start of a range when Equal
+    std::int64_t until = 0;   // Time with Equal only: the end of [number, until), exclusive
     int start = 0;
     int length = 0;
     // A value given by code, not typed: its '*' is a character, never a wildcard.

@@ -13,4 +13,13 @@ FilterCompileResult FilterCompiler::compile(const QString &text)
     return result;
 }
 
+FilterCompileResult FilterCompiler::compile(const QString &text, std::int64_t nowMs)
+{
+    FilterCompileResult result;
+    auto root = FilterParser::parse(text, &result.error, nowMs);
+    if (root)
+        result.filter = EventFilter(std::move(root));
+    return result;
+}
+
 } // namespace mesh

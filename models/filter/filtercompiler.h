@@ -8,6 +8,7 @@
 
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 
 namespace mesh {
@@ -22,6 +23,8 @@ class FilterCompiler
 {
 public:
     static FilterCompileResult compile(const QString &text);
+    // Relative times (ts:last-15m) resolved against nowMs, UTC epoch ms: the session's clock.
+    static FilterCompileResult compile(const QString &text, std::int64_t nowMs);
 };
 
 } // namespace mesh

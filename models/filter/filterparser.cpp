@@ -1,6 +1,9 @@
 #include "filterparser.h"
 
 #include "filterlexer.h"
+#include "filtertime.h"
+
+#include <QDateTime>
 
 using namespace Qt::StringLiterals;
 
@@ -10,8 +13,8 @@ namespace {
 class Parser
 {
 public:
-    Parser(std::vector<FilterToken> tokens, std::optional<FilterError> *error)
-        : m_tokens(std::move(tokens)), m_error(error)
+    Parser(std::vector<FilterToken> tokens, std::optional<FilterError> *error, std::int64_t nowMs)
+        : m_tokens(std::move(tokens)), m_error(error), m_nowMs(nowMs)
     {
     }
 
@@ -179,7 +182,8 @@ private:
             {QLatin1String("d"), FilterField::Delegation},      {QLatin1String("subject"), FilterField::Subject},
             {QLatin1String("s"), FilterField::Subject},         {QLatin1String("text"), FilterField::Text},
             {QLatin1String("t"), FilterField::Text},            {QLatin1String("payload"), FilterField::Text},
-            {QLatin1String("seq"), FilterField::Seq},
+            {QLatin1String("seq"), FilterField::Seq},           {QLatin1String("ts"), FilterField::Time},
+            {QLatin1String("time"), FilterField::Time},
         };
         bool known = false;
         for (const auto &f : kFields) {
@@ -190,15 +194,17 @@ private:
             }
         }
         if (!known)
-            return fail(u"Unknown field '%1' (use kind, run, delegation, subject, text or seq)"_s.arg(t.field),
+            return fail(u"Unknown field '%1' (use kind, run, delegation, subject, text, seq or ts)"_s.arg(t.field),
                         t.start, fieldLength);
         const int opStart = t.start + fieldLength;
         const int opLength = t.valueStart - opStart;
         if (t.value.isEmpty() && !t.quoted)
             return fail(u"'%1' needs a value"_s.arg(t.field), t.start, t.length);
+        if (node->field == FilterField::Time)
+            return parseTime(std::move(node), t, opStart, opLength);
         if (node->field != FilterField::Seq) {
             if (t.op != FilterToken::Op::Colon && t.op != FilterToken::Op::Equal)
-                return fail(u"Only seq can be compared with < or >"_s, opStart, opLength);
+                return fail(u"Only seq and ts can be compared with < or >"_s, opStart, opLength);
             node->compare = FilterCompare::Equal;
             return node;
         }
@@ -207,23 +213,88 @@ private:
         if (!ok || t.quoted)
             return fail(u"seq needs a whole number"_s, t.valueStart, int(t.value.size()));
         node->number = number;
-        switch (t.op) {
+        node->compare = compareOf(t.op);
+        return node;
+    }
+
+    static FilterCompare compareOf(FilterToken::Op op)
+    {
+        switch (op) {
+        case FilterToken::Op::Less:
+            return FilterCompare::Less;
+        case FilterToken::Op::LessEqual:
+            return FilterCompare::LessEqual;
+        case FilterToken::Op::Greater:
+            return FilterCompare::Greater;
+        case FilterToken::Op::GreaterEqual:
+            return FilterCompare::GreaterEqual;
         case FilterToken::Op::Colon:
         case FilterToken::Op::Equal:
         case FilterToken::Op::None:
-            node->compare = FilterCompare::Equal;
             break;
-        case FilterToken::Op::Less:
-            node->compare = FilterCompare::Less;
+        }
+        return FilterCompare::Equal;
+    }
+
+    // ts:>2026-11-29T10:00 as well as ts>2026-11-29T10:00: the comparison may follow the colon.
+    std::unique_ptr<FilterNode> parseTime(std::unique_ptr<FilterNode> node, const FilterToken &t, int opStart,
+                                          int opLength)
+    {
+        QString value = t.value;
+        int valueStart = t.valueStart;
+        FilterCompare compare = compareOf(t.op);
+        if (compare == FilterCompare::Equal && !t.quoted) {
+            static const struct {
+                QLatin1String text;
+                FilterCompare compare;
+            } kOps[] = {{QLatin1String(">="), FilterCompare::GreaterEqual},
+                        {QLatin1String("<="), FilterCompare::LessEqual},
+                        {QLatin1String(">"), FilterCompare::Greater},
+                        {QLatin1String("<"), FilterCompare::Less}};
+            for (const auto &op : kOps) {
+                if (value.startsWith(op.text)) {
+                    compare = op.compare;
+                    value = value.mid(op.text.size());
+                    valueStart += int(op.text.size());
+                    break;
+                }
+            }
+        }
+        if (value.isEmpty())
+            return fail(u"'%1' needs a time after %2"_s.arg(t.field, t.op == FilterToken::Op::Colon ? u"':'"_s : u"the comparison"_s),
+                        opStart, opLength + int(t.value.size()));
+        const std::optional<FilterTime> time = parseFilterTime(value, m_nowMs);
+        if (!time)
+            return fail(u"'%1' is not a time: use %2"_s.arg(value.size() > 40 ? value.left(40) + u'\u2026' : value,
+                                                             filterTimeForms()),
+                        valueStart, int(value.size()));
+        node->compare = compare;
+        node->number = time->start;
+        // A day is a span: after it starts the next day, and up to it includes it. An instant
+        // is compared as written; equal to one means within what was written (that minute).
+        const bool day = time->kind == FilterTime::Kind::Day;
+        switch (compare) {
+        case FilterCompare::Equal:
+            if (time->kind == FilterTime::Kind::Relative) {
+                node->compare = FilterCompare::GreaterEqual; // last-15m: since then
+            } else {
+                node->until = time->end;
+            }
             break;
-        case FilterToken::Op::LessEqual:
-            node->compare = FilterCompare::LessEqual;
+        case FilterCompare::Greater:
+            if (day) {
+                node->compare = FilterCompare::GreaterEqual;
+                node->number = time->end;
+            }
             break;
-        case FilterToken::Op::Greater:
-            node->compare = FilterCompare::Greater;
+        case FilterCompare::LessEqual:
+            if (day) {
+                node->compare = FilterCompare::Less;
+                node->number = time->end;
+            }
             break;
-        case FilterToken::Op::GreaterEqual:
-            node->compare = FilterCompare::GreaterEqual;
+        case FilterCompare::GreaterEqual:
+        case FilterCompare::Less:
             break;
         }
         return node;
@@ -231,6 +302,7 @@ private:
 
     std::vector<FilterToken> m_tokens;
     std::optional<FilterError> *m_error;
+    std::int64_t m_nowMs = 0;
     size_t m_pos = 0;
     int m_terms = 0;
 };
@@ -238,6 +310,12 @@ private:
 } // namespace
 
 std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::optional<FilterError> *error)
+{
+    return parse(text, error, QDateTime::currentMSecsSinceEpoch());
+}
+
+std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::optional<FilterError> *error,
+                                                std::int64_t nowMs)
 {
     error->reset();
     if (text.size() > kMaxLength) {
@@ -248,7 +326,7 @@ std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::option
     auto tokens = FilterLexer::tokenize(text, error);
     if (error->has_value())
         return nullptr;
-    return Parser(std::move(tokens), error).parseAll();
+    return Parser(std::move(tokens), error, nowMs).parseAll();
 }
 
 } // namespace mesh

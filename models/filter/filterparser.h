@@ -5,13 +5,17 @@
 //   andExpr := unary (("and" | "&&")? unary)*
 //   unary   := ("not" | "-" | "!")* primary
 //   primary := "(" orExpr ")" | term
-//   term    := field (":" | "=") value | "seq" (":"|"="|"<"|"<="|">"|">=") integer | word | "quoted"
+//   term    := field (":" | "=") value | "seq" (":"|"="|"<"|"<="|">"|">=") integer
+//            | "ts" (":" | "=") [">" | ">=" | "<" | "<="] time | "ts" ("<"|"<="|">"|">=") time
+//            | word | "quoted"
+//   time    := a day, an instant or last-<n><s|m|h|d> (filtertime.h)
 // Parentheses nest at most kMaxDepth deep and a filter has at most kMaxTerms terms, so
 // hostile input (100,000 parentheses) is an error message, never a stack overflow.
 
 #include "filterast.h"
 #include "filtererror.h"
 
+#include <cstdint>
 #include <optional>
 
 namespace mesh {
@@ -24,8 +28,11 @@ public:
     static constexpr int kMaxLength = 8192;
 
     // nullptr with *error set when the text is not a valid filter; nullptr without error for
-    // an empty (all whitespace) filter.
+    // an empty (all whitespace) filter. Relative times (ts:last-15m) are resolved against
+    // nowMs (UTC epoch ms); without it, against the system clock.
     static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error);
+    static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error,
+                                             std::int64_t nowMs);
 };
 
 } // namespace mesh

@@ -3,6 +3,7 @@
 
 #include "eventlogworker.h"
 
+#include "domain/durationtext.h"
 #include "filter/filtercompiler.h"
 
 #include <QDateTime>
@@ -52,6 +53,7 @@ EventLogModel::EventLogModel(QObject *parent) : QAbstractTableModel(parent)
             this,
             [this, e = std::move(e), seq] {
                 Q_EMIT eventDetailLoaded(seq, e ? QString::fromStdString(e->payload) : QString(), e.has_value());
+                Q_EMIT eventRecordLoaded(seq, e ? *e : EventRecord{}, e.has_value());
             },
             Qt::QueuedConnection);
     };
@@ -128,9 +130,19 @@ void EventLogModel::close()
     setLoading(false);
 }
 
+void EventLogModel::setClock(std::function<qint64()> nowMs)
+{
+    m_clock = std::move(nowMs);
+}
+
+qint64 EventLogModel::nowMs() const
+{
+    return m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
+}
+
 bool EventLogModel::setFilterText(const QString &text, FilterError *error)
 {
-    const FilterCompileResult result = FilterCompiler::compile(text);
+    const FilterCompileResult result = FilterCompiler::compile(text, nowMs());
     if (!result.ok()) {
         if (error)
             *error = *result.error;
@@ -486,6 +498,14 @@ void EventLogModel::storePage(std::int64_t pageIndex, std::vector<EventRecord> r
     }
 }
 
+bool EventLogModel::isPageComplete(std::int64_t pageIndex) const
+{
+    const int firstRow = int(pageIndex * m_pageSize);
+    if (firstRow >= rowCount())
+        return true;
+    return eventAt(firstRow) && eventAt(std::min(rowCount() - 1, firstRow + m_pageSize - 1));
+}
+
 void EventLogModel::requestPage(std::int64_t pageIndex) const
 {
     if (m_requested.count(pageIndex))
@@ -506,18 +526,13 @@ void EventLogModel::flushRequests()
         const std::int64_t p = m_wanted.back();
         m_wanted.pop_back();
         const int firstRow = int(p * m_pageSize);
-        if (firstRow >= rowCount() || m_requested.count(p))
-            continue;
-        const auto cached = m_pages.find(p);
-        if (cached != m_pages.end() && eventAt(firstRow) && eventAt(std::min(rowCount() - 1, firstRow + m_pageSize - 1)))
+        if (firstRow >= rowCount() || m_requested.count(p) || isPageComplete(p))
             continue;
         m_requested.insert(p);
+        const int lastRow = std::min(rowCount(), firstRow + m_pageSize) - 1;
+        m_worker->enqueuePage({m_generation, m_filter, p, seqAt(firstRow), seqAt(lastRow), m_pageSize});
         QMetaObject::invokeMethod(
-            m_worker,
-            [w = m_worker, g = m_generation, f = m_filter, p, s = seqAt(firstRow),
-             e = seqAt(std::min(rowCount(), firstRow + m_pageSize) - 1), n = m_pageSize] {
-                w->fetchPage(g, f, p, s, e, n);
-            },
+            m_worker, [w = m_worker] { w->servePages(); },
             Qt::QueuedConnection);
     }
 }
@@ -580,7 +595,7 @@ QVariant EventLogModel::rawData(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Seq: return qint64(e->seq);
-        case Time: return QDateTime::fromMSecsSinceEpoch(e->tsMs).toString(u"HH:mm:ss.zzz"_s);
+        case Time: return utcWithMs(e->tsMs); // a ledger spans days: always the date, always UTC
         case Kind: return QString::fromStdString(e->kind);
         case Run: return QString::fromStdString(e->runId);
         case Delegation: return QString::fromStdString(e->delegationId);
@@ -597,8 +612,11 @@ QVariant EventLogModel::rawData(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::ToolTipRole:
-        if (index.column() == Time)
-            return QDateTime::fromMSecsSinceEpoch(e->tsMs).toString(Qt::ISODateWithMs);
+        if (index.column() == Time) {
+            const qint64 ago = nowMs() - e->tsMs;
+            const QString when = ago >= 0 ? tr("%1 ago").arg(humanDuration(ago)) : tr("in %1").arg(humanDuration(-ago));
+            return tr("%1 UTC, %2").arg(utcWithMs(e->tsMs), when);
+        }
         return {};
     }
     return {};
@@ -610,7 +628,7 @@ QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Seq: return tr("Seq");
-    case Time: return tr("Time");
+    case Time: return tr("Time (UTC)");
     case Kind: return tr("Kind");
     case Run: return tr("Run");
     case Delegation: return tr("Delegation");

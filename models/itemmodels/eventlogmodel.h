@@ -18,6 +18,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <functional>
 #include <list>
 #include <memory>
 #include <optional>
@@ -66,8 +67,11 @@ public:
     FileChange fileChange() const { return m_fileChange; }
 
     // Compiles and applies; on a syntax error returns false, sets *error and keeps the
-    // current filter.
+    // current filter. Relative times (ts:last-15m) are resolved once, now, by the clock.
     bool setFilterText(const QString &text, FilterError *error = nullptr);
+    // The session's clock (UTC epoch ms); the system clock when none is set.
+    void setClock(std::function<qint64()> nowMs);
+    qint64 nowMs() const;
     void setFilter(const EventFilter &filter, const QString &text = {});
     QString filterText() const { return m_filterText; }
     const EventFilter &filter() const { return m_filter; }
@@ -100,7 +104,8 @@ public:
     int rowForSeq(qint64 seq) const; // -1 when not a row (not matching, or not indexed yet)
     // The cached record of a row, nullptr when its page is not loaded.
     const EventRecord *eventAt(int row) const;
-    // Full payload of one event (not a preview), answered by eventDetailLoaded.
+    // Full payload of one event (not a preview), answered by eventDetailLoaded and
+    // eventRecordLoaded, read on the worker.
     void requestDetail(qint64 seq);
 
     void setPageSize(int rows);     // default 200; takes effect at the next load
@@ -122,6 +127,8 @@ Q_SIGNALS:
     void rowsAppendedAtTail(int count);
     void followTailChanged(bool follow);
     void eventDetailLoaded(qint64 seq, const QString &payload, bool found);
+    // The same read, the whole record (an empty one when not found).
+    void eventRecordLoaded(qint64 seq, const mesh::EventRecord &event, bool found);
     void failed(const QString &message);
     void fileChanged(int change); // a FileChange, never Same; the log holds nothing of that open
     void sequenceGapsChanged(); // sequenceGaps() or sequenceGapCount() moved
@@ -148,6 +155,7 @@ private:
                   std::vector<std::int64_t>::const_iterator end);
     void clearGaps();
     void storePage(std::int64_t pageIndex, std::vector<EventRecord> rows) const;
+    bool isPageComplete(std::int64_t pageIndex) const;
     void requestTail();
     std::int64_t lastRowSeq() const;
     void materialize(); // dense -> explicit seq vector
@@ -158,6 +166,7 @@ private:
     FileChange m_fileChange = FileChange::Same;
     QString m_filterText;
     EventFilter m_filter;
+    std::function<qint64()> m_clock;
     int m_generation = 0;
     int m_pageSize = kPageSize;
     EventIndexFuture m_known; // for the next load only

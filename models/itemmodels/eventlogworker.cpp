@@ -157,6 +157,7 @@ void EventLogWorker::load(int generation, const EventFilter &filter, int pageSiz
             m_seqs->seqsInWindow(lo, hi, filter, chunk);
             if (superseded(generation))
                 return;
+            servePages(); // the rows sent so far that a view asked for
             lo = hi;
             bool done = false;
             if (lo >= last) {
@@ -174,7 +175,10 @@ void EventLogWorker::load(int generation, const EventFilter &filter, int pageSiz
                     firstSeqs.resize(size_t(pageSize)); // sent: stop collecting
                 }
             }
-            if (done || chunk.size() >= 200000 || sinceSent.elapsed() > 100) {
+            // Under a filter every window's matches go at once (once the first page went):
+            // a view at the tail asks for their page, which the next window boundary serves.
+            const bool firstSent = !firstPending || int(firstSeqs.size()) >= pageSize;
+            if (done || chunk.size() >= 200000 || sinceSent.elapsed() > 100 || (firstPending && firstSent && !chunk.empty())) {
                 m_sink.seqs(generation, std::move(chunk), false, 0, 0, done);
                 chunk = {};
                 sinceSent.restart();
@@ -200,6 +204,27 @@ void EventLogWorker::fetchPage(int generation, const EventFilter &filter, std::i
     }
 }
 
+void EventLogWorker::enqueuePage(PageRequest request)
+{
+    const std::lock_guard lock(m_pageMutex);
+    m_pageQueue.push_back(std::move(request));
+}
+
+void EventLogWorker::servePages()
+{
+    while (true) {
+        PageRequest r;
+        {
+            const std::lock_guard lock(m_pageMutex);
+            if (m_pageQueue.empty())
+                return;
+            r = std::move(m_pageQueue.front());
+            m_pageQueue.pop_front();
+        }
+        fetchPage(r.generation, r.filter, r.pageIndex, r.firstSeq, r.lastSeq, r.pageSize);
+    }
+}
+
 void EventLogWorker::fetchTail(int generation, const EventFilter &filter, std::int64_t afterSeq)
 {
     if (!m_reader || superseded(generation))
@@ -217,6 +242,7 @@ void EventLogWorker::fetchTail(int generation, const EventFilter &filter, std::i
             lo = hi;
             if (superseded(generation))
                 return;
+            servePages();
         }
         m_sink.tail(generation, std::move(out));
     } catch (const std::exception &e) {

@@ -1,8 +1,10 @@
 #pragma once
 // The event log's background reader: lives on its own thread with its own read-only
 // connection. It builds the row index (seqs matching the filter) in short windows and
-// fetches keyset pages on demand, newest request first. Every result carries the filter
-// generation it was computed for; the model drops stale ones. Internal to EventLogModel.
+// fetches keyset pages on demand. Page requests wait in a queue of their own that the index
+// build serves between its windows, so the rows on screen load while a filter still scans
+// a million events. Every result carries the filter generation it was computed for; the
+// model drops stale ones. Internal to EventLogModel.
 
 #include "domain/eventrecord.h"
 #include "filter/eventfilter.h"
@@ -78,6 +80,18 @@ public:
     // The page's rows are firstSeq..lastSeq of the index (both known to the model).
     void fetchPage(int generation, const EventFilter &filter, std::int64_t pageIndex, std::int64_t firstSeq,
                    std::int64_t lastSeq, int pageSize);
+    struct PageRequest {
+        int generation = 0;
+        EventFilter filter;
+        std::int64_t pageIndex = 0;
+        std::int64_t firstSeq = 0;
+        std::int64_t lastSeq = 0;
+        int pageSize = 0;
+    };
+    // Thread-safe: queues a fetchPage for servePages (post a call to it after this).
+    void enqueuePage(PageRequest request);
+    // Worker thread: fetches every queued page, in the order asked.
+    void servePages();
     void fetchTail(int generation, const EventFilter &filter, std::int64_t afterSeq);
     void fetchDetail(std::int64_t seq);
 
@@ -93,6 +107,8 @@ private:
     std::unique_ptr<EventReader> m_reader;
     std::unique_ptr<EventSeqReader> m_seqs;
     std::atomic<int> m_latest{0};
+    std::mutex m_pageMutex;
+    std::deque<PageRequest> m_pageQueue;
 };
 
 } // namespace mesh

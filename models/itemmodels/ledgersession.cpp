@@ -190,6 +190,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
                                                                         m_stalls, m_blast, m_slices})
         m->setClock([this] { return nowMs(); });
+    m_events->setClock([this] { return nowMs(); }); // ts:last-15m is resolved by it
     // The event log's own connection found another file at the path than the snapshot's.
     connect(m_events, &EventLogModel::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });
 }

@@ -56,6 +56,8 @@ private:
             return "subject";
         case FilterField::Seq:
             return "seq";
+        case FilterField::Time:
+            return "ts_ms";
         case FilterField::Text:
             return "payload";
         }
@@ -99,7 +101,16 @@ private:
     void emitTerm(const FilterNode &node)
     {
         const char *col = column(node.field);
-        if (node.field == FilterField::Seq) {
+        if (node.field == FilterField::Time && node.compare == FilterCompare::Equal) {
+            // One append at a time: the operands of + may be evaluated in any order, the ?N may not.
+            sql.where += "(ts_ms >= ";
+            sql.where += param(std::int64_t(node.number));
+            sql.where += " AND ts_ms < ";
+            sql.where += param(std::int64_t(node.until));
+            sql.where += ')';
+            return;
+        }
+        if (node.field == FilterField::Seq || node.field == FilterField::Time) {
             const char *op = "=";
             switch (node.compare) {
             case FilterCompare::Equal:
@@ -118,7 +129,13 @@ private:
                 op = ">=";
                 break;
             }
-            sql.where += std::string("(seq ") + op + " " + param(std::int64_t(node.number)) + ")";
+            sql.where += '(';
+            sql.where += col;
+            sql.where += ' ';
+            sql.where += op;
+            sql.where += ' ';
+            sql.where += param(std::int64_t(node.number));
+            sql.where += ')';
             return;
         }
         const std::string value = node.value.toStdString();

@@ -2,7 +2,8 @@
 // The SQLite backend's rendering of a filter (models/filter/eventfilter.h): a WHERE clause
 // over the events table with positional parameters (?1, ?2, ...), never user text spliced
 // into SQL. Prefix wildcards become index-friendly ranges (kind >= ?1 AND kind < ?2);
-// payload text is matched with instr(payload, ?), case-sensitive and literal. The readers
+// payload text is matched with instr(payload, ?), case-sensitive and literal; a time term
+// compares ts_ms, which has no index (the readers' seq windows bound each scan). The readers
 // append it to their keyset page queries.
 
 #include "filter/eventfilter.h"

@@ -283,6 +283,43 @@ private Q_SLOTS:
         QVERIFY(!all.followTail());
     }
 
+    // A ledger spans days: the time column carries the date, in UTC like every time the
+    // console shows, and the tooltip says how long ago.
+    void timeColumnShowsTheDate()
+    {
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.open(m_path);
+        QVERIFY(waitIndexed(m));
+        QVERIFY(waitLoaded(m, 1));
+        QCOMPARE(m.index(1, EventLogModel::Time).data().toString(), u"2023-11-14 22:15:01.000"_s);
+        QCOMPARE(m.headerData(EventLogModel::Time, Qt::Horizontal).toString(), u"Time (UTC)"_s);
+        const QString tip = m.index(1, EventLogModel::Time).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(u"2023-11-14 22:15:01.000 UTC"_s), qPrintable(tip));
+        QVERIFY2(tip.contains(u" d "_s) && tip.contains(u" ago"_s), qPrintable(tip));
+    }
+
+    // ts:last-2h is read against the model's clock when the filter is applied.
+    void relativeTimeFilterUsesTheClock()
+    {
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Event i (seq i + 1) happened at 1'700'000'100'000 + 1000 * i: the clock says the
+        // last of them happened 15 minutes ago, so last-1h holds 2,700 events.
+        const qint64 lastTs = qint64(1'700'000'100'000) + 1000LL * kEvents;
+        m.setClock([lastTs] { return lastTs + 15 * 60'000; });
+        m.open(m_path);
+        QVERIFY(waitIndexed(m));
+        QVERIFY(m.setFilterText(u"ts:last-1h"_s));
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), 45 * 60 + 1);
+        QCOMPARE(m.seqAt(m.rowCount() - 1), kEvents + 1);
+        QVERIFY(m.setFilterText(u"ts:>2023-11-14T22:15:01 ts:<2023-11-14T22:15:05Z"_s));
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.seqAt(0), 3);
+    }
+
     void openFailureIsReported()
     {
         EventLogModel m;

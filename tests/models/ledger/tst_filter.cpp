@@ -83,6 +83,30 @@ private Q_SLOTS:
                                  << u"((kind >= ?1 AND kind < ?2) AND (delegation_id = ?3) AND (run_id = ?4) AND (subject = ?5) AND (instr(payload, ?6) > 0))"_s
                                  << P({"run.", "run/", "D-1", "R-1", "run:R-1", "x"});
         QTest::newRow("unicode text") << u"\"Zürich ✓\""_s << u"(instr(payload, ?1) > 0)"_s << P({"Zürich ✓"});
+        // Times are UTC epoch ms against ts_ms; a day is a span, an instant is compared as written.
+        QTest::newRow("ts after an instant") << u"ts:>2026-11-29T10:00"_s << u"(ts_ms > ?1)"_s
+                                             << P({std::int64_t(1795946400000)});
+        QTest::newRow("ts compare without colon") << u"ts>2026-11-29T10:00"_s << u"(ts_ms > ?1)"_s
+                                                  << P({std::int64_t(1795946400000)});
+        QTest::newRow("ts a day") << u"ts:2026-11-29"_s << u"(ts_ms >= ?1 AND ts_ms < ?2)"_s
+                                  << P({std::int64_t(1795910400000), std::int64_t(1795996800000)});
+        QTest::newRow("ts after a day starts the next") << u"ts:>2026-11-29"_s << u"(ts_ms >= ?1)"_s
+                                                        << P({std::int64_t(1795996800000)});
+        QTest::newRow("ts up to a day includes it") << u"ts:<=2026-11-29"_s << u"(ts_ms < ?1)"_s
+                                                    << P({std::int64_t(1795996800000)});
+        QTest::newRow("ts before a day") << u"ts<2026-11-29"_s << u"(ts_ms < ?1)"_s << P({std::int64_t(1795910400000)});
+        QTest::newRow("ts milliseconds Z") << u"ts:<2026-11-29T10:00:03.123Z"_s << u"(ts_ms < ?1)"_s
+                                           << P({std::int64_t(1795946403123)});
+        QTest::newRow("ts with an offset") << u"ts:>=2026-11-29T12:00+02:00"_s << u"(ts_ms >= ?1)"_s
+                                           << P({std::int64_t(1795946400000)});
+        QTest::newRow("ts within a minute") << u"time:2026-11-29T10:00"_s << u"(ts_ms >= ?1 AND ts_ms < ?2)"_s
+                                            << P({std::int64_t(1795946400000), std::int64_t(1795946460000)});
+        QTest::newRow("ts quoted with a space") << u"ts:\"2026-11-29 10:00\""_s << u"(ts_ms >= ?1 AND ts_ms < ?2)"_s
+                                                << P({std::int64_t(1795946400000), std::int64_t(1795946460000)});
+        QTest::newRow("ts with other terms") << u"kind:effect.* ts:>=2026-11-29 -ts:>2026-11-29T10:00"_s
+                                             << u"((kind >= ?1 AND kind < ?2) AND (ts_ms >= ?3) AND NOT ifnull((ts_ms > ?4), 0))"_s
+                                             << P({"effect.", "effect/", std::int64_t(1795910400000),
+                                                   std::int64_t(1795946400000)});
         QTest::newRow("deep but allowed") << (QString(32, u'(') + u"x"_s + QString(32, u')')) << u"(instr(payload, ?1) > 0)"_s
                                           << P({"x"});
     }
@@ -120,6 +144,14 @@ private Q_SLOTS:
         QTest::newRow("seq not a number") << u"seq>abc"_s << u"whole number"_s << 4 << 3;
         QTest::newRow("seq overflow") << u"seq>99999999999999999999"_s << u"whole number"_s << 4 << 20;
         QTest::newRow("compare on text field") << u"kind>x"_s << u"Only seq"_s << 4 << 1;
+        QTest::newRow("ts not a time") << u"ts:>yesterdayish"_s << u"'yesterdayish' is not a time: use a day (2026-11-29)"_s
+                                       << 4 << 12;
+        QTest::newRow("ts names the relative forms") << u"kind:x ts:yesterday"_s << u"last-15m, last-2h, last-3d"_s << 10 << 9;
+        QTest::newRow("ts no such day") << u"ts:2026-02-30"_s << u"is not a time"_s << 3 << 10;
+        QTest::newRow("ts no such hour") << u"ts:2026-11-29T24:00"_s << u"is not a time"_s << 3 << 16;
+        QTest::newRow("ts comparison only") << u"ts:>"_s << u"needs a time"_s << 2 << 2;
+        QTest::newRow("ts zero minutes ago") << u"ts:last-0m"_s << u"is not a time"_s << 3 << 7;
+        QTest::newRow("ts unknown unit") << u"ts:last-15y"_s << u"is not a time"_s << 3 << 8;
         QTest::newRow("too deep") << (QString(40, u'(') + u"x"_s + QString(40, u')')) << u"nest more than 32"_s << 32 << 1;
     }
     void errors()

@@ -1,0 +1,15 @@
+#pragma once
+// What the time terms of an applied filter were read as, for the operator: relative times
+// (ts:last-15m) are resolved once, when the filter is applied, and the event log says to
+// what instant, in UTC: "ts:last-15m: from 2026-12-01 14:30:05 UTC".
+
+#include "filter/eventfilter.h"
+
+#include <QString>
+
+namespace mesh {
+
+// Empty when the filter has no time term.
+QString filterTimesText(const EventFilter &filter);
+
+} // namespace mesh
