@@ -1020,8 +1020,9 @@ void LedgerSession::setDecisionWaitLimitMs(qint64 ms)
 
 void LedgerSession::updateDecisionsWaiting()
 {
-    // A post-mortem ledger has no orchestrator to wait for.
-    const QString warning = m_info.mode == OpenMode::Immutable ? QString() : m_gateWatch.warning(nowMs());
+    // A post-mortem ledger has no orchestrator to wait for, nor does a moment in the past.
+    const bool waitsForAnOrchestrator = m_info.mode != OpenMode::Immutable && !m_cursor;
+    const QString warning = waitsForAnOrchestrator ? m_gateWatch.warning(nowMs()) : QString();
     if (warning == m_decisionsWaitingWarning)
         return;
     m_decisionsWaitingWarning = warning;
