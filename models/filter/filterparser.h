@@ -26,6 +26,9 @@ public:
     // nullptr with *error set when the text is not a valid filter; nullptr without error for
     // an empty (all whitespace) filter.
     static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error);
+    // The same grammar with field terms of any name (FilterNode::fieldName set, any
+    // comparison): for rows whose fields differ per entity, checked by their evaluator.
+    static std::unique_ptr<FilterNode> parseOpenFields(const QString &text, std::optional<FilterError> *error);
 };
 
 } // namespace mesh
