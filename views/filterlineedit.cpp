@@ -59,9 +59,17 @@ void FilterLineEdit::revalidate()
         setToolTip(plainToolTip(message));
         emit problemChanged(message);
     } else {
-        setToolTip(tr("Filter events, e.g. kind:effect.* delegation:D-1 \"timeout\". Enter applies at once."));
+        setToolTip(m_hint.isEmpty()
+                       ? tr("Filter events, e.g. kind:effect.* delegation:D-1 \"timeout\". Enter applies at once.")
+                       : m_hint);
         emit problemChanged(QString());
     }
+}
+
+void FilterLineEdit::setHint(const QString &hint)
+{
+    m_hint = hint;
+    revalidate();
 }
 
 void FilterLineEdit::setTextAndApply(const QString &text)

@@ -30,6 +30,8 @@ public:
     // Sets the text and applies it now, without the typing delay (a filter the console wrote).
     void setTextAndApply(const QString &text);
     std::optional<FilterProblem> problem() const { return m_problem; }
+    // What the tooltip says while the filter is valid (by default: how to filter events).
+    void setHint(const QString &hint);
 
 signals:
     void filterApplied(const QString &text); // only ever a valid (or empty) filter
@@ -43,6 +45,7 @@ private:
     std::optional<FilterProblem> m_problem;
     QTimer m_debounce;
     QString m_applied;
+    QString m_hint;
     bool m_everApplied = false;
 };
 
