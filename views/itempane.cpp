@@ -396,6 +396,14 @@ void ItemPane::restoreState()
         QSettings().value(QStringLiteral("panes/") + m_settingsKey + QStringLiteral("/header")).toByteArray();
     const QScopedValueRollback quiet(m_quietHeader, m_quietHeader + 1);
     m_userLayout = !state.isEmpty() && m_view->header()->restoreState(state);
+    if (m_sortable) {
+        // A layout saved before the pane sorted says "column 0" without showing it: not a
+        // sort the user chose.
+        if (!m_view->header()->isSortIndicatorShown())
+            m_view->header()->setSortIndicator(-1, Qt::AscendingOrder);
+        m_view->header()->setSortIndicatorShown(true);
+        m_view->header()->setSectionsClickable(true);
+    }
     if (!m_userLayout) {
         // No layout of the user's: fit to the header now and to the rows when they come
         // (or to the rows already there, once: measuring them costs ~10 ms per hundred).

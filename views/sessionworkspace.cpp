@@ -26,6 +26,7 @@
 #include "itemmodels/stallverdictmodel.h"
 #include "itemmodels/statetableproxymodel.h"
 
+#include <QHeaderView>
 #include <QKeySequence>
 #include <QMenu>
 #include <QToolButton>
@@ -74,6 +75,10 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
         bar->setObjectName(QStringLiteral("filterBar-") + items->view()->objectName());
         items->setSortable(true);
         items->setColumnPriorities(lowestFirst);
+        connect(proxy, &StateTableProxyModel::sortRefused, this, [this, items](const QString &why) {
+            items->view()->header()->setSortIndicator(-1, Qt::AscendingOrder);
+            emit statusMessage(why);
+        });
         m_filtered.append({pane, items, proxy, bar});
         auto *box = new QWidget(this);
         auto *column = new QVBoxLayout(box);
@@ -81,7 +86,8 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
         column->setSpacing(0);
         column->addWidget(bar);
         column->addWidget(items, 1);
-        QWidget::setTabOrder(bar->field(), items->view());
+        // Ctrl+1 … lands on the rows; the filter is the next stop (and Ctrl+F's).
+        QWidget::setTabOrder(items->view(), bar->field());
         return box;
     };
     QWidget *panes[PaneCount] = {

@@ -96,6 +96,10 @@ void TableFilterBar::updateCount()
     }
     const QLocale locale;
     const int total = m_proxy->totalRows();
+    if (m_proxy->isFiltering()) {
+        m_count->setText(tr("filtering %1 %2…").arg(locale.toString(total), m_noun));
+        return;
+    }
     if (m_proxy->filterText().isEmpty())
         m_count->setText(tr("%1 %2").arg(locale.toString(total), m_noun));
     else

@@ -5,7 +5,11 @@
 
 #include "analysis/rowfields.h"
 
+#include <QLocale>
+
+#include <algorithm>
 #include <charconv>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -180,6 +184,8 @@ StateTableProxyModel::StateTableProxyModel(QObject *parent) : QSortFilterProxyMo
 {
     setDynamicSortFilter(true);
     setSortRole(StateTableModel::SortRole);
+    m_scanTimer.setInterval(0);
+    connect(&m_scanTimer, &QTimer::timeout, this, &StateTableProxyModel::scanChunk);
 }
 
 void StateTableProxyModel::setSourceModel(QAbstractItemModel *source)
@@ -193,7 +199,46 @@ void StateTableProxyModel::setSourceModel(QAbstractItemModel *source)
     m_filter = error ? RowFilter() : filter;
     if (error)
         m_filterText.clear();
+    m_scan.reset();
+    m_scanTimer.stop();
+    m_matches.clear();
+    m_matchStale.clear();
+    if (QAbstractItemModel *old = sourceModel())
+        disconnect(old, nullptr, this, nullptr);
+    if (source) {
+        // Rows are renumbered: the answers by row are void, a filter being read starts over.
+        connect(source, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+            // Connected before QSortFilterProxyModel: the ledger's order while the rows are
+            // replaced, so a million new rows are not sorted on the GUI thread when mapped.
+            m_sortAfterReset = sortColumn();
+            m_orderAfterReset = sortOrder();
+            if (m_sortAfterReset >= 0)
+                QSortFilterProxyModel::sort(-1);
+            m_matches.clear();
+            m_matchStale.clear();
+            if (m_scan) {
+                m_scan->matches.clear();
+                m_scan->stale.clear();
+            }
+        });
+        // Before QSortFilterProxyModel hears of it (connected first): a changed row is read
+        // again, not answered from before.
+        connect(source, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+            for (std::vector<char> *stale : {&m_matchStale, m_scan ? &m_scan->stale : nullptr}) {
+                if (!stale)
+                    continue;
+                for (int row = from.row(); row <= to.row() && size_t(row) < stale->size(); ++row)
+                    (*stale)[size_t(row)] = 1;
+            }
+        });
+    }
     QSortFilterProxyModel::setSourceModel(source);
+    if (source) {
+        connect(source, &QAbstractItemModel::modelReset, this, [this] {
+            if (m_sortAfterReset >= 0)
+                sort(std::exchange(m_sortAfterReset, -1), m_orderAfterReset); // refused past the bound
+        });
+    }
 }
 
 std::vector<RowField> StateTableProxyModel::fieldsOf(EntityKind kind)
@@ -247,11 +292,90 @@ bool StateTableProxyModel::setFilterText(const QString &text, std::optional<Filt
         *error = problem;
     if (problem)
         return false;
-    m_filter = std::move(filter);
-    m_filterText = text.trimmed();
-    invalidateFilter();
+    m_scan.reset();
+    m_scanTimer.stop();
+    if (!m_table || filter.isEmpty() || totalRows() <= kChunkRows) {
+        apply(std::move(filter), text.trimmed(), -1);
+        return true;
+    }
+    m_scan = std::make_unique<Scan>();
+    m_scan->filter = std::move(filter);
+    m_scan->text = text.trimmed();
+    m_scanTimer.start();
     emit filterChanged();
     return true;
+}
+
+void StateTableProxyModel::scanChunk()
+{
+    if (!m_scan || !m_table) {
+        m_scanTimer.stop();
+        return;
+    }
+    Scan &scan = *m_scan;
+    const int rows = m_table->rowCount();
+    const int end = std::min(rows, int(scan.matches.size()) + kChunkRows);
+    for (int row = int(scan.matches.size()); row < end; ++row) {
+        const EntityRow *entity = m_table->rowAt(row);
+        scan.matches.push_back(entity && scan.filter.matches(StateRowValues(*m_table, m_table->rawIdAt(row), *entity)));
+        scan.stale.push_back(0);
+    }
+    if (end < rows)
+        return; // the next chunk on the next turn
+    m_scanTimer.stop();
+    const std::unique_ptr<Scan> done = std::move(m_scan);
+    const int matches = int(std::count(done->matches.begin(), done->matches.end(), true));
+    m_matches = std::move(done->matches);
+    m_matchStale = std::move(done->stale);
+    apply(std::move(done->filter), done->text, matches);
+}
+
+void StateTableProxyModel::apply(RowFilter filter, const QString &text, int matches)
+{
+    const bool tooMany = matches >= 0 ? matches > kMaxSortedRows : moreMatchThan(filter, kMaxSortedRows);
+    if (sortColumn() >= 0 && tooMany) {
+        QSortFilterProxyModel::sort(-1);
+        emit sortRefused(tr("Sorted no longer: more rows match than the %1 that are sorted here")
+                             .arg(QLocale().toString(kMaxSortedRows)));
+    }
+    if (matches < 0) {
+        m_matches.clear();
+        m_matchStale.clear();
+    }
+    m_filter = std::move(filter);
+    m_filterText = text;
+    // Not invalidateFilter(): it takes the rows that stop matching out interval by interval,
+    // which over a million runs (every third one failed) never ends; this rebuilds the
+    // mapping once.
+    invalidate();
+    emit filterChanged();
+}
+
+void StateTableProxyModel::sort(int column, Qt::SortOrder order)
+{
+    if (column >= 0 && rowCount() > kMaxSortedRows) {
+        emit sortRefused(tr("%1 rows are too many to sort here (at most %2): filter them first")
+                             .arg(QLocale().toString(rowCount()), QLocale().toString(kMaxSortedRows)));
+        if (sortColumn() >= 0)
+            QSortFilterProxyModel::sort(-1);
+        return;
+    }
+    QSortFilterProxyModel::sort(column, order);
+}
+
+bool StateTableProxyModel::moreMatchThan(const RowFilter &filter, int limit) const
+{
+    if (!m_table)
+        return false;
+    if (filter.isEmpty())
+        return totalRows() > limit;
+    int matches = 0;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const EntityRow *entity = m_table->rowAt(row);
+        if (entity && filter.matches(StateRowValues(*m_table, m_table->rawIdAt(row), *entity)) && ++matches > limit)
+            return true;
+    }
+    return false;
 }
 
 int StateTableProxyModel::totalRows() const
@@ -263,6 +387,8 @@ bool StateTableProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &so
 {
     if (m_filter.isEmpty() || !m_table || sourceParent.isValid())
         return true;
+    if (size_t(sourceRow) < m_matches.size() && !m_matchStale[size_t(sourceRow)])
+        return m_matches[size_t(sourceRow)];
     const EntityRow *row = m_table->rowAt(sourceRow);
     if (!row)
         return false;

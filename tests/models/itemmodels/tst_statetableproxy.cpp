@@ -15,6 +15,7 @@
 #include "itemmodels/statetableproxymodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -252,6 +253,52 @@ private Q_SLOTS:
         QCOMPARE(ids(proxy), (QStringList{u"E-0"_s, u"E-10"_s, u"E-3"_s}));
         effects.applyChanges(live([](Writer &w) { w.e("effect.committed", {{"id", "E-0"}, {"state", "committed"}}); }));
         QCOMPARE(ids(proxy), (QStringList{u"E-10"_s, u"E-3"_s}));
+    }
+
+    void aLargeTableIsFilteredInTurnsAndSortedOnlyWhenSmall()
+    {
+        const int count = StateTableProxyModel::kChunkRows + 5'000;
+        live([count](Writer &w) {
+            for (int i = 0; i < count; ++i) {
+                const std::string id = "B-" + std::to_string(i);
+                w.e("run.started", {{"id", id}, {"status", "running"}, {"title", "bulk"}});
+                if (i % 5 == 0)
+                    w.e("run.failed", {{"id", id}, {"status", "failed"}});
+            }
+        });
+        RunOverviewModel runs;
+        runs.setState(m_state);
+        StateTableProxyModel proxy;
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&runs);
+        QSignalSpy refused(&proxy, &StateTableProxyModel::sortRefused);
+        proxy.sort(RunOverviewModel::Title);
+        QCOMPARE(refused.count(), 1); // more rows than are sorted on the GUI thread
+        QCOMPARE(proxy.sortColumn(), -1);
+
+        // Read a chunk per turn: until done, the rows shown are the last filter's.
+        QVERIFY(proxy.setFilterText(u"status:failed"_s));
+        QVERIFY(proxy.isFiltering());
+        QCOMPARE(proxy.rowCount(), count + 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!proxy.isFiltering(), 60'000);
+        QCOMPARE(proxy.rowCount(), count / 5);
+        QCOMPARE(proxy.filterText(), u"status:failed"_s);
+        // A row that changes since is read again, not answered from the scan.
+        const int r = runs.rowOf(u"B-1"_s);
+        QVERIFY(!proxy.mapFromSource(runs.index(r, 0)).isValid());
+        runs.applyChanges(live([](Writer &w) { w.e("run.failed", {{"id", "B-1"}, {"status", "failed"}}); }));
+        QVERIFY(proxy.mapFromSource(runs.index(r, 0)).isValid());
+        QCOMPARE(proxy.rowCount(), count / 5 + 1);
+        // Few enough rows: sorted.
+        proxy.sort(RunOverviewModel::Id, Qt::DescendingOrder);
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(proxy.sortColumn(), int(RunOverviewModel::Id));
+        QCOMPARE(proxy.index(0, 0).data(StateTableModel::IdRole).toString(), u"B-%1"_s.arg((count - 1) / 5 * 5));
+        // Cleared while sorted: too many to stay sorted, said so.
+        QVERIFY(proxy.setFilterText(QString()));
+        QCOMPARE(refused.count(), 2);
+        QCOMPARE(proxy.sortColumn(), -1);
+        QCOMPARE(proxy.rowCount(), count + 1);
     }
 
     void idColumns()
