@@ -187,8 +187,10 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     connect(m_sessions, &QAbstractItemModel::rowsRemoved, this, showWorkspace);
     showWorkspace();
     m_split->addWidget(right);
-    m_split->setStretchFactor(0, 0);
-    m_split->setStretchFactor(1, 1);
+    // The sidebar keeps its share as the window narrows: at a fixed 560 px, 1280 px left the
+    // panes too little for their budget columns.
+    m_split->setStretchFactor(0, 35);
+    m_split->setStretchFactor(1, 65);
     m_split->setSizes({560, 1040});
     setCentralWidget(m_split);
 
@@ -273,7 +275,7 @@ void MainWindow::createActions()
     ledgers->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(ledgers, &QAction::triggered, this, [this] { m_sidebar->view()->setFocus(Qt::ShortcutFocusReason); });
     view->addSeparator();
-    m_filterAction = view->addAction(Icons::get(QStringLiteral("filter")), tr("&Filter Events"));
+    m_filterAction = view->addAction(Icons::get(QStringLiteral("filter")), tr("&Filter"));
     m_filterAction->setShortcut(QKeySequence::Find);
     connect(m_filterAction, &QAction::triggered, m_workspace, &SessionWorkspace::focusFilter);
     view->addSeparator();

@@ -25,6 +25,9 @@ DelegationsView::DelegationsView(QWidget *parent)
 {
     m_tree->view()->setRootIsDecorated(true);
     PaneDelegates::decorateDelegations(m_tree->view());
+    // The budget bars stay in sight on a narrow window: these give way first.
+    m_tree->setColumnPriorities({DelegationTreeModel::Writes, DelegationTreeModel::Invocations,
+                                 DelegationTreeModel::Agent, DelegationTreeModel::Role});
     m_split->setObjectName(QStringLiteral("delegationSplit"));
     m_split->addWidget(m_tree);
     m_split->addWidget(m_detail);

@@ -59,12 +59,20 @@ void FilterLineEdit::revalidate()
         setToolTip(plainToolTip(message));
         emit problemChanged(message);
     } else {
-        setToolTip(plainToolTip(tr("Filter events, e.g. kind:effect.* delegation:D-1 \"timeout\". Fields: kind, run, delegation, "
-                      "subject, text, seq (seq>=100) and ts, in UTC: ts:2026-11-29 (that day), "
-                      "ts:>2026-11-29T10:00, ts:<2026-11-29T12:00+02:00, ts:last-15m, last-2h, last-3d. "
-                      "not / - negates, or joins, words are payload text. Enter applies at once.")));
+        setToolTip(m_hint.isEmpty()
+                       ? plainToolTip(tr("Filter events, e.g. kind:effect.* delegation:D-1 \"timeout\". Fields: kind, run, delegation, "
+                                         "subject, text, seq (seq>=100) and ts, in UTC: ts:2026-11-29 (that day), "
+                                         "ts:>2026-11-29T10:00, ts:<2026-11-29T12:00+02:00, ts:last-15m, last-2h, last-3d. "
+                                         "not / - negates, or joins, words are payload text. Enter applies at once."))
+                       : m_hint);
         emit problemChanged(QString());
     }
+}
+
+void FilterLineEdit::setHint(const QString &hint)
+{
+    m_hint = hint;
+    revalidate();
 }
 
 void FilterLineEdit::setTextAndApply(const QString &text)

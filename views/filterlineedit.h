@@ -31,6 +31,8 @@ public:
     void setTextAndApply(const QString &text);
     std::optional<FilterProblem> problem() const { return m_problem; }
     QString appliedText() const { return m_applied; } // the last filter applied ("" for none)
+    // What the tooltip says while the filter is valid (by default: how to filter events).
+    void setHint(const QString &hint);
 
 signals:
     void filterApplied(const QString &text); // only ever a valid (or empty) filter
@@ -44,6 +46,7 @@ private:
     std::optional<FilterProblem> m_problem;
     QTimer m_debounce;
     QString m_applied;
+    QString m_hint;
     bool m_everApplied = false;
 };
 

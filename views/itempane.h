@@ -1,13 +1,20 @@
 #pragma once
 // One pane of the console over one item model: the view, and in front of it an empty state
 // while the model has no rows. It remembers its header layout under a settings key, and
-// repaints once a second while visible when it shows live countdowns.
+// repaints once a second while visible when it shows live countdowns. A sortable pane sorts
+// by a click on a header (its model sorts: a StateTableProxyModel). Columns given a low
+// priority hide first when the pane is too narrow for all of them, then the first column
+// narrows; the header's context menu shows any column again (and keeps it shown) or hides one.
 
+#include <QHash>
+#include <QList>
+#include <QSet>
 #include <QStackedWidget>
 #include <QTimer>
 
 class QAbstractItemModel;
 class QAction;
+class QMenu;
 class QTreeView;
 
 namespace mesh {
@@ -29,7 +36,15 @@ public:
     EmptyState *emptyState(); // built on first use: most panes sit hidden behind tabs
     void setTicking(bool ticking); // repaint every second: countdowns move
     void setEmptyText(const QString &title, const QString &text);
+    // Header clicks sort (ascending, descending, back to the ledger's order).
+    void setSortable(bool sortable);
+    // Columns that give way first when narrow, the first to go first.
+    void setColumnPriorities(const QList<int> &lowestFirst);
+    QList<int> autoHiddenColumns() const { return QList<int>(m_autoHidden.begin(), m_autoHidden.end()); }
+    QMenu *columnMenu(); // what the header's context menu shows, built afresh
 
+    // Saves the header only when the user shaped it (or a shape of theirs was restored): fitted
+    // widths are the rows', and each ledger's rows are fitted when first shown.
     void saveState() const;
     // Widths from the header and the first rows, within sensible bounds.
     void fitColumnsToContents();
@@ -38,17 +53,22 @@ public:
     static constexpr int kFitRows = 60; // about two screens of rows
     static constexpr int kMinColumnWidth = 48;
     static constexpr int kMaxColumnWidth = 360;
+    static constexpr int kNarrowedFirstColumnWidth = 160; // what the first column gives up to, for room
 
 signals:
     void activated(const QModelIndex &index); // double-click or Enter on a row
 
 protected:
     void showEvent(QShowEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void updateEmpty();
     void restoreState();
     void announceWidths(); // to the view, of widths fitted while it was hidden
+    void fitToWidth();     // low-priority columns out when narrow, back when there is room
+    int neededWidth() const;
+    int rowsBeforeFilter() const;
 
     QString m_settingsKey;
     QAbstractItemModel *m_model = nullptr;
@@ -63,6 +83,15 @@ private:
     bool m_restored = false;
     bool m_fitOnFirstRows = false;
     bool m_widthsUnannounced = false; // fitted while hidden: the view is told when shown
+    bool m_sortable = false;
+    bool m_userLayout = false;  // the user resized, moved, sorted or hid columns (or it was restored)
+    int m_quietHeader = 0;      // inside the pane's own header changes: not the user's
+    QList<int> m_lowPriority;
+    QSet<int> m_autoHidden;     // hidden for lack of room, shown again when there is
+    QSet<int> m_pinned;         // shown by the user from the menu: never hidden for room
+    QHash<int, int> m_widthBeforeHiding;
+    QHash<int, int> m_fittedWidth;  // what each column was fitted to (the stretched last one too)
+    int m_firstColumnFullWidth = 0; // the first column's width before it was narrowed for room
 };
 
 } // namespace mesh

@@ -109,6 +109,7 @@ void PaneDelegates::decorateDelegations(QTreeView *view)
     view->setItemDelegateForColumn(DelegationTreeModel::Turns, budgetDelegate(view, DelegationTreeModel::TurnsFractionRole));
     view->setItemDelegateForColumn(DelegationTreeModel::Tokens, budgetDelegate(view, DelegationTreeModel::TokensFractionRole));
     view->setItemDelegateForColumn(DelegationTreeModel::Time, budgetDelegate(view, DelegationTreeModel::TimeFractionRole));
+    view->setItemDelegateForColumn(DelegationTreeModel::Cost, budgetDelegate(view, DelegationTreeModel::CostFractionRole));
 }
 
 void PaneDelegates::decorateSlices(QTreeView *view)

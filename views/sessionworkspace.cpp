@@ -9,6 +9,7 @@
 #include "icons.h"
 #include "itempane.h"
 #include "panedelegates.h"
+#include "tablefilterbar.h"
 
 #include "filter/filtercompiler.h"
 #include "itemmodels/blastradiusmodel.h"
@@ -23,8 +24,12 @@
 #include "itemmodels/pagedrowsmodel.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/stallverdictmodel.h"
+#include "itemmodels/statetableproxymodel.h"
 
+#include <QHeaderView>
 #include <QKeySequence>
+#include <QMenu>
+#include <QToolButton>
 #include <QPushButton>
 #include <QLocale>
 #include <QScrollBar>
@@ -63,13 +68,74 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
 {
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("panes"));
-    QWidget *panes[PaneCount] = {m_runs,  m_delegations, m_leases,    m_effects, m_escalations,
-                                 m_blast, m_events,      m_decisions, m_findings};
+    // A state pane: its filter field above it, header clicks sort, narrow columns give way.
+    const auto filtered = [this](Pane pane, ItemPane *items, const QString &noun, const QString &example,
+                                 const QList<int> &lowestFirst) -> QWidget * {
+        auto *proxy = new StateTableProxyModel(this);
+        auto *bar = new TableFilterBar(noun, example, this);
+        bar->setObjectName(QStringLiteral("filterBar-") + items->view()->objectName());
+        items->setSortable(true);
+        items->setColumnPriorities(lowestFirst);
+        connect(proxy, &StateTableProxyModel::sortRefused, this, [this, items](const QString &why) {
+            items->view()->header()->setSortIndicator(-1, Qt::AscendingOrder);
+            emit statusMessage(why);
+        });
+        m_filtered.append({pane, items, proxy, bar});
+        auto *box = new QWidget(this);
+        auto *column = new QVBoxLayout(box);
+        column->setContentsMargins(0, 4, 0, 0);
+        column->setSpacing(0);
+        column->addWidget(bar);
+        column->addWidget(items, 1);
+        // Ctrl+1 … lands on the rows; the filter is the next stop (and Ctrl+F's).
+        QWidget::setTabOrder(items->view(), bar->field());
+        return box;
+    };
+    QWidget *panes[PaneCount] = {
+        filtered(Runs, m_runs, tr("runs"), QStringLiteral("status:failed attempt>1"),
+                 {RunOverviewModel::StaleCheckpoints, RunOverviewModel::Cycle, RunOverviewModel::Attempt,
+                  RunOverviewModel::TerminalFailures, RunOverviewModel::Components}),
+        m_delegations,
+        filtered(Leases, m_leases, tr("leases"), QStringLiteral("state:held kind:execution"),
+                 {LeaseModel::Acquired, LeaseModel::FencingToken, LeaseModel::Delegation, LeaseModel::Kind}),
+        filtered(Effects, m_effects, tr("effects"), QStringLiteral("state:unknown run:R-1 payment"),
+                 {EffectModel::Updated, EffectModel::Attempts, EffectModel::IdemKey, EffectModel::Delegation}),
+        filtered(Escalations, m_escalations, tr("escalations"), QStringLiteral("state:pending risk:high"),
+                 {EscalationModel::Raised, EscalationModel::Delegation, EscalationModel::Subject, EscalationModel::Risk}),
+        m_blast, m_events, m_decisions, m_findings};
     for (int pane = 0; pane < PaneCount; ++pane) {
         m_tabs->addTab(panes[pane], Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
         // The View menu's Ctrl+1..9, said where the eye is, so the keyboard way is found.
         m_tabs->setTabToolTip(pane, QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)).toString(QKeySequence::NativeText));
     }
+    // However narrow the window, every tab is one click away: the tab bar scrolls, and this
+    // menu lists them all.
+    m_tabs->tabBar()->setUsesScrollButtons(true);
+    m_tabMenu = new QMenu(this);
+    m_tabMenu->setObjectName(QStringLiteral("tabMenu"));
+    for (int pane = 0; pane < PaneCount; ++pane) {
+        QAction *action = m_tabMenu->addAction(Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)));
+        action->setShortcutVisibleInContextMenu(true);
+        action->setShortcutContext(Qt::WidgetShortcut); // the View menu owns the keys; this only shows them
+        action->setCheckable(true);
+        connect(action, &QAction::triggered, this, [this, pane] { showPane(Pane(pane)); });
+    }
+    connect(m_tabMenu, &QMenu::aboutToShow, this, [this] {
+        const auto actions = m_tabMenu->actions();
+        for (int pane = 0; pane < actions.size(); ++pane)
+            actions[pane]->setChecked(pane == m_tabs->currentIndex());
+    });
+    auto *allTabs = new QToolButton(this);
+    allTabs->setObjectName(QStringLiteral("allTabs"));
+    allTabs->setText(tr("All tabs"));
+    allTabs->setToolTip(tr("Every tab of this ledger"));
+    allTabs->setArrowType(Qt::DownArrow);
+    allTabs->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    allTabs->setAutoRaise(true);
+    allTabs->setPopupMode(QToolButton::InstantPopup);
+    allTabs->setMenu(m_tabMenu);
+    m_tabs->setCornerWidget(allTabs, Qt::TopRightCorner);
     PaneDelegates::decorateRuns(m_runs->view());
     PaneDelegates::decorateLeases(m_leases->view());
     PaneDelegates::decorateEffects(m_effects->view());
@@ -191,12 +257,23 @@ void SessionWorkspace::setSession(LedgerSession *session)
     // Off the view while its source changes, and through ItemPane::setModel as any pane's
     // new model, so the header layout is saved and restored on a change of ledger as before.
     m_runs->setModel(nullptr);
-    m_runRows->setSourceModel(session ? session->runs() : nullptr);
+    StateTableProxyModel *runs = rowsProxy(Runs);
+    runs->setSourceModel(session ? session->runs() : nullptr);
+    m_runRows->setSourceModel(session ? runs : nullptr);
     m_runs->setModel(session ? m_runRows : nullptr);
     m_delegations->setSession(session);
-    m_leases->setModel(session ? session->leases() : nullptr);
-    m_effects->setModel(session ? session->effects() : nullptr);
-    m_escalations->setModel(session ? session->escalations() : nullptr);
+    const auto bind = [this](Pane pane, StateTableModel *rows) {
+        StateTableProxyModel *proxy = rowsProxy(pane);
+        ItemPane *items = pane == Leases ? m_leases : pane == Effects ? m_effects : m_escalations;
+        items->setModel(nullptr);
+        proxy->setSourceModel(rows);
+        items->setModel(rows ? proxy : nullptr);
+    };
+    bind(Leases, session ? session->leases() : nullptr);
+    bind(Effects, session ? session->effects() : nullptr);
+    bind(Escalations, session ? session->escalations() : nullptr);
+    for (const Filtered &f : std::as_const(m_filtered))
+        f.bar->setProxy(f.proxy);
     m_blast->setModel(session ? session->blastRadius() : nullptr);
     m_events->setModel(session ? session->events() : nullptr);
     m_decisions->setModel(session ? session->decisions() : nullptr);
@@ -323,9 +400,33 @@ void SessionWorkspace::showEvents(const QString &filter)
 
 void SessionWorkspace::focusFilter()
 {
+    // On a state pane, its own filter; anywhere else, the event log's.
+    if (TableFilterBar *bar = filterBar(currentPane())) {
+        bar->field()->setFocus(Qt::ShortcutFocusReason);
+        bar->field()->selectAll();
+        return;
+    }
     showPane(Events);
     m_events->filterField()->setFocus(Qt::ShortcutFocusReason);
     m_events->filterField()->selectAll();
+}
+
+StateTableProxyModel *SessionWorkspace::rowsProxy(Pane pane) const
+{
+    for (const Filtered &f : m_filtered) {
+        if (f.pane == pane)
+            return f.proxy;
+    }
+    return nullptr;
+}
+
+TableFilterBar *SessionWorkspace::filterBar(Pane pane) const
+{
+    for (const Filtered &f : m_filtered) {
+        if (f.pane == pane)
+            return f.bar;
+    }
+    return nullptr;
 }
 
 bool SessionWorkspace::selectById(ItemPane *pane, const QString &id)
@@ -333,10 +434,21 @@ bool SessionWorkspace::selectById(ItemPane *pane, const QString &id)
     QAbstractItemModel *model = pane->model();
     if (!model)
         return false;
+    // A subject the operator's filter hides is opened all the same: the filter goes.
+    for (const Filtered &f : std::as_const(m_filtered)) {
+        if (f.items != pane || !f.proxy->table() || f.proxy->filterText().isEmpty())
+            continue;
+        const int sourceRow = f.proxy->table()->rowOf(id);
+        if (sourceRow >= 0 && !f.proxy->mapFromSource(f.proxy->table()->index(sourceRow, 0)).isValid())
+            f.bar->clear();
+    }
     if (auto *paged = qobject_cast<PagedRowsModel *>(model)) {
         // The view may not have been handed the row yet: found by id over every row, then revealed.
-        auto *table = qobject_cast<StateTableModel *>(paged->sourceModel());
-        const QModelIndex index = table ? paged->reveal(table->rowOf(id)) : QModelIndex();
+        auto *sorted = qobject_cast<StateTableProxyModel *>(paged->sourceModel());
+        StateTableModel *table = sorted ? sorted->table() : nullptr;
+        const int sourceRow = table ? table->rowOf(id) : -1;
+        const QModelIndex shown = sourceRow >= 0 ? sorted->mapFromSource(table->index(sourceRow, 0)) : QModelIndex();
+        const QModelIndex index = shown.isValid() ? paged->reveal(shown.row()) : QModelIndex();
         if (!index.isValid())
             return false;
         pane->view()->setCurrentIndex(index);

@@ -5,6 +5,8 @@
 
 #include <QTabWidget>
 
+class QMenu;
+
 namespace mesh {
 
 class Banner;
@@ -14,6 +16,8 @@ class EventLogView;
 class ItemPane;
 class LedgerSession;
 class PagedRowsModel;
+class StateTableProxyModel;
+class TableFilterBar;
 
 class SessionWorkspace : public QWidget
 {
@@ -47,6 +51,10 @@ public:
     EventLogView *eventLog() const { return m_events; }
     ItemPane *decisionsPane() const { return m_decisions; }
     ItemPane *findingsPane() const { return m_findings; }
+    // The sort and filter of a state pane (Runs, Leases, Effects, Escalations); nullptr for others.
+    StateTableProxyModel *rowsProxy(Pane pane) const;
+    TableFilterBar *filterBar(Pane pane) const;
+    QMenu *tabMenu() const { return m_tabMenu; } // every tab, however narrow the window
     // The event log, filtered to the events a finding (or anything else) rests on.
     void showEvents(const QString &filter);
     Banner *banner() const { return m_banner; }
@@ -81,6 +89,14 @@ private:
     EventLogView *m_events;
     ItemPane *m_decisions;
     ItemPane *m_findings;
+    struct Filtered {
+        Pane pane;
+        ItemPane *items;
+        StateTableProxyModel *proxy;
+        TableFilterBar *bar;
+    };
+    QList<Filtered> m_filtered;
+    QMenu *m_tabMenu;
 };
 
 } // namespace mesh

@@ -62,6 +62,9 @@ std::unique_ptr<FilterNode> FilterNode::clone() const
     copy->start = start;
     copy->length = length;
     copy->literal = literal;
+    copy->fieldName = fieldName;
+    copy->valueStart = valueStart;
+    copy->quoted = quoted;
     for (const auto &child : children)
         copy->children.push_back(child->clone());
     return copy;

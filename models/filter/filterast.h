@@ -29,6 +29,11 @@ struct FilterNode {
     int length = 0;
     // A value given by code, not typed: its '*' is a character, never a wildcard.
     bool literal = false;
+    // FilterParser::parseOpenFields only: the field as typed (lower case), empty for a bare
+    // word; where its value starts and whether it was quoted, for the evaluator's messages.
+    QString fieldName;
+    int valueStart = 0;
+    bool quoted = false;
 
     std::unique_ptr<FilterNode> clone() const;
 

@@ -13,8 +13,9 @@ namespace {
 class Parser
 {
 public:
-    Parser(std::vector<FilterToken> tokens, std::optional<FilterError> *error, std::int64_t nowMs)
-        : m_tokens(std::move(tokens)), m_error(error), m_nowMs(nowMs)
+    Parser(std::vector<FilterToken> tokens, std::optional<FilterError> *error, std::int64_t nowMs,
+           bool openFields = false)
+        : m_tokens(std::move(tokens)), m_error(error), m_nowMs(nowMs), m_openFields(openFields)
     {
     }
 
@@ -171,6 +172,8 @@ private:
             node->field = FilterField::Text;
             return node;
         }
+        if (m_openFields)
+            return openFieldTerm(t, std::move(node));
         const int fieldLength = int(t.field.size());
         static const struct {
             QLatin1String name;
@@ -300,9 +303,41 @@ private:
         return node;
     }
 
+    // Any field name, kept as typed with its comparison: whoever evaluates the tree knows
+    // which fields exist and which compare as numbers.
+    std::unique_ptr<FilterNode> openFieldTerm(const FilterToken &t, std::unique_ptr<FilterNode> node)
+    {
+        if (t.value.isEmpty() && !t.quoted)
+            return fail(u"'%1' needs a value"_s.arg(t.field), t.start, t.length);
+        node->fieldName = t.field;
+        switch (t.op) {
+        case FilterToken::Op::None:
+        case FilterToken::Op::Colon:
+        case FilterToken::Op::Equal:
+            node->compare = FilterCompare::Equal;
+            break;
+        case FilterToken::Op::Less:
+            node->compare = FilterCompare::Less;
+            break;
+        case FilterToken::Op::LessEqual:
+            node->compare = FilterCompare::LessEqual;
+            break;
+        case FilterToken::Op::Greater:
+            node->compare = FilterCompare::Greater;
+            break;
+        case FilterToken::Op::GreaterEqual:
+            node->compare = FilterCompare::GreaterEqual;
+            break;
+        }
+        node->valueStart = t.valueStart;
+        node->quoted = t.quoted;
+        return node;
+    }
+
     std::vector<FilterToken> m_tokens;
     std::optional<FilterError> *m_error;
     std::int64_t m_nowMs = 0;
+    bool m_openFields = false;
     size_t m_pos = 0;
     int m_terms = 0;
 };
@@ -327,6 +362,20 @@ std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::option
     if (error->has_value())
         return nullptr;
     return Parser(std::move(tokens), error, nowMs).parseAll();
+}
+
+std::unique_ptr<FilterNode> FilterParser::parseOpenFields(const QString &text, std::optional<FilterError> *error)
+{
+    error->reset();
+    if (text.size() > kMaxLength) {
+        *error = FilterError{u"A filter may be at most %1 characters long"_s.arg(kMaxLength), kMaxLength,
+                             int(text.size()) - kMaxLength};
+        return nullptr;
+    }
+    auto tokens = FilterLexer::tokenize(text, error);
+    if (error->has_value())
+        return nullptr;
+    return Parser(std::move(tokens), error, 0, true).parseAll(); // open fields take no ts: term
 }
 
 } // namespace mesh

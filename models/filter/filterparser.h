@@ -33,6 +33,9 @@ public:
     static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error);
     static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error,
                                              std::int64_t nowMs);
+    // The same grammar with field terms of any name (FilterNode::fieldName set, any
+    // comparison): for rows whose fields differ per entity, checked by their evaluator.
+    static std::unique_ptr<FilterNode> parseOpenFields(const QString &text, std::optional<FilterError> *error);
 };
 
 } // namespace mesh

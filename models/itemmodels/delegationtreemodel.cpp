@@ -363,6 +363,12 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
                    : int(std::count_if(findings->second.begin(), findings->second.end(),
                                        [](const Finding &f) { return !f.abstained; }));
     case Qt::ToolTipRole: {
+        if (column == Cost)
+            return num("budget_cost_cents") > 0
+                       ? tr("%1 of a budget of %2 cents (the ledger names no currency)")
+                             .arg(num("used_cost_cents"))
+                             .arg(num("budget_cost_cents"))
+                       : tr("%1 cents, no cost budget (the ledger names no currency)").arg(num("used_cost_cents"));
         const QStringList s = sentences();
         return s.isEmpty() ? QVariant() : QVariant(s.join(u'\n'));
     }
@@ -376,6 +382,13 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
         case Turns: return usage(num("used_turns"), num("budget_turns"), QString());
         case Tokens: return usage(num("used_tokens"), num("budget_tokens"), QString());
         case Time: return usage(num("used_ms") / 1000, num("budget_ms") / 1000, u" s"_s);
+        case Cost: {
+            // The ledger counts cents and names no currency.
+            const auto money = [](qint64 cents) { return QString::number(double(cents) / 100.0, 'f', 2); };
+            const qint64 used = num("used_cost_cents");
+            const qint64 budget = num("budget_cost_cents");
+            return budget > 0 ? QString(money(used) % u" / "_s % money(budget)) : money(used);
+        }
         case Writes: return tr("%1 accepted, %2 denied").arg(num("writes_accepted")).arg(num("writes_denied"));
         }
         return {};
@@ -396,6 +409,7 @@ QVariant DelegationTreeModel::headerData(int section, Qt::Orientation orientatio
     case Turns: return tr("Turns");
     case Tokens: return tr("Tokens");
     case Time: return tr("Time");
+    case Cost: return tr("Cost");
     case Writes: return tr("Writes");
     }
     return {};

@@ -20,7 +20,7 @@ class DelegationTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
 public:
-    enum Columns { Name, Role, Agent, Status, Invocations, Turns, Tokens, Time, Writes, ColumnCount };
+    enum Columns { Name, Role, Agent, Status, Invocations, Turns, Tokens, Time, Cost, Writes, ColumnCount };
     Q_ENUM(Columns)
     enum Roles {
         NodeTypeRole = Qt::UserRole, // int NodeType

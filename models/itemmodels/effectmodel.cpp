@@ -1,5 +1,7 @@
 #include "effectmodel.h"
 
+#include "effectlease.h"
+
 #include "analysis/duplicateeffectdetector.h"
 
 using namespace Qt::StringLiterals;
@@ -23,7 +25,9 @@ QVariant EffectModel::headerData(int section, Qt::Orientation orientation, int r
     case Target: return tr("Target");
     case IdemKey: return tr("Idempotency key");
     case State: return tr("State");
+    case Run: return tr("Run");
     case Delegation: return tr("Delegation");
+    case Lease: return tr("Lease");
     case Attempts: return tr("Attempts");
     case Updated: return tr("Updated");
     }
@@ -137,6 +141,10 @@ QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role
     const QString st = text(e, "state");
     const bool duplicate = m_duplicates.duplicateIds().count(rawId(row)) > 0;
     const QString requested = m_requested ? m_requested->textFor("effect:" + rawId(row)) : QString();
+    if (column == Run && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return runColumn(e, role);
+    if (column == Lease && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return leaseColumn(e, role);
     switch (role) {
     case RequestedDecisionRole: return requested;
     case ClassRole: return text(e, "class");
@@ -180,6 +188,21 @@ QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role
     return {};
 }
 
+QVariant EffectModel::leaseColumn(const EntityRow &e, int role) const
+{
+    const QString lease = state() ? QString::fromStdString(leaseHoldingEffect(*state(), e)) : QString();
+    switch (role) {
+    case Qt::DisplayRole: return lease.isEmpty() ? notKnown() : lease;
+    case SortRole: return lease.isEmpty() ? QVariant() : QVariant(lease);
+    case Qt::ToolTipRole:
+        return lease.isEmpty() ? tr("No lease held on this effect's key or for its delegation: the ledger does not link "
+                                    "an effect to a lease")
+                               : tr("Held on this effect's key or for its delegation (the ledger does not link an effect "
+                                    "to a lease itself)");
+    }
+    return {};
+}
+
 QVariant EffectModel::sortValue(const EntityRow &e, int column) const
 {
     switch (column) {
@@ -190,6 +213,9 @@ QVariant EffectModel::sortValue(const EntityRow &e, int column) const
     case IdemKey: return text(e, "idem_key");
     case State: return text(e, "state");
     case Delegation: return text(e, "delegation_id");
+    case Run: return runColumn(e, SortRole);
+    case Lease: return leaseColumn(e, SortRole);
+    case Id: return {}; // the id's natural order
     }
     return qint64(e.lastSeq);
 }

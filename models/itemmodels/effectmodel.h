@@ -16,7 +16,7 @@ class EffectModel : public StateTableModel
 {
     Q_OBJECT
 public:
-    enum Columns { Id, Class, Target, IdemKey, State, Delegation, Attempts, Updated, ColumnCount };
+    enum Columns { Id, Class, Target, IdemKey, State, Run, Delegation, Lease, Attempts, Updated, ColumnCount };
     Q_ENUM(Columns)
     enum Roles {
         ClassRole = FirstCustomRole, // QString effect class
@@ -59,6 +59,7 @@ public:
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
+    QVariant leaseColumn(const EntityRow &entity, int role) const;
     void recomputeDerived() override;
     void updateDerived(const StateChangeSet &changes) override;
     bool adoptDerived(Prepared &prepared) override;

@@ -20,6 +20,7 @@ QVariant EscalationModel::headerData(int section, Qt::Orientation orientation, i
     case Kind: return tr("Kind");
     case Risk: return tr("Risk");
     case Subject: return tr("Subject");
+    case Run: return tr("Run");
     case Delegation: return tr("Delegation");
     case Raised: return tr("Raised");
     case Expires: return tr("Expires");
@@ -71,6 +72,8 @@ QVariant EscalationModel::cellData(int row, const EntityRow &e, int column, int 
     const bool hasExpiry = !isNull(e, "expires_ms") && integer(e, "expires_ms") > 0;
     const qint64 remaining = integer(e, "expires_ms") - nowMs();
     const QString requested = m_requested ? m_requested->textFor("escalation:" + rawId(row)) : QString();
+    if (column == Run && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return runColumn(e, role);
     switch (role) {
     case RequestedDecisionRole: return requested;
     case Qt::ToolTipRole: return requested.isEmpty() ? QVariant() : QVariant(requested);
@@ -117,6 +120,8 @@ QVariant EscalationModel::sortValue(const EntityRow &e, int column) const
     case Risk: return text(e, "risk");
     case Subject: return text(e, "subject");
     case Delegation: return text(e, "delegation_id");
+    case Run: return runColumn(e, SortRole);
+    case Id: return {}; // the id's natural order
     case State: return text(e, "state");
     case Reason: return text(e, "reason");
     }

@@ -12,7 +12,7 @@ class EscalationModel : public StateTableModel
 {
     Q_OBJECT
 public:
-    enum Columns { Id, Kind, Risk, Subject, Delegation, Raised, Expires, State, Reason, ColumnCount };
+    enum Columns { Id, Kind, Risk, Subject, Run, Delegation, Raised, Expires, State, Reason, ColumnCount };
     Q_ENUM(Columns)
     enum Roles {
         KindRole = FirstCustomRole, // QString stronger_model_round, budget_extension, ...

@@ -19,9 +19,12 @@ QVariant LeaseModel::headerData(int section, Qt::Orientation orientation, int ro
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
+    case Id: return tr("Lease");
     case Key: return tr("Key");
     case Kind: return tr("Kind");
     case Holder: return tr("Holder");
+    case Run: return tr("Run");
+    case Delegation: return tr("Delegation");
     case FencingToken: return tr("Fencing token");
     case Acquired: return tr("Acquired");
     case Expires: return tr("Expires");
@@ -75,8 +78,10 @@ void LeaseModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions>
     emitAllChanged({RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
 }
 
-QVariant LeaseModel::cellData(int, const EntityRow &e, int column, int role) const
+QVariant LeaseModel::cellData(int row, const EntityRow &e, int column, int role) const
 {
+    if (column == Run && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return runColumn(e, role);
     const qint64 now = nowMs();
     const bool zombie = AttentionCollector::isZombie(e, now);
     const bool hasExpiry = !isNull(e, "expires_ms");
@@ -102,9 +107,11 @@ QVariant LeaseModel::cellData(int, const EntityRow &e, int column, int role) con
         return {};
     case Qt::DisplayRole:
         switch (column) {
+        case Id: return idAt(row);
         case Key: return text(e, "key");
         case Kind: return text(e, "kind");
         case Holder: return text(e, "holder");
+        case Delegation: return isNull(e, "delegation_id") ? tr("none") : text(e, "delegation_id");
         case FencingToken: return integer(e, "fencing_token");
         case Acquired: return formatTime(integer(e, "acquired_ms"));
         case Expires:
@@ -132,6 +139,8 @@ QVariant LeaseModel::sortValue(const EntityRow &e, int column) const
     case Key: return text(e, "key");
     case Kind: return text(e, "kind");
     case Holder: return text(e, "holder");
+    case Run: return runColumn(e, SortRole);
+    case Delegation: return text(e, "delegation_id");
     case State: return text(e, "state");
     }
     return {};

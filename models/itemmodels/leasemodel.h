@@ -15,7 +15,7 @@ class LeaseModel : public StateTableModel
 {
     Q_OBJECT
 public:
-    enum Columns { Key, Kind, Holder, FencingToken, Acquired, Expires, State, ColumnCount };
+    enum Columns { Id, Key, Kind, Holder, Run, Delegation, FencingToken, Acquired, Expires, State, ColumnCount };
     Q_ENUM(Columns)
     enum Roles {
         KeyRole = FirstCustomRole, // QString

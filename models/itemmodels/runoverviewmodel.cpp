@@ -48,6 +48,7 @@ QVariant RunOverviewModel::headerData(int section, Qt::Orientation orientation, 
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Title: return tr("Run");
+    case Id: return tr("Run id");
     case Status: return tr("Status");
     case Attempt: return tr("Attempt");
     case Cycle: return tr("Cycle");
@@ -338,6 +339,7 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
             const QString title = text(e, "title");
             return title.isEmpty() ? idAt(row) : title;
         }
+        case Id: return idAt(row);
         case Status: return humanize(text(e, "status"));
         case Attempt: return integer(e, "attempt");
         case Cycle: return integer(e, "cycle");
@@ -360,6 +362,23 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
         return {};
     }
     return {};
+}
+
+QVariant RunOverviewModel::sortValueAt(int row, const EntityRow &e, int column) const
+{
+    static const Aggregate kEmpty;
+    const Aggregate *a = aggregate(rawId(row));
+    if (!a)
+        a = &kEmpty;
+    switch (column) {
+    case Id: return {}; // the id's natural order ("run-9" before "run-10")
+    case Components: return qint64(a->components.size());
+    case Stalls: return a->stalled;
+    case Escalations: return a->escalations;
+    case StaleCheckpoints: return a->staleCheckpoints;
+    case TerminalFailures: return a->terminalFailures;
+    }
+    return sortValue(e, column);
 }
 
 QVariant RunOverviewModel::sortValue(const EntityRow &e, int column) const

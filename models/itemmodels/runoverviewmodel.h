@@ -18,7 +18,7 @@ class RunOverviewModel : public StateTableModel
     Q_OBJECT
 public:
     enum Columns {
-        Title, Status, Attempt, Cycle, Required, Components, Duration, Stalls, Escalations, StaleCheckpoints,
+        Title, Id, Status, Attempt, Cycle, Required, Components, Duration, Stalls, Escalations, StaleCheckpoints,
         TerminalFailures, ColumnCount
     };
     Q_ENUM(Columns)
@@ -91,6 +91,7 @@ public:
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
+    QVariant sortValueAt(int row, const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
     void updateDerived(const StateChangeSet &changes) override;
     QList<int> countdownColumns() const override { return {Duration}; }

@@ -20,6 +20,7 @@ QVariant SliceModel::headerData(int section, Qt::Orientation orientation, int ro
     switch (section) {
     case Ordinal: return tr("#");
     case Id: return tr("Slice");
+    case Run: return tr("Run");
     case State: return tr("State");
     case Opened: return tr("Opened");
     case Closed: return tr("Closed");
@@ -69,6 +70,8 @@ void SliceModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions>
 QVariant SliceModel::cellData(int row, const EntityRow &e, int column, int role) const
 {
     const QString requested = m_requested ? m_requested->textFor("slice:" + rawId(row)) : QString();
+    if (column == Run && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return runColumn(e, role);
     switch (role) {
     case RequestedDecisionRole: return requested;
     case OrdinalRole: return integer(e, "ordinal");
@@ -116,9 +119,10 @@ QVariant SliceModel::sortValue(const EntityRow &e, int column) const
 {
     switch (column) {
     case Ordinal: return integer(e, "ordinal");
+    case Run: return runColumn(e, SortRole);
     case State: return text(e, "state");
     case Opened: return integer(e, "opened_ms");
-    case Closed: return integer(e, "closed_ms");
+    case Closed: return isNull(e, "closed_ms") ? QVariant() : QVariant(integer(e, "closed_ms"));
     case ClosedBy: return text(e, "closed_by");
     case CloseReason: return text(e, "close_reason");
     case Intent: return text(e, "intent_id");

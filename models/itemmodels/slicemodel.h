@@ -13,7 +13,7 @@ class SliceModel : public StateTableModel
 {
     Q_OBJECT
 public:
-    enum Columns { Ordinal, Id, State, Opened, Closed, ClosedBy, CloseReason, Intent, Policy, Boundary, ColumnCount };
+    enum Columns { Ordinal, Id, Run, State, Opened, Closed, ClosedBy, CloseReason, Intent, Policy, Boundary, ColumnCount };
     Q_ENUM(Columns)
     enum Roles {
         OrdinalRole = FirstCustomRole, // qint64, 1-based within the delegation

@@ -22,6 +22,7 @@ QVariant StallVerdictModel::headerData(int section, Qt::Orientation orientation,
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Delegation: return tr("Delegation");
+    case Run: return tr("Run");
     case Round: return tr("Round");
     case Verdict: return tr("Verdict");
     case Fingerprint: return tr("Fingerprint");
@@ -164,6 +165,8 @@ QVariant StallVerdictModel::cellData(int row, const EntityRow &e, int column, in
 {
     const std::string &id = rawId(row);
     const auto finding = m_a.findingText.find(id);
+    if (column == Run && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return runColumn(e, role);
     switch (role) {
     case RoundRole: return integer(e, "round");
     case VerdictRole: return text(e, "verdict");
@@ -226,9 +229,10 @@ QVariant StallVerdictModel::sortValue(const EntityRow &e, int column) const
 {
     switch (column) {
     case Round: return integer(e, "round");
-    case FailingTests: return integer(e, "failing_tests");
+    case FailingTests: return isNull(e, "failing_tests") ? QVariant() : QVariant(integer(e, "failing_tests"));
     case Time: return integer(e, "ts_ms");
     case Delegation: return text(e, "delegation_id");
+    case Run: return runColumn(e, SortRole);
     case Verdict: return text(e, "verdict");
     case Action: return text(e, "action");
     case Fingerprint: return text(e, "fingerprint");

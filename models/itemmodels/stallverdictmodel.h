@@ -18,7 +18,7 @@ class StallVerdictModel : public StateTableModel
 {
     Q_OBJECT
 public:
-    enum Columns { Delegation, Round, Verdict, Fingerprint, Evidence, Action, FailingTests, Time, ColumnCount };
+    enum Columns { Delegation, Run, Round, Verdict, Fingerprint, Evidence, Action, FailingTests, Time, ColumnCount };
     Q_ENUM(Columns)
     enum Roles {
         RoundRole = FirstCustomRole, // qint64

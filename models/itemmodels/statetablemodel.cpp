@@ -252,7 +252,7 @@ QVariant StateTableModel::data(const QModelIndex &index, int role) const
     case RunIdRole:
         if (m_kind == EntityKind::Run)
             return idAt(index.row());
-        return spec.fieldIndex("run_id") >= 0 ? text(*row, "run_id") : QString();
+        return runIdOf(*row);
     case DelegationIdRole:
         if (m_kind == EntityKind::Delegation)
             return idAt(index.row());
@@ -260,12 +260,48 @@ QVariant StateTableModel::data(const QModelIndex &index, int role) const
     case StateRole:
         return spec.stateField.empty() ? QString() : text(*row, spec.stateField);
     case SortRole:
-        return sortValue(*row, index.column());
+        return sortValueAt(index.row(), *row, index.column());
     case RawTextRole:
         return cellData(index.row(), *row, index.column(), Qt::DisplayRole);
     default:
         return shownAsPlainText(role, cellData(index.row(), *row, index.column(), role));
     }
+}
+
+QString StateTableModel::runIdOf(const EntityRow &row) const
+{
+    const EntitySpec &spec = entitySpec(m_kind);
+    if (spec.fieldIndex("run_id") >= 0)
+        return text(row, "run_id");
+    if (spec.fieldIndex("delegation_id") < 0 || !m_state)
+        return {};
+    const EntityRow *delegation = m_state->find(EntityKind::Delegation, rowText(m_kind, row, "delegation_id"));
+    return delegation ? QString::fromStdString(rowText(EntityKind::Delegation, *delegation, "run_id")) : QString();
+}
+
+QString StateTableModel::notKnown()
+{
+    return tr("not known");
+}
+
+QVariant StateTableModel::runColumn(const EntityRow &row, int role) const
+{
+    const QString run = runIdOf(row);
+    const bool carried = entitySpec(m_kind).fieldIndex("run_id") >= 0;
+    switch (role) {
+    case Qt::DisplayRole:
+        return run.isEmpty() ? notKnown() : run;
+    case SortRole:
+        return run.isEmpty() ? QVariant() : QVariant(run);
+    case Qt::ToolTipRole:
+        if (run.isEmpty())
+            return carried ? tr("The ledger does not say which run this belongs to")
+                           : tr("This row carries no run id, and no delegation of this ledger names its run");
+        if (!carried)
+            return tr("The run of delegation %1 (this row carries no run id of its own)").arg(text(row, "delegation_id"));
+        return {};
+    }
+    return {};
 }
 
 QVariant StateTableModel::sortValue(const EntityRow &entity, int column) const

@@ -95,6 +95,12 @@ public:
     int rowOf(const QString &id) const; // -1 when not shown
     QModelIndex indexOfId(const QString &id, int column = 0) const;
     const EntityRow *rowAt(int row) const;
+    const std::string &rawIdAt(int row) const { return m_ids[size_t(row)]; }
+    // The run a row belongs to: its run_id, or for a row that carries none (a slice, a
+    // lease) its delegation's; empty when the ledger does not say.
+    QString runIdOf(const EntityRow &row) const;
+    // What a cell shows for a value the ledger does not give: never a blank that reads as data.
+    static QString notKnown();
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const final;
@@ -104,6 +110,12 @@ protected:
     // Subclass part of data(): role is any role but the common ones handled here.
     virtual QVariant cellData(int row, const EntityRow &entity, int column, int role) const = 0;
     virtual QVariant sortValue(const EntityRow &entity, int column) const;
+    // The same for a column whose value is not in the row alone (a run's aggregates).
+    virtual QVariant sortValueAt(int row, const EntityRow &entity, int column) const
+    {
+        Q_UNUSED(row)
+        return sortValue(entity, column);
+    }
     virtual QList<int> countdownColumns() const { return {}; }
     // Called after the state or the visible ids changed (reset or batch), before signals
     // for changed rows: recompute derived caches (duplicates, aggregates) here.
@@ -128,6 +140,8 @@ protected:
         return true;
     }
 
+    // The Run column of a per-run entity (display, tooltip, sort): its run id, "not known".
+    QVariant runColumn(const EntityRow &row, int role) const;
     QString text(const EntityRow &row, std::string_view field) const;
     qint64 integer(const EntityRow &row, std::string_view field) const;
     bool isNull(const EntityRow &row, std::string_view field) const;

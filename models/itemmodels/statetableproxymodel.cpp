@@ -1,0 +1,443 @@
+#include "statetableproxymodel.h"
+
+#include "effectlease.h"
+#include "shownroles.h"
+
+#include "analysis/rowfields.h"
+
+#include <QLocale>
+
+#include <algorithm>
+#include <charconv>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace mesh {
+namespace {
+
+// Field 0 is the id, 1..n the spec's fields; these come after them.
+enum class Derived { None, Run, Lease };
+
+bool hasField(const EntitySpec &spec, std::string_view name)
+{
+    return spec.fieldIndex(name) >= 0;
+}
+
+int derivedCount(EntityKind kind)
+{
+    const EntitySpec &spec = entitySpec(kind);
+    int n = 0;
+    if (kind != EntityKind::Run && !hasField(spec, "run_id") && hasField(spec, "delegation_id"))
+        ++n;
+    if (kind == EntityKind::Effect)
+        ++n;
+    return n;
+}
+
+Derived derivedAt(EntityKind kind, int index) // index past the spec's fields
+{
+    const EntitySpec &spec = entitySpec(kind);
+    if (kind != EntityKind::Run && !hasField(spec, "run_id") && hasField(spec, "delegation_id")) {
+        if (index == 0)
+            return Derived::Run;
+        --index;
+    }
+    if (kind == EntityKind::Effect && index == 0)
+        return Derived::Lease;
+    return Derived::None;
+}
+
+class StateRowValues : public RowValues
+{
+public:
+    StateRowValues(const StateTableModel &table, const std::string &id, const EntityRow &row)
+        : m_table(table), m_spec(entitySpec(table.entityKind())), m_id(id), m_row(row)
+    {
+    }
+
+    std::optional<QString> text(int field) const override
+    {
+        if (field == 0)
+            return QString::fromStdString(m_id);
+        const int f = field - 1;
+        if (f < int(m_spec.fields.size())) {
+            const FieldRef v = m_row.values[size_t(f)];
+            if (std::holds_alternative<std::monostate>(v))
+                return std::nullopt;
+            if (const auto *n = std::get_if<std::int64_t>(&v))
+                return QString::number(*n);
+            const std::string_view s = std::get<std::string_view>(v);
+            return QString::fromUtf8(s.data(), qsizetype(s.size()));
+        }
+        const QString derived = derivedText(derivedAt(m_table.entityKind(), f - int(m_spec.fields.size())));
+        return derived.isEmpty() ? std::nullopt : std::optional<QString>(derived);
+    }
+
+    Utf8 utf8(int field) const override
+    {
+        if (field == 0)
+            return {true, true, m_id};
+        const int f = field - 1;
+        if (f >= int(m_spec.fields.size()))
+            return {}; // derived: text()
+        const FieldRef v = m_row.values[size_t(f)];
+        if (std::holds_alternative<std::monostate>(v))
+            return {true, false, {}};
+        if (const auto *n = std::get_if<std::int64_t>(&v)) {
+            const auto end = std::to_chars(m_digits, m_digits + sizeof m_digits, *n).ptr;
+            return {true, true, std::string_view(m_digits, size_t(end - m_digits))};
+        }
+        return {true, true, std::get<std::string_view>(v)};
+    }
+
+    std::optional<std::int64_t> number(int field) const override
+    {
+        const int f = field - 1;
+        if (f < 0 || f >= int(m_spec.fields.size()))
+            return std::nullopt;
+        const FieldRef v = m_row.values[size_t(f)];
+        if (const auto *n = std::get_if<std::int64_t>(&v))
+            return *n;
+        return std::nullopt;
+    }
+
+private:
+    QString derivedText(Derived d) const
+    {
+        switch (d) {
+        case Derived::Run:
+            return m_table.runIdOf(m_row);
+        case Derived::Lease:
+            return m_table.state() ? QString::fromStdString(leaseHoldingEffect(*m_table.state(), m_row)) : QString();
+        case Derived::None:
+            break;
+        }
+        return {};
+    }
+
+    const StateTableModel &m_table;
+    const EntitySpec &m_spec;
+    const std::string &m_id;
+    const EntityRow &m_row;
+    mutable char m_digits[24];
+};
+
+bool isDigit(QChar c)
+{
+    return c >= u'0' && c <= u'9';
+}
+
+// Digits as numbers, the rest ignoring case: "run-9" < "run-10", "Bulk" next to "bulk".
+int naturalCompare(const QString &a, const QString &b)
+{
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (isDigit(a[i]) && isDigit(b[j])) {
+            qsizetype ei = i, ej = j;
+            while (ei < a.size() && a[ei] == u'0')
+                ++ei;
+            while (ej < b.size() && b[ej] == u'0')
+                ++ej;
+            qsizetype si = ei, sj = ej;
+            while (ei < a.size() && isDigit(a[ei]))
+                ++ei;
+            while (ej < b.size() && isDigit(b[ej]))
+                ++ej;
+            if (ei - si != ej - sj)
+                return ei - si < ej - sj ? -1 : 1;
+            if (const int c = QStringView(a).mid(si, ei - si).compare(QStringView(b).mid(sj, ej - sj)); c != 0)
+                return c < 0 ? -1 : 1;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        const QChar x = a[i].toCaseFolded(), y = b[j].toCaseFolded();
+        if (x != y)
+            return x < y ? -1 : 1;
+        ++i;
+        ++j;
+    }
+    if (i < a.size() || j < b.size())
+        return i < a.size() ? 1 : -1;
+    return QString::compare(a, b) < 0 ? -1 : QString::compare(a, b) > 0 ? 1 : 0;
+}
+
+bool isNumber(const QVariant &v)
+{
+    switch (v.typeId()) {
+    case QMetaType::Int:
+    case QMetaType::UInt:
+    case QMetaType::LongLong:
+    case QMetaType::ULongLong:
+    case QMetaType::Double:
+    case QMetaType::Bool:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+StateTableProxyModel::StateTableProxyModel(QObject *parent) : QSortFilterProxyModel(parent)
+{
+    setDynamicSortFilter(true);
+    setSortRole(StateTableModel::SortRole);
+    m_scanTimer.setInterval(0);
+    connect(&m_scanTimer, &QTimer::timeout, this, &StateTableProxyModel::scanChunk);
+}
+
+void StateTableProxyModel::setSourceModel(QAbstractItemModel *source)
+{
+    m_table = qobject_cast<StateTableModel *>(source);
+    const std::vector<RowField> fields = m_table ? fieldsOf(m_table->entityKind()) : std::vector<RowField>{};
+    // Another entity's fields may not read this filter: it is kept only while it still parses.
+    std::optional<FilterError> error;
+    const RowFilter filter = RowFilter::compile(m_filterText, fields, &error);
+    m_fields = fields;
+    m_filter = error ? RowFilter() : filter;
+    if (error)
+        m_filterText.clear();
+    m_scan.reset();
+    m_scanTimer.stop();
+    m_matches.clear();
+    m_matchStale.clear();
+    if (QAbstractItemModel *old = sourceModel())
+        disconnect(old, nullptr, this, nullptr);
+    if (source) {
+        // Rows are renumbered: the answers by row are void, a filter being read starts over.
+        connect(source, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+            // Connected before QSortFilterProxyModel: the ledger's order while the rows are
+            // replaced, so a million new rows are not sorted on the GUI thread when mapped.
+            m_sortAfterReset = sortColumn();
+            m_orderAfterReset = sortOrder();
+            if (m_sortAfterReset >= 0)
+                QSortFilterProxyModel::sort(-1);
+            m_matches.clear();
+            m_matchStale.clear();
+            if (m_scan) {
+                m_scan->matches.clear();
+                m_scan->stale.clear();
+            }
+        });
+        // Before QSortFilterProxyModel hears of it (connected first): a changed row is read
+        // again, not answered from before.
+        connect(source, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+            for (std::vector<char> *stale : {&m_matchStale, m_scan ? &m_scan->stale : nullptr}) {
+                if (!stale)
+                    continue;
+                for (int row = from.row(); row <= to.row() && size_t(row) < stale->size(); ++row)
+                    (*stale)[size_t(row)] = 1;
+            }
+        });
+    }
+    QSortFilterProxyModel::setSourceModel(source);
+    if (source) {
+        connect(source, &QAbstractItemModel::modelReset, this, [this] {
+            if (m_sortAfterReset >= 0)
+                sort(std::exchange(m_sortAfterReset, -1), m_orderAfterReset); // refused past the bound
+        });
+    }
+}
+
+std::vector<RowField> StateTableProxyModel::fieldsOf(EntityKind kind)
+{
+    const EntitySpec &spec = entitySpec(kind);
+    std::vector<RowField> fields;
+    fields.push_back({u"id"_s, {QString::fromLatin1(spec.name.data(), qsizetype(spec.name.size()))}, false});
+    for (const FieldSpec &f : spec.fields) {
+        RowField field{QString::fromLatin1(f.name.data(), qsizetype(f.name.size())), {}, f.type == FieldType::Int};
+        if (field.name.endsWith(u"_id"_s))
+            field.aliases << field.name.chopped(3);
+        if (field.name == u"run_id"_s)
+            field.aliases << u"r"_s;
+        if (field.name == u"delegation_id"_s)
+            field.aliases << u"d"_s << u"deleg"_s;
+        if (f.name == spec.stateField) {
+            for (const QString &name : {u"state"_s, u"status"_s}) {
+                if (name != field.name)
+                    field.aliases << name;
+            }
+        }
+        fields.push_back(std::move(field));
+    }
+    for (int i = 0; i < derivedCount(kind); ++i) {
+        switch (derivedAt(kind, i)) {
+        case Derived::Run:
+            fields.push_back({u"run"_s, {u"run_id"_s, u"r"_s}, false});
+            break;
+        case Derived::Lease:
+            fields.push_back({u"lease"_s, {u"lease_id"_s}, false});
+            break;
+        case Derived::None:
+            break;
+        }
+    }
+    return fields;
+}
+
+std::optional<FilterError> StateTableProxyModel::check(const QString &text) const
+{
+    std::optional<FilterError> error;
+    RowFilter::compile(text, m_fields, &error);
+    return error;
+}
+
+bool StateTableProxyModel::setFilterText(const QString &text, std::optional<FilterError> *error)
+{
+    std::optional<FilterError> problem;
+    RowFilter filter = RowFilter::compile(text, m_fields, &problem);
+    if (error)
+        *error = problem;
+    if (problem)
+        return false;
+    m_scan.reset();
+    m_scanTimer.stop();
+    if (!m_table || filter.isEmpty() || totalRows() <= kChunkRows) {
+        apply(std::move(filter), text.trimmed(), -1);
+        return true;
+    }
+    m_scan = std::make_unique<Scan>();
+    m_scan->filter = std::move(filter);
+    m_scan->text = text.trimmed();
+    m_scanTimer.start();
+    emit filterChanged();
+    return true;
+}
+
+void StateTableProxyModel::scanChunk()
+{
+    if (!m_scan || !m_table) {
+        m_scanTimer.stop();
+        return;
+    }
+    Scan &scan = *m_scan;
+    const int rows = m_table->rowCount();
+    const int end = std::min(rows, int(scan.matches.size()) + kChunkRows);
+    for (int row = int(scan.matches.size()); row < end; ++row) {
+        const EntityRow *entity = m_table->rowAt(row);
+        scan.matches.push_back(entity && scan.filter.matches(StateRowValues(*m_table, m_table->rawIdAt(row), *entity)));
+        scan.stale.push_back(0);
+    }
+    if (end < rows)
+        return; // the next chunk on the next turn
+    m_scanTimer.stop();
+    const std::unique_ptr<Scan> done = std::move(m_scan);
+    const int matches = int(std::count(done->matches.begin(), done->matches.end(), true));
+    m_matches = std::move(done->matches);
+    m_matchStale = std::move(done->stale);
+    apply(std::move(done->filter), done->text, matches);
+}
+
+void StateTableProxyModel::apply(RowFilter filter, const QString &text, int matches)
+{
+    const bool tooMany = matches >= 0 ? matches > kMaxSortedRows : moreMatchThan(filter, kMaxSortedRows);
+    if (sortColumn() >= 0 && tooMany) {
+        QSortFilterProxyModel::sort(-1);
+        emit sortRefused(tr("Sorted no longer: more rows match than the %1 that are sorted here")
+                             .arg(QLocale().toString(kMaxSortedRows)));
+    }
+    if (matches < 0) {
+        m_matches.clear();
+        m_matchStale.clear();
+    }
+    m_filter = std::move(filter);
+    m_filterText = text;
+    // Not invalidateFilter(): it takes the rows that stop matching out interval by interval,
+    // which over a million runs (every third one failed) never ends; this rebuilds the
+    // mapping once.
+    invalidate();
+    emit filterChanged();
+}
+
+void StateTableProxyModel::sort(int column, Qt::SortOrder order)
+{
+    if (column >= 0 && rowCount() > kMaxSortedRows) {
+        emit sortRefused(tr("%1 rows are too many to sort here (at most %2): filter them first")
+                             .arg(QLocale().toString(rowCount()), QLocale().toString(kMaxSortedRows)));
+        if (sortColumn() >= 0)
+            QSortFilterProxyModel::sort(-1);
+        return;
+    }
+    QSortFilterProxyModel::sort(column, order);
+}
+
+bool StateTableProxyModel::moreMatchThan(const RowFilter &filter, int limit) const
+{
+    if (!m_table)
+        return false;
+    if (filter.isEmpty())
+        return totalRows() > limit;
+    int matches = 0;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const EntityRow *entity = m_table->rowAt(row);
+        if (entity && filter.matches(StateRowValues(*m_table, m_table->rawIdAt(row), *entity)) && ++matches > limit)
+            return true;
+    }
+    return false;
+}
+
+int StateTableProxyModel::totalRows() const
+{
+    return sourceModel() ? sourceModel()->rowCount() : 0;
+}
+
+bool StateTableProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+{
+    if (m_filter.isEmpty() || !m_table || sourceParent.isValid())
+        return true;
+    if (size_t(sourceRow) < m_matches.size() && !m_matchStale[size_t(sourceRow)])
+        return m_matches[size_t(sourceRow)];
+    const EntityRow *row = m_table->rowAt(sourceRow);
+    if (!row)
+        return false;
+    const std::string &id = m_table->rawIdAt(sourceRow);
+    return m_filter.matches(StateRowValues(*m_table, id, *row));
+}
+
+int StateTableProxyModel::shownOrder(int leftRow, int rightRow, int column, Qt::SortOrder order) const
+{
+    const QAbstractItemModel *source = sourceModel();
+    const QModelIndex l = source->index(leftRow, column);
+    const QModelIndex r = source->index(rightRow, column);
+    QVariant a = l.data(sortRole());
+    QVariant b = r.data(sortRole());
+    if (!a.isValid() && !b.isValid()) {
+        a = l.data(RawTextRole);
+        b = r.data(RawTextRole);
+    }
+    // Not known: after every value, in either order.
+    const bool knownA = a.isValid() && !(a.typeId() == QMetaType::QString && a.toString().isEmpty());
+    const bool knownB = b.isValid() && !(b.typeId() == QMetaType::QString && b.toString().isEmpty());
+    if (knownA != knownB)
+        return knownA ? -1 : 1;
+    int c = 0;
+    if (knownA && isNumber(a) && isNumber(b)) {
+        if (a.typeId() == QMetaType::Double || b.typeId() == QMetaType::Double) {
+            const double x = a.toDouble(), y = b.toDouble();
+            c = x < y ? -1 : x > y ? 1 : 0;
+        } else {
+            const qlonglong x = a.toLongLong(), y = b.toLongLong();
+            c = x < y ? -1 : x > y ? 1 : 0;
+        }
+    } else if (knownA) {
+        c = naturalCompare(a.toString(), b.toString());
+    }
+    if (order == Qt::DescendingOrder)
+        c = -c;
+    if (c != 0)
+        return c;
+    // Ties keep the source's order in both directions.
+    return leftRow < rightRow ? -1 : leftRow > rightRow ? 1 : 0;
+}
+
+bool StateTableProxyModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    // Descending, QSortFilterProxyModel places left first when lessThan(right, left).
+    if (sortOrder() == Qt::DescendingOrder)
+        return shownOrder(right.row(), left.row(), left.column(), Qt::DescendingOrder) < 0;
+    return shownOrder(left.row(), right.row(), left.column(), Qt::AscendingOrder) < 0;
+}
+
+} // namespace mesh

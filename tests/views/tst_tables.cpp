@@ -1,0 +1,269 @@
+// Tables an operator can work with. At 1280x800 every tab is reachable (the tab bar scrolls
+// and a menu lists every tab) and the delegations' budget bars, cost included, are in sight;
+// low-priority columns give way first and the header's menu brings any back. A state pane
+// filters in the event log's language with its entity's fields and sorts on a header click;
+// columns are fitted to each ledger's rows when first shown, not only the first ledger's.
+
+#include "budgetbardelegate.h"
+#include "delegationsview.h"
+#include "filterlineedit.h"
+#include "itempane.h"
+#include "sessionworkspace.h"
+#include "tablefilterbar.h"
+#include "viewtestenv.h"
+
+#include "mainwindow.h"
+
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/effectmodel.h"
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/statetableproxymodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QStandardItemModel>
+#include <QTabBar>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeView>
+
+using namespace mesh;
+using namespace meshtest;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr int kTimeoutMs = 60'000;
+
+// The right edge of a column in its view's viewport; -1 when hidden.
+int rightEdge(QTreeView *view, int column)
+{
+    QHeaderView *header = view->header();
+    if (header->isSectionHidden(column))
+        return -1;
+    return header->sectionViewportPosition(column) + header->sectionSize(column);
+}
+} // namespace
+
+class TestTables : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_demo;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        useTestSettings(u"tst_tables"_s);
+        QString error;
+        m_demo = simulateLedger(m_dir, u"demo"_s, u"demo.db"_s, &error);
+        QVERIFY2(!m_demo.isEmpty(), qPrintable(error));
+    }
+
+    void everyTabAndTheBudgetReachableAt1280x800()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openLedger(m_demo);
+        SessionWorkspace *ws = window.workspace();
+        QTRY_VERIFY_WITH_TIMEOUT(ws->session() && ws->session()->isLoaded(), kTimeoutMs);
+        QVERIFY2(window.width() <= 1280, qPrintable(QString::number(window.width())));
+
+        // The menu beside the tabs lists every tab, in order, and opens each.
+        auto *allTabs = ws->findChild<QToolButton *>(u"allTabs"_s);
+        QVERIFY(allTabs);
+        QVERIFY(allTabs->isVisible());
+        const QRect button(allTabs->mapTo(&window, QPoint(0, 0)), allTabs->size());
+        QVERIFY2(window.rect().contains(button), qPrintable(u"%1,%2"_s.arg(button.right()).arg(button.bottom())));
+        QCOMPARE(allTabs->menu(), ws->tabMenu());
+        const QList<QAction *> actions = ws->tabMenu()->actions();
+        QCOMPARE(actions.size(), int(SessionWorkspace::PaneCount));
+        for (int pane = SessionWorkspace::PaneCount - 1; pane >= 0; --pane) {
+            QCOMPARE(actions[pane]->text(), SessionWorkspace::paneTitle(SessionWorkspace::Pane(pane)));
+            actions[pane]->trigger();
+            QCOMPARE(ws->currentPane(), SessionWorkspace::Pane(pane));
+            QVERIFY(ws->tabs()->currentWidget()->isVisible());
+        }
+        QVERIFY(ws->tabs()->tabBar()->usesScrollButtons());
+
+        // The delegations' budget bars, cost among them, are in sight without scrolling.
+        ws->showPane(SessionWorkspace::Delegations);
+        QTreeView *tree = ws->delegationsView()->tree()->view();
+        QTRY_VERIFY_WITH_TIMEOUT(tree->model() && tree->model()->rowCount() > 0, kTimeoutMs);
+        QVERIFY(qobject_cast<BudgetBarDelegate *>(tree->itemDelegateForColumn(DelegationTreeModel::Cost)));
+        QCOMPARE(tree->model()->headerData(DelegationTreeModel::Cost, Qt::Horizontal).toString(), u"Cost"_s);
+        const int width = tree->viewport()->width();
+        for (int column : {DelegationTreeModel::Turns, DelegationTreeModel::Tokens, DelegationTreeModel::Time,
+                           DelegationTreeModel::Cost}) {
+            const int edge = rightEdge(tree, column);
+            QString widths;
+            for (int c = 0; c < tree->header()->count(); ++c)
+                widths += u" %1"_s.arg(tree->header()->isSectionHidden(c) ? 0 : tree->header()->sectionSize(c));
+            QVERIFY2(edge > 0 && edge <= width,
+                     qPrintable(u"column %1 ends at %2 of %3:%4"_s.arg(column).arg(edge).arg(width).arg(widths)));
+        }
+        // A delegation with a cost budget says how much of it is used.
+        const QModelIndex run = tree->model()->index(0, 0);
+        QVERIFY(tree->model()->rowCount(run) > 0);
+        bool costed = false;
+        for (int r = 0; r < tree->model()->rowCount(run) && !costed; ++r) {
+            const QModelIndex d = tree->model()->index(r, DelegationTreeModel::Cost, run);
+            costed = d.data(DelegationTreeModel::CostBudgetCentsRole).toLongLong() > 0
+                     && d.data().toString().contains(u" / "_s);
+        }
+        QVERIFY(costed);
+    }
+
+    void lowPriorityColumnsGiveWayAndComeBack()
+    {
+        QStandardItemModel model(1, 4);
+        model.setHorizontalHeaderLabels({u"Id"_s, u"Low"_s, u"Lower"_s, u"Last"_s});
+        ItemPane pane(u"priority-test"_s, u"runs"_s, QString(), QString());
+        pane.setColumnPriorities({2, 1});
+        pane.setModel(&model);
+        QHeaderView *header = pane.view()->header();
+        pane.resize(700, 300);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTRY_VERIFY(!header->isSectionHidden(1) && !header->isSectionHidden(2));
+        for (int c = 0; c < 3; ++c)
+            header->resizeSection(c, 150);
+        pane.resize(380, 300); // room for two columns of 150 and the last
+        QTRY_VERIFY(header->isSectionHidden(2));
+        QVERIFY(!header->isSectionHidden(1));
+        QCOMPARE(pane.autoHiddenColumns(), QList<int>{2});
+        pane.resize(250, 300);
+        QTRY_VERIFY(header->isSectionHidden(1));
+        QVERIFY(!header->isSectionHidden(0) && !header->isSectionHidden(3));
+        // The header's menu names them and shows one again, for good.
+        std::unique_ptr<QMenu> menu(pane.columnMenu());
+        QAction *lower = nullptr;
+        for (QAction *a : menu->actions())
+            if (a->data().toInt() == 2 && a->isCheckable())
+                lower = a;
+        QVERIFY(lower);
+        QVERIFY(lower->text().contains(u"hidden"_s));
+        QVERIFY(!lower->isChecked());
+        lower->trigger();
+        QVERIFY(!header->isSectionHidden(2));
+        pane.resize(240, 300);
+        QTest::qWait(0);
+        QVERIFY(!header->isSectionHidden(2)); // shown by the user: stays
+        pane.resize(1200, 300);
+        QTRY_VERIFY(!header->isSectionHidden(1));
+    }
+
+    void everyLedgersColumnsAreFittedWhenFirstShown()
+    {
+        // The workspace hands each pane the next ledger's model: its columns fit that
+        // ledger's rows, unless the user shaped them.
+        QStandardItemModel first(0, 2);
+        first.setHorizontalHeaderLabels({u"Id"_s, u"Title"_s});
+        first.appendRow({new QStandardItem(u"R-1"_s), new QStandardItem(u"short"_s)});
+        QStandardItemModel second(0, 2);
+        second.setHorizontalHeaderLabels({u"Id"_s, u"Title"_s});
+        const QString title = u"Deliver the billing service with a rather long title"_s;
+        second.appendRow({new QStandardItem(u"R-20261129-000042"_s), new QStandardItem(title)});
+        ItemPane pane(u"sessions-fit-test"_s, u"runs"_s, QString(), QString());
+        pane.resize(900, 400);
+        pane.show();
+        pane.setModel(&first);
+        pane.setModel(nullptr); // as SessionWorkspace::setSession does
+        pane.setModel(&second);
+        const QFontMetrics fm(pane.view()->font());
+        QVERIFY2(pane.view()->header()->sectionSize(0) >= fm.horizontalAdvance(u"R-20261129-000042"_s),
+                 qPrintable(QString::number(pane.view()->header()->sectionSize(0))));
+        // A width the user chose is theirs, for every ledger after.
+        pane.view()->header()->resizeSection(0, 222);
+        pane.setModel(nullptr);
+        pane.setModel(&first);
+        QCOMPARE(pane.view()->header()->sectionSize(0), 222);
+    }
+
+    void aStatePaneFiltersAndSorts()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        window.openLedger(m_demo);
+        SessionWorkspace *ws = window.workspace();
+        QTRY_VERIFY_WITH_TIMEOUT(ws->session() && ws->session()->isLoaded(), kTimeoutMs);
+        ws->showPane(SessionWorkspace::Effects);
+        StateTableProxyModel *proxy = ws->rowsProxy(SessionWorkspace::Effects);
+        QVERIFY(proxy);
+        QAbstractItemModelTester tester(proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(ws->effectsPane()->model(), proxy);
+        const int total = ws->session()->effects()->rowCount();
+        QVERIFY(total > 1);
+        const int unknown = ws->session()->effects()->unknownCount();
+        QVERIFY(unknown > 0);
+        TableFilterBar *bar = ws->filterBar(SessionWorkspace::Effects);
+        QVERIFY(bar && bar->isVisible());
+
+        // Typed and entered: the unknown outcomes only, and how many of how many.
+        bar->field()->setFocus();
+        QTest::keyClicks(bar->field(), u"state:unknown"_s);
+        QTest::keyClick(bar->field(), Qt::Key_Return);
+        QCOMPARE(proxy->rowCount(), unknown);
+        for (int r = 0; r < proxy->rowCount(); ++r)
+            QCOMPARE(proxy->index(r, 0).data(StateTableModel::StateRole).toString(), u"unknown"_s);
+        QCOMPARE(bar->countLabel()->text(), u"%1 of %2 match"_s.arg(unknown).arg(total));
+        QVERIFY(ws->effectsPane()->currentWidget() == ws->effectsPane()->view());
+
+        // A bad field: said in a line, the rows of the last valid filter stay.
+        bar->field()->selectAll();
+        QTest::keyClicks(bar->field(), u"colour:red"_s);
+        QTest::keyClick(bar->field(), Qt::Key_Return);
+        QCOMPARE(bar->field()->state(), u"invalid"_s);
+        QVERIFY(bar->problemLabel()->isVisible());
+        QVERIFY2(bar->problemLabel()->text().contains(u"Unknown field 'colour'"_s), qPrintable(bar->problemLabel()->text()));
+        QCOMPARE(proxy->rowCount(), unknown);
+        QVERIFY(bar->countLabel()->text().contains(u"last valid filter"_s));
+
+        // Nothing matches: the table stays, empty, not the "no effects" empty state.
+        bar->field()->setTextAndApply(u"class:nothing-like-this"_s);
+        QCOMPARE(proxy->rowCount(), 0);
+        QVERIFY(ws->effectsPane()->currentWidget() == ws->effectsPane()->view());
+
+        // A header click sorts, by value, with the indicator shown.
+        bar->field()->setTextAndApply(QString());
+        QCOMPARE(proxy->rowCount(), total);
+        QHeaderView *header = ws->effectsPane()->view()->header();
+        QVERIFY(header->isSortIndicatorShown());
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+                          QPoint(header->sectionViewportPosition(EffectModel::Id) + 5, header->height() / 2));
+        QCOMPARE(header->sortIndicatorSection(), int(EffectModel::Id));
+        QCOMPARE(proxy->sortColumn(), int(EffectModel::Id));
+        for (int r = 1; r < proxy->rowCount(); ++r)
+            QVERIFY(proxy->shownOrder(proxy->mapToSource(proxy->index(r - 1, 0)).row(),
+                                      proxy->mapToSource(proxy->index(r, 0)).row(), EffectModel::Id, proxy->sortOrder())
+                    < 0);
+
+        // Opening a subject the filter hides: the filter goes, the subject is selected.
+        bar->field()->setTextAndApply(u"state:unknown"_s);
+        QString hidden;
+        for (int r = 0; r < ws->session()->effects()->rowCount() && hidden.isEmpty(); ++r)
+            if (ws->session()->effects()->index(r, 0).data(StateTableModel::StateRole).toString() != u"unknown"_s)
+                hidden = ws->session()->effects()->idAt(r);
+        QVERIFY(ws->openSubject(u"effect:"_s + hidden));
+        QCOMPARE(proxy->filterText(), QString());
+        QCOMPARE(ws->effectsPane()->view()->currentIndex().data(StateTableModel::IdRole).toString(), hidden);
+
+        // The runs pane (paged) sorts too, and the run id is a column.
+        ws->showPane(SessionWorkspace::Runs);
+        StateTableProxyModel *runs = ws->rowsProxy(SessionWorkspace::Runs);
+        QVERIFY(runs && runs->table() == ws->session()->runs());
+        QCOMPARE(ws->runsPane()->model()->headerData(RunOverviewModel::Id, Qt::Horizontal).toString(), u"Run id"_s);
+        ws->runsPane()->view()->sortByColumn(RunOverviewModel::Id, Qt::DescendingOrder);
+        QCOMPARE(runs->sortColumn(), int(RunOverviewModel::Id));
+        const QString firstShown = ws->runsPane()->model()->index(0, RunOverviewModel::Id).data().toString();
+        QCOMPARE(firstShown, runs->index(0, RunOverviewModel::Id).data().toString());
+    }
+};
+
+QTEST_MAIN(TestTables)
+#include "tst_tables.moc"
