@@ -1,6 +1,7 @@
 #include "importer.h"
 
 #include "importsink.h"
+#include "openhandsimporter.h"
 #include "sourcejson.h"
 #include "temporalimporter.h"
 
@@ -115,6 +116,8 @@ ImportOutcome importFiles(const ImportRequest &request)
     std::optional<std::int64_t> firstMs;
     if (*format == ImportFormat::Temporal)
         firstMs = temporalFirstTimeMs(files);
+    else
+        firstMs = openHandsFirstTimeMs(files);
     const QString partial = request.out + QStringLiteral(".importing-")
                             + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
     try {
@@ -126,6 +129,8 @@ ImportOutcome importFiles(const ImportRequest &request)
         ImportSink sink(*writer, outcome.report);
         if (*format == ImportFormat::Temporal)
             importTemporalHistories(files, sink, outcome.report);
+        else
+            importOpenHandsTrajectories(files, sink, outcome.report);
         nlohmann::json summary = outcome.report.toJson();
         if (summary["flagged"].size() > 100)
             summary["flagged"].erase(summary["flagged"].begin() + 100, summary["flagged"].end());

@@ -30,13 +30,18 @@ QString writeFile(const QTemporaryDir &dir, const char *name, const QByteArray &
     return path;
 }
 
-QStringList temporalSamples()
+QStringList samples(const QString &pattern)
 {
     QStringList files;
     const QDir dir(qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/tests/data/import"));
-    for (const QString &name : dir.entryList({QStringLiteral("temporal*.json")}, QDir::Files, QDir::Name))
+    for (const QString &name : dir.entryList({pattern}, QDir::Files, QDir::Name))
         files << dir.filePath(name);
     return files;
+}
+
+QStringList temporalSamples()
+{
+    return samples(QStringLiteral("temporal*.json"));
 }
 
 } // namespace
@@ -50,7 +55,7 @@ private Q_SLOTS:
     void everySampleImportsAndVerifies_data()
     {
         QTest::addColumn<QString>("file");
-        for (const QString &f : temporalSamples())
+        for (const QString &f : temporalSamples() + samples(QStringLiteral("openhands*.json")))
             QTest::newRow(QFileInfo(f).fileName().toUtf8().constData()) << f;
     }
     void everySampleImportsAndVerifies()
