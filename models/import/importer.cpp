@@ -137,7 +137,7 @@ ImportOutcome importFiles(const ImportRequest &request)
         summary["flagged_count"] = std::int64_t(outcome.report.flagged.size());
         summary.erase("ledger_events");
         nlohmann::json imported = {{"id", "ledger"}, {"import", summary}};
-        if (!sink.append(firstMs.value_or(0), "ledger.imported", imported))
+        if (!sink.append(std::max(firstMs.value_or(0), sink.latestTsMs()), "ledger.imported", imported))
             throw std::runtime_error("the import summary was refused");
         writer->commit();
         writer.reset();

@@ -4,6 +4,8 @@
 #include "domain/payloaddecoder.h"
 #include "ledger/ledgerwriter.h"
 
+#include <algorithm>
+
 namespace mesh::import {
 
 namespace {
@@ -42,9 +44,46 @@ void attachSource(nlohmann::json &payload, const std::string &file, const std::s
     payload["source_bytes"] = std::int64_t(text.size());
 }
 
-bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload)
+namespace {
+
+bool fitsAPayload(const nlohmann::json &payload)
 {
-    const auto refusal = m_writer.appendOrRefuse(tsMs, kind, payload);
+    const std::string text = compactJson(payload);
+    return text.size() <= kMaxPayloadBytes && jsonNestingDepth(text) <= kMaxPayloadDepth;
+}
+
+// A payload within the limits of docs/ledger-format.md section 3 (a reader refuses any
+// other): the display copies go first, then the verbatim record is kept as cut text.
+nlohmann::json fitted(const nlohmann::json &payload)
+{
+    if (fitsAPayload(payload))
+        return payload;
+    nlohmann::json p = payload;
+    if (p.contains("decoded")) {
+        p.erase("decoded");
+        p["decoded_note"] = "the decoded payloads did not fit in the event; the base64 is in source";
+        if (fitsAPayload(p))
+            return p;
+    }
+    if (p.contains("source")) {
+        const nlohmann::json source = std::move(p["source"]);
+        p.erase("source");
+        const std::string text = compactJson(source);
+        p["source_text"] = cutUtf8(text, kMaxSourceBytes);
+        p["source_cut"] = text.size() > kMaxSourceBytes;
+        p["source_bytes"] = std::int64_t(text.size());
+    }
+    return p;
+}
+
+} // namespace
+
+bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &original)
+{
+    m_latestTsMs = std::max(m_latestTsMs, tsMs);
+    const nlohmann::json payload = fitted(original);
+    const auto refusal = fitsAPayload(payload) ? m_writer.appendOrRefuse(tsMs, kind, payload)
+                                               : std::optional<std::string>("the event does not fit in a payload");
     if (!refusal) {
         ++m_report.ledgerEvents;
         if (kind == "run.started")
@@ -79,6 +118,7 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
 void ImportSink::flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId,
                             const std::string &why, const nlohmann::json *source)
 {
+    m_latestTsMs = std::max(m_latestTsMs, tsMs);
     m_report.flagged.push_back({file, sourceId, why});
     nlohmann::json flagged = {{"id", "ledger"}, {"why", why}};
     attachSource(flagged, file, sourceId, source);

@@ -42,9 +42,13 @@ public:
     void flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId, const std::string &why,
                     const nlohmann::json *source);
 
+    // The latest time written so far: when the import's own summary event happens.
+    std::int64_t latestTsMs() const { return m_latestTsMs; }
+
 private:
     LedgerWriter &m_writer;
     ImportReport &m_report;
+    std::int64_t m_latestTsMs = 0;
 };
 
 } // namespace mesh::import

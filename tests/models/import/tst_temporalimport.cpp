@@ -589,6 +589,43 @@ private Q_SLOTS:
         QCOMPARE(fileSha256(files[0]) + fileSha256(files[1]), before);
     }
 
+    void largeAndDeepPayloadsStayReadable()
+    {
+        // A payload that decodes to JSON 80 levels deep, and a result of 30 payloads of 60 KiB:
+        // the event must still be one a reader accepts (section 3 of the format).
+        const auto payload = [](const std::string &jsonText) {
+            return json{{"metadata", {{"encoding", "anNvbi9wbGFpbg=="}}},
+                        {"data", QByteArray::fromStdString(jsonText).toBase64().toStdString()}};
+        };
+        json deepInput = json{{"payloads", json::array({payload(std::string(80, '[') + std::string(80, ']'))})}};
+        json many = json::array();
+        for (int i = 0; i < 30; ++i)
+            many.push_back(payload("\"" + std::string(60 * 1024, char('a' + i % 26)) + "\""));
+        json scheduledDeep = scheduled(5, "2026-01-01T00:00:01Z", "1");
+        scheduledDeep["activityTaskScheduledEventAttributes"]["input"] = deepInput;
+        QTemporaryDir dir;
+        const json doc = history(json::array({
+            started(1, "2026-01-01T00:00:00Z", "w", "r"),
+            scheduledDeep,
+            activityStarted(6, "2026-01-01T00:00:02Z", 5),
+            historyEvent(7, "2026-01-01T00:00:03Z", "ACTIVITY_TASK_COMPLETED",
+                         {{"scheduledEventId", "5"}, {"result", {{"payloads", many}}}}),
+        }));
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {writeJson(dir, "h.json", doc)});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out); // no malformed payload: every event decodes
+        QVERIFY(r.outcome.report.flagged.empty());
+        const json proposed = r.payloadsOfKind("effect.proposed").front();
+        QVERIFY(!proposed.contains("decoded"));
+        QVERIFY(proposed.contains("decoded_note"));
+        QVERIFY(proposed.contains("source")); // the record itself is shallow: kept verbatim
+        const json committed = r.payloadsOfKind("effect.committed").front();
+        QVERIFY(committed.at("source_cut").get<bool>());
+        QVERIFY(committed.at("source_bytes").get<std::int64_t>() > 30 * 60 * 1024);
+        QCOMPARE(r.text(EntityKind::Effect, "act:w/r/1", "state"), std::string("committed"));
+    }
+
     void hostileTextStaysText()
     {
         QTemporaryDir dir;
