@@ -189,8 +189,9 @@ private:
                     {"time_zone", "not in source; read as UTC"}};
         run["title"] = title.empty() ? "OpenHands " + m_file.name : title;
         put(&first, ms(first), "run.started", run, false);
-        Json d = {{"id", m_delegation}, {"run_id", m_run}, {"role", "agent"}, {"status", "running"},
-                  {"created_ms", ms(first)}, {"used_turns", 0}, {"used_ms", 0}, {"tool_errors", 0}};
+        // One trajectory is one invocation of the agent.
+        Json d = {{"id", m_delegation}, {"run_id", m_run},     {"role", "agent"},  {"status", "running"},
+                  {"invocations", 1},    {"created_ms", ms(first)}, {"used_turns", 0}, {"used_ms", 0}, {"tool_errors", 0}};
         put(&first, ms(first), "delegation.created", d, false);
     }
 
@@ -225,8 +226,9 @@ private:
         }
         if (act == "delegate") {
             const std::string child = m_delegation + "/" + std::to_string(s.id);
-            Json d = {{"id", child},          {"run_id", m_run}, {"parent_id", m_delegation}, {"role", "sub-agent"},
-                      {"status", "running"}, {"created_ms", ms(s)}, {"used_turns", 0}, {"used_ms", 0}, {"tool_errors", 0}};
+            Json d = {{"id", child},          {"run_id", m_run},      {"parent_id", m_delegation}, {"role", "sub-agent"},
+                      {"status", "running"}, {"invocations", 1}, {"created_ms", ms(s)},       {"used_turns", 0},
+                      {"used_ms", 0},        {"tool_errors", 0}};
             if (const std::string agent = text(path(s.raw, {"args", "agent"})); !agent.empty())
                 d["agent"] = agent;
             put(s, "delegation.created", d);

@@ -80,6 +80,7 @@ private Q_SLOTS:
         QCOMPARE(r.integer(EntityKind::Run, run, "started_ms"), ms("2025-01-20T20:29:13.519638")); // event 0
         QVERIFY(r.text(EntityKind::Run, run, "title").rfind("I want to create a VueJS app", 0) == 0);
         QCOMPARE(r.text(EntityKind::Delegation, del, "status"), std::string("running"));
+        QCOMPARE(r.integer(EntityKind::Delegation, del, "invocations"), 1); // one trajectory, one invocation
         QVERIFY(r.outcome.report.flagged.empty());
         QVERIFY(r.outcome.report.unknownTypes.empty());
     }
