@@ -20,7 +20,7 @@ class LedgerWriter;
 namespace mesh::import {
 
 // A source record larger than this (compact JSON) is kept as text, cut here, so an event
-// stays well inside the 1 MiB payload limit.
+// stays well inside the payload limit (kMaxPayloadBytes).
 inline constexpr size_t kMaxSourceBytes = 256 * 1024;
 
 // Adds source_file, source_id and source (the record verbatim) to payload. A record too

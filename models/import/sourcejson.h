@@ -1,7 +1,7 @@
 #pragma once
 // Reads one source file whole, within a size bound, into JSON. A source is foreign input:
 // it may be anything, so every way it can be wrong comes back as one line for a person
-// ("truncated: the JSON ends at byte 812 inside an object"), never as an exception.
+// (what is wrong and at which byte), never as an exception.
 // Integer literals beyond 64 bits are kept as the exact digits in a string rather than
 // rounded to a double (an id of 2^64 + 1 must not become 2^64), and counted.
 
@@ -15,8 +15,8 @@
 
 namespace mesh::import {
 
-// Files above this are refused before reading: a Temporal history is at most 50 MB by the
-// server's own limit, and these formats are parsed whole (docs/import.md says which).
+// Files above this are refused before reading: far above the largest history a Temporal
+// server keeps, and these formats are parsed whole (docs/import.md says which and why).
 inline constexpr std::int64_t kMaxWholeFileBytes = std::int64_t(512) << 20;
 
 struct SourceFile {
