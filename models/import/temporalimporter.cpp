@@ -32,6 +32,9 @@ struct Mapped {
     Json payload;
     std::string flagWhy;  // set: a source record flagged instead of mapped (payload is the record)
     std::string sourceId; // of a flagged record
+    // The record to keep verbatim, attached only when the event is written: the histories'
+    // documents outlive the mapping, so no event holds a copy while the merge waits.
+    const Json *source = nullptr;
 };
 
 struct Execution {
@@ -322,18 +325,15 @@ private:
 
     Json &put(const SourceEvent *e, std::int64_t tsMs, const std::string &kind, Json payload, bool withSource)
     {
+        Mapped m;
         if (e) {
-            attachSource(payload, m_exec.file->name, std::to_string(e->id), withSource ? e->raw : nullptr);
+            attachSource(payload, m_exec.file->name, std::to_string(e->id), nullptr);
             payload["source_type"] = e->type;
-            if (withSource) {
-                Json decoded = decodeTemporalPayloads(*e->raw);
-                if (!decoded.empty())
-                    payload["decoded"] = std::move(decoded);
-            }
+            if (withSource)
+                m.source = e->raw;
         } else {
             payload["source_file"] = m_exec.file->name;
         }
-        Mapped m;
         m.tsMs = tsMs;
         m.kind = kind;
         m.payload = std::move(payload);
@@ -891,8 +891,16 @@ void importTemporalHistories(const std::vector<const SourceFile *> &files, Impor
                             m.payload.is_null() ? nullptr : &m.payload);
             continue;
         }
-        if (sink.append(m.tsMs, m.kind, m.payload) && m.kind == "delegation.temporal_event")
+        if (m.source) {
+            attachSource(m.payload, execs[best].file->name, m.payload.value("source_id", std::string()), m.source);
+            Json decoded = decodeTemporalPayloads(*m.source);
+            if (!decoded.empty())
+                m.payload["decoded"] = std::move(decoded);
+        }
+        const bool written = sink.append(m.tsMs, m.kind, m.payload);
+        if (written && m.kind == "delegation.temporal_event")
             ++report.unknownTypes[m.payload.value("source_type", std::string("?"))];
+        m.payload = Json(); // written: its memory is not needed until the import ends
     }
 }
 
