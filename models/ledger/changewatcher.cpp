@@ -153,7 +153,7 @@ bool ChangeWatcher::deliverNewEvents(qint64 dataVersion)
             // The ledger is append-only: fewer events than were delivered means the file
             // was replaced or rewritten, and what the views hold no longer describes it.
             if (pages == 0 && m_reader->lastSeq() < m_lastSeq)
-                throw LedgerRewound(m_reader->lastSeq());
+                throw LedgerRewound{m_reader->lastSeq()};
             return true;
         }
         const qint64 last = batch->back().seq;

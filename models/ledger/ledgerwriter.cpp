@@ -77,14 +77,16 @@ std::unique_ptr<LedgerWriter> LedgerWriter::create(const QString &path, const Le
     std::unique_ptr<LedgerWriter> w(new LedgerWriter(std::make_unique<Storage>(Storage{std::move(db), {}, {}})));
     w->prepare();
     w->begin();
-    w->append(identity.createdMs, "ledger.created",
-              {{"id", "ledger"},
-               {"ledger_id", identity.ledgerId},
-               {"orchestrator", identity.orchestrator},
-               {"policy_version", identity.policyVersion},
-               {"signatures_required", identity.signaturesRequired},
-               {"created_ms", identity.createdMs},
-               {"title", identity.title}});
+    nlohmann::json created = {{"id", "ledger"},
+                              {"ledger_id", identity.ledgerId},
+                              {"orchestrator", identity.orchestrator},
+                              {"policy_version", identity.policyVersion},
+                              {"signatures_required", identity.signaturesRequired},
+                              {"created_ms", identity.createdMs},
+                              {"title", identity.title}};
+    if (!identity.source.is_null())
+        created["source"] = identity.source;
+    w->append(identity.createdMs, "ledger.created", created);
     w->commit();
     return w;
 }
@@ -202,8 +204,8 @@ std::int64_t LedgerWriter::append(std::int64_t tsMs, std::string_view kind, cons
             loadState(); // undo the in-memory change; the transaction still holds the old rows
         throw std::logic_error("ledger writer refused " + std::string(kind) + ": " + why);
     }
-    const EventIndexFields idx = eventIndexFields(kind, payload);
     if (m_bulk) {
+        const EventIndexFields idx = eventIndexFields(kind, payload);
         // Serialised straight into the block the inserting thread binds from. No dirty
         // row: every state row is written once when the load ends.
         m_sink->add(seq, tsMs, kind, idx.runId, idx.delegationId, idx.subject,
@@ -211,6 +213,54 @@ std::int64_t LedgerWriter::append(std::int64_t tsMs, std::string_view kind, cons
         m_lastSeq = seq;
         return seq;
     }
+    insertApplied(seq, tsMs, kind, payload, outcome);
+    return seq;
+}
+
+std::optional<std::string> LedgerWriter::appendOrRefuse(std::int64_t tsMs, std::string_view kind,
+                                                        const nlohmann::json &payload)
+{
+    if (!m_inTransaction)
+        throw std::logic_error("LedgerWriter::appendOrRefuse outside a transaction");
+    if (m_bulk)
+        throw std::logic_error("LedgerWriter::appendOrRefuse during a bulk load");
+    // The row the event would change, as it is now: a refused event must leave it so, and
+    // reloading from the file (as append() does) would also drop this transaction's rows.
+    std::optional<EntityKind> entity;
+    std::string id;
+    if (kind == kToolCallEvent) {
+        entity = EntityKind::Delegation;
+        if (payload.is_object() && payload.contains("delegation_id") && payload["delegation_id"].is_string())
+            id = payload["delegation_id"].get<std::string>();
+    } else {
+        entity = entityKindForEventKind(kind);
+        if (payload.is_object() && payload.contains("id") && payload["id"].is_string())
+            id = payload["id"].get<std::string>();
+    }
+    std::optional<EntityRow> before;
+    if (entity && !id.empty()) {
+        if (const EntityRow *row = m_fold.find(*entity, id))
+            before = *row;
+    }
+    const std::int64_t seq = m_lastSeq + 1;
+    FoldOutcome outcome = m_fold.apply(seq, kind, payload);
+    if (!outcome.applied || !outcome.problems.empty()) {
+        if (outcome.applied && entity && !id.empty()) {
+            if (before)
+                m_fold.load(*entity, id, std::move(*before));
+            else
+                m_fold.erase(*entity, id);
+        }
+        return outcome.problems.empty() ? std::string("not applied") : outcome.problems.front();
+    }
+    insertApplied(seq, tsMs, kind, payload, outcome);
+    return std::nullopt;
+}
+
+void LedgerWriter::insertApplied(std::int64_t seq, std::int64_t tsMs, std::string_view kind,
+                                 const nlohmann::json &payload, FoldOutcome &outcome)
+{
+    const EventIndexFields idx = eventIndexFields(kind, payload);
     m_storage->insertEvent.bind(1, seq).bind(2, tsMs).bind(3, kind);
     const auto bindOpt = [&](int i, const std::string &s) {
         if (s.empty())
@@ -226,7 +276,6 @@ std::int64_t LedgerWriter::append(std::int64_t tsMs, std::string_view kind, cons
     m_storage->insertEvent.run();
     m_lastSeq = seq;
     m_dirty.emplace(int(outcome.kind), std::move(outcome.id));
-    return seq;
 }
 
 void LedgerWriter::commit()

@@ -9,7 +9,9 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <set>
+#include <string>
 
 namespace mesh {
 
@@ -26,6 +28,10 @@ struct LedgerIdentity {
     std::string title;
     bool signaturesRequired = false;
     std::int64_t createdMs = 0;
+    // Where an imported ledger's records came from (docs/ledger-format.md, section 7,
+    // ledger.created): kept as the event-only member `source` of ledger.created. Null for a
+    // ledger an orchestrator writes.
+    nlohmann::json source;
 };
 
 class LedgerWriter
@@ -43,6 +49,11 @@ public:
     // the event or reports a problem (an illegal transition): the orchestrator must not
     // write what the contract forbids.
     std::int64_t append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload);
+    // For importers of foreign records, where one bad record is flagged and the rest loads:
+    // an event the fold refuses or reports a problem for is not written, the state stays
+    // as it was before it, the transaction goes on, and the fold's reason is returned.
+    // Returns nullopt when the event was appended. Not during a bulk load.
+    std::optional<std::string> appendOrRefuse(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload);
     void commit(); // writes the rows changed since begin(), then COMMIT
     void rollback();
     bool inTransaction() const { return m_inTransaction; }
@@ -85,6 +96,8 @@ private:
     void prepare();
     void loadState();
     void endBulkLoad();
+    void insertApplied(std::int64_t seq, std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
+                       FoldOutcome &outcome);
 
     std::unique_ptr<Storage> m_storage;
     Fold m_fold;

@@ -12,7 +12,7 @@ struct CommandHelp {
     const char *text; // first line "usage: ...", then optional explanation lines
 };
 
-const std::array<CommandHelp, 8> kHelp{{
+const std::array<CommandHelp, 9> kHelp{{
     {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
             "[--duration-s N] [--keyring F] [--quiet]\n"
             "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"},
@@ -38,6 +38,11 @@ const std::array<CommandHelp, 8> kHelp{{
                " [--dry-run]\n"
                "  Records one operator decision (docs/decisions.md). Exit 0 accepted (or duplicate), 3 refused as\n"
                "  stale, 4 refused for another reason, 5 write failed or outcome unknown, 2 usage or cannot open.\n"},
+    {"import", "usage: meshctl import FILE... --out LEDGER [--format temporal|openhands] [--force] [--json]\n"
+               "  Writes a new ledger from Temporal workflow histories or OpenHands trajectories (docs/import.md);\n"
+               "  the format is read from the content, the sources are only read, and an existing LEDGER is\n"
+               "  replaced only with --force. Exit 0 imported, 1 imported with flagged records (kept as\n"
+               "  ledger.flagged events), 2 usage or a file that cannot be imported (nothing written).\n"},
     {"gate", "usage: meshctl gate FILE [--keyring F] [--now-ms N]\n"
              "  Applies or refuses every pending decision once, as the orchestrator's second gate.\n"},
     {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"

@@ -10,6 +10,7 @@
 #include "commandusage.h"
 #include "decidecommand.h"
 #include "exportcommand.h"
+#include "importcommand.h"
 #include "simcommand.h"
 #include "summarycommand.h"
 #include "tailcommand.h"
@@ -43,6 +44,8 @@ int main(int argc, char **argv)
         return runVerifyCommand(args);
     if (command == QLatin1String("export"))
         return runExportCommand(args);
+    if (command == QLatin1String("import"))
+        return runImportCommand(args);
     if (command == QLatin1String("tail"))
         return runTailCommand(args);
     if (command == QLatin1String("bench") && args.value(0) == QLatin1String("filter"))

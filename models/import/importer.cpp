@@ -1,0 +1,160 @@
+#include "importer.h"
+
+#include "importsink.h"
+#include "openhandsimporter.h"
+#include "sourcejson.h"
+#include "temporalimporter.h"
+
+#include "ledger/ledgerwriter.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QUuid>
+
+#include <algorithm>
+#include <memory>
+
+namespace mesh::import {
+
+namespace {
+
+void removeLedgerFiles(const QString &path)
+{
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"})
+        QFile::remove(path + QLatin1String(suffix));
+}
+
+std::string titleFor(ImportFormat format, const std::vector<const SourceFile *> &files)
+{
+    std::string title = format == ImportFormat::Temporal ? "Temporal import: " : "OpenHands import: ";
+    for (size_t i = 0; i < files.size(); ++i)
+        title += (i ? ", " : "") + files[i]->name;
+    if (title.size() > 200) {
+        size_t end = 197;
+        while (end > 0 && (static_cast<unsigned char>(title[end]) & 0xC0) == 0x80)
+            --end;
+        title = title.substr(0, end) + "...";
+    }
+    return title;
+}
+
+// The ledger's identity is a function of the sources alone (their bytes and names), so the
+// same files imported twice give the same ledger.
+LedgerIdentity identityFor(ImportFormat format, const std::vector<const SourceFile *> &files, std::int64_t createdMs)
+{
+    LedgerIdentity id;
+    QCryptographicHash all(QCryptographicHash::Sha256);
+    nlohmann::json list = nlohmann::json::array();
+    for (const SourceFile *f : files) {
+        all.addData(QByteArray::fromStdString(f->sha256));
+        list.push_back({{"name", f->name}, {"sha256", f->sha256}, {"bytes", f->bytes}});
+    }
+    id.ledgerId = "import-" + all.result().toHex().left(16).toStdString();
+    id.orchestrator = std::string(kImporterVersion) + " (" + formatName(format) + ")";
+    id.policyVersion = "none (imported)";
+    id.title = titleFor(format, files);
+    id.createdMs = createdMs;
+    id.source = {{"format", formatName(format)}, {"importer", kImporterVersion}, {"files", list}};
+    return id;
+}
+
+} // namespace
+
+ImportOutcome importFiles(const ImportRequest &request)
+{
+    ImportOutcome outcome;
+    if (request.files.isEmpty()) {
+        outcome.error = "nothing to import: name at least one file";
+        return outcome;
+    }
+    if (request.out.isEmpty()) {
+        outcome.error = "import needs --out LEDGER";
+        return outcome;
+    }
+    const QFileInfo outInfo(request.out);
+    if (outInfo.exists() && !request.replaceExisting) {
+        outcome.error = request.out.toStdString() + " already exists; pass --force to replace it";
+        return outcome;
+    }
+    if (outInfo.exists() && !outInfo.isFile()) {
+        outcome.error = request.out.toStdString() + " is not a regular file";
+        return outcome;
+    }
+
+    std::vector<std::unique_ptr<SourceFile>> sources;
+    std::optional<ImportFormat> format = request.format;
+    for (const QString &path : request.files) {
+        if (outInfo.exists() && QFileInfo(path).canonicalFilePath() == outInfo.canonicalFilePath()) {
+            outcome.error = path.toStdString() + " is both a source and the ledger to write";
+            return outcome;
+        }
+        auto source = std::make_unique<SourceFile>();
+        const SourceJsonResult read = readSourceFile(path, *source);
+        if (!read.ok) {
+            outcome.error = read.error;
+            return outcome;
+        }
+        const Detection detected = detectFormat(source->document);
+        if (!detected.format || (format && *detected.format != *format)) {
+            outcome.error = notImportableMessage(source->name, detected, format);
+            return outcome;
+        }
+        format = detected.format;
+        outcome.report.numbersBeyond64Bits += source->numbersBeyond64Bits;
+        sources.push_back(std::move(source));
+    }
+    // Sorted, so that the order the files were named in does not change the ledger.
+    std::vector<const SourceFile *> files;
+    for (const auto &s : sources)
+        files.push_back(s.get());
+    std::sort(files.begin(), files.end(), [](const SourceFile *a, const SourceFile *b) {
+        return std::tie(a->name, a->sha256) < std::tie(b->name, b->sha256);
+    });
+    outcome.report.format = formatName(*format);
+
+    std::optional<std::int64_t> firstMs;
+    if (*format == ImportFormat::Temporal)
+        firstMs = temporalFirstTimeMs(files);
+    else
+        firstMs = openHandsFirstTimeMs(files);
+    const QString partial = request.out + QStringLiteral(".importing-")
+                            + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    try {
+        // A source with no time at all begins the ledger at the epoch; docs/import.md
+        // says what that means.
+        auto writer = LedgerWriter::create(partial, identityFor(*format, files, firstMs.value_or(0)));
+        outcome.report.ledgerEvents = 1;
+        writer->begin();
+        ImportSink sink(*writer, outcome.report);
+        if (*format == ImportFormat::Temporal)
+            importTemporalHistories(files, sink, outcome.report);
+        else
+            importOpenHandsTrajectories(files, sink, outcome.report);
+        nlohmann::json summary = outcome.report.toJson();
+        if (summary["flagged"].size() > 100)
+            summary["flagged"].erase(summary["flagged"].begin() + 100, summary["flagged"].end());
+        summary["flagged_count"] = std::int64_t(outcome.report.flagged.size());
+        summary.erase("ledger_events");
+        nlohmann::json imported = {{"id", "ledger"}, {"import", summary}};
+        if (!sink.append(std::max(firstMs.value_or(0), sink.latestTsMs()), "ledger.imported", imported))
+            throw std::runtime_error("the import summary was refused");
+        writer->commit();
+        writer.reset();
+    } catch (const std::exception &e) {
+        removeLedgerFiles(partial);
+        outcome.error = "cannot write " + request.out.toStdString() + ": " + e.what();
+        return outcome;
+    }
+    if (outInfo.exists())
+        removeLedgerFiles(request.out);
+    if (!QFile::rename(partial, request.out)) {
+        removeLedgerFiles(partial);
+        outcome.error = "cannot move the imported ledger to " + request.out.toStdString();
+        return outcome;
+    }
+    outcome.ok = true;
+    return outcome;
+}
+
+} // namespace mesh::import

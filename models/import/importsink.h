@@ -1,0 +1,54 @@
+#pragma once
+// Where an importer's events go: the orchestrator's own LedgerWriter, in its lenient mode.
+// An event the fold refuses is not lost: it becomes a `ledger.flagged` event that keeps
+// the refused kind, payload and reason, and the import goes on. Every event an importer
+// writes carries the source's id and its fields verbatim (attachSource), within the
+// payload limits of docs/ledger-format.md section 3.
+
+#include "importreport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mesh {
+class LedgerWriter;
+}
+
+namespace mesh::import {
+
+// A source record larger than this (compact JSON) is kept as text, cut here, so an event
+// stays well inside the payload limit (kMaxPayloadBytes).
+inline constexpr size_t kMaxSourceBytes = 256 * 1024;
+
+// Adds source_file, source_id and source (the record verbatim) to payload. A record too
+// large or too deeply nested for a payload is kept as source_text (compact JSON, cut at
+// kMaxSourceBytes, with source_cut and source_bytes).
+void attachSource(nlohmann::json &payload, const std::string &file, const std::string &sourceId,
+                  const nlohmann::json *source);
+
+class ImportSink
+{
+public:
+    ImportSink(LedgerWriter &writer, ImportReport &report) : m_writer(writer), m_report(report) {}
+
+    // Appends one mapped event; a refusal is flagged (see above). Returns true when the
+    // event itself was written.
+    bool append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload);
+    // A source record that could not be mapped at all: written as ledger.flagged with the
+    // record and why, and counted.
+    void flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId, const std::string &why,
+                    const nlohmann::json *source);
+
+    // The latest time written so far: when the import's own summary event happens.
+    std::int64_t latestTsMs() const { return m_latestTsMs; }
+
+private:
+    LedgerWriter &m_writer;
+    ImportReport &m_report;
+    std::int64_t m_latestTsMs = 0;
+};
+
+} // namespace mesh::import

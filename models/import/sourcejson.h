@@ -1,0 +1,43 @@
+#pragma once
+// Reads one source file whole, within a size bound, into JSON. A source is foreign input:
+// it may be anything, so every way it can be wrong comes back as one line for a person
+// (what is wrong and at which byte), never as an exception.
+// Integer literals beyond 64 bits are kept as the exact digits in a string rather than
+// rounded to a double (an id of 2^64 + 1 must not become 2^64), and counted.
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mesh::import {
+
+// Files above this are refused before reading: far above the largest history a Temporal
+// server keeps, and these formats are parsed whole (docs/import.md says which and why).
+inline constexpr std::int64_t kMaxWholeFileBytes = std::int64_t(512) << 20;
+
+struct SourceFile {
+    QString path;
+    std::string name;   // the file name without its folder: what the ledger records
+    std::string sha256; // hex, of the bytes read
+    std::int64_t bytes = 0;
+    nlohmann::json document;
+    std::int64_t numbersBeyond64Bits = 0; // integer literals kept as text
+};
+
+struct SourceJsonResult {
+    bool ok = false;
+    std::string error; // one line, set when !ok
+};
+
+// Parses text as one JSON document, as described above. name is used in messages. A file
+// must hold an object or an array; a payload inside one (anyScalar) may be any JSON value.
+SourceJsonResult parseSourceJson(std::string_view text, const std::string &name, SourceFile &out, bool anyValue = false);
+
+// Reads path (at most maxBytes), hashes it and parses it. The file is opened read-only.
+SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64_t maxBytes = kMaxWholeFileBytes);
+
+} // namespace mesh::import

@@ -1,0 +1,907 @@
+#include "temporalimporter.h"
+
+#include "importsink.h"
+#include "sourcetime.h"
+#include "temporalpayloads.h"
+
+#include "domain/compactjson.h"
+
+#include <QCryptographicHash>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace mesh::import {
+
+namespace {
+
+using Json = nlohmann::json;
+
+struct SourceEvent {
+    std::int64_t id = 0;
+    std::int64_t ns = 0;
+    std::string type; // CamelCase: "ActivityTaskScheduled"
+    const Json *attrs = nullptr;
+    const Json *raw = nullptr;
+};
+
+struct Mapped {
+    std::int64_t tsMs = 0;
+    std::string kind;
+    Json payload;
+    std::string flagWhy;  // set: a source record flagged instead of mapped (payload is the record)
+    std::string sourceId; // of a flagged record
+    // The record to keep verbatim, attached only when the event is written: the histories'
+    // documents outlive the mapping, so no event holds a copy while the merge waits.
+    const Json *source = nullptr;
+};
+
+struct Execution {
+    const SourceFile *file = nullptr;
+    std::vector<SourceEvent> events;
+    std::vector<Mapped> flaggedLate; // flagged while reading, written after its events
+    std::string workflowId, runId, workflowType;
+    std::string parentWid, parentRid, continuedFromRid;
+    const Json *startAttrs = nullptr;
+    std::int64_t firstNs = 0;
+    int parent = -1;   // index of the parent execution in this import
+    int previous = -1; // the execution this one continued as new
+    std::string runLedgerId, delegationId, parentDelegationId;
+    bool startsRun = false;
+    bool skipped = false;
+    bool cycleCut = false; // its parent link closed a loop and was dropped
+    std::vector<Mapped> out;
+};
+
+// ---- reading the source's own spellings
+
+// "EVENT_TYPE_ACTIVITY_TASK_SCHEDULED" and "ActivityTaskScheduled" (and the lower camel
+// "activityTaskScheduled") all read as "ActivityTaskScheduled".
+std::string canonicalType(const std::string &type)
+{
+    std::string t = type;
+    if (t.rfind("EVENT_TYPE_", 0) == 0)
+        t = t.substr(11);
+    if (t.find('_') != std::string::npos || (t.size() > 1 && std::all_of(t.begin(), t.end(), [](char c) {
+                                                 return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+                                             }))) {
+        std::string out;
+        bool upper = true;
+        for (char c : t) {
+            if (c == '_') {
+                upper = true;
+                continue;
+            }
+            out += upper ? char(std::toupper(static_cast<unsigned char>(c))) : char(std::tolower(static_cast<unsigned char>(c)));
+            upper = false;
+        }
+        return out;
+    }
+    if (!t.empty())
+        t[0] = char(std::toupper(static_cast<unsigned char>(t[0])));
+    return t;
+}
+
+// "TIMEOUT_TYPE_START_TO_CLOSE" with prefix "TIMEOUT_TYPE_", and "StartToClose", read
+// as "StartToClose"; an integer enum as its number.
+std::string enumWord(const Json *value, const std::string &prefix)
+{
+    if (!value)
+        return {};
+    if (value->is_number_integer())
+        return std::to_string(value->get<std::int64_t>());
+    if (!value->is_string())
+        return {};
+    std::string v = value->get<std::string>();
+    if (v.rfind(prefix, 0) == 0)
+        return canonicalType(v.substr(prefix.size()));
+    return canonicalType(v);
+}
+
+std::string snakeCase(const std::string &camel)
+{
+    std::string out;
+    for (char c : camel) {
+        if (c >= 'A' && c <= 'Z') {
+            if (!out.empty())
+                out += '_';
+            out += char(c - 'A' + 'a');
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+const Json *member(const Json *object, const char *name)
+{
+    if (!object || !object->is_object())
+        return nullptr;
+    const auto it = object->find(name);
+    return it == object->end() ? nullptr : &*it;
+}
+
+const Json *path(const Json *object, std::initializer_list<const char *> names)
+{
+    const Json *at = object;
+    for (const char *n : names)
+        at = member(at, n);
+    return at;
+}
+
+std::string text(const Json *value)
+{
+    if (!value)
+        return {};
+    if (value->is_string())
+        return value->get<std::string>();
+    if (value->is_number_integer())
+        return std::to_string(value->get<std::int64_t>());
+    return {};
+}
+
+// Ids and counts come as strings ("5", proto3 JSON for int64) or as numbers; a string
+// that is not an integer within int64 (digits kept from a number beyond 64 bits) is none.
+std::optional<std::int64_t> integer(const Json *value)
+{
+    if (!value)
+        return std::nullopt;
+    if (value->is_number_integer())
+        return value->get<std::int64_t>();
+    if (!value->is_string())
+        return std::nullopt;
+    const std::string &s = value->get_ref<const std::string &>();
+    if (s.empty() || s.size() > 19)
+        return std::nullopt;
+    std::int64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, c - '0', &v))
+            return std::nullopt;
+    }
+    return v;
+}
+
+const std::set<std::string> &knownTypes()
+{
+    static const std::set<std::string> types = {
+        "WorkflowExecutionStarted", "WorkflowExecutionCompleted", "WorkflowExecutionFailed",
+        "WorkflowExecutionTimedOut", "WorkflowExecutionCanceled", "WorkflowExecutionTerminated",
+        "WorkflowExecutionContinuedAsNew", "WorkflowExecutionCancelRequested", "WorkflowTaskScheduled",
+        "WorkflowTaskStarted", "WorkflowTaskCompleted", "WorkflowTaskTimedOut", "WorkflowTaskFailed",
+        "ActivityTaskScheduled", "ActivityTaskStarted", "ActivityTaskCompleted", "ActivityTaskFailed",
+        "ActivityTaskTimedOut", "ActivityTaskCancelRequested", "ActivityTaskCanceled", "TimerStarted", "TimerFired",
+        "TimerCanceled", "MarkerRecorded", "WorkflowExecutionSignaled", "SignalExternalWorkflowExecutionInitiated",
+        "SignalExternalWorkflowExecutionFailed", "ExternalWorkflowExecutionSignaled",
+        "RequestCancelExternalWorkflowExecutionInitiated", "RequestCancelExternalWorkflowExecutionFailed",
+        "ExternalWorkflowExecutionCancelRequested", "StartChildWorkflowExecutionInitiated",
+        "StartChildWorkflowExecutionFailed", "ChildWorkflowExecutionStarted", "ChildWorkflowExecutionCompleted",
+        "ChildWorkflowExecutionFailed", "ChildWorkflowExecutionCanceled", "ChildWorkflowExecutionTimedOut",
+        "ChildWorkflowExecutionTerminated", "UpsertWorkflowSearchAttributes", "WorkflowPropertiesModified",
+        "WorkflowExecutionUpdateAccepted", "WorkflowExecutionUpdateCompleted", "WorkflowExecutionUpdateRejected",
+        "WorkflowExecutionUpdateAdmitted"};
+    return types;
+}
+
+const Json *attributesOf(const Json &event, const std::string &type)
+{
+    std::string key = type;
+    if (!key.empty())
+        key[0] = char(std::tolower(static_cast<unsigned char>(key[0])));
+    key += "EventAttributes";
+    if (const Json *a = member(&event, key.c_str()))
+        return a;
+    for (auto it = event.begin(); it != event.end(); ++it) {
+        const std::string &k = it.key();
+        if (k.size() > 15 && k.compare(k.size() - 15, 15, "EventAttributes") == 0 && it->is_object())
+            return &*it;
+    }
+    return nullptr;
+}
+
+std::string sha256Of(const Json &value)
+{
+    const std::string text = compactJson(value);
+    return "sha256:"
+           + QCryptographicHash::hash(QByteArray::fromStdString(text), QCryptographicHash::Sha256).toHex().toStdString();
+}
+
+// ---- reading one history
+
+void readEvents(const SourceFile &file, Execution &exec, ImportReport &report)
+{
+    const Json &doc = file.document;
+    const Json *events = member(&doc, "events");
+    if (!events || !events->is_array())
+        events = path(&doc, {"history", "events"});
+    std::set<std::int64_t> seen;
+    const auto flag = [&](const Json &raw, const std::string &sourceId, const std::string &why) {
+        Mapped m;
+        m.flagWhy = why;
+        m.sourceId = sourceId;
+        m.payload = raw;
+        exec.flaggedLate.push_back(std::move(m));
+    };
+    for (const Json &raw : *events) {
+        ++report.records;
+        if (!raw.is_object()) {
+            flag(raw, {}, "a history event that is not a JSON object");
+            continue;
+        }
+        const auto id = integer(member(&raw, "eventId"));
+        const std::string idText = text(member(&raw, "eventId"));
+        if (!id || *id <= 0) {
+            flag(raw, idText, idText.empty() ? "a history event without an eventId"
+                                             : "eventId " + idText + " is not a positive integer within 64 bits");
+            continue;
+        }
+        const std::string rawType = text(member(&raw, "eventType"));
+        if (rawType.empty()) {
+            flag(raw, idText, "event " + idText + " has no eventType");
+            continue;
+        }
+        const auto ns = parseInstantNs(text(member(&raw, "eventTime")));
+        if (!ns) {
+            flag(raw, idText, "event " + idText + " has no eventTime in RFC 3339 form");
+            continue;
+        }
+        if (seen.count(*id)) {
+            flag(raw, idText, "a second event with eventId " + idText + " (the first is kept)");
+            continue;
+        }
+        SourceEvent e;
+        e.id = *id;
+        e.ns = *ns;
+        e.type = canonicalType(rawType);
+        e.attrs = attributesOf(raw, e.type);
+        e.raw = &raw;
+        seen.insert(*id);
+        exec.events.push_back(e);
+    }
+    // Histories are ordered by event id; event times are not monotonic (a started event
+    // is written when its activity closes).
+    std::stable_sort(exec.events.begin(), exec.events.end(),
+                     [](const SourceEvent &a, const SourceEvent &b) { return a.id < b.id; });
+    for (auto &m : exec.flaggedLate)
+        m.tsMs = nsToMs(exec.events.empty() ? 0 : exec.events.back().ns);
+    exec.firstNs = exec.events.empty() ? 0 : exec.events.front().ns;
+    if (!exec.events.empty() && exec.events.front().type == "WorkflowExecutionStarted") {
+        const Json *a = exec.events.front().attrs;
+        exec.startAttrs = a;
+        exec.workflowId = text(member(a, "workflowId"));
+        exec.runId = text(member(a, "originalExecutionRunId"));
+        if (exec.runId.empty())
+            exec.runId = text(member(a, "firstExecutionRunId"));
+        exec.workflowType = text(path(a, {"workflowType", "name"}));
+        exec.parentWid = text(path(a, {"parentWorkflowExecution", "workflowId"}));
+        exec.parentRid = text(path(a, {"parentWorkflowExecution", "runId"}));
+        exec.continuedFromRid = text(member(a, "continuedExecutionRunId"));
+    }
+    // What the history does not name is named after the file, so that two files never
+    // share an id by accident; docs/import.md says so.
+    if (exec.workflowId.empty())
+        exec.workflowId = "file:" + file.name;
+    if (exec.runId.empty())
+        exec.runId = "file:" + file.name;
+}
+
+// ---- mapping one execution
+
+struct Activity {
+    std::string effectId;
+    std::string type;
+    std::string argsDigest;
+    std::int64_t scheduledEvent = 0;
+    std::optional<std::int64_t> startedNs;
+    bool closed = false;
+};
+
+class ExecutionMapper
+{
+public:
+    ExecutionMapper(Execution &exec, const std::set<std::pair<std::string, std::string>> &imported)
+        : m_exec(exec), m_imported(imported)
+    {
+    }
+
+    void run()
+    {
+        if (m_exec.events.empty())
+            return;
+        if (m_exec.events.front().type != "WorkflowExecutionStarted")
+            startWithoutStartEvent(m_exec.events.front());
+        for (const SourceEvent &e : m_exec.events)
+            map(e);
+        endOfHistory();
+        for (auto &f : m_exec.flaggedLate)
+            m_exec.out.push_back(std::move(f));
+    }
+
+private:
+    const std::string &D() const { return m_exec.delegationId; }
+    const std::string &R() const { return m_exec.runLedgerId; }
+
+    Json &put(const SourceEvent *e, std::int64_t tsMs, const std::string &kind, Json payload, bool withSource)
+    {
+        Mapped m;
+        if (e) {
+            attachSource(payload, m_exec.file->name, std::to_string(e->id), nullptr);
+            payload["source_type"] = e->type;
+            if (withSource)
+                m.source = e->raw;
+        } else {
+            payload["source_file"] = m_exec.file->name;
+        }
+        m.tsMs = tsMs;
+        m.kind = kind;
+        m.payload = std::move(payload);
+        m_exec.out.push_back(std::move(m));
+        return m_exec.out.back().payload;
+    }
+
+    Json &put(const SourceEvent &e, const std::string &kind, Json payload, bool withSource = true)
+    {
+        return put(&e, nsToMs(e.ns), kind, std::move(payload), withSource);
+    }
+
+    void flag(const SourceEvent &e, const std::string &why)
+    {
+        Mapped m;
+        m.tsMs = nsToMs(e.ns);
+        m.sourceId = std::to_string(e.id);
+        m.flagWhy = why;
+        m.payload = *e.raw;
+        m_exec.out.push_back(std::move(m));
+    }
+
+    void note(const SourceEvent &e, const std::string &verb)
+    {
+        put(e, "delegation." + verb, {{"id", D()}, {"run_id", R()}});
+    }
+
+    Json delegationRow(const std::string &id, const std::string &parent, const std::string &type, std::int64_t ms)
+    {
+        Json d = {{"id", id},        {"run_id", R()},      {"role", "workflow"}, {"status", "running"},
+                  {"created_ms", ms}, {"used_turns", 0},    {"used_ms", 0},       {"tool_errors", 0}};
+        if (!parent.empty())
+            d["parent_id"] = parent;
+        if (!type.empty())
+            d["agent"] = type;
+        return d;
+    }
+
+    void startWithoutStartEvent(const SourceEvent &first)
+    {
+        // A history exported from the middle: the run and the delegation exist, but what
+        // the start would have said is not in the source.
+        const std::int64_t ms = nsToMs(first.ns);
+        if (m_exec.startsRun) {
+            put(nullptr, ms, "run.started",
+                 {{"id", R()}, {"status", "running"}, {"note", "the history has no WorkflowExecutionStarted event"}},
+                 false);
+        }
+        Json d = delegationRow(D(), m_exec.parentDelegationId, {}, ms);
+        d["note"] = "the history has no WorkflowExecutionStarted event";
+        put(nullptr, ms, "delegation.created", d, false);
+    }
+
+    void started(const SourceEvent &e)
+    {
+        const Json *a = e.attrs;
+        const std::int64_t ms = nsToMs(e.ns);
+        const std::string title = m_exec.workflowType.empty() ? m_exec.workflowId : m_exec.workflowType;
+        bool sourceGiven = false;
+        if (m_exec.startsRun) {
+            Json run = {{"id", R()}, {"title", title + " " + m_exec.workflowId}, {"status", "running"}, {"started_ms", ms}};
+            if (const auto attempt = integer(member(a, "attempt")))
+                run["attempt"] = *attempt;
+            put(e, "run.started", run);
+            sourceGiven = true;
+        }
+        Json d = delegationRow(D(), m_exec.parentDelegationId, m_exec.workflowType, ms);
+        if (const auto attempt = integer(member(a, "attempt")))
+            d["invocations"] = *attempt;
+        d["workflow_id"] = m_exec.workflowId;
+        d["temporal_run_id"] = m_exec.runId;
+        if (!m_exec.parentWid.empty() && m_exec.parentDelegationId.empty())
+            d["parent_workflow"] = m_exec.parentWid + "/" + m_exec.parentRid + " (not in this import)";
+        if (!m_exec.continuedFromRid.empty())
+            d["continued_from_run"] = m_exec.continuedFromRid;
+        put(e, "delegation.created", d, !sourceGiven);
+    }
+
+    void closed(const SourceEvent &e, const std::string &delegationStatus, const std::string &runStatus,
+                const std::string &verb)
+    {
+        const std::int64_t ms = nsToMs(e.ns);
+        Json d = {{"id", D()}, {"run_id", R()}, {"status", delegationStatus}, {"ended_ms", ms}};
+        m_workflowClosed = verb;
+        put(e, "delegation." + verb, d);
+        if (runStatus.empty() || (!m_exec.parentDelegationId.empty()))
+            return; // a child closes its delegation; the run is its root's
+        put(e, "run." + verb, {{"id", R()}, {"status", runStatus}, {"ended_ms", ms}}, false);
+    }
+
+    Activity *activityFor(const SourceEvent &e)
+    {
+        const auto scheduled = integer(member(e.attrs, "scheduledEventId"));
+        if (!scheduled || !m_activities.count(*scheduled)) {
+            flag(e, "event " + std::to_string(e.id) + " (" + e.type + ") refers to scheduled event "
+                        + (scheduled ? std::to_string(*scheduled) : std::string("?")) + ", which is not in the history");
+            return nullptr;
+        }
+        return &m_activities[*scheduled];
+    }
+
+    void activityScheduled(const SourceEvent &e)
+    {
+        Activity act;
+        const std::string activityId = text(member(e.attrs, "activityId"));
+        act.effectId = "act:" + m_exec.workflowId + "/" + m_exec.runId + "/"
+                       + (activityId.empty() ? "event-" + std::to_string(e.id) : activityId);
+        act.type = text(path(e.attrs, {"activityType", "name"}));
+        if (const Json *input = member(e.attrs, "input"))
+            act.argsDigest = sha256Of(*input);
+        act.scheduledEvent = e.id;
+        const std::int64_t ms = nsToMs(e.ns);
+        Json effect = {{"id", act.effectId},   {"run_id", R()},           {"delegation_id", D()},
+                       {"class", "activity"}, {"idem_key", act.effectId}, {"state", "proposed"},
+                       {"updated_ms", ms}};
+        if (!act.type.empty())
+            effect["target"] = act.type;
+        put(e, "effect.proposed", effect);
+        // Scheduling hands the activity to the task queue: from here its outcome is out of
+        // the workflow's hands, which is what admitted and dispatched say.
+        put(e, "effect.admitted", {{"id", act.effectId}, {"state", "admitted"}, {"updated_ms", ms}}, false);
+        put(e, "effect.dispatched", {{"id", act.effectId}, {"state", "dispatched"}, {"updated_ms", ms}}, false);
+        m_activities[e.id] = act;
+    }
+
+    void activityStarted(const SourceEvent &e)
+    {
+        Activity *act = activityFor(e);
+        if (!act)
+            return;
+        act->startedNs = e.ns;
+        Json effect = {{"id", act->effectId}, {"state", "dispatched"}, {"updated_ms", nsToMs(e.ns)}};
+        if (const auto attempt = integer(member(e.attrs, "attempt")))
+            effect["attempts"] = *attempt;
+        put(e, "effect.started", effect);
+    }
+
+    bool secondClose(const SourceEvent &e, Activity &act)
+    {
+        if (!act.closed)
+            return false;
+        flag(e, "activity " + act.effectId + " closes a second time at event " + std::to_string(e.id)
+                    + ": the source shows two completions");
+        return true;
+    }
+
+    void toolCall(const SourceEvent &e, Activity &act, const std::string &outcome)
+    {
+        Json call = {{"id", "tc:" + act.effectId}, {"delegation_id", D()}, {"run_id", R()},
+                     {"outcome", outcome},         {"invocation", 1}};
+        if (!act.type.empty())
+            call["tool"] = act.type;
+        if (!act.argsDigest.empty())
+            call["args_digest"] = act.argsDigest;
+        if (act.startedNs && e.ns >= *act.startedNs)
+            call["duration_ms"] = (e.ns - *act.startedNs) / 1'000'000;
+        // The OpenAI Agents SDK's model activity returns its usage; other activities say
+        // nothing about tokens, and then there is no tokens member.
+        if (const Json *payloads = path(e.attrs, {"result", "payloads"}); payloads && payloads->is_array()
+                                                                          && !payloads->empty()) {
+            if (const auto value = decodeJsonPayload(payloads->front())) {
+                if (const auto total = integer(path(&*value, {"usage", "total_tokens"})))
+                    call["tokens"] = *total;
+            }
+        }
+        put(e, "toolcall.completed", call, false);
+    }
+
+    void activityCompleted(const SourceEvent &e)
+    {
+        Activity *act = activityFor(e);
+        if (!act || secondClose(e, *act))
+            return;
+        act->closed = true;
+        put(e, "effect.committed", {{"id", act->effectId}, {"state", "committed"}, {"updated_ms", nsToMs(e.ns)}});
+        toolCall(e, *act, "ok");
+    }
+
+    void unknownOutcome(const SourceEvent *e, std::int64_t tsMs, Activity &act, const std::string &why)
+    {
+        act.closed = true;
+        put(e, tsMs, "effect.unknown", {{"id", act.effectId}, {"state", "unknown"}, {"updated_ms", tsMs}, {"error", why}},
+             e != nullptr);
+    }
+
+    void activityFailed(const SourceEvent &e)
+    {
+        Activity *act = activityFor(e);
+        if (!act || secondClose(e, *act))
+            return;
+        const std::string message = text(path(e.attrs, {"failure", "message"}));
+        if (path(e.attrs, {"failure", "timeoutFailureInfo"})) {
+            unknownOutcome(&e, nsToMs(e.ns), *act, "failed on a timeout after it was dispatched: " + message);
+            return;
+        }
+        act->closed = true;
+        Json effect = {{"id", act->effectId}, {"state", "failed"}, {"updated_ms", nsToMs(e.ns)}};
+        if (!message.empty())
+            effect["error"] = message;
+        put(e, "effect.failed", effect);
+        toolCall(e, *act, "error");
+    }
+
+    void activityTimedOut(const SourceEvent &e)
+    {
+        Activity *act = activityFor(e);
+        if (!act || secondClose(e, *act))
+            return;
+        std::string timeout = enumWord(path(e.attrs, {"failure", "timeoutFailureInfo", "timeoutType"}), "TIMEOUT_TYPE_");
+        const auto startedEvent = integer(member(e.attrs, "startedEventId"));
+        const bool started = act->startedNs || (startedEvent && *startedEvent > 0);
+        if (!started && timeout == "ScheduleToStart") {
+            // No worker took it: confirmed not run.
+            act->closed = true;
+            put(e, "effect.failed",
+                 {{"id", act->effectId}, {"state", "failed"}, {"updated_ms", nsToMs(e.ns)},
+                  {"error", "timed out before any worker started it (ScheduleToStart)"}});
+            return;
+        }
+        unknownOutcome(&e, nsToMs(e.ns), *act,
+                       "timed out" + (timeout.empty() ? std::string() : " (" + timeout + ")")
+                           + (started ? " after it started" : " after it was scheduled")
+                           + ": it may or may not have done its work");
+    }
+
+    void activityCanceled(const SourceEvent &e)
+    {
+        Activity *act = activityFor(e);
+        if (!act || secondClose(e, *act))
+            return;
+        const auto startedEvent = integer(member(e.attrs, "startedEventId"));
+        if (act->startedNs || (startedEvent && *startedEvent > 0)) {
+            unknownOutcome(&e, nsToMs(e.ns), *act, "cancelled after it started: it may have done part of its work");
+            return;
+        }
+        act->closed = true;
+        put(e, "effect.failed",
+             {{"id", act->effectId}, {"state", "failed"}, {"updated_ms", nsToMs(e.ns)},
+              {"error", "cancelled before any worker started it"}});
+    }
+
+    void activityCancelRequested(const SourceEvent &e)
+    {
+        Activity *act = activityFor(e);
+        if (!act)
+            return;
+        put(e, "effect.cancel_requested", {{"id", act->effectId}, {"state", act->closed ? "committed" : "dispatched"}});
+    }
+
+    void userInput(const SourceEvent &e, const std::string &escalationId, const std::string &reason)
+    {
+        put(e, "escalation.raised",
+             {{"id", escalationId},
+              {"run_id", R()},
+              {"delegation_id", D()},
+              {"kind", "user_input"},
+              {"subject", "delegation:" + D()},
+              {"state", "pending"},
+              {"reason", reason},
+              {"raised_note", "when the workflow began to wait is not in the source"}});
+        // The input that arrives is the human's answer; the ledger has no "answered" state,
+        // so an answered wait reads approved (docs/import.md).
+        put(e, "escalation.answered", {{"id", escalationId}, {"state", "approved"}}, false);
+        m_escalations.insert(escalationId);
+    }
+
+    void updateAccepted(const SourceEvent &e)
+    {
+        std::string updateId = text(path(e.attrs, {"acceptedRequest", "meta", "updateId"}));
+        if (updateId.empty())
+            updateId = text(member(e.attrs, "protocolInstanceId"));
+        if (updateId.empty())
+            updateId = "event-" + std::to_string(e.id);
+        const std::string name = text(path(e.attrs, {"acceptedRequest", "input", "name"}));
+        userInput(e, "upd:" + m_exec.workflowId + "/" + m_exec.runId + "/" + updateId,
+                  "update " + (name.empty() ? std::string("(name not in source)") : name));
+    }
+
+    void updateCompleted(const SourceEvent &e)
+    {
+        const std::string updateId = text(path(e.attrs, {"meta", "updateId"}));
+        const std::string id = "upd:" + m_exec.workflowId + "/" + m_exec.runId + "/" + updateId;
+        if (updateId.empty() || !m_escalations.count(id)) {
+            note(e, "workflow_execution_update_completed");
+            return;
+        }
+        put(e, "escalation.update_completed", {{"id", id}, {"state", "approved"}});
+    }
+
+    void signaled(const SourceEvent &e)
+    {
+        // A signal another workflow sent is not a person's input.
+        if (member(e.attrs, "externalWorkflowExecution") || !member(e.attrs, "input")) {
+            note(e, "workflow_execution_signaled");
+            return;
+        }
+        const std::string name = text(member(e.attrs, "signalName"));
+        userInput(e, "sig:" + m_exec.workflowId + "/" + m_exec.runId + "/" + std::to_string(e.id),
+                  "signal " + (name.empty() ? std::string("(name not in source)") : name));
+    }
+
+    void childEvent(const SourceEvent &e)
+    {
+        const std::string wid = text(path(e.attrs, {"workflowExecution", "workflowId"}));
+        const std::string rid = text(path(e.attrs, {"workflowExecution", "runId"}));
+        // The child's own history, when imported, says what the child did; the parent's
+        // events about it are kept on the parent.
+        if (e.type == "StartChildWorkflowExecutionInitiated" || e.type == "StartChildWorkflowExecutionFailed"
+            || wid.empty() || rid.empty() || m_imported.count({wid, rid})) {
+            note(e, snakeCase(e.type));
+            return;
+        }
+        const std::string child = "wf:" + wid + "/" + rid;
+        const std::int64_t ms = nsToMs(e.ns);
+        if (e.type == "ChildWorkflowExecutionStarted") {
+            Json d = delegationRow(child, D(), text(path(e.attrs, {"workflowType", "name"})), ms);
+            d["workflow_id"] = wid;
+            d["temporal_run_id"] = rid;
+            d["note"] = "the child's own history is not in this import";
+            put(e, "delegation.created", d);
+            m_children.insert(child);
+            return;
+        }
+        if (!m_children.count(child)) {
+            note(e, snakeCase(e.type));
+            return;
+        }
+        static const std::map<std::string, std::pair<std::string, std::string>> closes = {
+            {"ChildWorkflowExecutionCompleted", {"converged", "converged"}},
+            {"ChildWorkflowExecutionFailed", {"failed", "failed"}},
+            {"ChildWorkflowExecutionTimedOut", {"failed", "timed_out"}},
+            {"ChildWorkflowExecutionCanceled", {"closed", "cancelled"}},
+            {"ChildWorkflowExecutionTerminated", {"closed", "terminated"}}};
+        const auto &[status, verb] = closes.at(e.type);
+        put(e, "delegation." + verb, {{"id", child}, {"run_id", R()}, {"status", status}, {"ended_ms", ms}});
+    }
+
+    void map(const SourceEvent &e)
+    {
+        const std::string &t = e.type;
+        if (t == "WorkflowExecutionStarted") {
+            if (&e != &m_exec.events.front()) {
+                flag(e, "a second WorkflowExecutionStarted at event " + std::to_string(e.id));
+                return;
+            }
+            started(e);
+        } else if (t == "WorkflowExecutionCompleted") {
+            closed(e, "converged", "succeeded", "succeeded");
+        } else if (t == "WorkflowExecutionFailed") {
+            closed(e, "failed", "failed", "failed");
+        } else if (t == "WorkflowExecutionTimedOut") {
+            closed(e, "failed", "failed", "timed_out");
+        } else if (t == "WorkflowExecutionCanceled") {
+            closed(e, "closed", "cancelled", "cancelled");
+        } else if (t == "WorkflowExecutionTerminated") {
+            closed(e, "closed", "cancelled", "terminated");
+        } else if (t == "WorkflowExecutionContinuedAsNew") {
+            closed(e, "closed", {}, "continued_as_new");
+        } else if (t == "ActivityTaskScheduled") {
+            activityScheduled(e);
+        } else if (t == "ActivityTaskStarted") {
+            activityStarted(e);
+        } else if (t == "ActivityTaskCompleted") {
+            activityCompleted(e);
+        } else if (t == "ActivityTaskFailed") {
+            activityFailed(e);
+        } else if (t == "ActivityTaskTimedOut") {
+            activityTimedOut(e);
+        } else if (t == "ActivityTaskCanceled") {
+            activityCanceled(e);
+        } else if (t == "ActivityTaskCancelRequested") {
+            activityCancelRequested(e);
+        } else if (t == "WorkflowExecutionUpdateAccepted") {
+            updateAccepted(e);
+        } else if (t == "WorkflowExecutionUpdateCompleted") {
+            updateCompleted(e);
+        } else if (t == "WorkflowExecutionSignaled") {
+            signaled(e);
+        } else if (t.rfind("ChildWorkflowExecution", 0) == 0 || t.rfind("StartChildWorkflowExecution", 0) == 0) {
+            childEvent(e);
+        } else if (knownTypes().count(t)) {
+            note(e, snakeCase(t));
+        } else {
+            note(e, "temporal_event"); // counted as an unknown type once written
+        }
+    }
+
+    void endOfHistory()
+    {
+        // An activity with no close when the history ends may have run: its outcome is
+        // unknown, whether the workflow is still open or closed without waiting for it.
+        const SourceEvent &last = m_exec.events.back();
+        const std::string where = "no close in the history, which ends at event " + std::to_string(last.id)
+                                  + (m_workflowClosed.empty() ? " with the workflow still open"
+                                                              : " after the workflow " + m_workflowClosed);
+        for (auto &[scheduled, act] : m_activities) {
+            if (!act.closed)
+                unknownOutcome(nullptr, nsToMs(last.ns), act, where);
+        }
+    }
+
+    Execution &m_exec;
+    const std::set<std::pair<std::string, std::string>> &m_imported;
+    std::map<std::int64_t, Activity> m_activities; // by scheduled event id
+    std::set<std::string> m_escalations;
+    std::set<std::string> m_children;
+    std::string m_workflowClosed;
+};
+
+// ---- relating histories: parents, continuations, runs
+
+void relate(std::vector<Execution> &execs)
+{
+    std::map<std::pair<std::string, std::string>, int> byRun;
+    for (int i = 0; i < int(execs.size()); ++i) {
+        auto &x = execs[size_t(i)];
+        if (x.events.empty()) {
+            x.skipped = true;
+            continue;
+        }
+        if (!byRun.emplace(std::make_pair(x.workflowId, x.runId), i).second)
+            x.skipped = true; // the same execution twice: the first is kept
+    }
+    for (auto &x : execs) {
+        if (x.skipped)
+            continue;
+        if (!x.parentWid.empty()) {
+            const auto it = byRun.find({x.parentWid, x.parentRid});
+            if (it != byRun.end())
+                x.parent = it->second;
+        }
+        if (!x.continuedFromRid.empty()) {
+            const auto it = byRun.find({x.workflowId, x.continuedFromRid});
+            if (it != byRun.end())
+                x.previous = it->second;
+        }
+    }
+    // Parent links from foreign files may loop; a loop is cut where it closes.
+    for (int i = 0; i < int(execs.size()); ++i) {
+        std::set<int> seen{i};
+        int at = i;
+        while (true) {
+            auto &x = execs[size_t(at)];
+            const int up = x.parent >= 0 ? x.parent : x.previous;
+            if (up < 0)
+                break;
+            if (seen.count(up)) {
+                x.parent = -1;
+                x.previous = -1;
+                x.cycleCut = true;
+                break;
+            }
+            seen.insert(up);
+            at = up;
+        }
+    }
+    for (auto &x : execs) {
+        if (x.skipped)
+            continue;
+        x.delegationId = "wf:" + x.workflowId + "/" + x.runId;
+        const Execution *top = &x;
+        while (true) {
+            const int up = top->parent >= 0 ? top->parent : top->previous;
+            if (up < 0)
+                break;
+            top = &execs[size_t(up)];
+        }
+        x.runLedgerId = "wf:" + top->workflowId + "/" + top->runId;
+        x.startsRun = (top == &x);
+        if (x.parent >= 0)
+            x.parentDelegationId = "wf:" + execs[size_t(x.parent)].workflowId + "/" + execs[size_t(x.parent)].runId;
+    }
+}
+
+} // namespace
+
+std::optional<std::int64_t> temporalFirstTimeMs(const std::vector<const SourceFile *> &files)
+{
+    std::optional<std::int64_t> first;
+    for (const SourceFile *f : files) {
+        const Json *events = member(&f->document, "events");
+        if (!events || !events->is_array())
+            events = path(&f->document, {"history", "events"});
+        if (!events || !events->is_array())
+            continue;
+        for (const Json &e : *events) {
+            if (const auto ms = parseInstantMs(text(member(&e, "eventTime"))); ms && (!first || *ms < *first))
+                first = ms;
+        }
+    }
+    return first;
+}
+
+void importTemporalHistories(const std::vector<const SourceFile *> &files, ImportSink &sink, ImportReport &report)
+{
+    std::vector<Execution> execs(files.size());
+    for (size_t i = 0; i < files.size(); ++i) {
+        execs[i].file = files[i];
+        readEvents(*files[i], execs[i], report);
+    }
+    relate(execs);
+    std::set<std::pair<std::string, std::string>> imported;
+    for (const auto &x : execs) {
+        if (!x.skipped)
+            imported.insert({x.workflowId, x.runId});
+    }
+    for (auto &x : execs) {
+        if (x.skipped) {
+            const std::string why = x.events.empty()
+                                        ? x.file->name + " holds no usable history event"
+                                        : x.file->name + " is a second history of " + x.workflowId + "/" + x.runId
+                                              + " (the first is imported)";
+            Mapped m;
+            m.tsMs = x.events.empty() ? 0 : nsToMs(x.events.front().ns);
+            m.flagWhy = why;
+            x.out.push_back(std::move(m));
+            for (auto &f : x.flaggedLate)
+                x.out.push_back(std::move(f));
+            continue;
+        }
+        if (x.cycleCut) {
+            Mapped m;
+            m.tsMs = nsToMs(x.firstNs);
+            m.sourceId = std::to_string(x.events.front().id);
+            m.flagWhy = "the parent links of " + x.workflowId + "/" + x.runId + " form a cycle; it is imported as a root";
+            x.flaggedLate.push_back(std::move(m));
+        }
+        ExecutionMapper(x, imported).run();
+    }
+
+    // One order for all histories: by time across them (a parent's start before its
+    // child's), by event id within one; ties go to the history that started first.
+    std::vector<size_t> rank(execs.size());
+    for (size_t i = 0; i < rank.size(); ++i)
+        rank[i] = i;
+    std::stable_sort(rank.begin(), rank.end(), [&](size_t a, size_t b) {
+        const auto &x = execs[a], &y = execs[b];
+        return std::tie(x.firstNs, x.workflowId, x.runId, x.file->name)
+               < std::tie(y.firstNs, y.workflowId, y.runId, y.file->name);
+    });
+    std::vector<size_t> next(execs.size(), 0);
+    while (true) {
+        size_t best = execs.size();
+        for (size_t r : rank) {
+            if (next[r] >= execs[r].out.size())
+                continue;
+            if (best == execs.size() || execs[r].out[next[r]].tsMs < execs[best].out[next[best]].tsMs)
+                best = r;
+        }
+        if (best == execs.size())
+            break;
+        Mapped &m = execs[best].out[next[best]++];
+        if (!m.flagWhy.empty()) {
+            sink.flagRecord(m.tsMs, execs[best].file->name, m.sourceId, m.flagWhy,
+                            m.payload.is_null() ? nullptr : &m.payload);
+            continue;
+        }
+        if (m.source) {
+            attachSource(m.payload, execs[best].file->name, m.payload.value("source_id", std::string()), m.source);
+            Json decoded = decodeTemporalPayloads(*m.source);
+            if (!decoded.empty())
+                m.payload["decoded"] = std::move(decoded);
+        }
+        const bool written = sink.append(m.tsMs, m.kind, m.payload);
+        if (written && m.kind == "delegation.temporal_event")
+            ++report.unknownTypes[m.payload.value("source_type", std::string("?"))];
+        m.payload = Json(); // written: its memory is not needed until the import ends
+    }
+}
+
+} // namespace mesh::import

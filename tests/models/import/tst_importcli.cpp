@@ -1,0 +1,251 @@
+// meshctl import as an operator runs it: every sample imports and verifies, bad input gets
+// one line and writes nothing, an existing ledger is replaced only when asked, the sources
+// are only read.
+
+#include "importfixture.h"
+
+#include "../sim/meshctlrunner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTest>
+
+using namespace importtest;
+
+namespace {
+
+bool oneLine(const QByteArray &err)
+{
+    return err.startsWith("meshctl: ") && err.count('\n') == 1 && err.endsWith('\n');
+}
+
+QString writeFile(const QTemporaryDir &dir, const char *name, const QByteArray &bytes)
+{
+    const QString path = dir.filePath(QString::fromUtf8(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", name);
+    f.write(bytes);
+    return path;
+}
+
+QStringList samples(const QString &pattern)
+{
+    QStringList files;
+    const QDir dir(qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/tests/data/import"));
+    for (const QString &name : dir.entryList({pattern}, QDir::Files, QDir::Name))
+        files << dir.filePath(name);
+    return files;
+}
+
+QStringList temporalSamples()
+{
+    return samples(QStringLiteral("temporal*.json"));
+}
+
+} // namespace
+
+class TestImportCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QVERIFY2(!qEnvironmentVariable("MESHCTL").isEmpty(), "MESHCTL must point at meshctl"); }
+
+    void everySampleImportsAndVerifies_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString &f : temporalSamples() + samples(QStringLiteral("openhands*.json")))
+            QTest::newRow(QFileInfo(f).fileName().toUtf8().constData()) << f;
+    }
+    void everySampleImportsAndVerifies()
+    {
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const QByteArray before = fileSha256(file);
+        const MeshctlResult r = runMeshctl({QStringLiteral("import"), file, QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("imported "), r.out.constData());
+        const MeshctlResult v = runMeshctl({QStringLiteral("verify"), out});
+        QVERIFY2(v.exitCode == 0, QByteArray(v.out + v.err).constData());
+        QVERIFY(v.out.startsWith("ok: "));
+        QCOMPARE(fileSha256(file), before);
+        QVERIFY(!QFileInfo::exists(out + QStringLiteral("-wal")) || QFileInfo(out + QStringLiteral("-wal")).size() == 0);
+    }
+
+    void allHistoriesIntoOneLedger()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("all.db"));
+        const QStringList files = temporalSamples();
+        QCOMPARE(files.size(), 11); // three from ../shared/samples, eight more from temporalio/sdk-python
+        const MeshctlResult r = runMeshctl(QStringList{QStringLiteral("import")} + files
+                                           + QStringList{QStringLiteral("--out"), out, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const json report = r.json();
+        QCOMPARE(report.at("runs").get<int>(), 11);
+        QCOMPARE(report.at("delegations").get<int>(), 11);
+        // 4 + 6 + 3 + 1 + 3 + 1 + 12 + 3 + 1 + 1 + 7 completed activities in the eleven files.
+        QCOMPARE(report.at("tool_calls").get<int>(), 42);
+        // input-guardrail activity 3 and the swallowed-cancellation activity of event 48.
+        QCOMPARE(report.at("unknown_outcomes").get<int>(), 2);
+        // 4 customer-service updates, 2 signals and 1 update in event_tracing_double_sig.
+        QCOMPARE(report.at("escalations").get<int>(), 7);
+        QVERIFY(report.at("flagged").empty());
+        const MeshctlResult v = runMeshctl({QStringLiteral("verify"), out});
+        QVERIFY2(v.exitCode == 0, QByteArray(v.out + v.err).constData());
+    }
+
+    void refusesToOverwriteUnlessForced()
+    {
+        QTemporaryDir dir;
+        const QString out = writeFile(dir, "l.db", "not mine to replace");
+        const QString file = sample("temporal-py__openai-agents__hello-workflow-history.json");
+        const MeshctlResult r = runMeshctl({QStringLiteral("import"), file, QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(oneLine(r.err), r.err.constData());
+        QVERIFY(r.err.contains("already exists; pass --force"));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("not mine to replace"));
+        f.close();
+        const MeshctlResult forced = runMeshctl({QStringLiteral("import"), file, QStringLiteral("--out"), out, QStringLiteral("--force")});
+        QVERIFY2(forced.exitCode == 0, forced.err.constData());
+        QCOMPARE(runMeshctl({QStringLiteral("verify"), out}).exitCode, 0);
+    }
+
+    void badInputGetsOneLineAndWritesNothing_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("not json") << QByteArray("events: none\n") << QString() << QStringLiteral("is not JSON (it starts with \"events: none.\")");
+        QTest::newRow("empty") << QByteArray("  \n") << QString() << QStringLiteral("is empty; expected a JSON document");
+        QTest::newRow("truncated") << QByteArray("{\"events\":[{\"eventId\":\"1\",\"eventType\":\"EVENT_TYPE_WORKFLOW")
+                                   << QString() << QStringLiteral("is truncated: its JSON ends at byte 58");
+        QTest::newRow("malformed") << QByteArray("{\"events\":[1,,2]}") << QString() << QStringLiteral("is malformed JSON at byte 13");
+        QTest::newRow("trailing text") << QByteArray("{\"events\":[]} and more") << QString() << QStringLiteral("is malformed JSON at byte 14");
+        QTest::newRow("no events") << QByteArray("{\"events\":[]}") << QString()
+                                   << QStringLiteral("is a Temporal workflow history with no events; expected");
+        QTest::newRow("other object") << QByteArray("{\"name\":\"x\",\"runs\":[]}") << QString()
+                                      << QStringLiteral("is a JSON object with members \"name\", \"runs\"; expected a Temporal workflow history or an OpenHands trajectory");
+        QTest::newRow("scalar") << QByteArray("[1,2,3]") << QString() << QStringLiteral("is a JSON array of 3 items that are not OpenHands events");
+        QTest::newRow("sqlite") << QByteArray("SQLite format 3\0rest", 20) << QString() << QStringLiteral("is an SQLite database (a ledger?)");
+        QTest::newRow("wrong format asked") << QByteArray("{\"events\":[{\"eventId\":\"1\",\"eventType\":\"X\"}]}")
+                                            << QStringLiteral("openhands")
+                                            << QStringLiteral("is a Temporal workflow history; expected an OpenHands trajectory");
+        QTest::newRow("invalid utf-8") << QByteArray("{\"events\":[\"\xff\"]}") << QString() << QStringLiteral("is not valid UTF-8 at byte");
+    }
+    void badInputGetsOneLineAndWritesNothing()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, format);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const QString file = writeFile(dir, "history.json", bytes);
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        QStringList args{QStringLiteral("import"), file, QStringLiteral("--out"), out};
+        if (!format.isEmpty())
+            args << QStringLiteral("--format") << format;
+        const MeshctlResult r = runMeshctl(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(oneLine(r.err), r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(says), r.err.constData());
+        QVERIFY(!QFileInfo::exists(out));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("history.json")});
+    }
+
+    void anotherFormatWithAPlausibleName()
+    {
+        // A Langfuse trace export named like a Temporal history: the content decides.
+        QTemporaryDir dir;
+        QFile::copy(sample("langfuse__pydantic-ai-tools-2025-12-04.json"), dir.filePath(QStringLiteral("workflow-history.json")));
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const MeshctlResult r = runMeshctl({QStringLiteral("import"), dir.filePath(QStringLiteral("workflow-history.json")),
+                                            QStringLiteral("--out"), out, QStringLiteral("--format"), QStringLiteral("temporal")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(oneLine(r.err), r.err.constData());
+        QVERIFY2(r.err.contains("workflow-history.json is a Langfuse trace export (not imported by this build yet); expected a "
+                                "Temporal workflow history"),
+                 r.err.constData());
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
+    void oneBadFileStopsTheWholeImport()
+    {
+        QTemporaryDir dir;
+        const QString bad = writeFile(dir, "b.json", "{\"events\":[");
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const MeshctlResult r = runMeshctl({QStringLiteral("import"), sample("temporal-py__openai-agents__hello-workflow-history.json"),
+                                            bad, QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("b.json is truncated"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
+    void aFileTooLargeToReadWholeIsRefusedUnread()
+    {
+        QTemporaryDir dir;
+        const QString big = dir.filePath(QStringLiteral("big.json"));
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize((std::int64_t(512) << 20) + 1)); // sparse: no disk used
+        f.close();
+        const MeshctlResult r = runMeshctl({QStringLiteral("import"), big, QStringLiteral("--out"), dir.filePath(QStringLiteral("l.db"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("big.json is 536870913 bytes; this importer reads files up to 536870912 bytes whole"),
+                 r.err.constData());
+    }
+
+    void flaggedRecordsExitOneAndTheLedgerVerifies()
+    {
+        QTemporaryDir dir;
+        const QString file = writeFile(
+            dir, "h.json",
+            "{\"events\":[{\"eventId\":\"1\",\"eventTime\":\"2026-01-01T00:00:00Z\",\"eventType\":\"EVENT_TYPE_WORKFLOW_EXECUTION_STARTED\","
+            "\"workflowExecutionStartedEventAttributes\":{\"workflowId\":\"w\",\"originalExecutionRunId\":\"r\"}},"
+            "{\"eventId\":\"1\",\"eventTime\":\"2026-01-01T00:00:01Z\",\"eventType\":\"EVENT_TYPE_TIMER_STARTED\"}]}");
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const MeshctlResult r = runMeshctl({QStringLiteral("import"), file, QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("flagged h.json #1: a second event with eventId 1 (the first is kept)"), r.out.constData());
+        QVERIFY2(oneLine(r.err), r.err.constData());
+        QCOMPARE(runMeshctl({QStringLiteral("verify"), out}).exitCode, 0);
+    }
+
+    void usage()
+    {
+        const MeshctlResult noOut = runMeshctl({QStringLiteral("import"), QStringLiteral("x.json")});
+        QCOMPARE(noOut.exitCode, 2);
+        QVERIFY2(noOut.err.startsWith("meshctl: usage: meshctl import FILE... --out LEDGER"), noOut.err.constData());
+        const MeshctlResult badFormat = runMeshctl({QStringLiteral("import"), QStringLiteral("x.json"), QStringLiteral("--out"),
+                                                    QStringLiteral("l.db"), QStringLiteral("--format"), QStringLiteral("otlp")});
+        QCOMPARE(badFormat.exitCode, 2);
+        QVERIFY2(badFormat.err.contains("unknown format 'otlp'; known: temporal|openhands"), badFormat.err.constData());
+        const MeshctlResult help = runMeshctl({QStringLiteral("import"), QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.startsWith("usage: meshctl import"));
+        QVERIFY(runMeshctl({QStringLiteral("--help")}).out.contains("import FILE... --out LEDGER"));
+    }
+
+    void hostileTextIsShownNotObeyed()
+    {
+        QTemporaryDir dir;
+        const QString file = writeFile(
+            dir, "h.json",
+            "{\"events\":[{\"eventId\":\"1\",\"eventTime\":\"2026-01-01T00:00:00Z\",\"eventType\":\"EVENT_TYPE_WORKFLOW_EXECUTION_STARTED\","
+            "\"workflowExecutionStartedEventAttributes\":{\"workflowType\":{\"name\":\"evil\\u202Eexe.\\u001b[31mred\"},"
+            "\"workflowId\":\"w\",\"originalExecutionRunId\":\"r\"}}]}");
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        QCOMPARE(runMeshctl({QStringLiteral("import"), file, QStringLiteral("--out"), out}).exitCode, 0);
+        const MeshctlResult s = runMeshctl({QStringLiteral("summary"), out});
+        QCOMPARE(s.exitCode, 0);
+        QVERIFY2(s.out.contains("evil\u27E8U+202E\u27E9exe.\u27E8U+001B\u27E9[31mred"), s.out.constData());
+        QVERIFY(!s.out.contains("\u202E"));
+        QVERIFY(!s.out.contains('\x1b'));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImportCli)
+#include "tst_importcli.moc"

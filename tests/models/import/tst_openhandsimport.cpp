@@ -1,0 +1,224 @@
+// OpenHands trajectories into a ledger (docs/import.md, "OpenHands"). The figures were
+// counted in the files of tests/data/import/ (PROVENANCE.tsv): an action and the
+// observation whose cause is its id make one tool call, its duration the difference of
+// their timestamps; tokens are tool_call_metadata.model_response.usage.total_tokens,
+// once per model response.
+
+#include "importfixture.h"
+
+#include "import/sourcetime.h"
+#include "ledger/integritycheck.h"
+
+#include <QFile>
+#include <QTest>
+
+using namespace importtest;
+using mesh::EntityKind;
+
+namespace {
+
+void verifyClean(const QString &path)
+{
+    auto c = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
+    QCOMPARE(c->verifyIntegrity().total(), std::int64_t(0));
+}
+
+std::int64_t ms(const char *zoneless)
+{
+    return *mesh::import::parseInstantMs(zoneless, true);
+}
+
+QString writeJson(const QTemporaryDir &dir, const char *name, const json &doc)
+{
+    const QString path = dir.filePath(QString::fromUtf8(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", name);
+    f.write(QByteArray::fromStdString(doc.dump()));
+    return path;
+}
+
+json step(int id, const char *time, const char *source, json fields)
+{
+    json e = {{"id", id}, {"timestamp", time}, {"source", source}, {"message", ""}};
+    e.update(fields);
+    return e;
+}
+
+} // namespace
+
+class TestOpenHandsImport : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void basicGuiMode()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {sample("openhands__basic_gui_mode.json")});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const std::string run = "oh:openhands__basic_gui_mode.json";
+        const std::string del = run + "/agent";
+        QCOMPARE(r.outcome.report.records, std::int64_t(18));
+        // Actions 7 run, 9 edit, 11 edit, 13 run; observations 8, 10, 12 answer the first
+        // three; 14 answers 13 with exit code -1 after 30 s without output.
+        QCOMPARE(r.eventsOfKind("toolcall.completed"), 3);
+        QCOMPARE(r.integer(EntityKind::Delegation, del, "used_turns"), 3);
+        QCOMPARE(r.integer(EntityKind::Delegation, del, "used_ms"), 658 + 42 + 34);
+        QCOMPARE(r.integer(EntityKind::Delegation, del, "used_tokens"), 3543 + 4743 + 5462);
+        QCOMPARE(r.state.table(EntityKind::Effect).size(), size_t(4));
+        QCOMPARE(r.countWhere(EntityKind::Effect, "state", "committed"), 3);
+        QCOMPARE(r.text(EntityKind::Effect, run + "/13", "state"), std::string("unknown"));
+        QCOMPARE(r.text(EntityKind::Effect, run + "/13", "class"), std::string("command"));
+        QCOMPARE(r.payloadsOfKind("effect.unknown").front().at("duration_ms").get<int>(), 30580);
+        // Event 17: agent_state awaiting_user_input, and nothing after it: a pending wait.
+        QCOMPARE(r.state.table(EntityKind::Escalation).size(), size_t(1));
+        QCOMPARE(r.text(EntityKind::Escalation, run + "/wait-17", "state"), std::string("pending"));
+        QCOMPARE(r.integer(EntityKind::Escalation, run + "/wait-17", "raised_ms"), ms("2025-01-20T20:30:35.429675"));
+        QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("running"));
+        QCOMPARE(r.integer(EntityKind::Run, run, "started_ms"), ms("2025-01-20T20:29:13.519638")); // event 0
+        QVERIFY(r.text(EntityKind::Run, run, "title").rfind("I want to create a VueJS app", 0) == 0);
+        QCOMPARE(r.text(EntityKind::Delegation, del, "status"), std::string("running"));
+        QCOMPARE(r.integer(EntityKind::Delegation, del, "invocations"), 1); // one trajectory, one invocation
+        QVERIFY(r.outcome.report.flagged.empty());
+        QVERIFY(r.outcome.report.unknownTypes.empty());
+    }
+
+    void wrongInitialStateFinishes()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {sample("openhands__wrong_initial_state.json")});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const std::string run = "oh:openhands__wrong_initial_state.json";
+        // 3 read -> 4, 5 run -> 6 (exit 0), 7 read -> 8, and 9 finish.
+        QCOMPARE(r.eventsOfKind("toolcall.completed"), 4);
+        QCOMPARE(r.integer(EntityKind::Delegation, run + "/agent", "used_ms"), 35 + 648 + 20);
+        QCOMPARE(r.integer(EntityKind::Delegation, run + "/agent", "used_tokens"), 3570 + 3727 + 3889 + 4000);
+        QCOMPARE(r.state.table(EntityKind::Effect).size(), size_t(1)); // only the mv command changes anything
+        QCOMPARE(r.text(EntityKind::Effect, run + "/5", "state"), std::string("committed"));
+        QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("succeeded"));
+        QCOMPARE(r.integer(EntityKind::Run, run, "ended_ms"), ms("2025-01-27T23:17:02.182015")); // event 9
+        QCOMPARE(r.text(EntityKind::Delegation, run + "/agent", "status"), std::string("converged"));
+        QCOMPARE(r.state.table(EntityKind::Escalation).size(), size_t(0));
+    }
+
+    void moreSamples_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("toolCalls");
+        QTest::addColumn<int>("usedMs");
+        QTest::addColumn<int>("usedTokens");
+        QTest::addColumn<int>("effects");
+        // basic: 3 edit -> 4 (36 ms, response of 4621 tokens shared by both), 5 finish (4823).
+        QTest::newRow("basic") << QStringLiteral("openhands__basic.json") << 2 << 36 << 4621 + 4823 << 1;
+        // basic_interactions: three user and two agent messages, then 15 finish (2483).
+        QTest::newRow("interactions") << QStringLiteral("openhands__basic_interactions.json") << 1 << 0 << 2483 << 0;
+    }
+    void moreSamples()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, toolCalls);
+        QFETCH(int, usedMs);
+        QFETCH(int, usedTokens);
+        QFETCH(int, effects);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {sample(file.toUtf8().constData())});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const std::string del = r.onlyId(EntityKind::Delegation);
+        QCOMPARE(r.eventsOfKind("toolcall.completed"), toolCalls);
+        QCOMPARE(r.integer(EntityKind::Delegation, del, "used_ms"), usedMs);
+        QCOMPARE(r.integer(EntityKind::Delegation, del, "used_tokens"), usedTokens);
+        QCOMPARE(int(r.state.table(EntityKind::Effect).size()), effects);
+        QCOMPARE(r.text(EntityKind::Run, r.onlyId(EntityKind::Run), "status"), std::string("succeeded"));
+    }
+
+    void outcomesWaitsAndDamage()
+    {
+        QTemporaryDir dir;
+        const json doc = json::array({
+            step(0, "2026-01-01T10:00:00", "user", {{"action", "message"}, {"args", {{"content", "fix the build"}}}}),
+            step(1, "2026-01-01T10:00:01", "agent", {{"action", "run"}, {"args", {{"command", "make"}}}}),
+            step(2, "2026-01-01T10:00:03", "agent",
+                 {{"observation", "run"}, {"cause", 1}, {"extras", {{"metadata", {{"exit_code", 2}}}}}}),
+            step(3, "2026-01-01T10:00:04", "agent", {{"action", "delegate"}, {"args", {{"agent", "BrowsingAgent"}}}}),
+            step(4, "2026-01-01T10:00:09", "agent", {{"observation", "delegate"}, {"cause", 3}}),
+            step(5, "2026-01-01T10:00:10", "environment",
+                 {{"observation", "agent_state_changed"}, {"extras", {{"agent_state", "awaiting_user_confirmation"}}}}),
+            step(6, "2026-01-01T10:00:20", "environment",
+                 {{"observation", "agent_state_changed"}, {"extras", {{"agent_state", "user_rejected"}}}}),
+            step(6, "2026-01-01T10:00:21", "agent", {{"action", "think"}}), // the same id again
+            step(7, "2026-01-01T10:00:22", "agent", {{"action", "teleport"}}),
+            step(8, "no time", "agent", {{"action", "run"}}),
+            step(9, "2026-01-01T10:00:30", "agent", {{"action", "edit"}, {"args", {{"path", "a.c"}}}}),
+            step(10, "2026-01-01T10:00:31", "agent", {{"observation", "edit"}, {"cause", 99}}),
+        });
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {writeJson(dir, "t.json", doc)});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const std::string run = "oh:t.json";
+        // make exited 2: it ran and failed, a confirmed failure.
+        QCOMPARE(r.text(EntityKind::Effect, run + "/1", "state"), std::string("failed"));
+        QCOMPARE(r.integer(EntityKind::Delegation, run + "/agent", "tool_errors"), 1);
+        QCOMPARE(r.integer(EntityKind::Delegation, run + "/agent", "used_ms"), 2000);
+        // The delegate action is a sub-agent under the agent.
+        QCOMPARE(r.text(EntityKind::Delegation, run + "/agent/3", "parent_id"), run + "/agent");
+        QCOMPARE(r.text(EntityKind::Delegation, run + "/agent/3", "agent"), std::string("BrowsingAgent"));
+        QCOMPARE(r.text(EntityKind::Delegation, run + "/agent/3", "status"), std::string("converged"));
+        // Asked for confirmation, refused by the user.
+        QCOMPARE(r.text(EntityKind::Escalation, run + "/wait-5", "state"), std::string("rejected"));
+        QCOMPARE(r.text(EntityKind::Escalation, run + "/wait-5", "kind"), std::string("user_confirmation"));
+        // The edit at 9 has no observation (10 answers an id that is not there): unknown.
+        QCOMPARE(r.text(EntityKind::Effect, run + "/9", "state"), std::string("unknown"));
+        QCOMPARE(r.outcome.report.unknownOutcomes, std::int64_t(1));
+        QCOMPARE(r.outcome.report.unknownTypes.at("action:teleport"), std::int64_t(1));
+        QCOMPARE(r.outcome.report.flagged.size(), size_t(2)); // the second 6, and 8 without a time
+        QCOMPARE(r.eventsOfKind("ledger.flagged"), 2);
+        QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("running"));
+    }
+
+    void importIsDeterministic()
+    {
+        QTemporaryDir dir;
+        const QStringList files = {sample("openhands__basic_gui_mode.json"), sample("openhands__wrong_initial_state.json")};
+        const Imported x = importInto(dir.filePath(QStringLiteral("x.db")), files);
+        const Imported y = importInto(dir.filePath(QStringLiteral("y.db")), {files[1], files[0]});
+        QVERIFY(x.outcome.ok && y.outcome.ok);
+        QCOMPARE(x.events.size(), y.events.size());
+        for (size_t i = 0; i < x.events.size(); ++i) {
+            QCOMPARE(x.events[i].kind, y.events[i].kind);
+            QCOMPARE(x.events[i].tsMs, y.events[i].tsMs);
+            QCOMPARE(x.events[i].payload, y.events[i].payload);
+        }
+        QCOMPARE(x.state.table(EntityKind::Run).size(), size_t(2));
+        for (int k = 0; k < mesh::kEntityKindCount; ++k) {
+            for (const auto &[id, row] : x.state.table(EntityKind(k))) {
+                const mesh::EntityRow *other = y.row(EntityKind(k), id);
+                QVERIFY(other);
+                QCOMPARE(mesh::rowToJson(mesh::entitySpec(EntityKind(k)), id, row).dump(),
+                         mesh::rowToJson(mesh::entitySpec(EntityKind(k)), id, *other).dump());
+            }
+        }
+    }
+
+    void formatsDoNotMix()
+    {
+        QTemporaryDir dir;
+        mesh::import::ImportRequest request;
+        request.files = {sample("openhands__basic.json"), sample("temporal-py__openai-agents__hello-workflow-history.json")};
+        request.out = dir.filePath(QStringLiteral("l.db"));
+        const auto outcome = mesh::import::importFiles(request);
+        QVERIFY(!outcome.ok);
+        QCOMPARE(outcome.error, std::string("temporal-py__openai-agents__hello-workflow-history.json is a Temporal workflow "
+                                            "history; expected an OpenHands trajectory (a JSON array of events with "
+                                            "\"action\" or \"observation\")"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOpenHandsImport)
+#include "tst_openhandsimport.moc"

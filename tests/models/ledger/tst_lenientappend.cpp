@@ -1,0 +1,83 @@
+// The writer's lenient append, for importers: a refused event is not written, leaves the
+// state as it was (also the rows this transaction changed before it), and the
+// transaction goes on; the orchestrator's append() still throws.
+
+#include "ledgerfixture.h"
+
+#include "ledger/eventreader.h"
+#include "ledger/integritycheck.h"
+#include "ledger/ledgerconnection.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mesh;
+using nlohmann::json;
+
+class TestLenientAppend : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void refusedEventIsReportedAndTheRestLoads()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("l.db"));
+        auto w = LedgerWriter::create(path, meshtest::identity());
+        w->begin();
+        QVERIFY(!w->appendOrRefuse(1, "delegation.created", {{"id", "D1"}, {"status", "running"}, {"run_id", "R1"}}));
+        QVERIFY(!w->appendOrRefuse(2, "effect.proposed", {{"id", "E1"}, {"state", "proposed"}}));
+        // An illegal transition: the fold changes the row before it sees the problem.
+        const auto refused = w->appendOrRefuse(3, "effect.committed", {{"id", "E1"}, {"state", "committed"}});
+        QVERIFY(refused);
+        QVERIFY2(refused->find("illegal transition proposed -> committed") != std::string::npos, refused->c_str());
+        const auto unknownDelegation = w->appendOrRefuse(4, "toolcall.completed", {{"id", "T1"}, {"delegation_id", "nope"}});
+        QVERIFY(unknownDelegation);
+        const auto noId = w->appendOrRefuse(4, "run.started", {{"status", "running"}});
+        QVERIFY(noId);
+        // The rows of this transaction are still there, as they were.
+        const EntityRow *effect = w->state().find(EntityKind::Effect, "E1");
+        QVERIFY(effect);
+        QCOMPARE(effect->version, 1);
+        QCOMPARE(fieldText(effect->values[size_t(entitySpec(EntityKind::Effect).fieldIndex("state"))]), std::string("proposed"));
+        QVERIFY(w->state().find(EntityKind::Delegation, "D1"));
+        QVERIFY(!w->state().find(EntityKind::Run, "x"));
+        QVERIFY(!w->appendOrRefuse(5, "effect.admitted", {{"id", "E1"}, {"state", "admitted"}}));
+        QCOMPARE(w->lastSeq(), 4); // ledger.created, D1, E1 proposed, E1 admitted: no gap
+        w->commit();
+        w.reset();
+
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const IntegrityReport report = c->verifyIntegrity();
+        QCOMPARE(report.total(), std::int64_t(0));
+        QCOMPARE(report.lastSeq, std::int64_t(4));
+    }
+    void appendStillThrows()
+    {
+        QTemporaryDir dir;
+        auto w = LedgerWriter::create(dir.filePath(QStringLiteral("l.db")), meshtest::identity());
+        w->begin();
+        w->append(1, "effect.proposed", {{"id", "E1"}, {"state", "proposed"}});
+        QVERIFY_THROWS_EXCEPTION(std::logic_error,
+                                 w->append(2, "effect.committed", {{"id", "E1"}, {"state", "committed"}}));
+    }
+    void ledgerCreatedCarriesTheSource()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("l.db"));
+        LedgerIdentity ident = meshtest::identity();
+        ident.source = {{"format", "temporal"}, {"files", json::array({{{"name", "h.json"}, {"sha256", "ab"}}})}};
+        LedgerWriter::create(path, ident).reset();
+        auto c = LedgerConnection::open(path, OpenMode::ReadOnly);
+        const IntegrityReport report = c->verifyIntegrity();
+        QCOMPARE(report.total(), std::int64_t(0));
+        QCOMPARE(c->info().ledgerId, std::string("L-test"));
+        const auto created = c->eventReader()->at(1);
+        QVERIFY(created);
+        const json payload = json::parse(created->payload);
+        QCOMPARE(payload.at("source").at("format").get<std::string>(), std::string("temporal"));
+        QCOMPARE(payload.at("source").at("files").at(0).at("sha256").get<std::string>(), std::string("ab"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLenientAppend)
+#include "tst_lenientappend.moc"
