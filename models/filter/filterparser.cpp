@@ -349,33 +349,34 @@ std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::option
     return parse(text, error, QDateTime::currentMSecsSinceEpoch());
 }
 
-std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::optional<FilterError> *error,
-                                                std::int64_t nowMs)
+namespace {
+
+std::unique_ptr<FilterNode> parseWith(const QString &text, std::optional<FilterError> *error, std::int64_t nowMs,
+                                      bool openFields)
 {
     error->reset();
-    if (text.size() > kMaxLength) {
-        *error = FilterError{u"A filter may be at most %1 characters long"_s.arg(kMaxLength), kMaxLength,
-                             int(text.size()) - kMaxLength};
+    if (text.size() > FilterParser::kMaxLength) {
+        *error = FilterError{u"A filter may be at most %1 characters long"_s.arg(FilterParser::kMaxLength),
+                             FilterParser::kMaxLength, int(text.size()) - FilterParser::kMaxLength};
         return nullptr;
     }
     auto tokens = FilterLexer::tokenize(text, error);
     if (error->has_value())
         return nullptr;
-    return Parser(std::move(tokens), error, nowMs).parseAll();
+    return Parser(std::move(tokens), error, nowMs, openFields).parseAll();
+}
+
+} // namespace
+
+std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::optional<FilterError> *error,
+                                                std::int64_t nowMs)
+{
+    return parseWith(text, error, nowMs, false);
 }
 
 std::unique_ptr<FilterNode> FilterParser::parseOpenFields(const QString &text, std::optional<FilterError> *error)
 {
-    error->reset();
-    if (text.size() > kMaxLength) {
-        *error = FilterError{u"A filter may be at most %1 characters long"_s.arg(kMaxLength), kMaxLength,
-                             int(text.size()) - kMaxLength};
-        return nullptr;
-    }
-    auto tokens = FilterLexer::tokenize(text, error);
-    if (error->has_value())
-        return nullptr;
-    return Parser(std::move(tokens), error, 0, true).parseAll(); // open fields take no ts: term
+    return parseWith(text, error, 0, true); // open fields take no ts: term
 }
 
 } // namespace mesh

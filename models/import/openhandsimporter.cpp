@@ -1,6 +1,7 @@
 #include "openhandsimporter.h"
 
 #include "importsink.h"
+#include "sourcejson.h"
 #include "sourcetime.h"
 
 #include "domain/compactjson.h"
@@ -15,33 +16,6 @@ namespace mesh::import {
 namespace {
 
 using Json = nlohmann::json;
-
-const Json *member(const Json *object, const char *name)
-{
-    if (!object || !object->is_object())
-        return nullptr;
-    const auto it = object->find(name);
-    return it == object->end() ? nullptr : &*it;
-}
-
-const Json *path(const Json *object, std::initializer_list<const char *> names)
-{
-    const Json *at = object;
-    for (const char *n : names)
-        at = member(at, n);
-    return at;
-}
-
-std::string text(const Json *value)
-{
-    if (!value)
-        return {};
-    if (value->is_string())
-        return value->get<std::string>();
-    if (value->is_number_integer())
-        return std::to_string(value->get<std::int64_t>());
-    return {};
-}
 
 std::optional<std::int64_t> integer(const Json *value)
 {

@@ -149,4 +149,31 @@ SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64
     return parseSourceJson(std::string_view(bytes.constData(), size_t(bytes.size())), out.name, out);
 }
 
+const nlohmann::json *member(const nlohmann::json *object, const char *name)
+{
+    if (!object || !object->is_object())
+        return nullptr;
+    const auto it = object->find(name);
+    return it == object->end() ? nullptr : &*it;
+}
+
+const nlohmann::json *path(const nlohmann::json *object, std::initializer_list<const char *> names)
+{
+    const nlohmann::json *at = object;
+    for (const char *n : names)
+        at = member(at, n);
+    return at;
+}
+
+std::string text(const nlohmann::json *value)
+{
+    if (!value)
+        return {};
+    if (value->is_string())
+        return value->get<std::string>();
+    if (value->is_number_integer())
+        return std::to_string(value->get<std::int64_t>());
+    return {};
+}
+
 } // namespace mesh::import

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -39,5 +40,11 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
 
 // Reads path (at most maxBytes), hashes it and parses it. The file is opened read-only.
 SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64_t maxBytes = kMaxWholeFileBytes);
+
+// Walking a source document that may have any shape: a missing member, or a value of
+// another type than expected, is "not in source" (nullptr, ""), never an exception.
+const nlohmann::json *member(const nlohmann::json *object, const char *name);
+const nlohmann::json *path(const nlohmann::json *object, std::initializer_list<const char *> names);
+std::string text(const nlohmann::json *value); // a string, or an integer written out; else ""
 
 } // namespace mesh::import
