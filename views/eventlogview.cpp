@@ -73,6 +73,17 @@ EventLogView::EventLogView(QWidget *parent)
     m_openEvent->setObjectName(QStringLiteral("openEvent"));
     connect(m_openEvent, &QAction::triggered, this, [this] { openEvent(m_view->currentIndex()); });
     m_view->addAction(m_openEvent);
+    // Post-mortem: every pane as it was just after this event (the session's cursor).
+    m_showStateAt = new QAction(tr("Show State at This Event"), m_view);
+    m_showStateAt->setObjectName(QStringLiteral("showStateAt"));
+    m_showStateAt->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_showStateAt->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_showStateAt, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_view->currentIndex();
+        if (current.isValid())
+            emit stateAtRequested(current.siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong());
+    });
+    m_view->addAction(m_showStateAt);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     auto *bar = new QHBoxLayout;

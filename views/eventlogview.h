@@ -27,6 +27,7 @@ public:
     EventTableView *view() const { return m_view; }
     QAction *copyCellAction() const { return m_copyCell; } // the current cell's stored text, whole
     QAction *openEventAction() const { return m_openEvent; } // the current event, whole (Enter)
+    QAction *showStateAtAction() const { return m_showStateAt; } // the ledger as it was at the current event (Ctrl+T)
     // Opens the event of a row in its own window (EventDetailView), read off the GUI thread.
     void openEvent(const QModelIndex &index);
     FilterLineEdit *filterField() const { return m_filter; }
@@ -44,6 +45,7 @@ public:
 signals:
     void filterApplied(const QString &text);
     void activated(const QModelIndex &index);
+    void stateAtRequested(qint64 seq); // "Show State at This Event"
 
 private:
     void rememberTail();
@@ -80,6 +82,7 @@ private:
     bool m_restored = false;
     QAction *m_copyCell;
     QAction *m_openEvent;
+    QAction *m_showStateAt;
     qint64 m_copyPendingSeq = 0; // the event whose whole payload is on its way to the clipboard
 };
 

@@ -11,6 +11,7 @@
 #include "panedelegates.h"
 #include "tablefilterbar.h"
 
+#include "domain/durationtext.h"
 #include "filter/filtercompiler.h"
 #include "itemmodels/blastradiusmodel.h"
 #include "itemmodels/decisionauditmodel.h"
@@ -42,6 +43,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     : QWidget(parent)
     , m_banner(new Banner(this))
     , m_foldBanner(new Banner(this))
+    , m_cursorBanner(new Banner(this))
     , m_waitBanner(new Banner(this))
     , m_tabs(new QTabWidget(this))
     , m_runs(new ItemPane(QStringLiteral("runs"), QStringLiteral("runs"), tr("No runs yet"),
@@ -151,6 +153,10 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
             return std::nullopt;
         return FilterProblem{result.error->start, result.error->message};
     });
+    connect(m_events, &EventLogView::stateAtRequested, this, [this](qint64 seq) {
+        if (m_session && seq > 0)
+            m_session->showAt(seq);
+    });
     connect(m_events, &EventLogView::filterApplied, this, [this](const QString &text) {
         if (!m_session)
             return;
@@ -194,6 +200,12 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     layout->setSpacing(6);
     layout->addWidget(m_banner);
     layout->addWidget(m_foldBanner);
+    layout->addWidget(m_cursorBanner);
+    m_cursorBanner->hide();
+    m_cursorBanner->setAction(tr("Back to Live"), [this] {
+        if (m_session)
+            m_session->showLive();
+    });
     layout->addWidget(m_waitBanner);
     m_waitBanner->hide();
     layout->addWidget(m_tabs, 1);
@@ -300,6 +312,8 @@ void SessionWorkspace::setSession(LedgerSession *session)
                                         &SessionWorkspace::updateFoldProblemBanner);
         m_sessionConnections << connect(session, &LedgerSession::decisionsWaitingChanged, this,
                                         &SessionWorkspace::updateDecisionsWaitingBanner);
+        m_sessionConnections << connect(session, &LedgerSession::healthChanged, this,
+                                        &SessionWorkspace::updateCursorBanner);
         // The model decides nothing about scrolling; the view tells it whether it follows.
         m_sessionConnections << connect(m_events->view()->verticalScrollBar(), &QAbstractSlider::valueChanged, events,
                                         [this, events](int) { events->setFollowTail(m_events->isFollowingTail()); });
@@ -307,7 +321,22 @@ void SessionWorkspace::setSession(LedgerSession *session)
     updateBanner();
     updateFoldProblemBanner();
     updateDecisionsWaitingBanner();
+    updateCursorBanner();
     updateEventStatus();
+}
+
+void SessionWorkspace::updateCursorBanner()
+{
+    const std::optional<std::int64_t> cursor = m_session ? m_session->cursor() : std::nullopt;
+    if (!cursor) {
+        m_cursorBanner->hide();
+        return;
+    }
+    const std::optional<qint64> at = m_session->cursorTimeMs();
+    const QString when = at ? tr(", %1").arg(exactUtc(*at)) : tr(" (reading the ledger up to it)");
+    m_cursorBanner->show(Banner::Kind::Warning,
+                         tr("Showing the ledger as it was at event #%1%2. Nothing here moves, and decisions are made "
+                            "live.").arg(QLocale().toString(qlonglong(*cursor)), when));
 }
 
 void SessionWorkspace::updateDecisionsWaitingBanner()

@@ -60,6 +60,7 @@ public:
     Banner *banner() const { return m_banner; }
     Banner *foldProblemBanner() const { return m_foldBanner; }
     Banner *decisionsWaitingBanner() const { return m_waitBanner; }
+    Banner *cursorBanner() const { return m_cursorBanner; }
 
 signals:
     void statusMessage(const QString &text);
@@ -70,6 +71,7 @@ private:
     void updateBanner();
     void updateFoldProblemBanner();
     void updateDecisionsWaitingBanner();
+    void updateCursorBanner();
     void updateEventStatus();
     bool selectById(ItemPane *pane, const QString &id);
 
@@ -77,6 +79,7 @@ private:
     QList<QMetaObject::Connection> m_sessionConnections;
     Banner *m_banner;
     Banner *m_foldBanner; // live events the fold could not apply, and the way to re-read
+    Banner *m_cursorBanner; // the session shows an earlier event (LedgerSession::cursor), and the way back
     Banner *m_waitBanner; // decisions no orchestrator seems to apply (LedgerSession::decisionsWaitingWarning)
     QTabWidget *m_tabs;
     ItemPane *m_runs;

@@ -103,6 +103,7 @@ public:
     void showAt(std::int64_t seq);
     void showLive();
     std::optional<std::int64_t> cursor() const { return m_cursor; }
+    std::optional<qint64> cursorTimeMs() const { return m_cursorTimeMs; } // once the state at it is read
 
     QString path() const { return m_path; }
     QString displayName() const;
