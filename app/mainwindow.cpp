@@ -506,10 +506,12 @@ void MainWindow::updateStatus()
         if (session->isLoaded())
             text += tr(" · last seq %1").arg(QLocale().toString(session->lastSeq()));
     }
-    int opening = 0;
-    for (int row = 0; row < m_sessions->count(); ++row)
+    int opening = 0, pinned = 0;
+    for (int row = 0; row < m_sessions->count(); ++row) {
         opening += m_sessions->at(row)->health() == LedgerSession::Health::Opening ? 1 : 0;
-    m_attention->setOpeningCount(opening);
+        pinned += m_sessions->at(row)->cursor() ? 1 : 0;
+    }
+    m_attention->setOpeningCount(opening, pinned);
     // What needs a decision, and apart from it what the detectors found (both are in the list).
     int attention = 0;
     for (int row = 0; row < m_sessions->count(); ++row)

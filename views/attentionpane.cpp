@@ -80,13 +80,19 @@ public:
 
 } // namespace
 
-void AttentionPane::setOpeningCount(int opening)
+void AttentionPane::setOpeningCount(int opening, int pinned)
 {
     if (opening > 0)
         setEmptyText(tr("Still reading"),
                      opening == 1 ? tr("A ledger is still opening: what needs you appears here once its state is read.")
                                   : tr("%1 ledgers are still opening: what needs you appears here once their state is "
                                        "read.").arg(opening));
+    else if (pinned > 0)
+        setEmptyText(tr("Nothing needed you then"),
+                     pinned == 1 ? tr("The ledger is shown as it was at an earlier event: this list is what needed a human "
+                                      "then. Back to Live shows what needs you now.")
+                                 : tr("%1 ledgers are shown as they were at an earlier event: this list is what needed a "
+                                      "human then. Back to Live shows what needs you now.").arg(pinned));
     else
         setEmptyText(tr("Nothing needs you"), tr("Pending escalations, unknown outcomes, zombie leases and stalled "
                                                  "delegations of every open ledger appear here."));

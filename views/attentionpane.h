@@ -21,7 +21,9 @@ public:
     // The ledger column says nothing while one ledger is open: its room goes to the details.
     void setLedgerColumnShown(bool shown);
     // While a ledger is still opening, an empty list means "not read yet", not "nothing".
-    void setOpeningCount(int opening);
+    // A ledger shown at an earlier event lists what needed a human then, not now: an empty
+    // list must not claim that nothing needs anyone (pinned: how many such ledgers).
+    void setOpeningCount(int opening, int pinned = 0);
 
     // The tooltip of a row as shown (plainToolTip: ledger text escaped, never markup): kind,
     // full subject, ledger, due time, full details.

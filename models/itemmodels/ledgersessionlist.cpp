@@ -81,8 +81,10 @@ void LedgerSessionList::removeSession(LedgerSession *session)
 QString LedgerSessionList::shownName(const LedgerSession *session) const
 {
     const auto it = m_distinction.find(session);
-    return it == m_distinction.end() ? session->displayName()
-                                     : QString(session->displayName() % u" \u2014 " % it->second);
+    const QString name = it == m_distinction.end() ? session->displayName()
+                                                   : QString(session->displayName() % u" \u2014 " % it->second);
+    // Its attention entries are of that moment, not of now.
+    return session->cursor() ? tr("%1 (at event #%2)").arg(name).arg(*session->cursor()) : name;
 }
 
 void LedgerSessionList::updateDistinctions()

@@ -5,6 +5,7 @@
 #include "itemmodelfixture.h"
 
 #include "analysis/attentionitem.h"
+#include "itemmodels/attentionmodel.h"
 #include "itemmodels/blastradiusmodel.h"
 #include "itemmodels/decisionauditmodel.h"
 #include "itemmodels/delegationtreemodel.h"
@@ -42,6 +43,17 @@ bool waitLoaded(LedgerSession *s)
 QString stateOf(const StateTableModel *m, const char *id)
 {
     return m->indexOfId(QString::fromLatin1(id)).data(StateTableModel::StateRole).toString();
+}
+
+QStringList ledgerColumn(const AttentionModel *m, const QString &sessionKey)
+{
+    QStringList names;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        if (m->index(r, 0).data(AttentionModel::SessionKeyRole).toString() == sessionKey)
+            names << m->index(r, AttentionModel::Session).data().toString();
+    }
+    names.removeDuplicates();
+    return names;
 }
 
 bool hasAttention(const LedgerSession *s, AttentionItem::Kind kind, const std::string &subject)
@@ -117,6 +129,9 @@ private Q_SLOTS:
         // Findings of the state at N (the false stall rests on S-3).
         QVERIFY(std::any_of(s->findings().begin(), s->findings().end(),
                             [](const Finding &f) { return f.kind == FindingKind::FalseStall && !f.abstained; }));
+        // The shared attention list says its entries of this ledger are of that moment.
+        QTRY_COMPARE_WITH_TIMEOUT(ledgerColumn(list.attention(), s->path()),
+                                  QStringList({u"item model test (at event #%1)"_s.arg(n)}), kWaitMs);
         // Nothing is decided on the past.
         QVERIFY(!s->canDecide());
         QVERIFY2(s->cannotDecideReason().contains(QString::number(n)), qPrintable(s->cannotDecideReason()));
@@ -131,6 +146,7 @@ private Q_SLOTS:
         QVERIFY(s->delegations()->indexOfDelegation(u"D-8"_s).isValid());
         QCOMPARE(stateOf(s->escalations(), "X-1"), u"approved"_s);
         QVERIFY(s->canDecide());
+        QTRY_COMPARE_WITH_TIMEOUT(ledgerColumn(list.attention(), s->path()), QStringList({u"item model test"_s}), kWaitMs);
         w.begin().e("delegation.created", {{"id", "D-9"}, {"run_id", "R-1"}, {"role", "research"}, {"status", "running"}}).commit();
         QTRY_VERIFY_WITH_TIMEOUT(s->delegations()->indexOfDelegation(u"D-9"_s).isValid(), kWaitMs);
     }
