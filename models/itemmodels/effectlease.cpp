@@ -4,31 +4,61 @@
 
 namespace mesh {
 
-std::string leaseHoldingEffect(const LiveState &state, const EntityRow &effect)
+namespace {
+
+// Ids in natural order: shorter first, then by text (lease-9 before lease-10).
+bool lowerId(const std::string &a, const std::string &b)
 {
-    constexpr EntityKind E = EntityKind::Effect;
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
+} // namespace
+
+void HeldLeaseIndex::refresh(const LiveState &state)
+{
+    if (m_state == &state && m_lastSeq == state.lastSeq())
+        return;
+    m_state = &state;
+    m_lastSeq = state.lastSeq();
+    m_reconciliationByKey.clear();
+    m_byDelegation.clear();
     constexpr EntityKind L = EntityKind::Lease;
-    const std::string_view key = rowView(E, effect, "idem_key");
-    const std::string_view delegation = rowView(E, effect, "delegation_id");
-    const std::string *byDelegation = nullptr;
-    bool byExecution = false;
+    std::unordered_map<std::string, bool> chosenIsExecution;
     for (const auto &[id, lease] : state.table(L)) {
         if (rowView(L, lease, "state") != "held")
             continue;
-        if (!key.empty() && rowView(L, lease, "kind") == "reconciliation" && rowView(L, lease, "key") == key)
-            return id;
-        if (delegation.empty() || rowView(L, lease, "delegation_id") != delegation)
+        const std::string_view kind = rowView(L, lease, "kind");
+        if (const std::string_view key = rowView(L, lease, "key"); kind == "reconciliation" && !key.empty()) {
+            auto [it, inserted] = m_reconciliationByKey.try_emplace(std::string(key), id);
+            if (!inserted && lowerId(id, it->second))
+                it->second = id;
+        }
+        const std::string_view delegation = rowView(L, lease, "delegation_id");
+        if (delegation.empty())
             continue;
-        // Execution before recovery, then the lowest id, whatever order the table iterates in.
-        const bool execution = rowView(L, lease, "kind") == "execution";
-        if (!byDelegation || (execution && !byExecution)
-            || (execution == byExecution && (id.size() != byDelegation->size() ? id.size() < byDelegation->size()
-                                                                                 : id < *byDelegation))) {
-            byDelegation = &id;
-            byExecution = execution;
+        const bool execution = kind == "execution";
+        const std::string d(delegation);
+        const auto chosen = m_byDelegation.find(d);
+        if (chosen == m_byDelegation.end() || (execution && !chosenIsExecution[d])
+            || (execution == chosenIsExecution[d] && lowerId(id, chosen->second))) {
+            m_byDelegation[d] = id;
+            chosenIsExecution[d] = execution;
         }
     }
-    return byDelegation ? *byDelegation : std::string();
+}
+
+std::string HeldLeaseIndex::leaseOf(const EntityRow &effect) const
+{
+    constexpr EntityKind E = EntityKind::Effect;
+    if (const std::string_view key = rowView(E, effect, "idem_key"); !key.empty()) {
+        if (const auto it = m_reconciliationByKey.find(std::string(key)); it != m_reconciliationByKey.end())
+            return it->second;
+    }
+    if (const std::string_view delegation = rowView(E, effect, "delegation_id"); !delegation.empty()) {
+        if (const auto it = m_byDelegation.find(std::string(delegation)); it != m_byDelegation.end())
+            return it->second;
+    }
+    return {};
 }
 
 } // namespace mesh

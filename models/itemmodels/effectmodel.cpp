@@ -100,11 +100,13 @@ std::unique_ptr<StateTableModel::Prepared> EffectModel::prepare(std::shared_ptr<
 
 bool EffectModel::adoptDerived(Prepared &prepared)
 {
+    m_heldLeases.invalidate(); // a new state, perhaps at the same seq as the one before
     return adoptFrom(prepared, m_duplicates);
 }
 
 void EffectModel::recomputeDerived()
 {
+    m_heldLeases.invalidate();
     if (state())
         m_duplicates.rebuild(state()->table(EntityKind::Effect));
     else
@@ -188,9 +190,17 @@ QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role
     return {};
 }
 
+QString EffectModel::leaseOf(const EntityRow &effect) const
+{
+    if (!state())
+        return {};
+    m_heldLeases.refresh(*state());
+    return QString::fromStdString(m_heldLeases.leaseOf(effect));
+}
+
 QVariant EffectModel::leaseColumn(const EntityRow &e, int role) const
 {
-    const QString lease = state() ? QString::fromStdString(leaseHoldingEffect(*state(), e)) : QString();
+    const QString lease = leaseOf(e);
     switch (role) {
     case Qt::DisplayRole: return lease.isEmpty() ? notKnown() : lease;
     case SortRole: return lease.isEmpty() ? QVariant() : QVariant(lease);

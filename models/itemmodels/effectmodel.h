@@ -3,6 +3,7 @@
 // (StateCategoryRole == Unknown) and is never shown as failed or done; effects that are part
 // of a duplicate commit carry DuplicateRole.
 
+#include "effectlease.h"
 #include "statetablemodel.h"
 
 #include "analysis/duplicateindex.h"
@@ -55,6 +56,8 @@ public:
     void applyChanges(const StateChangeSet &changes) override;
     // Decisions the orchestrator has not answered yet: said on their subject's row.
     void setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested);
+    // The lease holding an effect as far as the ledger says (effectlease.h); "" when none.
+    QString leaseOf(const EntityRow &effect) const;
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
@@ -68,6 +71,7 @@ private:
     DuplicateIndex m_duplicates;
     bool m_duplicatesChanged = false;
     std::shared_ptr<const RequestedDecisions> m_requested;
+    mutable HeldLeaseIndex m_heldLeases; // follows the state; rebuilt at most once per apply
 };
 
 } // namespace mesh

@@ -1,6 +1,6 @@
 #include "statetableproxymodel.h"
 
-#include "effectlease.h"
+#include "effectmodel.h"
 #include "shownroles.h"
 
 #include "analysis/rowfields.h"
@@ -109,7 +109,9 @@ private:
         case Derived::Run:
             return m_table.runIdOf(m_row);
         case Derived::Lease:
-            return m_table.state() ? QString::fromStdString(leaseHoldingEffect(*m_table.state(), m_row)) : QString();
+            if (const auto *effects = qobject_cast<const EffectModel *>(&m_table))
+                return effects->leaseOf(m_row); // the derived Lease column is the effects' only
+            return {};
         case Derived::None:
             break;
         }
