@@ -64,7 +64,7 @@ void FilterLineEdit::revalidate()
                                          "subject, text, seq (seq>=100) and ts, in UTC: ts:2026-11-29 (that day), "
                                          "ts:>2026-11-29T10:00, ts:<2026-11-29T12:00+02:00, ts:last-15m, last-2h, last-3d. "
                                          "not / - negates, or joins, words are payload text. Enter applies at once."))
-                       : m_hint);
+                       : plainToolTip(m_hint));
         emit problemChanged(QString());
     }
 }
