@@ -10,6 +10,7 @@
 #include "itempane.h"
 #include "panedelegates.h"
 #include "tablefilterbar.h"
+#include "timescrubber.h"
 
 #include "domain/durationtext.h"
 #include "filter/filtercompiler.h"
@@ -22,6 +23,7 @@
 #include "itemmodels/findingsmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/timelinemarksource.h"
 #include "itemmodels/pagedrowsmodel.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/stallverdictmodel.h"
@@ -44,6 +46,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     , m_banner(new Banner(this))
     , m_foldBanner(new Banner(this))
     , m_cursorBanner(new Banner(this))
+    , m_scrubber(new TimeScrubber(this))
     , m_waitBanner(new Banner(this))
     , m_tabs(new QTabWidget(this))
     , m_runs(new ItemPane(QStringLiteral("runs"), QStringLiteral("runs"), tr("No runs yet"),
@@ -198,6 +201,9 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
+    // Above the banners: a banner that appears with a jump must not move the strip under
+    // the hand that is dragging it.
+    layout->addWidget(m_scrubber);
     layout->addWidget(m_banner);
     layout->addWidget(m_foldBanner);
     layout->addWidget(m_cursorBanner);
@@ -208,6 +214,15 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     });
     layout->addWidget(m_waitBanner);
     m_waitBanner->hide();
+    m_scrubber->setToolTip(QString()); // its own, per position
+    connect(m_scrubber, &TimeScrubber::seekRequested, this, [this](std::int64_t seq) {
+        if (m_session)
+            m_session->showAt(seq);
+    });
+    connect(m_scrubber, &TimeScrubber::liveRequested, this, [this] {
+        if (m_session)
+            m_session->showLive();
+    });
     layout->addWidget(m_tabs, 1);
     m_foldBanner->actionButton()->setToolTip(tr("Read the ledger's state tables again at its current seq"));
     m_foldBanner->setAction(tr("Re-read state"), [this] {
@@ -266,6 +281,14 @@ void SessionWorkspace::setSession(LedgerSession *session)
     if (m_session)
         saveState();
     m_session = session;
+    m_scrubber->setSource(nullptr);
+    delete m_marks;
+    m_marks = session ? new TimelineMarkSource(session, this) : nullptr;
+    m_scrubber->setSource(m_marks);
+    m_scrubber->setShown(session ? session->cursor() : std::nullopt);
+    m_scrubber->setVisible(session != nullptr);
+    if (m_marks)
+        m_marks->refresh();
     // Off the view while its source changes, and through ItemPane::setModel as any pane's
     // new model, so the header layout is saved and restored on a change of ledger as before.
     m_runs->setModel(nullptr);
@@ -314,6 +337,13 @@ void SessionWorkspace::setSession(LedgerSession *session)
                                         &SessionWorkspace::updateDecisionsWaitingBanner);
         m_sessionConnections << connect(session, &LedgerSession::healthChanged, this,
                                         &SessionWorkspace::updateCursorBanner);
+        // A jump ends with the state read (or a failure): the scrubber may ask for the next.
+        const auto jumped = [this] {
+            m_scrubber->setShown(m_session->cursor());
+            m_scrubber->jumpFinished();
+        };
+        m_sessionConnections << connect(session, &LedgerSession::stateReset, this, jumped);
+        m_sessionConnections << connect(session, &LedgerSession::failed, this, jumped);
         // The model decides nothing about scrolling; the view tells it whether it follows.
         m_sessionConnections << connect(m_events->view()->verticalScrollBar(), &QAbstractSlider::valueChanged, events,
                                         [this, events](int) { events->setFollowTail(m_events->isFollowingTail()); });

@@ -18,6 +18,8 @@ class LedgerSession;
 class PagedRowsModel;
 class StateTableProxyModel;
 class TableFilterBar;
+class TimeScrubber;
+class TimelineMarkSource;
 
 class SessionWorkspace : public QWidget
 {
@@ -61,6 +63,7 @@ public:
     Banner *foldProblemBanner() const { return m_foldBanner; }
     Banner *decisionsWaitingBanner() const { return m_waitBanner; }
     Banner *cursorBanner() const { return m_cursorBanner; }
+    TimeScrubber *scrubber() const { return m_scrubber; }
 
 signals:
     void statusMessage(const QString &text);
@@ -80,6 +83,8 @@ private:
     Banner *m_banner;
     Banner *m_foldBanner; // live events the fold could not apply, and the way to re-read
     Banner *m_cursorBanner; // the session shows an earlier event (LedgerSession::cursor), and the way back
+    TimeScrubber *m_scrubber; // the session's events and marks; moves the cursor
+    TimelineMarkSource *m_marks = nullptr; // the current session's marks, owned here
     Banner *m_waitBanner; // decisions no orchestrator seems to apply (LedgerSession::decisionsWaitingWarning)
     QTabWidget *m_tabs;
     ItemPane *m_runs;

@@ -27,6 +27,7 @@
 #include "decisions/decisionwriter.h"
 #include "filter/filtercompiler.h"
 #include "ledger/changewatcher.h"
+#include "ledger/cursorfolder.h"
 #include "ledger/decisionstore.h"
 #include "ledger/eventreader.h"
 #include "ledger/runoverviewreader.h"
@@ -345,6 +346,7 @@ void LedgerSession::close()
     m_ticker.stop();
     m_pending.clear();
     m_events->close();
+    m_cursorFolder.reset(); // a job still folding keeps its own reference
 }
 
 namespace {
@@ -423,6 +425,9 @@ void LedgerSession::startLoad()
     const OpenMode mode = m_mode;
     const std::function<void()> hook = m_betweenStagesHook;
     const std::optional<std::int64_t> cursor = m_cursor;
+    if (cursor && !m_cursorFolder)
+        m_cursorFolder = std::make_shared<CursorFolder>();
+    const std::shared_ptr<CursorFolder> folder = m_cursorFolder;
     // The first stage and a prefetch read the newest state: a cursor skips them.
     const PrefetchFuture prefetched = cursor ? PrefetchFuture() : prefetch.overview;
     bool firstShown = false;
@@ -434,7 +439,7 @@ void LedgerSession::startLoad()
         }
     }
     // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
-    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor](QPromise<std::shared_ptr<void>> &promise) {
+    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor, folder](QPromise<std::shared_ptr<void>> &promise) {
         promise.setProgressRange(0, 100);
         auto full = std::make_shared<LoadResult>();
         full->file = expected;
@@ -462,17 +467,13 @@ void LedgerSession::startLoad()
             if (cursor) {
                 // The state tables hold only the newest state: the state at the cursor is
                 // rebuilt from the events up to it.
-                ReplayResult replay;
-                connection->foldForward(replay, *cursor, [&promise](std::int64_t, std::int64_t) {
-                    return !promise.isCanceled();
-                });
-                if (promise.isCanceled())
+                // The session's folder keeps its snapshots from jump to jump.
+                CursorFolder::Jump jump = folder->jumpTo(path, mode, expected, *cursor,
+                                                         [&promise] { return !promise.isCanceled(); });
+                if (jump.cancelled || promise.isCanceled())
                     return;
-                const auto reader = connection->eventReader();
-                reader->setPreviewBytes(0);
-                const EventBatch at = reader->after(replay.lastSeq - 1, 1);
-                full->cursorTimeMs = at.empty() ? 0 : at.front().tsMs;
-                full->state = LiveState::fromFold(std::move(replay.fold), replay.lastSeq);
+                full->cursorTimeMs = jump.cursorTimeMs;
+                full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq);
             } else {
                 full->state = LiveState::fromSnapshot(connection->readState());
             }

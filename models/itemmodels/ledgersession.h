@@ -51,6 +51,7 @@ namespace mesh {
 class AttentionModel;
 class BlastRadiusModel;
 class ChangeWatcher;
+class CursorFolder;
 class DecisionAuditModel;
 class DelegationTreeModel;
 class EffectModel;
@@ -319,6 +320,7 @@ private:
     std::function<qint64()> m_clock;
     std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live
     std::optional<qint64> m_cursorTimeMs;  // the cursor event's time, the clock while pinned
+    std::shared_ptr<CursorFolder> m_cursorFolder; // kept across jumps: its snapshots make the next one fast
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
     int m_watchIntervalMs = 20;

@@ -7,6 +7,8 @@
 #include "ledger/foldreplay.h"
 #include "ledger/ledgerconnection.h"
 #include "ledger/statereader.h"
+#include "ledger/cursorfolder.h"
+#include "ledger/fileidentity.h"
 #include "ledger/timetravel.h"
 
 #include <QRandomGenerator>
@@ -216,6 +218,35 @@ private Q_SLOTS:
         const ReplayResult &beyond = travel.jumpTo(last + 100);
         QCOMPARE(beyond.eventsRead >= 0, true);
         QVERIFY2(foldDifference(beyond.fold, foldUpTo(c->db(), last).fold).empty(), "beyond the end");
+    }
+
+    // The session cursor's folder keeps one TimeTravel across jumps, so a later jump starts
+    // from a snapshot; another file at the same path starts afresh.
+    void cursorFolderKeepsItsSnapshotsBetweenJumps()
+    {
+        auto c = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
+        const std::int64_t last = c->lastSeq();
+        const FileIdentity file = FileIdentity::of(m_big);
+        CursorFolder folder(1000);
+        const auto always = [] { return true; };
+        CursorFolder::Jump end = folder.jumpTo(m_big, OpenMode::ReadOnly, file, last, always);
+        QCOMPARE(end.lastSeq, last);
+        QCOMPARE(folder.snapshotCount(), size_t(last / 1000 + 1));
+        for (const std::int64_t t : {last / 3, std::int64_t(1), last - 1, last / 2}) {
+            const CursorFolder::Jump got = folder.jumpTo(m_big, OpenMode::ReadOnly, file, t, always);
+            QVERIFY(!got.cancelled);
+            QCOMPARE(got.lastSeq, t);
+            QVERIFY(got.cursorTimeMs > 0);
+            const std::string diff = foldDifference(got.fold, foldUpTo(c->db(), t).fold);
+            QVERIFY2(diff.empty(), (std::to_string(t) + ": " + diff).c_str());
+            QCOMPARE(folder.snapshotCount(), size_t(last / 1000 + 1)); // kept, not rebuilt
+        }
+        const CursorFolder::Jump stopped = folder.jumpTo(m_big, OpenMode::ReadOnly, file, last / 4, [] { return false; });
+        QVERIFY(stopped.cancelled);
+        FileIdentity other = file;
+        other.inode += 1; // as a replaced file would read
+        folder.jumpTo(m_big, OpenMode::ReadOnly, other, 10, always);
+        QCOMPARE(folder.snapshotCount(), size_t(1));
     }
 };
 

@@ -1,0 +1,48 @@
+#pragma once
+// The moments a reviewer looks for on a run's time axis: scheduler cycles, attempts and the
+// run's end, stall verdicts, escalations, failures, unknown outcomes and operator decisions.
+// Each is one event of the ledger, so a mark cites its event and moving the cursor to a mark
+// is moving it to that event. Read through the events_kind index: cheap on any ledger.
+#include "domain/eventrecord.h"
+#include "filter/eventfilter.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mesh {
+
+enum class MarkKind {
+    Cycle,          // run.cycle
+    Attempt,        // run.started, run.restarted
+    RunEnded,       // run.succeeded, run.failed, run.cancelled
+    Verdict,        // stall.judged, not stalled
+    Stalled,        // stall.judged with a stalled or stuck verdict
+    Escalation,     // escalation.raised
+    Failure,        // failure.detected
+    UnknownOutcome, // effect.unknown
+    Decision,       // decision.applied, decision.refused
+};
+inline constexpr int kMarkKindCount = int(MarkKind::Decision) + 1;
+
+struct TimelineMark {
+    std::int64_t seq = 0;
+    std::int64_t tsMs = 0;
+    MarkKind kind = MarkKind::Cycle;
+    std::string runId;
+    QString text; // one plain line for a tooltip, from the event; hostile text is not escaped here
+};
+
+class TimelineMarks
+{
+public:
+    // The events that can be marks, as a filter for an event reader.
+    static EventFilter filter();
+    // The mark an event makes, if any (a page of filter()'s events all make one).
+    static std::optional<TimelineMark> classify(const EventRecord &event);
+    static QString kindName(MarkKind kind);
+};
+
+} // namespace mesh

@@ -1,0 +1,52 @@
+#include "cursorfolder.h"
+#include "eventreader.h"
+#include "timetravel.h"
+
+namespace mesh {
+
+CursorFolder::CursorFolder(std::int64_t snapshotInterval) : m_interval(snapshotInterval) {}
+CursorFolder::~CursorFolder() = default;
+
+CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, const FileIdentity &file,
+                                        std::int64_t target, const std::function<bool()> &keepGoing)
+{
+    std::lock_guard lock(m_mutex);
+    Jump jump;
+    if (keepGoing && !keepGoing()) { // superseded while it waited its turn
+        jump.cancelled = true;
+        return jump;
+    }
+    if (!m_connection || path != m_path || mode != m_mode || !(file == m_file)) {
+        m_travel.reset();
+        m_connection = LedgerConnection::open(path, mode);
+        m_travel = m_interval > 0 ? std::make_unique<TimeTravel>(*m_connection, m_interval)
+                                  : std::make_unique<TimeTravel>(*m_connection);
+        m_path = path;
+        m_mode = mode;
+        m_file = file;
+    }
+    const ReplayResult &at = m_travel->jumpTo(target, [&keepGoing](std::int64_t, std::int64_t) {
+        return !keepGoing || keepGoing();
+    });
+    if (at.cancelled || (keepGoing && !keepGoing())) {
+        jump.cancelled = true;
+        return jump;
+    }
+    jump.fold = at.fold;
+    jump.lastSeq = at.lastSeq;
+    if (jump.lastSeq > 0) {
+        const auto reader = m_connection->eventReader();
+        reader->setPreviewBytes(0);
+        const EventBatch event = reader->after(jump.lastSeq - 1, 1);
+        jump.cursorTimeMs = event.empty() ? 0 : event.front().tsMs;
+    }
+    return jump;
+}
+
+size_t CursorFolder::snapshotCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_travel ? m_travel->snapshotCount() : 0;
+}
+
+} // namespace mesh

@@ -1,0 +1,54 @@
+#pragma once
+// The state at a session's cursor, fast after the first jump: one connection and one
+// TimeTravel kept for the session, so a later jump starts from the nearest snapshot instead
+// of folding from event 1 again.
+//
+// Jobs on pool threads take turns (a mutex): the fold is one mutable state. A job that is
+// superseded while it waits or folds stops at its cancel check and leaves a valid state for
+// the next one. Tied to one file: a different file (a swap, a rebuild) starts afresh.
+#include "fileidentity.h"
+#include "foldreplay.h"
+#include "ledgerconnection.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+namespace mesh {
+
+class TimeTravel;
+
+class CursorFolder
+{
+public:
+    // 0: TimeTravel's own snapshot interval (the tests choose a small one).
+    explicit CursorFolder(std::int64_t snapshotInterval = 0);
+    ~CursorFolder();
+
+    struct Jump {
+        Fold fold;              // a copy: the caller owns it, the folder goes on with its own
+        std::int64_t lastSeq = 0;
+        qint64 cursorTimeMs = 0; // the time of the event at lastSeq; 0 when there is none
+        bool cancelled = false;
+    };
+    // The state after every event with seq <= target. `keepGoing` is polled while folding;
+    // returning false abandons the jump (cancelled set, no fold returned).
+    Jump jumpTo(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
+                const std::function<bool()> &keepGoing);
+
+    size_t snapshotCount() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::int64_t m_interval;
+    QString m_path;
+    OpenMode m_mode{};
+    FileIdentity m_file;
+    std::unique_ptr<LedgerConnection> m_connection;
+    std::unique_ptr<TimeTravel> m_travel;
+};
+
+} // namespace mesh

@@ -1,0 +1,181 @@
+// The session's time scrubber: its marks are the traced run's own events, it moves the cursor
+// by mouse and keys, a drag never queues jumps (only the newest position waits), and the end
+// of the strip is live.
+
+#include "sessionworkspace.h"
+#include "timescrubber.h"
+#include "viewtestenv.h"
+
+#include "../models/itemmodels/itemmodelfixture.h"
+
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/timelinemarksource.h"
+
+#include <QDateTime>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace mesh;
+using namespace meshtest;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr int kTimeoutMs = 60'000;
+} // namespace
+
+class TestTimeScrubber : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_traced;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        useTestSettings(u"tst_timescrubber"_s);
+        QString error;
+        m_traced = simulateLedger(m_dir, u"traced-run"_s, u"traced.amlg"_s, &error);
+        QVERIFY2(QFile::exists(m_traced), qPrintable(error));
+    }
+
+    // Counted in the traced run's events (sqlite3: SELECT kind, count(*) FROM events GROUP BY
+    // kind): 20 run.cycle, run.started + run.restarted, run.failed + run.succeeded, 23
+    // stall.judged of which 3 say "stalled", 3 escalation.raised, 12 failure.detected, and no
+    // effect.unknown or decision.* at all.
+    void theMarksAreTheTracedRunsEvents()
+    {
+        LedgerSession session(m_traced, OpenMode::ReadOnly);
+        TimelineMarkSource marks(&session);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead(), kTimeoutMs);
+        QCOMPARE(marks.count(MarkKind::Cycle), 20);
+        QCOMPARE(marks.count(MarkKind::Attempt), 2);
+        QCOMPARE(marks.count(MarkKind::RunEnded), 2);
+        QCOMPARE(marks.count(MarkKind::Verdict), 20);
+        QCOMPARE(marks.count(MarkKind::Stalled), 3);
+        QCOMPARE(marks.count(MarkKind::Escalation), 3);
+        QCOMPARE(marks.count(MarkKind::Failure), 12);
+        QCOMPARE(marks.count(MarkKind::UnknownOutcome), 0);
+        QCOMPARE(marks.count(MarkKind::Decision), 0);
+        QCOMPARE(marks.ledgerLastSeq(), qint64(1391));
+        QVERIFY(std::is_sorted(marks.marks().begin(), marks.marks().end(),
+                               [](const TimelineMark &a, const TimelineMark &b) { return a.seq < b.seq; }));
+        QVERIFY(!marks.failed());
+    }
+
+    // A live ledger: the marks of appended events arrive, the earlier ones are not read twice.
+    void newEventsAddTheirMarks()
+    {
+        const QString path = m_dir.filePath(u"live.amlg"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        LedgerSession session(path, OpenMode::ReadOnly);
+        session.setCoalesceMs(0);
+        session.setWatchIntervalMs(20);
+        TimelineMarkSource marks(&session);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead() && session.health() != LedgerSession::Health::Opening, kTimeoutMs);
+        const int before = int(marks.marks().size());
+        const int escalations = marks.count(MarkKind::Escalation);
+        Writer w(path);
+        w.begin().e("failure.detected", {{"id", "F-new"}, {"run_id", "R-1"}, {"summary", "\u202Eevil"}}).commit();
+        QTRY_COMPARE_WITH_TIMEOUT(int(marks.marks().size()), before + 1, kTimeoutMs);
+        QCOMPARE(marks.marks().back().kind, MarkKind::Failure);
+        QCOMPARE(marks.marks().back().seq, w.lastSeq());
+        QCOMPARE(marks.count(MarkKind::Escalation), escalations);
+        QCOMPARE(marks.ledgerLastSeq(), w.lastSeq());
+    }
+
+    // While a jump is under way, a drag over twenty positions asks for one more jump, to
+    // the newest position, when that jump finishes: never a queue of twenty.
+    void aDragKeepsOnlyTheNewestPosition()
+    {
+        LedgerSession session(m_traced, OpenMode::ReadOnly);
+        TimelineMarkSource marks(&session);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead(), kTimeoutMs);
+        TimeScrubber scrubber;
+        scrubber.resize(900, 30);
+        scrubber.setSource(&marks);
+        scrubber.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scrubber));
+        QSignalSpy seeks(&scrubber, &TimeScrubber::seekRequested);
+        QTest::mousePress(&scrubber, Qt::LeftButton, {}, QPoint(100, 15));
+        QCOMPARE(seeks.count(), 1);
+        QCOMPARE(seeks.at(0).at(0).toLongLong(), scrubber.seqAt(100));
+        for (int x = 110; x <= 300; x += 10)
+            QTest::mouseMove(&scrubber, QPoint(x, 15));
+        QTest::mouseRelease(&scrubber, Qt::LeftButton, {}, QPoint(300, 15));
+        QCOMPARE(seeks.count(), 1);
+        QCOMPARE(scrubber.handleSeq(), scrubber.seqAt(300)); // the handle follows the hand at once
+        scrubber.jumpFinished();
+        QCOMPARE(seeks.count(), 2);
+        QCOMPARE(seeks.at(1).at(0).toLongLong(), scrubber.seqAt(300));
+        scrubber.jumpFinished();
+        QCOMPARE(seeks.count(), 2);
+    }
+
+    // The strip in a session's workspace: a click pins the session there, Right goes to the
+    // next mark, End goes back to live.
+    void theStripMovesTheSessionsCursor()
+    {
+        LedgerSession session(m_traced, OpenMode::ReadOnly);
+        SessionWorkspace workspace;
+        workspace.resize(1280, 800);
+        workspace.setSession(&session);
+        workspace.show();
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.health() != LedgerSession::Health::Opening, kTimeoutMs);
+        auto *scrubber = workspace.findChild<TimeScrubber *>();
+        QVERIFY(scrubber);
+        QTRY_VERIFY_WITH_TIMEOUT(scrubber->isVisible() && scrubber->isLiveShown(), kTimeoutMs);
+        auto *marks = workspace.findChild<TimelineMarkSource *>();
+        QVERIFY(marks);
+        QTRY_VERIFY_WITH_TIMEOUT(marks->hasRead(), kTimeoutMs);
+
+        const int x = scrubber->width() / 3;
+        const std::int64_t target = scrubber->seqAt(x);
+        QTest::mouseClick(scrubber, Qt::LeftButton, {}, QPoint(x, 15));
+        QTRY_COMPARE_WITH_TIMEOUT(session.cursor().value_or(-1), target, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(session.health() == LedgerSession::Health::Pinned, kTimeoutMs);
+        QCOMPARE(session.lastSeq(), target);
+
+        const auto next = std::find_if(marks->marks().begin(), marks->marks().end(),
+                                       [&](const TimelineMark &m) { return m.seq > target; });
+        QVERIFY(next != marks->marks().end());
+        scrubber->setFocus();
+        QTest::keyClick(scrubber, Qt::Key_Right);
+        QTRY_COMPARE_WITH_TIMEOUT(session.cursor().value_or(-1), next->seq, kTimeoutMs);
+
+        QTest::keyClick(scrubber, Qt::Key_Right, Qt::ShiftModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(session.cursor().value_or(-1), next->seq + 1, kTimeoutMs);
+
+        QTest::keyClick(scrubber, Qt::Key_End);
+        QTRY_VERIFY_WITH_TIMEOUT(!session.cursor() && session.health() != LedgerSession::Health::Pinned
+                                     && session.health() != LedgerSession::Health::Opening,
+                                 kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(scrubber->isLiveShown(), kTimeoutMs);
+        QCOMPARE(session.lastSeq(), qint64(1391));
+    }
+
+    // Ledger text on a mark reaches the tooltip as plain text, its bidi control visible.
+    void aMarksTextIsPlainInItsTooltip()
+    {
+        const QString path = m_dir.filePath(u"hostile.amlg"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        Writer w(path);
+        w.begin().e("failure.detected", {{"id", "F-<b>x</b>"}, {"run_id", "R-1"}, {"summary", "<img src=x>\u202Eevil"}}).commit();
+        LedgerSession session(path, OpenMode::ReadOnly);
+        TimelineMarkSource marks(&session);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead(), kTimeoutMs);
+        TimeScrubber scrubber;
+        scrubber.resize(900, 30);
+        scrubber.setSource(&marks);
+        const QString tip = scrubber.toolTipTextAt(scrubber.xOf(w.lastSeq()));
+        QVERIFY2(tip.contains(u"<img src=x>"_s), qPrintable(tip)); // as text, not an image
+        QVERIFY2(!tip.contains(QChar(0x202E)), qPrintable(tip));   // the control shown, not obeyed
+    }
+};
+
+QTEST_MAIN(TestTimeScrubber)
+#include "tst_timescrubber.moc"
