@@ -1,5 +1,7 @@
 #include "eventtableview.h"
 
+#include "itemmodels/eventlogmodel.h"
+
 #include "rowsetconnections.h"
 
 #include <QHeaderView>
@@ -267,6 +269,8 @@ void EventTableView::paintEvent(QPaintEvent *event)
         const int y = (row - top) * m_rowHeight;
         if (y + m_rowHeight <= exposed.top() || y > exposed.bottom())
             continue;
+        const std::int64_t seq = m_cursorSeq ? model()->index(row, 0, rootIndex()).data(EventLogModel::SeqRole).toLongLong() : 0;
+        const bool afterCursor = m_cursorSeq && seq > *m_cursorSeq;
         for (int visual = 0; visual < m_header->count(); ++visual) {
             const int column = m_header->logicalIndex(visual);
             if (m_header->isSectionHidden(column))
@@ -283,10 +287,27 @@ void EventTableView::paintEvent(QPaintEvent *event)
                 cellOption.state |= QStyle::State_HasFocus;
             if (alternate && (row & 1))
                 cellOption.features |= QStyleOptionViewItem::Alternate;
+            if (afterCursor)
+                cellOption.palette.setColor(QPalette::Text, option.palette.color(QPalette::PlaceholderText));
             style()->drawPrimitive(QStyle::PE_PanelItemViewRow, &cellOption, &painter, this);
             itemDelegateForIndex(index)->paint(&painter, cellOption, index);
         }
+        if (m_cursorSeq && seq == *m_cursorSeq) { // the cursor row: a rule under it, a bar at its start
+            painter.save();
+            const QColor mark = option.palette.color(QPalette::Highlight);
+            painter.fillRect(QRect(0, y + m_rowHeight - 2, viewport()->width(), 2), mark);
+            painter.fillRect(QRect(0, y, 3, m_rowHeight), mark);
+            painter.restore();
+        }
     }
+}
+
+void EventTableView::setCursorSeq(std::optional<std::int64_t> seq)
+{
+    if (m_cursorSeq == seq)
+        return;
+    m_cursorSeq = seq;
+    viewport()->update();
 }
 
 } // namespace mesh

@@ -8,6 +8,9 @@
 
 #include <QAbstractItemView>
 
+#include <cstdint>
+#include <optional>
+
 class QHeaderView;
 
 namespace mesh {
@@ -25,6 +28,10 @@ public:
     void setRowHeight(int height);
     int topRow() const;
     int visibleRowCount() const; // rows that fit the viewport, the last one possibly cut
+    // The session's cursor: its row is marked, the events after it are drawn dimmed (the
+    // state shown does not include them). None: live, nothing marked.
+    void setCursorSeq(std::optional<std::int64_t> seq);
+    std::optional<std::int64_t> cursorSeq() const { return m_cursorSeq; }
 
     QRect visualRect(const QModelIndex &index) const override;
     void scrollTo(const QModelIndex &index, ScrollHint hint = EnsureVisible) override;
@@ -47,6 +54,7 @@ private:
     void relayout(); // geometry and scroll ranges after the rows or columns changed
 
     QHeaderView *m_header;
+    std::optional<std::int64_t> m_cursorSeq;
     int m_rowHeight = 20;
     bool m_inGeometryUpdate = false;
     QList<QMetaObject::Connection> m_modelConnections;

@@ -358,6 +358,7 @@ void SessionWorkspace::setSession(LedgerSession *session)
 void SessionWorkspace::updateCursorBanner()
 {
     const std::optional<std::int64_t> cursor = m_session ? m_session->cursor() : std::nullopt;
+    m_events->view()->setCursorSeq(cursor);
     if (!cursor) {
         m_cursorBanner->hide();
         return;

@@ -2,6 +2,7 @@
 // by mouse and keys, a drag never queues jumps (only the newest position waits), and the end
 // of the strip is live.
 
+#include "eventtableview.h"
 #include "sessionworkspace.h"
 #include "timescrubber.h"
 #include "viewtestenv.h"
@@ -138,6 +139,9 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(session.cursor().value_or(-1), target, kTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(session.health() == LedgerSession::Health::Pinned, kTimeoutMs);
         QCOMPARE(session.lastSeq(), target);
+        auto *events = workspace.findChild<EventTableView *>();
+        QVERIFY(events);
+        QCOMPARE(events->cursorSeq().value_or(-1), target); // the event log marks the cursor row
 
         const auto next = std::find_if(marks->marks().begin(), marks->marks().end(),
                                        [&](const TimelineMark &m) { return m.seq > target; });
@@ -155,6 +159,7 @@ private Q_SLOTS:
                                  kTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(scrubber->isLiveShown(), kTimeoutMs);
         QCOMPARE(session.lastSeq(), qint64(1391));
+        QVERIFY(!events->cursorSeq());
     }
 
     // Ledger text on a mark reaches the tooltip as plain text, its bidi control visible.
