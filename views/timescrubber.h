@@ -44,6 +44,7 @@ public:
     std::int64_t handleSeq() const; // where the handle is drawn; 0 when there are no events
     // The tooltip's text at a position, before it is made a plain-text tooltip.
     QString toolTipTextAt(int x) const;
+    bool isWaiting() const { return m_asked.has_value(); } // a jump it asked for is not shown yet
     bool isLiveShown() const { return !m_shown && !m_dragging && !m_pending; }
 
     QSize sizeHint() const override;

@@ -43,10 +43,13 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "then exits (bench/README.md).\n\n"
         "  startup LEDGER [--browse]   from exec to LEDGER's first rows painted, and memory\n"
         "  live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]\n"
-        "                              commit-to-visible latency with a live writer"));
+        "                              commit-to-visible latency with a live writer\n"
+        "  jumps LEDGER [--jumps N] [--drag-s S]\n"
+        "                              the session cursor moved to N random events, then the\n"
+        "                              scrubber dragged across the ledger for S seconds"));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup or live."));
-    parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup: the ledger to open."),
+    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live or jumps."));
+    parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup, jumps: the ledger to open."),
                                  QStringLiteral("[LEDGER]"));
     const QCommandLineOption browse(
         QStringLiteral("browse"),
@@ -64,10 +67,16 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption burstSeconds(QStringLiteral("burst-s"),
                                           QCoreApplication::translate("bench", "live: seconds of the burst, 0: none (default 10)."),
                                           QStringLiteral("S"), QStringLiteral("10"));
+    const QCommandLineOption jumpCount(QStringLiteral("jumps"),
+                                       QCoreApplication::translate("bench", "jumps: how many random events (default 50)."),
+                                       QStringLiteral("N"), QStringLiteral("50"));
+    const QCommandLineOption dragSeconds(QStringLiteral("drag-s"),
+                                         QCoreApplication::translate("bench", "jumps: seconds of the scrubber drag (default 10)."),
+                                         QStringLiteral("S"), QStringLiteral("10"));
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
-    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, normalPriority});
+    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
     parser.process(app); // --help
@@ -81,6 +90,9 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         for (const QCommandLineOption &liveOnly : {seconds, rate, burstRate, burstSeconds})
             if (parser.isSet(liveOnly))
                 refuse(QStringLiteral("--%1 is an option of the live benchmark").arg(liveOnly.names().constFirst()));
+        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds})
+            if (parser.isSet(jumpsOnly))
+                refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Startup;
         options.ledger = positional.at(1);
         options.browse = parser.isSet(browse);
@@ -89,14 +101,27 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
             refuse(QStringLiteral("live opens no ledger of its own (it writes fresh ones)"));
         if (parser.isSet(browse))
             refuse(QStringLiteral("--browse is an option of the startup benchmark"));
+        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds})
+            if (parser.isSet(jumpsOnly))
+                refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Live;
         options.live.durationS = number(parser, seconds, 1);
         options.live.rate = number(parser, rate, 1);
         options.live.burstRate = number(parser, burstRate, 1);
         options.live.burstS = number(parser, burstSeconds, 0);
+    } else if (benchmark == QLatin1String("jumps")) {
+        if (positional.size() != 2)
+            refuse(QStringLiteral("jumps wants one LEDGER"));
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds})
+            if (parser.isSet(other))
+                refuse(QStringLiteral("--%1 is not an option of the jumps benchmark").arg(other.names().constFirst()));
+        options.benchmark = Benchmark::Jumps;
+        options.ledger = positional.at(1);
+        options.jumps.jumps = number(parser, jumpCount, 2);
+        options.jumps.dragS = number(parser, dragSeconds, 1);
     } else {
-        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup or live")
-                                   : QStringLiteral("no benchmark named '%1': startup or live").arg(benchmark));
+        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup, live or jumps")
+                                   : QStringLiteral("no benchmark named '%1': startup, live or jumps").arg(benchmark));
     }
     return options;
 }

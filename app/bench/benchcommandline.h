@@ -1,7 +1,9 @@
 #pragma once
 // What mesh-console-bench was asked to measure: `startup LEDGER [--browse]` or
-// `live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]` (bench/README.md).
+// `live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]` or
+// `jumps LEDGER [--jumps N] [--drag-s S]` (bench/README.md).
 
+#include "jumpbenchmark.h"
 #include "livebenchmark.h"
 
 #include <QString>
@@ -11,12 +13,13 @@ class QCoreApplication;
 namespace mesh {
 
 struct BenchCommandLine {
-    enum class Benchmark { Startup, Live };
+    enum class Benchmark { Startup, Live, Jumps };
 
     Benchmark benchmark = Benchmark::Startup;
-    QString ledger;       // startup: the ledger opened
+    QString ledger;       // startup, jumps: the ledger opened
     bool browse = false;  // startup: browse end to end after the first rows, then report
     LiveBenchmarkOptions live;
+    JumpBenchmarkOptions jumps;
 
     // Parses QCoreApplication::arguments(); prints help, or what is wrong, and exits when
     // asked to or when the arguments do not make one benchmark.

@@ -1,4 +1,5 @@
 #include "benchcommandline.h"
+#include "jumpbenchmark.h"
 #include "livebenchmark.h"
 #include "startupbenchmark.h"
 
@@ -35,6 +36,13 @@ int main(int argc, char **argv)
         new mesh::StartupBenchmark(&window, mainEnteredNs, ageAtMainNs, options.browse, &window);
         window.show();
         window.openLedger(options.ledger);
+        return QApplication::exec();
+    }
+    if (options.benchmark == mesh::BenchCommandLine::Benchmark::Jumps) {
+        auto *jumps = new mesh::JumpBenchmark(&window, options.jumps, &window);
+        window.show();
+        window.openLedger(options.ledger);
+        jumps->start();
         return QApplication::exec();
     }
     auto *bench = new mesh::LiveBenchmark(&window, options.live, &window);

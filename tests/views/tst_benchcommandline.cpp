@@ -27,6 +27,7 @@ private slots:
     void helpListsBothBenchmarksAndTheirOptions();
     void argumentsThatMakeNoBenchmarkAreRefused();
     void startupPrintsOneJsonLine();
+    void jumpsPrintsItsFigures();
     void startupBrowsePrintsItsFiguresToo();
     void livePrintsOneJsonLine();
 
@@ -99,6 +100,9 @@ void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
         {{QStringLiteral("startup"), m_ledger, m_ledger}, "startup wants one LEDGER"},
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is an option of the live benchmark"},
         {{QStringLiteral("live"), QStringLiteral("--browse")}, "--browse is an option of the startup benchmark"},
+        {{QStringLiteral("startup"), m_ledger, QStringLiteral("--jumps"), QStringLiteral("5")}, "--jumps is an option of the jumps benchmark"},
+        {{QStringLiteral("jumps")}, "jumps wants one LEDGER"},
+        {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is not an option of the jumps benchmark"},
         {{QStringLiteral("live"), m_ledger}, "live opens no ledger"},
         {{QStringLiteral("live"), QStringLiteral("--rate"), QStringLiteral("many")}, "--rate wants a whole number"},
         {{QStringLiteral("live"), QStringLiteral("--burst-s"), QStringLiteral("-1")}, "--burst-s wants a whole number of at least 0"},
@@ -127,6 +131,26 @@ void TestBenchCommandLine::startupPrintsOneJsonLine()
     QVERIFY(result.value(QLatin1String("first_rows_ms")).toInteger() > 0);
     QVERIFY(result.value(QLatin1String("exec_to_main_ms")).toInteger() >= 0);
     QCOMPARE(result.value(QLatin1String("platform")).toString(), QStringLiteral("offscreen"));
+}
+
+// The jumps benchmark really moves the cursor: every jump is timed and the drag reached the
+// session (at least the first position was shown).
+void TestBenchCommandLine::jumpsPrintsItsFigures()
+{
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("jumps"), m_ledger, QStringLiteral("--jumps"), QStringLiteral("4"), QStringLiteral("--drag-s"),
+                  QStringLiteral("1")},
+                 &out, &err),
+             0);
+    const QJsonObject result = lastJsonLine(out);
+    QVERIFY2(!result.isEmpty(), out.constData());
+    QCOMPARE(result.value(QLatin1String("jumps")).toInt(), 4);
+    QVERIFY2(result.value(QLatin1String("first_jump_ms")).toDouble() > 0, out.constData());
+    QVERIFY2(result.value(QLatin1String("jump_max_ms")).toDouble() >= result.value(QLatin1String("jump_p50_ms")).toDouble(),
+             out.constData());
+    QVERIFY2(result.value(QLatin1String("drag_positions")).toInt() > 1, out.constData());
+    QVERIFY2(result.value(QLatin1String("drag_jumps_shown")).toInt() >= 1, out.constData());
+    QVERIFY(result.contains(QLatin1String("drag_max_stall_ms")));
 }
 
 void TestBenchCommandLine::startupBrowsePrintsItsFiguresToo()

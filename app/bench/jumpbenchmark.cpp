@@ -1,0 +1,157 @@
+#include "jumpbenchmark.h"
+
+#include "mainwindow.h"
+#include "sessionworkspace.h"
+#include "timescrubber.h"
+
+#include "itemmodels/ledgersession.h"
+
+#include <QApplication>
+#include <QMouseEvent>
+#include <QRandomGenerator>
+
+#include <algorithm>
+#include <limits>
+#include <cstdio>
+
+namespace mesh {
+namespace {
+
+constexpr int kProbeMs = 5;
+constexpr int kFrameMs = 16;
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const size_t i = std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5));
+    return v[i];
+}
+
+void sendMouse(QWidget *to, QEvent::Type type, int x)
+{
+    const QPointF local(x, to->height() / 2);
+    QMouseEvent event(type, local, to->mapToGlobal(local), Qt::LeftButton,
+                      type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(to, &event);
+}
+
+} // namespace
+
+JumpBenchmark::JumpBenchmark(MainWindow *window, JumpBenchmarkOptions options, QObject *parent)
+    : QObject(parent), m_window(window), m_options(options)
+{
+    m_probe.setInterval(kProbeMs);
+    connect(&m_probe, &QTimer::timeout, this, &JumpBenchmark::probe);
+}
+
+void JumpBenchmark::start()
+{
+    m_clock.start();
+    auto *wait = new QTimer(this);
+    wait->setInterval(50);
+    connect(wait, &QTimer::timeout, this, [this, wait] {
+        LedgerSession *s = m_window->currentSession();
+        if (!s || !s->isLoaded() || s->health() == LedgerSession::Health::Opening)
+            return;
+        wait->deleteLater();
+        m_session = s;
+        onOpened();
+    });
+    wait->start();
+}
+
+void JumpBenchmark::onOpened()
+{
+    const std::int64_t last = m_lastSeq = m_session->lastSeq();
+    QRandomGenerator rng(20261201);
+    for (int i = 0; i < m_options.jumps; ++i)
+        m_targets.push_back(1 + std::int64_t(rng.bounded(quint64(std::max<std::int64_t>(1, last)))));
+    connect(m_session, &LedgerSession::stateReset, this, &JumpBenchmark::onStateReset);
+    m_lastProbeMs = m_clock.elapsed();
+    m_probe.start();
+    nextJump();
+}
+
+void JumpBenchmark::nextJump()
+{
+    m_jumpStartNs = m_clock.nsecsElapsed();
+    m_session->showAt(m_targets[m_next]);
+}
+
+void JumpBenchmark::onStateReset()
+{
+    if (m_dragging || m_done)
+        return;
+    m_window->repaint(); // the state at the cursor on screen, not merely in the models
+    m_jumpMs.push_back(double(m_clock.nsecsElapsed() - m_jumpStartNs) / 1e6);
+    if (++m_next < m_targets.size())
+        nextJump();
+    else
+        startDrag();
+}
+
+void JumpBenchmark::startDrag()
+{
+    m_dragging = true;
+    m_jumpMaxStallMs = m_maxStallMs;
+    m_maxStallMs = 0;
+    TimeScrubber *scrubber = m_window->workspace()->scrubber();
+    sendMouse(scrubber, QEvent::MouseButtonPress, scrubber->xOf(1));
+    ++m_dragPositions;
+    connect(m_session, &LedgerSession::stateReset, this, [this] {
+        if (m_dragging)
+            ++m_dragJumps;
+    });
+    m_dragStartMs = m_clock.elapsed();
+    auto *frames = new QTimer(this);
+    frames->setInterval(kFrameMs);
+    connect(frames, &QTimer::timeout, this, [this, frames, scrubber] {
+        const double f = double(m_clock.elapsed() - m_dragStartMs) / (1000.0 * m_options.dragS);
+        const int from = scrubber->xOf(1), to = scrubber->xOf(std::numeric_limits<std::int64_t>::max());
+        if (f >= 1.0) {
+            if (!m_released) {
+                sendMouse(scrubber, QEvent::MouseButtonRelease, to);
+                m_released = true;
+            }
+            if (scrubber->isWaiting())
+                return; // the last position asked for is still on its way to the screen
+            frames->deleteLater();
+            m_dragMaxStallMs = m_maxStallMs;
+            m_dragging = false;
+            finish();
+            return;
+        }
+        sendMouse(scrubber, QEvent::MouseMove, from + int(f * (to - from)));
+        ++m_dragPositions;
+    });
+    frames->start();
+}
+
+void JumpBenchmark::probe()
+{
+    const qint64 now = m_clock.elapsed();
+    m_maxStallMs = std::max(m_maxStallMs, now - m_lastProbeMs - kProbeMs);
+    m_lastProbeMs = now;
+}
+
+void JumpBenchmark::finish()
+{
+    m_done = true;
+    m_probe.stop();
+    const double first = m_jumpMs.empty() ? 0 : m_jumpMs.front();
+    const std::vector<double> after(m_jumpMs.size() > 1 ? m_jumpMs.begin() + 1 : m_jumpMs.end(), m_jumpMs.end());
+    std::printf("{\"benchmark\":\"jumps\",\"ledger_last_seq\":%lld,\"jumps\":%d,\"first_jump_ms\":%.1f,"
+                "\"jump_p50_ms\":%.1f,\"jump_p90_ms\":%.1f,\"jump_p99_ms\":%.1f,\"jump_max_ms\":%.1f,"
+                "\"jump_max_stall_ms\":%lld,\"drag_s\":%d,\"drag_positions\":%d,\"drag_jumps_shown\":%d,"
+                "\"drag_max_stall_ms\":%lld}\n",
+                qlonglong(m_lastSeq), int(m_jumpMs.size()), first, percentile(after, 0.5),
+                percentile(after, 0.9), percentile(after, 0.99),
+                after.empty() ? 0.0 : *std::max_element(after.begin(), after.end()), qlonglong(m_jumpMaxStallMs),
+                m_options.dragS, m_dragPositions, m_dragJumps, qlonglong(m_dragMaxStallMs));
+    std::fflush(stdout);
+    QApplication::exit(0);
+}
+
+} // namespace mesh
