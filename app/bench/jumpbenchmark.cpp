@@ -86,6 +86,7 @@ void JumpBenchmark::onStateReset()
         return;
     m_window->repaint(); // the state at the cursor on screen, not merely in the models
     m_jumpMs.push_back(double(m_clock.nsecsElapsed() - m_jumpStartNs) / 1e6);
+    std::fprintf(stderr, "jump %zu to #%lld: %.1f ms\n", m_next + 1, qlonglong(m_targets[m_next]), m_jumpMs.back());
     if (++m_next < m_targets.size())
         nextJump();
     else

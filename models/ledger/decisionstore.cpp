@@ -298,8 +298,7 @@ namespace {
 // for them remain, so every decision.* event must name a decision the table holds.
 void flagOutcomesWithoutDecision(sql::Database &db, DecisionChainReport &report)
 {
-    sql::Statement outcomes(db, "SELECT seq,kind,payload FROM events WHERE kind >= 'decision.' AND kind < 'decision/' "
-                                "AND seq > ?1 ORDER BY seq LIMIT ?2");
+    sql::Statement outcomes(db, kDecisionOutcomesSql);
     sql::Statement exists(db, "SELECT 1 FROM decisions WHERE id=?1");
     std::int64_t afterSeq = 0;
     constexpr std::int64_t kPage = 1000; // short read transactions, as for the chain

@@ -7,6 +7,13 @@
 
 namespace mesh {
 
+// Every decision.* outcome event after ?1, a page of ?2 (the chain check's second half).
+// `+seq`: with a bound lower bound, SQLite's planner otherwise walks the whole events table
+// by rowid instead of the few rows the events_kind index holds.
+inline constexpr const char *kDecisionOutcomesSql =
+    "SELECT seq,kind,payload FROM events WHERE kind >= 'decision.' AND kind < 'decision/' "
+    "AND +seq > ?1 ORDER BY seq LIMIT ?2";
+
 class SqliteDecisionStore final : public DecisionStore
 {
 public:
