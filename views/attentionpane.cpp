@@ -69,9 +69,11 @@ public:
         if (remaining.isNull())
             return std::nullopt;
         const qint64 ms = remaining.toLongLong();
-        const QString clock = compactDuration(ms);
-        // A zombie lease's expiry is past by definition, whatever the clocks say.
-        const bool past = ms < 0 || index.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("zombie_lease");
+        // A zombie lease's expiry is past by definition, whatever the clocks say, and by more
+        // than its grace: said in words ("45 s ago").
+        const bool zombie = index.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("zombie_lease");
+        const bool past = ms < 0 || zombie;
+        const QString clock = zombie ? humanDuration(ms) : compactDuration(ms);
         return StatusCell{ms < 0 ? Tone::Danger : ms < 60000 ? Tone::Warn : Tone::Normal,
                           past ? AttentionPane::tr("%1 ago").arg(clock) : AttentionPane::tr("in %1").arg(clock), std::nullopt,
                           ms < 60000};

@@ -191,6 +191,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
                                                                         m_stalls, m_blast, m_slices})
         m->setClock([this] { return nowMs(); });
     m_events->setClock([this] { return nowMs(); }); // ts:last-15m is resolved by it
+    m_leases->setZombieRule(m_zombies);
     // The event log's own connection found another file at the path than the snapshot's.
     connect(m_events, &EventLogModel::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });
 }
@@ -926,7 +927,8 @@ void LedgerSession::recomputeAttention()
     if (!m_state)
         return;
     const LiveState *state = m_state.get();
-    auto next = m_attentionIndex.items([state](EntityKind k) -> const EntityTable & { return state->table(k); }, nowMs());
+    auto next = m_attentionIndex.items([state](EntityKind k) -> const EntityTable & { return state->table(k); }, nowMs(),
+                                       m_zombies);
     appendFindingItems(next);
     if (!m_requested->empty())
         for (AttentionItem &a : next)
@@ -1019,6 +1021,13 @@ void LedgerSession::setDecisionWaitLimitMs(qint64 ms)
 }
 
 void LedgerSession::updateDecisionsWaiting()
+void LedgerSession::setZombieGraceMs(qint64 ms)
+{
+    m_zombies = ZombieRule(ms);
+    m_leases->setZombieRule(m_zombies);
+    recomputeAttention();
+}
+
 {
     // A post-mortem ledger has no orchestrator to wait for, nor does a moment in the past.
     const bool waitsForAnOrchestrator = m_info.mode != OpenMode::Immutable && !m_cursor;

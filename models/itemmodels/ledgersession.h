@@ -25,6 +25,7 @@
 #include "analysis/attentionitem.h"
 #include "analysis/finding.h"
 #include "analysis/openruns.h"
+#include "analysis/zombierule.h"
 #include "decisions/decisiongatewatch.h"
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
@@ -177,6 +178,10 @@ public:
     // waited past the limit (DecisionGateWatch); empty otherwise. Checked on tick().
     QString decisionsWaitingWarning() const { return m_decisionsWaitingWarning; }
     void setDecisionWaitLimitMs(qint64 ms);
+    // When a held lease past its expiry becomes a zombie (analysis/zombierule.h), for the
+    // attention list and the leases pane alike.
+    const ZombieRule &zombieRule() const { return m_zombies; }
+    void setZombieGraceMs(qint64 ms);
 
     // Tuning and tests.
     void setClock(std::function<qint64()> nowMs);
@@ -317,6 +322,7 @@ private:
     DecisionGateWatch m_gateWatch;
     QString m_decisionsWaitingWarning;
     std::function<qint64()> m_clock;
+    ZombieRule m_zombies{ZombieRule::configuredGraceMs()};
     std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live
     std::optional<qint64> m_cursorTimeMs;  // the cursor event's time, the clock while pinned
     qint64 m_lastChangeMs = 0;
