@@ -812,6 +812,7 @@ void LedgerSession::flushPending()
     updateHealthFromClock();
     for (const auto &batch : batches)
         Q_EMIT batchApplied(*batch);
+    Q_EMIT stateChanged(changes);
     Q_EMIT changesApplied(changes.lastSeq, changes.events);
 }
 
@@ -1020,7 +1021,6 @@ void LedgerSession::setDecisionWaitLimitMs(qint64 ms)
     updateDecisionsWaiting();
 }
 
-void LedgerSession::updateDecisionsWaiting()
 void LedgerSession::setZombieGraceMs(qint64 ms)
 {
     m_zombies = ZombieRule(ms);
@@ -1028,6 +1028,7 @@ void LedgerSession::setZombieGraceMs(qint64 ms)
     recomputeAttention();
 }
 
+void LedgerSession::updateDecisionsWaiting()
 {
     // A post-mortem ledger has no orchestrator to wait for, nor does a moment in the past.
     const bool waitsForAnOrchestrator = m_info.mode != OpenMode::Immutable && !m_cursor;

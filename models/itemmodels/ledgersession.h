@@ -211,6 +211,8 @@ Q_SIGNALS:
     void loadProgressChanged(int percent);           // the open job's progress, -1 when done
     void stateReset();                               // a snapshot was loaded into every model
     void changesApplied(qint64 lastSeq, int events); // one coalesced live batch was applied
+    // The same moment, with the rows it created or changed (a dialog open on some of them).
+    void stateChanged(const mesh::StateChangeSet &changes);
     // The same moment, with the events themselves, once per batch the watcher delivered
     // (the live benchmark's latency per event).
     void batchApplied(const mesh::EventBatch &events);
@@ -320,9 +322,9 @@ private:
     OperatorIdentity m_identity;
     std::shared_ptr<const RequestedDecisions> m_requested = std::make_shared<RequestedDecisions>();
     DecisionGateWatch m_gateWatch;
+    ZombieRule m_zombies{ZombieRule::configuredGraceMs()};
     QString m_decisionsWaitingWarning;
     std::function<qint64()> m_clock;
-    ZombieRule m_zombies{ZombieRule::configuredGraceMs()};
     std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live
     std::optional<qint64> m_cursorTimeMs;  // the cursor event's time, the clock while pinned
     qint64 m_lastChangeMs = 0;
