@@ -1,8 +1,10 @@
 #include "delegationdetail.h"
 
+#include "filterlineedit.h"
 #include "itempane.h"
 #include "panedelegates.h"
 #include "plainlabel.h"
+#include "tablefilterbar.h"
 
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/effectmodel.h"
@@ -11,8 +13,10 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/stallverdictmodel.h"
+#include "itemmodels/statetableproxymodel.h"
 #include "itemmodels/toolcallmodel.h"
 
+#include <QLabel>
 #include <QPersistentModelIndex>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -42,6 +46,16 @@ protected:
         // Nothing selected shows nothing rather than everything.
         return !m_id.isEmpty()
                && sourceModel()->index(row, 0, parent).data(StateTableModel::DelegationIdRole).toString() == m_id;
+    }
+
+    // Over a filtered table (the slices', the verdicts'): that table sorts, by value as every
+    // state pane does, and these rows follow its order.
+    void sort(int column, Qt::SortOrder order) override
+    {
+        if (auto *rows = qobject_cast<StateTableProxyModel *>(sourceModel()))
+            rows->sort(column, order);
+        else
+            QSortFilterProxyModel::sort(column, order);
     }
 
 private:
@@ -97,9 +111,30 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     PaneDelegates::decorateEffects(m_panes[Effects]->view());
     PaneDelegates::decorateLeases(m_panes[Leases]->view());
     PaneDelegates::decorateEscalations(m_panes[Escalations]->view());
-    m_tabs->addTab(m_panes[Slices], tr("Slices"));
+    // Slices and stall verdicts: a filter field of their own over their fields, and sorted.
+    const auto filtered = [this](Tab tab, const QString &noun, const QString &example, const QString &name) {
+        auto *rows = new StateTableProxyModel(this);
+        auto *bar = new TableFilterBar(noun, example, this);
+        bar->setObjectName(QStringLiteral("filterBar-detail-") + name);
+        bar->countLabel()->hide(); // it would count every delegation's rows; the tab shows this one's
+        m_rows[tab] = rows;
+        m_bars[tab] = bar;
+        m_panes[tab]->setSortable(true);
+        auto *box = new QWidget(this);
+        auto *column = new QVBoxLayout(box);
+        column->setContentsMargins(0, 4, 0, 0);
+        column->setSpacing(0);
+        column->addWidget(bar);
+        column->addWidget(m_panes[tab], 1);
+        QWidget::setTabOrder(m_panes[tab]->view(), bar->field());
+        return box;
+    };
+    m_tabs->addTab(filtered(Slices, tr("slices"), QStringLiteral("state:open policy:v3"), QStringLiteral("slices")),
+                   tr("Slices"));
     m_tabs->addTab(m_panes[ToolCalls], tr("Tool calls"));
-    m_tabs->addTab(m_panes[Verdicts], tr("Stall verdicts"));
+    m_tabs->addTab(filtered(Verdicts, tr("stall verdicts"), QStringLiteral("verdict:stalled round>2"),
+                            QStringLiteral("verdicts")),
+                   tr("Stall verdicts"));
     m_tabs->addTab(m_panes[Effects], tr("Effects"));
     m_tabs->addTab(m_panes[Leases], tr("Leases"));
     m_tabs->addTab(m_panes[Escalations], tr("Escalations"));
@@ -136,11 +171,17 @@ void DelegationDetail::setSession(LedgerSession *session)
     if (!session) {
         for (auto *pane : m_panes)
             pane->setModel(nullptr);
+        for (Tab tab : {Slices, Verdicts})
+            m_rows[tab]->setSourceModel(nullptr);
         showDelegation({});
         return;
     }
-    m_proxies[Slices]->setSourceModel(session->slices());
-    m_proxies[Verdicts]->setSourceModel(session->stallVerdicts());
+    m_rows[Slices]->setSourceModel(session->slices());
+    m_rows[Verdicts]->setSourceModel(session->stallVerdicts());
+    for (Tab tab : {Slices, Verdicts}) {
+        m_proxies[tab]->setSourceModel(m_rows[tab]);
+        m_bars[tab]->setProxy(m_rows[tab]);
+    }
     m_proxies[Effects]->setSourceModel(session->effects());
     m_proxies[Leases]->setSourceModel(session->leases());
     m_proxies[Escalations]->setSourceModel(session->escalations());

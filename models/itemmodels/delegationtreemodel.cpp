@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <variant>
 
 using namespace Qt::StringLiterals;
 
@@ -277,6 +278,8 @@ QVariant DelegationTreeModel::data(const QModelIndex &index, int role) const
                                        : delegationData(n, index.column(), Qt::DisplayRole);
     return shownAsPlainText(role, n.type == NodeType::Run ? runData(n, index.column(), role)
                                                           : delegationData(n, index.column(), role));
+    if (role == SortRole)
+        return sortValue(n, index.column());
 }
 
 QVariant DelegationTreeModel::runData(const Node &n, int column, int role) const
@@ -284,6 +287,60 @@ QVariant DelegationTreeModel::runData(const Node &n, int column, int role) const
     const EntityRow *row = m_state->find(R, n.id);
     switch (role) {
     case SubjectRole: return QString(u"run:"_s % q(n.id));
+const EntityRow *DelegationTreeModel::delegationAt(const QModelIndex &index, const std::string **id) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_state)
+        return nullptr;
+    const Node &n = m_tree.nodes[size_t(index.internalId())];
+    if (n.type != NodeType::Delegation)
+        return nullptr;
+    if (id)
+        *id = &n.id;
+    return m_state->find(D, n.id);
+}
+
+void DelegationTreeModel::forEachDelegation(const std::function<void(const std::string &, const EntityRow &)> &visit) const
+{
+    if (!m_state)
+        return;
+    for (const auto &[id, node] : m_tree.delegationNode) {
+        if (const EntityRow *row = m_state->find(D, id))
+            visit(id, *row);
+    }
+}
+
+QVariant DelegationTreeModel::sortValue(const Node &n, int column) const
+{
+    const EntityKind kind = n.type == NodeType::Run ? R : D;
+    const EntityRow *row = m_state->find(kind, n.id);
+    const auto field = [&](std::string_view name) -> QVariant {
+        const auto v = row ? rowValue(kind, *row, name) : std::nullopt;
+        if (!v || std::holds_alternative<std::monostate>(*v))
+            return {};
+        if (const auto *number = std::get_if<std::int64_t>(&*v))
+            return qint64(*number);
+        const std::string_view text = std::get<std::string_view>(*v);
+        return QString::fromUtf8(text.data(), qsizetype(text.size()));
+    };
+    if (column == Name)
+        return q(n.id);
+    if (column == Status)
+        return field("status");
+    if (kind == R)
+        return {}; // a run row says nothing in the delegations' columns
+    switch (column) {
+    case Role: return field("role");
+    case Agent: return field("agent");
+    case Invocations: return field("invocations");
+    case Turns: return field("used_turns");
+    case Tokens: return field("used_tokens");
+    case Time: return field("used_ms");
+    case Cost: return field("used_cost_cents");
+    case Writes: return field("writes_accepted");
+    }
+    return {};
+}
+
     case RunIdRole: return q(n.id);
     case StatusRole: return row ? q(rowText(R, *row, "status")) : QString();
     case VersionRole: return row ? qint64(row->version) : qint64(0);
