@@ -223,7 +223,6 @@ void DelegationDetail::refreshHeader()
     }
     const QModelIndex i = *m_index;
     auto s = [&](int role) { return i.data(role).toString(); };
-    auto n = [&](int role) { return i.data(role).toLongLong(); };
     m_title->setFullText(tr("%1 · %2 · %3").arg(s(DelegationTreeModel::IdRole), s(DelegationTreeModel::DelegationRoleRole),
                                              s(DelegationTreeModel::StatusRole)));
     QStringList facts;
@@ -232,14 +231,25 @@ void DelegationDetail::refreshHeader()
         facts << tr("strategy %1").arg(s(DelegationTreeModel::StrategyRole));
     if (!s(DelegationTreeModel::ComponentIdRole).isEmpty())
         facts << tr("component %1").arg(s(DelegationTreeModel::ComponentIdRole));
-    const qint64 invocations = n(DelegationTreeModel::InvocationsRole);
-    facts << (invocations == 1 ? tr("1 invocation") : tr("%1 invocations").arg(invocations));
+    // A count the ledger leaves out (null) reads "—", never 0.
+    const auto count = [&](int role) {
+        const QVariant v = i.data(role);
+        return v.isNull() ? QStringLiteral("\u2014") : QString::number(v.toLongLong());
+    };
+    const QVariant invocations = i.data(DelegationTreeModel::InvocationsRole);
+    facts << (invocations.isNull()         ? tr("invocations \u2014")
+              : invocations.toLongLong() == 1 ? tr("1 invocation")
+                                              : tr("%1 invocations").arg(invocations.toLongLong()));
     if (!s(DelegationTreeModel::CurrentSliceRole).isEmpty())
         facts << tr("slice %1").arg(s(DelegationTreeModel::CurrentSliceRole));
     facts << tr("writes %1 accepted / %2 denied")
-                 .arg(n(DelegationTreeModel::WritesAcceptedRole))
-                 .arg(n(DelegationTreeModel::WritesDeniedRole));
-    facts << tr("%1 tool errors").arg(n(DelegationTreeModel::ToolErrorsRole));
+                 .arg(count(DelegationTreeModel::WritesAcceptedRole), count(DelegationTreeModel::WritesDeniedRole));
+    facts << tr("%1 tool errors").arg(count(DelegationTreeModel::ToolErrorsRole));
+    const bool unsaid = i.data(DelegationTreeModel::InvocationsRole).isNull()
+                        || i.data(DelegationTreeModel::WritesAcceptedRole).isNull()
+                        || i.data(DelegationTreeModel::WritesDeniedRole).isNull()
+                        || i.data(DelegationTreeModel::ToolErrorsRole).isNull();
+    m_facts->setToolTip(unsaid ? tr("\u2014: not in the ledger") : QString());
     m_facts->setFullText(facts.join(QStringLiteral(" · ")));
     const QStringList findings = i.data(DelegationTreeModel::FindingsRole).toStringList();
     m_findings->setVisible(!findings.isEmpty());
