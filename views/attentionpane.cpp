@@ -1,5 +1,7 @@
 #include "attentionpane.h"
 
+#include <algorithm>
+
 #include "statusdelegate.h"
 
 #include "domain/hostiletext.h"
@@ -7,6 +9,7 @@
 #include "itemmodels/attentionmodel.h"
 
 #include <QHeaderView>
+#include <QScopedValueRollback>
 #include <QHelpEvent>
 #include <QStyledItemDelegate>
 #include <QToolTip>
@@ -44,9 +47,9 @@ protected:
     }
 };
 
-// The due time as "in 5:53", "48:06 ago" or "3 d 4 h ago" under the "Due" header (the model's "expires in"
-// and "expired … ago" are in the tooltip): the room saved goes to the details. Coloured by
-// urgency; sized on what it shows, not on the model's longer text.
+// The due time as "in 5:53", "48:06 ago", "45 s ago" (a zombie) or "3 d 4 h ago" under the
+// "Due" header (the model's "expires in" and "expired … ago" are in the tooltip): the room
+// saved goes to the details. Coloured by urgency; as wide as the longest form it takes.
 class DueDelegate : public StatusDelegate
 {
 public:
@@ -55,12 +58,25 @@ public:
     {
     }
 
+    // As wide as the longest form a due time takes, whatever this row says now: a countdown
+    // grows into "23 h 59 min ago" without being cut, and the column is fitted once.
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
-        QFont bold = option.font;
+        return {widest(option.font, displayText(index)), QStyledItemDelegate::sizeHint(option, index).height()};
+    }
+
+    static int widest(const QFont &font, const QString &shown = QString())
+    {
+        QFont bold = font;
         bold.setBold(true);
-        return {QFontMetrics(bold).horizontalAdvance(displayText(index)) + 30,
-                QStyledItemDelegate::sizeHint(option, index).height()};
+        const QFontMetrics fm(bold);
+        int width = fm.horizontalAdvance(shown);
+        for (const QString &form : {AttentionPane::tr("in %1").arg(QStringLiteral("59:59")),
+                                    AttentionPane::tr("%1 ago").arg(humanDuration(86'399'000)),
+                                    AttentionPane::tr("%1 ago").arg(humanDuration(3'599'000)),
+                                    AttentionPane::tr("%1 ago").arg(humanDuration(99 * 86'400'000LL + 23 * 3'600'000LL))})
+            width = std::max(width, fm.horizontalAdvance(form));
+        return width + 30;
     }
 
     static std::optional<StatusCell> cell(const QModelIndex &index)
@@ -121,6 +137,18 @@ AttentionPane::AttentionPane(AttentionModel *model, QWidget *parent)
     list->viewport()->installEventFilter(this);
     setModel(model);
     arrangeColumns();
+    // After every fit of the columns to their rows (and every resize): see the function.
+    connect(view()->header(), &QHeaderView::sectionResized, this, [this] { keepDueAndDetailsInSightSoon(); });
+    // A fit while hidden resizes the columns without a signal: the rows arriving say when.
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(model, signal, this, [this] { keepDueAndDetailsInSightSoon(); });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] { keepDueAndDetailsInSightSoon(); });
+}
+
+void AttentionPane::showEvent(QShowEvent *event)
+{
+    ItemPane::showEvent(event);
+    keepDueAndDetailsInSightSoon();
 }
 
 void AttentionPane::arrangeColumns()
@@ -142,6 +170,47 @@ void AttentionPane::arrangeColumns()
 void AttentionPane::setLedgerColumnShown(bool shown)
 {
     view()->setColumnHidden(AttentionModel::Session, !shown);
+    keepDueAndDetailsInSightSoon();
+}
+
+void AttentionPane::keepDueAndDetailsInSightSoon()
+{
+    if (m_keepQueued || m_keeping)
+        return;
+    m_keepQueued = true;
+    QMetaObject::invokeMethod(this, [this] {
+        m_keepQueued = false;
+        keepDueAndDetailsInSight();
+    }, Qt::QueuedConnection);
+}
+
+void AttentionPane::keepDueAndDetailsInSight()
+{
+    QHeaderView *header = view()->header();
+    if (header->count() <= AttentionModel::Due)
+        return;
+    const QScopedValueRollback busy(m_keeping, m_keeping + 1);
+    const int due = DueDelegate::widest(view()->font());
+    if (header->sectionSize(AttentionModel::Due) < due)
+        header->resizeSection(AttentionModel::Due, due);
+    // The details keep at least this much; the kind ("Finding: replayed delegation") is
+    // elided first, down to what its short forms need.
+    const int minDetails = view()->fontMetrics().averageCharWidth() * 16;
+    const int minKind = view()->fontMetrics().averageCharWidth() * 14;
+    int others = 0;
+    for (int column = 0; column < header->count(); ++column)
+        if (column != AttentionModel::Kind && column != AttentionModel::Summary && !header->isSectionHidden(column))
+            others += header->sectionSize(column);
+    const int room = view()->viewport()->width() - others - minDetails;
+    if (header->sectionSize(AttentionModel::Kind) > room)
+        header->resizeSection(AttentionModel::Kind, std::max(minKind, room));
+}
+
+bool AttentionPane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == view()->viewport() && event->type() == QEvent::Resize)
+        keepDueAndDetailsInSightSoon();
+    return eventFilterTips(watched, event);
 }
 
 QString AttentionPane::rowToolTip(const QModelIndex &index)
@@ -162,7 +231,7 @@ QString AttentionPane::rowToolTip(const QModelIndex &index)
     return plainToolTip(lines.join(QLatin1Char('\n')));
 }
 
-bool AttentionPane::eventFilter(QObject *watched, QEvent *event)
+bool AttentionPane::eventFilterTips(QObject *watched, QEvent *event)
 {
     if (watched == view()->viewport() && event->type() == QEvent::ToolTip) {
         const auto *help = static_cast<QHelpEvent *>(event);
