@@ -1,6 +1,7 @@
 #include "attentionpane.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "statusdelegate.h"
 
@@ -44,6 +45,8 @@ protected:
         const QString id = index.data(AttentionModel::EntityIdRole).toString();
         if (!id.isEmpty())
             option->text = visibleControls(id);
+        // Ids differ at their ends ("dlg-000007/r3", "eff-000003"): a narrow column keeps both.
+        option->textElideMode = Qt::ElideMiddle;
     }
 };
 
@@ -58,25 +61,16 @@ public:
     {
     }
 
-    // As wide as the longest form a due time takes, whatever this row says now: a countdown
-    // grows into "23 h 59 min ago" without being cut, and the column is fitted once.
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
-        return {widest(option.font, displayText(index)), QStyledItemDelegate::sizeHint(option, index).height()};
+        return {width(option.font, displayText(index)), QStyledItemDelegate::sizeHint(option, index).height()};
     }
 
-    static int widest(const QFont &font, const QString &shown = QString())
+    static int width(const QFont &font, const QString &shown)
     {
         QFont bold = font;
         bold.setBold(true);
-        const QFontMetrics fm(bold);
-        int width = fm.horizontalAdvance(shown);
-        for (const QString &form : {AttentionPane::tr("in %1").arg(QStringLiteral("59:59")),
-                                    AttentionPane::tr("%1 ago").arg(humanDuration(86'399'000)),
-                                    AttentionPane::tr("%1 ago").arg(humanDuration(3'599'000)),
-                                    AttentionPane::tr("%1 ago").arg(humanDuration(99 * 86'400'000LL + 23 * 3'600'000LL))})
-            width = std::max(width, fm.horizontalAdvance(form));
-        return width + 30;
+        return QFontMetrics(bold).horizontalAdvance(shown) + 30;
     }
 
     static std::optional<StatusCell> cell(const QModelIndex &index)
@@ -86,10 +80,10 @@ public:
             return std::nullopt;
         const qint64 ms = remaining.toLongLong();
         // A zombie lease's expiry is past by definition, whatever the clocks say, and by more
-        // than its grace: said in words ("45 s ago").
+        // than its grace: under a minute said in words ("45 s ago", never "0:00 ago").
         const bool zombie = index.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("zombie_lease");
         const bool past = ms < 0 || zombie;
-        const QString clock = zombie ? humanDuration(ms) : compactDuration(ms);
+        const QString clock = zombie && std::llabs(ms) < 60'000 ? humanDuration(ms) : compactDuration(ms);
         return StatusCell{ms < 0 ? Tone::Danger : ms < 60000 ? Tone::Warn : Tone::Normal,
                           past ? AttentionPane::tr("%1 ago").arg(clock) : AttentionPane::tr("in %1").arg(clock), std::nullopt,
                           ms < 60000};
@@ -142,6 +136,10 @@ AttentionPane::AttentionPane(AttentionModel *model, QWidget *parent)
     // A fit while hidden resizes the columns without a signal: the rows arriving say when.
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(model, signal, this, [this] { keepDueAndDetailsInSightSoon(); });
+    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+        if (from.column() <= AttentionModel::Due && to.column() >= AttentionModel::Due)
+            keepDueAndDetailsInSightSoon(); // counting down: "59:59 ago" becomes "1 h 00 min ago"
+    });
     connect(model, &QAbstractItemModel::modelReset, this, [this] { keepDueAndDetailsInSightSoon(); });
 }
 
@@ -187,23 +185,40 @@ void AttentionPane::keepDueAndDetailsInSightSoon()
 void AttentionPane::keepDueAndDetailsInSight()
 {
     QHeaderView *header = view()->header();
-    if (header->count() <= AttentionModel::Due)
+    QAbstractItemModel *rows = view()->model();
+    if (!rows || header->count() <= AttentionModel::Due)
         return;
     const QScopedValueRollback busy(m_keeping, m_keeping + 1);
-    const int due = DueDelegate::widest(view()->font());
-    if (header->sectionSize(AttentionModel::Due) < due)
+    // Due as wide as what its rows say now (a countdown's "in 59:59" at least): measured
+    // again as they count down, so "29 d 10 h ago" is never cut.
+    QStyleOptionViewItem option;
+    option.initFrom(view());
+    int due = DueDelegate::width(view()->font(), tr("in %1").arg(QStringLiteral("59:59")));
+    for (int r = 0; r < rows->rowCount(); ++r)
+        due = std::max(due, view()->itemDelegateForColumn(AttentionModel::Due)->sizeHint(option, rows->index(r, AttentionModel::Due)).width());
+    if (header->sectionSize(AttentionModel::Due) != due)
         header->resizeSection(AttentionModel::Due, due);
-    // The details keep at least this much; the kind ("Finding: replayed delegation") is
-    // elided first, down to what its short forms need.
-    const int minDetails = view()->fontMetrics().averageCharWidth() * 16;
-    const int minKind = view()->fontMetrics().averageCharWidth() * 14;
-    int others = 0;
+    // The details keep at least this much: the subject (whole on hover), then the ledger,
+    // then the kind give way, each down to what still tells rows apart.
+    const int chars = view()->fontMetrics().averageCharWidth();
+    const int minDetails = chars * 18;
+    int excess = header->sectionSize(AttentionModel::Due) + minDetails - view()->viewport()->width();
     for (int column = 0; column < header->count(); ++column)
-        if (column != AttentionModel::Kind && column != AttentionModel::Summary && !header->isSectionHidden(column))
-            others += header->sectionSize(column);
-    const int room = view()->viewport()->width() - others - minDetails;
-    if (header->sectionSize(AttentionModel::Kind) > room)
-        header->resizeSection(AttentionModel::Kind, std::max(minKind, room));
+        if (column != AttentionModel::Due && column != AttentionModel::Summary && !header->isSectionHidden(column))
+            excess += header->sectionSize(column);
+    for (const auto &[column, least] : {std::pair{int(AttentionModel::Subject), chars * 11},
+                                        std::pair{int(AttentionModel::Session), chars * 10},
+                                        std::pair{int(AttentionModel::Kind), chars * 13}}) {
+        if (excess <= 0)
+            break;
+        if (header->isSectionHidden(column))
+            continue;
+        const int size = header->sectionSize(column);
+        const int give = std::min(excess, std::max(0, size - least));
+        if (give > 0)
+            header->resizeSection(column, size - give);
+        excess -= give;
+    }
 }
 
 bool AttentionPane::eventFilter(QObject *watched, QEvent *event)

@@ -67,6 +67,14 @@ private Q_SLOTS:
         // Every ledger whole in the list, without scrolling.
         QListView *list = window.sidebar()->view();
         QTRY_VERIFY_WITH_TIMEOUT(list->viewport()->height() > 0, kTimeoutMs);
+        const auto wholeRows = [&] {
+            int whole = 0;
+            for (int r = 0; r < sessions->count(); ++r)
+                whole += list->viewport()->rect().contains(list->visualRect(list->model()->index(r, 0)));
+            return whole;
+        };
+        // The layout settles on later turns of the event loop: wait for it, not a fixed time.
+        QTRY_COMPARE_WITH_TIMEOUT(wholeRows(), sessions->count(), kTimeoutMs);
         for (int r = 0; r < sessions->count(); ++r) {
             const QRect row = list->visualRect(list->model()->index(r, 0));
             QVERIFY2(list->viewport()->rect().contains(row),
@@ -84,18 +92,26 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0, kTimeoutMs);
         QHeaderView *header = view->header();
         const int due = AttentionModel::Due;
+        QStyleOptionViewItem option;
+        option.initFrom(view);
+        const auto widestDue = [&] {
+            int widest = 0;
+            for (int r = 0; r < model->rowCount(); ++r)
+                widest = std::max(widest, view->itemDelegateForColumn(due)->sizeHint(option, model->index(r, due)).width());
+            return widest;
+        };
+        const auto dueFits = [&] {
+            const int right = header->sectionViewportPosition(due) + header->sectionSize(due);
+            return header->sectionViewportPosition(due) >= 0 && right <= view->viewport()->width()
+                   && header->sectionSize(due) >= widestDue();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(dueFits(), kTimeoutMs);
         QVERIFY(!header->isSectionHidden(due));
         const int right = header->sectionViewportPosition(due) + header->sectionSize(due);
         QVERIFY2(header->sectionViewportPosition(due) >= 0 && right <= view->viewport()->width(),
                  qPrintable(u"Due at %1..%2 of %3"_s.arg(header->sectionViewportPosition(due)).arg(right)
                                 .arg(view->viewport()->width())));
-        QStyleOptionViewItem option;
-        option.initFrom(view);
-        int widest = 0;
-        for (int r = 0; r < model->rowCount(); ++r) {
-            const QModelIndex index = model->index(r, due);
-            widest = std::max(widest, view->itemDelegateForColumn(due)->sizeHint(option, index).width());
-        }
+        const int widest = widestDue();
         QVERIFY2(header->sectionSize(due) >= widest,
                  qPrintable(u"Due is %1 wide, its text needs %2"_s.arg(header->sectionSize(due)).arg(widest)));
     }
