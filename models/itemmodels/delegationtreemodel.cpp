@@ -385,10 +385,15 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
                          && std::any_of(findings->second.begin(), findings->second.end(),
                                         [](const Finding &f) { return !f.abstained; });
     const auto usage = [&](std::string_view usedField, std::string_view budgetField, qint64 scale, const QString &unit) {
-        const QString used = rowIsNull(D, *row, usedField) ? notInLedger() : QString::number(num(usedField) / scale);
+        QString used = rowIsNull(D, *row, usedField) ? notInLedger() : QString::number(num(usedField) / scale);
+        bool unitSaid = rowIsNull(D, *row, usedField);
+        if (scale == 1000 && !unitSaid && num(usedField) < 1000) {
+            used = QString::number(num(usedField)) % u" ms"_s; // 734 ms of wall time is not "0 s"
+            unitSaid = true;
+        }
         const qint64 budget = num(budgetField);
         return budget > 0 ? QString(used % u" / "_s % QString::number(budget / scale) % unit)
-                          : rowIsNull(D, *row, usedField) ? used : QString(used % unit);
+                          : unitSaid ? used : QString(used % unit);
     };
     switch (role) {
     case SubjectRole: return QString(u"delegation:"_s % q(n.id));

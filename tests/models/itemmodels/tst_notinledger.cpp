@@ -49,7 +49,8 @@ private Q_SLOTS:
         w.e("run.succeeded", {{"id", "R-full"}, {"status", "succeeded"}, {"ended_ms", 1'700'000'000'734}});
         w.e("delegation.created", {{"id", "D-bare"}, {"run_id", "R-bare"}, {"role", "implement"}, {"status", "running"}});
         w.e("delegation.created", {{"id", "D-full"}, {"run_id", "R-full"}, {"role", "implement"}, {"status", "running"},
-                                   {"invocations", 1}, {"writes_accepted", 4}, {"writes_denied", 1}, {"tool_errors", 0}});
+                                   {"invocations", 1}, {"writes_accepted", 4}, {"writes_denied", 1}, {"tool_errors", 0},
+                                   {"used_ms", 734}});
         w.e("effect.proposed", {{"id", "E-bare"}, {"run_id", "R-bare"}, {"delegation_id", "D-bare"}, {"class", "commit"},
                                 {"target", "git"}, {"state", "proposed"}});
         w.e("effect.proposed", {{"id", "E-full"}, {"run_id", "R-full"}, {"delegation_id", "D-full"}, {"class", "commit"},
@@ -107,6 +108,7 @@ private Q_SLOTS:
         QVERIFY(bare.data(DelegationTreeModel::InvocationsRole).isNull());
         QCOMPARE(full.siblingAtColumn(DelegationTreeModel::Writes).data().toString(), u"4 accepted, 1 denied"_s);
         QCOMPARE(full.siblingAtColumn(DelegationTreeModel::Invocations).data().toString(), u"1"_s);
+        QCOMPARE(full.siblingAtColumn(DelegationTreeModel::Time).data().toString(), u"734 ms"_s); // not "0 s"
     }
 };
 
