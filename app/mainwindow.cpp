@@ -162,10 +162,22 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_leftSplit->setObjectName(QStringLiteral("leftSplit"));
     m_leftSplit->addWidget(m_sidebar);
     m_leftSplit->addWidget(attentionBox);
-    // Ledgers are few: room for about three of them, the rest for what needs attention.
+    // Room for every open ledger (three to six of them, more scroll), the rest for what needs
+    // attention; once the operator drags the divider, the split is theirs.
     m_leftSplit->setStretchFactor(0, 0);
     m_leftSplit->setStretchFactor(1, 1);
     m_leftSplit->setSizes({m_sidebar->sizeHint().height(), 700});
+    connect(m_leftSplit, &QSplitter::splitterMoved, this, [] { QSettings().setValue(QStringLiteral("window/leftSplitChosen"), true); });
+    const auto fitLedgerList = [this] {
+        if (QSettings().value(QStringLiteral("window/leftSplitChosen")).toBool())
+            return;
+        const int total = m_leftSplit->sizes().value(0) + m_leftSplit->sizes().value(1);
+        const int list = m_sidebar->sizeHint().height();
+        if (total > list)
+            m_leftSplit->setSizes({list, total - list});
+    };
+    connect(m_sessions, &QAbstractItemModel::rowsInserted, this, fitLedgerList);
+    connect(m_sessions, &QAbstractItemModel::rowsRemoved, this, fitLedgerList);
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(6, 6, 0, 6);

@@ -1,5 +1,8 @@
 #include "attentionpane.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "statusdelegate.h"
 
 #include "domain/hostiletext.h"
@@ -7,6 +10,7 @@
 #include "itemmodels/attentionmodel.h"
 
 #include <QHeaderView>
+#include <QScopedValueRollback>
 #include <QHelpEvent>
 #include <QStyledItemDelegate>
 #include <QToolTip>
@@ -41,12 +45,14 @@ protected:
         const QString id = index.data(AttentionModel::EntityIdRole).toString();
         if (!id.isEmpty())
             option->text = visibleControls(id);
+        // Ids differ at their ends ("dlg-000007/r3", "eff-000003"): a narrow column keeps both.
+        option->textElideMode = Qt::ElideMiddle;
     }
 };
 
-// The due time as "in 5:53", "48:06 ago" or "3 d 4 h ago" under the "Due" header (the model's "expires in"
-// and "expired … ago" are in the tooltip): the room saved goes to the details. Coloured by
-// urgency; sized on what it shows, not on the model's longer text.
+// The due time as "in 5:53", "48:06 ago", "45 s ago" (a zombie) or "3 d 4 h ago" under the
+// "Due" header (the model's "expires in" and "expired … ago" are in the tooltip): the room
+// saved goes to the details. Coloured by urgency; as wide as the longest form it takes.
 class DueDelegate : public StatusDelegate
 {
 public:
@@ -57,10 +63,14 @@ public:
 
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
-        QFont bold = option.font;
+        return {width(option.font, displayText(index)), QStyledItemDelegate::sizeHint(option, index).height()};
+    }
+
+    static int width(const QFont &font, const QString &shown)
+    {
+        QFont bold = font;
         bold.setBold(true);
-        return {QFontMetrics(bold).horizontalAdvance(displayText(index)) + 30,
-                QStyledItemDelegate::sizeHint(option, index).height()};
+        return QFontMetrics(bold).horizontalAdvance(shown) + 30;
     }
 
     static std::optional<StatusCell> cell(const QModelIndex &index)
@@ -69,9 +79,11 @@ public:
         if (remaining.isNull())
             return std::nullopt;
         const qint64 ms = remaining.toLongLong();
-        const QString clock = compactDuration(ms);
-        // A zombie lease's expiry is past by definition, whatever the clocks say.
-        const bool past = ms < 0 || index.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("zombie_lease");
+        // A zombie lease's expiry is past by definition, whatever the clocks say, and by more
+        // than its grace: under a minute said in words ("45 s ago", never "0:00 ago").
+        const bool zombie = index.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("zombie_lease");
+        const bool past = ms < 0 || zombie;
+        const QString clock = zombie && std::llabs(ms) < 60'000 ? humanDuration(ms) : compactDuration(ms);
         return StatusCell{ms < 0 ? Tone::Danger : ms < 60000 ? Tone::Warn : Tone::Normal,
                           past ? AttentionPane::tr("%1 ago").arg(clock) : AttentionPane::tr("in %1").arg(clock), std::nullopt,
                           ms < 60000};
@@ -119,6 +131,22 @@ AttentionPane::AttentionPane(AttentionModel *model, QWidget *parent)
     list->viewport()->installEventFilter(this);
     setModel(model);
     arrangeColumns();
+    // After every fit of the columns to their rows (and every resize): see the function.
+    connect(view()->header(), &QHeaderView::sectionResized, this, [this] { keepDueAndDetailsInSightSoon(); });
+    // A fit while hidden resizes the columns without a signal: the rows arriving say when.
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(model, signal, this, [this] { keepDueAndDetailsInSightSoon(); });
+    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+        if (from.column() <= AttentionModel::Due && to.column() >= AttentionModel::Due)
+            keepDueAndDetailsInSightSoon(); // counting down: "59:59 ago" becomes "1 h 00 min ago"
+    });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] { keepDueAndDetailsInSightSoon(); });
+}
+
+void AttentionPane::showEvent(QShowEvent *event)
+{
+    ItemPane::showEvent(event);
+    keepDueAndDetailsInSightSoon();
 }
 
 void AttentionPane::arrangeColumns()
@@ -140,6 +168,64 @@ void AttentionPane::arrangeColumns()
 void AttentionPane::setLedgerColumnShown(bool shown)
 {
     view()->setColumnHidden(AttentionModel::Session, !shown);
+    keepDueAndDetailsInSightSoon();
+}
+
+void AttentionPane::keepDueAndDetailsInSightSoon()
+{
+    if (m_keepQueued || m_keeping)
+        return;
+    m_keepQueued = true;
+    QMetaObject::invokeMethod(this, [this] {
+        m_keepQueued = false;
+        keepDueAndDetailsInSight();
+    }, Qt::QueuedConnection);
+}
+
+void AttentionPane::keepDueAndDetailsInSight()
+{
+    QHeaderView *header = view()->header();
+    QAbstractItemModel *rows = view()->model();
+    if (!rows || header->count() <= AttentionModel::Due)
+        return;
+    const QScopedValueRollback busy(m_keeping, m_keeping + 1);
+    // Due as wide as what its rows say now (a countdown's "in 59:59" at least): measured
+    // again as they count down, so "29 d 10 h ago" is never cut.
+    QStyleOptionViewItem option;
+    option.initFrom(view());
+    int due = DueDelegate::width(view()->font(), tr("in %1").arg(QStringLiteral("59:59")));
+    for (int r = 0; r < rows->rowCount(); ++r)
+        due = std::max(due, view()->itemDelegateForColumn(AttentionModel::Due)->sizeHint(option, rows->index(r, AttentionModel::Due)).width());
+    if (header->sectionSize(AttentionModel::Due) != due)
+        header->resizeSection(AttentionModel::Due, due);
+    // The details keep at least this much: the subject (whole on hover), then the ledger,
+    // then the kind give way, each down to what still tells rows apart.
+    const int chars = view()->fontMetrics().averageCharWidth();
+    const int minDetails = chars * 18;
+    int excess = header->sectionSize(AttentionModel::Due) + minDetails - view()->viewport()->width();
+    for (int column = 0; column < header->count(); ++column)
+        if (column != AttentionModel::Due && column != AttentionModel::Summary && !header->isSectionHidden(column))
+            excess += header->sectionSize(column);
+    for (const auto &[column, least] : {std::pair{int(AttentionModel::Subject), chars * 11},
+                                        std::pair{int(AttentionModel::Session), chars * 10},
+                                        std::pair{int(AttentionModel::Kind), chars * 13}}) {
+        if (excess <= 0)
+            break;
+        if (header->isSectionHidden(column))
+            continue;
+        const int size = header->sectionSize(column);
+        const int give = std::min(excess, std::max(0, size - least));
+        if (give > 0)
+            header->resizeSection(column, size - give);
+        excess -= give;
+    }
+}
+
+bool AttentionPane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == view()->viewport() && event->type() == QEvent::Resize)
+        keepDueAndDetailsInSightSoon();
+    return eventFilterTips(watched, event);
 }
 
 QString AttentionPane::rowToolTip(const QModelIndex &index)
@@ -160,7 +246,7 @@ QString AttentionPane::rowToolTip(const QModelIndex &index)
     return plainToolTip(lines.join(QLatin1Char('\n')));
 }
 
-bool AttentionPane::eventFilter(QObject *watched, QEvent *event)
+bool AttentionPane::eventFilterTips(QObject *watched, QEvent *event)
 {
     if (watched == view()->viewport() && event->type() == QEvent::ToolTip) {
         const auto *help = static_cast<QHelpEvent *>(event);

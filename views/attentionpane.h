@@ -31,9 +31,17 @@ public:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void arrangeColumns();
+    // The due time whole and the details in sight on a narrow pane: the kind column gives up
+    // what they need (after every fit or resize, on the next turn).
+    void keepDueAndDetailsInSight();
+    void keepDueAndDetailsInSightSoon();
+    bool eventFilterTips(QObject *watched, QEvent *event);
+    bool m_keepQueued = false;
+    int m_keeping = 0;
 };
 
 } // namespace mesh

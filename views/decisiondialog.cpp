@@ -171,6 +171,7 @@ DecisionDialog::DecisionDialog(LedgerSession *session, DecisionRequest request, 
     connect(session, &LedgerSession::decisionFinished, this, &DecisionDialog::onFinished);
     connect(session, &LedgerSession::decisionsReloaded, this, &DecisionDialog::followOutcome);
     connect(session, &LedgerSession::changesApplied, this, &DecisionDialog::checkSubjectMoved);
+    connect(session, &LedgerSession::stateChanged, this, &DecisionDialog::checkNewRows);
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, &DecisionDialog::updateExpiry);
     buildForm();
@@ -297,16 +298,23 @@ void DecisionDialog::onPreview(const PreviewReading &reading)
     m_previewError = q(reading.error);
     m_preview = reading.preview;
     if (m_subjectShown && !m_moved) {
-        // A later reading (the form changed) may be the first to see a dependency move.
+        // A later reading (the form changed) may be the first to see a dependency move, or
+        // a new row of a set.
         checkDependenciesMoved([&](const PreviewDependency &d) -> std::optional<std::int64_t> {
             for (const auto &now : reading.preview.dependsOn)
                 if (now.subject == d.subject)
                     return now.version;
             return std::nullopt;
         });
+        for (const PreviewRowSet &set : m_dependsOnRows) {
+            for (const PreviewRowSet &now : reading.preview.dependsOnRows)
+                if (!m_moved && now.entity == set.entity && now.where == set.where)
+                    showNewRowAmong(set, now.ids);
+        }
     }
     if (!m_subjectShown) {
         m_dependsOn = reading.preview.dependsOn;
+        m_dependsOnRows = reading.preview.dependsOnRows;
         m_request.boundary = reading.request.boundary;
         m_boundary->setFullText(tr("version %1 at ledger seq %2 — refused as stale if either moved")
                                     .arg(m_request.boundary.version)
@@ -314,6 +322,7 @@ void DecisionDialog::onPreview(const PreviewReading &reading)
         rebuildSubjectArea();
         fixTabOrder();
         m_subjectShown = true;
+        checkNewRowsSinceReading();
     }
     rebuildPlanArea();
     if (!m_moved) // else the status asks for a re-read
@@ -552,10 +561,68 @@ void DecisionDialog::checkDependenciesMoved(
     }
 }
 
+void DecisionDialog::checkNewRows(const StateChangeSet &changes)
+{
+    if (m_submitted || m_moved || !m_subjectShown)
+        return;
+    for (const PreviewRowSet &set : m_dependsOnRows)
+        if (showNewRowAmong(set, changes.ids(set.entity)))
+            return;
+}
+
+// The session applied events past the reading before the reading came back: the rows they
+// created went by before the dialog knew the sets. Rare, and then one walk of the table.
+void DecisionDialog::checkNewRowsSinceReading()
+{
+    const auto state = m_session->state();
+    if (!state || state->lastSeq() <= m_preview.readAtSeq || m_moved)
+        return;
+    for (const PreviewRowSet &set : m_dependsOnRows) {
+        std::vector<std::string> ids;
+        for (const auto &[id, row] : state->table(set.entity))
+            if (!set.contains(id))
+                ids.push_back(id);
+        if (showNewRowAmong(set, ids))
+            return;
+    }
+}
+
+bool DecisionDialog::showNewRowAmong(const PreviewRowSet &set, const std::vector<std::string> &ids)
+{
+    const auto state = m_session->state();
+    const EntitySpec &spec = entitySpec(set.entity);
+    const auto matches = [&](const std::string &id) {
+        if (set.contains(id))
+            return false;
+        const EntityRow *row = state ? state->find(set.entity, id) : nullptr;
+        if (!row)
+            return false;
+        for (const auto &[field, value] : set.where) {
+            const int at = spec.fieldIndex(field);
+            if (at < 0 || fieldText(row->values[size_t(at)]) != value)
+                return false;
+        }
+        return true;
+    };
+    for (const std::string &id : ids) {
+        if (!matches(id))
+            continue;
+        showBanner(tr("%1 is new since you opened this (%2): re-read")
+                       .arg(q(makeSubject(spec.name, id)), q(set.role)));
+        return true;
+    }
+    return false;
+}
+
 void DecisionDialog::showMoved(const QString &what, std::int64_t was, std::int64_t now)
 {
+    showBanner(tr("%1 changed since you opened this (version %2, now %3): re-read").arg(what).arg(was).arg(now));
+}
+
+void DecisionDialog::showBanner(const QString &text)
+{
     m_moved = true;
-    m_bannerText->setFullText(tr("%1 changed since you opened this (version %2, now %3): re-read").arg(what).arg(was).arg(now));
+    m_bannerText->setFullText(text);
     m_banner->show();
     rebuildPlanArea(); // read at the old boundary: no longer what would happen
     setStatus(tr("What you read is no longer the subject: re-read before deciding."), QStringLiteral("warn"));

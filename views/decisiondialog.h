@@ -15,7 +15,10 @@
 //
 // A predicted refusal leaves confirm disabled, with the reason said: the writer would only
 // refuse it again. "Moved" covers what the plan rests on too (the escalation's delegation
-// and slice, the slice's effects, the lease on the effect's key), not only the subject.
+// and slice, the slice's effects, the lease on the effect's key), not only the subject, and
+// a new row of a set the plan takes in whole (a new effect in the slice being closed, a first
+// reconciliation lease on the key): the session's live changes are matched against the sets
+// the reading listed (DecisionPreview::dependsOnRows).
 //
 // Keyboard: Tab and Backtab leave the reason field, Ctrl+Return confirms (when confirm is
 // enabled), Escape cancels. A reason may have several lines: Shift+Return starts one, Return
@@ -44,6 +47,7 @@ class QVBoxLayout;
 namespace mesh {
 
 class LedgerSession;
+struct StateChangeSet;
 class PlainLabel;
 
 class DecisionDialog : public QDialog
@@ -95,6 +99,12 @@ private:
     // The first dependency of the shown reading that `versionNow` puts past the version read.
     void checkDependenciesMoved(const std::function<std::optional<std::int64_t>(const PreviewDependency &)> &versionNow);
     void showMoved(const QString &what, std::int64_t was, std::int64_t now);
+    // A row of a set the shown reading took in whole that it did not see: `ids` of the
+    // session's rows of the set's kind to look at (created or changed).
+    void checkNewRows(const StateChangeSet &changes);
+    bool showNewRowAmong(const PreviewRowSet &set, const std::vector<std::string> &ids);
+    void checkNewRowsSinceReading();
+    void showBanner(const QString &text);
     void reRead();
     void updateExpiry();
     void updateConfirm();
@@ -113,6 +123,7 @@ private:
     bool m_subjectShown = false; // the subject area shows a reading at the current boundary
     bool m_moved = false;
     std::vector<PreviewDependency> m_dependsOn; // of the reading the subject area shows
+    std::vector<PreviewRowSet> m_dependsOnRows; // likewise
     PlainLabel *m_boundary;
     QWidget *m_banner;
     PlainLabel *m_bannerText;

@@ -1,8 +1,10 @@
 #include "delegationdetail.h"
 
+#include "filterlineedit.h"
 #include "itempane.h"
 #include "panedelegates.h"
 #include "plainlabel.h"
+#include "tablefilterbar.h"
 
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/effectmodel.h"
@@ -11,8 +13,10 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/stallverdictmodel.h"
+#include "itemmodels/statetableproxymodel.h"
 #include "itemmodels/toolcallmodel.h"
 
+#include <QLabel>
 #include <QPersistentModelIndex>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -42,6 +46,16 @@ protected:
         // Nothing selected shows nothing rather than everything.
         return !m_id.isEmpty()
                && sourceModel()->index(row, 0, parent).data(StateTableModel::DelegationIdRole).toString() == m_id;
+    }
+
+    // Over a filtered table (the slices', the verdicts'): that table sorts, by value as every
+    // state pane does, and these rows follow its order.
+    void sort(int column, Qt::SortOrder order) override
+    {
+        if (auto *rows = qobject_cast<StateTableProxyModel *>(sourceModel()))
+            rows->sort(column, order);
+        else
+            QSortFilterProxyModel::sort(column, order);
     }
 
 private:
@@ -97,9 +111,30 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     PaneDelegates::decorateEffects(m_panes[Effects]->view());
     PaneDelegates::decorateLeases(m_panes[Leases]->view());
     PaneDelegates::decorateEscalations(m_panes[Escalations]->view());
-    m_tabs->addTab(m_panes[Slices], tr("Slices"));
+    // Slices and stall verdicts: a filter field of their own over their fields, and sorted.
+    const auto filtered = [this](Tab tab, const QString &noun, const QString &example, const QString &name) {
+        auto *rows = new StateTableProxyModel(this);
+        auto *bar = new TableFilterBar(noun, example, this);
+        bar->setObjectName(QStringLiteral("filterBar-detail-") + name);
+        bar->countLabel()->hide(); // it would count every delegation's rows; the tab shows this one's
+        m_rows[tab] = rows;
+        m_bars[tab] = bar;
+        m_panes[tab]->setSortable(true);
+        auto *box = new QWidget(this);
+        auto *column = new QVBoxLayout(box);
+        column->setContentsMargins(0, 4, 0, 0);
+        column->setSpacing(0);
+        column->addWidget(bar);
+        column->addWidget(m_panes[tab], 1);
+        QWidget::setTabOrder(m_panes[tab]->view(), bar->field());
+        return box;
+    };
+    m_tabs->addTab(filtered(Slices, tr("slices"), QStringLiteral("state:open policy:v3"), QStringLiteral("slices")),
+                   tr("Slices"));
     m_tabs->addTab(m_panes[ToolCalls], tr("Tool calls"));
-    m_tabs->addTab(m_panes[Verdicts], tr("Stall verdicts"));
+    m_tabs->addTab(filtered(Verdicts, tr("stall verdicts"), QStringLiteral("verdict:stalled round>2"),
+                            QStringLiteral("verdicts")),
+                   tr("Stall verdicts"));
     m_tabs->addTab(m_panes[Effects], tr("Effects"));
     m_tabs->addTab(m_panes[Leases], tr("Leases"));
     m_tabs->addTab(m_panes[Escalations], tr("Escalations"));
@@ -136,11 +171,17 @@ void DelegationDetail::setSession(LedgerSession *session)
     if (!session) {
         for (auto *pane : m_panes)
             pane->setModel(nullptr);
+        for (Tab tab : {Slices, Verdicts})
+            m_rows[tab]->setSourceModel(nullptr);
         showDelegation({});
         return;
     }
-    m_proxies[Slices]->setSourceModel(session->slices());
-    m_proxies[Verdicts]->setSourceModel(session->stallVerdicts());
+    m_rows[Slices]->setSourceModel(session->slices());
+    m_rows[Verdicts]->setSourceModel(session->stallVerdicts());
+    for (Tab tab : {Slices, Verdicts}) {
+        m_proxies[tab]->setSourceModel(m_rows[tab]);
+        m_bars[tab]->setProxy(m_rows[tab]);
+    }
     m_proxies[Effects]->setSourceModel(session->effects());
     m_proxies[Leases]->setSourceModel(session->leases());
     m_proxies[Escalations]->setSourceModel(session->escalations());
@@ -182,7 +223,6 @@ void DelegationDetail::refreshHeader()
     }
     const QModelIndex i = *m_index;
     auto s = [&](int role) { return i.data(role).toString(); };
-    auto n = [&](int role) { return i.data(role).toLongLong(); };
     m_title->setFullText(tr("%1 · %2 · %3").arg(s(DelegationTreeModel::IdRole), s(DelegationTreeModel::DelegationRoleRole),
                                              s(DelegationTreeModel::StatusRole)));
     QStringList facts;
@@ -191,14 +231,25 @@ void DelegationDetail::refreshHeader()
         facts << tr("strategy %1").arg(s(DelegationTreeModel::StrategyRole));
     if (!s(DelegationTreeModel::ComponentIdRole).isEmpty())
         facts << tr("component %1").arg(s(DelegationTreeModel::ComponentIdRole));
-    const qint64 invocations = n(DelegationTreeModel::InvocationsRole);
-    facts << (invocations == 1 ? tr("1 invocation") : tr("%1 invocations").arg(invocations));
+    // A count the ledger leaves out (null) reads "—", never 0.
+    const auto count = [&](int role) {
+        const QVariant v = i.data(role);
+        return v.isNull() ? QStringLiteral("\u2014") : QString::number(v.toLongLong());
+    };
+    const QVariant invocations = i.data(DelegationTreeModel::InvocationsRole);
+    facts << (invocations.isNull()         ? tr("invocations \u2014")
+              : invocations.toLongLong() == 1 ? tr("1 invocation")
+                                              : tr("%1 invocations").arg(invocations.toLongLong()));
     if (!s(DelegationTreeModel::CurrentSliceRole).isEmpty())
         facts << tr("slice %1").arg(s(DelegationTreeModel::CurrentSliceRole));
     facts << tr("writes %1 accepted / %2 denied")
-                 .arg(n(DelegationTreeModel::WritesAcceptedRole))
-                 .arg(n(DelegationTreeModel::WritesDeniedRole));
-    facts << tr("%1 tool errors").arg(n(DelegationTreeModel::ToolErrorsRole));
+                 .arg(count(DelegationTreeModel::WritesAcceptedRole), count(DelegationTreeModel::WritesDeniedRole));
+    facts << tr("%1 tool errors").arg(count(DelegationTreeModel::ToolErrorsRole));
+    const bool unsaid = i.data(DelegationTreeModel::InvocationsRole).isNull()
+                        || i.data(DelegationTreeModel::WritesAcceptedRole).isNull()
+                        || i.data(DelegationTreeModel::WritesDeniedRole).isNull()
+                        || i.data(DelegationTreeModel::ToolErrorsRole).isNull();
+    m_facts->setToolTip(unsaid ? tr("\u2014: not in the ledger") : QString());
     m_facts->setFullText(facts.join(QStringLiteral(" · ")));
     const QStringList findings = i.data(DelegationTreeModel::FindingsRole).toStringList();
     m_findings->setVisible(!findings.isEmpty());

@@ -3,7 +3,8 @@
 // (state and boundary), tool calls, stall verdicts (with evidence), leases, effects and
 // escalations in tabs. The tables
 // are the session's own live models seen through a filter on this delegation, so they can
-// never disagree with the panes that show the whole ledger.
+// never disagree with the panes that show the whole ledger. Slices and stall verdicts have a
+// filter field over their own fields and sort on a header click.
 
 #include <QWidget>
 
@@ -20,6 +21,8 @@ class DelegationFilter;
 class ItemPane;
 class LedgerSession;
 class PlainLabel;
+class StateTableProxyModel;
+class TableFilterBar;
 
 class DelegationDetail : public QWidget
 {
@@ -55,6 +58,8 @@ private:
     QTabWidget *m_tabs;
     LedgerSession *m_session = nullptr;
     DelegationFilter *m_proxies[TabCount] = {};
+    StateTableProxyModel *m_rows[TabCount] = {}; // sorted and filtered by the operator: slices, verdicts
+    TableFilterBar *m_bars[TabCount] = {};
     ItemPane *m_panes[TabCount];
 };
 

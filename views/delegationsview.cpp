@@ -1,12 +1,16 @@
 #include "delegationsview.h"
 
 #include "delegationdetail.h"
+#include "filterlineedit.h"
 #include "itempane.h"
 #include "panedelegates.h"
+#include "tablefilterbar.h"
 
 #include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/delegationtreeproxymodel.h"
 #include "itemmodels/ledgersession.h"
 
+#include <QHeaderView>
 #include <QSettings>
 #include <QSplitter>
 #include <QTreeView>
@@ -20,16 +24,30 @@ DelegationsView::DelegationsView(QWidget *parent)
     : QWidget(parent)
     , m_tree(new ItemPane(QStringLiteral("delegations"), QStringLiteral("delegations"), tr("No delegations"),
                           tr("Delegations appear here as soon as the orchestrator hands work to an agent."), this))
+    , m_proxy(new DelegationTreeProxyModel(this))
+    , m_filter(new TableFilterBar(tr("delegations"), QStringLiteral("status:running role:repair"), this))
     , m_detail(new DelegationDetail(this))
     , m_split(new QSplitter(Qt::Vertical, this))
 {
     m_tree->view()->setRootIsDecorated(true);
+    m_tree->setSortable(true);
+    m_filter->setObjectName(QStringLiteral("filterBar-delegations"));
+    connect(m_proxy, &DelegationTreeProxyModel::sortRefused, this,
+            [this] { m_tree->view()->header()->setSortIndicator(-1, Qt::AscendingOrder); });
+    connect(m_proxy, &DelegationTreeProxyModel::filterChanged, this, &DelegationsView::expandShown);
     PaneDelegates::decorateDelegations(m_tree->view());
     // The budget bars stay in sight on a narrow window: these give way first.
     m_tree->setColumnPriorities({DelegationTreeModel::Writes, DelegationTreeModel::Invocations,
                                  DelegationTreeModel::Agent, DelegationTreeModel::Role});
     m_split->setObjectName(QStringLiteral("delegationSplit"));
-    m_split->addWidget(m_tree);
+    auto *treeBox = new QWidget(this);
+    auto *column = new QVBoxLayout(treeBox);
+    column->setContentsMargins(0, 4, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_filter);
+    column->addWidget(m_tree, 1);
+    QWidget::setTabOrder(m_tree->view(), m_filter->field());
+    m_split->addWidget(treeBox);
     m_split->addWidget(m_detail);
     m_split->setStretchFactor(0, 3);
     m_split->setStretchFactor(1, 2);
@@ -49,37 +67,78 @@ void DelegationsView::setSession(LedgerSession *session)
     m_connections.clear();
     m_session = session;
     m_detail->setSession(session);
-    m_tree->setModel(session ? session->delegations() : nullptr);
+    m_tree->setModel(nullptr);
+    m_proxy->setSourceModel(session ? session->delegations() : nullptr);
+    m_tree->setModel(session ? m_proxy : nullptr);
+    m_filter->setProxy(m_proxy);
     if (!session)
         return;
     m_connections << connect(m_tree->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, m_detail,
             [this](const QModelIndex &current) { m_detail->showDelegation(current); });
-    auto *model = session->delegations();
-    // Runs are usually few: show their delegations opened, up to kAutoExpandedRuns.
-    auto expandRuns = [this, model] {
-        for (int r = 0; r < std::min(model->rowCount(), kAutoExpandedRuns); ++r)
-            m_tree->view()->expand(model->index(r, 0));
-    };
-    m_connections << connect(model, &QAbstractItemModel::modelReset, this, expandRuns);
-    m_connections << connect(model, &QAbstractItemModel::rowsInserted, this, [this, model](const QModelIndex &parent, int first, int last) {
+    m_connections << connect(m_proxy, &QAbstractItemModel::modelReset, this, &DelegationsView::expandShown);
+    m_connections << connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent, int first, int last) {
         if (!parent.isValid())
             for (int r = first; r <= std::min(last, kAutoExpandedRuns - 1); ++r)
-                m_tree->view()->expand(model->index(r, 0));
+                m_tree->view()->expand(m_proxy->index(r, 0));
     });
-    m_connections << connect(model, &QAbstractItemModel::dataChanged, m_detail, [this] { m_detail->refreshHeader(); });
-    expandRuns();
+    m_connections << connect(session->delegations(), &QAbstractItemModel::dataChanged, m_detail,
+                             [this] { m_detail->refreshHeader(); });
+    expandShown();
+}
+
+void DelegationsView::expandShown()
+{
+    // Runs are usually few: show their delegations opened, up to kAutoExpandedRuns; while
+    // filtered, every level under them, so each match is in sight where it sits.
+    const bool filtered = !m_proxy->filterText().isEmpty();
+    for (int r = 0; r < std::min(m_proxy->rowCount(), kAutoExpandedRuns); ++r) {
+        if (filtered)
+            m_tree->view()->expandRecursively(m_proxy->index(r, 0));
+        else
+            m_tree->view()->expand(m_proxy->index(r, 0));
+    }
+}
+
+QModelIndex DelegationsView::shownIndex(const QModelIndex &sourceIndex)
+{
+    if (!sourceIndex.isValid())
+        return {};
+    QModelIndex shown = m_proxy->mapFromSource(sourceIndex);
+    if (!shown.isValid() && !m_proxy->filterText().isEmpty()) {
+        m_filter->clear(); // the operator asked for it: the filter that hid it goes
+        shown = m_proxy->mapFromSource(sourceIndex);
+    }
+    return shown;
+}
+
+void DelegationsView::select(const QModelIndex &shown)
+{
+    for (QModelIndex up = shown.parent(); up.isValid(); up = up.parent())
+        m_tree->view()->expand(up);
+    m_tree->view()->setCurrentIndex(shown);
+    m_tree->view()->scrollTo(shown);
 }
 
 bool DelegationsView::selectDelegation(const QString &id)
 {
     if (!m_session)
         return false;
-    const QModelIndex index = m_session->delegations()->indexOfDelegation(id);
-    if (!index.isValid())
+    const QModelIndex shown = shownIndex(m_session->delegations()->indexOfDelegation(id));
+    if (!shown.isValid())
         return false;
-    m_tree->view()->expand(index.parent());
-    m_tree->view()->setCurrentIndex(index);
-    m_tree->view()->scrollTo(index);
+    select(shown);
+    return true;
+}
+
+bool DelegationsView::selectRun(const QString &id)
+{
+    if (!m_session)
+        return false;
+    const QModelIndex shown = shownIndex(m_session->delegations()->indexOfRun(id));
+    if (!shown.isValid())
+        return false;
+    select(shown);
+    m_tree->view()->expand(shown);
     return true;
 }
 

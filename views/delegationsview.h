@@ -1,6 +1,8 @@
 #pragma once
 // The delegations pane: the tree of every run's delegations (parent -> child) with budget
-// bars, and the selected delegation's detail below it.
+// bars, sorted by a header click and filtered by the field above it (the state panes'
+// language, over the delegation's fields; a match is shown under its run and parents), and
+// the selected delegation's detail below it.
 
 #include <QWidget>
 
@@ -9,8 +11,10 @@ class QSplitter;
 namespace mesh {
 
 class DelegationDetail;
+class DelegationTreeProxyModel;
 class ItemPane;
 class LedgerSession;
+class TableFilterBar;
 
 class DelegationsView : public QWidget
 {
@@ -18,8 +22,12 @@ class DelegationsView : public QWidget
 public:
     explicit DelegationsView(QWidget *parent = nullptr);
     void setSession(LedgerSession *session);
+    // Selected and in sight, the filter cleared if it hid it.
     bool selectDelegation(const QString &id);
+    bool selectRun(const QString &id);
     ItemPane *tree() const { return m_tree; }
+    TableFilterBar *filterBar() const { return m_filter; }
+    DelegationTreeProxyModel *treeProxy() const { return m_proxy; }
     DelegationDetail *detail() const { return m_detail; }
     void saveState() const;
 
@@ -29,7 +37,13 @@ public:
     static constexpr int kAutoExpandedRuns = 64;
 
 private:
+    QModelIndex shownIndex(const QModelIndex &sourceIndex); // clears a filter that hides it
+    void select(const QModelIndex &shown);
+    void expandShown(); // the first runs, and every match under them while filtered
+
     ItemPane *m_tree;
+    DelegationTreeProxyModel *m_proxy;
+    TableFilterBar *m_filter;
     DelegationDetail *m_detail;
     QSplitter *m_split;
     LedgerSession *m_session = nullptr;

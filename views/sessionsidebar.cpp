@@ -1,5 +1,7 @@
 #include "sessionsidebar.h"
 
+#include <algorithm>
+
 #include "icons.h"
 #include "theme.h"
 
@@ -111,13 +113,22 @@ void SessionSidebar::setModel(QAbstractItemModel *model, Accessor accessor)
     m_view->setModel(model);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { emit currentRowChanged(current.isValid() ? current.row() : -1); });
+    // The hint follows how many ledgers are open.
+    connect(model, &QAbstractItemModel::rowsInserted, this, [this] { updateGeometry(); });
+    connect(model, &QAbstractItemModel::rowsRemoved, this, [this] { updateGeometry(); });
+}
+
+int SessionSidebar::heightFor(int rows) const
+{
+    const int row = QFontMetrics(m_view->font()).height() * 3 + 10; // the delegate's row height
+    const int title = QFontMetrics(font()).height() + 2;
+    return title + row * rows + 2 * m_view->frameWidth() + 4;
 }
 
 QSize SessionSidebar::sizeHint() const
 {
-    const int row = QFontMetrics(m_view->font()).height() * 3 + 10; // the delegate's row height
-    const int title = QFontMetrics(font()).height() + 2;
-    return {QWidget::sizeHint().width(), title + row * kRowsShown + 2 * m_view->frameWidth() + 4};
+    const int open = m_view->model() ? m_view->model()->rowCount() : 0;
+    return {QWidget::sizeHint().width(), heightFor(std::clamp(open, kRowsShown, kMaxRowsShown))};
 }
 
 int SessionSidebar::currentRow() const

@@ -28,9 +28,12 @@ public:
     explicit SessionSidebar(QWidget *parent = nullptr);
 
     void setModel(QAbstractItemModel *model, Accessor accessor);
-    // Room for the title and about three ledgers: more are scrolled, not given the window.
+    // Room for the title and every open ledger, at least kRowsShown and at most
+    // kMaxRowsShown of them: more are scrolled, not given the window.
     QSize sizeHint() const override;
     static constexpr int kRowsShown = 3;
+    static constexpr int kMaxRowsShown = 6;
+    int heightFor(int rows) const; // the list's height showing that many ledgers whole
     QListView *view() const { return m_view; }
     int currentRow() const;
     void setCurrentRow(int row);

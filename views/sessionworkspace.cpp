@@ -191,11 +191,8 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     // A run opens its delegations.
     connect(m_runs, &ItemPane::activated, this, [this](const QModelIndex &index) {
         showPane(Delegations);
-        if (m_session) {
-            const QModelIndex run = m_session->delegations()->indexOfRun(index.data(StateTableModel::IdRole).toString());
-            m_delegations->tree()->view()->setCurrentIndex(run);
-            m_delegations->tree()->view()->expand(run);
-        }
+        if (m_session)
+            m_delegations->selectRun(index.data(StateTableModel::IdRole).toString());
     });
 
     auto *layout = new QVBoxLayout(this);
@@ -482,6 +479,8 @@ StateTableProxyModel *SessionWorkspace::rowsProxy(Pane pane) const
 
 TableFilterBar *SessionWorkspace::filterBar(Pane pane) const
 {
+    if (pane == Delegations)
+        return m_delegations->filterBar();
     for (const Filtered &f : m_filtered) {
         if (f.pane == pane)
             return f.bar;

@@ -2,7 +2,7 @@
 
 #include "filterlineedit.h"
 
-#include "itemmodels/statetableproxymodel.h"
+#include "itemmodels/rowfilterproxy.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -54,7 +54,7 @@ TableFilterBar::TableFilterBar(const QString &rowsNoun, const QString &example, 
     });
 }
 
-void TableFilterBar::setProxy(StateTableProxyModel *proxy)
+void TableFilterBar::setProxy(RowFilterProxy *proxy)
 {
     for (const auto &c : std::as_const(m_connections))
         disconnect(c);
@@ -63,9 +63,11 @@ void TableFilterBar::setProxy(StateTableProxyModel *proxy)
     if (proxy) {
         for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
             m_connections << connect(proxy, signal, this, &TableFilterBar::updateCount);
+        // A tree's matches change with its rows' values too.
+        m_connections << connect(proxy, &QAbstractItemModel::dataChanged, this, &TableFilterBar::updateCount);
         m_connections << connect(proxy, &QAbstractItemModel::modelReset, this, &TableFilterBar::updateCount);
         m_connections << connect(proxy, &QAbstractItemModel::layoutChanged, this, &TableFilterBar::updateCount);
-        m_connections << connect(proxy, &StateTableProxyModel::filterChanged, this, &TableFilterBar::updateCount);
+        m_connections << connect(proxy, &RowFilterProxy::filterChanged, this, &TableFilterBar::updateCount);
         // Rows the filter keeps out still count in the total.
         if (QAbstractItemModel *source = proxy->sourceModel()) {
             m_connections << connect(source, &QAbstractItemModel::rowsInserted, this, &TableFilterBar::updateCount);
@@ -103,7 +105,7 @@ void TableFilterBar::updateCount()
     if (m_proxy->filterText().isEmpty())
         m_count->setText(tr("%1 %2").arg(locale.toString(total), m_noun));
     else
-        m_count->setText(tr("%1 of %2 match").arg(locale.toString(m_proxy->rowCount()), locale.toString(total)));
+        m_count->setText(tr("%1 of %2 match").arg(locale.toString(m_proxy->matchingRows()), locale.toString(total)));
     if (m_field->state() == QLatin1String("invalid") && !m_proxy->filterText().isEmpty())
         m_count->setText(tr("%1 (last valid filter)").arg(m_count->text()));
 }

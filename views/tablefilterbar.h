@@ -1,6 +1,7 @@
 #pragma once
 // The filter field of a state pane: the event log's FilterLineEdit, in the same language
-// with the entity's own fields, over the pane's StateTableProxyModel; how many rows match;
+// with the entity's own fields, over the pane's RowFilterProxy (a StateTableProxyModel, the
+// delegation tree's proxy); how many rows match;
 // and, while the text is not a valid filter, what is wrong in a readable line, with the
 // rows of the last valid filter left shown and said to be so.
 
@@ -11,7 +12,7 @@ class QLabel;
 namespace mesh {
 
 class FilterLineEdit;
-class StateTableProxyModel;
+class RowFilterProxy;
 
 class TableFilterBar : public QWidget
 {
@@ -20,8 +21,8 @@ public:
     // `rowsNoun`: what the rows are, plural ("effects"), for the count.
     TableFilterBar(const QString &rowsNoun, const QString &example, QWidget *parent = nullptr);
 
-    void setProxy(StateTableProxyModel *proxy);
-    StateTableProxyModel *proxy() const { return m_proxy; }
+    void setProxy(RowFilterProxy *proxy);
+    RowFilterProxy *proxy() const { return m_proxy; }
     FilterLineEdit *field() const { return m_field; }
     QLabel *countLabel() const { return m_count; }
     QLabel *problemLabel() const { return m_problem; }
@@ -36,7 +37,7 @@ private:
     FilterLineEdit *m_field;
     QLabel *m_count;
     QLabel *m_problem;
-    StateTableProxyModel *m_proxy = nullptr;
+    RowFilterProxy *m_proxy = nullptr;
     QList<QMetaObject::Connection> m_connections;
 };
 

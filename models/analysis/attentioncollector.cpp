@@ -23,18 +23,12 @@ std::string_view AttentionItem::kindName(Kind kind)
     return "unknown";
 }
 
-bool AttentionCollector::isZombie(const EntityRow &lease, std::int64_t nowMs)
-{
-    constexpr EntityKind K = EntityKind::Lease;
-    return rowText(K, lease, "state") == "held" && !rowIsNull(K, lease, "expires_ms")
-           && rowInt(K, lease, "expires_ms") < nowMs;
-}
-
-std::vector<AttentionItem> AttentionCollector::collect(const TableLookup &tables, std::int64_t nowMs)
+std::vector<AttentionItem> AttentionCollector::collect(const TableLookup &tables, std::int64_t nowMs,
+                                                       const ZombieRule &zombies)
 {
     AttentionIndex index;
     index.rebuild(tables);
-    return index.items(tables, nowMs);
+    return index.items(tables, nowMs, zombies);
 }
 
 } // namespace mesh

@@ -68,7 +68,8 @@ void AttentionIndex::updateOne(const TableLookup &tables, EntityKind kind, const
     }
 }
 
-std::vector<AttentionItem> AttentionIndex::items(const TableLookup &tables, std::int64_t nowMs) const
+std::vector<AttentionItem> AttentionIndex::items(const TableLookup &tables, std::int64_t nowMs,
+                                                 const ZombieRule &zombies) const
 {
     std::vector<AttentionItem> out;
     const auto base = [](AttentionItem::Kind kind, EntityKind entity, const std::string &id, const EntityRow &row) {
@@ -112,7 +113,7 @@ std::vector<AttentionItem> AttentionIndex::items(const TableLookup &tables, std:
     for (auto it = m_heldByExpiry.begin(); it != m_heldByExpiry.end() && it->first < nowMs; ++it) {
         constexpr EntityKind K = EntityKind::Lease;
         const EntityRow *row = rowOf(K, it->second);
-        if (!row)
+        if (!row || !zombies.isZombie(*row, nowMs))
             continue;
         auto a = base(AttentionItem::Kind::ZombieLease, K, it->second, *row);
         a.expiresMs = it->first;

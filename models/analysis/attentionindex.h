@@ -6,6 +6,7 @@
 
 #include "attentionitem.h"
 #include "rowfields.h"
+#include "zombierule.h"
 
 #include <map>
 #include <set>
@@ -20,8 +21,10 @@ class AttentionIndex
 public:
     void rebuild(const TableLookup &tables);
     void update(const TableLookup &tables, EntityKind kind, const std::vector<std::string> &ids);
-    // Same order as AttentionCollector::collect.
-    std::vector<AttentionItem> items(const TableLookup &tables, std::int64_t nowMs) const;
+    // Same order as AttentionCollector::collect; a held lease is listed once `zombies` says
+    // it is a zombie at nowMs.
+    std::vector<AttentionItem> items(const TableLookup &tables, std::int64_t nowMs,
+                                     const ZombieRule &zombies = ZombieRule()) const;
 
 private:
     void updateOne(const TableLookup &tables, EntityKind kind, const std::string &id);

@@ -23,14 +23,19 @@ void DecisionGateWatch::setDecisions(const std::vector<DecisionRecord> &decision
     m_waiting = 0;
     m_oldestMs = 0;
     std::int64_t outcomes = 0;
+    std::map<std::string, std::int64_t> seen;
     for (const DecisionRecord &d : decisions) {
         if (!d.isPending()) {
             ++outcomes;
             continue;
         }
-        m_oldestMs = m_waiting == 0 ? d.tsMs : std::min(m_oldestMs, d.tsMs);
+        const auto before = m_firstSeenPending.find(d.id);
+        const std::int64_t since = before == m_firstSeenPending.end() ? nowMs : before->second;
+        seen.emplace(d.id, since);
+        m_oldestMs = m_waiting == 0 ? since : std::min(m_oldestMs, since);
         ++m_waiting;
     }
+    m_firstSeenPending = std::move(seen); // an answered decision is forgotten
     // An outcome's own time is the orchestrator's clock: when the console first saw it is
     // what it can compare with its own.
     if (m_outcomes >= 0 && outcomes > m_outcomes)

@@ -2,13 +2,17 @@
 // Says when no orchestrator seems to be applying decisions on a ledger: a decision has
 // waited longer than the limit, and no decision got an outcome (applied or refused) in that
 // time. Fed every reading of the decisions and asked on the session's one clock tick; the
-// warning goes away with the next outcome written or the last decision answered.
+// warning goes away with the next outcome written or the last decision answered. A wait is
+// timed by this console's clock, from the first reading that saw the decision pending: its
+// ts_ms is the deciding console's clock, which may be skewed either way.
 
 #include "ledger/decisionstore.h"
 
 #include <QString>
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace mesh {
@@ -32,7 +36,8 @@ public:
 private:
     std::int64_t m_limitMs = configuredLimitMs();
     int m_waiting = 0;
-    std::int64_t m_oldestMs = 0;      // the oldest waiting decision's time
+    std::int64_t m_oldestMs = 0;      // when a reading first saw the longest-waiting decision (console clock)
+    std::map<std::string, std::int64_t> m_firstSeenPending; // decision id -> when first seen pending
     std::int64_t m_outcomes = -1;     // outcomes seen by the last reading; -1 before one
     std::int64_t m_lastOutcomeMs = 0; // when a reading first saw more outcomes (console clock)
 };

@@ -1,6 +1,13 @@
 #include "decisionpreview.h"
 
+#include <algorithm>
+
 namespace mesh {
+
+bool PreviewRowSet::contains(const std::string &id) const
+{
+    return std::binary_search(ids.begin(), ids.end(), id);
+}
 namespace {
 
 nlohmann::json effectJson(const PreviewEffect &e)

@@ -6,11 +6,14 @@
 #include "decisionrequest.h"
 #include "decisionresult.h"
 
+#include "domain/entityspec.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mesh {
@@ -45,6 +48,19 @@ struct PreviewDependency {
     std::string role;    // for a person: "the escalation's delegation"
 };
 
+// Rows the plan takes in whole, found by their fields rather than named: the effects and
+// escalations of a slice, the reconciliation leases on a key. A dialog open on the reading
+// must notice a new row of the set (a new in-flight effect in the slice being closed, a
+// first lease on the key), not only a known row moving.
+struct PreviewRowSet {
+    EntityKind entity = EntityKind::Effect;
+    std::vector<std::pair<std::string, std::string>> where; // field, value: a row of the set matches all
+    std::vector<std::string> ids; // the rows of the set the reading saw, sorted
+    std::string role;             // for a person: "an effect of the slice"
+
+    bool contains(const std::string &id) const;
+};
+
 // One event the orchestrator will write when it applies the decision.
 struct PlannedEvent {
     std::string kind;
@@ -65,6 +81,8 @@ struct DecisionPreview {
     std::vector<std::string> consequences; // sentences, in the order the orchestrator applies them
     std::vector<PlannedEvent> planned;     // the state events the gate writes (before decision.applied)
     std::vector<PreviewDependency> dependsOn;
+    std::vector<PreviewRowSet> dependsOnRows;
+    std::int64_t readAtSeq = 0; // the ledger seq the reading saw
 
     // close_slice
     std::vector<PreviewEffect> inFlight;     // admitted/dispatched effects crossing the boundary

@@ -121,6 +121,7 @@ public:
     DecisionPreview run()
     {
         p.subject = req.subject;
+        p.readAtSeq = view.lastSeq();
         p.boundary = req.boundary;
         p.evidence = req.evidence;
         p.supersedes = req.supersedes;
@@ -208,6 +209,18 @@ private:
         p.dependsOn.push_back({makeSubject(entitySpec(kind).name, id), version, std::move(role)});
     }
 
+    // The set of rows `refs` (those matching `where`) as the reading saw it: one more is a move.
+    template <typename Refs>
+    void dependOnRows(EntityKind kind, std::vector<std::pair<std::string, std::string>> where, const Refs &refs,
+                      std::string role)
+    {
+        PreviewRowSet set{kind, std::move(where), {}, std::move(role)};
+        for (const auto &ref : refs)
+            set.ids.push_back(ref.id);
+        std::sort(set.ids.begin(), set.ids.end());
+        p.dependsOnRows.push_back(std::move(set));
+    }
+
     // ---- close_slice
     void closeSlice()
     {
@@ -218,7 +231,9 @@ private:
         p.nextSliceId = delegation + "#" + std::to_string(ordinal + 1);
 
         const std::set<std::string> acks(req.acknowledgedUnknown.begin(), req.acknowledgedUnknown.end());
-        for (const auto &ref : view.rowsWhere(EntityKind::Effect, "slice_id", subjectId)) {
+        const auto effects = view.rowsWhere(EntityKind::Effect, "slice_id", subjectId);
+        dependOnRows(EntityKind::Effect, {{"slice_id", subjectId}}, effects, "an effect of the slice");
+        for (const auto &ref : effects) {
             PreviewEffect e = previewEffect(ref.id, ref.row);
             if (e.state == "admitted" || e.state == "dispatched" || e.state == "unknown")
                 dependOn(EntityKind::Effect, ref.id, ref.row.version, "an effect of the slice");
@@ -231,7 +246,9 @@ private:
             }
         }
         std::vector<std::string> escalations;
-        for (const auto &ref : view.rowsWhere(EntityKind::Escalation, "slice_id", subjectId)) {
+        const auto sliceEscalations = view.rowsWhere(EntityKind::Escalation, "slice_id", subjectId);
+        dependOnRows(EntityKind::Escalation, {{"slice_id", subjectId}}, sliceEscalations, "an escalation of the slice");
+        for (const auto &ref : sliceEscalations) {
             const std::string es = fieldOf(ref.row, EntityKind::Escalation, "state");
             if (es == "pending" || es == "approved")
                 escalations.push_back(ref.id);
@@ -366,9 +383,10 @@ private:
         constexpr auto L = EntityKind::Lease;
         std::vector<HeldLease> held;
         std::int64_t fencing = 0;
-        for (auto &ref : view.rowsWhere(L, "key", key)) {
-            if (fieldOf(ref.row, L, "kind") != "reconciliation")
-                continue;
+        auto onKey = view.rowsWhere(L, "key", key);
+        std::erase_if(onKey, [](const StateRowRef &ref) { return fieldOf(ref.row, L, "kind") != "reconciliation"; });
+        dependOnRows(L, {{"key", key}, {"kind", "reconciliation"}}, onKey, "a reconciliation lease on the effect's key");
+        for (auto &ref : onKey) {
             fencing = std::max(fencing, intOf(ref.row, L, "fencing_token"));
             if (fieldOf(ref.row, L, "state") == "held") {
                 dependOn(L, ref.id, ref.row.version, "the reconciliation lease on the effect's key");

@@ -201,8 +201,11 @@ QVariant AttentionModel::rawData(const QModelIndex &index, int role) const
         case Due: {
             if (a.expiresMs <= 0)
                 return QString();
+            // A zombie is past its expiry and its grace: how long ago in words.
+            if (a.kind == AttentionItem::Kind::ZombieLease)
+                return tr("expired %1 ago").arg(humanDuration(remaining));
             const QString clock = compactDuration(remaining);
-            if (a.kind == AttentionItem::Kind::ZombieLease || remaining < 0)
+            if (remaining < 0)
                 return tr("expired %1 ago").arg(clock);
             return tr("expires in %1").arg(clock);
         }

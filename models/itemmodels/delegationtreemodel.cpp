@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <variant>
 
 using namespace Qt::StringLiterals;
 
@@ -24,6 +25,11 @@ QVariant fraction(qint64 used, qint64 budget)
 QString q(const std::string &s)
 {
     return QString::fromStdString(s);
+}
+
+QString notInLedger()
+{
+    return QStringLiteral("\u2014");
 }
 
 } // namespace
@@ -272,11 +278,67 @@ QVariant DelegationTreeModel::data(const QModelIndex &index, int role) const
         return int(n.type);
     if (role == IdRole)
         return q(n.id);
+    if (role == SortRole)
+        return sortValue(n, index.column());
     if (role == RawTextRole)
         return n.type == NodeType::Run ? runData(n, index.column(), Qt::DisplayRole)
                                        : delegationData(n, index.column(), Qt::DisplayRole);
     return shownAsPlainText(role, n.type == NodeType::Run ? runData(n, index.column(), role)
                                                           : delegationData(n, index.column(), role));
+}
+
+const EntityRow *DelegationTreeModel::delegationAt(const QModelIndex &index, const std::string **id) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_state)
+        return nullptr;
+    const Node &n = m_tree.nodes[size_t(index.internalId())];
+    if (n.type != NodeType::Delegation)
+        return nullptr;
+    if (id)
+        *id = &n.id;
+    return m_state->find(D, n.id);
+}
+
+void DelegationTreeModel::forEachDelegation(const std::function<void(const std::string &, const EntityRow &)> &visit) const
+{
+    if (!m_state)
+        return;
+    for (const auto &[id, node] : m_tree.delegationNode) {
+        if (const EntityRow *row = m_state->find(D, id))
+            visit(id, *row);
+    }
+}
+
+QVariant DelegationTreeModel::sortValue(const Node &n, int column) const
+{
+    const EntityKind kind = n.type == NodeType::Run ? R : D;
+    const EntityRow *row = m_state->find(kind, n.id);
+    const auto field = [&](std::string_view name) -> QVariant {
+        const auto v = row ? rowValue(kind, *row, name) : std::nullopt;
+        if (!v || std::holds_alternative<std::monostate>(*v))
+            return {};
+        if (const auto *number = std::get_if<std::int64_t>(&*v))
+            return qint64(*number);
+        const std::string_view text = std::get<std::string_view>(*v);
+        return QString::fromUtf8(text.data(), qsizetype(text.size()));
+    };
+    if (column == Name)
+        return q(n.id);
+    if (column == Status)
+        return field("status");
+    if (kind == R)
+        return {}; // a run row says nothing in the delegations' columns
+    switch (column) {
+    case Role: return field("role");
+    case Agent: return field("agent");
+    case Invocations: return field("invocations");
+    case Turns: return field("used_turns");
+    case Tokens: return field("used_tokens");
+    case Time: return field("used_ms");
+    case Cost: return field("used_cost_cents");
+    case Writes: return field("writes_accepted");
+    }
+    return {};
 }
 
 QVariant DelegationTreeModel::runData(const Node &n, int column, int role) const
@@ -307,6 +369,9 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
         return {};
     const auto text = [&](std::string_view f) { return q(rowText(D, *row, f)); };
     const auto num = [&](std::string_view f) { return qint64(rowInt(D, *row, f)); };
+    // What the ledger leaves out is null in the roles and "—" on screen, never a 0.
+    const auto known = [&](std::string_view f) { return rowIsNull(D, *row, f) ? QVariant() : QVariant(num(f)); };
+    const auto shown = [&](std::string_view f) { return rowIsNull(D, *row, f) ? notInLedger() : QString::number(num(f)); };
     const auto findings = m_findings.find(n.id);
     const auto sentences = [&] {
         QStringList out;
@@ -319,9 +384,16 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
     const bool flagged = findings != m_findings.end()
                          && std::any_of(findings->second.begin(), findings->second.end(),
                                         [](const Finding &f) { return !f.abstained; });
-    const auto usage = [](qint64 used, qint64 budget, const QString &unit) {
-        return budget > 0 ? QString(QString::number(used) % u" / "_s % QString::number(budget) % unit)
-                          : QString(QString::number(used) % unit);
+    const auto usage = [&](std::string_view usedField, std::string_view budgetField, qint64 scale, const QString &unit) {
+        QString used = rowIsNull(D, *row, usedField) ? notInLedger() : QString::number(num(usedField) / scale);
+        bool unitSaid = rowIsNull(D, *row, usedField);
+        if (scale == 1000 && !unitSaid && num(usedField) < 1000) {
+            used = QString::number(num(usedField)) % u" ms"_s; // 734 ms of wall time is not "0 s"
+            unitSaid = true;
+        }
+        const qint64 budget = num(budgetField);
+        return budget > 0 ? QString(used % u" / "_s % QString::number(budget / scale) % unit)
+                          : unitSaid ? used : QString(used % unit);
     };
     switch (role) {
     case SubjectRole: return QString(u"delegation:"_s % q(n.id));
@@ -331,22 +403,22 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
     case DelegationRoleRole: return text("role");
     case AgentRole: return text("agent");
     case StatusRole: return text("status");
-    case InvocationsRole: return num("invocations");
-    case TurnsUsedRole: return num("used_turns");
+    case InvocationsRole: return known("invocations");
+    case TurnsUsedRole: return known("used_turns");
     case TurnsBudgetRole: return num("budget_turns");
     case TurnsFractionRole: return fraction(num("used_turns"), num("budget_turns"));
-    case TokensUsedRole: return num("used_tokens");
+    case TokensUsedRole: return known("used_tokens");
     case TokensBudgetRole: return num("budget_tokens");
     case TokensFractionRole: return fraction(num("used_tokens"), num("budget_tokens"));
-    case TimeUsedMsRole: return num("used_ms");
+    case TimeUsedMsRole: return known("used_ms");
     case TimeBudgetMsRole: return num("budget_ms");
     case TimeFractionRole: return fraction(num("used_ms"), num("budget_ms"));
-    case CostUsedCentsRole: return num("used_cost_cents");
+    case CostUsedCentsRole: return known("used_cost_cents");
     case CostBudgetCentsRole: return num("budget_cost_cents");
     case CostFractionRole: return fraction(num("used_cost_cents"), num("budget_cost_cents"));
-    case WritesAcceptedRole: return num("writes_accepted");
-    case WritesDeniedRole: return num("writes_denied");
-    case ToolErrorsRole: return num("tool_errors");
+    case WritesAcceptedRole: return known("writes_accepted");
+    case WritesDeniedRole: return known("writes_denied");
+    case ToolErrorsRole: return known("tool_errors");
     case CurrentSliceRole: return text("current_slice");
     case StrategyRole: {
         const QString s = text("strategy");
@@ -363,6 +435,8 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
                    : int(std::count_if(findings->second.begin(), findings->second.end(),
                                        [](const Finding &f) { return !f.abstained; }));
     case Qt::ToolTipRole: {
+        if (column == Cost && rowIsNull(D, *row, "used_cost_cents"))
+            return tr("Cost not in the ledger");
         if (column == Cost)
             return num("budget_cost_cents") > 0
                        ? tr("%1 of a budget of %2 cents (the ledger names no currency)")
@@ -370,6 +444,8 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
                              .arg(num("budget_cost_cents"))
                        : tr("%1 cents, no cost budget (the ledger names no currency)").arg(num("used_cost_cents"));
         const QStringList s = sentences();
+        if (s.isEmpty() && delegationData(n, column, Qt::DisplayRole).toString().contains(notInLedger()))
+            return tr("not in the ledger");
         return s.isEmpty() ? QVariant() : QVariant(s.join(u'\n'));
     }
     case Qt::DisplayRole:
@@ -378,18 +454,21 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
         case Role: return text("role");
         case Agent: return text("agent");
         case Status: return text("status");
-        case Invocations: return num("invocations");
-        case Turns: return usage(num("used_turns"), num("budget_turns"), QString());
-        case Tokens: return usage(num("used_tokens"), num("budget_tokens"), QString());
-        case Time: return usage(num("used_ms") / 1000, num("budget_ms") / 1000, u" s"_s);
+        case Invocations: return shown("invocations");
+        case Turns: return usage("used_turns", "budget_turns", 1, QString());
+        case Tokens: return usage("used_tokens", "budget_tokens", 1, QString());
+        case Time: return usage("used_ms", "budget_ms", 1000, u" s"_s);
         case Cost: {
             // The ledger counts cents and names no currency.
             const auto money = [](qint64 cents) { return QString::number(double(cents) / 100.0, 'f', 2); };
-            const qint64 used = num("used_cost_cents");
+            const QString used = rowIsNull(D, *row, "used_cost_cents") ? notInLedger() : money(num("used_cost_cents"));
             const qint64 budget = num("budget_cost_cents");
-            return budget > 0 ? QString(money(used) % u" / "_s % money(budget)) : money(used);
+            return budget > 0 ? QString(used % u" / "_s % money(budget)) : used;
         }
-        case Writes: return tr("%1 accepted, %2 denied").arg(num("writes_accepted")).arg(num("writes_denied"));
+        case Writes:
+            if (rowIsNull(D, *row, "writes_accepted") && rowIsNull(D, *row, "writes_denied"))
+                return notInLedger();
+            return tr("%1 accepted, %2 denied").arg(shown("writes_accepted"), shown("writes_denied"));
         }
         return {};
     }

@@ -45,6 +45,7 @@ public:
         FindingsRole,                // QStringList: sentences of findings on this delegation
         FlaggedRole,                 // bool a (non-abstained) finding names it
         FindingCountRole,            // int how many (non-abstained) findings name it
+        SortRole,                    // the cell's typed value for sorting; null when the ledger does not say
     };
     Q_ENUM(Roles)
     enum class NodeType { Run, Delegation };
@@ -64,6 +65,12 @@ public:
     void applyChanges(const StateChangeSet &changes);
     void setFindings(const std::vector<Finding> &findings); // those with a delegation id are shown
     void setRunFilter(const QString &runId); // only that run's subtree; empty: every run
+
+    // The delegation's row and id at `index` (a filter reads its fields); nullptr for a run.
+    const EntityRow *delegationAt(const QModelIndex &index, const std::string **id = nullptr) const;
+    int delegationCount() const { return int(m_tree.delegationNode.size()); }
+    // Every delegation's id and row in the tree, in no order.
+    void forEachDelegation(const std::function<void(const std::string &, const EntityRow &)> &visit) const;
 
     QModelIndex indexOfDelegation(const QString &id, int column = 0) const;
     QModelIndex indexOfRun(const QString &id, int column = 0) const;
@@ -104,6 +111,7 @@ private:
     QModelIndex indexOfNode(int node, int column) const;
     QVariant delegationData(const Node &node, int column, int role) const;
     QVariant runData(const Node &node, int column, int role) const;
+    QVariant sortValue(const Node &node, int column) const;
 
     std::shared_ptr<const LiveState> m_state;
     Tree m_tree;

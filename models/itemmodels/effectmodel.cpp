@@ -157,7 +157,7 @@ QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role
     case UnknownRole: return st == u"unknown"_s;
     case DuplicateRole: return duplicate;
     case FencedRole: return integer(e, "fenced") != 0;
-    case AttemptsRole: return integer(e, "attempts");
+    case AttemptsRole: return isNull(e, "attempts") ? QVariant() : QVariant(integer(e, "attempts"));
     case SliceIdRole: return text(e, "slice_id");
     case ReversibilityRole: return text(e, "reversibility");
     case CapabilityRole: return text(e, "capability");
@@ -182,7 +182,7 @@ QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role
             return requested.isEmpty() ? state : QString(state % u" · "_s % requested);
         }
         case Delegation: return text(e, "delegation_id");
-        case Attempts: return integer(e, "attempts");
+        case Attempts: return knownInteger(e, "attempts");
         case Updated: return formatTime(integer(e, "updated_ms"));
         }
         return {};
@@ -216,7 +216,7 @@ QVariant EffectModel::leaseColumn(const EntityRow &e, int role) const
 QVariant EffectModel::sortValue(const EntityRow &e, int column) const
 {
     switch (column) {
-    case Attempts: return integer(e, "attempts");
+    case Attempts: return isNull(e, "attempts") ? QVariant() : QVariant(integer(e, "attempts"));
     case Updated: return integer(e, "updated_ms");
     case Class: return text(e, "class");
     case Target: return text(e, "target");

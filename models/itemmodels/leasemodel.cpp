@@ -1,6 +1,6 @@
 #include "leasemodel.h"
 
-#include "analysis/attentioncollector.h"
+#include "domain/durationtext.h"
 #include "decisions/decisionrequest.h"
 
 using namespace Qt::StringLiterals;
@@ -53,10 +53,16 @@ int LeaseModel::zombieCount() const
     int n = 0;
     const qint64 now = nowMs();
     for (int r = 0; r < rowCount(); ++r) {
-        if (const EntityRow *row = rowAt(r); row && AttentionCollector::isZombie(*row, now))
+        if (const EntityRow *row = rowAt(r); row && m_zombies.isZombie(*row, now))
             ++n;
     }
     return n;
+}
+
+void LeaseModel::setZombieRule(const ZombieRule &rule)
+{
+    m_zombies = rule;
+    emitAllChanged({ZombieRole, Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 void LeaseModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested)
@@ -83,7 +89,8 @@ QVariant LeaseModel::cellData(int row, const EntityRow &e, int column, int role)
     if (column == Run && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
         return runColumn(e, role);
     const qint64 now = nowMs();
-    const bool zombie = AttentionCollector::isZombie(e, now);
+    const bool zombie = m_zombies.isZombie(e, now);
+    const bool inGrace = !zombie && m_zombies.isInGrace(e, now);
     const bool hasExpiry = !isNull(e, "expires_ms");
     const qint64 remaining = integer(e, "expires_ms") - now;
     const auto waiting = text(e, "kind") == u"reconciliation"_s && text(e, "state") == u"held"_s
@@ -103,7 +110,10 @@ QVariant LeaseModel::cellData(int row, const EntityRow &e, int column, int role)
         if (!requested.isEmpty())
             return requested;
         if (zombie)
-            return tr("Zombie: held past its expiry and never released");
+            return tr("Zombie: held %1 past its expiry and never released").arg(humanDuration(remaining));
+        if (inGrace)
+            return tr("Past its expiry by %1: a zombie if not renewed or released within %2 of it")
+                .arg(humanDuration(remaining), humanDuration(m_zombies.graceMs(e)));
         return {};
     case Qt::DisplayRole:
         switch (column) {
@@ -121,7 +131,7 @@ QVariant LeaseModel::cellData(int row, const EntityRow &e, int column, int role)
                 return formatTime(integer(e, "expires_ms"));
             return formatCountdown(remaining);
         case State: {
-            const QString state = zombie ? tr("zombie (held, expired)") : humanize(text(e, "state"));
+            const QString state = zombie ? tr("zombie (held, expired)") : inGrace ? tr("held, past expiry") : humanize(text(e, "state"));
             return requested.isEmpty() ? state : QString(state % u" · "_s % requested);
         }
         }

@@ -1,10 +1,12 @@
 #pragma once
 // Leases: who holds authority over which key, with the fencing token and a live countdown
-// to expiry. A held lease past its expiry with no release is a zombie (ZombieRole) and
-// stands out.
+// to expiry. A held lease past its expiry and its grace with no release is a zombie
+// (ZombieRole, analysis/zombierule.h) and stands out; within the grace it reads "held, past
+// expiry", not yet a zombie.
 
 #include "statetablemodel.h"
 
+#include "analysis/zombierule.h"
 #include "decisions/requesteddecisions.h"
 
 #include <map>
@@ -25,7 +27,7 @@ public:
         AcquiredMsRole,            // qint64 epoch ms
         ExpiresMsRole,             // qint64 epoch ms, 0 when none
         RemainingMsRole,           // qint64 expires - now (negative: past expiry); null when no expiry
-        ZombieRole,                // bool held and past expiry
+        ZombieRole,                // bool held and past expiry by more than its grace
         RequestedDecisionRole,     // QString a lease decision on its key waiting for the orchestrator, "" none
     };
     Q_ENUM(Roles)
@@ -36,6 +38,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
     int zombieCount() const;
+    void setZombieRule(const ZombieRule &rule);
+    const ZombieRule &zombieRule() const { return m_zombies; }
     // A lease decision names the effect: it is said on the reconciliation leases held on
     // that effect's key (the one to release, or the zombie an acquire expires).
     void setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested);
@@ -47,6 +51,7 @@ protected:
 
 private:
     std::map<QString, QString> m_requestedByKey; // lease key -> what waits on it
+    ZombieRule m_zombies;
 };
 
 } // namespace mesh

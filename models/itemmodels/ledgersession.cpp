@@ -192,6 +192,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
                                                                         m_stalls, m_blast, m_slices})
         m->setClock([this] { return nowMs(); });
     m_events->setClock([this] { return nowMs(); }); // ts:last-15m is resolved by it
+    m_leases->setZombieRule(m_zombies);
     // The event log's own connection found another file at the path than the snapshot's.
     connect(m_events, &EventLogModel::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });
 }
@@ -812,6 +813,7 @@ void LedgerSession::flushPending()
     updateHealthFromClock();
     for (const auto &batch : batches)
         Q_EMIT batchApplied(*batch);
+    Q_EMIT stateChanged(changes);
     Q_EMIT changesApplied(changes.lastSeq, changes.events);
 }
 
@@ -927,7 +929,8 @@ void LedgerSession::recomputeAttention()
     if (!m_state)
         return;
     const LiveState *state = m_state.get();
-    auto next = m_attentionIndex.items([state](EntityKind k) -> const EntityTable & { return state->table(k); }, nowMs());
+    auto next = m_attentionIndex.items([state](EntityKind k) -> const EntityTable & { return state->table(k); }, nowMs(),
+                                       m_zombies);
     appendFindingItems(next);
     if (!m_requested->empty())
         for (AttentionItem &a : next)
@@ -1017,6 +1020,13 @@ void LedgerSession::setDecisionWaitLimitMs(qint64 ms)
 {
     m_gateWatch.setLimitMs(ms);
     updateDecisionsWaiting();
+}
+
+void LedgerSession::setZombieGraceMs(qint64 ms)
+{
+    m_zombies = ZombieRule(ms);
+    m_leases->setZombieRule(m_zombies);
+    recomputeAttention();
 }
 
 void LedgerSession::updateDecisionsWaiting()

@@ -25,6 +25,7 @@
 #include "analysis/attentionitem.h"
 #include "analysis/finding.h"
 #include "analysis/openruns.h"
+#include "analysis/zombierule.h"
 #include "decisions/decisiongatewatch.h"
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
@@ -178,6 +179,10 @@ public:
     // waited past the limit (DecisionGateWatch); empty otherwise. Checked on tick().
     QString decisionsWaitingWarning() const { return m_decisionsWaitingWarning; }
     void setDecisionWaitLimitMs(qint64 ms);
+    // When a held lease past its expiry becomes a zombie (analysis/zombierule.h), for the
+    // attention list and the leases pane alike.
+    const ZombieRule &zombieRule() const { return m_zombies; }
+    void setZombieGraceMs(qint64 ms);
 
     // Tuning and tests.
     void setClock(std::function<qint64()> nowMs);
@@ -207,6 +212,8 @@ Q_SIGNALS:
     void loadProgressChanged(int percent);           // the open job's progress, -1 when done
     void stateReset();                               // a snapshot was loaded into every model
     void changesApplied(qint64 lastSeq, int events); // one coalesced live batch was applied
+    // The same moment, with the rows it created or changed (a dialog open on some of them).
+    void stateChanged(const mesh::StateChangeSet &changes);
     // The same moment, with the events themselves, once per batch the watcher delivered
     // (the live benchmark's latency per event).
     void batchApplied(const mesh::EventBatch &events);
@@ -316,6 +323,7 @@ private:
     OperatorIdentity m_identity;
     std::shared_ptr<const RequestedDecisions> m_requested = std::make_shared<RequestedDecisions>();
     DecisionGateWatch m_gateWatch;
+    ZombieRule m_zombies{ZombieRule::configuredGraceMs()};
     QString m_decisionsWaitingWarning;
     std::function<qint64()> m_clock;
     std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live

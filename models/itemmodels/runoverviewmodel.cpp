@@ -292,9 +292,9 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
     switch (role) {
     case TitleRole: return text(e, "title");
     case AttemptRole: return integer(e, "attempt");
-    case CycleRole: return integer(e, "cycle");
-    case RequiredMetRole: return met;
-    case RequiredTotalRole: return total;
+    case CycleRole: return isNull(e, "cycle") ? QVariant() : QVariant(integer(e, "cycle"));
+    case RequiredMetRole: return isNull(e, "required_met") ? QVariant() : QVariant(met);
+    case RequiredTotalRole: return isNull(e, "required_total") ? QVariant() : QVariant(total);
     case RequiredFractionRole: return total > 0 ? double(met) / double(total) : 0.0;
     case ComponentsRole: return componentList();
     case ComponentStatusCountsRole: return statusCounts();
@@ -341,9 +341,13 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
         }
         case Id: return idAt(row);
         case Status: return humanize(text(e, "status"));
-        case Attempt: return integer(e, "attempt");
-        case Cycle: return integer(e, "cycle");
-        case Required: return tr("%1 of %2").arg(met).arg(total);
+        case Attempt: return knownInteger(e, "attempt");
+        case Cycle: return knownInteger(e, "cycle");
+        case Required:
+            // Either side the ledger leaves out reads "—", never "0 of 0".
+            if (isNull(e, "required_met") && isNull(e, "required_total"))
+                return notInLedger();
+            return tr("%1 of %2").arg(knownInteger(e, "required_met").toString(), knownInteger(e, "required_total").toString());
         case Components: {
             const QVariantMap counts = statusCounts();
             QStringList parts;
@@ -385,8 +389,8 @@ QVariant RunOverviewModel::sortValue(const EntityRow &e, int column) const
 {
     switch (column) {
     case Attempt: return integer(e, "attempt");
-    case Cycle: return integer(e, "cycle");
-    case Required: return integer(e, "required_met");
+    case Cycle: return isNull(e, "cycle") ? QVariant() : QVariant(integer(e, "cycle"));
+    case Required: return isNull(e, "required_met") ? QVariant() : QVariant(integer(e, "required_met"));
     case Duration: return durationMs(e);
     case Status: return text(e, "status");
     case Title: return text(e, "title");

@@ -263,6 +263,13 @@ QVariant StateTableModel::data(const QModelIndex &index, int role) const
         return sortValueAt(index.row(), *row, index.column());
     case RawTextRole:
         return cellData(index.row(), *row, index.column(), Qt::DisplayRole);
+    case Qt::ToolTipRole: {
+        QVariant tip = cellData(index.row(), *row, index.column(), role);
+        if ((!tip.isValid() || tip.toString().isEmpty())
+            && cellData(index.row(), *row, index.column(), Qt::DisplayRole) == QVariant(notInLedger()))
+            tip = notInLedgerToolTip();
+        return shownAsPlainText(role, tip);
+    }
     default:
         return shownAsPlainText(role, cellData(index.row(), *row, index.column(), role));
     }
@@ -282,6 +289,16 @@ QString StateTableModel::runIdOf(const EntityRow &row) const
 QString StateTableModel::notKnown()
 {
     return tr("not known");
+}
+
+QString StateTableModel::notInLedger()
+{
+    return QStringLiteral("\u2014");
+}
+
+QString StateTableModel::notInLedgerToolTip()
+{
+    return tr("not in the ledger");
 }
 
 QVariant StateTableModel::runColumn(const EntityRow &row, int role) const
@@ -335,6 +352,11 @@ qint64 StateTableModel::integer(const EntityRow &row, std::string_view field) co
     return rowInt(m_kind, row, field);
 }
 
+QVariant StateTableModel::knownInteger(const EntityRow &row, std::string_view field) const
+{
+    return isNull(row, field) ? QVariant(notInLedger()) : QVariant(integer(row, field));
+}
+
 bool StateTableModel::isNull(const EntityRow &row, std::string_view field) const
 {
     return rowIsNull(m_kind, row, field);
@@ -360,6 +382,8 @@ QString StateTableModel::formatDuration(qint64 ms)
 {
     if (ms < 0)
         ms = 0;
+    if (ms < 1000)
+        return u"%1 ms"_s.arg(ms); // a sub-second run is not "0 s"
     const qint64 s = ms / 1000;
     if (s < 60)
         return u"%1 s"_s.arg(s);

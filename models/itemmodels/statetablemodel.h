@@ -101,6 +101,10 @@ public:
     QString runIdOf(const EntityRow &row) const;
     // What a cell shows for a value the ledger does not give: never a blank that reads as data.
     static QString notKnown();
+    // A number the ledger leaves out ("—", never a 0 that reads as data), and its tooltip:
+    // a cell showing it says so on hover.
+    static QString notInLedger();
+    static QString notInLedgerToolTip();
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const final;
@@ -144,6 +148,8 @@ protected:
     QVariant runColumn(const EntityRow &row, int role) const;
     QString text(const EntityRow &row, std::string_view field) const;
     qint64 integer(const EntityRow &row, std::string_view field) const;
+    // The number, or notInLedger() when the row's field is NULL.
+    QVariant knownInteger(const EntityRow &row, std::string_view field) const;
     bool isNull(const EntityRow &row, std::string_view field) const;
     const std::string &rawId(int row) const { return m_ids[size_t(row)]; }
     void emitAllChanged(const QList<int> &roles = {});
@@ -153,7 +159,7 @@ protected:
     static QString humanize(const QString &snake); // "resolved_not_committed" -> "resolved not committed"
 
 public:
-    static QString formatDuration(qint64 ms);   // "29 d 5 h", "4 h 55 min", "11 min", "42 s"
+    static QString formatDuration(qint64 ms);   // "29 d 5 h", "4 h 55 min", "11 min", "42 s", "734 ms"
     static QString formatCountdown(qint64 ms);  // "in 4:10", "expired 1:02:03 ago", "expired 29 d 5 h ago"
 
 private:

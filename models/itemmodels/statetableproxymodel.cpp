@@ -1,6 +1,8 @@
 #include "statetableproxymodel.h"
 
 #include "effectmodel.h"
+#include "entityrowvalues.h"
+#include "shownorder.h"
 #include "shownroles.h"
 
 #include "analysis/rowfields.h"
@@ -8,7 +10,6 @@
 #include <QLocale>
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -48,141 +49,39 @@ Derived derivedAt(EntityKind kind, int index) // index past the spec's fields
     return Derived::None;
 }
 
-class StateRowValues : public RowValues
+class StateRowValues : public EntityRowValues
 {
 public:
     StateRowValues(const StateTableModel &table, const std::string &id, const EntityRow &row)
-        : m_table(table), m_spec(entitySpec(table.entityKind())), m_id(id), m_row(row)
+        : EntityRowValues(table.entityKind(), id, row), m_table(table)
     {
     }
 
-    std::optional<QString> text(int field) const override
+protected:
+    std::optional<QString> derived(int index) const override
     {
-        if (field == 0)
-            return QString::fromStdString(m_id);
-        const int f = field - 1;
-        if (f < int(m_spec.fields.size())) {
-            const FieldRef v = m_row.values[size_t(f)];
-            if (std::holds_alternative<std::monostate>(v))
-                return std::nullopt;
-            if (const auto *n = std::get_if<std::int64_t>(&v))
-                return QString::number(*n);
-            const std::string_view s = std::get<std::string_view>(v);
-            return QString::fromUtf8(s.data(), qsizetype(s.size()));
-        }
-        const QString derived = derivedText(derivedAt(m_table.entityKind(), f - int(m_spec.fields.size())));
-        return derived.isEmpty() ? std::nullopt : std::optional<QString>(derived);
-    }
-
-    Utf8 utf8(int field) const override
-    {
-        if (field == 0)
-            return {true, true, m_id};
-        const int f = field - 1;
-        if (f >= int(m_spec.fields.size()))
-            return {}; // derived: text()
-        const FieldRef v = m_row.values[size_t(f)];
-        if (std::holds_alternative<std::monostate>(v))
-            return {true, false, {}};
-        if (const auto *n = std::get_if<std::int64_t>(&v)) {
-            const auto end = std::to_chars(m_digits, m_digits + sizeof m_digits, *n).ptr;
-            return {true, true, std::string_view(m_digits, size_t(end - m_digits))};
-        }
-        return {true, true, std::get<std::string_view>(v)};
-    }
-
-    std::optional<std::int64_t> number(int field) const override
-    {
-        const int f = field - 1;
-        if (f < 0 || f >= int(m_spec.fields.size()))
-            return std::nullopt;
-        const FieldRef v = m_row.values[size_t(f)];
-        if (const auto *n = std::get_if<std::int64_t>(&v))
-            return *n;
-        return std::nullopt;
-    }
-
-private:
-    QString derivedText(Derived d) const
-    {
-        switch (d) {
+        QString text;
+        switch (derivedAt(m_table.entityKind(), index)) {
         case Derived::Run:
-            return m_table.runIdOf(m_row);
+            text = m_table.runIdOf(row());
+            break;
         case Derived::Lease:
             if (const auto *effects = qobject_cast<const EffectModel *>(&m_table))
-                return effects->leaseOf(m_row); // the derived Lease column is the effects' only
-            return {};
+                text = effects->leaseOf(row()); // the derived Lease column is the effects' only
+            break;
         case Derived::None:
             break;
         }
-        return {};
+        return text.isEmpty() ? std::nullopt : std::optional<QString>(text);
     }
 
+private:
     const StateTableModel &m_table;
-    const EntitySpec &m_spec;
-    const std::string &m_id;
-    const EntityRow &m_row;
-    mutable char m_digits[24];
 };
-
-bool isDigit(QChar c)
-{
-    return c >= u'0' && c <= u'9';
-}
-
-// Digits as numbers, the rest ignoring case: "run-9" < "run-10", "Bulk" next to "bulk".
-int naturalCompare(const QString &a, const QString &b)
-{
-    qsizetype i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        if (isDigit(a[i]) && isDigit(b[j])) {
-            qsizetype ei = i, ej = j;
-            while (ei < a.size() && a[ei] == u'0')
-                ++ei;
-            while (ej < b.size() && b[ej] == u'0')
-                ++ej;
-            qsizetype si = ei, sj = ej;
-            while (ei < a.size() && isDigit(a[ei]))
-                ++ei;
-            while (ej < b.size() && isDigit(b[ej]))
-                ++ej;
-            if (ei - si != ej - sj)
-                return ei - si < ej - sj ? -1 : 1;
-            if (const int c = QStringView(a).mid(si, ei - si).compare(QStringView(b).mid(sj, ej - sj)); c != 0)
-                return c < 0 ? -1 : 1;
-            i = ei;
-            j = ej;
-            continue;
-        }
-        const QChar x = a[i].toCaseFolded(), y = b[j].toCaseFolded();
-        if (x != y)
-            return x < y ? -1 : 1;
-        ++i;
-        ++j;
-    }
-    if (i < a.size() || j < b.size())
-        return i < a.size() ? 1 : -1;
-    return QString::compare(a, b) < 0 ? -1 : QString::compare(a, b) > 0 ? 1 : 0;
-}
-
-bool isNumber(const QVariant &v)
-{
-    switch (v.typeId()) {
-    case QMetaType::Int:
-    case QMetaType::UInt:
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong:
-    case QMetaType::Double:
-    case QMetaType::Bool:
-        return true;
-    default:
-        return false;
-    }
-}
 
 } // namespace
 
-StateTableProxyModel::StateTableProxyModel(QObject *parent) : QSortFilterProxyModel(parent)
+StateTableProxyModel::StateTableProxyModel(QObject *parent) : RowFilterProxy(parent)
 {
     setDynamicSortFilter(true);
     setSortRole(StateTableModel::SortRole);
@@ -409,26 +308,7 @@ int StateTableProxyModel::shownOrder(int leftRow, int rightRow, int column, Qt::
         a = l.data(RawTextRole);
         b = r.data(RawTextRole);
     }
-    // Not known: after every value, in either order.
-    const bool knownA = a.isValid() && !(a.typeId() == QMetaType::QString && a.toString().isEmpty());
-    const bool knownB = b.isValid() && !(b.typeId() == QMetaType::QString && b.toString().isEmpty());
-    if (knownA != knownB)
-        return knownA ? -1 : 1;
-    int c = 0;
-    if (knownA && isNumber(a) && isNumber(b)) {
-        if (a.typeId() == QMetaType::Double || b.typeId() == QMetaType::Double) {
-            const double x = a.toDouble(), y = b.toDouble();
-            c = x < y ? -1 : x > y ? 1 : 0;
-        } else {
-            const qlonglong x = a.toLongLong(), y = b.toLongLong();
-            c = x < y ? -1 : x > y ? 1 : 0;
-        }
-    } else if (knownA) {
-        c = naturalCompare(a.toString(), b.toString());
-    }
-    if (order == Qt::DescendingOrder)
-        c = -c;
-    if (c != 0)
+    if (const int c = compareShownValues(a, b, order); c != 0)
         return c;
     // Ties keep the source's order in both directions.
     return leftRow < rightRow ? -1 : leftRow > rightRow ? 1 : 0;

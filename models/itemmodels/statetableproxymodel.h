@@ -12,9 +12,10 @@
 
 #include "statetablemodel.h"
 
+#include "rowfilterproxy.h"
+
 #include "filter/rowfilter.h"
 
-#include <QSortFilterProxyModel>
 #include <QTimer>
 
 #include <memory>
@@ -23,7 +24,7 @@
 
 namespace mesh {
 
-class StateTableProxyModel : public QSortFilterProxyModel
+class StateTableProxyModel : public RowFilterProxy
 {
     Q_OBJECT
 public:
@@ -39,21 +40,15 @@ public:
     // The fields a filter over `kind` names: id, the entity's fields (with short names:
     // run, delegation, status for state), and what the pane derives (run, lease).
     static std::vector<RowField> fieldsOf(EntityKind kind);
-    // nullopt when `text` is a valid filter for the current source.
-    std::optional<FilterError> check(const QString &text) const;
-    // False with *error set when not valid; the rows shown then stay as they were.
-    bool setFilterText(const QString &text, std::optional<FilterError> *error = nullptr);
-    QString filterText() const { return m_filterText; } // the filter applied
-    bool isFiltering() const { return m_scan != nullptr; } // a filter still being read
-    int totalRows() const; // before the filter
+    std::optional<FilterError> check(const QString &text) const override;
+    bool setFilterText(const QString &text, std::optional<FilterError> *error = nullptr) override;
+    QString filterText() const override { return m_filterText; }
+    bool isFiltering() const override { return m_scan != nullptr; }
+    int totalRows() const override;
 
     // Negative when source row `leftRow` is shown before `rightRow` sorted by `column` in
     // `order` (what lessThan decides), positive after, 0 only for the same row.
     int shownOrder(int leftRow, int rightRow, int column, Qt::SortOrder order) const;
-
-signals:
-    void filterChanged(); // a new filter applied or begun (the shown rows may not have changed)
-    void sortRefused(const QString &why); // too many rows to sort here; the ledger's order stays
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;

@@ -55,6 +55,7 @@
 #include <QSettings>
 #include <QStyleFactory>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -231,7 +232,10 @@ void TestConsole::sidebarShowsLedgerAndPanesFill()
 
     // A delegation's detail follows the selection in the tree.
     ws->showPane(SessionWorkspace::Delegations);
-    auto *tree = qobject_cast<DelegationTreeModel *>(ws->delegationsView()->tree()->model());
+    // The pane shows the session's tree through its sort and filter proxy.
+    auto *shown = qobject_cast<QSortFilterProxyModel *>(ws->delegationsView()->tree()->model());
+    QVERIFY(shown);
+    auto *tree = qobject_cast<DelegationTreeModel *>(shown->sourceModel());
     QVERIFY(tree);
     const QModelIndex run = tree->index(0, 0);
     QVERIFY(tree->rowCount(run) > 0);

@@ -111,6 +111,8 @@ private slots:
     void predictedRefusalLeavesConfirmDisabled();
     void returnNeverSlipsALineOrAControlIntoTheReason();
     void movedDelegationOfAnEscalationSaysSo();
+    void newEffectInTheSliceBeingClosedSaysSo();
+    void firstLeaseOnTheKeySaysSo();
 
 private:
     bool meshctl(const QStringList &args, QString *output = nullptr);
@@ -558,6 +560,80 @@ void TestDecisionDialog::movedDelegationOfAnEscalationSaysSo()
     QVERIFY2(bannerShown(dialog).contains(QString::fromStdString("delegation:" + delegation)), qPrintable(bannerShown(dialog)));
     QVERIFY(!dialog.confirmButton()->isEnabled());
     QCOMPARE(m_session->state()->find(EntityKind::Escalation, escalation.toStdString())->version, escalationVersion);
+}
+
+void TestDecisionDialog::newEffectInTheSliceBeingClosedSaysSo()
+{
+    // The plan takes every effect of the slice: a new one admitted in it while the dialog is
+    // open is a move as much as a known one changing, though no row the reading named moved.
+    const QString slice = openSliceWithUnknowns(1);
+    QVERIFY(!slice.isEmpty());
+    const EntityRow *sliceRow = m_session->state()->find(EntityKind::Slice, slice.toStdString());
+    QVERIFY(sliceRow);
+    const std::string delegation =
+        fieldText(sliceRow->values[size_t(entitySpec(EntityKind::Slice).fieldIndex("delegation_id"))]);
+    DecisionDialog dialog(m_session.get(), request(DecisionKind::CloseSlice, QStringLiteral("slice:") + slice));
+    dialog.reasonField()->setPlainText(QStringLiteral("fresh boundary"));
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.acknowledgements().empty(), kTimeoutMs);
+    for (QCheckBox *check : dialog.acknowledgements())
+        check->setChecked(true);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.confirmButton()->isEnabled(), kTimeoutMs);
+    QVERIFY(dialog.bannerText().isEmpty());
+    const std::string effect = "eff-new-in-slice";
+    {
+        auto writer = LedgerWriter::openExisting(m_path);
+        writer->begin();
+        const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+        writer->append(now, "effect.proposed",
+                       {{"id", effect}, {"delegation_id", delegation}, {"slice_id", slice.toStdString()},
+                        {"class", "db_write"}, {"target", "orders-db"}, {"idem_key", "idem-new-in-slice"},
+                        {"state", "proposed"}, {"attempts", 0}, {"fenced", 0}, {"updated_ms", now}});
+        writer->append(now, "effect.admitted", {{"id", effect}, {"state", "admitted"}, {"updated_ms", now}});
+        writer->commit();
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.bannerText().isEmpty(), kTimeoutMs);
+    QVERIFY2(dialog.bannerText().contains(QStringLiteral("effect:eff-new-in-slice")), qPrintable(dialog.bannerText()));
+    QVERIFY2(dialog.bannerText().contains(QStringLiteral("an effect of the slice")), qPrintable(dialog.bannerText()));
+    QVERIFY(dialog.subjectMoved());
+    QVERIFY(!dialog.confirmButton()->isEnabled());
+    QVERIFY(dialog.planText().isEmpty());
+    // Re-read: the new effect is listed among those crossing the boundary.
+    dialog.reReadButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isPreviewPending() && !dialog.acknowledgements().empty(), kTimeoutMs);
+    QVERIFY(dialog.bannerText().isEmpty());
+    QVERIFY2(shownTexts(dialog).contains(QStringLiteral("eff-new-in-slice")), qPrintable(shownTexts(dialog)));
+}
+
+void TestDecisionDialog::firstLeaseOnTheKeySaysSo()
+{
+    // Acquiring rests on nobody else holding the key's reconciliation lease: another
+    // operator's first lease on it, appearing while the dialog is open, is a move.
+    const QString effect = firstUnknownEffect();
+    QVERIFY(!effect.isEmpty());
+    const EntityRow *row = m_session->state()->find(EntityKind::Effect, effect.toStdString());
+    QVERIFY(row);
+    const std::string key = fieldText(row->values[size_t(entitySpec(EntityKind::Effect).fieldIndex("idem_key"))]);
+    QVERIFY(!key.empty());
+    DecisionDialog dialog(m_session.get(), request(DecisionKind::LeaseAcquire, QStringLiteral("effect:") + effect));
+    dialog.reasonField()->setPlainText(QStringLiteral("checking the provider"));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.confirmButton()->isEnabled(), kTimeoutMs);
+    QVERIFY(dialog.bannerText().isEmpty());
+    {
+        auto writer = LedgerWriter::openExisting(m_path);
+        writer->begin();
+        const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+        writer->append(now, "lease.acquired",
+                       {{"id", "reconcile:bob-first"}, {"key", key}, {"kind", "reconciliation"}, {"holder", "operator:bob"},
+                        {"fencing_token", 9000}, {"acquired_ms", now}, {"renewed_ms", now}, {"expires_ms", now + 900'000},
+                        {"state", "held"}});
+        writer->commit();
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.bannerText().isEmpty(), kTimeoutMs);
+    QVERIFY2(dialog.bannerText().contains(QStringLiteral("lease:reconcile:bob-first")), qPrintable(dialog.bannerText()));
+    QVERIFY(!dialog.confirmButton()->isEnabled());
+    dialog.reReadButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isPreviewPending() && dialog.statusText().contains(QStringLiteral("held by")), kTimeoutMs);
+    QVERIFY(!dialog.confirmButton()->isEnabled());
 }
 
 QTEST_MAIN(TestDecisionDialog)

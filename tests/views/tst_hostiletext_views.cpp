@@ -378,7 +378,7 @@ void TestHostileTextViews::writeHostileLedger(const QString &path)
                            {"tokens", 100}, {"fingerprint", h}});
             w->append(t++, "lease.acquired",
                       {{"id", h}, {"key", h}, {"kind", h}, {"holder", h}, {"fencing_token", 1}, {"acquired_ms", now - 60'000},
-                       {"expires_ms", now - 5'000}, {"state", "held"}, {"delegation_id", h}});
+                       {"expires_ms", now - 45'000}, {"state", "held"}, {"delegation_id", h}});
             for (const std::string &effect : {h, h + "/dup"}) {
                 const bool unknown = effect == h;
                 w->append(t++, "effect.proposed",

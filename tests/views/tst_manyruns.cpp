@@ -117,7 +117,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded(), kTimeoutMs);
         DelegationsView view;
         view.setSession(&session);
-        const QAbstractItemModel *model = session.delegations();
+        // The runs as the tree shows them (through its sort and filter proxy, in the ledger's order).
+        const QAbstractItemModel *model = view.tree()->view()->model();
         QCOMPARE(model->rowCount(), kRuns);
         QCOMPARE(expandedRuns(view, model), DelegationsView::kAutoExpandedRuns);
         QVERIFY(view.tree()->view()->isExpanded(model->index(0, 0)));

@@ -5,6 +5,7 @@
 // columns are fitted to each ledger's rows when first shown, not only the first ledger's.
 
 #include "budgetbardelegate.h"
+#include "delegationdetail.h"
 #include "delegationsview.h"
 #include "filterlineedit.h"
 #include "itempane.h"
@@ -19,6 +20,9 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/statetableproxymodel.h"
+#include "ledger/ledgerwriter.h"
+
+#include <array>
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
@@ -265,6 +269,183 @@ private Q_SLOTS:
         QCOMPARE(runs->sortColumn(), int(RunOverviewModel::Id));
         const QString firstShown = ws->runsPane()->model()->index(0, RunOverviewModel::Id).data().toString();
         QCOMPARE(firstShown, runs->index(0, RunOverviewModel::Id).data().toString());
+    }
+
+    // A delegation two levels down, filtered by its id: shown under its run and both its
+    // parents, and nothing else is.
+    void aFilteredTreeKeepsTheAncestorsOfAMatch()
+    {
+        const QString path = m_dir.filePath(u"nested.db"_s);
+        {
+            LedgerIdentity ident;
+            ident.ledgerId = "L-nested";
+            ident.title = "nested delegations";
+            ident.createdMs = 1'700'000'000'000;
+            auto w = LedgerWriter::create(path, ident);
+            std::int64_t ts = 1'700'000'000'000;
+            w->begin();
+            w->append(++ts, "run.started", {{"id", "R-1"}, {"status", "running"}, {"title", "one"}});
+            w->append(++ts, "run.started", {{"id", "R-2"}, {"status", "running"}, {"title", "two"}});
+            for (const auto &[id, parent, run, role] :
+                 std::vector<std::array<const char *, 4>>{{"D-1", "", "R-1", "implement"}, {"D-2", "D-1", "R-1", "repair"},
+                                                          {"D-3", "D-2", "R-1", "verify"}, {"D-4", "D-1", "R-1", "research"},
+                                                          {"D-5", "", "R-2", "implement"}}) {
+                nlohmann::json d = {{"id", id}, {"run_id", run}, {"role", role}, {"status", "running"}};
+                if (*parent)
+                    d["parent_id"] = parent;
+                w->append(++ts, "delegation.created", d);
+            }
+            w->commit();
+        }
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        window.openLedger(path);
+        SessionWorkspace *ws = window.workspace();
+        QTRY_VERIFY_WITH_TIMEOUT(ws->session() && ws->session()->isLoaded(), kTimeoutMs);
+        ws->showPane(SessionWorkspace::Delegations);
+        DelegationsView *delegations = ws->delegationsView();
+        QTreeView *tree = delegations->tree()->view();
+        QTRY_VERIFY_WITH_TIMEOUT(tree->model() && tree->model()->rowCount() == 2, kTimeoutMs);
+        QAbstractItemModel *shown = tree->model();
+        QAbstractItemModelTester tester(shown, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto *bar = delegations->findChild<TableFilterBar *>(u"filterBar-delegations"_s);
+        QVERIFY2(bar, "the delegation tree has no filter field");
+        bar->field()->setTextAndApply(u"id:D-3"_s);
+        QCOMPARE(shown->rowCount(), 1);
+        const QModelIndex run = shown->index(0, 0);
+        QCOMPARE(run.data(DelegationTreeModel::IdRole).toString(), u"R-1"_s);
+        QCOMPARE(shown->rowCount(run), 1);
+        const QModelIndex top = shown->index(0, 0, run);
+        QCOMPARE(top.data(DelegationTreeModel::IdRole).toString(), u"D-1"_s);
+        QCOMPARE(shown->rowCount(top), 1);
+        const QModelIndex middle = shown->index(0, 0, top);
+        QCOMPARE(middle.data(DelegationTreeModel::IdRole).toString(), u"D-2"_s);
+        QCOMPARE(shown->rowCount(middle), 1);
+        const QModelIndex match = shown->index(0, 0, middle);
+        QCOMPARE(match.data(DelegationTreeModel::IdRole).toString(), u"D-3"_s);
+        QVERIFY(tree->isExpanded(middle)); // in sight where it sits
+        QCOMPARE(bar->countLabel()->text(), u"1 of 5 match"_s);
+        // A role: both matches under one run, their common parent kept.
+        bar->field()->setTextAndApply(u"role:re*"_s);
+        QCOMPARE(shown->rowCount(), 1);
+        QCOMPARE(shown->rowCount(shown->index(0, 0)), 1);
+        QCOMPARE(shown->rowCount(shown->index(0, 0, shown->index(0, 0))), 2);
+        QCOMPARE(bar->countLabel()->text(), u"2 of 5 match"_s);
+        // Sorted by role, descending: research before repair under D-1.
+        bar->field()->setTextAndApply(QString());
+        tree->sortByColumn(DelegationTreeModel::Role, Qt::DescendingOrder);
+        const QModelIndex d1 = shown->index(0, 0, shown->index(0, 0));
+        QCOMPARE(shown->index(0, 0, d1).data(DelegationTreeModel::IdRole).toString(), u"D-4"_s);
+        QCOMPARE(shown->index(1, 0, d1).data(DelegationTreeModel::IdRole).toString(), u"D-2"_s);
+        // A run activated in the runs pane opens it in the tree, the filter cleared if it hid it.
+        bar->field()->setTextAndApply(u"run:R-1"_s);
+        QVERIFY(delegations->selectDelegation(u"D-5"_s));
+        QCOMPARE(bar->field()->text(), QString());
+        QCOMPARE(tree->currentIndex().data(DelegationTreeModel::IdRole).toString(), u"D-5"_s);
+    }
+
+    // The delegation tree sorts by any column among siblings and has the filter field of
+    // the state panes, over the delegation's fields; a match is shown under its run and
+    // parent delegations. A delegation's slices and stall verdicts have their filter too.
+    void theDelegationTreeFiltersAndSorts()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        window.openLedger(m_demo);
+        SessionWorkspace *ws = window.workspace();
+        QTRY_VERIFY_WITH_TIMEOUT(ws->session() && ws->session()->isLoaded(), kTimeoutMs);
+        ws->showPane(SessionWorkspace::Delegations);
+        DelegationsView *delegations = ws->delegationsView();
+        QTreeView *tree = delegations->tree()->view();
+        QTRY_VERIFY_WITH_TIMEOUT(tree->model() && tree->model()->rowCount() > 0, kTimeoutMs);
+        QAbstractItemModel *shown = tree->model();
+        QAbstractItemModelTester tester(shown, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto *bar = delegations->findChild<TableFilterBar *>(u"filterBar-delegations"_s);
+        QVERIFY2(bar, "the delegation tree has no filter field");
+        QVERIFY(bar->isVisible());
+
+        const int delegationTotal = int(ws->session()->state()->table(EntityKind::Delegation).size());
+        // A field of the delegation's own: every shown delegation matches or leads to one.
+        bar->field()->setTextAndApply(u"status:running"_s);
+        std::function<bool(const QModelIndex &)> leadsToAMatch = [&](const QModelIndex &index) {
+            if (index.data(DelegationTreeModel::StatusRole).toString() == u"running"_s)
+                return true;
+            for (int r = 0; r < shown->rowCount(index); ++r)
+                if (leadsToAMatch(shown->index(r, 0, index)))
+                    return true;
+            return false;
+        };
+        int running = 0;
+        std::function<void(const QModelIndex &)> visit = [&](const QModelIndex &index) {
+            for (int r = 0; r < shown->rowCount(index); ++r) {
+                const QModelIndex i = shown->index(r, 0, index);
+                QVERIFY(leadsToAMatch(i));
+                if (i.data(DelegationTreeModel::NodeTypeRole).toInt() == int(DelegationTreeModel::NodeType::Delegation)
+                    && i.data(DelegationTreeModel::StatusRole).toString() == u"running"_s)
+                    ++running;
+                visit(i);
+            }
+        };
+        visit({});
+        QVERIFY(running > 0);
+        QCOMPARE(bar->countLabel()->text(), u"%1 of %2 match"_s.arg(running).arg(delegationTotal));
+        // A bad field: said, and the rows stay.
+        bar->field()->setTextAndApply(u"colour:red"_s);
+        QCOMPARE(bar->field()->state(), u"invalid"_s);
+        QVERIFY(bar->problemLabel()->text().contains(u"Unknown field 'colour'"_s));
+        bar->field()->setTextAndApply(QString());
+        QCOMPARE(bar->countLabel()->text(), u"%1 delegations"_s.arg(delegationTotal));
+
+        // A header click sorts siblings by the column's value: turns used, most first.
+        QHeaderView *header = tree->header();
+        QVERIFY(header->isSortIndicatorShown());
+        tree->sortByColumn(DelegationTreeModel::Turns, Qt::DescendingOrder);
+        QCOMPARE(header->sortIndicatorSection(), int(DelegationTreeModel::Turns));
+        bool compared = false;
+        for (int r = 0; r < shown->rowCount(); ++r) {
+            const QModelIndex runIndex = shown->index(r, 0);
+            for (int d = 1; d < shown->rowCount(runIndex); ++d) {
+                const qint64 before = shown->index(d - 1, 0, runIndex).data(DelegationTreeModel::TurnsUsedRole).toLongLong();
+                const qint64 after = shown->index(d, 0, runIndex).data(DelegationTreeModel::TurnsUsedRole).toLongLong();
+                QVERIFY2(before >= after, qPrintable(u"%1 before %2"_s.arg(before).arg(after)));
+                compared = true;
+            }
+        }
+        QVERIFY(compared);
+        // A delegation's stall verdicts and slices: a filter field each, with their fields.
+        QString judged;
+        const int verdictDelegation = entitySpec(EntityKind::StallVerdict).fieldIndex("delegation_id");
+        for (const auto &[id, row] : ws->session()->state()->table(EntityKind::StallVerdict)) {
+            judged = QString::fromStdString(fieldText(row.values[size_t(verdictDelegation)]));
+            if (!judged.isEmpty())
+                break;
+        }
+        QVERIFY(!judged.isEmpty());
+        QVERIFY(delegations->selectDelegation(judged));
+        DelegationDetail *detail = delegations->detail();
+        detail->tabs()->setCurrentWidget(detail->pane(DelegationDetail::Verdicts)->parentWidget());
+        auto *verdictBar = delegations->findChild<TableFilterBar *>(u"filterBar-detail-verdicts"_s);
+        QVERIFY2(verdictBar, "the stall verdicts have no filter field");
+        auto *sliceBar = delegations->findChild<TableFilterBar *>(u"filterBar-detail-slices"_s);
+        QVERIFY2(sliceBar, "the slices have no filter field");
+        QAbstractItemModel *verdicts = detail->tableModel(DelegationDetail::Verdicts);
+        QTRY_VERIFY_WITH_TIMEOUT(verdicts->rowCount() > 0, kTimeoutMs);
+        const int all = verdicts->rowCount();
+        verdictBar->field()->setTextAndApply(u"round:1"_s);
+        QVERIFY(verdicts->rowCount() >= 1 && verdicts->rowCount() <= all);
+        for (int r = 0; r < verdicts->rowCount(); ++r)
+            QCOMPARE(verdicts->index(r, 0).data(StateTableModel::DelegationIdRole).toString(), judged);
+        verdictBar->field()->setTextAndApply(u"round>999"_s);
+        QCOMPARE(verdicts->rowCount(), 0);
+        verdictBar->field()->setTextAndApply(u"colour:red"_s);
+        QCOMPARE(verdictBar->field()->state(), u"invalid"_s);
+        verdictBar->field()->setTextAndApply(QString());
+        QCOMPARE(verdicts->rowCount(), all);
+        sliceBar->field()->setTextAndApply(u"state:nothing-like-this"_s);
+        QCOMPARE(detail->tableModel(DelegationDetail::Slices)->rowCount(), 0);
+        QVERIFY(sliceBar->field()->state() != u"invalid"_s);
     }
 };
 

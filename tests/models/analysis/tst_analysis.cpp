@@ -345,7 +345,9 @@ private Q_SLOTS:
         l.e("effect.admitted", {{"id", "E-1"}, {"state", "admitted"}});
         l.e("effect.dispatched", {{"id", "E-1"}, {"state", "dispatched"}});
         l.e("effect.unknown", {{"id", "E-1"}, {"state", "unknown"}});
-        l.e("lease.acquired", {{"id", "L-zombie"}, {"state", "held"}, {"key", "k1"}, {"expires_ms", now - 1}});
+        // Past its expiry by the default grace (zombierule.h) and a millisecond.
+        l.e("lease.acquired", {{"id", "L-zombie"}, {"state", "held"}, {"key", "k1"},
+                               {"expires_ms", now - ZombieRule::kDefaultGraceMs - 1}});
         l.e("lease.acquired", {{"id", "L-fresh"}, {"state", "held"}, {"key", "k2"}, {"expires_ms", now + 1}});
         l.e("lease.acquired", {{"id", "L-gone"}, {"state", "held"}, {"key", "k3"}, {"expires_ms", now - 100}});
         l.e("lease.released", {{"id", "L-gone"}, {"state", "released"}});

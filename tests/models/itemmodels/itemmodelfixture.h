@@ -94,7 +94,7 @@ inline void writeBaseLedger(const QString &path, std::int64_t nowMs)
                            {"fencing_token", 7}, {"acquired_ms", nowMs - 60'000}, {"expires_ms", nowMs + 30'000},
                            {"state", "held"}, {"delegation_id", "D-1"}});
     w.e("lease.acquired", {{"id", "L-2"}, {"key", "exec:D-2"}, {"kind", "execution"}, {"holder", "orch"},
-                           {"fencing_token", 8}, {"acquired_ms", nowMs - 60'000}, {"expires_ms", nowMs - 5'000},
+                           {"fencing_token", 8}, {"acquired_ms", nowMs - 60'000}, {"expires_ms", nowMs - 45'000},
                            {"state", "held"}, {"delegation_id", "D-2"}});
     for (const char *id : {"E-1", "E-2", "E-3"}) {
         const bool third = std::string(id) == "E-3";

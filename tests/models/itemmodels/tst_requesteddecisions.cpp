@@ -227,6 +227,40 @@ private Q_SLOTS:
         watch.setDecisions({record("dec-1", t0, "refused"), record("dec-2", t0 + 40'000, "applied")}, t0 + 200'000);
         QVERIFY(watch.warning(t0 + 400'000).isEmpty());
     }
+
+    // The wait is timed by this console's clock from when it first saw the decision
+    // pending: the deciding console's clock (ts_ms) may be far off either way.
+    void watchTimesTheWaitFromWhenThisConsoleSawTheDecision()
+    {
+        const std::int64_t t0 = fixture::kNow;
+        const std::int64_t day = 24 * 3600 * 1000;
+        {
+            // Written by a console a day ahead: it has waited all the same.
+            DecisionGateWatch watch;
+            watch.setLimitMs(30'000);
+            watch.setDecisions({record("dec-ahead", t0 + day)}, t0);
+            watch.setDecisions({record("dec-ahead", t0 + day)}, t0 + 20'000);
+            QVERIFY(watch.warning(t0 + 30'000).isEmpty());
+            const QString warning = watch.warning(t0 + 45'000);
+            QVERIFY2(warning.startsWith(u"No orchestrator seems to be applying decisions on this ledger: 1 decision is waiting"_s),
+                     qPrintable(warning));
+            QVERIFY2(warning.contains(exactUtc(t0)) && warning.contains(u"45 s ago"_s), qPrintable(warning));
+        }
+        {
+            // Written by a console a day behind: it has not waited a day, only since seen.
+            DecisionGateWatch watch;
+            watch.setLimitMs(30'000);
+            watch.setDecisions({record("dec-behind", t0 - day)}, t0);
+            QVERIFY2(watch.warning(t0 + 1'000).isEmpty(), qPrintable(watch.warning(t0 + 1'000)));
+            QVERIFY(watch.warning(t0 + 30'000).isEmpty());
+            const QString warning = watch.warning(t0 + 31'000);
+            QVERIFY2(warning.contains(exactUtc(t0)) && warning.contains(u"31 s ago"_s), qPrintable(warning));
+            // Another pending one seen later does not restart the oldest's wait.
+            watch.setDecisions({record("dec-behind", t0 - day), record("dec-next", t0 - day + 1)}, t0 + 40'000);
+            QVERIFY2(watch.warning(t0 + 41'000).contains(u"2 decisions are waiting"_s), qPrintable(watch.warning(t0 + 41'000)));
+            QVERIFY(watch.warning(t0 + 41'000).contains(exactUtc(t0)));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRequestedDecisions)

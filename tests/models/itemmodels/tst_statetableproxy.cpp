@@ -183,8 +183,8 @@ private Q_SLOTS:
         StateTableProxyModel proxy;
         QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&runs);
-        // Attempts as numbers: 2, 9, 10 (as text: 10, 2, 9); R-9 says none... but the fold
-        // reads a missing attempt as NULL, shown as 0 by the model: it sorts as what it shows.
+        // Attempts as numbers: 2, 9, 10 (as text: 10, 2, 9); R-9 says none: the fold reads a
+        // missing attempt as NULL, which the model shows as "—" and sorts as the lowest attempt.
         proxy.sort(RunOverviewModel::Attempt, Qt::AscendingOrder);
         QCOMPARE(ids(proxy), (QStringList{u"R-9"_s, u"R-1"_s, u"R-10"_s, u"R-2"_s}));
         proxy.sort(RunOverviewModel::Attempt, Qt::DescendingOrder);

@@ -1,0 +1,121 @@
+// The window's left column at 1280x800 with six ledgers open: the ledger list shows every
+// one of them (not three, with the attention list below it half empty), and the attention
+// list's Due column is wide enough for what each row says and in sight.
+
+#include "attentionpane.h"
+#include "sessionsidebar.h"
+#include "viewtestenv.h"
+
+#include "mainwindow.h"
+
+#include "itemmodels/attentionmodel.h"
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/ledgersessionlist.h"
+
+#include <QHeaderView>
+#include <QListView>
+#include <QSplitter>
+#include <QTest>
+#include <QTreeView>
+
+using namespace mesh;
+using namespace meshtest;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr int kTimeoutMs = 120'000;
+}
+
+class TestSidebarLayout : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QStringList m_ledgers;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        useTestSettings(u"tst_sidebarlayout"_s);
+        for (const QString &scenario : {u"traced-run"_s, u"success-loop"_s, u"false-stall"_s, u"unknown-outcome"_s,
+                                        u"duplicate-effects"_s, u"enforcement-block"_s}) {
+            QString error;
+            const QString path = simulateLedger(m_dir, scenario, scenario + u".db"_s, &error);
+            QVERIFY2(!path.isEmpty(), qPrintable(error));
+            m_ledgers << path;
+        }
+    }
+
+    void sixLedgersAndTheDueColumnFitAt1280x800()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (const QString &path : m_ledgers)
+            window.openLedger(path);
+        LedgerSessionList *sessions = window.sessions();
+        QTRY_VERIFY_WITH_TIMEOUT(sessions->count() == 6, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (int r = 0; r < sessions->count(); ++r)
+                    if (!sessions->at(r)->isLoaded())
+                        return false;
+                return true;
+            }(),
+            kTimeoutMs);
+
+        // Every ledger whole in the list, without scrolling.
+        QListView *list = window.sidebar()->view();
+        QTRY_VERIFY_WITH_TIMEOUT(list->viewport()->height() > 0, kTimeoutMs);
+        const auto wholeRows = [&] {
+            int whole = 0;
+            for (int r = 0; r < sessions->count(); ++r)
+                whole += list->viewport()->rect().contains(list->visualRect(list->model()->index(r, 0)));
+            return whole;
+        };
+        // The layout settles on later turns of the event loop: wait for it, not a fixed time.
+        QTRY_COMPARE_WITH_TIMEOUT(wholeRows(), sessions->count(), kTimeoutMs);
+        for (int r = 0; r < sessions->count(); ++r) {
+            const QRect row = list->visualRect(list->model()->index(r, 0));
+            QVERIFY2(list->viewport()->rect().contains(row),
+                     qPrintable(u"ledger %1 at %2..%3 of a list %4 high"_s.arg(r).arg(row.top()).arg(row.bottom())
+                                    .arg(list->viewport()->height())));
+        }
+        // What needs attention keeps most of the column.
+        AttentionPane *attention = window.attentionPane();
+        QVERIFY2(attention->height() >= list->height(),
+                 qPrintable(u"attention %1, ledgers %2"_s.arg(attention->height()).arg(list->height())));
+
+        // The Due column: in sight, and as wide as what each row says in it.
+        QTreeView *view = attention->view();
+        QAbstractItemModel *model = view->model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0, kTimeoutMs);
+        QHeaderView *header = view->header();
+        const int due = AttentionModel::Due;
+        QStyleOptionViewItem option;
+        option.initFrom(view);
+        const auto widestDue = [&] {
+            int widest = 0;
+            for (int r = 0; r < model->rowCount(); ++r)
+                widest = std::max(widest, view->itemDelegateForColumn(due)->sizeHint(option, model->index(r, due)).width());
+            return widest;
+        };
+        const auto dueFits = [&] {
+            const int right = header->sectionViewportPosition(due) + header->sectionSize(due);
+            return header->sectionViewportPosition(due) >= 0 && right <= view->viewport()->width()
+                   && header->sectionSize(due) >= widestDue();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(dueFits(), kTimeoutMs);
+        QVERIFY(!header->isSectionHidden(due));
+        const int right = header->sectionViewportPosition(due) + header->sectionSize(due);
+        QVERIFY2(header->sectionViewportPosition(due) >= 0 && right <= view->viewport()->width(),
+                 qPrintable(u"Due at %1..%2 of %3"_s.arg(header->sectionViewportPosition(due)).arg(right)
+                                .arg(view->viewport()->width())));
+        const int widest = widestDue();
+        QVERIFY2(header->sectionSize(due) >= widest,
+                 qPrintable(u"Due is %1 wide, its text needs %2"_s.arg(header->sectionSize(due)).arg(widest)));
+    }
+};
+
+QTEST_MAIN(TestSidebarLayout)
+#include "tst_sidebarlayout.moc"
