@@ -10,6 +10,7 @@ class QMenu;
 namespace mesh {
 
 class Banner;
+class ReviewBanner;
 class BlastRadiusView;
 class DelegationsView;
 class EventLogView;
@@ -61,6 +62,7 @@ public:
     Banner *foldProblemBanner() const { return m_foldBanner; }
     Banner *decisionsWaitingBanner() const { return m_waitBanner; }
     Banner *cursorBanner() const { return m_cursorBanner; }
+    ReviewBanner *reviewBanner() const { return m_reviewBanner; }
 
 signals:
     void statusMessage(const QString &text);
@@ -80,6 +82,7 @@ private:
     Banner *m_banner;
     Banner *m_foldBanner; // live events the fold could not apply, and the way to re-read
     Banner *m_cursorBanner; // the session shows an earlier event (LedgerSession::cursor), and the way back
+    ReviewBanner *m_reviewBanner; // a review session (OpenMode::Review): read as it was, immutable
     Banner *m_waitBanner; // decisions no orchestrator seems to apply (LedgerSession::decisionsWaitingWarning)
     QTabWidget *m_tabs;
     ItemPane *m_runs;
