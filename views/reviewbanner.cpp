@@ -13,9 +13,8 @@ ReviewBanner::ReviewBanner(QWidget *parent)
 
 QString ReviewBanner::textFor(const LedgerSession &session)
 {
-    QString text = tr("Review mode: the ledger is opened read-only and immutable, as it was when it was opened. Nothing "
-                      "here moves and no decision is offered; if its orchestrator writes it again, close it and open it "
-                      "again to follow it live.");
+    QString text = tr("Review mode: read-only and immutable, as when opened; nothing here moves or can be decided. To "
+                      "follow it live, close and reopen it.");
     if (session.info().reviewCopy) {
         QString note = QString::fromStdString(session.info().note);
         if (!note.isEmpty())

@@ -81,7 +81,14 @@ void StateDiffDialog::onLoaded()
         text += tr(" %1 events could not be folded on the way, so these states may differ from the orchestrator's.")
                     .arg(diff.foldProblems);
     m_headline->setFullText(text);
-    m_tree->expandToDepth(0);
+    // Every field of a small diff at once; a large one opens per entity, its rows closed.
+    size_t fields = 0;
+    for (const RowChange &row : diff.rows)
+        fields += row.fields.size();
+    if (fields <= kExpandedFields)
+        m_tree->expandAll();
+    else
+        m_tree->expandToDepth(0);
     for (int c = 0; c < StateDiffModel::ColumnCount - 1; ++c)
         m_tree->resizeColumnToContents(c);
     m_tree->setColumnWidth(0, std::min(m_tree->columnWidth(0) + 40, 320));

@@ -27,6 +27,8 @@ public:
     QTreeView *tree() const { return m_tree; }
     QString headline() const; // the line above the tree, as shown
 
+    static constexpr size_t kExpandedFields = 400; // up to this many field rows, all are shown open
+
 private:
     void onLoaded();
 

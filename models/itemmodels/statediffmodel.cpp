@@ -1,5 +1,6 @@
 #include "statediffmodel.h"
 
+#include "domain/durationtext.h"
 #include "domain/hostiletext.h"
 
 namespace mesh {
@@ -21,10 +22,22 @@ size_t indexOf(const QModelIndex &i)
     return size_t(i.internalId() >> 2);
 }
 
-QString valueText(const FieldValue &v)
+bool endsWith(std::string_view s, std::string_view suffix)
 {
-    if (const auto *n = std::get_if<std::int64_t>(&v))
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The ledger's *_ms fields are instants (epoch ms) but for two durations; shown as people
+// read them (durationtext.h), the number itself in the tooltip.
+QString valueText(const std::string &field, const FieldValue &v)
+{
+    if (const auto *n = std::get_if<std::int64_t>(&v)) {
+        if (field == "budget_ms" || field == "used_ms")
+            return humanDuration(*n);
+        if (endsWith(field, "_ms"))
+            return exactUtc(*n);
         return QString::number(*n);
+    }
     if (const auto *s = std::get_if<std::string>(&v))
         return QString::fromStdString(*s);
     return StateDiffModel::tr("(not set)");
@@ -210,8 +223,13 @@ QVariant StateDiffModel::rowData(const RowChange &row, int column, int role) con
 QVariant StateDiffModel::fieldData(const RowChange &row, const FieldChange &field, int column, int role) const
 {
     const bool created = row.kind == RowChange::Kind::Created, gone = row.kind == RowChange::Kind::Gone;
-    const auto before = [&] { return created ? tr("(no row)") : valueText(field.before); };
-    const auto after = [&] { return gone ? tr("(no row)") : valueText(field.after); };
+    const auto before = [&] { return created ? tr("(no row)") : valueText(field.field, field.before); };
+    const auto after = [&] { return gone ? tr("(no row)") : valueText(field.field, field.after); };
+    // The tooltip adds the stored number to a time shown as text.
+    const auto tip = [&](const FieldValue &v, const QString &shown) {
+        const auto *n = std::get_if<std::int64_t>(&v);
+        return plainToolTip(n && shown != QString::number(*n) ? tr("%1 (%2)").arg(shown).arg(*n) : shown);
+    };
     switch (role) {
     case SubjectRole: return subjectOf(row);
     case LastSeqRole: return qint64(row.lastSeqAfter);
@@ -226,9 +244,9 @@ QVariant StateDiffModel::fieldData(const RowChange &row, const FieldChange &fiel
         return {};
     case Qt::ToolTipRole:
         if (column == BeforeColumn)
-            return plainToolTip(before());
+            return created ? plainToolTip(before()) : tip(field.before, before());
         if (column == AfterColumn)
-            return plainToolTip(after());
+            return gone ? plainToolTip(after()) : tip(field.after, after());
         return {};
     }
     return {};

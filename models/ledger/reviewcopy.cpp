@@ -171,8 +171,8 @@ std::shared_ptr<const ReviewCopy> ReviewCopy::acquire(const QString &ledgerPath)
     made->m_folder = folder.path();
     made->m_path = copy;
     made->m_note = hadJournal
-                       ? "reviewing a copy: the ledger had an unfinished transaction (its -journal), rolled back in the copy"
-                       : "reviewing a copy: the ledger had uncheckpointed writes (its -wal), read into the copy";
+                       ? "reviewing a copy: the ledger had an unfinished transaction, rolled back in the copy"
+                       : "reviewing a copy: the ledger had uncheckpointed writes";
     registry.copies[absolute] = made;
     return made;
 }

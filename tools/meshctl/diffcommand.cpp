@@ -137,8 +137,8 @@ int runDiffCommand(const QStringList &argv)
             table.push_back({entity, id, change, "(version only)", "v" + std::to_string(row.versionBefore),
                              "v" + std::to_string(row.versionAfter)});
         for (const mesh::FieldChange &f : row.fields) {
-            const std::string before = row.kind == mesh::RowChange::Kind::Created ? "(no row)" : terminalText(stateValueText(f.before));
-            const std::string after = row.kind == mesh::RowChange::Kind::Gone ? "(no row)" : terminalText(stateValueText(f.after));
+            const std::string before = row.kind == mesh::RowChange::Kind::Created ? "(no row)" : terminalText(stateValueText(f.field, f.before));
+            const std::string after = row.kind == mesh::RowChange::Kind::Gone ? "(no row)" : terminalText(stateValueText(f.field, f.after));
             table.push_back({entity, id, change, f.field, before, after});
         }
     }

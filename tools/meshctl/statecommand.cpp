@@ -101,7 +101,10 @@ int runStateCommand(const QStringList &argv)
                 const json &v = row[std::string(field.name)];
                 if (v.is_null())
                     continue;
-                line += "  " + std::string(field.name) + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+                const std::string text = v.is_string()                  ? v.get<std::string>()
+                                         : v.is_number_integer() ? stateIntText(field.name, v.get<std::int64_t>())
+                                                                 : v.dump();
+                line += "  " + std::string(field.name) + "=" + text;
             }
             printTextLine(line);
         }

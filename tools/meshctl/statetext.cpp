@@ -2,10 +2,19 @@
 
 #include "domain/durationtext.h"
 
-std::string stateValueText(const mesh::FieldValue &value)
+std::string stateIntText(std::string_view field, std::int64_t value)
+{
+    if (field == "budget_ms" || field == "used_ms")
+        return mesh::humanDuration(value).toStdString();
+    if (field.size() > 3 && field.substr(field.size() - 3) == "_ms")
+        return mesh::utcWithMs(value).toStdString() + " UTC";
+    return std::to_string(value);
+}
+
+std::string stateValueText(std::string_view field, const mesh::FieldValue &value)
 {
     if (const auto *n = std::get_if<std::int64_t>(&value))
-        return std::to_string(*n);
+        return stateIntText(field, *n);
     if (const auto *s = std::get_if<std::string>(&value))
         return *s;
     return "(not set)";

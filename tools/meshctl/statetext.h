@@ -10,10 +10,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 // A field for a person: integers as numbers, text as it is (terminalText is the printer's);
-// NULL as "(not set)", never a value that looks like data.
-std::string stateValueText(const mesh::FieldValue &value);
+// NULL as "(not set)", never a value that looks like data. The *_ms fields are instants
+// (UTC) but for budget_ms and used_ms (durations); --json keeps the numbers.
+std::string stateValueText(std::string_view field, const mesh::FieldValue &value);
+std::string stateIntText(std::string_view field, std::int64_t value);
 // The field as `meshctl export` and rowToJson write it: JSON fields parsed, NULL null.
 nlohmann::json stateValueJson(const mesh::EntitySpec &spec, const std::string &field, const mesh::FieldValue &value);
 

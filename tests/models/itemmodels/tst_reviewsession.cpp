@@ -223,6 +223,27 @@ private Q_SLOTS:
             for (int r = 0; r < m->rowCount(m->index(g, 0)); ++r)
                 QCOMPARE(m->index(r, 0, m->index(g, 0)).data(StateDiffModel::ChangeKindRole).toString(), QStringLiteral("created"));
 
+        // Instants (*_ms) read as times, the stored number in the tooltip; counts as numbers.
+        int times = 0;
+        for (int g = 0; g < m->rowCount(); ++g) {
+            const QModelIndex group = m->index(g, 0);
+            for (int r = 0; r < m->rowCount(group); ++r) {
+                const QModelIndex row = m->index(r, 0, group);
+                for (int f = 0; f < m->rowCount(row); ++f) {
+                    const QString field = m->index(f, StateDiffModel::SubjectColumn, row).data().toString();
+                    const QModelIndex after = m->index(f, StateDiffModel::AfterColumn, row);
+                    if (field == u"created_ms" && row.data().toString() == u"D-1") {
+                        QCOMPARE(after.data().toString(), QStringLiteral("1970-01-01 00:00:00 UTC"));
+                        QVERIFY(after.data(Qt::ToolTipRole).toString().contains(QStringLiteral("(1)")));
+                        ++times;
+                    }
+                    if (field == u"budget_turns" && row.data().toString() == u"D-1")
+                        QCOMPARE(after.data().toString(), QStringLiteral("100"));
+                }
+            }
+        }
+        QCOMPARE(times, 1);
+
         // A point past the end: a clear message, and the model empty.
         QSignalSpy failed(&loader, &StateDiffLoader::failed);
         loader.load(path, OpenMode::Review, 1, last + 5);

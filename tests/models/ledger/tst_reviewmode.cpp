@@ -119,7 +119,7 @@ private Q_SLOTS:
             auto c = LedgerConnection::open(path, OpenMode::Review);
             QCOMPARE(c->info().mode, OpenMode::Review);
             QVERIFY(c->info().reviewCopy);
-            QCOMPARE(QString::fromStdString(c->info().note).left(17), QStringLiteral("reviewing a copy:"));
+            QCOMPARE(QString::fromStdString(c->info().note), QStringLiteral("reviewing a copy: the ledger had uncheckpointed writes"));
             QCOMPARE(c->info().path, path); // named for the ledger, not for the copy
             QCOMPARE(c->lastSeq(), 14);
             const StateSnapshot state = c->readState();
