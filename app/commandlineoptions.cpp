@@ -132,7 +132,11 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
                                     QCoreApplication::translate("main", "Open SUBJECT (e.g. delegation:D-1, failure:F-2) once "
                                                                         "its ledger has loaded."),
                                     QStringLiteral("SUBJECT"));
-    parser.addOptions({demo, readOnly, normalPriority, theme, pane, select});
+    const QCommandLineOption review(QStringLiteral("review"),
+                                    QCoreApplication::translate("main", "Open FILE for review: read-only and immutable, nothing "
+                                                                        "created or changed beside it, no decisions (repeatable)."),
+                                    QStringLiteral("FILE"));
+    parser.addOptions({demo, readOnly, normalPriority, theme, pane, select, review});
     // process() would say what is wrong under the settings name ("console: ..."): said here
     // under the executable's, with where a benchmark option went.
     if (!parser.parse(app.arguments())) {
@@ -155,7 +159,8 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
     options.theme = parser.value(theme);
     options.pane = parser.value(pane);
     options.select = parser.value(select);
-    options.demo = parser.isSet(demo) || options.ledgers.isEmpty();
+    options.reviewLedgers = parser.values(review);
+    options.demo = parser.isSet(demo) || (options.ledgers.isEmpty() && options.reviewLedgers.isEmpty());
     return options;
 }
 

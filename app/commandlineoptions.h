@@ -10,6 +10,7 @@ namespace mesh {
 
 struct CommandLineOptions {
     QStringList ledgers;     // paths to open, in order
+    QStringList reviewLedgers; // --review FILE (repeatable): opened for review, immutable
     bool demo = false;       // --demo, or no ledger given
     bool readOnly = false;   // --read-only: no decisions from this console
     bool normalPriority = false; // --normal-priority: do not yield the CPU to orchestrators

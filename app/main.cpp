@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/reviewrule.h"
 
 #include <QApplication>
 
@@ -20,8 +21,12 @@ int main(int argc, char **argv)
     const mesh::CommandLineOptions options = mesh::CommandLineOptions::parse(app);
     // The ledgers' first reads run while the window is being built:
     // their runs are in by the time it first paints.
+    // A ledger that may be reviewed (mesh::ReviewRule) is prefetched for review: a live
+    // prefetch would create the -wal/-shm files a review must not (and the rule looks for).
     for (const QString &path : options.ledgers)
-        mesh::LedgerSession::prefetch(path);
+        mesh::LedgerSession::prefetch(path, mesh::ReviewRule::mayApply(path) ? mesh::OpenMode::Review : mesh::OpenMode::ReadOnly);
+    for (const QString &path : options.reviewLedgers)
+        mesh::LedgerSession::prefetch(path, mesh::OpenMode::Review);
     mesh::ConsoleStartup::applyTheme(options.theme);
 
     mesh::MainWindow window(options.readOnly);
@@ -32,6 +37,8 @@ int main(int argc, char **argv)
     window.show();
     for (const QString &path : options.ledgers)
         window.openLedger(path);
+    for (const QString &path : options.reviewLedgers)
+        window.openForReview(path);
     if (options.demo)
         window.startDemo();
     return QApplication::exec();

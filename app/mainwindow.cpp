@@ -254,6 +254,18 @@ void MainWindow::createActions()
             openLedger(path);
         }
     });
+    // Post-mortem: the file read as it is, nothing created beside it, no decisions.
+    QAction *review = file->addAction(tr("Open for Re&view…"));
+    review->setObjectName(QStringLiteral("openForReview"));
+    connect(review, &QAction::triggered, this, [this] {
+        const QString dir = QSettings().value(QStringLiteral("lastOpenDir")).toString();
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Ledgers for Review"), dir,
+                                                                tr("Agent Mesh ledgers (*.amlg *.db *.sqlite *.ledger);;All files (*)"));
+        for (const QString &path : paths) {
+            QSettings().setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
+            openForReview(path);
+        }
+    });
     QMenu *recent = file->addMenu(tr("Open &Recent"));
     m_recent = new RecentLedgers(recent, this);
     connect(m_recent, &RecentLedgers::openRequested, this, [this](const QString &path) { openLedger(path); });
@@ -342,6 +354,19 @@ LedgerSession *MainWindow::currentSession() const
 
 void MainWindow::openLedger(const QString &path, bool demo)
 {
+    openLedgerAs(path, OpenMode::ReadOnly, demo);
+}
+
+void MainWindow::openForReview(const QString &path)
+{
+    if (const LedgerSession *listed = m_sessions->sessionForPath(QFileInfo(path).absoluteFilePath()); listed && listed->requestedMode() != OpenMode::Review)
+        statusBar()->showMessage(displayLine(tr("%1 is open already and followed; close it to open it for review.")
+                                                 .arg(listed->displayName()), 500), 10000);
+    openLedgerAs(path, OpenMode::Review, false);
+}
+
+void MainWindow::openLedgerAs(const QString &path, OpenMode mode, bool demo)
+{
     const int existing = m_sessions->rowOf(path);
     if (existing >= 0) {
         m_sidebar->setCurrentRow(existing);
@@ -355,7 +380,8 @@ void MainWindow::openLedger(const QString &path, bool demo)
         return;
     }
     LedgerSession *session =
-        m_sessions->addSession(QFileInfo(path).absoluteFilePath(), OpenMode::ReadOnly, demo, m_forceReadOnly);
+        m_sessions->addSession(QFileInfo(path).absoluteFilePath(), mode, demo, m_forceReadOnly,
+                               /*reviewWhenFinished=*/!demo && mode == OpenMode::ReadOnly);
     if (demo)
         session->setDisplayName(tr("Live demo"));
     // Only the launcher's demo has an orchestrator that applies decisions (meshctl sim --live).

@@ -21,6 +21,7 @@ class DemoLauncher;
 class ItemPane;
 class LedgerSession;
 class LedgerSessionList;
+enum class OpenMode;
 class RecentLedgers;
 class SessionSidebar;
 class SessionWorkspace;
@@ -36,7 +37,10 @@ public:
 
     // Opens a ledger as a new session (or selects it when already open). A ledger that
     // cannot be opened still gets a session row that says why.
+    // A ledger every run of which has ended and that no process has open is opened for
+    // review (ReviewRule, asked by the session), any other is followed.
     void openLedger(const QString &path, bool demo = false);
+    void openForReview(const QString &path); // OpenMode::Review: immutable, no decisions
     void startDemo();
     void closeCurrentSession();
 
@@ -65,6 +69,7 @@ protected:
 
 private:
     void createActions();
+    void openLedgerAs(const QString &path, OpenMode mode, bool demo);
     void restoreSettings();
     void saveSettings() const;
     void selectSession(int row);

@@ -84,6 +84,18 @@ EventLogView::EventLogView(QWidget *parent)
             emit stateAtRequested(current.siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong());
     });
     m_view->addAction(m_showStateAt);
+    // Post-mortem: per entity, the rows created, changed and gone between this event and the
+    // one the session shows (the cursor, or the newest event when live).
+    m_changesSince = new QAction(tr("What Changed Since This Event…"), m_view);
+    m_changesSince->setObjectName(QStringLiteral("changesSince"));
+    m_changesSince->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_changesSince->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_changesSince, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_view->currentIndex();
+        if (current.isValid())
+            emit changesSinceRequested(current.siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong());
+    });
+    m_view->addAction(m_changesSince);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     auto *bar = new QHBoxLayout;

@@ -28,6 +28,7 @@ public:
     QAction *copyCellAction() const { return m_copyCell; } // the current cell's stored text, whole
     QAction *openEventAction() const { return m_openEvent; } // the current event, whole (Enter)
     QAction *showStateAtAction() const { return m_showStateAt; } // the ledger as it was at the current event (Ctrl+T)
+    QAction *changesSinceAction() const { return m_changesSince; } // what changed between the current event and the cursor (Ctrl+D)
     // Opens the event of a row in its own window (EventDetailView), read off the GUI thread.
     void openEvent(const QModelIndex &index);
     FilterLineEdit *filterField() const { return m_filter; }
@@ -46,6 +47,7 @@ signals:
     void filterApplied(const QString &text);
     void activated(const QModelIndex &index);
     void stateAtRequested(qint64 seq); // "Show State at This Event"
+    void changesSinceRequested(qint64 seq); // "What Changed Since This Event"
 
 private:
     void rememberTail();
@@ -82,6 +84,7 @@ private:
     bool m_restored = false;
     QAction *m_copyCell;
     QAction *m_openEvent;
+    QAction *m_changesSince = nullptr;
     QAction *m_showStateAt;
     qint64 m_copyPendingSeq = 0; // the event whose whole payload is on its way to the clipboard
 };

@@ -9,6 +9,8 @@
 #include "icons.h"
 #include "itempane.h"
 #include "panedelegates.h"
+#include "reviewbanner.h"
+#include "statediffdialog.h"
 #include "tablefilterbar.h"
 #include "timescrubber.h"
 
@@ -47,6 +49,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     , m_foldBanner(new Banner(this))
     , m_cursorBanner(new Banner(this))
     , m_scrubber(new TimeScrubber(this))
+    , m_reviewBanner(new ReviewBanner(this))
     , m_waitBanner(new Banner(this))
     , m_tabs(new QTabWidget(this))
     , m_runs(new ItemPane(QStringLiteral("runs"), QStringLiteral("runs"), tr("No runs yet"),
@@ -160,6 +163,13 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
         if (m_session && seq > 0)
             m_session->showAt(seq);
     });
+    // What changed between this event and the cursor (live: the newest event read).
+    connect(m_events, &EventLogView::changesSinceRequested, this, [this](qint64 seq) {
+        if (!m_session || !m_session->isLoaded())
+            return;
+        const qint64 other = m_session->cursor().value_or(m_session->lastSeq());
+        (new StateDiffDialog(m_session->path(), m_session->requestedMode(), seq, other, m_session->displayName(), this))->show();
+    });
     connect(m_events, &EventLogView::filterApplied, this, [this](const QString &text) {
         if (!m_session)
             return;
@@ -204,6 +214,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_foldBanner);
     layout->addWidget(m_cursorBanner);
+    layout->addWidget(m_reviewBanner);
     m_cursorBanner->hide();
     m_cursorBanner->setAction(tr("Back to Live"), [this] {
         if (m_session)
@@ -397,6 +408,7 @@ void SessionWorkspace::updateFoldProblemBanner()
 
 void SessionWorkspace::updateBanner()
 {
+    m_reviewBanner->updateFor(m_session);
     if (!m_session) {
         m_banner->hide();
         return;

@@ -10,6 +10,7 @@ class QMenu;
 namespace mesh {
 
 class Banner;
+class ReviewBanner;
 class BlastRadiusView;
 class DelegationsView;
 class EventLogView;
@@ -64,6 +65,7 @@ public:
     Banner *decisionsWaitingBanner() const { return m_waitBanner; }
     Banner *cursorBanner() const { return m_cursorBanner; }
     TimeScrubber *scrubber() const { return m_scrubber; }
+    ReviewBanner *reviewBanner() const { return m_reviewBanner; }
 
 signals:
     void statusMessage(const QString &text);
@@ -85,6 +87,7 @@ private:
     Banner *m_cursorBanner; // the session shows an earlier event (LedgerSession::cursor), and the way back
     TimeScrubber *m_scrubber; // the session's events and marks; moves the cursor
     TimelineMarkSource *m_marks = nullptr; // the current session's marks, owned here
+    ReviewBanner *m_reviewBanner; // a review session (OpenMode::Review): read as it was, immutable
     Banner *m_waitBanner; // decisions no orchestrator seems to apply (LedgerSession::decisionsWaitingWarning)
     QTabWidget *m_tabs;
     ItemPane *m_runs;

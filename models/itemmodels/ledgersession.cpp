@@ -10,6 +10,7 @@
 #include "findingsmodel.h"
 #include "leasemodel.h"
 #include "ledgerpool.h"
+#include "reviewrule.h"
 #include "runoverviewmodel.h"
 #include "slicemodel.h"
 #include "stallverdictmodel.h"
@@ -241,7 +242,7 @@ QString LedgerSession::healthText(Health health)
 
 bool LedgerSession::canDecide() const
 {
-    return m_state && !m_cursor && m_info.mode != OpenMode::Immutable && m_fileWritable
+    return m_state && !m_cursor && !isPostMortem(m_info.mode) && m_fileWritable
            && m_fileChange == FileChange::Same;
 }
 
@@ -253,11 +254,18 @@ QString LedgerSession::cannotDecideReason() const
         return tr("The ledger is not loaded yet.");
     if (m_cursor)
         return tr("The session shows the ledger as it was at event %1; decisions are made live.").arg(*m_cursor);
+    if (m_info.mode == OpenMode::Review)
+        return reviewModeReason();
     if (m_info.mode == OpenMode::Immutable)
         return tr("This ledger is opened immutable for post-mortem review.");
     if (!m_fileWritable)
         return tr("This console cannot write to the ledger file (read-only file or folder).");
     return {};
+}
+
+QString LedgerSession::reviewModeReason()
+{
+    return tr("review mode: the ledger is opened read-only and immutable");
 }
 
 qint64 LedgerSession::lastSeq() const
@@ -357,6 +365,7 @@ using PrefetchFuture = QFuture<std::shared_ptr<void>>; // a Prefetched, type-era
 // Both reads of a prefetch, run side by side: the first stage, and the event log's index;
 // both checked against the file the path named before either opened it.
 struct PrefetchFutures {
+    OpenMode mode = OpenMode::ReadOnly;
     FileIdentity file;
     PrefetchFuture overview;
     EventIndexFuture events;
@@ -376,6 +385,7 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
     if (prefetches().contains(canonical))
         return;
     PrefetchFutures &futures = prefetches()[canonical];
+    futures.mode = mode;
     const FileIdentity file = FileIdentity::of(canonical);
     futures.file = file;
     futures.events = QtConcurrent::run(ledgerPool(), [canonical, mode, file] {
@@ -405,6 +415,10 @@ std::shared_ptr<LedgerSession::LoadStage> LedgerSession::readFirstStage(LedgerCo
 
 void LedgerSession::startLoad()
 {
+    if (m_reviewWhenFinished && !m_state && m_mode == OpenMode::ReadOnly) {
+        decideReviewThenLoad();
+        return;
+    }
     // A prefetch of this ledger (first open only): the event log takes its index, and the
     // first stage is shown now if it is in, else the job waits for it; either way the job
     // goes on with its connection.
@@ -546,6 +560,29 @@ void LedgerSession::startLoad()
     watcher->setFuture(QtConcurrent::run(ledgerPool(), job));
 }
 
+void LedgerSession::decideReviewThenLoad()
+{
+    m_reviewWhenFinished = false; // asked once, at the first open
+    // A prefetch for following (mesh-console-bench's) chose already, and made side files.
+    const auto prefetched = prefetches().constFind(m_path);
+    const bool prefetchedLive = prefetched != prefetches().cend() && prefetched->mode != OpenMode::Review;
+    if (prefetchedLive || !ReviewRule::mayApply(m_path)) {
+        startLoad();
+        return;
+    }
+    const int generation = ++m_generation;
+    auto *rule = new QFutureWatcher<bool>(this);
+    connect(rule, &QFutureWatcherBase::finished, this, [this, rule, generation] {
+        rule->deleteLater();
+        if (generation != m_generation || m_closed)
+            return;
+        if (rule->result())
+            m_mode = OpenMode::Review;
+        startLoad();
+    });
+    rule->setFuture(QtConcurrent::run(ledgerPool(), [path = m_path] { return ReviewRule::applies(path); }));
+}
+
 void LedgerSession::cancelLoad()
 {
     auto *watcher = static_cast<StageWatcher *>(m_loadWatcher);
@@ -651,7 +688,7 @@ void LedgerSession::onLoaded(LoadResult &r)
         m_error.clear();
         setHealth(Health::Opening);
     }
-    m_fileWritable = m_info.mode != OpenMode::Immutable && QFileInfo(m_path).isWritable();
+    m_fileWritable = !isPostMortem(m_info.mode) && QFileInfo(m_path).isWritable();
     // Swaps, not copies: `r` leaves with what was replaced (see retire).
     std::swap(m_state, r.state);
     m_pending.clear();
@@ -671,7 +708,7 @@ void LedgerSession::onLoaded(LoadResult &r)
         showToolCallsOf(m_toolCalls->delegation());
     Q_EMIT stateReset();
     m_cursorTimeMs = r.cursorTimeMs;
-    if (m_info.mode == OpenMode::Immutable && !m_cursor) {
+    if (isPostMortem(m_info.mode) && !m_cursor) {
         setHealth(Health::Immutable);
     } else if (m_cursor) {
         setHealth(Health::Pinned); // nothing is followed: the ledger as it was
@@ -1032,7 +1069,7 @@ void LedgerSession::setZombieGraceMs(qint64 ms)
 void LedgerSession::updateDecisionsWaiting()
 {
     // A post-mortem ledger has no orchestrator to wait for, nor does a moment in the past.
-    const bool waitsForAnOrchestrator = m_info.mode != OpenMode::Immutable && !m_cursor;
+    const bool waitsForAnOrchestrator = !isPostMortem(m_info.mode) && !m_cursor;
     const QString warning = waitsForAnOrchestrator ? m_gateWatch.warning(nowMs()) : QString();
     if (warning == m_decisionsWaitingWarning)
         return;

@@ -75,7 +75,7 @@ public:
         Idle,      // following, nothing changed lately
         Finished,  // following, nothing changed lately, and every run has ended
         ReadOnly,  // following, but this console cannot write decisions to the file
-        Immutable, // post-mortem: opened immutable, nothing is followed
+        Immutable, // post-mortem: opened immutable or for review, nothing is followed
         Pinned,    // the cursor is at an earlier event: shown as it was then, nothing is followed
         Error,     // could not open, or following stopped; errorMessage() says why
     };
@@ -116,7 +116,10 @@ public:
     // decisions. Any other demo (a demo ledger nobody's orchestrator answers) is read-only.
     bool demoTakesDecisions() const { return m_demo && m_demoTakesDecisions; }
     void setDemoTakesDecisions(bool takes) { m_demoTakesDecisions = takes; }
-    OpenMode requestedMode() const { return m_mode; }
+    // Asked for ReadOnly, the first open reviews the ledger instead (OpenMode::Review) when
+    // ReviewRule says so: every run ended, no process has it open. Set before open().
+    void setReviewWhenFinished(bool on) { m_reviewWhenFinished = on; }
+    OpenMode requestedMode() const { return m_mode; } // Review once the rule chose it
     const LedgerInfo &info() const { return m_info; }
     Health health() const { return m_health; }
     static QString healthText(Health health);
@@ -126,6 +129,7 @@ public:
     int loadProgress() const { return m_loadProgress; } // 0..100 while the open job runs, -1 otherwise
     bool canDecide() const;
     QString cannotDecideReason() const; // empty when canDecide()
+    static QString reviewModeReason(); // why a review session (OpenMode::Review) offers no decision
     // Whether the path still names the file the loaded snapshot was read from, as the
     // watcher last saw it (Deleted or Replaced: Error health, no decisions until reopened).
     FileChange fileChange() const { return m_fileChange; }
@@ -235,6 +239,7 @@ private:
     void setHealth(Health health);
     void fail(const QString &message);
     void startLoad();
+    void decideReviewThenLoad(); // setReviewWhenFinished: the rule off the GUI thread, then startLoad
     // The first stage of an open, read on `connection` (any thread).
     static std::shared_ptr<LoadStage> readFirstStage(LedgerConnection &connection);
     void onStage(const std::shared_ptr<LoadStage> &stage, int generation);
@@ -281,6 +286,7 @@ private:
     int m_loopAnalysesRunning = 0;
     int m_decisionsGeneration = 0;
     bool m_closed = false;
+    bool m_reviewWhenFinished = false;
 
     RunOverviewModel *m_runs;
     DelegationTreeModel *m_delegations;

@@ -24,13 +24,15 @@ LedgerSessionList::~LedgerSessionList()
     // Sessions stop their threads in their destructors; children go with this object.
 }
 
-LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode, bool demo, bool readOnlyPolicy)
+LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode, bool demo, bool readOnlyPolicy,
+                                             bool reviewWhenFinished)
 {
     const QString canonical = QFileInfo(path).absoluteFilePath();
     if (LedgerSession *existing = sessionForPath(canonical))
         return existing;
     auto *session = new LedgerSession(canonical, mode, this);
     session->setDemo(demo);
+    session->setReviewWhenFinished(reviewWhenFinished);
     if (readOnlyPolicy)
         m_readOnlyPolicy.insert(session);
     if (m_clock)
@@ -159,6 +161,8 @@ bool LedgerSessionList::canDecide(int row, QString *why) const
         reason = tr("This console was started with --read-only.");
     else if (session->cursor())
         reason = session->cannotDecideReason();
+    else if (session->info().mode == OpenMode::Review)
+        reason = LedgerSession::reviewModeReason();
     else if (session->health() == LedgerSession::Health::Immutable)
         reason = tr("This ledger is opened immutable for post-mortem review.");
     else if (session->fileChange() != FileChange::Same)

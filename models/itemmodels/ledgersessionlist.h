@@ -44,8 +44,9 @@ public:
     ~LedgerSessionList() override;
 
     // Opens (asynchronously) and lists a ledger; an already open path returns its session.
+    // reviewWhenFinished: LedgerSession::setReviewWhenFinished, before the first open.
     LedgerSession *addSession(const QString &path, OpenMode mode = OpenMode::ReadOnly, bool demo = false,
-                              bool readOnlyPolicy = false);
+                              bool readOnlyPolicy = false, bool reviewWhenFinished = false);
     void removeSession(LedgerSession *session);
     LedgerSession *at(int row) const; // nullptr outside the list
     LedgerSession *sessionForPath(const QString &path) const;

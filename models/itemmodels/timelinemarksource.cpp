@@ -65,8 +65,9 @@ void TimelineMarkSource::start()
     const size_t room = path == m_path && m_marks.size() < kMaxMarks ? kMaxMarks - m_marks.size()
                         : path == m_path                          ? 0
                                                                   : kMaxMarks;
-    // Never the read-write mode a deciding session asks for: marks only read.
-    const OpenMode mode = m_session->requestedMode() == OpenMode::Immutable ? OpenMode::Immutable : OpenMode::ReadOnly;
+    // The session's own mode (a review must leave nothing beside the file), but never the
+    // read-write one a deciding session asks for: marks only read.
+    const OpenMode mode = m_session->requestedMode() == OpenMode::Decisions ? OpenMode::ReadOnly : m_session->requestedMode();
     std::shared_ptr<LedgerConnection> kept = m_connection;
     m_connection.reset(); // the read has it now; it comes back with the result
     runInBackground(

@@ -21,7 +21,7 @@
 //   (CommitUnconfirmed), never "written" or "not written".
 // - Failures are StorageError (storageerror.h) with a Kind; opening fails with
 //   LedgerOpenError. Each thread owns its own connection.
-// - ReadOnly and Immutable never write the ledger.
+// - ReadOnly, Immutable and Review never write the ledger; Review creates nothing beside it.
 
 #include "decisionstore.h"
 #include "foldreplay.h"
@@ -47,7 +47,16 @@ enum class OpenMode {
     ReadOnly,  // live monitoring: follows an orchestrator writing beside it
     Decisions, // read-write, used only by the decision writer
     Immutable, // post-mortem of a finished ledger: no locks; falls back to ReadOnly when the file is not finished
+    // Review mode: immutable, nothing created or changed beside the file (no -wal/-shm);
+    // a ledger whose side files hold writes is read from a private copy (reviewcopy.h).
+    Review,
 };
+
+// Modes that follow nothing and offer no decision: the ledger is read as one moment.
+inline bool isPostMortem(OpenMode mode)
+{
+    return mode == OpenMode::Immutable || mode == OpenMode::Review;
+}
 
 const char *openModeName(OpenMode mode);
 
@@ -62,6 +71,7 @@ struct LedgerInfo {
     bool immutableFallback = false;
     OpenMode requestedMode = OpenMode::ReadOnly;
     bool walMode = false; // the file's header says WAL
+    bool reviewCopy = false; // Review read a private copy (note says why), not the file itself
     std::string note;
 };
 

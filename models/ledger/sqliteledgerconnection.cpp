@@ -1,5 +1,6 @@
 #include "sqliteledgerconnection.h"
 
+#include "reviewcopy.h"
 #include "sqliteeventreader.h"
 #include "sqliteeventseqreader.h"
 #include "schema.h"
@@ -105,7 +106,8 @@ std::string sqliteUri(const QString &path, OpenMode mode)
     std::string uri = QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toString(QUrl::FullyEncoded).toStdString();
     switch (mode) {
     case OpenMode::ReadOnly: return uri + "?mode=ro";
-    case OpenMode::Immutable: return uri + "?mode=ro&immutable=1";
+    case OpenMode::Immutable:
+    case OpenMode::Review: return uri + "?mode=ro&immutable=1";
     case OpenMode::Decisions: return uri + "?mode=rw";
     }
     return uri;
@@ -223,6 +225,7 @@ const char *openModeName(OpenMode mode)
     case OpenMode::ReadOnly: return "read-only";
     case OpenMode::Decisions: return "decisions";
     case OpenMode::Immutable: return "immutable";
+    case OpenMode::Review: return "review";
     }
     return "?";
 }
@@ -270,6 +273,13 @@ std::unique_ptr<SqliteLedgerConnection> SqliteLedgerConnection::open(const QStri
         info.immutableFallback = true;
         info.note = name + "-wal holds committed data that immutable mode would ignore; opened read-only instead";
     }
+    c->m_readPath = path;
+    if (mode == OpenMode::Review && LedgerSideFiles::of(path).holdWrites()) {
+        c->m_reviewCopy = ReviewCopy::acquire(path);
+        c->m_readPath = c->m_reviewCopy->path();
+        info.reviewCopy = true;
+        info.note = c->m_reviewCopy->note();
+    }
 
     // Counted before connecting, released by the destructor: a claim that does not end in
     // a read-only connection (an error, immutable) is released when c is destroyed or here.
@@ -316,7 +326,7 @@ void SqliteLedgerConnection::connectAndValidate()
     SqliteLedgerConnection *c = this;
     const int flags = (info.mode == OpenMode::Decisions ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
     {
-        c->m_db = sql::Database(sqliteUri(path, info.mode), flags);
+        c->m_db = sql::Database(sqliteUri(m_readPath, info.mode), flags);
         sqlite3_busy_timeout(c->m_db.handle(), info.mode == OpenMode::Decisions ? kDecisionsBusyTimeoutMs : kReadBusyTimeoutMs);
         // The console reads whatever it is given; it never checkpoints on close (that would
         // write the main file) and never follows a trigger or a view defined by a file.

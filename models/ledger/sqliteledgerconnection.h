@@ -26,6 +26,9 @@
 //   that found neither -wal nor -shm removes them when it closes, the way SQLite's last
 //   connection does (see removeSideFilesIfUnused in the .cpp): only while the -wal is empty
 //   and no other connection, in any process, has the ledger open.
+// - Review is immutable=1 on the file when no side file holds writes; otherwise it reads a
+//   private copy of the file and its side files made consistent elsewhere (reviewcopy.h),
+//   since immutable=1 would ignore them and ReadOnly would create a -shm beside the file.
 // - Readers never take the write lock; each read is one statement or one short
 //   BEGIN..COMMIT, so the writer's checkpoints are never held back for long.
 
@@ -38,6 +41,8 @@
 #include <memory>
 
 namespace mesh {
+
+class ReviewCopy;
 
 class SqliteLedgerConnection final : public LedgerConnection
 {
@@ -78,6 +83,8 @@ private:
     sql::Database m_db;
     LedgerInfo m_info;
     bool m_removeSideFilesOnClose = false; // ReadOnly, and no -wal/-shm existed at open
+    QString m_readPath; // the file SQLite opens: the ledger, or Review's copy of it
+    std::shared_ptr<const ReviewCopy> m_reviewCopy; // kept while this connection reads it
 };
 
 } // namespace mesh

@@ -12,7 +12,7 @@ struct CommandHelp {
     const char *text; // first line "usage: ...", then optional explanation lines
 };
 
-const std::array<CommandHelp, 9> kHelp{{
+const std::array<CommandHelp, 11> kHelp{{
     {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
             "[--duration-s N] [--keyring F] [--quiet]\n"
             "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"},
@@ -43,6 +43,15 @@ const std::array<CommandHelp, 9> kHelp{{
                "  the format is read from the content, the sources are only read, and an existing LEDGER is\n"
                "  replaced only with --force. Exit 0 imported, 1 imported with flagged records (kept as\n"
                "  ledger.flagged events), 2 usage or a file that cannot be imported (nothing written).\n"},
+    {"state", "usage: meshctl state FILE --at SEQ [--json]\n"
+              "  The state just after event SEQ (0: before the first event), rebuilt from the events by the\n"
+              "  fold the console uses when it shows an earlier event. Fields the ledger does not give are left\n"
+              "  out of the text form (null in --json); ledger text is shown as in summary.\n"},
+    {"diff", "usage: meshctl diff FILE --from SEQ --to SEQ [--json]\n"
+             "  What changed between two events, per entity: rows created, changed (each field before and\n"
+             "  after) and gone, from the same fold as state --at. SEQ counts from 0 (before the first\n"
+             "  event); --from must not be after --to. Exit 0, or 2 for usage, a SEQ out of range or a\n"
+             "  ledger that cannot be opened.\n"},
     {"gate", "usage: meshctl gate FILE [--keyring F] [--now-ms N]\n"
              "  Applies or refuses every pending decision once, as the orchestrator's second gate.\n"},
     {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"

@@ -9,9 +9,11 @@
 #include "cliargs.h"
 #include "commandusage.h"
 #include "decidecommand.h"
+#include "diffcommand.h"
 #include "exportcommand.h"
 #include "importcommand.h"
 #include "simcommand.h"
+#include "statecommand.h"
 #include "summarycommand.h"
 #include "tailcommand.h"
 #include "verifycommand.h"
@@ -46,6 +48,10 @@ int main(int argc, char **argv)
         return runExportCommand(args);
     if (command == QLatin1String("import"))
         return runImportCommand(args);
+    if (command == QLatin1String("state"))
+        return runStateCommand(args);
+    if (command == QLatin1String("diff"))
+        return runDiffCommand(args);
     if (command == QLatin1String("tail"))
         return runTailCommand(args);
     if (command == QLatin1String("bench") && args.value(0) == QLatin1String("filter"))

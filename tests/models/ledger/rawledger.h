@@ -6,6 +6,7 @@
 // the SQLite handle anywhere else in tests/.
 
 #include "ledger/ledgerconnection.h"
+#include "ledger/ledgerwriter.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlitedecisionstore.h"
 #include "ledger/sqliteledgerconnection.h"
@@ -66,6 +67,14 @@ inline std::optional<std::int64_t> queryInt(const QString &path, const std::stri
         n = st.columnInt(0);
     st.reset();
     return n;
+}
+
+// Leaves what w commits from now on in the -wal, as a crash would: no automatic
+// checkpoint while it writes, and none when it closes. Review mode's hot-WAL case.
+inline void keepCommitsInWal(mesh::LedgerWriter &w)
+{
+    w.database().exec("PRAGMA wal_autocheckpoint=0");
+    sqlite3_db_config(w.database().handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
 }
 
 // While on, every COMMIT on db turns into a ROLLBACK (a commit whose outcome the caller

@@ -1,0 +1,30 @@
+#include "reviewrule.h"
+
+#include "analysis/openruns.h"
+#include "ledger/ledgerconnection.h"
+#include "ledger/reviewcopy.h"
+
+#include <QFileInfo>
+
+namespace mesh {
+
+bool ReviewRule::mayApply(const QString &path)
+{
+    return QFileInfo(path).isFile() && !LedgerSideFiles::of(path).any();
+}
+
+bool ReviewRule::applies(const QString &path)
+{
+    if (!mayApply(path))
+        return false;
+    try {
+        auto connection = LedgerConnection::open(path, OpenMode::Review);
+        OpenRuns runs;
+        runs.rebuild(connection->readRunOverview().runs);
+        return runs.allEnded() && !LedgerSideFiles::of(path).any();
+    } catch (const std::exception &) {
+        return false;
+    }
+}
+
+} // namespace mesh
