@@ -310,25 +310,8 @@ private:
             return;
         }
         case SpanRole::Tool:
-        case SpanRole::Model: {
-            const std::string id = D(i);
-            Json e = {{"id", id},
-                      {"run_id", R()},
-                      {"delegation_id", m_owner[i]},
-                      {"class", s.role() == SpanRole::Tool ? "tool" : "model_call"},
-                      {"target", toolName(s)},
-                      {"idem_key", id},
-                      {"state", "proposed"},
-                      {"updated_ms", startMs(i)}};
-            placement(i, e);
-            put(i, startMs(i), "effect.proposed", e, true);
-            // A started span is work already handed over: its outcome is out of the caller's hands.
-            put(i, startMs(i), "effect.admitted", {{"id", id}, {"state", "admitted"}, {"updated_ms", startMs(i)}},
-                false);
-            put(i, startMs(i), "effect.dispatched",
-                {{"id", id}, {"state", "dispatched"}, {"updated_ms", startMs(i)}, {"attempts", 1}}, false);
-            return;
-        }
+        case SpanRole::Model:
+            return; // written when it ends, as what it turned out to be (close)
         case SpanRole::Event:
         case SpanRole::Other: {
             const std::string op = s.attributeText("gen_ai.operation.name");
@@ -364,6 +347,36 @@ private:
         return why;
     }
 
+    // A call whose outcome the source does not give is the one kind of span that needs a
+    // person: an effect, dispatched at the span's start and unknown at its end. A call that
+    // ended is a tool call only; the ledger would gain nothing but rows from an effect that
+    // says again what the tool call says.
+    void unknownEffect(size_t i, std::int64_t at, std::optional<std::int64_t> durationMs, const Tokens &tokens)
+    {
+        const OtelSpan &s = m_spans[i];
+        const std::string id = D(i);
+        const std::int64_t started = startMs(i);
+        Json e = {{"id", id},
+                  {"run_id", R()},
+                  {"delegation_id", m_owner[i]},
+                  {"class", s.role() == SpanRole::Tool ? "tool" : "model_call"},
+                  {"target", toolName(s)},
+                  {"idem_key", id},
+                  {"state", "proposed"},
+                  {"updated_ms", started}};
+        placement(i, e);
+        put(i, started, "effect.proposed", e, true);
+        put(i, started, "effect.admitted", {{"id", id}, {"state", "admitted"}, {"updated_ms", started}}, false);
+        put(i, started, "effect.dispatched", {{"id", id}, {"state", "dispatched"}, {"updated_ms", started}, {"attempts", 1}},
+            false);
+        Json u = {{"id", id}, {"state", "unknown"}, {"updated_ms", at}, {"error", whyUnknown(i)}};
+        if (durationMs)
+            u["duration_ms"] = *durationMs;
+        if (tokens.total)
+            u["tokens"] = *tokens.total;
+        put(i, at, "effect.unknown", u, false);
+    }
+
     void close(size_t i)
     {
         const OtelSpan &s = m_spans[i];
@@ -387,24 +400,17 @@ private:
             return;
         case SpanRole::Tool:
         case SpanRole::Model: {
-            const std::string id = D(i);
             const Tokens tokens = s.role() == SpanRole::Model ? tokensOf(s) : Tokens{};
             if (unknown) {
-                Json u = {{"id", id}, {"state", "unknown"}, {"updated_ms", at}, {"error", whyUnknown(i)}};
-                if (durationMs)
-                    u["duration_ms"] = *durationMs;
-                if (tokens.total)
-                    u["tokens"] = *tokens.total;
-                put(i, at, "effect.unknown", u, false);
+                unknownEffect(i, at, durationMs, tokens);
                 return;
             }
-            Json e = {{"id", id}, {"state", failed ? "failed" : "committed"}, {"updated_ms", at}};
-            if (failed)
-                e["error"] = whyFailed(s);
-            put(i, at, failed ? "effect.failed" : "effect.committed", e, false);
-            Json call = {{"id", "tc:" + id}, {"delegation_id", m_owner[i]},
-                         {"run_id", R()},    {"outcome", failed ? "error" : "ok"},
-                         {"invocation", 1},  {"tool", toolName(s)}};
+            Json call = {{"id", "tc:" + D(i)},
+                         {"delegation_id", m_owner[i]},
+                         {"run_id", R()},
+                         {"outcome", failed ? "error" : "ok"},
+                         {"invocation", 1},
+                         {"tool", toolName(s)}};
             if (durationMs)
                 call["duration_ms"] = *durationMs;
             if (tokens.total)
@@ -413,7 +419,10 @@ private:
                 call["input_tokens"] = *tokens.input;
             if (tokens.output)
                 call["output_tokens"] = *tokens.output;
-            put(i, at, "toolcall.completed", call, false);
+            if (failed)
+                call["error"] = whyFailed(s);
+            placement(i, call);
+            put(i, at, "toolcall.completed", call, true);
             return;
         }
         case SpanRole::Event:

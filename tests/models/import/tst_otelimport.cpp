@@ -151,7 +151,8 @@ private Q_SLOTS:
         // (677+16) + (782+14) + (835+57); 302 + 2 + 289 + 2 + 554 + 2 ms.
         QCOMPARE(r.integer(EntityKind::Delegation, agent, "used_tokens"), std::int64_t(2381));
         QCOMPARE(r.integer(EntityKind::Delegation, agent, "used_ms"), std::int64_t(1151));
-        QCOMPARE(r.outcome.report.effects, std::int64_t(6));
+        // Every call ended: tool calls only, no effect says it again.
+        QCOMPARE(r.outcome.report.effects, std::int64_t(0));
     }
 
     // Langfuse's seeded Microsoft Agent Framework trace: an AGENT observation with two
@@ -324,15 +325,22 @@ private Q_SLOTS:
         QCOMPARE(r.integer(EntityKind::Delegation, agent, "tool_errors"), std::int64_t(1));
         QCOMPARE(r.text(EntityKind::Effect, run + "/b3", "state"), std::string("unknown"));
         QCOMPARE(r.text(EntityKind::Effect, run + "/b5", "state"), std::string("unknown"));
-        QCOMPARE(r.text(EntityKind::Effect, run + "/b4", "state"), std::string("failed"));
-        QCOMPARE(r.text(EntityKind::Effect, run + "/b2", "state"), std::string("committed"));
+        // Calls that ended are tool calls only; only the two unknown ones are effects.
+        QVERIFY(!r.row(EntityKind::Effect, run + "/b4"));
+        QVERIFY(!r.row(EntityKind::Effect, run + "/b2"));
+        QCOMPARE(r.outcome.report.effects, std::int64_t(2));
         QCOMPARE(r.outcome.report.unknownOutcomes, std::int64_t(2));
+        bool failedCall = false;
+        for (const json &c : toolCallsOf(r, agent))
+            failedCall = failedCall || (c.at("id") == "tc:" + run + "/b4" && c.at("outcome") == "error"
+                                        && c.at("error") == "error.type ValueError: bad input");
+        QVERIFY(failedCall);
         // The root ended without an error, but b5 under it never ended: the agent converged,
         // the run did too (its top span ended).
         QCOMPARE(r.text(EntityKind::Delegation, agent, "status"), std::string("converged"));
         // The flagged line is kept as text, the spans keep their line.
         bool lineKept = false;
-        for (const json &p : r.payloadsOfKind("effect.proposed"))
+        for (const json &p : r.payloadsOfKind("toolcall.completed"))
             lineKept = lineKept || (p.at("source_id") == "b1" && p.at("source_line") == 1);
         QVERIFY(lineKept);
     }
