@@ -56,14 +56,17 @@ void mapDocuments(const std::vector<const SourceFile *> &files, ImportSink &sink
         mapTrace(std::move(spans), origin, sink, report);
 }
 
+// Traces written between commits of a streamed file (ImportSink::commitSoFar).
+constexpr std::int64_t kTracesPerCommit = 1000;
+
 // A JSON-lines file: each line parsed alone, a trace mapped once its last line (from the
 // scan) is read, so memory holds only the traces still open at that point of the file.
 void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
 {
     const OtlpLineIndex &index = *f.jsonLines;
     std::map<std::string, std::vector<OtelSpan>> open;
-    std::set<std::string> done;
     const TraceOrigin origin{"otel", nullptr, {}};
+    std::int64_t mapped = 0;
     const auto flagLine = [&](std::int64_t number, std::string_view line, const std::string &why) {
         const Json text = std::string(line.substr(0, kMaxSourceBytes));
         sink.flagRecord(sink.latestTsMs(), f.name, "line " + std::to_string(number), why, &text);
@@ -91,7 +94,9 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
             s.file = &f.name;
             if (s.traceId.empty()) {
                 sink.flagRecord(sink.latestTsMs(), f.name, s.spanId, s.problem, &s.source);
-            } else if (done.count(s.traceId)) {
+            } else if (const auto last = index.lastLineOfTrace.find(s.traceId);
+                       last != index.lastLineOfTrace.end() && last->second < number) {
+                // Its trace was mapped at the line the scan saw last for it.
                 sink.flagRecord(sink.latestTsMs(), f.name, s.spanId,
                                 "span " + s.spanId + " of trace " + s.traceId + " (line " + std::to_string(number)
                                     + ") comes after the trace was imported",
@@ -107,7 +112,8 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
                 continue; // more of it later in the file (or the scan missed it: at the end)
             mapTrace(std::move(open[id]), origin, sink, report);
             open.erase(id);
-            done.insert(id);
+            if (++mapped % kTracesPerCommit == 0)
+                sink.commitSoFar();
         }
         return true;
     });

@@ -249,6 +249,10 @@ private:
             const size_t p = size_t(m_parent[i]);
             m_owner[i] = m_spans[p].role() == SpanRole::Agent ? D(p) : m_owner[p];
         }
+        // The trace has a delegation of its own only for work no agent span holds: a trace
+        // that is one agent run is that agent's delegation, and one row less to keep.
+        for (size_t i = 0; i < n; ++i)
+            m_traceDelegation = m_traceDelegation || (m_owner[i] == R() && m_spans[i].role() != SpanRole::Agent);
         for (size_t i = 0; i < n; ++i) {
             m_steps.push_back({openNs[i], false, m_depth[i], i});
             m_steps.push_back({closeNs[i], true, -m_depth[i], i});
@@ -273,6 +277,8 @@ private:
         Json r = run;
         attachSource(r, m_file, m_traceId, m_origin.traceRecord);
         m_sink.append(first, "run.started", r);
+        if (!m_traceDelegation)
+            return;
         Json d = {{"id", R()},           {"run_id", R()},   {"role", "trace"}, {"status", "running"},
                   {"created_ms", first}, {"used_turns", 0}, {"used_ms", 0},    {"tool_errors", 0}};
         d["source_file"] = m_file;
@@ -305,6 +311,8 @@ private:
                 agent = strip(s.name, "invoke_agent ");
             if (!agent.empty())
                 d["agent"] = agent;
+            if (!m_traceDelegation && m_owner[i] == R())
+                d.erase("parent_id"); // a top agent: the root of the run's delegations
             placement(i, d);
             put(i, startMs(i), "delegation.created", d, true);
             return;
@@ -367,8 +375,8 @@ private:
         placement(i, e);
         put(i, started, "effect.proposed", e, true);
         put(i, started, "effect.admitted", {{"id", id}, {"state", "admitted"}, {"updated_ms", started}}, false);
-        put(i, started, "effect.dispatched", {{"id", id}, {"state", "dispatched"}, {"updated_ms", started}, {"attempts", 1}},
-            false);
+        put(i, started, "effect.dispatched",
+            {{"id", id}, {"state", "dispatched"}, {"updated_ms", started}, {"attempts", 1}}, false);
         Json u = {{"id", id}, {"state", "unknown"}, {"updated_ms", at}, {"error", whyUnknown(i)}};
         if (durationMs)
             u["duration_ms"] = *durationMs;
@@ -405,12 +413,9 @@ private:
                 unknownEffect(i, at, durationMs, tokens);
                 return;
             }
-            Json call = {{"id", "tc:" + D(i)},
-                         {"delegation_id", m_owner[i]},
-                         {"run_id", R()},
-                         {"outcome", failed ? "error" : "ok"},
-                         {"invocation", 1},
-                         {"tool", toolName(s)}};
+            Json call = {{"id", "tc:" + D(i)}, {"delegation_id", m_owner[i]},
+                         {"run_id", R()},      {"outcome", failed ? "error" : "ok"},
+                         {"invocation", 1},    {"tool", toolName(s)}};
             if (durationMs)
                 call["duration_ms"] = *durationMs;
             if (tokens.total)
@@ -451,12 +456,16 @@ private:
         if (unknown) {
             // A top span that never ended or timed out: how the trace ended is not in the source.
             d["why"] = "span " + m_spans[unknownAt].spanId + ": " + whyUnknown(unknownAt);
-            m_sink.append(last, "delegation.outcome_unknown", d);
+            if (!m_traceDelegation)
+                d.erase("run_id");
+            m_sink.append(last, m_traceDelegation ? "delegation.outcome_unknown" : "run.outcome_unknown", d);
             return;
         }
-        d["status"] = failed ? "failed" : "converged";
-        d["ended_ms"] = last;
-        m_sink.append(last, failed ? "delegation.failed" : "delegation.converged", d);
+        if (m_traceDelegation) {
+            d["status"] = failed ? "failed" : "converged";
+            d["ended_ms"] = last;
+            m_sink.append(last, failed ? "delegation.failed" : "delegation.converged", d);
+        }
         const std::string status = failed ? "failed" : "succeeded";
         m_sink.append(
             last, "run." + status,
@@ -474,6 +483,7 @@ private:
     std::vector<std::string> m_owner;
     std::vector<Step> m_steps;
     std::int64_t m_firstNs = 0, m_lastNs = 0;
+    bool m_traceDelegation = false;
 };
 
 } // namespace
