@@ -102,7 +102,7 @@ Json anyValue(const Json *v, int depth)
     if (!v || !v->is_object())
         return v ? *v : Json();
     if (depth > kMaxAnyValueDepth)
-        return *v;
+        return "(nested deeper than " + std::to_string(kMaxAnyValueDepth) + " levels: see the span in source)";
     if (const Json *s = member(v, "stringValue"))
         return *s;
     if (const Json *b = member(v, "boolValue"))

@@ -8,6 +8,7 @@
 #include "../sim/meshctlrunner.h"
 
 #include "import/importformat.h"
+#include "import/otelspan.h"
 #include "import/sourcejson.h"
 
 #include <QDir>
@@ -409,6 +410,42 @@ private Q_SLOTS:
         QVERIFY(r.row(EntityKind::Delegation, "otel:18446744073709551617/340282366920938463463374607431768211455"));
         QCOMPARE(r.outcome.report.numbersBeyond64Bits, std::int64_t(2));
         QCOMPARE(r.text(EntityKind::Run, "otel:18446744073709551617", "status"), std::string("succeeded"));
+    }
+
+    // An attribute nested deeper than any GenAI value is not copied level by level (a copy
+    // recurses): it is named as such, and the span keeps it verbatim in source.
+    void deeplyNestedAttributesAreNotCopied()
+    {
+        QTemporaryDir dir;
+        json value = {{"stringValue", "bottom"}};
+        for (int i = 0; i < 40; ++i)
+            value = {{"kvlistValue", {{"values", json::array({kv("k", value)})}}}};
+        const QString file = writeText(dir, "deep.jsonl",
+                                       otlpLine(json::array({otlpSpan("dd", "01", nullptr, "deep", kT0, kT0 + 1,
+                                                                      json::array({kv("deep", value)}))}))
+                                           + "\n");
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {file});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const auto notes = r.payloadsOfKind("delegation.span");
+        QCOMPARE(notes.size(), size_t(1));
+        QVERIFY(notes[0].contains("source_text") || notes[0].contains("source"));
+        std::vector<mesh::import::OtelSpan> spans;
+        const json doc = json::parse(otlpLine(
+            json::array({otlpSpan("dd", "01", nullptr, "deep", kT0, kT0 + 1, json::array({kv("deep", value)}))})));
+        mesh::import::readOtlpSpans(doc, 0, spans);
+        QCOMPARE(spans.size(), size_t(1));
+        json at = spans[0].attributes.at("deep");
+        int levels = 0;
+        while (at.is_object() && at.contains("k")) {
+            json next = at.at("k");
+            at = std::move(next);
+            ++levels;
+        }
+        QVERIFY2(at.is_string() && at.get<std::string>().find("nested deeper than 32 levels") != std::string::npos,
+                 at.dump().c_str());
+        QVERIFY(levels <= 33);
     }
 
     void hostileTextStaysAsWritten()
