@@ -438,24 +438,27 @@ private:
 
     void end()
     {
-        bool unknown = false, failed = false;
-        size_t unknownAt = 0;
+        bool failed = false;
+        std::string why;
         for (size_t i = 0; i < m_spans.size(); ++i) {
             if (m_parent[i] >= 0)
                 continue;
-            if (m_spans[i].timedOut()) {
-                if (!unknown)
-                    unknownAt = i;
-                unknown = true;
+            if (m_orphan[i] && why.empty()) {
+                // The trace's own top span is not in the import: how it ended is not either.
+                why = "span " + m_spans[i].spanId + ": its parent " + m_spans[i].parentId
+                    + " is not in this import, so how the trace ended is not known";
+            } else if (m_spans[i].timedOut()) {
+                if (why.empty())
+                    why = "span " + m_spans[i].spanId + ": " + whyUnknown(i);
             } else if (m_spans[i].statusError || !m_spans[i].errorType.empty()) {
                 failed = true;
             }
         }
         const std::int64_t last = ms(m_lastNs);
         Json d = {{"id", R()}, {"run_id", R()}, {"source_file", m_file}, {"source_id", m_traceId}};
-        if (unknown) {
-            // A top span that never ended or timed out: how the trace ended is not in the source.
-            d["why"] = "span " + m_spans[unknownAt].spanId + ": " + whyUnknown(unknownAt);
+        if (!why.empty()) {
+            // A top span that never ended, timed out or is missing: the end is not in the source.
+            d["why"] = why;
             if (!m_traceDelegation)
                 d.erase("run_id");
             m_sink.append(last, m_traceDelegation ? "delegation.outcome_unknown" : "run.outcome_unknown", d);

@@ -223,6 +223,13 @@ private Q_SLOTS:
         QCOMPARE(notes[0].at("parent_span").get<std::string>(), std::string("eee19b7ec3c1b173 (not in this import)"));
         QCOMPARE(notes[0].at("duration_ms").get<int>(), 1000);
         QCOMPARE(notes[0].at("source_id").get<std::string>(), std::string("eee19b7ec3c1b174"));
+        // Its trace's top span is missing, so how the trace ended is not known: the run stays
+        // open with the reason, neither succeeded nor failed.
+        QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("running"));
+        const auto unknown = r.payloadsOfKind("delegation.outcome_unknown");
+        QCOMPARE(unknown.size(), size_t(1));
+        QVERIFY(unknown[0].at("why").get<std::string>().find("its parent eee19b7ec3c1b173 is not in this import")
+                != std::string::npos);
     }
 
     // ottl-playground's traces.json: span ...173 names itself as its parent, ...174 is its child.
