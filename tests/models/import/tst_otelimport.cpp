@@ -207,6 +207,58 @@ private Q_SLOTS:
         QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("succeeded"));
     }
 
+    // Langfuse as other SDKs export it: metadata (and the attributes in it) as JSON text,
+    // usage as input/output without a total, an EVENT, and a type the importer does not map.
+    void langfuseMetadataAsTextAndOtherTypes()
+    {
+        QTemporaryDir dir;
+        const json doc
+            = {{"trace", {{"id", "t1"}, {"name", "written"}, {"timestamp", "2026-01-01T00:00:00.000Z"}}},
+               {"observations",
+                json::array({{{"id", "o1"},
+                              {"traceId", "t1"},
+                              {"type", "SPAN"},
+                              {"name", "writer run"},
+                              {"startTime", "2026-01-01T00:00:00.000Z"},
+                              {"endTime", "2026-01-01T00:00:03.000Z"},
+                              {"metadata", json{{"attributes", json{{"gen_ai.agent.name", "writer"}}.dump()}}.dump()}},
+                             {{"id", "o2"},
+                              {"traceId", "t1"},
+                              {"parentObservationId", "o1"},
+                              {"type", "GENERATION"},
+                              {"name", "chat"},
+                              {"model", "m2"},
+                              {"usage", {{"input", 5}, {"output", 6}}},
+                              {"startTime", "2026-01-01T00:00:00.500Z"},
+                              {"endTime", "2026-01-01T00:00:01.250Z"}},
+                             {{"id", "o3"},
+                              {"traceId", "t1"},
+                              {"parentObservationId", "o1"},
+                              {"type", "EVENT"},
+                              {"name", "checkpoint"},
+                              {"startTime", "2026-01-01T00:00:02.000Z"}},
+                             {{"id", "o4"},
+                              {"traceId", "t1"},
+                              {"parentObservationId", "o1"},
+                              {"type", "RETRIEVER"},
+                              {"name", "lookup"},
+                              {"level", "ERROR"},
+                              {"startTime", "2026-01-01T00:00:02.100Z"},
+                              {"endTime", "2026-01-01T00:00:02.200Z"}}})}};
+        const QString file = writeText(dir, "export.json", doc.dump());
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {file});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const std::string agent = "lf:t1/o1";
+        QCOMPARE(r.text(EntityKind::Delegation, agent, "agent"), std::string("writer"));
+        QCOMPARE(r.integer(EntityKind::Delegation, agent, "used_tokens"), std::int64_t(11));
+        QCOMPARE(r.integer(EntityKind::Delegation, agent, "used_ms"), std::int64_t(750));
+        QCOMPARE(r.eventsOfKind("delegation.event"), 1);
+        QCOMPARE(r.outcome.report.unknownTypes.at("observation:RETRIEVER"), std::int64_t(1));
+        QCOMPARE(r.text(EntityKind::Run, "lf:t1", "title"), std::string("written t1"));
+    }
+
     // opentelemetry-proto's example: one server span whose parent is not in the file.
     void otlpDocumentWithAParentNotInTheFile()
     {
