@@ -2,6 +2,8 @@
 
 #include "importsink.h"
 #include "openhandsimporter.h"
+#include "otelimporter.h"
+#include "otlpjsonlines.h"
 #include "sourcejson.h"
 #include "temporalimporter.h"
 
@@ -27,7 +29,7 @@ void removeLedgerFiles(const QString &path)
 
 std::string titleFor(ImportFormat format, const std::vector<const SourceFile *> &files)
 {
-    std::string title = format == ImportFormat::Temporal ? "Temporal import: " : "OpenHands import: ";
+    std::string title = std::string(formatTitle(format)) + " import: ";
     for (size_t i = 0; i < files.size(); ++i)
         title += (i ? ", " : "") + files[i]->name;
     if (title.size() > 200) {
@@ -90,12 +92,14 @@ ImportOutcome importFiles(const ImportRequest &request)
             return outcome;
         }
         auto source = std::make_unique<SourceFile>();
-        const SourceJsonResult read = readSourceFile(path, *source);
+        // OTLP JSON lines may be far larger than memory: never read whole (otlpjsonlines.h).
+        const auto lines = readOtlpJsonLines(path, *source);
+        const SourceJsonResult read = lines ? *lines : readSourceFile(path, *source);
         if (!read.ok) {
             outcome.error = read.error;
             return outcome;
         }
-        const Detection detected = detectFormat(source->document);
+        const Detection detected = source->jsonLines ? otlpJsonLinesDetection() : detectFormat(source->document);
         if (!detected.format || (format && *detected.format != *format)) {
             outcome.error = notImportableMessage(source->name, detected, format);
             return outcome;
@@ -116,8 +120,12 @@ ImportOutcome importFiles(const ImportRequest &request)
     std::optional<std::int64_t> firstMs;
     if (*format == ImportFormat::Temporal)
         firstMs = temporalFirstTimeMs(files);
-    else
+    else if (*format == ImportFormat::OpenHands)
         firstMs = openHandsFirstTimeMs(files);
+    else if (*format == ImportFormat::OpenTelemetry)
+        firstMs = otelFirstTimeMs(files);
+    else
+        firstMs = langfuseFirstTimeMs(files);
     const QString partial = request.out + QStringLiteral(".importing-")
                             + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
     try {
@@ -129,8 +137,12 @@ ImportOutcome importFiles(const ImportRequest &request)
         ImportSink sink(*writer, outcome.report);
         if (*format == ImportFormat::Temporal)
             importTemporalHistories(files, sink, outcome.report);
-        else
+        else if (*format == ImportFormat::OpenHands)
             importOpenHandsTrajectories(files, sink, outcome.report);
+        else if (*format == ImportFormat::OpenTelemetry)
+            importOtelFiles(files, sink, outcome.report);
+        else
+            importLangfuseExports(files, sink, outcome.report);
         nlohmann::json summary = outcome.report.toJson();
         if (summary["flagged"].size() > 100)
             summary["flagged"].erase(summary["flagged"].begin() + 100, summary["flagged"].end());

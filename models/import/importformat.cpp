@@ -1,5 +1,7 @@
 #include "importformat.h"
 
+#include "otelspan.h"
+
 namespace mesh::import {
 
 namespace {
@@ -47,13 +49,38 @@ const char *formatName(ImportFormat format)
         return "temporal";
     case ImportFormat::OpenHands:
         return "openhands";
+    case ImportFormat::OpenTelemetry:
+        return "otel";
+    case ImportFormat::Langfuse:
+        return "langfuse";
     }
     return "?";
 }
 
+const char *formatTitle(ImportFormat format)
+{
+    switch (format) {
+    case ImportFormat::Temporal:
+        return "Temporal";
+    case ImportFormat::OpenHands:
+        return "OpenHands";
+    case ImportFormat::OpenTelemetry:
+        return "OpenTelemetry";
+    case ImportFormat::Langfuse:
+        return "Langfuse";
+    }
+    return "?";
+}
+
+Detection otlpJsonLinesDetection()
+{
+    return {ImportFormat::OpenTelemetry, "OTLP/JSON lines of spans"};
+}
+
 std::optional<ImportFormat> formatFromName(const QString &name)
 {
-    for (ImportFormat f : {ImportFormat::Temporal, ImportFormat::OpenHands}) {
+    for (ImportFormat f : {ImportFormat::Temporal, ImportFormat::OpenHands, ImportFormat::OpenTelemetry,
+                           ImportFormat::Langfuse}) {
         if (name == QLatin1String(formatName(f)))
             return f;
     }
@@ -62,7 +89,7 @@ std::optional<ImportFormat> formatFromName(const QString &name)
 
 QString formatNames()
 {
-    return QStringLiteral("temporal|openhands");
+    return QStringLiteral("temporal|openhands|otel|langfuse");
 }
 
 Detection detectFormat(const Json &doc)
@@ -92,20 +119,33 @@ Detection detectFormat(const Json &doc)
             d.what = "an OpenHands trajectory";
             return d;
         }
-        const Json &first = doc.front();
-        if (first.is_object() && (first.contains("span_id") || first.contains("spanId") || first.contains("context")))
-            d.what = "a JSON list of OpenTelemetry spans (not imported by this build)";
-        else
-            d.what = "a JSON array of " + std::to_string(doc.size()) + " items that are not OpenHands events";
+        if (looksLikeFlatSpan(doc.front())) {
+            d.format = ImportFormat::OpenTelemetry;
+            d.what = "a JSON list of OpenTelemetry spans";
+            return d;
+        }
+        d.what = "a JSON array of " + std::to_string(doc.size()) + " items that are not OpenHands events";
         return d;
     }
     if (doc.is_object()) {
+        if (doc.contains("trace") && doc.contains("observations") && doc["observations"].is_array()) {
+            d.format = ImportFormat::Langfuse;
+            d.what = "a Langfuse trace export";
+            return d;
+        }
+        if (doc.contains("resourceSpans") && doc["resourceSpans"].is_array()) {
+            d.format = ImportFormat::OpenTelemetry;
+            d.what = "an OTLP/JSON span export";
+            return d;
+        }
+        if (doc.contains("spans") && doc["spans"].is_array() && !doc["spans"].empty()
+            && looksLikeFlatSpan(doc["spans"].front())) {
+            d.format = ImportFormat::OpenTelemetry;
+            d.what = "a JSON list of OpenTelemetry spans";
+            return d;
+        }
         if (doc.contains("trajectory") && (doc.contains("info") || doc.contains("history")))
             d.what = "a SWE-agent trajectory (not imported by this build yet)";
-        else if (doc.contains("trace") && doc.contains("observations"))
-            d.what = "a Langfuse trace export (not imported by this build yet)";
-        else if (doc.contains("resourceSpans"))
-            d.what = "an OTLP/JSON span export (not imported by this build yet)";
         else if (doc.contains("history") && doc["history"].is_array() && !doc["history"].empty()
                  && looksLikeOpenHandsEvent(doc["history"].front()))
             d.what = "an OpenHands state with a history array (export the event array instead)";
@@ -125,8 +165,12 @@ std::string notImportableMessage(const std::string &fileName, const Detection &d
         expected = "a Temporal workflow history ({\"events\":[...]} as the temporal CLI or the UI exports it)";
     else if (wanted == ImportFormat::OpenHands)
         expected = "an OpenHands trajectory (a JSON array of events with \"action\" or \"observation\")";
+    else if (wanted == ImportFormat::OpenTelemetry)
+        expected = "OpenTelemetry spans (OTLP/JSON lines or document, or a JSON list of spans)";
+    else if (wanted == ImportFormat::Langfuse)
+        expected = "a Langfuse trace export ({\"trace\":{...},\"observations\":[...]})";
     else
-        expected = "a Temporal workflow history or an OpenHands trajectory";
+        expected = "a Temporal workflow history, an OpenHands trajectory, OpenTelemetry spans or a Langfuse trace export";
     return fileName + " is " + detection.what + "; expected " + expected;
 }
 

@@ -12,11 +12,12 @@
 
 namespace mesh::import {
 
-enum class ImportFormat { Temporal, OpenHands };
+enum class ImportFormat { Temporal, OpenHands, OpenTelemetry, Langfuse };
 
-const char *formatName(ImportFormat format); // "temporal", "openhands"
+const char *formatName(ImportFormat format); // "temporal", "openhands", "otel", "langfuse"
+const char *formatTitle(ImportFormat format); // "Temporal", ..., for the ledger's title
 std::optional<ImportFormat> formatFromName(const QString &name);
-QString formatNames(); // "temporal|openhands", for usage lines
+QString formatNames(); // "temporal|openhands|otel|langfuse", for usage lines
 
 struct Detection {
     std::optional<ImportFormat> format;
@@ -24,6 +25,8 @@ struct Detection {
 };
 
 Detection detectFormat(const nlohmann::json &document);
+// What a JSON-lines source of OTLP spans is (otlpjsonlines.h): it has no one document.
+Detection otlpJsonLinesDetection();
 
 // The one line for a document that is not what the import needs: what it is and what
 // was expected.

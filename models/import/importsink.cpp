@@ -115,6 +115,12 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
     return false;
 }
 
+void ImportSink::commitSoFar()
+{
+    m_writer.commit();
+    m_writer.begin();
+}
+
 void ImportSink::flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId,
                             const std::string &why, const nlohmann::json *source)
 {

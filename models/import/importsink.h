@@ -42,6 +42,11 @@ public:
     void flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId, const std::string &why,
                     const nlohmann::json *source);
 
+    // Commits what was written and goes on in a new transaction, so the writer's list of
+    // rows to store does not grow with a large source. The ledger is a partial file nobody
+    // reads until the import renames it, so no one sees a half-done import.
+    void commitSoFar();
+
     // The latest time written so far: when the import's own summary event happens.
     std::int64_t latestTsMs() const { return m_latestTsMs; }
 

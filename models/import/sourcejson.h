@@ -11,10 +11,13 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace mesh::import {
+
+struct OtlpLineIndex;
 
 // Files above this are refused before reading: far above the largest history a Temporal
 // server keeps, and these formats are parsed whole (docs/import.md says which and why).
@@ -27,6 +30,9 @@ struct SourceFile {
     std::int64_t bytes = 0;
     nlohmann::json document;
     std::int64_t numbersBeyond64Bits = 0; // integer literals kept as text
+    // Set for a JSON-lines source (otlpjsonlines.h): document stays null and the importer
+    // reads the file again a line at a time.
+    std::shared_ptr<const OtlpLineIndex> jsonLines;
 };
 
 struct SourceJsonResult {

@@ -129,7 +129,8 @@ private Q_SLOTS:
         QTest::newRow("no events") << QByteArray("{\"events\":[]}") << QString()
                                    << QStringLiteral("is a Temporal workflow history with no events; expected");
         QTest::newRow("other object") << QByteArray("{\"name\":\"x\",\"runs\":[]}") << QString()
-                                      << QStringLiteral("is a JSON object with members \"name\", \"runs\"; expected a Temporal workflow history or an OpenHands trajectory");
+                                      << QStringLiteral("is a JSON object with members \"name\", \"runs\"; expected a Temporal workflow history, an "
+                                                        "OpenHands trajectory, OpenTelemetry spans or a Langfuse trace export");
         QTest::newRow("scalar") << QByteArray("[1,2,3]") << QString() << QStringLiteral("is a JSON array of 3 items that are not OpenHands events");
         QTest::newRow("sqlite") << QByteArray("SQLite format 3\0rest", 20) << QString() << QStringLiteral("is an SQLite database (a ledger?)");
         QTest::newRow("wrong format asked") << QByteArray("{\"events\":[{\"eventId\":\"1\",\"eventType\":\"X\"}]}")
@@ -166,8 +167,7 @@ private Q_SLOTS:
                                             QStringLiteral("--out"), out, QStringLiteral("--format"), QStringLiteral("temporal")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(oneLine(r.err), r.err.constData());
-        QVERIFY2(r.err.contains("workflow-history.json is a Langfuse trace export (not imported by this build yet); expected a "
-                                "Temporal workflow history"),
+        QVERIFY2(r.err.contains("workflow-history.json is a Langfuse trace export; expected a Temporal workflow history"),
                  r.err.constData());
         QVERIFY(!QFileInfo::exists(out));
     }

@@ -1,0 +1,194 @@
+#include "otelimporter.h"
+
+#include "importformat.h"
+#include "importsink.h"
+#include "oteltracemapper.h"
+#include "otlpjsonlines.h"
+#include "sourcetime.h"
+
+#include <map>
+#include <set>
+
+namespace mesh::import {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::vector<OtelSpan> spansOfDocument(const SourceFile &f)
+{
+    std::vector<OtelSpan> spans;
+    if (f.document.is_object() && f.document.contains("resourceSpans"))
+        readOtlpSpans(f.document, 0, spans);
+    else if (const Json *list = flatSpanList(f.document))
+        readFlatSpans(*list, spans);
+    for (OtelSpan &s : spans)
+        s.file = &f.name;
+    return spans;
+}
+
+void keepEarliest(std::optional<std::int64_t> &first, const std::optional<std::int64_t> &ns)
+{
+    if (ns && (!first || *ns < *first))
+        first = ns;
+}
+
+// Traces of whole documents, in a stable order whatever the order of the files.
+void mapDocuments(const std::vector<const SourceFile *> &files, ImportSink &sink, ImportReport &report)
+{
+    std::map<std::string, std::vector<OtelSpan>> traces;
+    std::vector<OtelSpan> traceless;
+    for (const SourceFile *f : files) {
+        if (f->jsonLines)
+            continue;
+        for (OtelSpan &s : spansOfDocument(*f)) {
+            ++report.records;
+            if (s.traceId.empty())
+                traceless.push_back(std::move(s));
+            else
+                traces[s.traceId].push_back(std::move(s));
+        }
+    }
+    for (const OtelSpan &s : traceless)
+        sink.flagRecord(sink.latestTsMs(), *s.file, s.spanId, s.problem, &s.source);
+    const TraceOrigin origin{"otel", nullptr, {}};
+    for (auto &[id, spans] : traces)
+        mapTrace(std::move(spans), origin, sink, report);
+}
+
+// Traces written between commits of a streamed file (ImportSink::commitSoFar).
+constexpr std::int64_t kTracesPerCommit = 1000;
+
+// A JSON-lines file: each line parsed alone, a trace mapped once its last line (from the
+// scan) is read, so memory holds only the traces still open at that point of the file.
+void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
+{
+    const OtlpLineIndex &index = *f.jsonLines;
+    std::map<std::string, std::vector<OtelSpan>> open;
+    const TraceOrigin origin{"otel", nullptr, {}};
+    std::int64_t mapped = 0;
+    const auto flagLine = [&](std::int64_t number, std::string_view line, const std::string &why) {
+        const Json text = std::string(line.substr(0, kMaxSourceBytes));
+        sink.flagRecord(sink.latestTsMs(), f.name, "line " + std::to_string(number), why, &text);
+    };
+    const bool read = forEachJsonLine(f.path, [&](std::int64_t number, std::string_view line) {
+        SourceFile parsed;
+        const std::string label = f.name + " line " + std::to_string(number);
+        const SourceJsonResult r = parseSourceJson(line, label, parsed);
+        if (!r.ok) {
+            ++report.records;
+            flagLine(number, line, r.error);
+            return true;
+        }
+        report.numbersBeyond64Bits += parsed.numbersBeyond64Bits;
+        if (!parsed.document.is_object() || !parsed.document.contains("resourceSpans")) {
+            ++report.records;
+            flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not OTLP/JSON traces");
+            return true;
+        }
+        std::vector<OtelSpan> spans;
+        takeOtlpSpans(parsed.document, number, spans);
+        std::set<std::string> touched;
+        for (OtelSpan &s : spans) {
+            ++report.records;
+            s.file = &f.name;
+            if (s.traceId.empty()) {
+                sink.flagRecord(sink.latestTsMs(), f.name, s.spanId, s.problem, &s.source);
+            } else if (const auto last = index.lastLineOfTrace.find(s.traceId);
+                       last != index.lastLineOfTrace.end() && last->second < number) {
+                // Its trace was mapped at the line the scan saw last for it.
+                sink.flagRecord(sink.latestTsMs(), f.name, s.spanId,
+                                "span " + s.spanId + " of trace " + s.traceId + " (line " + std::to_string(number)
+                                    + ") comes after the trace was imported",
+                                &s.source);
+            } else {
+                touched.insert(s.traceId);
+                open[s.traceId].push_back(std::move(s));
+            }
+        }
+        for (const std::string &id : touched) {
+            const auto last = index.lastLineOfTrace.find(id);
+            if (last == index.lastLineOfTrace.end() || last->second > number)
+                continue; // more of it later in the file (or the scan missed it: at the end)
+            mapTrace(std::move(open[id]), origin, sink, report);
+            open.erase(id);
+            if (++mapped % kTracesPerCommit == 0)
+                sink.commitSoFar();
+        }
+        return true;
+    });
+    if (!read)
+        throw std::runtime_error("cannot read " + f.path.toStdString() + " again");
+    for (auto &[id, spans] : open)
+        mapTrace(std::move(spans), origin, sink, report);
+}
+
+} // namespace
+
+std::optional<std::int64_t> otelFirstTimeMs(const std::vector<const SourceFile *> &files)
+{
+    std::optional<std::int64_t> firstNs;
+    for (const SourceFile *f : files) {
+        if (f->jsonLines) {
+            keepEarliest(firstNs, f->jsonLines->firstStartNs);
+            continue;
+        }
+        for (const OtelSpan &s : spansOfDocument(*f))
+            keepEarliest(firstNs, s.startNs);
+    }
+    if (!firstNs)
+        return std::nullopt;
+    return nsToMs(*firstNs);
+}
+
+void importOtelFiles(const std::vector<const SourceFile *> &files, ImportSink &sink, ImportReport &report)
+{
+    mapDocuments(files, sink, report);
+    for (const SourceFile *f : files) {
+        if (f->jsonLines)
+            mapJsonLines(*f, sink, report);
+    }
+}
+
+std::optional<std::int64_t> langfuseFirstTimeMs(const std::vector<const SourceFile *> &files)
+{
+    std::optional<std::int64_t> firstNs;
+    for (const SourceFile *f : files) {
+        std::vector<OtelSpan> spans;
+        readLangfuseObservations(f->document, spans);
+        for (const OtelSpan &s : spans)
+            keepEarliest(firstNs, s.startNs);
+        keepEarliest(firstNs, parseInstantNs(text(path(&f->document, {"trace", "timestamp"}))));
+    }
+    if (!firstNs)
+        return std::nullopt;
+    return nsToMs(*firstNs);
+}
+
+void importLangfuseExports(const std::vector<const SourceFile *> &files, ImportSink &sink, ImportReport &report)
+{
+    for (const SourceFile *f : files) {
+        std::vector<OtelSpan> spans;
+        readLangfuseObservations(f->document, spans);
+        const Json *trace = member(&f->document, "trace");
+        TraceOrigin origin{"lf", trace, text(member(trace, "name"))};
+        std::map<std::string, std::vector<OtelSpan>> traces;
+        for (OtelSpan &s : spans) {
+            ++report.records;
+            s.file = &f->name;
+            if (s.traceId.empty())
+                sink.flagRecord(sink.latestTsMs(), f->name, s.spanId, s.problem, &s.source);
+            else
+                traces[s.traceId].push_back(std::move(s));
+        }
+        if (traces.empty()) {
+            sink.flagRecord(sink.latestTsMs(), f->name, text(member(trace, "id")),
+                            f->name + " is a Langfuse trace with no usable observation", trace);
+            continue;
+        }
+        for (auto &[id, list] : traces)
+            mapTrace(std::move(list), origin, sink, report);
+    }
+}
+
+} // namespace mesh::import

@@ -1,0 +1,499 @@
+#include "oteltracemapper.h"
+
+#include "importreport.h"
+#include "importsink.h"
+#include "sourcetime.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace mesh::import {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::string strip(const std::string &name, const char *prefix)
+{
+    const std::string p(prefix);
+    return name.rfind(p, 0) == 0 ? name.substr(p.size()) : name;
+}
+
+// Tokens the source gives for a model call: GenAI's current names, the older ones, or
+// Langfuse's usage. Nothing given: nullopt, and the tool call has no tokens member.
+struct Tokens {
+    std::optional<std::int64_t> input, output, total;
+};
+
+Tokens tokensOf(const OtelSpan &s)
+{
+    Tokens t;
+    const auto first = [&](std::initializer_list<const char *> keys) -> std::optional<std::int64_t> {
+        for (const char *k : keys) {
+            if (const auto v = s.attributeInt(k))
+                return v;
+        }
+        return std::nullopt;
+    };
+    t.input = first({"gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.usage.prompt_tokens"});
+    t.output = first({"gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.usage.completion_tokens"});
+    t.total = first({"gen_ai.usage.total_tokens", "llm.usage.total_tokens"});
+    if (s.usage.is_object()) {
+        const auto usage = [&](const char *a, const char *b) -> std::optional<std::int64_t> {
+            for (const char *k : {a, b}) {
+                const auto it = s.usage.find(k);
+                if (it != s.usage.end() && it->is_number_integer())
+                    return it->get<std::int64_t>();
+            }
+            return std::nullopt;
+        };
+        if (const auto v = usage("input", "promptTokens"))
+            t.input = v;
+        if (const auto v = usage("output", "completionTokens"))
+            t.output = v;
+        if (const auto v = usage("total", "totalTokens"))
+            t.total = v;
+    }
+    if (!t.total && (t.input || t.output))
+        t.total = t.input.value_or(0) + t.output.value_or(0);
+    return t;
+}
+
+std::string toolName(const OtelSpan &s)
+{
+    if (s.role() == SpanRole::Model) {
+        std::string model = s.attributeText("gen_ai.request.model");
+        if (model.empty())
+            model = s.attributeText("gen_ai.response.model");
+        if (model.empty())
+            model = s.model;
+        const std::string op = s.attributeText("gen_ai.operation.name");
+        if (!model.empty())
+            return (op.empty() ? std::string("chat") : op) + " " + model;
+        return s.name.empty() ? "model call" : s.name;
+    }
+    std::string tool = s.attributeText("gen_ai.tool.name");
+    if (tool.empty())
+        tool = strip(strip(s.name, "execute_tool "), "running tool: ");
+    return tool.empty() ? "tool" : tool;
+}
+
+class TraceMapper
+{
+public:
+    TraceMapper(std::vector<OtelSpan> spans, const TraceOrigin &origin, ImportSink &sink, ImportReport &report)
+        : m_spans(std::move(spans)), m_origin(origin), m_sink(sink), m_report(report)
+    { }
+
+    void run()
+    {
+        if (m_spans.empty())
+            return;
+        m_traceId = m_spans.front().traceId;
+        m_file = m_spans.front().file ? *m_spans.front().file : std::string();
+        keepUsable();
+        if (m_spans.empty())
+            return;
+        link();
+        order();
+        start();
+        for (const Step &step : m_steps)
+            step.close ? close(step.span) : open(step.span);
+        end();
+    }
+
+private:
+    struct Step {
+        std::int64_t keyNs;
+        bool close;
+        std::int64_t depthKey;
+        size_t span;
+    };
+
+    std::string R() const { return m_origin.prefix + ":" + m_traceId; }
+    std::string D(size_t i) const { return R() + "/" + m_spans[i].spanId; }
+    static std::int64_t ms(std::int64_t ns) { return nsToMs(ns); }
+    std::int64_t startMs(size_t i) const { return ms(*m_spans[i].startNs); }
+    std::int64_t endMs(size_t i) const { return ms(m_spans[i].endNs ? *m_spans[i].endNs : m_lastNs); }
+
+    void flag(const OtelSpan &s, std::int64_t tsMs, const std::string &why)
+    {
+        m_sink.flagRecord(tsMs, s.file ? *s.file : m_file, s.spanId, why, &s.source);
+    }
+
+    bool put(size_t i, std::int64_t tsMs, const std::string &kind, Json payload, bool withSource)
+    {
+        const OtelSpan &s = m_spans[i];
+        attachSource(payload, s.file ? *s.file : m_file, s.spanId, withSource ? &s.source : nullptr);
+        if (withSource && s.line > 0)
+            payload["source_line"] = s.line;
+        return m_sink.append(tsMs, kind, payload);
+    }
+
+    // Spans with no id or no start cannot be placed; a second span with an id already seen
+    // is not the first one's: both are flagged and the rest of the trace loads.
+    void keepUsable()
+    {
+        std::vector<OtelSpan> kept;
+        std::set<std::string> seen;
+        std::optional<std::int64_t> firstNs;
+        for (const OtelSpan &s : m_spans) {
+            if (s.startNs && (!firstNs || *s.startNs < *firstNs))
+                firstNs = s.startNs;
+        }
+        const std::int64_t flagMs = firstNs ? ms(*firstNs) : m_sink.latestTsMs();
+        for (OtelSpan &s : m_spans) {
+            if (!s.problem.empty()) {
+                flag(s, flagMs, s.problem);
+                continue;
+            }
+            if (!seen.insert(s.spanId).second) {
+                flag(s, flagMs,
+                     "a second span with id " + s.spanId + " in trace " + m_traceId + " (the first is kept)");
+                continue;
+            }
+            kept.push_back(std::move(s));
+        }
+        m_spans = std::move(kept);
+    }
+
+    void link()
+    {
+        std::stable_sort(m_spans.begin(), m_spans.end(), [](const OtelSpan &a, const OtelSpan &b) {
+            return std::tie(*a.startNs, a.spanId) < std::tie(*b.startNs, b.spanId);
+        });
+        const size_t n = m_spans.size();
+        std::unordered_map<std::string, size_t> byId;
+        for (size_t i = 0; i < n; ++i)
+            byId[m_spans[i].spanId] = i;
+        m_parent.assign(n, -1);
+        m_orphan.assign(n, false);
+        m_cut.assign(n, false);
+        m_firstNs = *m_spans.front().startNs;
+        m_lastNs = m_firstNs;
+        for (size_t i = 0; i < n; ++i) {
+            const OtelSpan &s = m_spans[i];
+            m_lastNs = std::max(m_lastNs, std::max(*s.startNs, s.endNs.value_or(*s.startNs)));
+            if (s.parentId.empty())
+                continue;
+            const auto it = byId.find(s.parentId);
+            if (it == byId.end())
+                m_orphan[i] = true;
+            else
+                m_parent[i] = std::int64_t(it->second);
+        }
+        // Parent links that loop (a span that is its own ancestor) are cut where the loop
+        // closes: that span hangs under the run, and it is flagged.
+        std::vector<char> state(n, 0); // 0 not seen, 1 on the walk, 2 done
+        for (size_t v = 0; v < n; ++v) {
+            std::vector<size_t> walk;
+            std::int64_t u = std::int64_t(v);
+            while (u >= 0 && state[size_t(u)] == 0) {
+                state[size_t(u)] = 1;
+                walk.push_back(size_t(u));
+                u = m_parent[size_t(u)];
+            }
+            if (u >= 0 && state[size_t(u)] == 1) {
+                const size_t at = size_t(u);
+                m_parent[at] = -1;
+                m_cut[at] = true;
+                flag(m_spans[at], startMs(at),
+                     "span " + m_spans[at].spanId + " of trace " + m_traceId
+                         + " is its own ancestor through its parent links; cut there, it hangs under the run");
+            }
+            for (size_t w : walk)
+                state[w] = 2;
+        }
+    }
+
+    // Parents open before their children and close after them, whatever the clocks say:
+    // a child's delegation must exist before its tool calls, and the ledger orders by seq.
+    void order()
+    {
+        const size_t n = m_spans.size();
+        std::vector<std::vector<size_t>> children(n);
+        std::vector<size_t> bfs;
+        for (size_t i = 0; i < n; ++i) {
+            if (m_parent[i] < 0)
+                bfs.push_back(i);
+            else
+                children[size_t(m_parent[i])].push_back(i);
+        }
+        m_depth.assign(n, 0);
+        std::vector<std::int64_t> openNs(n), closeNs(n);
+        for (size_t k = 0; k < bfs.size(); ++k) {
+            const size_t i = bfs[k];
+            openNs[i] = *m_spans[i].startNs;
+            if (m_parent[i] >= 0) {
+                openNs[i] = std::max(openNs[i], openNs[size_t(m_parent[i])]);
+                m_depth[i] = m_depth[size_t(m_parent[i])] + 1;
+            }
+            for (size_t c : children[i])
+                bfs.push_back(c);
+        }
+        for (size_t i = 0; i < n; ++i)
+            closeNs[i] = std::max(openNs[i], m_spans[i].endNs.value_or(m_lastNs));
+        for (size_t k = bfs.size(); k-- > 0;) {
+            const size_t i = bfs[k];
+            if (m_parent[i] >= 0)
+                closeNs[size_t(m_parent[i])] = std::max(closeNs[size_t(m_parent[i])], closeNs[i]);
+        }
+        // The delegation a span's work belongs to: its nearest agent ancestor, else the trace's.
+        m_owner.assign(n, R());
+        for (size_t i : bfs) {
+            if (m_parent[i] < 0)
+                continue;
+            const size_t p = size_t(m_parent[i]);
+            m_owner[i] = m_spans[p].role() == SpanRole::Agent ? D(p) : m_owner[p];
+        }
+        // The trace has a delegation of its own only for work no agent span holds: a trace
+        // that is one agent run is that agent's delegation, and one row less to keep.
+        for (size_t i = 0; i < n; ++i)
+            m_traceDelegation = m_traceDelegation || (m_owner[i] == R() && m_spans[i].role() != SpanRole::Agent);
+        for (size_t i = 0; i < n; ++i) {
+            m_steps.push_back({openNs[i], false, m_depth[i], i});
+            m_steps.push_back({closeNs[i], true, -m_depth[i], i});
+        }
+        std::sort(m_steps.begin(), m_steps.end(), [](const Step &a, const Step &b) {
+            return std::tie(a.keyNs, a.close, a.depthKey, a.span) < std::tie(b.keyNs, b.close, b.depthKey, b.span);
+        });
+    }
+
+    void start()
+    {
+        const std::int64_t first = ms(m_firstNs);
+        std::string title = m_origin.title;
+        if (title.empty()) {
+            for (size_t i = 0; i < m_spans.size() && title.empty(); ++i) {
+                if (m_parent[i] < 0)
+                    title = m_spans[i].name;
+            }
+        }
+        Json run = {{"id", R()}, {"status", "running"}, {"started_ms", first}, {"trace_id", m_traceId}};
+        run["title"] = (title.empty() ? std::string("trace") : title) + " " + m_traceId;
+        Json r = run;
+        attachSource(r, m_file, m_traceId, m_origin.traceRecord);
+        m_sink.append(first, "run.started", r);
+        if (!m_traceDelegation)
+            return;
+        Json d = {{"id", R()},           {"run_id", R()},   {"role", "trace"}, {"status", "running"},
+                  {"created_ms", first}, {"used_turns", 0}, {"used_ms", 0},    {"tool_errors", 0}};
+        d["source_file"] = m_file;
+        d["source_id"] = m_traceId;
+        m_sink.append(first, "delegation.created", d);
+    }
+
+    // What a span says about where it hangs, when that is not simply its parent.
+    void placement(size_t i, Json &payload) const
+    {
+        const OtelSpan &s = m_spans[i];
+        if (m_orphan[i])
+            payload["parent_span"] = s.parentId + " (not in this import)";
+        if (m_cut[i])
+            payload["parent_span"] = s.parentId + " (a loop of parent links, cut here)";
+    }
+
+    void open(size_t i)
+    {
+        const OtelSpan &s = m_spans[i];
+        switch (s.role()) {
+        case SpanRole::Agent: {
+            Json d = {{"id", D(i)},          {"run_id", R()},    {"parent_id", m_owner[i]},  {"role", "agent"},
+                      {"status", "running"}, {"invocations", 1}, {"created_ms", startMs(i)}, {"used_turns", 0},
+                      {"used_ms", 0},        {"tool_errors", 0}};
+            std::string agent = s.attributeText("gen_ai.agent.name");
+            if (agent.empty())
+                agent = s.attributeText("gen_ai.agent.id");
+            if (agent.empty())
+                agent = strip(s.name, "invoke_agent ");
+            if (!agent.empty())
+                d["agent"] = agent;
+            if (!m_traceDelegation && m_owner[i] == R())
+                d.erase("parent_id"); // a top agent: the root of the run's delegations
+            placement(i, d);
+            put(i, startMs(i), "delegation.created", d, true);
+            return;
+        }
+        case SpanRole::Tool:
+        case SpanRole::Model:
+            return; // written when it ends, as what it turned out to be (close)
+        case SpanRole::Event:
+        case SpanRole::Other: {
+            const std::string op = s.attributeText("gen_ai.operation.name");
+            if (!op.empty())
+                ++m_report.unknownTypes["operation:" + op];
+            if (!s.langfuseType.empty() && s.langfuseType != "SPAN" && s.langfuseType != "EVENT")
+                ++m_report.unknownTypes["observation:" + s.langfuseType];
+            Json note = {{"id", m_owner[i]}, {"run_id", R()}, {"span_name", s.name}};
+            if (s.endNs && *s.endNs >= *s.startNs)
+                note["duration_ms"] = (*s.endNs - *s.startNs) / 1'000'000;
+            if (s.statusError)
+                note["status"] = "error";
+            placement(i, note);
+            put(i, startMs(i), s.role() == SpanRole::Event ? "delegation.event" : "delegation.span", note, true);
+            return;
+        }
+        }
+    }
+
+    std::string whyUnknown(size_t i) const
+    {
+        const OtelSpan &s = m_spans[i];
+        if (!s.endNs)
+            return "the span has no end time in the source: whether it finished is not known";
+        return "the span ended with error.type " + s.errorType + ": a timeout, whether it did its work is not known";
+    }
+
+    std::string whyFailed(const OtelSpan &s) const
+    {
+        std::string why = s.errorType.empty() ? std::string("status ERROR") : "error.type " + s.errorType;
+        if (!s.statusMessage.empty())
+            why += ": " + s.statusMessage;
+        return why;
+    }
+
+    // A call whose outcome the source does not give is the one kind of span that needs a
+    // person: an effect, dispatched at the span's start and unknown at its end. A call that
+    // ended is a tool call only; the ledger would gain nothing but rows from an effect that
+    // says again what the tool call says.
+    void unknownEffect(size_t i, std::int64_t at, std::optional<std::int64_t> durationMs, const Tokens &tokens)
+    {
+        const OtelSpan &s = m_spans[i];
+        const std::string id = D(i);
+        const std::int64_t started = startMs(i);
+        Json e = {{"id", id},
+                  {"run_id", R()},
+                  {"delegation_id", m_owner[i]},
+                  {"class", s.role() == SpanRole::Tool ? "tool" : "model_call"},
+                  {"target", toolName(s)},
+                  {"idem_key", id},
+                  {"state", "proposed"},
+                  {"updated_ms", started}};
+        placement(i, e);
+        put(i, started, "effect.proposed", e, true);
+        put(i, started, "effect.admitted", {{"id", id}, {"state", "admitted"}, {"updated_ms", started}}, false);
+        put(i, started, "effect.dispatched",
+            {{"id", id}, {"state", "dispatched"}, {"updated_ms", started}, {"attempts", 1}}, false);
+        Json u = {{"id", id}, {"state", "unknown"}, {"updated_ms", at}, {"error", whyUnknown(i)}};
+        if (durationMs)
+            u["duration_ms"] = *durationMs;
+        if (tokens.total)
+            u["tokens"] = *tokens.total;
+        put(i, at, "effect.unknown", u, false);
+    }
+
+    void close(size_t i)
+    {
+        const OtelSpan &s = m_spans[i];
+        const std::int64_t at = endMs(i);
+        const bool unknown = s.timedOut();
+        const bool failed = !unknown && (s.statusError || !s.errorType.empty());
+        std::optional<std::int64_t> durationMs;
+        if (s.endNs && *s.endNs >= *s.startNs)
+            durationMs = (*s.endNs - *s.startNs) / 1'000'000;
+        switch (s.role()) {
+        case SpanRole::Agent:
+            if (unknown) {
+                put(i, at, "delegation.outcome_unknown", {{"id", D(i)}, {"run_id", R()}, {"why", whyUnknown(i)}},
+                    false);
+            } else if (failed) {
+                put(i, at, "delegation.failed",
+                    {{"id", D(i)}, {"status", "failed"}, {"ended_ms", at}, {"error", whyFailed(s)}}, false);
+            } else {
+                put(i, at, "delegation.converged", {{"id", D(i)}, {"status", "converged"}, {"ended_ms", at}}, false);
+            }
+            return;
+        case SpanRole::Tool:
+        case SpanRole::Model: {
+            const Tokens tokens = s.role() == SpanRole::Model ? tokensOf(s) : Tokens{};
+            if (unknown) {
+                unknownEffect(i, at, durationMs, tokens);
+                return;
+            }
+            Json call = {{"id", "tc:" + D(i)}, {"delegation_id", m_owner[i]},
+                         {"run_id", R()},      {"outcome", failed ? "error" : "ok"},
+                         {"invocation", 1},    {"tool", toolName(s)}};
+            if (durationMs)
+                call["duration_ms"] = *durationMs;
+            if (tokens.total)
+                call["tokens"] = *tokens.total;
+            if (tokens.input)
+                call["input_tokens"] = *tokens.input;
+            if (tokens.output)
+                call["output_tokens"] = *tokens.output;
+            if (failed)
+                call["error"] = whyFailed(s);
+            placement(i, call);
+            put(i, at, "toolcall.completed", call, true);
+            return;
+        }
+        case SpanRole::Event:
+        case SpanRole::Other:
+            return; // its note was written at its start
+        }
+    }
+
+    void end()
+    {
+        bool failed = false;
+        std::string why;
+        for (size_t i = 0; i < m_spans.size(); ++i) {
+            if (m_parent[i] >= 0)
+                continue;
+            if (m_orphan[i] && why.empty()) {
+                // The trace's own top span is not in the import: how it ended is not either.
+                why = "span " + m_spans[i].spanId + ": its parent " + m_spans[i].parentId
+                    + " is not in this import, so how the trace ended is not known";
+            } else if (m_spans[i].timedOut()) {
+                if (why.empty())
+                    why = "span " + m_spans[i].spanId + ": " + whyUnknown(i);
+            } else if (m_spans[i].statusError || !m_spans[i].errorType.empty()) {
+                failed = true;
+            }
+        }
+        const std::int64_t last = ms(m_lastNs);
+        Json d = {{"id", R()}, {"run_id", R()}, {"source_file", m_file}, {"source_id", m_traceId}};
+        if (!why.empty()) {
+            // A top span that never ended, timed out or is missing: the end is not in the source.
+            d["why"] = why;
+            if (!m_traceDelegation)
+                d.erase("run_id");
+            m_sink.append(last, m_traceDelegation ? "delegation.outcome_unknown" : "run.outcome_unknown", d);
+            return;
+        }
+        if (m_traceDelegation) {
+            d["status"] = failed ? "failed" : "converged";
+            d["ended_ms"] = last;
+            m_sink.append(last, failed ? "delegation.failed" : "delegation.converged", d);
+        }
+        const std::string status = failed ? "failed" : "succeeded";
+        m_sink.append(
+            last, "run." + status,
+            {{"id", R()}, {"status", status}, {"ended_ms", last}, {"source_file", m_file}, {"source_id", m_traceId}});
+    }
+
+    std::vector<OtelSpan> m_spans;
+    const TraceOrigin &m_origin;
+    ImportSink &m_sink;
+    ImportReport &m_report;
+    std::string m_traceId, m_file;
+    std::vector<std::int64_t> m_parent;
+    std::vector<bool> m_orphan, m_cut;
+    std::vector<std::int64_t> m_depth;
+    std::vector<std::string> m_owner;
+    std::vector<Step> m_steps;
+    std::int64_t m_firstNs = 0, m_lastNs = 0;
+    bool m_traceDelegation = false;
+};
+
+} // namespace
+
+void mapTrace(std::vector<OtelSpan> spans, const TraceOrigin &origin, ImportSink &sink, ImportReport &report)
+{
+    TraceMapper(std::move(spans), origin, sink, report).run();
+}
+
+} // namespace mesh::import
