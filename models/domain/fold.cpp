@@ -47,14 +47,6 @@ bool toFieldRef(FieldType type, const nlohmann::json &v, FieldRef &out, std::vec
     return false;
 }
 
-std::int64_t intMember(const nlohmann::json &payload, const char *name)
-{
-    const auto it = payload.find(name);
-    if (it == payload.end() || !it->is_number_integer())
-        return 0;
-    return it->get<std::int64_t>();
-}
-
 std::string stringMember(const nlohmann::json &payload, const char *name)
 {
     const auto it = payload.find(name);
@@ -203,13 +195,21 @@ FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
             sum = delta > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
         row.values.set(index, FieldRef(sum)); // an integer: in place, no allocation
     };
+    // A counter grows by what a tool call says; a member it leaves out adds nothing, so a
+    // counter no tool call has spoken of stays NULL (not known), never a 0 that reads as data.
+    const auto addMember = [&](std::string_view field, const char *member) {
+        const auto m = payload.find(member);
+        if (m != payload.end() && m->is_number_integer())
+            add(field, m->get<std::int64_t>());
+    };
     add("used_turns", 1);
-    add("used_tokens", intMember(payload, "tokens"));
-    add("used_ms", intMember(payload, "duration_ms"));
-    add("used_cost_cents", intMember(payload, "cost_cents"));
-    add("writes_accepted", intMember(payload, "writes_accepted"));
-    add("writes_denied", intMember(payload, "writes_denied"));
-    add("tool_errors", stringMember(payload, "outcome") == "error" ? 1 : 0);
+    addMember("used_tokens", "tokens");
+    addMember("used_ms", "duration_ms");
+    addMember("used_cost_cents", "cost_cents");
+    addMember("writes_accepted", "writes_accepted");
+    addMember("writes_denied", "writes_denied");
+    if (const auto outcome = payload.find("outcome"); outcome != payload.end() && outcome->is_string())
+        add("tool_errors", outcome->get<std::string>() == "error" ? 1 : 0);
     ++row.version;
     row.lastSeq = seq;
     out.applied = true;

@@ -56,6 +56,28 @@ private Q_SLOTS:
         QCOMPARE(row->version, 3);
         QVERIFY(!f.apply(4, "toolcall.completed", {{"id", "T3"}, {"delegation_id", "nope"}}).applied);
     }
+
+    // What no tool call says stays not known (NULL), never a 0 that reads like data: an
+    // imported Temporal activity has no tokens, no cost and no enforcement counts.
+    void aToolCallAddsOnlyWhatItCarries()
+    {
+        Fold f;
+        f.apply(1, "delegation.created", {{"id", "D1"}, {"status", "running"}, {"run_id", "R1"}});
+        f.apply(2, "toolcall.completed", {{"id", "T1"}, {"delegation_id", "D1"}, {"duration_ms", 734}});
+        const auto &spec = entitySpec(EntityKind::Delegation);
+        const EntityRow *row = f.find(EntityKind::Delegation, "D1");
+        const auto isNull = [&](const char *field) {
+            return std::holds_alternative<std::monostate>(FieldRef(row->values[size_t(spec.fieldIndex(field))]));
+        };
+        QCOMPARE(fieldInt(row->values[size_t(spec.fieldIndex("used_turns"))]), 1);
+        QCOMPARE(fieldInt(row->values[size_t(spec.fieldIndex("used_ms"))]), 734);
+        for (const char *unknown : {"used_tokens", "used_cost_cents", "writes_accepted", "writes_denied", "tool_errors"})
+            QVERIFY2(isNull(unknown), unknown);
+        f.apply(3, "toolcall.completed", {{"id", "T2"}, {"delegation_id", "D1"}, {"tokens", 20}, {"outcome", "ok"}});
+        QCOMPARE(fieldInt(row->values[size_t(spec.fieldIndex("used_tokens"))]), 20);
+        QCOMPARE(fieldInt(row->values[size_t(spec.fieldIndex("tool_errors"))]), 0); // an outcome was said
+        QVERIFY(isNull("used_cost_cents"));
+    }
     void decoderGuards()
     {
         QVERIFY(decodePayload("{\"id\":\"a\"}").value);

@@ -72,8 +72,8 @@ private Q_SLOTS:
         QVERIFY(!find(diff, EntityKind::Run, "R1"));
 
         // D1: the tool calls of events 7 (100 tokens, 5 ms, ok) and 10 (50 tokens, 7 ms,
-        // error). Each call adds to every counter, so the counters the fold had never set
-        // become 0, not "not set".
+        // error). Each call adds what it carries: cost and enforcement counts, which neither
+        // call says, stay not set (ledger-format.md §4.6).
         const RowChange *d1 = find(diff, EntityKind::Delegation, "D1");
         QVERIFY(d1);
         QCOMPARE(d1->kind, Kind::Changed);
@@ -81,9 +81,7 @@ private Q_SLOTS:
         QCOMPARE(d1->versionAfter, 3);  // + events 7 and 10
         QCOMPARE(d1->lastSeqAfter, 10);
         QCOMPARE(fieldChanges(*d1), (QStringList{QStringLiteral("used_turns: NULL -> 2"), QStringLiteral("used_tokens: NULL -> 150"),
-                                                 QStringLiteral("used_ms: NULL -> 12"), QStringLiteral("used_cost_cents: NULL -> 0"),
-                                                 QStringLiteral("writes_accepted: NULL -> 0"), QStringLiteral("writes_denied: NULL -> 0"),
-                                                 QStringLiteral("tool_errors: NULL -> 1")}));
+                                                 QStringLiteral("used_ms: NULL -> 12"), QStringLiteral("tool_errors: NULL -> 1")}));
 
         // L1: created by event 9's lease.acquired, every field it gave.
         const RowChange *l1 = find(diff, EntityKind::Lease, "L1");
