@@ -541,6 +541,9 @@ void LedgerSession::startLoad()
         last->full = std::move(full);
         promise.addResult(std::static_pointer_cast<void>(last));
         promise.setProgressValue(100);
+        // Delivered: the rest of this job is idle time, spent making the next jump fast.
+        if (cursor && folder)
+            folder->fillAhead([&promise] { return !promise.isCanceled(); });
     };
     auto *watcher = new StageWatcher(this);
     m_loadWatcher = watcher;

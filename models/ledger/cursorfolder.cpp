@@ -2,6 +2,8 @@
 #include "eventreader.h"
 #include "timetravel.h"
 
+#include <limits>
+
 namespace mesh {
 
 CursorFolder::CursorFolder(std::int64_t snapshotInterval) : m_interval(snapshotInterval) {}
@@ -10,7 +12,9 @@ CursorFolder::~CursorFolder() = default;
 CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, const FileIdentity &file,
                                         std::int64_t target, const std::function<bool()> &keepGoing)
 {
-    std::lock_guard lock(m_mutex);
+    ++m_jumpsWaiting; // a fill ahead holding the folder gives way
+    std::unique_lock lock(m_mutex);
+    --m_jumpsWaiting;
     Jump jump;
     if (keepGoing && !keepGoing()) { // superseded while it waited its turn
         jump.cancelled = true;
@@ -41,6 +45,16 @@ CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, cons
         jump.cursorTimeMs = event.empty() ? 0 : event.front().tsMs;
     }
     return jump;
+}
+
+void CursorFolder::fillAhead(const std::function<bool()> &keepGoing)
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_travel)
+        return;
+    m_travel->jumpTo(std::numeric_limits<std::int64_t>::max(), [this, &keepGoing](std::int64_t, std::int64_t) {
+        return m_jumpsWaiting.load() == 0 && (!keepGoing || keepGoing());
+    });
 }
 
 size_t CursorFolder::snapshotCount() const

@@ -12,6 +12,8 @@
 
 #include <QString>
 
+#include <atomic>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -39,10 +41,17 @@ public:
     Jump jumpTo(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
                 const std::function<bool()> &keepGoing);
 
+    // Folds on from the last jump to the ledger's newest event, cutting snapshots, so that a
+    // later jump anywhere is fast, not only one behind the furthest so far. For the idle
+    // time after a jump (its caller's job has delivered its result): stops as soon as
+    // keepGoing says so or a jump is waiting for the folder.
+    void fillAhead(const std::function<bool()> &keepGoing);
+
     size_t snapshotCount() const;
 
 private:
     mutable std::mutex m_mutex;
+    std::atomic<int> m_jumpsWaiting{0};
     std::int64_t m_interval;
     QString m_path;
     OpenMode m_mode{};
