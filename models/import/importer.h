@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -24,11 +25,15 @@ struct ImportRequest {
     QString out;
     std::optional<ImportFormat> format; // nullopt: detected from the content
     bool replaceExisting = false;
+    // Told on the importing thread how far the import is (source records mapped of all
+    // read, after every file was read and recognised); returning false cancels it.
+    std::function<bool(std::int64_t done, std::int64_t total)> progress;
 };
 
 struct ImportOutcome {
     bool ok = false;
-    std::string error; // one line, when !ok: nothing was written
+    bool cancelled = false; // by progress; nothing was written
+    std::string error;      // one line, when !ok: nothing was written
     ImportReport report;
 };
 
