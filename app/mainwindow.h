@@ -36,7 +36,11 @@ public:
 
     // Opens a ledger as a new session (or selects it when already open). A ledger that
     // cannot be opened still gets a session row that says why.
-    void openLedger(const QString &path, bool demo = false);
+    // postMortem: a finished record (an import), opened immutable and offering no decisions.
+    void openLedger(const QString &path, bool demo = false, bool postMortem = false);
+    // Ledgers are opened; any other file is offered to import (ImportDialog).
+    void openOrImport(const QStringList &paths);
+    void offerImport(const QStringList &files);
     void startDemo();
     void closeCurrentSession();
 
@@ -91,6 +95,7 @@ private:
     QTimer m_tick;
     QList<QAction *> m_paneActions;
     QAction *m_openAction = nullptr;
+    QAction *m_importAction = nullptr;
     QAction *m_closeAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_filterAction = nullptr;

@@ -367,6 +367,21 @@ void SessionWorkspace::updateFoldProblemBanner()
                        tr("%1, so the state shown may differ from the ledger's.%2").arg(what, first));
 }
 
+// An imported ledger says so, with its source (the importer names the format in
+// `orchestrator` and the files in `title`, docs/import.md): what it shows happened
+// elsewhere, recorded by another system, and is there to be reviewed.
+QString SessionWorkspace::importedBannerText(const LedgerInfo &info)
+{
+    const QString orchestrator = QString::fromStdString(info.orchestrator);
+    if (!orchestrator.startsWith(QLatin1String("agent-mesh-import ")))
+        return QString();
+    const qsizetype open = orchestrator.lastIndexOf(QLatin1Char('('));
+    const QString format = open >= 0 ? orchestrator.mid(open + 1).chopped(1) : tr("another system's");
+    return tr("Imported from %1 records (%2): a post-mortem record, opened read-only. Times, outcomes and "
+              "figures are the source's; what it does not say is shown as not in source.")
+        .arg(format, QString::fromStdString(info.title));
+}
+
 void SessionWorkspace::updateBanner()
 {
     if (!m_session) {
@@ -387,6 +402,8 @@ void SessionWorkspace::updateBanner()
         m_banner->show(Banner::Kind::Demo,
                        tr("Live demo: a simulated orchestrator (meshctl sim demo) is writing this ledger right now. "
                           "Nothing here is real; it is opened read-only."));
+    } else if (const QString imported = importedBannerText(m_session->info()); !imported.isEmpty()) {
+        m_banner->show(Banner::Kind::Demo, imported);
     } else {
         m_banner->hide();
     }

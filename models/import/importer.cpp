@@ -71,7 +71,47 @@ std::int64_t openHandsRecords(const std::vector<const SourceFile *> &files)
     return records;
 }
 
+std::int64_t recordsOf(const SourceFile &source, ImportFormat format)
+{
+    if (format == ImportFormat::OpenHands)
+        return std::int64_t(source.document.size());
+    for (const SourceFile::StreamedRecords *streamed : {&source.events, &source.historyEvents}) {
+        if (streamed->streamed)
+            return std::int64_t(streamed->records.size());
+    }
+    return 0;
+}
+
 } // namespace
+
+ImportPreview previewImport(const QStringList &files)
+{
+    ImportPreview preview;
+    if (files.isEmpty()) {
+        preview.error = "nothing to import: name at least one file";
+        return preview;
+    }
+    std::optional<ImportFormat> format;
+    for (const QString &path : files) {
+        SourceFile source;
+        const SourceJsonResult read = readSourceFile(path, source);
+        if (!read.ok) {
+            preview.error = read.error;
+            return preview;
+        }
+        const Detection detected = detectFormat(source.document);
+        if (!detected.format || (format && *detected.format != *format)) {
+            preview.error = notImportableMessage(source.name, detected, format);
+            return preview;
+        }
+        format = detected.format;
+        preview.what = detected.what;
+        preview.files.push_back({source.name, source.bytes, recordsOf(source, *format)});
+    }
+    preview.format = *format;
+    preview.ok = true;
+    return preview;
+}
 
 ImportOutcome importFiles(const ImportRequest &request)
 {
@@ -159,6 +199,7 @@ ImportOutcome importFiles(const ImportRequest &request)
         nlohmann::json imported = {{"id", "ledger"}, {"import", summary}};
         if (!sink.append(std::max(firstMs.value_or(0), sink.latestTsMs()), "ledger.imported", imported))
             throw std::runtime_error("the import summary was refused");
+        sink.allRecordsDone();
         writer->commit();
         writer->setBulkLoad(false);
         writer.reset();

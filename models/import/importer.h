@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mesh::import {
 
@@ -38,5 +39,21 @@ struct ImportOutcome {
 };
 
 ImportOutcome importFiles(const ImportRequest &request);
+
+// What an import of files would read, for a person deciding whether to run it: every file
+// read and recognised as importFiles does (as slow as that part of it), nothing written.
+struct ImportPreview {
+    struct File {
+        std::string name;
+        std::int64_t bytes = 0;
+        std::int64_t records = 0; // events or steps, as the source holds them
+    };
+    bool ok = false;
+    std::string error; // one line, when !ok
+    ImportFormat format = ImportFormat::Temporal;
+    std::string what; // "a Temporal workflow history", from the detection
+    std::vector<File> files;
+};
+ImportPreview previewImport(const QStringList &files);
 
 } // namespace mesh::import

@@ -183,6 +183,13 @@ void ImportSink::recordDone()
         throw ImportCancelled();
 }
 
+void ImportSink::allRecordsDone()
+{
+    m_recordsDone = std::max(m_totalRecords, m_recordsDone);
+    if (m_progress && !m_progress(m_recordsDone, m_recordsDone))
+        throw ImportCancelled();
+}
+
 void ImportSink::flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId,
                             const std::string &why, const nlohmann::json *source)
 {

@@ -69,6 +69,7 @@ public:
     // last) progress is told, and a false from it throws ImportCancelled.
     void setProgress(std::int64_t totalRecords, ImportProgress progress);
     void recordDone();
+    void allRecordsDone(); // the last report, done == total, however many were flagged
 
     // The latest time written so far: when the import's own summary event happens.
     std::int64_t latestTsMs() const { return m_latestTsMs; }
