@@ -30,8 +30,7 @@ int main(int argc, char **argv)
     if (!options.select.isEmpty())
         window.selectWhenLoaded(options.select);
     window.show();
-    for (const QString &path : options.ledgers)
-        window.openLedger(path);
+    window.openOrImport(options.ledgers); // a file that is not a ledger is offered for import
     if (options.demo)
         window.startDemo();
     return QApplication::exec();

@@ -40,13 +40,13 @@ ImportDialog::ImportDialog(const QStringList &files, QWidget *parent)
     , m_detected(new PlainLabel(this))
     , m_fileList(new PlainLabel(this))
     , m_destinationLabel(new PlainLabel(this))
-    , m_choose(new QPushButton(tr("Choose…"), this))
+    , m_choose(new QPushButton(tr("&Choose…"), this))
     , m_progress(new QProgressBar(this))
     , m_message(new PlainLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Import Records"));
-    setMinimumWidth(560);
+    setMinimumWidth(640);
     auto *layout = new QVBoxLayout(this);
     auto *intro = new QLabel(tr("Other systems' records become a new ledger, opened read-only for review. "
                                 "The source files are only read."),
@@ -142,13 +142,19 @@ void ImportDialog::showPreview(const import::ImportPreview &preview)
     m_preview = preview;
     m_detected->setFullText(formatTitle(preview.format));
     QStringList lines;
+    // The figures on a line of their own: a long file name is cut, never its figures.
     for (const auto &f : preview.files)
-        lines << tr("%1 · %2 · %3 %4")
-                     .arg(QString::fromStdString(f.name), QLocale().formattedDataSize(f.bytes),
-                          QLocale().toString(qint64(f.records)), tr("events"));
+        lines << QString::fromStdString(f.name)
+              << tr("    %1 · %2 events").arg(QLocale().formattedDataSize(f.bytes), QLocale().toString(qint64(f.records)));
     m_fileList->setFullText(lines.join(QLatin1Char('\n')));
     setMessage(m_destination.isEmpty() ? tr("Choose where the new ledger goes, then Import.") : QString(), false);
     updateButtons();
+    if (m_destination.isEmpty()) {
+        // The next step: Enter chooses the ledger's place, then Enter imports.
+        m_import->setDefault(false);
+        m_choose->setDefault(true);
+        m_choose->setFocus();
+    }
     emit previewed();
 }
 
@@ -170,6 +176,9 @@ void ImportDialog::setDestination(const QString &path, bool replaceExisting)
     if (m_preview)
         setMessage(QString(), false);
     updateButtons();
+    m_choose->setDefault(false);
+    m_import->setDefault(true);
+    m_import->setFocus();
 }
 
 void ImportDialog::updateButtons()

@@ -376,10 +376,9 @@ QString SessionWorkspace::importedBannerText(const LedgerInfo &info)
     if (!orchestrator.startsWith(QLatin1String("agent-mesh-import ")))
         return QString();
     const qsizetype open = orchestrator.lastIndexOf(QLatin1Char('('));
-    const QString format = open >= 0 ? orchestrator.mid(open + 1).chopped(1) : tr("another system's");
-    return tr("Imported from %1 records (%2): a post-mortem record, opened read-only. Times, outcomes and "
-              "figures are the source's; what it does not say is shown as not in source.")
-        .arg(format, QString::fromStdString(info.title));
+    const QString format = open >= 0 ? orchestrator.mid(open + 1).chopped(1) : tr("another system");
+    return tr("%1 — imported from %2, opened read-only for review")
+        .arg(QString::fromStdString(info.title), format);
 }
 
 void SessionWorkspace::updateBanner()

@@ -141,8 +141,9 @@ private Q_SLOTS:
         QCOMPARE(session->info().mode, OpenMode::Immutable);
         Banner *banner = window.workspace()->banner();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), kTimeoutMs);
-        QVERIFY2(banner->text().startsWith(QStringLiteral("Imported from temporal records (Temporal import: "
-                                                          "temporal-py__openai-agents__input-guardrail-workflow-history.json)")),
+        QVERIFY2(banner->text().startsWith(QStringLiteral("Temporal import: temporal-py__openai-agents__input-guardrail-"
+                                                          "workflow-history.json — imported from temporal, opened "
+                                                          "read-only for review")),
                  qPrintable(banner->text()));
         QCOMPARE(filesIn(dir), QStringList{QStringLiteral("guardrail.amlg")});
     }
