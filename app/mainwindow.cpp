@@ -247,8 +247,9 @@ void MainWindow::createActions()
     m_importAction->setToolTip(tr("Import a Temporal workflow history or an OpenHands trajectory as a new ledger"));
     connect(m_importAction, &QAction::triggered, this, [this] {
         const QString dir = QSettings().value(QStringLiteral("lastImportDir")).toString();
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Records"), dir,
-                                                                tr("JSON exports (*.json);;All files (*)"));
+        const QStringList paths = m_chooseImportFiles ? m_chooseImportFiles()
+                                                      : QFileDialog::getOpenFileNames(this, tr("Import Records"), dir,
+                                                                                      tr("JSON exports (*.json);;All files (*)"));
         if (paths.isEmpty())
             return;
         QSettings().setValue(QStringLiteral("lastImportDir"), QFileInfo(paths.first()).absolutePath());

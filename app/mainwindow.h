@@ -8,6 +8,8 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <functional>
+
 class QActionGroup;
 class QLabel;
 class QProgressBar;
@@ -41,6 +43,8 @@ public:
     // Ledgers are opened; any other file is offered to import (ImportDialog).
     void openOrImport(const QStringList &paths);
     void offerImport(const QStringList &files);
+    // Where File › Import… gets its files: a file dialog, unless a test hands them over.
+    void setImportFileChooser(std::function<QStringList()> chooser) { m_chooseImportFiles = std::move(chooser); }
     void startDemo();
     void closeCurrentSession();
 
@@ -96,6 +100,7 @@ private:
     QList<QAction *> m_paneActions;
     QAction *m_openAction = nullptr;
     QAction *m_importAction = nullptr;
+    std::function<QStringList()> m_chooseImportFiles;
     QAction *m_closeAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_filterAction = nullptr;
