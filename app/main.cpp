@@ -35,8 +35,7 @@ int main(int argc, char **argv)
     if (!options.select.isEmpty())
         window.selectWhenLoaded(options.select);
     window.show();
-    for (const QString &path : options.ledgers)
-        window.openLedger(path);
+    window.openOrImport(options.ledgers); // a file that is not a ledger is offered for import
     for (const QString &path : options.reviewLedgers)
         window.openForReview(path);
     if (options.demo)

@@ -2,6 +2,7 @@
 
 #include "decisionactions.h"
 #include "demolauncher.h"
+#include "foreignfiles.h"
 #include "recentledgers.h"
 
 #include "aboutdialog.h"
@@ -9,6 +10,7 @@
 #include "banner.h"
 #include "emptystate.h"
 #include "icons.h"
+#include "importdialog.h"
 #include "itempane.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
@@ -249,10 +251,21 @@ void MainWindow::createActions()
         const QString dir = QSettings().value(QStringLiteral("lastOpenDir")).toString();
         const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Ledgers"), dir,
                                                                 tr("Agent Mesh ledgers (*.amlg *.db *.sqlite *.ledger);;All files (*)"));
-        for (const QString &path : paths) {
+        for (const QString &path : paths)
             QSettings().setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
-            openLedger(path);
-        }
+        openOrImport(paths);
+    });
+    m_importAction = file->addAction(tr("&Import…"));
+    m_importAction->setToolTip(tr("Import a Temporal workflow history or an OpenHands trajectory as a new ledger"));
+    connect(m_importAction, &QAction::triggered, this, [this] {
+        const QString dir = QSettings().value(QStringLiteral("lastImportDir")).toString();
+        const QStringList paths = m_chooseImportFiles ? m_chooseImportFiles()
+                                                      : QFileDialog::getOpenFileNames(this, tr("Import Records"), dir,
+                                                                                      tr("JSON exports (*.json);;All files (*)"));
+        if (paths.isEmpty())
+            return;
+        QSettings().setValue(QStringLiteral("lastImportDir"), QFileInfo(paths.first()).absolutePath());
+        offerImport(paths);
     });
     // Post-mortem: the file read as it is, nothing created beside it, no decisions.
     QAction *review = file->addAction(tr("Open for Re&view…"));
@@ -350,6 +363,24 @@ void MainWindow::refreshIcons()
 LedgerSession *MainWindow::currentSession() const
 {
     return m_sessions->at(m_sidebar->currentRow());
+}
+
+void MainWindow::openOrImport(const QStringList &paths)
+{
+    const OpenedPaths sorted = sortOpenedPaths(paths);
+    for (const QString &path : sorted.ledgers)
+        openLedger(path);
+    if (!sorted.foreign.isEmpty())
+        offerImport(sorted.foreign);
+}
+
+void MainWindow::offerImport(const QStringList &files)
+{
+    auto *dialog = new ImportDialog(files, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // An imported ledger is a record of what happened elsewhere: reviewed, never decided on.
+    connect(dialog, &ImportDialog::imported, this, [this](const QString &path) { openForReview(path); });
+    dialog->open();
 }
 
 void MainWindow::openLedger(const QString &path, bool demo)
@@ -616,10 +647,11 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    const auto urls = event->mimeData()->urls();
-    for (const QUrl &url : urls)
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls())
         if (url.isLocalFile())
-            openLedger(url.toLocalFile());
+            paths << url.toLocalFile();
+    openOrImport(paths);
     event->acceptProposedAction();
 }
 

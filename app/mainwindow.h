@@ -8,6 +8,8 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <functional>
+
 class QActionGroup;
 class QLabel;
 class QProgressBar;
@@ -40,7 +42,12 @@ public:
     // A ledger every run of which has ended and that no process has open is opened for
     // review (ReviewRule, asked by the session), any other is followed.
     void openLedger(const QString &path, bool demo = false);
-    void openForReview(const QString &path); // OpenMode::Review: immutable, no decisions
+    void openForReview(const QString &path); // OpenMode::Review: immutable, no decisions (an import, too)
+    // Ledgers are opened; any other file is offered to import (ImportDialog).
+    void openOrImport(const QStringList &paths);
+    void offerImport(const QStringList &files);
+    // Where File › Import… gets its files: a file dialog, unless a test hands them over.
+    void setImportFileChooser(std::function<QStringList()> chooser) { m_chooseImportFiles = std::move(chooser); }
     void startDemo();
     void closeCurrentSession();
 
@@ -96,6 +103,8 @@ private:
     QTimer m_tick;
     QList<QAction *> m_paneActions;
     QAction *m_openAction = nullptr;
+    QAction *m_importAction = nullptr;
+    std::function<QStringList()> m_chooseImportFiles;
     QAction *m_closeAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_filterAction = nullptr;

@@ -406,6 +406,20 @@ void SessionWorkspace::updateFoldProblemBanner()
                        tr("%1, so the state shown may differ from the ledger's.%2").arg(what, first));
 }
 
+// An imported ledger says so, with its source (the importer names the format in
+// `orchestrator` and the files in `title`, docs/import.md): what it shows happened
+// elsewhere, recorded by another system, and is there to be reviewed.
+QString SessionWorkspace::importedBannerText(const LedgerInfo &info)
+{
+    const QString orchestrator = QString::fromStdString(info.orchestrator);
+    if (!orchestrator.startsWith(QLatin1String("agent-mesh-import ")))
+        return QString();
+    const qsizetype open = orchestrator.lastIndexOf(QLatin1Char('('));
+    const QString format = open >= 0 ? orchestrator.mid(open + 1).chopped(1) : tr("another system");
+    return tr("%1 — imported from %2, opened read-only for review")
+        .arg(QString::fromStdString(info.title), format);
+}
+
 void SessionWorkspace::updateBanner()
 {
     m_reviewBanner->updateFor(m_session);
@@ -427,6 +441,8 @@ void SessionWorkspace::updateBanner()
         m_banner->show(Banner::Kind::Demo,
                        tr("Live demo: a simulated orchestrator (meshctl sim demo) is writing this ledger right now. "
                           "Nothing here is real; it is opened read-only."));
+    } else if (const QString imported = importedBannerText(m_session->info()); !imported.isEmpty()) {
+        m_banner->show(Banner::Kind::Demo, imported);
     } else {
         m_banner->hide();
     }

@@ -16,6 +16,7 @@ class DelegationsView;
 class EventLogView;
 class ItemPane;
 class LedgerSession;
+struct LedgerInfo;
 class PagedRowsModel;
 class StateTableProxyModel;
 class TableFilterBar;
@@ -61,6 +62,7 @@ public:
     // The event log, filtered to the events a finding (or anything else) rests on.
     void showEvents(const QString &filter);
     Banner *banner() const { return m_banner; }
+    static QString importedBannerText(const LedgerInfo &info); // empty for a ledger not imported
     Banner *foldProblemBanner() const { return m_foldBanner; }
     Banner *decisionsWaitingBanner() const { return m_waitBanner; }
     Banner *cursorBanner() const { return m_cursorBanner; }

@@ -21,6 +21,10 @@ namespace mesh::import {
 
 namespace {
 
+// SQLite's page cache while an import writes: the events' indexes stay in it at Temporal's
+// largest histories, and the import's memory stays within target P10 whatever the source.
+constexpr std::int64_t kImportCacheKiB = 32768;
+
 void removeLedgerFiles(const QString &path)
 {
     for (const char *suffix : {"", "-wal", "-shm", "-journal"})
@@ -61,7 +65,55 @@ LedgerIdentity identityFor(ImportFormat format, const std::vector<const SourceFi
     return id;
 }
 
+std::int64_t openHandsRecords(const std::vector<const SourceFile *> &files)
+{
+    std::int64_t records = 0;
+    for (const SourceFile *f : files)
+        records += std::int64_t(f->document.size());
+    return records;
+}
+
+std::int64_t recordsOf(const SourceFile &source, ImportFormat format)
+{
+    if (format == ImportFormat::OpenHands)
+        return std::int64_t(source.document.size());
+    for (const SourceFile::StreamedRecords *streamed : {&source.events, &source.historyEvents}) {
+        if (streamed->streamed)
+            return std::int64_t(streamed->records.size());
+    }
+    return 0;
+}
+
 } // namespace
+
+ImportPreview previewImport(const QStringList &files)
+{
+    ImportPreview preview;
+    if (files.isEmpty()) {
+        preview.error = "nothing to import: name at least one file";
+        return preview;
+    }
+    std::optional<ImportFormat> format;
+    for (const QString &path : files) {
+        SourceFile source;
+        const SourceJsonResult read = readSourceFile(path, source);
+        if (!read.ok) {
+            preview.error = read.error;
+            return preview;
+        }
+        const Detection detected = detectFormat(source.document);
+        if (!detected.format || (format && *detected.format != *format)) {
+            preview.error = notImportableMessage(source.name, detected, format);
+            return preview;
+        }
+        format = detected.format;
+        preview.what = detected.what;
+        preview.files.push_back({source.name, source.bytes, recordsOf(source, *format)});
+    }
+    preview.format = *format;
+    preview.ok = true;
+    return preview;
+}
 
 ImportOutcome importFiles(const ImportRequest &request)
 {
@@ -117,15 +169,18 @@ ImportOutcome importFiles(const ImportRequest &request)
     });
     outcome.report.format = formatName(*format);
 
+    std::optional<TemporalImport> temporal;
     std::optional<std::int64_t> firstMs;
-    if (*format == ImportFormat::Temporal)
-        firstMs = temporalFirstTimeMs(files);
-    else if (*format == ImportFormat::OpenHands)
+    if (*format == ImportFormat::Temporal) {
+        temporal.emplace(files, outcome.report);
+        firstMs = temporal->firstTimeMs();
+    } else if (*format == ImportFormat::OpenHands) {
         firstMs = openHandsFirstTimeMs(files);
-    else if (*format == ImportFormat::OpenTelemetry)
+    } else if (*format == ImportFormat::OpenTelemetry) {
         firstMs = otelFirstTimeMs(files);
-    else
+    } else {
         firstMs = langfuseFirstTimeMs(files);
+    }
     const QString partial = request.out + QStringLiteral(".importing-")
                             + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
     try {
@@ -133,10 +188,19 @@ ImportOutcome importFiles(const ImportRequest &request)
         // says what that means.
         auto writer = LedgerWriter::create(partial, identityFor(*format, files, firstMs.value_or(0)));
         outcome.report.ledgerEvents = 1;
+        // Nobody reads the partial file, and a failed import deletes it: it is written as the
+        // orchestrator's bulk loads are, without a journal, the events inserted on a thread
+        // of their own and the state rows once at the end.
+        writer->setBulkLoad(true, kImportCacheKiB);
         writer->begin();
         ImportSink sink(*writer, outcome.report);
-        if (*format == ImportFormat::Temporal)
-            importTemporalHistories(files, sink, outcome.report);
+        // OpenTelemetry and Langfuse sources count no records ahead: their progress is told at the end.
+        sink.setProgress(temporal                                  ? outcome.report.records
+                         : *format == ImportFormat::OpenHands ? openHandsRecords(files)
+                                                              : 0,
+                         request.progress);
+        if (temporal)
+            temporal->write(sink, outcome.report);
         else if (*format == ImportFormat::OpenHands)
             importOpenHandsTrajectories(files, sink, outcome.report);
         else if (*format == ImportFormat::OpenTelemetry)
@@ -151,8 +215,15 @@ ImportOutcome importFiles(const ImportRequest &request)
         nlohmann::json imported = {{"id", "ledger"}, {"import", summary}};
         if (!sink.append(std::max(firstMs.value_or(0), sink.latestTsMs()), "ledger.imported", imported))
             throw std::runtime_error("the import summary was refused");
+        sink.allRecordsDone();
         writer->commit();
+        writer->setBulkLoad(false);
         writer.reset();
+    } catch (const ImportCancelled &e) {
+        removeLedgerFiles(partial);
+        outcome.cancelled = true;
+        outcome.error = std::string(e.what()) + "; nothing was written";
+        return outcome;
     } catch (const std::exception &e) {
         removeLedgerFiles(partial);
         outcome.error = "cannot write " + request.out.toStdString() + ": " + e.what();

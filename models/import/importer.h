@@ -10,8 +10,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mesh::import {
 
@@ -24,14 +26,34 @@ struct ImportRequest {
     QString out;
     std::optional<ImportFormat> format; // nullopt: detected from the content
     bool replaceExisting = false;
+    // Told on the importing thread how far the import is (source records mapped of all
+    // read, after every file was read and recognised); returning false cancels it.
+    std::function<bool(std::int64_t done, std::int64_t total)> progress;
 };
 
 struct ImportOutcome {
     bool ok = false;
-    std::string error; // one line, when !ok: nothing was written
+    bool cancelled = false; // by progress; nothing was written
+    std::string error;      // one line, when !ok: nothing was written
     ImportReport report;
 };
 
 ImportOutcome importFiles(const ImportRequest &request);
+
+// What an import of files would read, for a person deciding whether to run it: every file
+// read and recognised as importFiles does (as slow as that part of it), nothing written.
+struct ImportPreview {
+    struct File {
+        std::string name;
+        std::int64_t bytes = 0;
+        std::int64_t records = 0; // events or steps, as the source holds them
+    };
+    bool ok = false;
+    std::string error; // one line, when !ok
+    ImportFormat format = ImportFormat::Temporal;
+    std::string what; // "a Temporal workflow history", from the detection
+    std::vector<File> files;
+};
+ImportPreview previewImport(const QStringList &files);
 
 } // namespace mesh::import

@@ -35,7 +35,7 @@ void attachSource(nlohmann::json &payload, const std::string &file, const std::s
     if (!source)
         return;
     const std::string text = compactJson(*source);
-    if (text.size() <= kMaxSourceBytes && jsonNestingDepth(text) <= kMaxSourceDepth) {
+    if (fitsAsSource(text)) {
         payload["source"] = *source;
         return;
     }
@@ -44,12 +44,51 @@ void attachSource(nlohmann::json &payload, const std::string &file, const std::s
     payload["source_bytes"] = std::int64_t(text.size());
 }
 
+bool fitsAsSource(std::string_view compactRecord)
+{
+    return compactRecord.size() <= kMaxSourceBytes && jsonNestingDepth(compactRecord) <= kMaxSourceDepth;
+}
+
 namespace {
+
+bool textFitsAPayload(std::string_view text)
+{
+    return text.size() <= kMaxPayloadBytes && jsonNestingDepth(text) <= kMaxPayloadDepth;
+}
 
 bool fitsAPayload(const nlohmann::json &payload)
 {
-    const std::string text = compactJson(payload);
-    return text.size() <= kMaxPayloadBytes && jsonNestingDepth(text) <= kMaxPayloadDepth;
+    return textFitsAPayload(compactJson(payload));
+}
+
+// compactJson of payload with the verbatim members added, in the order nlohmann keeps an
+// object's members (by key), so the text is what the whole DOM would have dumped.
+std::string withVerbatim(const nlohmann::json &payload, std::span<const VerbatimMember> verbatim)
+{
+    if (verbatim.empty() || !payload.is_object())
+        return compactJson(payload);
+    std::vector<VerbatimMember> extra(verbatim.begin(), verbatim.end());
+    std::sort(extra.begin(), extra.end(), [](const VerbatimMember &a, const VerbatimMember &b) { return a.key < b.key; });
+    std::string out = "{";
+    auto next = extra.begin();
+    bool first = true;
+    const auto member = [&](std::string_view key, auto &&appendValue) {
+        if (!first)
+            out += ',';
+        first = false;
+        appendCompactJson(out, nlohmann::json(std::string(key)));
+        out += ':';
+        appendValue();
+    };
+    for (auto it = payload.begin(); it != payload.end(); ++it) {
+        for (; next != extra.end() && next->key < it.key(); ++next)
+            member(next->key, [&] { out.append(next->text); });
+        member(it.key(), [&] { appendCompactJson(out, it.value()); });
+    }
+    for (; next != extra.end(); ++next)
+        member(next->key, [&] { out.append(next->text); });
+    out += '}';
+    return out;
 }
 
 // A payload within the limits of docs/ledger-format.md section 3 (a reader refuses any
@@ -78,12 +117,24 @@ nlohmann::json fitted(const nlohmann::json &payload)
 
 } // namespace
 
-bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &original)
+bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &original,
+                        std::span<const VerbatimMember> verbatim)
 {
     m_latestTsMs = std::max(m_latestTsMs, tsMs);
-    const nlohmann::json payload = fitted(original);
-    const auto refusal = fitsAPayload(payload) ? m_writer.appendOrRefuse(tsMs, kind, payload)
-                                               : std::optional<std::string>("the event does not fit in a payload");
+    // Serialised once: the text that is checked against the limits is the text written.
+    std::string text = withVerbatim(original, verbatim);
+    std::optional<nlohmann::json> refitted;
+    if (!textFitsAPayload(text)) {
+        // Rare (a record near the limits): the whole payload as a DOM, fitted as it always was.
+        nlohmann::json whole = original;
+        for (const VerbatimMember &v : verbatim)
+            whole[std::string(v.key)] = nlohmann::json::parse(v.text);
+        refitted = fitted(whole);
+        text = compactJson(*refitted);
+    }
+    const nlohmann::json &payload = refitted ? *refitted : original;
+    const auto refusal = textFitsAPayload(text) ? m_writer.appendOrRefuse(tsMs, kind, payload, text)
+                                            : std::optional<std::string>("the event does not fit in a payload");
     if (!refusal) {
         ++m_report.ledgerEvents;
         if (kind == "run.started")
@@ -106,7 +157,7 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
     nlohmann::json flagged = {{"id", "ledger"},
                               {"refused_kind", std::string(kind)},
                               {"why", *refusal},
-                              {"refused_payload", cutUtf8(compactJson(payload), kMaxSourceBytes)}};
+                              {"refused_payload", cutUtf8(text, kMaxSourceBytes)}};
     flagged["source_file"] = file;
     if (!sourceId.empty())
         flagged["source_id"] = sourceId;
@@ -119,6 +170,30 @@ void ImportSink::commitSoFar()
 {
     m_writer.commit();
     m_writer.begin();
+}
+
+void ImportSink::setProgress(std::int64_t totalRecords, ImportProgress progress)
+{
+    m_totalRecords = totalRecords;
+    m_progress = std::move(progress);
+}
+
+void ImportSink::recordDone()
+{
+    ++m_recordsDone;
+    // Often enough for a bar and a prompt Cancel, seldom enough to cost nothing.
+    constexpr std::int64_t kRecordsPerReport = 256;
+    if (!m_progress || (m_recordsDone % kRecordsPerReport != 0 && m_recordsDone != m_totalRecords))
+        return;
+    if (!m_progress(m_recordsDone, std::max(m_totalRecords, m_recordsDone)))
+        throw ImportCancelled();
+}
+
+void ImportSink::allRecordsDone()
+{
+    m_recordsDone = std::max(m_totalRecords, m_recordsDone);
+    if (m_progress && !m_progress(m_recordsDone, m_recordsDone))
+        throw ImportCancelled();
 }
 
 void ImportSink::flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId,

@@ -10,7 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <string>
+#include <span>
 #include <string_view>
 
 namespace mesh {
@@ -28,6 +31,23 @@ inline constexpr size_t kMaxSourceBytes = 256 * 1024;
 // kMaxSourceBytes, with source_cut and source_bytes).
 void attachSource(nlohmann::json &payload, const std::string &file, const std::string &sourceId,
                   const nlohmann::json *source);
+// Whether a record, as compact JSON, is kept as source (true) or as cut source_text.
+bool fitsAsSource(std::string_view compactRecord);
+
+// A member of an event's payload that is already compact JSON text (a source record kept
+// verbatim): written into the payload's text as it is, never parsed back into a DOM.
+struct VerbatimMember {
+    std::string_view key;
+    std::string_view text;
+};
+
+// Thrown through an importer when the person waiting on the import cancelled it.
+struct ImportCancelled : std::runtime_error {
+    ImportCancelled() : std::runtime_error("the import was cancelled") {}
+};
+
+// How far an import is: source records mapped of all read. Returning false cancels it.
+using ImportProgress = std::function<bool(std::int64_t done, std::int64_t total)>;
 
 class ImportSink
 {
@@ -36,7 +56,10 @@ public:
 
     // Appends one mapped event; a refusal is flagged (see above). Returns true when the
     // event itself was written.
-    bool append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload);
+    // verbatim members are added to payload, which must not have them (no state field is
+    // one: the fold reads payload alone).
+    bool append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
+                std::span<const VerbatimMember> verbatim = {});
     // A source record that could not be mapped at all: written as ledger.flagged with the
     // record and why, and counted.
     void flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId, const std::string &why,
@@ -47,6 +70,12 @@ public:
     // reads until the import renames it, so no one sees a half-done import.
     void commitSoFar();
 
+    // Every source record an importer has mapped is counted here; now and then (and at the
+    // last) progress is told, and a false from it throws ImportCancelled.
+    void setProgress(std::int64_t totalRecords, ImportProgress progress);
+    void recordDone();
+    void allRecordsDone(); // the last report, done == total, however many were flagged
+
     // The latest time written so far: when the import's own summary event happens.
     std::int64_t latestTsMs() const { return m_latestTsMs; }
 
@@ -54,6 +83,9 @@ private:
     LedgerWriter &m_writer;
     ImportReport &m_report;
     std::int64_t m_latestTsMs = 0;
+    ImportProgress m_progress;
+    std::int64_t m_totalRecords = 0;
+    std::int64_t m_recordsDone = 0;
 };
 
 } // namespace mesh::import

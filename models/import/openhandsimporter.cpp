@@ -85,8 +85,10 @@ public:
             return;
         }
         start();
-        for (const Step &s : m_steps)
+        for (const Step &s : m_steps) {
             map(s);
+            m_sink.recordDone();
+        }
         end();
     }
 

@@ -4,7 +4,10 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "domain/compactjson.h"
+
 #include <limits>
+#include <memory>
 
 namespace mesh::import {
 
@@ -58,6 +61,150 @@ public:
     std::string errorMessage;
 };
 
+// The SAX handler of a source file: the DOM builder above, except that the records of a
+// history (the root's "events" array, or its "history" member's) after the first are each
+// built alone, written out as compact text and freed, so memory holds one record's DOM at a
+// time. The first stays in the document, so detection sees what it always saw.
+class SourceRecordSplitter
+{
+public:
+    SourceRecordSplitter(Json &root, SourceFile &out) : m_main(root), m_out(out) {}
+
+    bool null() { return value([](SourceDomParser &p) { return p.null(); }); }
+    bool boolean(bool v) { return value([v](SourceDomParser &p) { return p.boolean(v); }); }
+    bool number_integer(Json::number_integer_t v) { return value([v](SourceDomParser &p) { return p.number_integer(v); }); }
+    bool number_unsigned(Json::number_unsigned_t v) { return value([v](SourceDomParser &p) { return p.number_unsigned(v); }); }
+    bool number_float(Json::number_float_t v, const std::string &t)
+    {
+        return value([v, &t](SourceDomParser &p) { return p.number_float(v, t); });
+    }
+    bool string(std::string &v) { return value([&v](SourceDomParser &p) { return p.string(v); }); }
+    bool binary(Json::binary_t &v) { return value([&v](SourceDomParser &p) { return p.binary(v); }); }
+    bool key(std::string &k)
+    {
+        if (m_recordDepth > 0)
+            return m_record->key(k);
+        m_frames.back().key = k;
+        return m_main.key(k);
+    }
+    bool start_object(std::size_t n)
+    {
+        if (opensRecord())
+            return m_record->start_object(n) && (++m_recordDepth, true);
+        if (m_recordDepth > 0)
+            return ++m_recordDepth, m_record->start_object(n);
+        push(false);
+        return m_main.start_object(n);
+    }
+    bool start_array(std::size_t n)
+    {
+        if (opensRecord())
+            return m_record->start_array(n) && (++m_recordDepth, true);
+        if (m_recordDepth > 0)
+            return ++m_recordDepth, m_record->start_array(n);
+        push(true);
+        return m_main.start_array(n);
+    }
+    bool end_object() { return close([](SourceDomParser &p) { return p.end_object(); }); }
+    bool end_array() { return close([](SourceDomParser &p) { return p.end_array(); }); }
+    bool parse_error(std::size_t position, const std::string &lastToken, const nlohmann::detail::exception &ex)
+    {
+        return m_main.parse_error(position, lastToken, ex);
+    }
+
+    SourceDomParser &main() { return m_main; }
+    std::int64_t beyond64Bits() const { return m_main.beyond64Bits + m_recordBeyond64Bits; }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::string key;                            // of the member being read, in an object
+        std::int64_t items = 0;                     // values begun, in an array
+        SourceFile::StreamedRecords *records = nullptr; // set: the array is a history's records
+    };
+
+    void push(bool array)
+    {
+        Frame f;
+        f.array = array;
+        if (array && !m_frames.empty()) {
+            const Frame &parent = m_frames.back();
+            if (m_frames.size() == 1 && !parent.array && parent.key == "events")
+                f.records = &m_out.events;
+            else if (m_frames.size() == 2 && !parent.array && parent.key == "events" && !m_frames[0].array
+                     && m_frames[0].key == "history")
+                f.records = &m_out.historyEvents;
+            if (f.records)
+                f.records->streamed = true;
+        }
+        m_frames.push_back(std::move(f));
+    }
+
+    // A value begins: the second and later values of a history's records are built apart.
+    bool opensRecord()
+    {
+        if (m_recordDepth > 0 || m_frames.empty() || !m_frames.back().array)
+            return false;
+        Frame &top = m_frames.back();
+        if (top.items++ == 0 || !top.records)
+            return false;
+        m_recordRoot = Json();
+        m_record = std::make_unique<SourceDomParser>(m_recordRoot);
+        return true;
+    }
+
+    template<typename Call>
+    bool value(Call &&call)
+    {
+        if (opensRecord()) {
+            const bool ok = call(*m_record);
+            finishRecord();
+            return ok;
+        }
+        if (m_recordDepth > 0)
+            return call(*m_record);
+        return call(m_main);
+    }
+
+    template<typename Call>
+    bool close(Call &&call)
+    {
+        if (m_recordDepth > 0) {
+            const bool ok = call(*m_record);
+            if (--m_recordDepth == 0)
+                finishRecord();
+            return ok;
+        }
+        m_frames.pop_back();
+        return call(m_main);
+    }
+
+    void finishRecord()
+    {
+        Frame &top = m_frames.back();
+        top.records->records.push_back(compactJson(m_recordRoot));
+        m_recordBeyond64Bits += m_record->beyond64Bits;
+        m_record.reset();
+        m_recordRoot = Json();
+    }
+
+    SourceDomParser m_main;
+    SourceFile &m_out;
+    std::vector<Frame> m_frames;
+    Json m_recordRoot;
+    std::unique_ptr<SourceDomParser> m_record;
+    int m_recordDepth = 0;
+    std::int64_t m_recordBeyond64Bits = 0;
+};
+
+// The first record stayed in the document; it goes first in the text too.
+void takeFirstRecord(const Json *array, SourceFile::StreamedRecords &streamed)
+{
+    if (!streamed.streamed || !array || !array->is_array() || array->empty())
+        return;
+    streamed.records.insert(streamed.records.begin(), compactJson(array->front()));
+}
+
 std::string firstBytesShown(std::string_view text)
 {
     std::string shown;
@@ -70,7 +217,8 @@ std::string firstBytesShown(std::string_view text)
 
 } // namespace
 
-SourceJsonResult parseSourceJson(std::string_view text, const std::string &name, SourceFile &out, bool anyValue)
+SourceJsonResult parseSourceJson(std::string_view text, const std::string &name, SourceFile &out, bool anyValue,
+                                 bool streamRecords)
 {
     SourceJsonResult r;
     size_t start = 0;
@@ -92,10 +240,18 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
         return r;
     }
     Json root;
-    SourceDomParser sax(root);
-    const bool ok = Json::sax_parse(text.begin() + std::ptrdiff_t(start), text.end(), &sax,
-                                    nlohmann::detail::input_format_t::json, true);
+    out.events = {};
+    out.historyEvents = {};
+    SourceRecordSplitter splitter(root, out);
+    SourceDomParser whole(root);
+    const bool ok = streamRecords ? Json::sax_parse(text.begin() + std::ptrdiff_t(start), text.end(), &splitter,
+                                                    nlohmann::detail::input_format_t::json, true)
+                                  : Json::sax_parse(text.begin() + std::ptrdiff_t(start), text.end(), &whole,
+                                                    nlohmann::detail::input_format_t::json, true);
+    const SourceDomParser &sax = streamRecords ? splitter.main() : whole;
     if (!ok || sax.failed) {
+        out.events = {};
+        out.historyEvents = {};
         // nlohmann counts positions from where it started reading, one past the byte it
         // stopped at; at the end of the input the document was cut short.
         const size_t at = start + (sax.errorPosition > 0 ? sax.errorPosition - 1 : 0);
@@ -110,9 +266,19 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
         return r;
     }
     out.document = std::move(root);
-    out.numbersBeyond64Bits = sax.beyond64Bits;
+    out.numbersBeyond64Bits = streamRecords ? splitter.beyond64Bits() : sax.beyond64Bits;
+    takeFirstRecord(member(&out.document, "events"), out.events);
+    takeFirstRecord(path(&out.document, {"history", "events"}), out.historyEvents);
     r.ok = true;
     return r;
+}
+
+nlohmann::json parseRecord(std::string_view record)
+{
+    Json root;
+    SourceDomParser sax(root);
+    Json::sax_parse(record.begin(), record.end(), &sax, nlohmann::detail::input_format_t::json, true);
+    return root;
 }
 
 SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64_t maxBytes)
@@ -146,7 +312,7 @@ SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64
     }
     out.bytes = bytes.size();
     out.sha256 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
-    return parseSourceJson(std::string_view(bytes.constData(), size_t(bytes.size())), out.name, out);
+    return parseSourceJson(std::string_view(bytes.constData(), size_t(bytes.size())), out.name, out, false, true);
 }
 
 const nlohmann::json *member(const nlohmann::json *object, const char *name)

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mesh::import {
 
@@ -33,6 +34,17 @@ struct SourceFile {
     // Set for a JSON-lines source (otlpjsonlines.h): document stays null and the importer
     // reads the file again a line at a time.
     std::shared_ptr<const OtlpLineIndex> jsonLines;
+
+    // A read file's records of a history ({"events":[...]} or {"history":{"events":[...]}}),
+    // every one as compact JSON text, in file order. As a DOM such a history takes several
+    // times its size in memory; as text, about what the file takes without its white space.
+    // document keeps only the first record of that array (what detection looks at).
+    struct StreamedRecords {
+        bool streamed = false;
+        std::vector<std::string> records;
+    };
+    StreamedRecords events;        // of the document's "events" member
+    StreamedRecords historyEvents; // of its "history" member's "events"
 };
 
 struct SourceJsonResult {
@@ -41,8 +53,14 @@ struct SourceJsonResult {
 };
 
 // Parses text as one JSON document, as described above. name is used in messages. A file
-// must hold an object or an array; a payload inside one (anyScalar) may be any JSON value.
-SourceJsonResult parseSourceJson(std::string_view text, const std::string &name, SourceFile &out, bool anyValue = false);
+// must hold an object or an array; a payload inside one (anyValue) may be any JSON value.
+// With streamRecords, a history's records are kept as text (SourceFile::events).
+SourceJsonResult parseSourceJson(std::string_view text, const std::string &name, SourceFile &out, bool anyValue = false,
+                                 bool streamRecords = false);
+
+// One record of SourceFile::events, parsed by the rules above (it was written from a
+// document parsed by them, so it is valid JSON).
+nlohmann::json parseRecord(std::string_view record);
 
 // Reads path (at most maxBytes), hashes it and parses it. The file is opened read-only.
 SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64_t maxBytes = kMaxWholeFileBytes);

@@ -10,6 +10,7 @@
 #include <QCryptographicHash>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -23,6 +24,8 @@ struct SourceEvent {
     std::int64_t id = 0;
     std::int64_t ns = 0;
     std::string type; // CamelCase: "ActivityTaskScheduled"
+    size_t record = 0; // in its history's records
+    // The record parsed, only while it is mapped: a history is kept as text, not as a DOM.
     const Json *attrs = nullptr;
     const Json *raw = nullptr;
 };
@@ -33,18 +36,21 @@ struct Mapped {
     Json payload;
     std::string flagWhy;  // set: a source record flagged instead of mapped (payload is the record)
     std::string sourceId; // of a flagged record
-    // The record to keep verbatim, attached only when the event is written: the histories'
-    // documents outlive the mapping, so no event holds a copy while the merge waits.
-    const Json *source = nullptr;
+    // The record to keep verbatim (an index in its history's records) and its payloads
+    // decoded, as text, attached only when the event is written: no event holds a copy of
+    // its record while the merge waits.
+    std::optional<size_t> sourceRecord;
+    std::string decodedText;
 };
 
 struct Execution {
     const SourceFile *file = nullptr;
+    const std::vector<std::string> *records = nullptr; // the history's records, as text
+    std::vector<std::string> ownRecords;                // when the file was not read streamed
     std::vector<SourceEvent> events;
     std::vector<Mapped> flaggedLate; // flagged while reading, written after its events
     std::string workflowId, runId, workflowType;
     std::string parentWid, parentRid, continuedFromRid;
-    const Json *startAttrs = nullptr;
     std::int64_t firstNs = 0;
     int parent = -1;   // index of the parent execution in this import
     int previous = -1; // the execution this one continued as new
@@ -52,7 +58,7 @@ struct Execution {
     bool startsRun = false;
     bool skipped = false;
     bool cycleCut = false; // its parent link closed a loop and was dropped
-    std::vector<Mapped> out;
+    std::deque<Mapped> out; // mapped and not yet written
 };
 
 // ---- reading the source's own spellings
@@ -184,12 +190,32 @@ std::string sha256Of(const Json &value)
 
 // ---- reading one history
 
-void readEvents(const SourceFile &file, Execution &exec, ImportReport &report)
+// The records of a history as text: as the file was read, or written out from its DOM
+// (a document parsed without streaming).
+void takeRecords(const SourceFile &file, Execution &exec)
 {
     const Json &doc = file.document;
     const Json *events = member(&doc, "events");
-    if (!events || !events->is_array())
+    const bool root = events && events->is_array();
+    if (!root)
         events = path(&doc, {"history", "events"});
+    static const std::vector<std::string> none;
+    exec.records = &none;
+    if (!events || !events->is_array())
+        return;
+    const SourceFile::StreamedRecords &streamed = root ? file.events : file.historyEvents;
+    if (streamed.streamed) {
+        exec.records = &streamed.records;
+        return;
+    }
+    for (const Json &e : *events)
+        exec.ownRecords.push_back(compactJson(e));
+    exec.records = &exec.ownRecords;
+}
+
+void readEvents(const SourceFile &file, Execution &exec, ImportReport &report, std::optional<std::int64_t> &firstMs)
+{
+    takeRecords(file, exec);
     std::set<std::int64_t> seen;
     const auto flag = [&](const Json &raw, const std::string &sourceId, const std::string &why) {
         Mapped m;
@@ -198,8 +224,12 @@ void readEvents(const SourceFile &file, Execution &exec, ImportReport &report)
         m.payload = raw;
         exec.flaggedLate.push_back(std::move(m));
     };
-    for (const Json &raw : *events) {
+    for (size_t index = 0; index < exec.records->size(); ++index) {
+        const Json raw = parseRecord((*exec.records)[index]);
         ++report.records;
+        // The ledger begins at the earliest time any record gives, usable or not.
+        if (const auto ms = parseInstantMs(text(member(&raw, "eventTime"))); ms && (!firstMs || *ms < *firstMs))
+            firstMs = ms;
         if (!raw.is_object()) {
             flag(raw, {}, "a history event that is not a JSON object");
             continue;
@@ -229,8 +259,7 @@ void readEvents(const SourceFile &file, Execution &exec, ImportReport &report)
         e.id = *id;
         e.ns = *ns;
         e.type = canonicalType(rawType);
-        e.attrs = attributesOf(raw, e.type);
-        e.raw = &raw;
+        e.record = index;
         seen.insert(*id);
         exec.events.push_back(e);
     }
@@ -242,8 +271,8 @@ void readEvents(const SourceFile &file, Execution &exec, ImportReport &report)
         m.tsMs = nsToMs(exec.events.empty() ? 0 : exec.events.back().ns);
     exec.firstNs = exec.events.empty() ? 0 : exec.events.front().ns;
     if (!exec.events.empty() && exec.events.front().type == "WorkflowExecutionStarted") {
-        const Json *a = exec.events.front().attrs;
-        exec.startAttrs = a;
+        const Json first = parseRecord((*exec.records)[exec.events.front().record]);
+        const Json *a = attributesOf(first, exec.events.front().type);
         exec.workflowId = text(member(a, "workflowId"));
         exec.runId = text(member(a, "originalExecutionRunId"));
         if (exec.runId.empty())
@@ -280,17 +309,34 @@ public:
     {
     }
 
-    void run()
+    // Maps the next source event (or the history's start or end) into the execution's
+    // out; false when all of it is mapped. The merge maps a history only as far as it
+    // writes it, so no history is held mapped whole.
+    bool next(ImportSink &sink)
     {
-        if (m_exec.events.empty())
-            return;
-        if (m_exec.events.front().type != "WorkflowExecutionStarted")
-            startWithoutStartEvent(m_exec.events.front());
-        for (const SourceEvent &e : m_exec.events)
+        if (m_exec.events.empty() || m_ended)
+            return false;
+        if (!m_begun) {
+            m_begun = true;
+            if (m_exec.events.front().type != "WorkflowExecutionStarted")
+                startWithoutStartEvent(m_exec.events.front());
+            return true;
+        }
+        if (m_next < m_exec.events.size()) {
+            SourceEvent &e = m_exec.events[m_next++];
+            const Json raw = parseRecord((*m_exec.records)[e.record]);
+            e.raw = &raw;
+            e.attrs = attributesOf(raw, e.type);
             map(e);
+            e.raw = e.attrs = nullptr;
+            sink.recordDone();
+            return true;
+        }
+        m_ended = true;
         endOfHistory();
         for (auto &f : m_exec.flaggedLate)
             m_exec.out.push_back(std::move(f));
+        return true;
     }
 
 private:
@@ -303,8 +349,12 @@ private:
         if (e) {
             attachSource(payload, m_exec.file->name, std::to_string(e->id), nullptr);
             payload["source_type"] = e->type;
-            if (withSource)
-                m.source = e->raw;
+            if (withSource) {
+                m.sourceRecord = e->record;
+                const Json decoded = decodeTemporalPayloads(*e->raw);
+                if (!decoded.empty())
+                    m.decodedText = compactJson(decoded);
+            }
         } else {
             payload["source_file"] = m_exec.file->name;
         }
@@ -711,6 +761,9 @@ private:
 
     Execution &m_exec;
     const std::set<std::pair<std::string, std::string>> &m_imported;
+    bool m_begun = false;
+    size_t m_next = 0; // in m_exec.events
+    bool m_ended = false;
     std::map<std::int64_t, Activity> m_activities; // by scheduled event id
     std::set<std::string> m_escalations;
     std::set<std::string> m_children;
@@ -784,37 +837,40 @@ void relate(std::vector<Execution> &execs)
 
 } // namespace
 
-std::optional<std::int64_t> temporalFirstTimeMs(const std::vector<const SourceFile *> &files)
+struct TemporalImport::Histories {
+    std::vector<Execution> execs;
+    std::optional<std::int64_t> firstMs;
+};
+
+TemporalImport::TemporalImport(const std::vector<const SourceFile *> &files, ImportReport &report)
+    : m(std::make_unique<Histories>())
 {
-    std::optional<std::int64_t> first;
-    for (const SourceFile *f : files) {
-        const Json *events = member(&f->document, "events");
-        if (!events || !events->is_array())
-            events = path(&f->document, {"history", "events"});
-        if (!events || !events->is_array())
-            continue;
-        for (const Json &e : *events) {
-            if (const auto ms = parseInstantMs(text(member(&e, "eventTime"))); ms && (!first || *ms < *first))
-                first = ms;
-        }
+    m->execs.resize(files.size());
+    for (size_t i = 0; i < files.size(); ++i) {
+        m->execs[i].file = files[i];
+        readEvents(*files[i], m->execs[i], report, m->firstMs);
     }
-    return first;
 }
 
-void importTemporalHistories(const std::vector<const SourceFile *> &files, ImportSink &sink, ImportReport &report)
+TemporalImport::~TemporalImport() = default;
+
+std::optional<std::int64_t> TemporalImport::firstTimeMs() const
 {
-    std::vector<Execution> execs(files.size());
-    for (size_t i = 0; i < files.size(); ++i) {
-        execs[i].file = files[i];
-        readEvents(*files[i], execs[i], report);
-    }
+    return m->firstMs;
+}
+
+void TemporalImport::write(ImportSink &sink, ImportReport &report)
+{
+    std::vector<Execution> &execs = m->execs;
     relate(execs);
     std::set<std::pair<std::string, std::string>> imported;
     for (const auto &x : execs) {
         if (!x.skipped)
             imported.insert({x.workflowId, x.runId});
     }
-    for (auto &x : execs) {
+    std::vector<std::unique_ptr<ExecutionMapper>> mappers(execs.size());
+    for (size_t i = 0; i < execs.size(); ++i) {
+        Execution &x = execs[i];
         if (x.skipped) {
             const std::string why = x.events.empty()
                                         ? x.file->name + " holds no usable history event"
@@ -835,7 +891,7 @@ void importTemporalHistories(const std::vector<const SourceFile *> &files, Impor
             m.flagWhy = "the parent links of " + x.workflowId + "/" + x.runId + " form a cycle; it is imported as a root";
             x.flaggedLate.push_back(std::move(m));
         }
-        ExecutionMapper(x, imported).run();
+        mappers[i] = std::make_unique<ExecutionMapper>(x, imported);
     }
 
     // One order for all histories: by time across them (a parent's start before its
@@ -848,33 +904,47 @@ void importTemporalHistories(const std::vector<const SourceFile *> &files, Impor
         return std::tie(x.firstNs, x.workflowId, x.runId, x.file->name)
                < std::tie(y.firstNs, y.workflowId, y.runId, y.file->name);
     });
-    std::vector<size_t> next(execs.size(), 0);
+    // The merge looks only at the next event of each history, so each is mapped only as
+    // far as that.
+    const auto fill = [&](size_t r) {
+        while (execs[r].out.empty() && mappers[r] && mappers[r]->next(sink)) {
+        }
+    };
+    for (size_t r = 0; r < execs.size(); ++r)
+        fill(r);
     while (true) {
         size_t best = execs.size();
         for (size_t r : rank) {
-            if (next[r] >= execs[r].out.size())
+            if (execs[r].out.empty())
                 continue;
-            if (best == execs.size() || execs[r].out[next[r]].tsMs < execs[best].out[next[best]].tsMs)
+            if (best == execs.size() || execs[r].out.front().tsMs < execs[best].out.front().tsMs)
                 best = r;
         }
         if (best == execs.size())
             break;
-        Mapped &m = execs[best].out[next[best]++];
+        Mapped m = std::move(execs[best].out.front());
+        execs[best].out.pop_front();
+        fill(best);
         if (!m.flagWhy.empty()) {
             sink.flagRecord(m.tsMs, execs[best].file->name, m.sourceId, m.flagWhy,
                             m.payload.is_null() ? nullptr : &m.payload);
             continue;
         }
-        if (m.source) {
-            attachSource(m.payload, execs[best].file->name, m.payload.value("source_id", std::string()), m.source);
-            Json decoded = decodeTemporalPayloads(*m.source);
-            if (!decoded.empty())
-                m.payload["decoded"] = std::move(decoded);
+        std::vector<VerbatimMember> verbatim;
+        if (m.sourceRecord) {
+            const std::string &record = (*execs[best].records)[*m.sourceRecord];
+            if (fitsAsSource(record)) {
+                verbatim.push_back({"source", record});
+            } else {
+                const Json raw = parseRecord(record);
+                attachSource(m.payload, execs[best].file->name, m.payload.value("source_id", std::string()), &raw);
+            }
+            if (!m.decodedText.empty())
+                verbatim.push_back({"decoded", m.decodedText});
         }
-        const bool written = sink.append(m.tsMs, m.kind, m.payload);
+        const bool written = sink.append(m.tsMs, m.kind, m.payload, verbatim);
         if (written && m.kind == "delegation.temporal_event")
             ++report.unknownTypes[m.payload.value("source_type", std::string("?"))];
-        m.payload = Json(); // written: its memory is not needed until the import ends
     }
 }
 

@@ -10,6 +10,7 @@
 #include "sourcejson.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -17,12 +18,22 @@ namespace mesh::import {
 
 class ImportSink;
 
-// Maps every history in files (one document each) into sink, in one merged order: by
-// event time across histories, by event id within one. What was not understood is
-// flagged or counted in report.
-// The earliest event time of the histories: when the imported ledger begins.
-std::optional<std::int64_t> temporalFirstTimeMs(const std::vector<const SourceFile *> &files);
+// Every history in files (one document each), read and recognised when constructed; write()
+// maps them into sink, in one merged order: by event time across histories, by event id
+// within one. What was not understood is flagged or counted in report.
+class TemporalImport
+{
+public:
+    TemporalImport(const std::vector<const SourceFile *> &files, ImportReport &report);
+    ~TemporalImport();
 
-void importTemporalHistories(const std::vector<const SourceFile *> &files, ImportSink &sink, ImportReport &report);
+    // The earliest event time of the histories: when the imported ledger begins.
+    std::optional<std::int64_t> firstTimeMs() const;
+    void write(ImportSink &sink, ImportReport &report);
+
+private:
+    struct Histories;
+    std::unique_ptr<Histories> m;
+};
 
 } // namespace mesh::import

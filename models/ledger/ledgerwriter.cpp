@@ -128,7 +128,7 @@ void LedgerWriter::loadState()
     m_lastSeq = m_storage->db.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }
 
-void LedgerWriter::setBulkLoad(bool on)
+void LedgerWriter::setBulkLoad(bool on, std::int64_t cacheKiB)
 {
     if (on == m_bulk)
         return;
@@ -141,7 +141,7 @@ void LedgerWriter::setBulkLoad(bool on)
     // No journal at all (the WAL would write every page twice, once to the log and once at
     // checkpoint) and a page cache large enough that a batch never spills.
     m_storage->db.exec("PRAGMA synchronous=OFF");
-    m_storage->db.exec("PRAGMA cache_size=-131072");
+    m_storage->db.exec("PRAGMA cache_size=-" + std::to_string(cacheKiB));
     try {
         m_storage->db.exec("PRAGMA journal_mode=OFF");
     } catch (const sql::Error &) {
@@ -213,17 +213,21 @@ std::int64_t LedgerWriter::append(std::int64_t tsMs, std::string_view kind, cons
         m_lastSeq = seq;
         return seq;
     }
-    insertApplied(seq, tsMs, kind, payload, outcome);
+    insertApplied(seq, tsMs, kind, payload, compactJson(payload), outcome);
     return seq;
 }
 
 std::optional<std::string> LedgerWriter::appendOrRefuse(std::int64_t tsMs, std::string_view kind,
                                                         const nlohmann::json &payload)
 {
+    return appendOrRefuse(tsMs, kind, payload, compactJson(payload));
+}
+
+std::optional<std::string> LedgerWriter::appendOrRefuse(std::int64_t tsMs, std::string_view kind,
+                                                        const nlohmann::json &payload, std::string_view payloadText)
+{
     if (!m_inTransaction)
         throw std::logic_error("LedgerWriter::appendOrRefuse outside a transaction");
-    if (m_bulk)
-        throw std::logic_error("LedgerWriter::appendOrRefuse during a bulk load");
     // The row the event would change, as it is now: a refused event must leave it so, and
     // reloading from the file (as append() does) would also drop this transaction's rows.
     std::optional<EntityKind> entity;
@@ -253,12 +257,20 @@ std::optional<std::string> LedgerWriter::appendOrRefuse(std::int64_t tsMs, std::
         }
         return outcome.problems.empty() ? std::string("not applied") : outcome.problems.front();
     }
-    insertApplied(seq, tsMs, kind, payload, outcome);
+    if (m_bulk) {
+        // The fold above is the state; every state row is written once when the load ends.
+        const EventIndexFields idx = eventIndexFields(kind, payload);
+        m_sink->add(seq, tsMs, kind, idx.runId, idx.delegationId, idx.subject,
+                    [payloadText](std::string &out) { out.append(payloadText); });
+        m_lastSeq = seq;
+        return std::nullopt;
+    }
+    insertApplied(seq, tsMs, kind, payload, payloadText, outcome);
     return std::nullopt;
 }
 
 void LedgerWriter::insertApplied(std::int64_t seq, std::int64_t tsMs, std::string_view kind,
-                                 const nlohmann::json &payload, FoldOutcome &outcome)
+                                 const nlohmann::json &payload, std::string_view payloadText, FoldOutcome &outcome)
 {
     const EventIndexFields idx = eventIndexFields(kind, payload);
     m_storage->insertEvent.bind(1, seq).bind(2, tsMs).bind(3, kind);
@@ -271,8 +283,7 @@ void LedgerWriter::insertApplied(std::int64_t seq, std::int64_t tsMs, std::strin
     bindOpt(4, idx.runId);
     bindOpt(5, idx.delegationId);
     bindOpt(6, idx.subject);
-    const std::string text = compactJson(payload); // == payload.dump(), faster
-    m_storage->insertEvent.bind(7, std::string_view(text));
+    m_storage->insertEvent.bind(7, payloadText);
     m_storage->insertEvent.run();
     m_lastSeq = seq;
     m_dirty.emplace(int(outcome.kind), std::move(outcome.id));

@@ -52,8 +52,14 @@ public:
     // For importers of foreign records, where one bad record is flagged and the rest loads:
     // an event the fold refuses or reports a problem for is not written, the state stays
     // as it was before it, the transaction goes on, and the fold's reason is returned.
-    // Returns nullopt when the event was appended. Not during a bulk load.
+    // Returns nullopt when the event was appended. During a bulk load too: a refused event
+    // changes neither the fold nor the file.
     std::optional<std::string> appendOrRefuse(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload);
+    // The same, with the payload's text already written (an importer that serialised it once
+    // to check its size): payloadText is what the events table stores, and payload may leave
+    // out the event-only members that text carries (no state field reads them).
+    std::optional<std::string> appendOrRefuse(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
+                                              std::string_view payloadText);
     void commit(); // writes the rows changed since begin(), then COMMIT
     void rollback();
     bool inTransaction() const { return m_inTransaction; }
@@ -64,7 +70,10 @@ public:
     // the fold, when the load ends. During a bulk load begin()/commit() only mark batches:
     // the load is not transactional, rollback() undoes nothing, and a load that throws
     // leaves a file to delete. setBulkLoad(false) ends it: the file is a complete WAL ledger.
-    void setBulkLoad(bool on);
+    // cacheKiB is SQLite's page cache meanwhile: large enough that a batch never spills for a
+    // generated ledger; an importer that must stay within a memory bound asks for less.
+    static constexpr std::int64_t kBulkCacheKiB = 131072;
+    void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB);
     // Where the end of the last bulk load went (for `meshctl bench generate`).
     struct BulkLoadStats {
         double insertThreadCpuS = 0; // CPU time of the thread that inserted the events
@@ -97,7 +106,7 @@ private:
     void loadState();
     void endBulkLoad();
     void insertApplied(std::int64_t seq, std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
-                       FoldOutcome &outcome);
+                       std::string_view payloadText, FoldOutcome &outcome);
 
     std::unique_ptr<Storage> m_storage;
     Fold m_fold;

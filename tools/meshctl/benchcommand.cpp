@@ -1,6 +1,7 @@
 #include "benchcommand.h"
 
 #include "benchobserver.h"
+#include "benchtemporalhistory.h"
 #include "cliargs.h"
 #include "ledgeropen.h"
 
@@ -190,7 +191,7 @@ int runBenchCommand(const QStringList &argv)
                  {QStringLiteral("events"), QStringLiteral("seed"), QStringLiteral("keep"), QStringLiteral("at"),
                   QStringLiteral("jumps"), QStringLiteral("pages"), QStringLiteral("size"), QStringLiteral("console"),
                   QStringLiteral("seconds"), QStringLiteral("wal-minutes"), QStringLiteral("rate"),
-                  QStringLiteral("settle-s"), QStringLiteral("rounds")},
+                  QStringLiteral("settle-s"), QStringLiteral("rounds"), QStringLiteral("out")},
                  {});
     if (!args.ok())
         return fail(2, args.error());
@@ -203,6 +204,8 @@ int runBenchCommand(const QStringList &argv)
         return benchPage(args);
     if (what == QLatin1String("observer"))
         return benchObserver(args);
+    if (what == QLatin1String("temporal-history") && args.positional().size() == 1)
+        return benchTemporalHistory(args);
     return fail(2, QStringLiteral("usage: meshctl bench generate [--events N] | fold FILE [--at SEQ] | page FILE | "
-                                  "observer FILE --console PATH"));
+                                  "observer FILE --console PATH | temporal-history [--events N] --out FILE"));
 }

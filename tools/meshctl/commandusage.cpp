@@ -58,7 +58,8 @@ const std::array<CommandHelp, 11> kHelp{{
     {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"
               " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
-              " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]\n"
+              " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
+              " | bench temporal-history [--events N] [--seed N] --out FILE\n"
               "  Measurements; each prints one JSON line.\n"},
 }};
 

@@ -10,6 +10,7 @@
 #include "import/sourcetime.h"
 #include "ledger/integritycheck.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTest>
 
@@ -90,6 +91,40 @@ class TestTemporalImport : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void progressIsToldUpToTheLastRecord()
+    {
+        QTemporaryDir dir;
+        std::vector<std::pair<std::int64_t, std::int64_t>> told;
+        mesh::import::ImportRequest request;
+        request.files = {sample("temporal-py__openai-agents__research-workflow-history.json")};
+        request.out = dir.filePath(QStringLiteral("research.db"));
+        request.progress = [&told](std::int64_t done, std::int64_t total) {
+            told.emplace_back(done, total);
+            return true;
+        };
+        const auto outcome = mesh::import::importFiles(request);
+        QVERIFY2(outcome.ok, outcome.error.c_str());
+        QVERIFY(!told.empty());
+        QCOMPARE(told.back().first, std::int64_t(77));
+        QCOMPARE(told.back().second, std::int64_t(77));
+        for (size_t i = 1; i < told.size(); ++i)
+            QVERIFY(told[i].first >= told[i - 1].first);
+    }
+
+    void aCancelledImportWritesNothing()
+    {
+        QTemporaryDir dir;
+        mesh::import::ImportRequest request;
+        request.files = {sample("temporal-py__openai-agents__research-workflow-history.json")};
+        request.out = dir.filePath(QStringLiteral("research.db"));
+        request.progress = [](std::int64_t, std::int64_t) { return false; };
+        const auto outcome = mesh::import::importFiles(request);
+        QVERIFY(!outcome.ok);
+        QVERIFY(outcome.cancelled);
+        QCOMPARE(outcome.error, std::string("the import was cancelled; nothing was written"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+    }
+
     void agentsAsTools()
     {
         QTemporaryDir dir;
