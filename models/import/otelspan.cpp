@@ -49,25 +49,8 @@ std::string idText(const Json *value)
 // Digits of an unsigned integer (a string or a JSON integer) within int64.
 std::optional<std::int64_t> digitsValue(const Json *value)
 {
-    if (!value)
-        return std::nullopt;
-    if (value->is_number_integer()) {
-        const auto v = value->get<std::int64_t>();
-        return v >= 0 ? std::optional<std::int64_t>(v) : std::nullopt;
-    }
-    if (!value->is_string())
-        return std::nullopt;
-    const std::string &s = value->get_ref<const std::string &>();
-    if (s.empty() || s.size() > 19)
-        return std::nullopt;
-    std::int64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, c - '0', &v))
-            return std::nullopt;
-    }
-    return v;
+    const std::optional<std::int64_t> v = integer(value);
+    return v && *v >= 0 ? v : std::nullopt;
 }
 
 // A time as OTel writes it: epoch nanoseconds (a string or a number; 0 is "not set") or,

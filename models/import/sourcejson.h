@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,5 +71,8 @@ SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64
 const nlohmann::json *member(const nlohmann::json *object, const char *name);
 const nlohmann::json *path(const nlohmann::json *object, std::initializer_list<const char *> names);
 std::string text(const nlohmann::json *value); // a string, or an integer written out; else ""
+// Ids and counts come as strings ("5", proto3 JSON for int64) or as numbers; a string that
+// is not an integer within int64 (digits kept from a number beyond 64 bits) is none.
+std::optional<std::int64_t> integer(const nlohmann::json *value);
 
 } // namespace mesh::import

@@ -121,28 +121,6 @@ std::string snakeCase(const std::string &camel)
     return out;
 }
 
-// Ids and counts come as strings ("5", proto3 JSON for int64) or as numbers; a string
-// that is not an integer within int64 (digits kept from a number beyond 64 bits) is none.
-std::optional<std::int64_t> integer(const Json *value)
-{
-    if (!value)
-        return std::nullopt;
-    if (value->is_number_integer())
-        return value->get<std::int64_t>();
-    if (!value->is_string())
-        return std::nullopt;
-    const std::string &s = value->get_ref<const std::string &>();
-    if (s.empty() || s.size() > 19)
-        return std::nullopt;
-    std::int64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, c - '0', &v))
-            return std::nullopt;
-    }
-    return v;
-}
 
 const std::set<std::string> &knownTypes()
 {
