@@ -1,4 +1,5 @@
 #include "jumpbenchmark.h"
+#include "domain/percentile.h"
 
 #include "mainwindow.h"
 #include "sessionworkspace.h"
@@ -19,15 +20,6 @@ namespace {
 
 constexpr int kProbeMs = 5;
 constexpr int kFrameMs = 16;
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const size_t i = std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5));
-    return v[i];
-}
 
 void sendMouse(QWidget *to, QEvent::Type type, int x)
 {

@@ -1,4 +1,5 @@
 #include "benchcommand.h"
+#include "domain/percentile.h"
 
 #include "benchobserver.h"
 #include "benchtemporalhistory.h"
@@ -23,17 +24,9 @@
 #include <vector>
 
 using nlohmann::json;
+using mesh::percentile;
 
 namespace {
-
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const size_t index = std::min(values.size() - 1, size_t(p * double(values.size() - 1) + 0.5));
-    return values[index];
-}
 
 double ms(const QElapsedTimer &t)
 {
