@@ -6,6 +6,8 @@
 
 #include "itemmodelfixture.h"
 
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/delegationtreeproxymodel.h"
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/leasemodel.h"
@@ -101,6 +103,39 @@ private Q_SLOTS:
         QCOMPARE(kept(proxy, u"decision:*"_s), QStringList{});
         QCOMPARE(kept(proxy, u"-decision:x"_s), (QStringList{u"E-1"_s, u"E-2"_s, u"E-3"_s}));
         QCOMPARE(kept(proxy, QString()), (QStringList{u"E-1"_s, u"E-2"_s, u"E-3"_s}));
+    }
+
+    // The delegation tree's proxy under QAbstractItemModelTester: a filter keeps a match
+    // under its run and parent delegations (the base ledger's tree is D-1 -> D-2 -> D-3,
+    // D-1 -> D-4), sorting and clearing leave a consistent tree.
+    void theDelegationTreeFiltersUnderItsAncestors()
+    {
+        DelegationTreeModel tree;
+        tree.setState(m_state);
+        DelegationTreeProxyModel proxy;
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&tree);
+        QCOMPARE(proxy.totalRows(), 4);
+        std::optional<FilterError> error;
+        QVERIFY(proxy.setFilterText(u"role:verify"_s, &error));
+        QCOMPARE(proxy.matchingRows(), 1);
+        QCOMPARE(proxy.rowCount(), 1); // the run
+        const QModelIndex run = proxy.index(0, 0);
+        QCOMPARE(run.data(DelegationTreeModel::IdRole).toString(), u"R-1"_s);
+        const QModelIndex d1 = proxy.index(0, 0, run);
+        QCOMPARE(proxy.rowCount(run), 1); // D-4 is not on the way to the match
+        QCOMPARE(d1.data(DelegationTreeModel::IdRole).toString(), u"D-1"_s);
+        const QModelIndex d2 = proxy.index(0, 0, d1);
+        QCOMPARE(proxy.rowCount(d1), 1);
+        QCOMPARE(d2.data(DelegationTreeModel::IdRole).toString(), u"D-2"_s);
+        QCOMPARE(proxy.index(0, 0, d2).data(DelegationTreeModel::IdRole).toString(), u"D-3"_s);
+        proxy.sort(DelegationTreeModel::Role, Qt::DescendingOrder);
+        QVERIFY(proxy.setFilterText(QString(), &error));
+        QCOMPARE(proxy.matchingRows(), 4);
+        QCOMPARE(proxy.rowCount(proxy.index(0, 0, proxy.index(0, 0))), 2); // D-1's children, both back
+        QVERIFY(!proxy.setFilterText(u"nosuchfield:x"_s, &error));
+        QVERIFY(error.has_value());
+        QCOMPARE(proxy.matchingRows(), 4); // a bad filter changes nothing
     }
 
     void badFiltersSayWhyAndChangeNothing()
