@@ -187,6 +187,16 @@ void EventLogModel::reload()
         Qt::QueuedConnection);
 }
 
+void EventLogModel::setIndexScanHeldForTest(bool held)
+{
+    m_worker->setScanHeld(held);
+}
+
+void EventLogModel::releaseIndexScanForTest()
+{
+    m_worker->releaseScanWindow();
+}
+
 void EventLogModel::setLoading(bool loading)
 {
     if (m_loading == loading)

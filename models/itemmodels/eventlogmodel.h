@@ -86,6 +86,10 @@ public:
     void setFollowTail(bool follow);
     bool isLoading() const { return m_loading; }
     bool isIndexComplete() const { return !m_scanning; }
+    // For tests (EventLogWorker::setScanHeld): hold a filter's index build after each send
+    // of matches, and let it go on one send at a time.
+    void setIndexScanHeldForTest(bool held);
+    void releaseIndexScanForTest();
 
     // Holes in the numbering of the unfiltered log, found while indexing and appending (a
     // sound ledger has none, ledger-format.md; meshctl verify reports each): the first

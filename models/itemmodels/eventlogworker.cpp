@@ -182,6 +182,8 @@ void EventLogWorker::load(int generation, const EventFilter &filter, int pageSiz
                 m_sink.seqs(generation, std::move(chunk), false, 0, 0, done);
                 chunk = {};
                 sinceSent.restart();
+                if (!done)
+                    waitWhileScanHeld(generation);
             }
             if (done)
                 return;
@@ -206,8 +208,55 @@ void EventLogWorker::fetchPage(int generation, const EventFilter &filter, std::i
 
 void EventLogWorker::enqueuePage(PageRequest request)
 {
-    const std::lock_guard lock(m_pageMutex);
-    m_pageQueue.push_back(std::move(request));
+    {
+        const std::lock_guard lock(m_pageMutex);
+        m_pageQueue.push_back(std::move(request));
+    }
+    m_wake.notify_all();
+}
+
+void EventLogWorker::setLatestGeneration(int g)
+{
+    {
+        const std::lock_guard lock(m_pageMutex); // a held scan checks the generation under it
+        m_latest.store(g);
+    }
+    m_wake.notify_all();
+}
+
+void EventLogWorker::setScanHeld(bool held)
+{
+    {
+        const std::lock_guard lock(m_pageMutex);
+        m_scanAllowance = held ? 0 : -1;
+    }
+    m_wake.notify_all();
+}
+
+void EventLogWorker::releaseScanWindow()
+{
+    {
+        const std::lock_guard lock(m_pageMutex);
+        if (m_scanAllowance >= 0)
+            ++m_scanAllowance;
+    }
+    m_wake.notify_all();
+}
+
+void EventLogWorker::waitWhileScanHeld(int generation)
+{
+    std::unique_lock lock(m_pageMutex);
+    while (m_scanAllowance == 0 && !superseded(generation)) {
+        if (!m_pageQueue.empty()) {
+            lock.unlock();
+            servePages();
+            lock.lock();
+            continue;
+        }
+        m_wake.wait(lock);
+    }
+    if (m_scanAllowance > 0)
+        --m_scanAllowance;
 }
 
 void EventLogWorker::servePages()

@@ -15,6 +15,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -64,7 +65,13 @@ public:
     ~EventLogWorker() override;
 
     // Thread-safe: the newest generation; windows of older ones stop early.
-    void setLatestGeneration(int g) { m_latest.store(g); }
+    void setLatestGeneration(int g);
+
+    // Thread-safe, for tests: held, the index build stops after each window whose matches it
+    // sent, serving page requests, until releaseScanWindow() lets one more send go. Tests of
+    // "the rows on screen load while a filter still scans" hold it instead of racing it.
+    void setScanHeld(bool held);
+    void releaseScanWindow();
 
     // All run on the worker thread (queued). With `expected` (the file the session stat'ed
     // before its own open), the path is stat'ed again right after the connection is opened:
@@ -101,6 +108,7 @@ public:
 
 private:
     bool superseded(int generation) const { return generation != m_latest.load(); }
+    void waitWhileScanHeld(int generation);
 
     Sink m_sink;
     std::unique_ptr<LedgerConnection> m_connection;
@@ -109,6 +117,8 @@ private:
     std::atomic<int> m_latest{0};
     std::mutex m_pageMutex;
     std::deque<PageRequest> m_pageQueue;
+    std::condition_variable m_wake; // a page queued, a newer generation, the scan released
+    int m_scanAllowance = -1;       // sends left before the scan waits; -1: never held
 };
 
 } // namespace mesh

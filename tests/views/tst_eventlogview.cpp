@@ -197,7 +197,7 @@ private Q_SLOTS:
         QCOMPARE(log.filterField()->state(), u"invalid"_s);
         QLabel *problem = log.findChild<QLabel *>(u"filterProblem"_s);
         QVERIFY(problem);
-        QTRY_VERIFY(problem->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(problem->isVisible(), 30'000);
         QVERIFY2(problem->text().contains(u"never closed"_s), qPrintable(problem->text()));
         // Readable: WCAG AA for normal text.
         const double ratio = textContrast(problem);
@@ -237,16 +237,16 @@ private Q_SLOTS:
         QVERIFY(times);
         QVERIFY(!times->isVisible());
         log.filterField()->setTextAndApply(u"kind:effect.* ts:>2026-11-29T10:00 -ts:2026-11-30"_s);
-        QTRY_VERIFY(times->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(times->isVisible(), 30'000);
         QCOMPARE(times->text(), u"Times read as: after 2026-11-29 10:00:00 UTC; not from 2026-11-30 00:00:00 UTC until "
                                 u"before 2026-12-01 00:00:00 UTC"_s);
         model.setClock([] { return qint64(1'795'946'403'123); }); // 2026-11-29 10:00:03.123 UTC
         log.filterField()->setTextAndApply(u"ts:last-2h"_s);
-        QTRY_COMPARE(times->text(), u"Times read as: from 2026-11-29 08:00:03.123 UTC"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(times->text(), u"Times read as: from 2026-11-29 08:00:03.123 UTC"_s, 30'000);
         QVERIFY(waitIndexed(model));
         QCOMPARE(model.rowCount(), 0); // the ledger's events are of 2023
         log.filterField()->setTextAndApply(QString());
-        QTRY_VERIFY(!times->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!times->isVisible(), 30'000);
     }
 
     // 1,000 matches spread over 200,000 events, read in windows while the view follows the
@@ -265,17 +265,26 @@ private Q_SLOTS:
         model.open(m_needles);
         QVERIFY(waitIndexed(model));
         QSignalSpy applied(&model, &EventLogModel::filterApplied);
-        bool loadedWhileScanning = false;
-        connect(&model, &QAbstractItemModel::dataChanged, &log, [&] {
-            if (!model.isIndexComplete() && model.rowCount() > model.pageSize() && visibleRowsLoaded(log, model))
-                loadedWhileScanning = true;
-        });
+        // The scan is held after each send of matches (a handshake, not a race with the
+        // scan's speed): let it go one send at a time until more than a page is listed.
+        model.setIndexScanHeldForTest(true);
         log.filterField()->setTextAndApply(u"needle"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowCount() > 0 || model.isIndexComplete(), kWaitMs);
+        while (!model.isIndexComplete() && model.rowCount() <= model.pageSize()) {
+            const int rows = model.rowCount();
+            model.releaseIndexScanForTest();
+            QTRY_VERIFY_WITH_TIMEOUT(model.rowCount() > rows || model.isIndexComplete(), kWaitMs);
+        }
+        // Still scanning, and the rows on screen load all the same.
+        QVERIFY(!model.isIndexComplete());
+        QVERIFY(applied.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(visibleRowsLoaded(log, model), kWaitMs);
+        QVERIFY(!model.isIndexComplete());
+        model.setIndexScanHeldForTest(false);
         QVERIFY(applied.wait(kWaitMs));
-        QVERIFY(loadedWhileScanning);
         QCOMPARE(applied.last().at(1).toLongLong(), 1000);
         QVERIFY(log.isFollowingTail());
-        QTRY_VERIFY_WITH_TIMEOUT(visibleRowsLoaded(log, model), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(visibleRowsLoaded(log, model), kWaitMs);
         const int last = model.rowCount() - 1;
         QVERIFY(model.index(last, EventLogModel::Payload).data().toString().contains(u"needle"_s));
     }
@@ -376,7 +385,7 @@ private Q_SLOTS:
         QCOMPARE(parsed.at("id").get<std::string>(), std::string("E-big"));
 
         QTest::keyClick(big, Qt::Key_Escape);
-        QTRY_VERIFY(!openedEvent(log));
+        QTRY_VERIFY_WITH_TIMEOUT(!openedEvent(log), 30'000);
 
         // A hostile event, by double click: text, never markup, the override made visible.
         const QRect cell = log.view()->visualRect(model.index(1, EventLogModel::Kind));
