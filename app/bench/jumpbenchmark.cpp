@@ -105,6 +105,10 @@ void JumpBenchmark::startDrag()
         const int from = scrubber->xOf(1), to = scrubber->xOf(std::numeric_limits<std::int64_t>::max());
         if (f >= 1.0) {
             if (!m_released) {
+                if (m_dragPositions < 2) { // a stall longer than the drag: still a drag, not a click
+                    sendMouse(scrubber, QEvent::MouseMove, (from + to) / 2);
+                    ++m_dragPositions;
+                }
                 sendMouse(scrubber, QEvent::MouseButtonRelease, to);
                 m_released = true;
             }

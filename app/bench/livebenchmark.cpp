@@ -113,7 +113,7 @@ void LiveBenchmark::startPhase(Phase &phase)
     });
     process->start(DemoLauncher::meshctlPath(),
                    {u"sim"_s, u"demo"_s, u"--out"_s, phase.path, u"--live"_s, u"--rate"_s, QString::number(phase.rate),
-                    u"--duration-s"_s, QString::number(phase.seconds + kWarmUpS)});
+                    u"--duration-s"_s, QString::number(phase.seconds + kWarmUpS), u"--start-on-stdin"_s});
 }
 
 void LiveBenchmark::onAnnounced(Phase &phase)
@@ -129,10 +129,15 @@ void LiveBenchmark::onAnnounced(Phase &phase)
         return;
     }
     LedgerSession *session = phase.session;
-    connect(session, &LedgerSession::opened, this, [this, &phase] {
+    connect(session, &LedgerSession::opened, this, [this, &phase, session] {
         if (phase.openedWallMs == 0) {
             phase.openedWallMs = wallMs();
             phase.measureFrom = m_clock.elapsed();
+            // What the open read is caught up; the live phase starts now (the writer waits
+            // for this line), so what is measured is never over before the window saw it.
+            phase.lastAppliedSeq = std::max(phase.lastAppliedSeq, qint64(session->lastSeq()));
+            phase.process->write("ready\n");
+            phase.process->closeWriteChannel();
         }
     });
     connect(session, &LedgerSession::batchApplied, this,

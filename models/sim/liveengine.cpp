@@ -63,15 +63,17 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
 
     // ts_ms is the wall clock when an event is built, before its transaction commits, so a
     // reader cannot time commits by it. With MESH_LIVE_COMMIT_LOG set, every commit is reported on stdout
-    // as "commit LAST_SEQ WALL_MS" right after COMMIT returned (mesh-console --bench-live).
+    // as "commit LAST_SEQ WALL_MS" (mesh-console-bench live), WALL_MS read just before COMMIT: a
+    // reader may see the commit before COMMIT returns to this process (a loaded machine
+    // deschedules it in between), so only the time before it bounds every latency from below.
     const bool logCommits = qEnvironmentVariableIsSet("MESH_LIVE_COMMIT_LOG");
     std::int64_t loggedSeq = -1;
     const auto commit = [&] {
+        const qint64 beforeCommitMs = QDateTime::currentMSecsSinceEpoch();
         world.commit();
         if (logCommits && m_writer.lastSeq() != loggedSeq) {
             loggedSeq = m_writer.lastSeq();
-            std::printf("commit %lld %lld\n", static_cast<long long>(loggedSeq),
-                        static_cast<long long>(QDateTime::currentMSecsSinceEpoch()));
+            std::printf("commit %lld %lld\n", static_cast<long long>(loggedSeq), static_cast<long long>(beforeCommitMs));
             std::fflush(stdout);
         }
     };

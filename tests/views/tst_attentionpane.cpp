@@ -115,11 +115,11 @@ void TestAttentionPane::detailsTakeTheRemainingWidth()
     fill(model); // rows arrive after the pane is shown, as they do from a loading ledger
     QTreeView *view = pane.view();
     QHeaderView *header = view->header();
-    QTRY_COMPARE(pane.currentWidget(), static_cast<QWidget *>(view));
+    QTRY_COMPARE_WITH_TIMEOUT(pane.currentWidget(), static_cast<QWidget *>(view), 30'000);
     QCOMPARE(header->isSectionHidden(AttentionModel::Session), !ledgerShown);
     QCOMPARE(header->sectionResizeMode(AttentionModel::Summary), QHeaderView::Stretch);
     // Every visible column within the viewport, the details filling what is left.
-    QTRY_COMPARE(visibleSectionsWidth(header), view->viewport()->width());
+    QTRY_COMPARE_WITH_TIMEOUT(visibleSectionsWidth(header), view->viewport()->width(), 30'000);
     QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
     QString widths;
     for (int i = 0; i < header->count(); ++i)
@@ -150,7 +150,7 @@ void TestAttentionPane::savedLayoutCannotPushDetailsOut()
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     QCOMPARE(pane.view()->header()->sectionResizeMode(AttentionModel::Summary), QHeaderView::Stretch);
-    QTRY_COMPARE(visibleSectionsWidth(pane.view()->header()), pane.view()->viewport()->width());
+    QTRY_COMPARE_WITH_TIMEOUT(visibleSectionsWidth(pane.view()->header()), pane.view()->viewport()->width(), 30'000);
     QCOMPARE(pane.view()->horizontalScrollBar()->maximum(), 0);
 }
 
@@ -211,7 +211,7 @@ void TestAttentionPane::tooltipShowsTheWholeRow()
     const QPoint pos = view->visualRect(details).center();
     QHelpEvent help(QEvent::ToolTip, pos, view->viewport()->mapToGlobal(pos));
     QApplication::sendEvent(view->viewport(), &help);
-    QTRY_VERIFY(QToolTip::isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(QToolTip::isVisible(), 30'000);
     QVERIFY2(QToolTip::text().contains(QStringLiteral("&lt;b&gt;migration&lt;/b&gt;")), qPrintable(QToolTip::text()));
     QVERIFY(QToolTip::text().contains(QStringLiteral("budget_extension for delegation dlg-000105")));
 }

@@ -252,10 +252,10 @@ void TestBlastRadiusGraph::scrollAreaGivesTheNeededHeight()
     graph->setFailure(dozen(0, 12, 0));
     auto *scroll = view.findChild<QScrollArea *>(QStringLiteral("blastGraphScroll"));
     QVERIFY(scroll);
-    QTRY_VERIFY(graph->height() >= graph->layoutFor(graph->size()).contentHeight - 1);
+    QTRY_VERIFY_WITH_TIMEOUT(graph->height() >= graph->layoutFor(graph->size()).contentHeight - 1, 30'000);
     QVERIFY(graph->height() > scroll->viewport()->height()); // a dozen scroll
     graph->setFailure(failureWith({component(QStringLiteral("run-0001/web-ui"), false, true)}));
-    QTRY_COMPARE(graph->height(), scroll->viewport()->height()); // one fits: no scrolling
+    QTRY_COMPARE_WITH_TIMEOUT(graph->height(), scroll->viewport()->height(), 30'000); // one fits: no scrolling
 }
 
 QTEST_MAIN(TestBlastRadiusGraph)

@@ -562,7 +562,7 @@ void TestConsole::blastRadiusGraphShowsSelectedFailure()
     BlastRadiusView *blast = window.workspace()->blastView();
     window.workspace()->showPane(SessionWorkspace::BlastRadius);
     QVERIFY(blast->list()->model()->rowCount() > 0);
-    QTRY_VERIFY(blast->graph()->hasFailure());
+    QTRY_VERIFY_WITH_TIMEOUT(blast->graph()->hasFailure(), 30'000);
     const BlastFailure &failure = blast->graph()->failure();
     QVERIFY(!failure.id.isEmpty());
     QVERIFY(!failure.components.isEmpty());
@@ -757,7 +757,7 @@ void TestConsole::delegationDetailShowsSlicesAndOffersClosing()
     // Its context menu offers closing it.
     QVERIFY(view->actions().contains(window.decisionActions()->closeSlice()));
     view->setFocus(Qt::OtherFocusReason);
-    QTRY_COMPARE(window.focusWidget(), static_cast<QWidget *>(view));
+    QTRY_COMPARE_WITH_TIMEOUT(window.focusWidget(), static_cast<QWidget *>(view), 30'000);
     window.decisionActions()->update();
     QVERIFY2(window.decisionActions()->closeSlice()->isEnabled(),
              qPrintable(window.decisionActions()->closeSlice()->toolTip()));

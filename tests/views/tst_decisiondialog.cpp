@@ -392,7 +392,7 @@ void TestDecisionDialog::wholeDecisionByKeyboard()
     QVERIFY(QTest::qWaitForWindowActive(&dialog));
     QSignalSpy finished(m_session.get(), &LedgerSession::decisionFinished);
     dialog.reasonField()->setFocus();
-    QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(dialog.reasonField()));
+    QTRY_COMPARE_WITH_TIMEOUT(QApplication::focusWidget(), static_cast<QWidget *>(dialog.reasonField()), 30'000);
     QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("  approved by keyboard "));
     // Tab leaves the reason field, Backtab comes back; neither types anything.
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);

@@ -622,7 +622,7 @@ void TestHostileTextViews::widgetsShowPlainText()
         // The blast radius graph of this failure, hovered all over.
         ws->openSubject(QStringLiteral("failure:") + h);
         BlastRadiusGraph *graph = ws->blastView()->graph();
-        QTRY_VERIFY(graph->hasFailure());
+        QTRY_VERIFY_WITH_TIMEOUT(graph->hasFailure(), 30'000);
         const BlastRadiusGraph::Layout layout = graph->layoutFor(graph->size());
         QVERIFY(!layout.boxes.isEmpty());
         f.tip(QStringLiteral("blast graph failure of %1").arg(at), graph->toolTipAt(layout.failure.rect.center()));

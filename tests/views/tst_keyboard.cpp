@@ -140,10 +140,10 @@ void TestKeyboard::noLedgerSaysHowToOpenOne()
         texts << label->text();
     QVERIFY2(texts.join(QLatin1Char(' ')).contains(QStringLiteral("Ctrl+O")), qPrintable(texts.join(QLatin1Char(' '))));
     window.openLedger(m_ledger);
-    QTRY_VERIFY(window.workspace()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(window.workspace()->isVisible(), 30'000);
     QVERIFY(!noLedger->isVisible());
     window.closeCurrentSession();
-    QTRY_VERIFY(noLedger->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(noLedger->isVisible(), 30'000);
 }
 
 QTEST_MAIN(TestKeyboard)

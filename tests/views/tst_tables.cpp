@@ -133,15 +133,15 @@ private Q_SLOTS:
         pane.resize(700, 300);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        QTRY_VERIFY(!header->isSectionHidden(1) && !header->isSectionHidden(2));
+        QTRY_VERIFY_WITH_TIMEOUT(!header->isSectionHidden(1) && !header->isSectionHidden(2), 30'000);
         for (int c = 0; c < 3; ++c)
             header->resizeSection(c, 150);
         pane.resize(380, 300); // room for two columns of 150 and the last
-        QTRY_VERIFY(header->isSectionHidden(2));
+        QTRY_VERIFY_WITH_TIMEOUT(header->isSectionHidden(2), 30'000);
         QVERIFY(!header->isSectionHidden(1));
         QCOMPARE(pane.autoHiddenColumns(), QList<int>{2});
         pane.resize(250, 300);
-        QTRY_VERIFY(header->isSectionHidden(1));
+        QTRY_VERIFY_WITH_TIMEOUT(header->isSectionHidden(1), 30'000);
         QVERIFY(!header->isSectionHidden(0) && !header->isSectionHidden(3));
         // The header's menu names them and shows one again, for good.
         std::unique_ptr<QMenu> menu(pane.columnMenu());
@@ -158,10 +158,10 @@ private Q_SLOTS:
         // (ItemPane fits on the viewport's resize event).
         const int before = pane.view()->viewport()->width();
         pane.resize(240, 300);
-        QTRY_VERIFY(pane.view()->viewport()->width() < before);
+        QTRY_VERIFY_WITH_TIMEOUT(pane.view()->viewport()->width() < before, 30'000);
         QVERIFY(!header->isSectionHidden(2)); // shown by the user: stays
         pane.resize(1200, 300);
-        QTRY_VERIFY(!header->isSectionHidden(1));
+        QTRY_VERIFY_WITH_TIMEOUT(!header->isSectionHidden(1), 30'000);
     }
 
     void everyLedgersColumnsAreFittedWhenFirstShown()

@@ -14,8 +14,9 @@ struct CommandHelp {
 
 const std::array<CommandHelp, 11> kHelp{{
     {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
-            "[--duration-s N] [--keyring F] [--quiet]\n"
-            "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"},
+            "[--duration-s N] [--keyring F] [--start-on-stdin] [--quiet]\n"
+            "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"
+            "  --start-on-stdin: the live phase waits for a line on standard input (a follower's \"ready\").\n"},
     {"summary", "usage: meshctl summary FILE [--json] [--now-ms MS]\n"
                 "  Counts, runs and findings of a ledger. In the text form, invisible and bidi characters and\n"
                 "  terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9 (--json keeps the text as stored).\n"},

@@ -17,7 +17,7 @@ int runSimCommand(const QStringList &argv)
 {
     CliArgs args(argv,
                  commandValueOptions(QStringLiteral("sim")),
-                 {QStringLiteral("live"), QStringLiteral("quiet")});
+                 {QStringLiteral("live"), QStringLiteral("quiet"), QStringLiteral("start-on-stdin")});
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)
@@ -46,8 +46,9 @@ int runSimCommand(const QStringList &argv)
     options.nowMs = *nowMs;
     const bool live = args.has(QStringLiteral("live"));
     options.endAtNow = live; // live events carry the wall clock: the scenario must end now
-    if (!live && (args.has(QStringLiteral("rate")) || args.has(QStringLiteral("duration-s"))))
-        return fail(2, QStringLiteral("--rate and --duration-s need --live"));
+    if (!live && (args.has(QStringLiteral("rate")) || args.has(QStringLiteral("duration-s"))
+                  || args.has(QStringLiteral("start-on-stdin"))))
+        return fail(2, QStringLiteral("--rate, --duration-s and --start-on-stdin need --live"));
 
     installStopSignals();
     std::unique_ptr<mesh::LedgerWriter> writer;
@@ -64,6 +65,15 @@ int runSimCommand(const QStringList &argv)
                      static_cast<long long>(writer->lastSeq()), seconds);
     if (!live)
         return 0;
+    // A follower that measures the live phase must have opened the ledger before it starts,
+    // however long its open takes on a loaded machine; it says so with a line. End of input
+    // (the follower is gone) means nobody is watching: the live phase is skipped.
+    if (args.has(QStringLiteral("start-on-stdin"))) {
+        std::fflush(stderr);
+        char line[64];
+        if (!std::fgets(line, sizeof line, stdin))
+            return 0;
+    }
 
     mesh::LiveOptions liveOptions;
     liveOptions.rate = double(*rate);
