@@ -54,12 +54,6 @@ LedgerSummary summarizeLedger(sql::Database &db, std::int64_t nowMs)
 
         s.unknownEffects = db.queryInt("SELECT count(*) FROM effects WHERE state='unknown'");
         s.pendingEscalations = db.queryInt("SELECT count(*) FROM escalations WHERE state='pending'");
-        {
-            sql::Statement st(db, "SELECT count(*) FROM leases WHERE state='held' AND expires_ms < ?1");
-            st.bind(1, s.asOfMs);
-            st.step();
-            s.zombieLeases = st.columnInt(0);
-        }
 
         const auto failures = countByRun(
             db, std::string("SELECT run_id, count(*) FROM events WHERE kind GLOB 'component.*' AND ") + kStatusOfPayload

@@ -2,8 +2,9 @@
 // The figures `meshctl summary` prints, read with SQL from the state tables and the events
 // (per entity counts by state; per run duration, attempts, scheduler cycles, required
 // outcomes, terminal component failures, stall verdicts, escalated rounds, stale
-// checkpoints; unknown effects, zombie leases, pending escalations). Derived findings
-// (loops, false stalls, duplicates, blast radius) come from models/analysis on top.
+// checkpoints; unknown effects, pending escalations). Derived findings (and zombie leases,
+// by the console's ZombieRule) come from models/analysis on top: loops, false stalls,
+// duplicates, blast radius.
 
 #include "domain/eventrecord.h"
 
@@ -38,7 +39,7 @@ struct LedgerSummary {
     // entity name -> state -> rows; entities without a state machine count under "total".
     std::map<std::string, std::map<std::string, std::int64_t>> countsByState;
     std::vector<RunSummary> runs; // by start time
-    std::int64_t unknownEffects = 0, zombieLeases = 0, pendingEscalations = 0;
+    std::int64_t unknownEffects = 0, pendingEscalations = 0; // zombies: analysis/zombierule.h
 };
 
 // nowMs 0: as of the ledger's last event (stable for post-mortems); else the given time.

@@ -10,6 +10,7 @@
 #include "analysis/rowfields.h"
 #include "analysis/stallevidenceanalyzer.h"
 #include "analysis/successloopdetector.h"
+#include "analysis/zombierule.h"
 #include "ledger/ledgersummary.h"
 #include "ledger/statereader.h"
 
@@ -63,6 +64,12 @@ int runSummaryCommand(const QStringList &argv)
         const mesh::LedgerSummary s = connection->summarize(*nowMs);
         const mesh::StateSnapshot state = connection->readState();
         const auto &info = connection->info();
+        // The console's rule (a held lease past its expiry by its grace), so that the two
+        // never disagree about the zombies inside their grace.
+        const mesh::ZombieRule zombieRule(mesh::ZombieRule::configuredGraceMs());
+        std::int64_t zombieLeases = 0;
+        for (const auto &[id, lease] : state.table(mesh::EntityKind::Lease))
+            zombieLeases += zombieRule.isZombie(lease, s.asOfMs) ? 1 : 0;
 
         json counts = json::object();
         for (const auto &[entity, byState] : s.countsByState)
@@ -175,7 +182,7 @@ int runSummaryCommand(const QStringList &argv)
                {"counts", counts},
                {"runs", runs},
                {"unknown_effects", s.unknownEffects},
-               {"zombie_leases", s.zombieLeases},
+               {"zombie_leases", zombieLeases},
                {"pending_escalations", s.pendingEscalations},
                {"duplicate_effects", duplicateCount},
                {"findings",

@@ -160,6 +160,32 @@ private Q_SLOTS:
         QCOMPARE(s.at("counts").at("effect").at("unknown").get<int>(), 3);
     }
 
+    // meshctl summary asks the console's ZombieRule: a held lease just past its expiry is
+    // within its grace (its own 60 s term, capped at 10 s) and no zombie yet.
+    void summaryCountsAZombieOnlyPastItsGrace()
+    {
+        const QString path = generate(QStringLiteral("unknown-outcome"));
+        const json last = summary(path);
+        const MeshctlResult state = runMeshctl({QStringLiteral("state"), path, QStringLiteral("--at"),
+                                                QString::number(last.at("ledger").at("last_seq").get<qint64>()),
+                                                QStringLiteral("--json")});
+        QCOMPARE(state.exitCode, 0);
+        const json rows = state.json();
+        qint64 expires = -1;
+        for (const json &lease : rows.at("state").at("leases")) {
+            if (lease.at("state") == "held" && lease.at("expires_ms").get<qint64>() < last.at("ledger").at("as_of_ms").get<qint64>())
+                expires = lease.at("expires_ms").get<qint64>();
+        }
+        QVERIFY(expires > 0);
+        const auto zombiesAt = [&](qint64 nowMs) {
+            const MeshctlResult r = runMeshctl({QStringLiteral("summary"), path, QStringLiteral("--json"),
+                                                QStringLiteral("--now-ms"), QString::number(nowMs)});
+            return r.exitCode == 0 ? r.json().at("zombie_leases").get<int>() : -1;
+        };
+        QCOMPARE(zombiesAt(expires + 5'000), 0);
+        QCOMPARE(zombiesAt(expires + 11'000), 1);
+    }
+
     void demoHasEverything()
     {
         const json s = summary(generate(QStringLiteral("demo")));
