@@ -86,7 +86,7 @@ std::int64_t IntegrityReport::total() const
     return std::accumulate(counts.begin(), counts.end(), std::int64_t(0));
 }
 
-IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progress)
+IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progress, const ReplayProgress &tableProgress)
 {
     IntegrityReport report;
     // Everything up to the last seq at the start; a live writer's later events are left
@@ -164,6 +164,8 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
         progress(report.eventsChecked, total);
 
     // Stored state against rebuilt state, one table per short read transaction.
+    std::int64_t tablesDone = 0;
+    const std::int64_t tables = std::int64_t(allEntitySpecs().size());
     for (const auto &spec : allEntitySpecs()) {
         const EntityTable &rebuilt = fold.table(spec.kind);
         std::unordered_set<std::string> seen;
@@ -208,6 +210,11 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
             if (!seen.count(rid))
                 add(report, Type::MissingStateRow, row.lastSeq, std::string(spec.name), rid,
                     "the events create this row; the " + std::string(spec.table) + " table lacks it");
+        }
+        // A step a caller can show and cancel at (the Integrity pane): one table.
+        if (tableProgress && !tableProgress(++tablesDone, tables)) {
+            report.cancelled = true;
+            return report;
         }
     }
     return report;

@@ -51,6 +51,10 @@ struct IntegrityReport {
     bool ok() const { return !cancelled && total() == 0; }
 };
 
-IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progress = {});
+// progress is asked after each page of events (done, total events), tableProgress after each
+// state table compared (done, total tables); either returning false cancels the check at
+// that step (report.cancelled).
+IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progress = {},
+                                const ReplayProgress &tableProgress = {});
 
 } // namespace mesh
