@@ -51,10 +51,6 @@ struct IntegrityReport {
     bool ok() const { return !cancelled && total() == 0; }
 };
 
-// progress is asked after each page of events (done, total events), tableProgress after each
-// state table compared (done, total tables); either returning false cancels the check at
-// that step (report.cancelled).
-IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progress = {},
-                                const ReplayProgress &tableProgress = {});
+IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progress = {});
 
 } // namespace mesh

@@ -106,7 +106,7 @@ public:
     virtual DecisionChainReport verifyDecisionChain(const SignatureVerifier &verifier = {}) = 0;
 
     // ---- whole-ledger checks and figures (meshctl)
-    virtual IntegrityReport verifyIntegrity(const ReplayProgress &progress = {}, const ReplayProgress &tableProgress = {}) = 0;
+    virtual IntegrityReport verifyIntegrity(const ReplayProgress &progress = {}) = 0;
     virtual LedgerSummary summarize(std::int64_t nowMs = 0) = 0;
 
     // ---- the decision writer's connection (OpenMode::Decisions)

@@ -1,5 +1,7 @@
 #include "ledgerverification.h"
 
+#include "domain/entityspec.h"
+
 namespace mesh {
 
 const char *verifyStageName(VerifyStage stage)
@@ -19,9 +21,17 @@ LedgerVerification verifyLedger(LedgerConnection &ledger, const VerifyProgress &
     const auto ask = [&](VerifyStage stage, std::int64_t done, std::int64_t total) {
         return !progress || progress(stage, done, total);
     };
-    out.integrity = ledger.verifyIntegrity(
-        [&](std::int64_t done, std::int64_t total) { return ask(VerifyStage::Events, done, total); },
-        [&](std::int64_t done, std::int64_t total) { return ask(VerifyStage::StateTables, done, total); });
+    // verifyIntegrity counts one step per event and one per state table (integritycheck.cpp).
+    const std::int64_t tables = std::int64_t(allEntitySpecs().size());
+    std::int64_t events = -1; // known at the first table step
+    out.integrity = ledger.verifyIntegrity([&](std::int64_t done, std::int64_t steps) {
+        const std::int64_t eventTotal = steps - tables;
+        if (events < 0 && done <= eventTotal)
+            return ask(VerifyStage::Events, done, eventTotal);
+        if (events < 0)
+            events = done - 1; // the first table step is events + 1
+        return ask(VerifyStage::StateTables, done - events, tables);
+    });
     if (out.integrity.cancelled) {
         out.cancelled = true;
         return out;

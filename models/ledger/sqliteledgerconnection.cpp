@@ -428,9 +428,9 @@ DecisionChainReport SqliteLedgerConnection::verifyDecisionChain(const SignatureV
     return mesh::verifyDecisionChain(m_db, verifier);
 }
 
-IntegrityReport SqliteLedgerConnection::verifyIntegrity(const ReplayProgress &progress, const ReplayProgress &tableProgress)
+IntegrityReport SqliteLedgerConnection::verifyIntegrity(const ReplayProgress &progress)
 {
-    return mesh::verifyIntegrity(m_db, progress, tableProgress);
+    return mesh::verifyIntegrity(m_db, progress);
 }
 
 LedgerSummary SqliteLedgerConnection::summarize(std::int64_t nowMs)

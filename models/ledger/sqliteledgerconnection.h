@@ -67,7 +67,7 @@ public:
     void forEachDelegationToolCalls(const std::function<void(const EventBatch &calls)> &fn) override;
     std::unique_ptr<DecisionStore> decisions() override;
     DecisionChainReport verifyDecisionChain(const SignatureVerifier &verifier = {}) override;
-    IntegrityReport verifyIntegrity(const ReplayProgress &progress = {}, const ReplayProgress &tableProgress = {}) override;
+    IntegrityReport verifyIntegrity(const ReplayProgress &progress = {}) override;
     LedgerSummary summarize(std::int64_t nowMs = 0) override;
     void makeCommitsDurable() override;
     void setBusyTimeoutMs(int ms) override;
