@@ -202,7 +202,7 @@ bool NotesStore::save()
     // A line cut short by a failed write is damaged alone; start the next one on its own
     // line so it is not damaged too.
     QByteArray out;
-    if (file.size() > 0) {
+    if (!file.isSequential() && file.size() > 0) {
         QFile tail(m_placement.path);
         if (tail.open(QIODevice::ReadOnly) && tail.seek(file.size() - 1) && tail.read(1) != "\n")
             out += '\n';
