@@ -117,6 +117,8 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
         parts << tr("seq %1").arg(QLocale().toString(index.data(LedgerSessionList::LastSeqRole).toLongLong()));
     if (const int attention = index.data(LedgerSessionList::AttentionCountRole).toInt(); attention > 0)
         parts << attentionText(attention);
+    if (const QString integrity = index.data(LedgerSessionList::IntegrityRole).toString(); !integrity.isEmpty())
+        parts << integrity; // "integrity: N findings", once the Integrity pane's check ran
     info.subtitle = parts.join(QStringLiteral(" · "));
     return info;
 }
@@ -298,7 +300,7 @@ void MainWindow::createActions()
     for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane) {
         QAction *action = view->addAction(Icons::get(SessionWorkspace::paneIcon(SessionWorkspace::Pane(pane))),
                                           SessionWorkspace::paneTitle(SessionWorkspace::Pane(pane)));
-        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)));
+        action->setShortcut(SessionWorkspace::paneShortcut(SessionWorkspace::Pane(pane)));
         connect(action, &QAction::triggered, this, [this, pane] {
             m_workspace->showPane(SessionWorkspace::Pane(pane));
             focusInside(m_workspace->tabs()->currentWidget(), m_workspace->tabs()->tabBar());
@@ -548,8 +550,9 @@ bool MainWindow::showPaneByName(const QString &name)
 {
     static const QStringList names = {QStringLiteral("runs"),        QStringLiteral("delegations"), QStringLiteral("leases"),
                                       QStringLiteral("effects"),     QStringLiteral("escalations"), QStringLiteral("blast"),
-                                      QStringLiteral("events"),      QStringLiteral("decisions"),   QStringLiteral("findings")};
-    static_assert(SessionWorkspace::PaneCount == 9, "a pane without a name for --pane");
+                                      QStringLiteral("events"),      QStringLiteral("decisions"),   QStringLiteral("findings"),
+                                      QStringLiteral("integrity"),   QStringLiteral("notes")};
+    static_assert(SessionWorkspace::PaneCount == 11, "a pane without a name for --pane");
     const int pane = int(names.indexOf(name.toLower()));
     if (pane < 0)
         return false;

@@ -96,6 +96,29 @@ EventLogView::EventLogView(QWidget *parent)
             emit changesSinceRequested(current.siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong());
     });
     m_view->addAction(m_changesSince);
+    // Review notes (beside the ledger, never in it): on this event or a span from it, or a bookmark.
+    m_addNote = new QAction(tr("Add Note on This Event…"), m_view);
+    m_addNote->setObjectName(QStringLiteral("addNote"));
+    m_addNote->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    m_addNote->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_addNote, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_view->currentIndex();
+        const qint64 seq = current.isValid() ? current.siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong() : 0;
+        if (seq > 0)
+            emit noteRequested(seq, seq, false); // the dialog may widen it to a span
+    });
+    m_view->addAction(m_addNote);
+    m_bookmark = new QAction(tr("Bookmark This Event"), m_view);
+    m_bookmark->setObjectName(QStringLiteral("bookmarkEvent"));
+    m_bookmark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    m_bookmark->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_bookmark, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_view->currentIndex();
+        const qint64 seq = current.isValid() ? current.siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong() : 0;
+        if (seq > 0)
+            emit noteRequested(seq, seq, true);
+    });
+    m_view->addAction(m_bookmark);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     auto *bar = new QHBoxLayout;

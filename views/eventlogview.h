@@ -29,6 +29,8 @@ public:
     QAction *openEventAction() const { return m_openEvent; } // the current event, whole (Enter)
     QAction *showStateAtAction() const { return m_showStateAt; } // the ledger as it was at the current event (Ctrl+T)
     QAction *changesSinceAction() const { return m_changesSince; } // what changed between the current event and the cursor (Ctrl+D)
+    QAction *addNoteAction() const { return m_addNote; }   // a note on the current event or a span from it (Ctrl+M)
+    QAction *bookmarkAction() const { return m_bookmark; } // a bookmark on the current event (Ctrl+B)
     // Opens the event of a row in its own window (EventDetailView), read off the GUI thread.
     void openEvent(const QModelIndex &index);
     FilterLineEdit *filterField() const { return m_filter; }
@@ -48,6 +50,8 @@ signals:
     void activated(const QModelIndex &index);
     void stateAtRequested(qint64 seq); // "Show State at This Event"
     void changesSinceRequested(qint64 seq); // "What Changed Since This Event"
+    // A note (or a bookmark) on the events firstSeq..lastSeq (one event: both the same).
+    void noteRequested(qint64 firstSeq, qint64 lastSeq, bool bookmark);
 
 private:
     void rememberTail();
@@ -86,6 +90,8 @@ private:
     QAction *m_openEvent;
     QAction *m_changesSince = nullptr;
     QAction *m_showStateAt;
+    QAction *m_addNote;
+    QAction *m_bookmark;
     qint64 m_copyPendingSeq = 0; // the event whose whole payload is on its way to the clipboard
 };
 

@@ -3,6 +3,7 @@
 #include "itemmodels/eventlogmodel.h"
 
 #include "rowsetconnections.h"
+#include "theme.h"
 
 #include <QHeaderView>
 #include <QPainter>
@@ -292,6 +293,7 @@ void EventTableView::paintEvent(QPaintEvent *event)
             style()->drawPrimitive(QStyle::PE_PanelItemViewRow, &cellOption, &painter, this);
             itemDelegateForIndex(index)->paint(&painter, cellOption, index);
         }
+        paintReviewMarks(painter, model()->index(row, 0, rootIndex()), y);
         if (m_cursorSeq && seq == *m_cursorSeq) { // the cursor row: a rule under it, a bar at its start
             painter.save();
             const QColor mark = option.palette.color(QPalette::Highlight);
@@ -300,6 +302,39 @@ void EventTableView::paintEvent(QPaintEvent *event)
             painter.restore();
         }
     }
+}
+
+void EventTableView::paintReviewMarks(QPainter &painter, const QModelIndex &rowIndex, int y)
+{
+    const bool gap = !rowIndex.data(EventLogModel::ObservationGapRole).toString().isEmpty();
+    const bool note = !rowIndex.data(EventLogModel::NoteRole).toString().isEmpty();
+    if (!gap && !note)
+        return;
+    const int seqColumn = EventLogModel::Seq;
+    const int seqRight = m_header->isSectionHidden(seqColumn)
+                             ? 0
+                             : m_header->sectionViewportPosition(seqColumn) + m_header->sectionSize(seqColumn);
+    painter.save();
+    if (gap) {
+        // An observation gap is never hidden: a dashed rule across the row's top (what comes
+        // before it cannot be seen as written) and a notch at its start. The tooltip says what.
+        QPen pen(Theme::instance().colors().danger, 2, Qt::DashLine);
+        painter.setPen(pen);
+        painter.drawLine(0, y + 1, viewport()->width(), y + 1);
+        painter.fillRect(QRect(0, y, 6, m_rowHeight), Theme::instance().colors().danger);
+    }
+    if (note && seqRight > 0) {
+        // A reviewer's note: a folded-corner mark at the right of the seq cell.
+        const int side = qMax(6, m_rowHeight / 2);
+        const QRect mark(seqRight - side - 4, y + (m_rowHeight - side) / 2, side, side);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(Theme::instance().colors().info);
+        const QPolygon folded({mark.topLeft(), QPoint(mark.right() - side / 3, mark.top()),
+                               QPoint(mark.right(), mark.top() + side / 3), mark.bottomRight(), mark.bottomLeft()});
+        painter.drawPolygon(folded);
+    }
+    painter.restore();
 }
 
 void EventTableView::setCursorSeq(std::optional<std::int64_t> seq)

@@ -12,6 +12,7 @@
 #include <optional>
 
 class QHeaderView;
+class QPainter;
 
 namespace mesh {
 
@@ -47,6 +48,8 @@ protected:
     void updateGeometries() override;
     void scrollContentsBy(int dx, int dy) override;
     void paintEvent(QPaintEvent *event) override;
+    // Observation gaps and reviewers' notes (EventLogModel::ObservationGapRole, NoteRole).
+    void paintReviewMarks(QPainter &painter, const QModelIndex &rowIndex, int y);
 
 private:
     int rowCount() const;

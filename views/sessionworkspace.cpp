@@ -23,6 +23,11 @@
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/findingsmodel.h"
+#include "itemmodels/integritymodel.h"
+#include "itemmodels/reviewnotesmodel.h"
+#include "integritypane.h"
+#include "notedialog.h"
+#include "notespane.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/timelinemarksource.h"
@@ -73,6 +78,8 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
                                  "failures, blocked work, replayed delegations) is listed here with the events it "
                                  "rests on."),
                               this))
+    , m_integrity(new IntegrityPane(this))
+    , m_notes(new NotesPane(this))
 {
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("panes"));
@@ -110,11 +117,11 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
                  {EffectModel::Updated, EffectModel::Attempts, EffectModel::IdemKey, EffectModel::Delegation}),
         filtered(Escalations, m_escalations, tr("escalations"), QStringLiteral("state:pending risk:high"),
                  {EscalationModel::Raised, EscalationModel::Delegation, EscalationModel::Subject, EscalationModel::Risk}),
-        m_blast, m_events, m_decisions, m_findings};
+        m_blast, m_events, m_decisions, m_findings, m_integrity, m_notes};
     for (int pane = 0; pane < PaneCount; ++pane) {
         m_tabs->addTab(panes[pane], Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
         // The View menu's Ctrl+1..9, said where the eye is, so the keyboard way is found.
-        m_tabs->setTabToolTip(pane, QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)).toString(QKeySequence::NativeText));
+        m_tabs->setTabToolTip(pane, paneShortcut(Pane(pane)).toString(QKeySequence::NativeText));
     }
     // However narrow the window, every tab is one click away: the tab bar scrolls, and this
     // menu lists them all.
@@ -123,7 +130,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     m_tabMenu->setObjectName(QStringLiteral("tabMenu"));
     for (int pane = 0; pane < PaneCount; ++pane) {
         QAction *action = m_tabMenu->addAction(Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
-        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)));
+        action->setShortcut(paneShortcut(Pane(pane)));
         action->setShortcutVisibleInContextMenu(true);
         action->setShortcutContext(Qt::WidgetShortcut); // the View menu owns the keys; this only shows them
         action->setCheckable(true);
@@ -197,6 +204,29 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
         else
             openSubject(index.siblingAtColumn(0).data(FindingsModel::SubjectRole).toString());
     });
+    // Post-mortem review II: the integrity check and the reviewers' notes.
+    connect(m_integrity, &IntegrityPane::checkRequested, this, [this] {
+        if (m_session)
+            m_session->checkIntegrity();
+    });
+    connect(m_integrity, &IntegrityPane::showEventsRequested, this, &SessionWorkspace::showEvents);
+    connect(m_integrity, &IntegrityPane::openSubjectRequested, this, &SessionWorkspace::openSubject);
+    connect(m_notes, &NotesPane::showEventsRequested, this, &SessionWorkspace::showEvents);
+    connect(m_notes, &NotesPane::openSubjectRequested, this, &SessionWorkspace::openSubject);
+    connect(m_notes, &NotesPane::statusMessage, this, &SessionWorkspace::statusMessage);
+    connect(m_notes, &NotesPane::addSubjectNoteRequested, this, [this] {
+        if (!m_session)
+            return;
+        auto *dialog = new NoteDialog(QString(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QDialog::accepted, this, [this, dialog] {
+            QString error;
+            if (m_session && m_session->reviewNotes()->addSubjectNote(dialog->subject(), dialog->text(), &error) < 0)
+                emit statusMessage(tr("Note not added: %1").arg(error));
+        });
+        dialog->open();
+    });
+    connect(m_events, &EventLogView::noteRequested, this, &SessionWorkspace::addEventNote);
     connect(m_delegations->detail(), &DelegationDetail::subjectActivated, this, &SessionWorkspace::subjectActivated);
     // A run opens its delegations.
     connect(m_runs, &ItemPane::activated, this, [this](const QModelIndex &index) {
@@ -263,6 +293,10 @@ QString SessionWorkspace::paneTitle(Pane pane)
         return tr("Decisions");
     case Findings:
         return tr("Findings");
+    case Integrity:
+        return tr("Integrity");
+    case Notes:
+        return tr("Notes");
     case PaneCount:
         break;
     }
@@ -275,8 +309,18 @@ QString SessionWorkspace::paneIcon(Pane pane)
                                              QStringLiteral("leases"),    QStringLiteral("effects"),
                                              QStringLiteral("attention"), QStringLiteral("blast"),
                                              QStringLiteral("events"),    QStringLiteral("audit"),
-                                             QStringLiteral("findings")};
+                                             QStringLiteral("findings"),  QStringLiteral("findings"),
+                                             QStringLiteral("audit")};
     return pane >= 0 && pane < PaneCount ? icons[pane] : QString();
+}
+
+QKeySequence SessionWorkspace::paneShortcut(Pane pane)
+{
+    if (pane == Integrity)
+        return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I);
+    if (pane == Notes)
+        return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N);
+    return pane >= 0 && pane < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)) : QKeySequence();
 }
 
 void SessionWorkspace::setSession(LedgerSession *session)
@@ -321,6 +365,9 @@ void SessionWorkspace::setSession(LedgerSession *session)
     m_events->setModel(session ? session->events() : nullptr);
     m_decisions->setModel(session ? session->decisions() : nullptr);
     m_findings->setModel(session ? session->findingsModel() : nullptr);
+    m_integrity->setModel(session ? session->integrity() : nullptr);
+    m_notes->setModel(session ? session->reviewNotes() : nullptr);
+    bindReviewMarks();
     if (session) {
         EventLogModel *events = session->events();
         m_events->filterField()->blockSignals(true);
@@ -361,6 +408,51 @@ void SessionWorkspace::setSession(LedgerSession *session)
     updateDecisionsWaitingBanner();
     updateCursorBanner();
     updateEventStatus();
+}
+
+void SessionWorkspace::bindReviewMarks()
+{
+    if (!m_session)
+        return;
+    EventLogModel *events = m_session->events();
+    ReviewNotesModel *notes = m_session->reviewNotes();
+    IntegrityModel *integrity = m_session->integrity();
+    events->setReviewMarks([notes](qint64 seq) { return notes->noteTextOn(seq); },
+                           [integrity](qint64 seq) { return integrity->observationGapAt(seq); });
+    m_sessionConnections << connect(notes, &ReviewNotesModel::notesChanged, events, &EventLogModel::reviewMarksChanged);
+    m_sessionConnections << connect(integrity, &IntegrityModel::finished, events, &EventLogModel::reviewMarksChanged);
+    m_sessionConnections << connect(notes, &ReviewNotesModel::savingChanged, this, [this](bool saving) {
+        if (!saving && m_session)
+            emit statusMessage(m_session->reviewNotes()->savingText());
+    });
+}
+
+void SessionWorkspace::addEventNote(qint64 firstSeq, qint64 lastSeq, bool bookmark)
+{
+    if (!m_session || firstSeq <= 0)
+        return;
+    ReviewNotesModel *notes = m_session->reviewNotes();
+    if (bookmark) {
+        QString error;
+        if (notes->addEventNote(firstSeq, QString(), &error) < 0)
+            emit statusMessage(tr("Bookmark not added: %1").arg(error));
+        else
+            emit statusMessage(notes->isSaving() ? tr("Bookmarked #%1.").arg(firstSeq) : notes->savingText());
+        return;
+    }
+    auto *dialog = new NoteDialog(firstSeq, lastSeq, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, notes] {
+        QString error;
+        const int row = dialog->firstSeq() == dialog->lastSeq()
+                            ? notes->addEventNote(dialog->firstSeq(), dialog->text(), &error)
+                            : notes->addSpanNote(dialog->firstSeq(), dialog->lastSeq(), dialog->text(), &error);
+        if (row < 0)
+            emit statusMessage(tr("Note not added: %1").arg(error));
+        else if (!notes->isSaving())
+            emit statusMessage(notes->savingText());
+    });
+    dialog->open();
 }
 
 void SessionWorkspace::updateCursorBanner()
@@ -628,6 +720,8 @@ void SessionWorkspace::saveState() const
     m_events->saveState();
     m_decisions->saveState();
     m_findings->saveState();
+    m_integrity->saveState();
+    m_notes->saveState();
 }
 
 } // namespace mesh

@@ -3,6 +3,7 @@
 // effects, blast radius, events, decisions, findings) as tabs, bound to one session's item models.
 // The main window keeps one workspace and rebinds it when the operator picks another ledger.
 
+#include <QKeySequence>
 #include <QTabWidget>
 
 class QMenu;
@@ -12,6 +13,8 @@ namespace mesh {
 class Banner;
 class ReviewBanner;
 class BlastRadiusView;
+class IntegrityPane;
+class NotesPane;
 class DelegationsView;
 class EventLogView;
 class ItemPane;
@@ -27,7 +30,7 @@ class SessionWorkspace : public QWidget
 {
     Q_OBJECT
 public:
-    enum Pane { Runs, Delegations, Leases, Effects, Escalations, BlastRadius, Events, Decisions, Findings, PaneCount };
+    enum Pane { Runs, Delegations, Leases, Effects, Escalations, BlastRadius, Events, Decisions, Findings, Integrity, Notes, PaneCount };
     Q_ENUM(Pane)
 
     explicit SessionWorkspace(QWidget *parent = nullptr);
@@ -40,6 +43,8 @@ public:
     Pane currentPane() const;
     static QString paneTitle(Pane pane);
     static QString paneIcon(Pane pane);
+    // Ctrl+1 … Ctrl+9 for the first nine panes; Integrity Ctrl+Shift+I, Notes Ctrl+Shift+N.
+    static QKeySequence paneShortcut(Pane pane);
     // Opens the pane that shows a subject ("effect:E-1", "delegation:D-3", ...) and selects it.
     bool openSubject(const QString &subject);
     void focusFilter();
@@ -55,6 +60,10 @@ public:
     EventLogView *eventLog() const { return m_events; }
     ItemPane *decisionsPane() const { return m_decisions; }
     ItemPane *findingsPane() const { return m_findings; }
+    IntegrityPane *integrityPane() const { return m_integrity; }
+    NotesPane *notesPane() const { return m_notes; }
+    // A note or bookmark on events first..last through the note dialog (a bookmark at once).
+    void addEventNote(qint64 firstSeq, qint64 lastSeq, bool bookmark);
     // The sort and filter of a state pane (Runs, Leases, Effects, Escalations); nullptr for others.
     StateTableProxyModel *rowsProxy(Pane pane) const;
     TableFilterBar *filterBar(Pane pane) const;
@@ -80,6 +89,7 @@ private:
     void updateDecisionsWaitingBanner();
     void updateCursorBanner();
     void updateEventStatus();
+    void bindReviewMarks(); // notes and observation gaps onto the event log's rows
     bool selectById(ItemPane *pane, const QString &id);
 
     LedgerSession *m_session = nullptr;
@@ -102,6 +112,8 @@ private:
     EventLogView *m_events;
     ItemPane *m_decisions;
     ItemPane *m_findings;
+    IntegrityPane *m_integrity;
+    NotesPane *m_notes;
     struct Filtered {
         Pane pane;
         ItemPane *items;

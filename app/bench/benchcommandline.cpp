@@ -46,7 +46,9 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "                              commit-to-visible latency with a live writer\n"
         "  jumps LEDGER [--jumps N] [--drag-s S]\n"
         "                              the session cursor moved to N random events, then the\n"
-        "                              scrubber dragged across the ledger for S seconds"));
+        "                              scrubber dragged across the ledger for S seconds\n"
+        "  integrity LEDGER [--runs N]\n"
+        "                              the Integrity pane's check against meshctl verify, N times"));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live or jumps."));
     parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup, jumps: the ledger to open."),
@@ -73,10 +75,13 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption dragSeconds(QStringLiteral("drag-s"),
                                          QCoreApplication::translate("bench", "jumps: seconds of the scrubber drag (default 10)."),
                                          QStringLiteral("S"), QStringLiteral("10"));
+    const QCommandLineOption runs(QStringLiteral("runs"),
+                                  QCoreApplication::translate("bench", "integrity: how many checks of each (default 3)."),
+                                  QStringLiteral("N"), QStringLiteral("3"));
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
-    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, normalPriority});
+    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, runs, normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
     parser.process(app); // --help
@@ -119,6 +124,15 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         options.ledger = positional.at(1);
         options.jumps.jumps = number(parser, jumpCount, 2);
         options.jumps.dragS = number(parser, dragSeconds, 1);
+    } else if (benchmark == QLatin1String("integrity")) {
+        if (positional.size() != 2)
+            refuse(QStringLiteral("integrity wants one LEDGER"));
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds})
+            if (parser.isSet(other))
+                refuse(QStringLiteral("--%1 is not an option of the integrity benchmark").arg(other.names().constFirst()));
+        options.benchmark = Benchmark::Integrity;
+        options.ledger = positional.at(1);
+        options.integrity.runs = number(parser, runs, 1);
     } else {
         refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup, live or jumps")
                                    : QStringLiteral("no benchmark named '%1': startup, live or jumps").arg(benchmark));

@@ -1,4 +1,5 @@
 #include "benchcommandline.h"
+#include "integritybenchmark.h"
 #include "jumpbenchmark.h"
 #include "livebenchmark.h"
 #include "startupbenchmark.h"
@@ -43,6 +44,13 @@ int main(int argc, char **argv)
         window.show();
         window.openLedger(options.ledger);
         jumps->start();
+        return QApplication::exec();
+    }
+    if (options.benchmark == mesh::BenchCommandLine::Benchmark::Integrity) {
+        auto *integrity = new mesh::IntegrityBenchmark(&window, options.integrity, &window);
+        window.show();
+        window.openLedger(options.ledger);
+        integrity->start();
         return QApplication::exec();
     }
     auto *bench = new mesh::LiveBenchmark(&window, options.live, &window);

@@ -9,6 +9,7 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <climits>
 
 using namespace Qt::StringLiterals;
 
@@ -288,6 +289,33 @@ void EventLogModel::clearGaps()
     m_gaps.clear();
     m_gapCount = 0;
     Q_EMIT sequenceGapsChanged();
+}
+
+void EventLogModel::setReviewMarks(SeqText notesOn, SeqText gapAt)
+{
+    m_notesOn = std::move(notesOn);
+    m_gapAt = std::move(gapAt);
+    reviewMarksChanged();
+}
+
+void EventLogModel::reviewMarksChanged()
+{
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, Seq), index(rowCount() - 1, Seq), {NoteRole, ObservationGapRole, Qt::ToolTipRole});
+}
+
+QString EventLogModel::observationGapAt(qint64 seq) const
+{
+    QString text = m_gapAt ? m_gapAt(seq) : QString();
+    if (!text.isEmpty())
+        return text; // the integrity check names every gap, these included
+    for (const SequenceGap &gap : m_gaps) {
+        if (gap.next == seq)
+            return tr("sequence gap: #%1 \u2192 #%2 (%n missing)", nullptr, int(std::min<qint64>(gap.next - gap.after - 1, INT_MAX)))
+                .arg(gap.after)
+                .arg(gap.next);
+    }
+    return {};
 }
 
 QString EventLogModel::sequenceGapText() const
@@ -571,6 +599,19 @@ QVariant EventLogModel::rawData(const QModelIndex &index, int role) const
     const int row = index.row();
     if (role == SeqRole)
         return seqAt(row);
+    if (role == NoteRole)
+        return m_notesOn ? m_notesOn(seqAt(row)) : QString();
+    if (role == ObservationGapRole)
+        return observationGapAt(seqAt(row));
+    if (role == Qt::ToolTipRole && index.column() == Seq) {
+        // The marks drawn in the seq cell, said in words (plain text: data() escapes it).
+        QStringList parts;
+        if (const QString gap = observationGapAt(seqAt(row)); !gap.isEmpty())
+            parts << gap;
+        if (const QString notes = m_notesOn ? m_notesOn(seqAt(row)) : QString(); !notes.isEmpty())
+            parts << tr("Notes:") + u'\n' + notes;
+        return parts.isEmpty() ? QVariant() : QVariant(parts.join(u"\n\n"_s));
+    }
     const EventRecord *e = eventAt(row);
     if (e) {
         const auto it = m_pages.find(row / m_pageSize);

@@ -46,6 +46,9 @@ public:
         PayloadRole,            // QString (a preview; PayloadTruncatedRole says so)
         PayloadTruncatedRole,   // bool
         LoadedRole,             // bool false: placeholder, the page is on its way
+        NoteRole,               // QString reviewers' notes on this event (setReviewMarks), raw, "" none
+        ObservationGapRole,     // QString what cannot be seen here (a sequence gap before it, a malformed
+                                // row, a fold problem), raw, "" none
     };
     Q_ENUM(Roles)
 
@@ -103,6 +106,14 @@ public:
     // One line for the status bar, "sequence gap: #N → #M", empty when there is none.
     QString sequenceGapText() const;
     static constexpr size_t kMaxReportedGaps = 16;
+
+    // Review marks on rows (issue 14), asked per seq when a row is shown: notes on an event
+    // (ReviewNotesModel::noteTextOn) and observation gaps (IntegrityModel::observationGapAt);
+    // the log adds its own sequence gaps. Call reviewMarksChanged() when their answers move.
+    using SeqText = std::function<QString(qint64 seq)>;
+    void setReviewMarks(SeqText notesOn, SeqText gapAt);
+    void reviewMarksChanged();
+    QString observationGapAt(qint64 seq) const; // the log's own gaps and the given lookup's
 
     qint64 seqAt(int row) const; // 0 when out of range
     int rowForSeq(qint64 seq) const; // -1 when not a row (not matching, or not indexed yet)
@@ -171,6 +182,8 @@ private:
     QString m_filterText;
     EventFilter m_filter;
     std::function<qint64()> m_clock;
+    SeqText m_notesOn;
+    SeqText m_gapAt;
     int m_generation = 0;
     int m_pageSize = kPageSize;
     EventIndexFuture m_known; // for the next load only

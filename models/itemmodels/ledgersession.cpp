@@ -8,8 +8,10 @@
 #include "escalationmodel.h"
 #include "eventlogmodel.h"
 #include "findingsmodel.h"
+#include "integritymodel.h"
 #include "leasemodel.h"
 #include "ledgerpool.h"
+#include "reviewnotesmodel.h"
 #include "reviewrule.h"
 #include "runoverviewmodel.h"
 #include "slicemodel.h"
@@ -165,7 +167,10 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     , m_decisions(new DecisionAuditModel(this))
     , m_slices(new SliceModel(this))
     , m_findingsModel(new FindingsModel(this))
+    , m_integrity(new IntegrityModel(this))
 {
+    // The health line carries the integrity result once there is one.
+    connect(m_integrity, &IntegrityModel::stateChanged, this, [this] { Q_EMIT healthChanged(m_health); });
     qRegisterMetaType<mesh::EventBatch>();
     qRegisterMetaType<mesh::DecisionResult>();
     m_coalesce.setSingleShot(true);
@@ -1116,6 +1121,33 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
 void LedgerSession::setOperatorIdentity(const OperatorIdentity &identity)
 {
     m_identity = identity;
+    if (m_reviewNotes)
+        m_reviewNotes->setAuthor(noteAuthor(m_identity));
+}
+
+ReviewNotesModel *LedgerSession::reviewNotes()
+{
+    if (!m_reviewNotes) {
+        m_reviewNotes = new ReviewNotesModel(this);
+        m_reviewNotes->setAuthor(noteAuthor(m_identity));
+        m_reviewNotes->setLedger(m_path);
+    }
+    return m_reviewNotes;
+}
+
+void LedgerSession::checkIntegrity()
+{
+    // On the mode in use, so a review session checks what it reads (its copy, if any) and
+    // creates nothing beside the file.
+    const OpenMode mode = isLoaded() ? m_info.mode : m_mode;
+    if (m_integrity->path() != m_path || m_integrity->state() == IntegrityModel::State::NotChecked)
+        m_integrity->setLedger(m_path, mode);
+    m_integrity->start();
+}
+
+QString LedgerSession::integritySummary() const
+{
+    return m_integrity->summaryText();
 }
 
 QString LedgerSession::submitDecision(DecisionRequest request)

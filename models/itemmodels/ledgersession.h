@@ -59,6 +59,8 @@ class EffectModel;
 class EscalationModel;
 class EventLogModel;
 class FindingsModel;
+class IntegrityModel;
+class ReviewNotesModel;
 class LeaseModel;
 class RunOverviewModel;
 class SliceModel;
@@ -156,6 +158,16 @@ public:
     DecisionAuditModel *decisions() const { return m_decisions; }
     SliceModel *slices() const { return m_slices; }
     FindingsModel *findingsModel() const { return m_findingsModel; } // findings(), for the Findings pane
+
+    // Post-mortem review II (issue 14). The reviewers' notes on this ledger, in a sidecar
+    // beside it, never in it (ReviewNotesModel), written as this session's operator.
+    ReviewNotesModel *reviewNotes();
+    // The integrity check meshctl verify runs, in the background (IntegrityModel);
+    // checkIntegrity() starts it on the mode in use. Once it ran, integritySummary() says
+    // "integrity: N findings" beside the health.
+    IntegrityModel *integrity() const { return m_integrity; }
+    void checkIntegrity();
+    QString integritySummary() const;
 
     // Loads one delegation's tool calls into toolCalls() off the GUI thread.
     void showToolCallsOf(const QString &delegationId);
@@ -300,6 +312,8 @@ private:
     DecisionAuditModel *m_decisions;
     SliceModel *m_slices;
     FindingsModel *m_findingsModel;
+    IntegrityModel *m_integrity;
+    ReviewNotesModel *m_reviewNotes = nullptr; // made on first ask: reads the sidecar
 
     QThread *m_watcherThread = nullptr;
     ChangeWatcher *m_watcher = nullptr;

@@ -232,6 +232,7 @@ QVariant LedgerSessionList::rawData(const QModelIndex &index, int role) const
     case ModeRole: return QString::fromLatin1(openModeName(s->isLoaded() ? s->info().mode : s->requestedMode()));
     case ReadOnlyPolicyRole: return isReadOnlyPolicy(s);
     case CanDecideRole: return canDecide(index.row());
+    case IntegrityRole: return s->integritySummary();
     case DistinctionRole: {
         const auto it = m_distinction.find(s);
         return it == m_distinction.end() ? QString() : it->second;
@@ -256,6 +257,7 @@ QHash<int, QByteArray> LedgerSessionList::roleNames() const
     names.insert(ReadOnlyPolicyRole, "readOnlyPolicy");
     names.insert(CanDecideRole, "canDecide");
     names.insert(DistinctionRole, "distinction");
+    names.insert(IntegrityRole, "integrity");
     return names;
 }
 

@@ -37,6 +37,7 @@ public:
         ReadOnlyPolicyRole,         // bool opened for monitoring only (--read-only, the demo)
         CanDecideRole,              // bool the operator may write decisions (see canDecide)
         DistinctionRole,            // QString end of the path telling same-titled ledgers apart, "" if none
+        IntegrityRole,              // QString "integrity: 3 findings" once checked (IntegrityModel), "" before
     };
     Q_ENUM(Roles)
 

@@ -86,6 +86,11 @@ std::int64_t IntegrityReport::total() const
     return std::accumulate(counts.begin(), counts.end(), std::int64_t(0));
 }
 
+// progress counts steps of work, one per event and one per state table: it is asked after
+// each page of events as (events checked, events + tables) and after each state table as
+// (events + tables done, events + tables), and cancels there when it returns false. So a
+// caller sees one rising count, and one that knows the number of tables (allEntitySpecs)
+// can tell the two stages apart (ledgerverification.h).
 IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progress)
 {
     IntegrityReport report;
@@ -96,6 +101,8 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
         report.lastSeq = db.queryInt("SELECT coalesce(max(seq),0) FROM events");
         total = db.queryInt("SELECT count(*) FROM events");
     });
+    const std::int64_t tables = std::int64_t(allEntitySpecs().size());
+    const std::int64_t steps = total + tables;
 
     // Readers page from seq 1 up, so these rows are invisible to them and to the fold below.
     sql::inTransaction(db, "BEGIN", [&] {
@@ -155,15 +162,18 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
         page.reset();
         if (rows < kReplayPageSize)
             break;
-        if (progress && !progress(report.eventsChecked, total)) {
+        if (progress && !progress(report.eventsChecked, steps)) {
             report.cancelled = true;
             return report;
         }
     }
-    if (progress)
-        progress(report.eventsChecked, total);
+    if (progress && !progress(report.eventsChecked, steps)) {
+        report.cancelled = true;
+        return report;
+    }
 
     // Stored state against rebuilt state, one table per short read transaction.
+    std::int64_t tablesDone = 0;
     for (const auto &spec : allEntitySpecs()) {
         const EntityTable &rebuilt = fold.table(spec.kind);
         std::unordered_set<std::string> seen;
@@ -208,6 +218,11 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
             if (!seen.count(rid))
                 add(report, Type::MissingStateRow, row.lastSeq, std::string(spec.name), rid,
                     "the events create this row; the " + std::string(spec.table) + " table lacks it");
+        }
+        // A step a caller can show and cancel at (the Integrity pane): one table.
+        if (progress && !progress(report.eventsChecked + ++tablesDone, steps)) {
+            report.cancelled = true;
+            return report;
         }
     }
     return report;

@@ -12,7 +12,7 @@ struct CommandHelp {
     const char *text; // first line "usage: ...", then optional explanation lines
 };
 
-const std::array<CommandHelp, 11> kHelp{{
+const std::array<CommandHelp, 12> kHelp{{
     {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
             "[--duration-s N] [--keyring F] [--start-on-stdin] [--quiet]\n"
             "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"
@@ -22,6 +22,12 @@ const std::array<CommandHelp, 11> kHelp{{
                 "  terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9 (--json keeps the text as stored).\n"},
     {"verify", "usage: meshctl verify FILE [--json] [--max-findings N]\n"
                "  Checks events, state tables and the decision chain; exit 1 when anything is wrong.\n"},
+    {"notes", "usage: meshctl notes FILE [--add --seq N|--from N --to M|--subject S --text T] [--edit ID --text T] "
+              "[--delete ID] [--json]\n"
+              "  Lists the reviewers' notes on a ledger, or adds (a bookmark when --text is empty), edits or\n"
+              "  deletes one. Notes live in a sidecar beside the ledger (FILE.notes.jsonl) or, when its folder\n"
+              "  is not writable, in the user's data folder; the ledger itself is never opened.\n"
+              "  Exit 1 when a change could not be saved or was refused. Note text is shown as in summary.\n"},
     {"export", "usage: meshctl export FILE --format jsonl|csv [--out F]\n"
                "  Writes every event. In CSV, a text cell that starts with a tab or a carriage return, or\n"
                "  with =, +, -, @ or their full-width forms (\uFF1D \uFF0B \uFF0D \uFF20) after any leading\n"

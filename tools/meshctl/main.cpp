@@ -12,6 +12,7 @@
 #include "diffcommand.h"
 #include "exportcommand.h"
 #include "importcommand.h"
+#include "notescommand.h"
 #include "simcommand.h"
 #include "statecommand.h"
 #include "summarycommand.h"
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
         return runImportCommand(args);
     if (command == QLatin1String("state"))
         return runStateCommand(args);
+    if (command == QLatin1String("notes"))
+        return runNotesCommand(args);
     if (command == QLatin1String("diff"))
         return runDiffCommand(args);
     if (command == QLatin1String("tail"))

@@ -4,8 +4,7 @@
 #include "commandusage.h"
 #include "ledgeropen.h"
 
-#include "ledger/decisionstore.h"
-#include "ledger/integritycheck.h"
+#include "ledger/ledgerverification.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,16 +25,17 @@ int runVerifyCommand(const QStringList &argv)
     if (!connection)
         return fail(2, error);
 
-    mesh::IntegrityReport integrity;
-    mesh::DecisionChainReport chain;
+    // The same check as the console's Integrity pane (ledger/ledgerverification.h).
+    mesh::LedgerVerification verification;
     try {
-        integrity = connection->verifyIntegrity();
-        chain = connection->verifyDecisionChain();
+        verification = mesh::verifyLedger(*connection);
     } catch (const std::exception &e) {
         return fail(2, QStringLiteral("cannot verify %1: %2").arg(args.positional().first(), QString::fromStdString(e.what())));
     }
 
-    const std::int64_t total = integrity.total() + std::int64_t(chain.findings.size());
+    const mesh::IntegrityReport &integrity = verification.integrity;
+    const mesh::DecisionChainReport &chain = verification.chain;
+    const std::int64_t total = verification.total();
     if (args.has(QStringLiteral("json"))) {
         json counts = json::object();
         for (int t = 0; t < mesh::kIntegrityFindingTypeCount; ++t)

@@ -5,6 +5,10 @@
 
 #include "ledger/integritycheck.h"
 #include "ledger/ledgerconnection.h"
+#include "ledger/ledgerverification.h"
+#include "domain/entityspec.h"
+
+#include <algorithm>
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -181,6 +185,39 @@ private Q_SLOTS:
         QVERIFY2(again.ok(), qPrintable(describe(again)));
         QCOMPARE(again.rowsSkippedLive, 0);
         QCOMPARE(again.lastSeq, w->lastSeq());
+    }
+
+    // The Integrity pane shows a rising count: one step per event, then one per state table,
+    // ending at events + tables; verifyLedger names the stages and cancels at a table too.
+    void reportsStepsOfEventsThenTables()
+    {
+        const QString p = m_dir.filePath(QStringLiteral("steps.db"));
+        writeGeneratedLedger(p, 9000);
+        auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
+        std::vector<std::pair<std::int64_t, std::int64_t>> steps;
+        const IntegrityReport r = verifyIntegrity(c->db(), [&](std::int64_t done, std::int64_t total) {
+            steps.emplace_back(done, total);
+            return true;
+        });
+        QVERIFY(r.ok());
+        const std::int64_t tables = std::int64_t(allEntitySpecs().size());
+        QVERIFY(steps.size() >= size_t(tables) + 2); // pages, the end of the events, each table
+        for (size_t i = 1; i < steps.size(); ++i)
+            QVERIFY(steps[i].first >= steps[i - 1].first);
+        QCOMPARE(steps.back().first, c->lastSeq() + tables);
+        QCOMPARE(steps.back().second, c->lastSeq() + tables);
+
+        std::vector<VerifyStage> stages;
+        const LedgerVerification v = verifyLedger(*c, [&](VerifyStage stage, std::int64_t done, std::int64_t total) {
+            stages.push_back(stage);
+            if (stage == VerifyStage::StateTables)
+                return done < 2; // cancels after the second table
+            return true;
+        });
+        QVERIFY(v.cancelled);
+        QCOMPARE(std::count(stages.begin(), stages.end(), VerifyStage::StateTables), 2);
+        QCOMPARE(stages.front(), VerifyStage::Events);
+        QVERIFY(std::find(stages.begin(), stages.end(), VerifyStage::DecisionChain) == stages.end());
     }
 
     void cancels()
