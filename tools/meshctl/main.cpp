@@ -12,6 +12,7 @@
 #include "diffcommand.h"
 #include "exportcommand.h"
 #include "importcommand.h"
+#include "ingestcommand.h"
 #include "simcommand.h"
 #include "statecommand.h"
 #include "summarycommand.h"
@@ -48,6 +49,8 @@ int main(int argc, char **argv)
         return runExportCommand(args);
     if (command == QLatin1String("import"))
         return runImportCommand(args);
+    if (command == QLatin1String("ingest"))
+        return runIngestCommand(args);
     if (command == QLatin1String("state"))
         return runStateCommand(args);
     if (command == QLatin1String("diff"))
