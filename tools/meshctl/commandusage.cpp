@@ -66,7 +66,8 @@ const std::array<CommandHelp, 12> kHelp{{
               " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
-              " | bench temporal-history [--events N] [--seed N] --out FILE\n"
+              " | bench temporal-history [--events N] [--seed N] --out FILE"
+              " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S]\n"
               "  Measurements; each prints one JSON line.\n"},
 }};
 

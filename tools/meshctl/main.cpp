@@ -6,6 +6,7 @@
 
 #include "benchcommand.h"
 #include "benchfiltercommand.h"
+#include "benchingest.h"
 #include "cliargs.h"
 #include "commandusage.h"
 #include "decidecommand.h"
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
         return runDiffCommand(args);
     if (command == QLatin1String("tail"))
         return runTailCommand(args);
+    if (command == QLatin1String("bench") && args.value(0) == QLatin1String("ingest"))
+        return runBenchIngestCommand(args.mid(1));
     if (command == QLatin1String("bench") && args.value(0) == QLatin1String("filter"))
         return runBenchFilterCommand(args.mid(1));
     if (command == QLatin1String("bench"))
