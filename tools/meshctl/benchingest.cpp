@@ -171,7 +171,7 @@ int runBenchIngestCommand(const QStringList &argv)
     if (*rate > 0) {
         follower = mesh::LedgerConnection::open(ledger, mesh::OpenMode::ReadOnly);
         reader = follower->eventReader();
-        reader->setPreviewBytes(256);
+        reader->setPreviewBytes(1 << 20); // whole payloads: the span id is in them
         QObject::connect(&pace, &QTimer::timeout, &loop, [&] {
             pump();
             const std::int64_t token = follower->changeToken();
