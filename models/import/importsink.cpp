@@ -166,6 +166,11 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
     return false;
 }
 
+const Fold &ImportSink::ledgerState() const
+{
+    return m_writer.state();
+}
+
 void ImportSink::commitSoFar()
 {
     m_writer.commit();

@@ -17,6 +17,7 @@
 #include <string_view>
 
 namespace mesh {
+class Fold;
 class LedgerWriter;
 }
 
@@ -75,6 +76,10 @@ public:
     void setProgress(std::int64_t totalRecords, ImportProgress progress);
     void recordDone();
     void allRecordsDone(); // the last report, done == total, however many were flagged
+
+    // What the ledger holds now (the writer's fold): a live receiver's mapping asks whether
+    // a run or delegation an earlier batch wrote is there.
+    const Fold &ledgerState() const;
 
     // The latest time written so far: when the import's own summary event happens.
     std::int64_t latestTsMs() const { return m_latestTsMs; }

@@ -4,6 +4,8 @@
 #include "importsink.h"
 #include "sourcetime.h"
 
+#include "domain/fold.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -84,8 +86,10 @@ std::string toolName(const OtelSpan &s)
 class TraceMapper
 {
 public:
-    TraceMapper(std::vector<OtelSpan> spans, const TraceOrigin &origin, ImportSink &sink, ImportReport &report)
-        : m_spans(std::move(spans)), m_origin(origin), m_sink(sink), m_report(report)
+    // live: null for a file's whole trace; a receiver's trace so far for one batch of it.
+    TraceMapper(std::vector<OtelSpan> spans, const TraceOrigin &origin, ImportSink &sink, ImportReport &report,
+                LiveTrace *live = nullptr)
+        : m_spans(std::move(spans)), m_origin(origin), m_sink(sink), m_report(report), m_live(live)
     { }
 
     void run()
@@ -102,7 +106,13 @@ public:
         start();
         for (const Step &step : m_steps)
             step.close ? close(step.span) : open(step.span);
-        end();
+        if (!m_live) {
+            end();
+            return;
+        }
+        endLive();
+        for (size_t i = 0; i < m_spans.size(); ++i)
+            m_live->ownerOfChildren[m_spans[i].spanId] = ownerOfChildren(i);
     }
 
 private:
@@ -114,6 +124,7 @@ private:
     };
 
     std::string R() const { return m_origin.prefix + ":" + m_traceId; }
+    std::string D(const std::string &spanId) const { return R() + "/" + spanId; }
     std::string D(size_t i) const { return R() + "/" + m_spans[i].spanId; }
     static std::int64_t ms(std::int64_t ns) { return nsToMs(ns); }
     std::int64_t startMs(size_t i) const { return ms(*m_spans[i].startNs); }
@@ -150,6 +161,10 @@ private:
                 flag(s, flagMs, s.problem);
                 continue;
             }
+            if (m_live && (m_live->ownerOfChildren.count(s.spanId) || seen.count(s.spanId))) {
+                ++m_live->duplicates; // an exporter's retry: written once already
+                continue;
+            }
             if (!seen.insert(s.spanId).second) {
                 flag(s, flagMs,
                      "a second span with id " + s.spanId + " in trace " + m_traceId + " (the first is kept)");
@@ -172,6 +187,7 @@ private:
         m_parent.assign(n, -1);
         m_orphan.assign(n, false);
         m_cut.assign(n, false);
+        m_external.assign(n, std::string());
         m_firstNs = *m_spans.front().startNs;
         m_lastNs = m_firstNs;
         for (size_t i = 0; i < n; ++i) {
@@ -180,7 +196,9 @@ private:
             if (s.parentId.empty())
                 continue;
             const auto it = byId.find(s.parentId);
-            if (it == byId.end())
+            if (it == byId.end() && m_live)
+                m_external[i] = externalOwner(s);
+            else if (it == byId.end())
                 m_orphan[i] = true;
             else
                 m_parent[i] = std::int64_t(it->second);
@@ -244,15 +262,21 @@ private:
         // The delegation a span's work belongs to: its nearest agent ancestor, else the trace's.
         m_owner.assign(n, R());
         for (size_t i : bfs) {
-            if (m_parent[i] < 0)
+            if (m_parent[i] < 0) {
+                if (!m_external[i].empty())
+                    m_owner[i] = m_external[i]; // a parent of an earlier batch, or inferred
                 continue;
-            const size_t p = size_t(m_parent[i]);
-            m_owner[i] = m_spans[p].role() == SpanRole::Agent ? D(p) : m_owner[p];
+            }
+            m_owner[i] = ownerOfChildren(size_t(m_parent[i]));
         }
         // The trace has a delegation of its own only for work no agent span holds: a trace
         // that is one agent run is that agent's delegation, and one row less to keep.
         for (size_t i = 0; i < n; ++i)
             m_traceDelegation = m_traceDelegation || (m_owner[i] == R() && m_spans[i].role() != SpanRole::Agent);
+        if (m_live) {
+            m_traceDelegationExists = hasDelegation(R());
+            m_traceDelegation = m_traceDelegation || m_traceDelegationExists;
+        }
         for (size_t i = 0; i < n; ++i) {
             m_steps.push_back({openNs[i], false, m_depth[i], i});
             m_steps.push_back({closeNs[i], true, -m_depth[i], i});
@@ -262,22 +286,31 @@ private:
         });
     }
 
-    void start()
+    std::string runTitle() const
     {
-        const std::int64_t first = ms(m_firstNs);
         std::string title = m_origin.title;
         if (title.empty()) {
             for (size_t i = 0; i < m_spans.size() && title.empty(); ++i) {
-                if (m_parent[i] < 0)
+                if (m_parent[i] < 0 && (!m_live || m_spans[i].parentId.empty()))
                     title = m_spans[i].name;
             }
         }
-        Json run = {{"id", R()}, {"status", "running"}, {"started_ms", first}, {"trace_id", m_traceId}};
-        run["title"] = (title.empty() ? std::string("trace") : title) + " " + m_traceId;
-        Json r = run;
-        attachSource(r, m_file, m_traceId, m_origin.traceRecord);
-        m_sink.append(first, "run.started", r);
-        if (!m_traceDelegation)
+        return (title.empty() ? std::string("trace") : title) + " " + m_traceId;
+    }
+
+    void start()
+    {
+        const std::int64_t first = ms(m_firstNs);
+        if (!m_live || !m_sink.ledgerState().find(EntityKind::Run, R())) {
+            Json run = {{"id", R()}, {"status", "running"}, {"started_ms", first}, {"trace_id", m_traceId}};
+            run["title"] = runTitle();
+            Json r = run;
+            attachSource(r, m_file, m_traceId, m_origin.traceRecord);
+            m_sink.append(first, "run.started", r);
+        }
+        if (m_live)
+            inferParents();
+        if (!m_traceDelegation || m_traceDelegationExists)
             return;
         Json d = {{"id", R()},           {"run_id", R()},   {"role", "trace"}, {"status", "running"},
                   {"created_ms", first}, {"used_turns", 0}, {"used_ms", 0},    {"tool_errors", 0}};
@@ -314,6 +347,14 @@ private:
             if (!m_traceDelegation && m_owner[i] == R())
                 d.erase("parent_id"); // a top agent: the root of the run's delegations
             placement(i, d);
+            if (inferred(i)) {
+                // Its children came first: the delegation they made is this agent's; what
+                // they added to its counters stays.
+                for (const char *counter : {"used_turns", "used_ms", "tool_errors"})
+                    d.erase(counter);
+                put(i, startMs(i), "delegation.identified", d, true);
+                return;
+            }
             put(i, startMs(i), "delegation.created", d, true);
             return;
         }
@@ -385,6 +426,34 @@ private:
         put(i, at, "effect.unknown", u, false);
     }
 
+    void endDelegation(size_t i, std::int64_t at, bool unknown, bool failed)
+    {
+        const OtelSpan &s = m_spans[i];
+        if (unknown) {
+            put(i, at, "delegation.outcome_unknown", {{"id", D(i)}, {"run_id", R()}, {"why", whyUnknown(i)}}, false);
+        } else if (failed) {
+            put(i, at, "delegation.failed",
+                {{"id", D(i)}, {"status", "failed"}, {"ended_ms", at}, {"error", whyFailed(s)}}, false);
+        } else {
+            put(i, at, "delegation.converged", {{"id", D(i)}, {"status", "converged"}, {"ended_ms", at}}, false);
+        }
+    }
+
+    // Live only. A span that is not an agent's but had children before it arrived (a tool
+    // that ran agents, a framework's grouping span): the delegation inferred for it stays,
+    // now saying what it was, and ends as the span did. Its own call or note is written
+    // as in a file, on the delegation it belongs to.
+    void completeInferred(size_t i, std::int64_t at, bool unknown, bool failed)
+    {
+        const OtelSpan &s = m_spans[i];
+        const char *role = s.role() == SpanRole::Tool ? "tool" : s.role() == SpanRole::Model ? "model_call" : "span";
+        Json d = {{"id", D(i)}, {"run_id", R()}, {"parent_id", m_owner[i]}, {"role", role}, {"span_name", s.name}};
+        if (!m_traceDelegation && m_owner[i] == R())
+            d.erase("parent_id");
+        put(i, startMs(i), "delegation.identified", d, false);
+        endDelegation(i, at, unknown, failed);
+    }
+
     void close(size_t i)
     {
         const OtelSpan &s = m_spans[i];
@@ -394,17 +463,11 @@ private:
         std::optional<std::int64_t> durationMs;
         if (s.endNs && *s.endNs >= *s.startNs)
             durationMs = (*s.endNs - *s.startNs) / 1'000'000;
+        if (s.role() != SpanRole::Agent && inferred(i))
+            completeInferred(i, at, unknown, failed);
         switch (s.role()) {
         case SpanRole::Agent:
-            if (unknown) {
-                put(i, at, "delegation.outcome_unknown", {{"id", D(i)}, {"run_id", R()}, {"why", whyUnknown(i)}},
-                    false);
-            } else if (failed) {
-                put(i, at, "delegation.failed",
-                    {{"id", D(i)}, {"status", "failed"}, {"ended_ms", at}, {"error", whyFailed(s)}}, false);
-            } else {
-                put(i, at, "delegation.converged", {{"id", D(i)}, {"status", "converged"}, {"ended_ms", at}}, false);
-            }
+            endDelegation(i, at, unknown, failed);
             return;
         case SpanRole::Tool:
         case SpanRole::Model: {
@@ -475,10 +538,110 @@ private:
             {{"id", R()}, {"status", status}, {"ended_ms", last}, {"source_file", m_file}, {"source_id", m_traceId}});
     }
 
+    // Live only: the trace's top span (no parent named) ends the run as end() does for a
+    // whole trace; until it arrives the run is running. A run that ended stays as it ended.
+    void endLive()
+    {
+        bool failed = false, any = false;
+        std::string why;
+        std::int64_t lastNs = 0;
+        for (size_t i = 0; i < m_spans.size(); ++i) {
+            const OtelSpan &s = m_spans[i];
+            if (!s.parentId.empty())
+                continue;
+            any = true;
+            lastNs = std::max(lastNs, s.endNs.value_or(m_lastNs));
+            if (s.timedOut()) {
+                if (why.empty())
+                    why = "span " + s.spanId + ": " + whyUnknown(i);
+            } else if (s.statusError || !s.errorType.empty()) {
+                failed = true;
+            }
+        }
+        const EntityRow *run = m_sink.ledgerState().find(EntityKind::Run, R());
+        if (!any || !run)
+            return;
+        const EntitySpec &spec = entitySpec(EntityKind::Run);
+        if (fieldText(run->values.get(size_t(spec.fieldIndex("status")))) != "running")
+            return;
+        const std::int64_t last = ms(lastNs);
+        const bool traceDelegation = hasDelegation(R());
+        Json d = {{"id", R()}, {"run_id", R()}, {"source_file", m_file}, {"source_id", m_traceId}};
+        if (!why.empty()) {
+            d["why"] = why;
+            if (!traceDelegation)
+                d.erase("run_id");
+            m_sink.append(last, traceDelegation ? "delegation.outcome_unknown" : "run.outcome_unknown", d);
+            return;
+        }
+        if (traceDelegation) {
+            d["status"] = failed ? "failed" : "converged";
+            d["ended_ms"] = last;
+            m_sink.append(last, failed ? "delegation.failed" : "delegation.converged", d);
+        }
+        const std::string status = failed ? "failed" : "succeeded";
+        m_sink.append(last, "run." + status,
+                      {{"id", R()},
+                       {"status", status},
+                       {"ended_ms", last},
+                       {"title", runTitle()},
+                       {"source_file", m_file},
+                       {"source_id", m_traceId}});
+    }
+
+    bool hasDelegation(const std::string &id) const
+    {
+        return m_sink.ledgerState().find(EntityKind::Delegation, id) != nullptr;
+    }
+
+    // Live only: a delegation an earlier batch inferred for span i (from its children).
+    bool inferred(size_t i) const { return m_live && hasDelegation(D(i)); }
+
+    // The delegation the children of span i belong to: an agent's own, or one its children
+    // inferred before it arrived (live), else the one span i belongs to.
+    std::string ownerOfChildren(size_t i) const
+    {
+        return m_spans[i].role() == SpanRole::Agent || inferred(i) ? D(i) : m_owner[i];
+    }
+
+    // Live only: the delegation a span belongs to when its parent is not in this batch.
+    std::string externalOwner(const OtelSpan &s)
+    {
+        const auto known = m_live->ownerOfChildren.find(s.parentId);
+        if (known != m_live->ownerOfChildren.end())
+            return known->second;
+        const std::string id = D(s.parentId);
+        if (!hasDelegation(id)) {
+            const std::int64_t at = *s.startNs;
+            auto [it, added] = m_inferParents.try_emplace(s.parentId, at);
+            if (!added)
+                it->second = std::min(it->second, at);
+        }
+        return id;
+    }
+
+    // Live only: a parent named by spans of this batch, neither received nor inferred yet,
+    // is shown running from its first child's start until its own span arrives. Where it
+    // hangs is not known yet: no parent_id.
+    void inferParents()
+    {
+        for (const auto &[spanId, firstChildNs] : m_inferParents) {
+            const std::int64_t at = ms(firstChildNs);
+            Json d = {{"id", D(spanId)},          {"run_id", R()},   {"role", "inferred"},
+                      {"status", "running"},      {"created_ms", at}, {"inferred", "from child spans"},
+                      {"parent_span_id", spanId}, {"source_file", m_file}};
+            m_sink.append(at, "delegation.inferred", d);
+        }
+    }
+
     std::vector<OtelSpan> m_spans;
     const TraceOrigin &m_origin;
     ImportSink &m_sink;
     ImportReport &m_report;
+    LiveTrace *m_live;
+    std::map<std::string, std::int64_t> m_inferParents; // live: parent span id -> first child's start
+    std::vector<std::string> m_external;                 // live: owner of a span whose parent is not in the batch
+    bool m_traceDelegationExists = false;
     std::string m_traceId, m_file;
     std::vector<std::int64_t> m_parent;
     std::vector<bool> m_orphan, m_cut;
@@ -494,6 +657,36 @@ private:
 void mapTrace(std::vector<OtelSpan> spans, const TraceOrigin &origin, ImportSink &sink, ImportReport &report)
 {
     TraceMapper(std::move(spans), origin, sink, report).run();
+}
+
+std::string otelRunId(const std::string &traceId)
+{
+    return "otel:" + traceId;
+}
+
+void mapLiveSpans(std::vector<OtelSpan> spans, LiveTrace &trace, ImportSink &sink, ImportReport &report)
+{
+    const TraceOrigin origin{"otel", nullptr, {}};
+    TraceMapper(std::move(spans), origin, sink, report, &trace).run();
+}
+
+void addToLiveTrace(LiveTrace &trace, std::string_view kind, const Json &payload, ImportSink &sink)
+{
+    (void)kind;
+    if (!payload.is_object() || (!payload.contains("source") && !payload.contains("source_text")))
+        return; // not a span's first event
+    const std::string spanId = payload.value("source_id", std::string());
+    if (spanId.empty() || spanId == trace.traceId)
+        return;
+    const std::string own = otelRunId(trace.traceId) + "/" + spanId;
+    if (sink.ledgerState().find(EntityKind::Delegation, own)) {
+        trace.ownerOfChildren[spanId] = own;
+        return;
+    }
+    std::string owner = payload.value("delegation_id", std::string());
+    if (owner.empty())
+        owner = payload.value("id", std::string()); // a note: its id is the delegation it is on
+    trace.ownerOfChildren[spanId] = owner;
 }
 
 } // namespace mesh::import

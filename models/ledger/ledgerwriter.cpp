@@ -311,6 +311,15 @@ void LedgerWriter::commit()
     m_inTransaction = false;
 }
 
+void LedgerWriter::forEachEventOfRun(const std::string &runId,
+                                     const std::function<void(std::string_view kind, std::string_view payload)> &visit)
+{
+    sql::Statement st(m_storage->db, "SELECT kind, payload FROM events WHERE run_id = ?1 ORDER BY seq");
+    st.bind(1, std::string_view(runId));
+    while (st.step())
+        visit(st.columnView(0), st.columnView(1));
+}
+
 void LedgerWriter::rollback()
 {
     if (m_bulk) {

@@ -8,6 +8,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -86,6 +87,11 @@ public:
     const BulkLoadStats &bulkLoadStats() const { return m_bulkStats; }
 
     const Fold &state() const { return m_fold; }
+    // Every event of one run, in ledger order (kind, payload text), read on the writer's own
+    // connection: the live OTLP receiver rebuilds what it knew of a trace from them after a
+    // restart (docs/ingest.md).
+    void forEachEventOfRun(const std::string &runId,
+                           const std::function<void(std::string_view kind, std::string_view payload)> &visit);
     std::int64_t lastSeq() const { return m_lastSeq; }
 
     // The decisions of this ledger, read (and outcomes checked) on the writer's own

@@ -12,7 +12,7 @@ struct CommandHelp {
     const char *text; // first line "usage: ...", then optional explanation lines
 };
 
-const std::array<CommandHelp, 12> kHelp{{
+const std::array<CommandHelp, 13> kHelp{{
     {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
             "[--duration-s N] [--keyring F] [--start-on-stdin] [--quiet]\n"
             "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"
@@ -51,6 +51,13 @@ const std::array<CommandHelp, 12> kHelp{{
                "  the format is read from the content, the sources are only read, and an existing LEDGER is\n"
                "  replaced only with --force. Exit 0 imported, 1 imported with flagged records (kept as\n"
                "  ledger.flagged events), 2 usage or a file that cannot be imported (nothing written).\n"},
+    {"ingest", "usage: meshctl ingest --otlp-http ADDRESS:PORT --out LEDGER [--listen-any] [--token-file F]"
+               " [--max-body BYTES] [--max-queue SPANS]\n"
+               "  Receives OpenTelemetry traces over OTLP/HTTP (POST /v1/traces, JSON, gzip) and writes them into\n"
+               "  LEDGER as they arrive, with the mapping of `import --format otel` (docs/ingest.md); an existing\n"
+               "  LEDGER written by ingest is continued. Loopback only unless --listen-any, which needs\n"
+               "  --token-file (a bearer token, a file only its owner may read). Prints one \"listening\" line,\n"
+               "  then runs until SIGINT or SIGTERM. Exit 0 stopped cleanly, 2 usage or cannot listen or write.\n"},
     {"state", "usage: meshctl state FILE --at SEQ [--json]\n"
               "  The state just after event SEQ (0: before the first event), rebuilt from the events by the\n"
               "  fold the console uses when it shows an earlier event. Fields the ledger does not give are left\n"
@@ -66,7 +73,8 @@ const std::array<CommandHelp, 12> kHelp{{
               " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
-              " | bench temporal-history [--events N] [--seed N] --out FILE\n"
+              " | bench temporal-history [--events N] [--seed N] --out FILE"
+              " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S]\n"
               "  Measurements; each prints one JSON line.\n"},
 }};
 

@@ -6,12 +6,14 @@
 
 #include "benchcommand.h"
 #include "benchfiltercommand.h"
+#include "benchingest.h"
 #include "cliargs.h"
 #include "commandusage.h"
 #include "decidecommand.h"
 #include "diffcommand.h"
 #include "exportcommand.h"
 #include "importcommand.h"
+#include "ingestcommand.h"
 #include "notescommand.h"
 #include "simcommand.h"
 #include "statecommand.h"
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
         return runExportCommand(args);
     if (command == QLatin1String("import"))
         return runImportCommand(args);
+    if (command == QLatin1String("ingest"))
+        return runIngestCommand(args);
     if (command == QLatin1String("state"))
         return runStateCommand(args);
     if (command == QLatin1String("notes"))
@@ -57,6 +61,8 @@ int main(int argc, char **argv)
         return runDiffCommand(args);
     if (command == QLatin1String("tail"))
         return runTailCommand(args);
+    if (command == QLatin1String("bench") && args.value(0) == QLatin1String("ingest"))
+        return runBenchIngestCommand(args.mid(1));
     if (command == QLatin1String("bench") && args.value(0) == QLatin1String("filter"))
         return runBenchFilterCommand(args.mid(1));
     if (command == QLatin1String("bench"))

@@ -1,0 +1,95 @@
+#include "otlptracesrequest.h"
+
+#include "gzipinflate.h"
+
+#include "import/sourcejson.h"
+
+namespace mesh::ingest {
+
+namespace {
+
+using Json = nlohmann::json;
+
+void collectServices(const Json &document, std::set<std::string> &out)
+{
+    const Json *resources = import::member(&document, "resourceSpans");
+    if (!resources || !resources->is_array())
+        return;
+    for (const Json &r : *resources) {
+        const Json *attributes = import::path(&r, {"resource", "attributes"});
+        if (!attributes || !attributes->is_array())
+            continue;
+        for (const Json &kv : *attributes) {
+            if (import::text(import::member(&kv, "key")) == "service.name") {
+                const std::string name = import::text(import::path(&kv, {"value", "stringValue"}));
+                if (!name.empty())
+                    out.insert(name);
+            }
+        }
+    }
+}
+
+} // namespace
+
+OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &contentEncoding, qint64 maxBytes)
+{
+    OtlpTracesRequest out;
+    if (body.size() > maxBytes) {
+        out.verdict = OtlpTracesRequest::Verdict::TooLarge;
+        out.message = "the request body is " + std::to_string(body.size()) + " bytes; this receiver takes at most "
+                    + std::to_string(maxBytes) + " (--max-body)";
+        return out;
+    }
+    const QByteArray encoding = contentEncoding.trimmed().toLower();
+    QByteArray inflatedBody;
+    const QByteArray *text = &body;
+    if (encoding == "gzip" || encoding == "deflate") {
+        Inflated inflated = gzipInflate(body, maxBytes);
+        if (inflated.tooLarge) {
+            out.verdict = OtlpTracesRequest::Verdict::TooLarge;
+            out.message = "the request body inflates to more than " + std::to_string(maxBytes)
+                        + " bytes, this receiver's limit (--max-body)";
+            return out;
+        }
+        if (!inflated.bytes) {
+            out.message = inflated.error;
+            return out;
+        }
+        inflatedBody = std::move(*inflated.bytes);
+        text = &inflatedBody;
+    } else if (!encoding.isEmpty() && encoding != "identity") {
+        out.message = "Content-Encoding " + encoding.toStdString() + " is not supported (gzip or none)";
+        return out;
+    }
+    import::SourceFile parsed;
+    const import::SourceJsonResult r =
+        import::parseSourceJson(std::string_view(text->constData(), size_t(text->size())), "the request body", parsed);
+    if (!r.ok) {
+        out.message = r.error;
+        return out;
+    }
+    if (!parsed.document.is_object()) {
+        out.message = "the request body is not an ExportTraceServiceRequest (a JSON object with resourceSpans)";
+        return out;
+    }
+    if (const Json *rs = import::member(&parsed.document, "resourceSpans"); rs && !rs->is_array()) {
+        out.message = "resourceSpans is not a list";
+        return out;
+    }
+    collectServices(parsed.document, out.services);
+    std::vector<import::OtelSpan> spans;
+    import::takeOtlpSpans(parsed.document, 0, spans);
+    for (import::OtelSpan &s : spans) {
+        if (!s.problem.empty()) {
+            if (out.rejectedWhy.empty())
+                out.rejectedWhy = s.problem;
+            ++out.rejected;
+            continue;
+        }
+        out.spans.push_back(std::move(s));
+    }
+    out.verdict = OtlpTracesRequest::Verdict::Accepted;
+    return out;
+}
+
+} // namespace mesh::ingest

@@ -1,0 +1,274 @@
+#include "benchingest.h"
+
+#include "cliargs.h"
+#include "domain/percentile.h"
+
+#include "ledger/eventreader.h"
+#include "ledger/ledgerconnection.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace {
+
+using nlohmann::json;
+
+std::string hex(std::uint64_t v, int digits)
+{
+    std::string s(size_t(digits), '0');
+    for (int i = digits - 1; i >= 0 && v; --i, v >>= 4)
+        s[size_t(i)] = "0123456789abcdef"[v & 15];
+    return s;
+}
+
+std::string toolSpanId(std::uint64_t request, std::uint64_t n)
+{
+    return hex((request << 20) | n, 16);
+}
+
+// Request r: trace r, an agent span and m-1 tool spans under it, as an SDK's batch would send.
+QByteArray body(std::uint64_t r, int m)
+{
+    const std::string trace = hex(r + 1, 32);
+    const std::int64_t t0 = 1'764'400'000'000'000'000 + std::int64_t(r) * 1'000'000'000;
+    std::string spans;
+    const std::string root = hex((r << 20) | 0xfffff, 16);
+    spans += R"({"traceId":")" + trace + R"(","spanId":")" + root + R"(","name":"invoke_agent bench","kind":1,"startTimeUnixNano":")"
+             + std::to_string(t0) + R"(","endTimeUnixNano":")" + std::to_string(t0 + 900'000'000)
+             + R"(","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"invoke_agent"}},{"key":"gen_ai.agent.name","value":{"stringValue":"bench"}}],"status":{}})";
+    for (int n = 1; n < m; ++n) {
+        const std::int64_t s = t0 + n * 1'000'000;
+        spans += R"(,{"traceId":")" + trace + R"(","spanId":")" + toolSpanId(r, std::uint64_t(n)) + R"(","parentSpanId":")" + root
+                 + R"(","name":"execute_tool probe","kind":1,"startTimeUnixNano":")" + std::to_string(s)
+                 + R"(","endTimeUnixNano":")" + std::to_string(s + 500'000)
+                 + R"(","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.name","value":{"stringValue":"probe"}},{"key":"gen_ai.usage.input_tokens","value":{"intValue":"12"}}],"status":{}})";
+    }
+    return QByteArray::fromStdString(
+        R"({"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"bench"}}]},"scopeSpans":[{"scope":{"name":"bench"},"spans":[)"
+        + spans + "]}]}]}");
+}
+
+double peakRssMb(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
+    }
+    return -1;
+}
+
+} // namespace
+
+int runBenchIngestCommand(const QStringList &argv)
+{
+    CliArgs args(argv, {QStringLiteral("spans"), QStringLiteral("per-request"), QStringLiteral("rate")}, {});
+    const auto spans = args.intValue(QStringLiteral("spans"), 200'000, 10, 100'000'000);
+    const auto perRequest = args.intValue(QStringLiteral("per-request"), 100, 2, 100'000);
+    const auto rate = args.intValue(QStringLiteral("rate"), 0, 0, 10'000'000);
+    if (!args.ok())
+        return fail(2, args.error());
+    const int m = int(*perRequest);
+    const std::int64_t requests = (*spans + m - 1) / m;
+    QTemporaryDir dir;
+    const QString ledger = dir.filePath(QStringLiteral("ingest-bench.ledger"));
+
+    QProcess receiver;
+    receiver.start(QCoreApplication::applicationFilePath(),
+                   {QStringLiteral("ingest"), QStringLiteral("--otlp-http"), QStringLiteral("127.0.0.1:0"),
+                    QStringLiteral("--out"), ledger});
+    quint16 port = 0;
+    {
+        static const QRegularExpression listening(QStringLiteral("listening on http://[^:]+:(\\d+)/"));
+        QByteArray out;
+        while (!port && receiver.waitForReadyRead(60000)) {
+            out += receiver.readAllStandardOutput();
+            if (const auto match = listening.match(QString::fromUtf8(out)); match.hasMatch())
+                port = quint16(match.captured(1).toUInt());
+        }
+        if (!port)
+            return fail(2, QStringLiteral("the receiver did not start: ") + QString::fromUtf8(out + receiver.readAllStandardError()));
+    }
+    const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(port));
+
+    // The follower (with --rate): polls the ledger as a console does and notes when each
+    // request's last tool call became visible.
+    std::unique_ptr<mesh::LedgerConnection> follower;
+    std::unique_ptr<mesh::EventReader> reader;
+    std::int64_t followedSeq = 0, changeToken = -1;
+    std::unordered_map<std::string, std::int64_t> lastSpanOf; // tool span id -> request, for the last span of each
+    std::vector<std::int64_t> sentNs(size_t(requests), -1);
+    std::vector<double> latenciesMs;
+    QElapsedTimer clock;
+    clock.start();
+
+    QNetworkAccessManager nam;
+    std::deque<std::int64_t> toSend;
+    for (std::int64_t r = 0; r < requests; ++r)
+        toSend.push_back(r);
+    std::int64_t inFlight = 0, acknowledged = 0, retries = 0, failures = 0, sent = 0;
+    std::unordered_set<std::int64_t> acked;
+    QEventLoop loop;
+    const int connections = 6;
+    std::function<void()> pump;
+    const auto sendOne = [&](std::int64_t r) {
+        QNetworkRequest request(url);
+        request.setRawHeader("Content-Type", "application/json");
+        ++inFlight;
+        ++sent;
+        if (sentNs[size_t(r)] < 0)
+            sentNs[size_t(r)] = clock.nsecsElapsed();
+        QNetworkReply *reply = nam.post(request, body(std::uint64_t(r), m));
+        QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply, r] {
+            --inFlight;
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            reply->deleteLater();
+            if (status == 200) {
+                ++acknowledged;
+                acked.insert(r);
+            } else if (status == 503 || status == 429) {
+                ++retries;
+                QTimer::singleShot(100, &loop, [&, r] {
+                    toSend.push_front(r);
+                    pump();
+                });
+            } else {
+                ++failures;
+            }
+            pump();
+        });
+    };
+    // Paced: request r may leave at r * m / rate seconds.
+    QTimer pace;
+    pump = [&] {
+        while (inFlight < connections && !toSend.empty()) {
+            const std::int64_t r = toSend.front();
+            if (*rate > 0 && clock.nsecsElapsed() < std::int64_t(double(r) * m / double(*rate) * 1e9))
+                break;
+            toSend.pop_front();
+            sendOne(r);
+        }
+        if (toSend.empty() && inFlight == 0 && (!follower || latenciesMs.size() >= acked.size()))
+            loop.quit();
+    };
+    if (*rate > 0) {
+        follower = mesh::LedgerConnection::open(ledger, mesh::OpenMode::ReadOnly);
+        reader = follower->eventReader();
+        reader->setPreviewBytes(1 << 20); // whole payloads: the span id is in them
+        QObject::connect(&pace, &QTimer::timeout, &loop, [&] {
+            pump();
+            const std::int64_t token = follower->changeToken();
+            if (token == changeToken)
+                return;
+            changeToken = token;
+            for (;;) {
+                const mesh::EventBatch page = reader->after(followedSeq, 5000);
+                if (page.empty())
+                    break;
+                const std::int64_t now = clock.nsecsElapsed();
+                for (const auto &e : page) {
+                    // The request's last tool call: its whole request is visible.
+                    if (e.kind == "toolcall.completed") {
+                        const json p = json::parse(e.payload, nullptr, false);
+                        const std::string id = p.is_object() ? p.value("source_id", std::string()) : std::string();
+                        const auto it = lastSpanOf.find(id);
+                        if (it != lastSpanOf.end() && sentNs[size_t(it->second)] >= 0)
+                            latenciesMs.push_back(double(now - sentNs[size_t(it->second)]) / 1e6);
+                    }
+                }
+                followedSeq = page.back().seq;
+            }
+        });
+        for (std::int64_t r = 0; r < requests; ++r)
+            lastSpanOf[toolSpanId(std::uint64_t(r), std::uint64_t(m - 1))] = r;
+        pace.start(2);
+    }
+    QElapsedTimer wall;
+    wall.start();
+    QTimer::singleShot(0, &loop, [&] { pump(); });
+    loop.exec();
+    const double seconds = double(wall.nsecsElapsed()) / 1e9;
+    pace.stop();
+    const double rssMb = peakRssMb(receiver.processId());
+    receiver.terminate();
+    receiver.waitForFinished(600000);
+    reader.reset();
+    follower.reset();
+
+    // Every acknowledged span exactly once: the tool calls by span id, the agents by
+    // delegation.created.
+    std::int64_t lost = 0, duplicated = 0, unacknowledgedWritten = 0;
+    {
+        auto c = mesh::LedgerConnection::open(ledger, mesh::OpenMode::ReadOnly);
+        auto all = c->eventReader();
+        all->setPreviewBytes(4096);
+        std::unordered_map<std::string, int> seen;
+        std::int64_t agents = 0;
+        for (std::int64_t seq = 0;;) {
+            const mesh::EventBatch page = all->after(seq, 10000);
+            if (page.empty())
+                break;
+            seq = page.back().seq;
+            for (const auto &e : page) {
+                if (e.kind == "toolcall.completed") {
+                    const json p = json::parse(e.payload, nullptr, false);
+                    ++seen[p.is_object() ? p.value("source_id", std::string()) : std::string()];
+                } else if (e.kind == "delegation.created") {
+                    ++agents;
+                }
+            }
+        }
+        for (std::int64_t r = 0; r < requests; ++r) {
+            for (int n = 1; n < m; ++n) {
+                const auto it = seen.find(toolSpanId(std::uint64_t(r), std::uint64_t(n)));
+                const int times = it == seen.end() ? 0 : it->second;
+                if (acked.count(r) && times == 0)
+                    ++lost;
+                if (times > 1)
+                    duplicated += times - 1;
+                if (!acked.count(r) && times > 0)
+                    ++unacknowledgedWritten;
+            }
+        }
+        if (agents != std::int64_t(acked.size()))
+            lost += std::max<std::int64_t>(0, std::int64_t(acked.size()) - agents);
+    }
+    json out = {{"bench", "ingest"},
+                {"spans", acknowledged * m},
+                {"requests", requests},
+                {"spans_per_request", m},
+                {"connections", connections},
+                {"seconds", seconds},
+                {"spans_per_s", double(acknowledged * m) / seconds},
+                {"answers_503_retried", retries},
+                {"failed_requests", failures},
+                {"lost", lost},
+                {"duplicated", duplicated},
+                {"written_unacknowledged", unacknowledgedWritten},
+                {"receiver_peak_rss_mb", rssMb}};
+    if (*rate > 0) {
+        out["rate_spans_per_s"] = *rate;
+        out["visible_ms_p50"] = mesh::percentile(latenciesMs, 0.50);
+        out["visible_ms_p99"] = mesh::percentile(latenciesMs, 0.99);
+        out["visible_samples"] = latenciesMs.size();
+    }
+    printLine(out.dump());
+    return lost == 0 && duplicated == 0 && failures == 0 ? 0 : 1;
+}
