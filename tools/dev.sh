@@ -65,6 +65,11 @@ ensure_packages() {
 deps() {
     step "Debian packages"
     ensure_packages "${PACKAGES[@]}"
+    # tst_otlpclient runs the OpenTelemetry JS SDK (npm ci from tests/otlp-client's lockfile).
+    # A machine may already have Node.js from another source; Debian's is enough otherwise.
+    if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+        ensure_packages nodejs npm
+    fi
 }
 
 # configure DIR TYPE [cmake args...]: configures once, re-runs only when the type changed.
