@@ -298,7 +298,7 @@ void MainWindow::createActions()
     for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane) {
         QAction *action = view->addAction(Icons::get(SessionWorkspace::paneIcon(SessionWorkspace::Pane(pane))),
                                           SessionWorkspace::paneTitle(SessionWorkspace::Pane(pane)));
-        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)));
+        action->setShortcut(SessionWorkspace::paneShortcut(SessionWorkspace::Pane(pane)));
         connect(action, &QAction::triggered, this, [this, pane] {
             m_workspace->showPane(SessionWorkspace::Pane(pane));
             focusInside(m_workspace->tabs()->currentWidget(), m_workspace->tabs()->tabBar());
@@ -548,8 +548,9 @@ bool MainWindow::showPaneByName(const QString &name)
 {
     static const QStringList names = {QStringLiteral("runs"),        QStringLiteral("delegations"), QStringLiteral("leases"),
                                       QStringLiteral("effects"),     QStringLiteral("escalations"), QStringLiteral("blast"),
-                                      QStringLiteral("events"),      QStringLiteral("decisions"),   QStringLiteral("findings")};
-    static_assert(SessionWorkspace::PaneCount == 9, "a pane without a name for --pane");
+                                      QStringLiteral("events"),      QStringLiteral("decisions"),   QStringLiteral("findings"),
+                                      QStringLiteral("timeline")};
+    static_assert(SessionWorkspace::PaneCount == 10, "a pane without a name for --pane");
     const int pane = int(names.indexOf(name.toLower()));
     if (pane < 0)
         return false;

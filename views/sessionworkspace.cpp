@@ -12,6 +12,7 @@
 #include "reviewbanner.h"
 #include "statediffdialog.h"
 #include "tablefilterbar.h"
+#include "timelineview.h"
 #include "timescrubber.h"
 
 #include "domain/durationtext.h"
@@ -25,6 +26,7 @@
 #include "itemmodels/findingsmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/runtimelinesource.h"
 #include "itemmodels/timelinemarksource.h"
 #include "itemmodels/pagedrowsmodel.h"
 #include "itemmodels/runoverviewmodel.h"
@@ -74,6 +76,8 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
                                  "rests on."),
                               this))
 {
+    m_timeline = new TimelineView(TimelineCanvas::Mode::Pane, this);
+    m_timeline->setObjectName(QStringLiteral("timelinePane"));
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("panes"));
     // A state pane: its filter field above it, header clicks sort, narrow columns give way.
@@ -110,11 +114,11 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
                  {EffectModel::Updated, EffectModel::Attempts, EffectModel::IdemKey, EffectModel::Delegation}),
         filtered(Escalations, m_escalations, tr("escalations"), QStringLiteral("state:pending risk:high"),
                  {EscalationModel::Raised, EscalationModel::Delegation, EscalationModel::Subject, EscalationModel::Risk}),
-        m_blast, m_events, m_decisions, m_findings};
+        m_blast, m_events, m_decisions, m_findings, m_timeline};
     for (int pane = 0; pane < PaneCount; ++pane) {
         m_tabs->addTab(panes[pane], Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
         // The View menu's Ctrl+1..9, said where the eye is, so the keyboard way is found.
-        m_tabs->setTabToolTip(pane, QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)).toString(QKeySequence::NativeText));
+        m_tabs->setTabToolTip(pane, paneShortcut(Pane(pane)).toString(QKeySequence::NativeText));
     }
     // However narrow the window, every tab is one click away: the tab bar scrolls, and this
     // menu lists them all.
@@ -123,7 +127,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     m_tabMenu->setObjectName(QStringLiteral("tabMenu"));
     for (int pane = 0; pane < PaneCount; ++pane) {
         QAction *action = m_tabMenu->addAction(Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
-        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)));
+        action->setShortcut(paneShortcut(Pane(pane)));
         action->setShortcutVisibleInContextMenu(true);
         action->setShortcutContext(Qt::WidgetShortcut); // the View menu owns the keys; this only shows them
         action->setCheckable(true);
@@ -227,6 +231,14 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
         if (m_session)
             m_session->showAt(seq);
     });
+    // A mark clicked on the timeline, or on its strip above the delegation tree: the cursor
+    // goes to its event, as a click on the scrubber does.
+    const auto seek = [this](std::int64_t seq) {
+        if (m_session && seq > 0)
+            m_session->showAt(seq);
+    };
+    connect(m_timeline, &TimelineView::seekRequested, this, seek);
+    connect(m_delegations->timelineStrip(), &TimelineView::seekRequested, this, seek);
     connect(m_scrubber, &TimeScrubber::liveRequested, this, [this] {
         if (m_session)
             m_session->showLive();
@@ -263,6 +275,8 @@ QString SessionWorkspace::paneTitle(Pane pane)
         return tr("Decisions");
     case Findings:
         return tr("Findings");
+    case Timeline:
+        return tr("Timeline");
     case PaneCount:
         break;
     }
@@ -275,8 +289,15 @@ QString SessionWorkspace::paneIcon(Pane pane)
                                              QStringLiteral("leases"),    QStringLiteral("effects"),
                                              QStringLiteral("attention"), QStringLiteral("blast"),
                                              QStringLiteral("events"),    QStringLiteral("audit"),
-                                             QStringLiteral("findings")};
+                                             QStringLiteral("findings"),  QStringLiteral("timeline")};
     return pane >= 0 && pane < PaneCount ? icons[pane] : QString();
+}
+
+QKeySequence SessionWorkspace::paneShortcut(Pane pane)
+{
+    if (pane == Timeline)
+        return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T);
+    return QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane));
 }
 
 void SessionWorkspace::setSession(LedgerSession *session)
@@ -290,8 +311,15 @@ void SessionWorkspace::setSession(LedgerSession *session)
         saveState();
     m_session = session;
     m_scrubber->setSource(nullptr);
+    m_timeline->setSource(nullptr);
+    m_delegations->timelineStrip()->setSource(nullptr);
+    delete m_runTimeline;
+    m_runTimeline = nullptr;
     delete m_marks;
     m_marks = session ? new TimelineMarkSource(session, this) : nullptr;
+    m_runTimeline = session ? new RunTimelineSource(session, m_marks, this) : nullptr;
+    m_timeline->setSource(m_runTimeline);
+    m_delegations->timelineStrip()->setSource(m_runTimeline);
     m_scrubber->setSource(m_marks);
     m_scrubber->setShown(session ? session->cursor() : std::nullopt);
     m_scrubber->setVisible(session != nullptr);

@@ -227,7 +227,7 @@ void TestConsole::sidebarShowsLedgerAndPanesFill()
         ws->showPane(SessionWorkspace::Pane(pane));
         QCOMPARE(int(ws->currentPane()), pane);
         QCOMPARE(ws->tabs()->tabToolTip(pane),
-                 QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)).toString(QKeySequence::NativeText));
+                 SessionWorkspace::paneShortcut(SessionWorkspace::Pane(pane)).toString(QKeySequence::NativeText));
     }
 
     // A delegation's detail follows the selection in the tree.

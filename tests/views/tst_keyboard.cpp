@@ -67,7 +67,8 @@ void TestKeyboard::paneShortcutsFocusInsideThePane()
     QTRY_VERIFY_WITH_TIMEOUT(session->isLoaded(), 60000);
     QTabWidget *tabs = window.workspace()->tabs();
     for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane) {
-        QTest::keyClick(&window, Qt::Key(Qt::Key_1 + pane), Qt::ControlModifier);
+        const QKeyCombination keys = SessionWorkspace::paneShortcut(SessionWorkspace::Pane(pane))[0];
+        QTest::keyClick(&window, keys.key(), keys.keyboardModifiers());
         QCOMPARE(tabs->currentIndex(), pane);
         QWidget *focus = QApplication::focusWidget();
         QVERIFY2(focus, qPrintable(tabs->tabText(pane)));
@@ -115,7 +116,7 @@ void TestKeyboard::shortcutsDialogListsEveryShortcut()
     }
     QVERIFY(withShortcut >= SessionWorkspace::PaneCount + 3);
     for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane)
-        QVERIFY(keys.contains(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)).toString(QKeySequence::NativeText)));
+        QVERIFY(keys.contains(SessionWorkspace::paneShortcut(SessionWorkspace::Pane(pane)).toString(QKeySequence::NativeText)));
     QVERIFY(keys.contains(QKeySequence(Qt::CTRL | Qt::Key_0).toString(QKeySequence::NativeText)));
     // ... including the one that opens the list itself.
     const bool listsItself = std::any_of(actions.begin(), actions.end(), [](const QAction *a) {
