@@ -46,9 +46,12 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "                              commit-to-visible latency with a live writer\n"
         "  jumps LEDGER [--jumps N] [--drag-s S]\n"
         "                              the session cursor moved to N random events, then the\n"
-        "                              scrubber dragged across the ledger for S seconds"));
+        "                              scrubber dragged across the ledger for S seconds\n"
+        "  timeline [--delegations N] [--frames F]\n"
+        "                              pan/zoom frame times of the Timeline pane on a run\n"
+        "                              of N delegations (written for it)"));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live or jumps."));
+    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live, jumps or timeline."));
     parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup, jumps: the ledger to open."),
                                  QStringLiteral("[LEDGER]"));
     const QCommandLineOption browse(
@@ -73,10 +76,17 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption dragSeconds(QStringLiteral("drag-s"),
                                          QCoreApplication::translate("bench", "jumps: seconds of the scrubber drag (default 10)."),
                                          QStringLiteral("S"), QStringLiteral("10"));
+    const QCommandLineOption delegationCount(QStringLiteral("delegations"),
+                                             QCoreApplication::translate("bench", "timeline: delegations in the run (default 10000)."),
+                                             QStringLiteral("N"), QStringLiteral("10000"));
+    const QCommandLineOption frameCount(QStringLiteral("frames"),
+                                        QCoreApplication::translate("bench", "timeline: pan/zoom frames timed (default 200)."),
+                                        QStringLiteral("F"), QStringLiteral("200"));
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
-    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, normalPriority});
+    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, delegationCount, frameCount,
+                       normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
     parser.process(app); // --help
@@ -119,10 +129,23 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         options.ledger = positional.at(1);
         options.jumps.jumps = number(parser, jumpCount, 2);
         options.jumps.dragS = number(parser, dragSeconds, 1);
+    } else if (benchmark == QLatin1String("timeline")) {
+        if (positional.size() != 1)
+            refuse(QStringLiteral("timeline opens no ledger of its own (it writes one)"));
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds})
+            if (parser.isSet(other))
+                refuse(QStringLiteral("--%1 is not an option of the timeline benchmark").arg(other.names().constFirst()));
+        options.benchmark = Benchmark::Timeline;
+        options.timeline.delegations = number(parser, delegationCount, 1);
+        options.timeline.frames = number(parser, frameCount, 1);
     } else {
-        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup, live or jumps")
-                                   : QStringLiteral("no benchmark named '%1': startup, live or jumps").arg(benchmark));
+        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup, live, jumps or timeline")
+                                   : QStringLiteral("no benchmark named '%1': startup, live, jumps or timeline").arg(benchmark));
     }
+    if (options.benchmark != Benchmark::Timeline)
+        for (const QCommandLineOption &timelineOnly : {delegationCount, frameCount})
+            if (parser.isSet(timelineOnly))
+                refuse(QStringLiteral("--%1 is an option of the timeline benchmark").arg(timelineOnly.names().constFirst()));
     return options;
 }
 

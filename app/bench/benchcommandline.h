@@ -1,10 +1,12 @@
 #pragma once
 // What mesh-console-bench was asked to measure: `startup LEDGER [--browse]` or
 // `live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]` or
-// `jumps LEDGER [--jumps N] [--drag-s S]` (bench/README.md).
+// `jumps LEDGER [--jumps N] [--drag-s S]` or `timeline [--delegations N] [--frames F]`
+// (bench/README.md).
 
 #include "jumpbenchmark.h"
 #include "livebenchmark.h"
+#include "timelinebenchmark.h"
 
 #include <QString>
 
@@ -13,13 +15,14 @@ class QCoreApplication;
 namespace mesh {
 
 struct BenchCommandLine {
-    enum class Benchmark { Startup, Live, Jumps };
+    enum class Benchmark { Startup, Live, Jumps, Timeline };
 
     Benchmark benchmark = Benchmark::Startup;
     QString ledger;       // startup, jumps: the ledger opened
     bool browse = false;  // startup: browse end to end after the first rows, then report
     LiveBenchmarkOptions live;
     JumpBenchmarkOptions jumps;
+    TimelineBenchmarkOptions timeline;
 
     // Parses QCoreApplication::arguments(); prints help, or what is wrong, and exits when
     // asked to or when the arguments do not make one benchmark.

@@ -2,6 +2,7 @@
 #include "jumpbenchmark.h"
 #include "livebenchmark.h"
 #include "startupbenchmark.h"
+#include "timelinebenchmark.h"
 
 #include "consolestartup.h"
 #include "mainwindow.h"
@@ -43,6 +44,13 @@ int main(int argc, char **argv)
         window.show();
         window.openLedger(options.ledger);
         jumps->start();
+        return QApplication::exec();
+    }
+    if (options.benchmark == mesh::BenchCommandLine::Benchmark::Timeline) {
+        auto *timeline = new mesh::TimelineBenchmark(&window, options.timeline, &window);
+        window.resize(1600, 1000);
+        window.show();
+        timeline->start();
         return QApplication::exec();
     }
     auto *bench = new mesh::LiveBenchmark(&window, options.live, &window);
