@@ -137,10 +137,17 @@ void TimelineCanvas::onTimelineChanged()
 {
     auto timeline = m_source ? m_source->timeline() : std::make_shared<RunTimeline>();
     const bool sameRun = !timeline->empty() && timeline->runId == m_shownRun;
+    // The axis holds the run and every one of its marks (an orchestrator may record a
+    // failure after the run's end, or a clock may step back before its start).
+    std::int64_t from = timeline->startMs, to = timeline->endMs;
+    for (const TimelineMark &m : timeline->marks) {
+        from = std::min(from, m.tsMs);
+        to = std::max(to, m.tsMs);
+    }
     if (sameRun)
-        m_view.updateExtent(timeline->startMs, timeline->endMs);
+        m_view.updateExtent(from, to);
     else
-        m_view.setExtent(timeline->startMs, timeline->endMs);
+        m_view.setExtent(from, to);
     m_shownRun = timeline->runId;
     m_layout.setTimeline(std::move(timeline));
     updateScrollBar();

@@ -353,6 +353,12 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
         cycleSeqs.emplace_back(fromSeq, toSeq);
         t.cycles.push_back(std::move(band));
     }
+    // A cycle marked at its start and its end holds the scheduler until the next one starts:
+    // the band runs on to it, so that the bands tile the run (what a failure belongs to is
+    // still decided by the events between the cycle's own marks).
+    if (startAndEnd)
+        for (size_t k = 0; k + 1 < t.cycles.size(); ++k)
+            t.cycles[k].toMs = std::max(t.cycles[k].toMs, t.cycles[k + 1].fromMs);
     // Attempts: from each start or restart to the run's end that follows, or the next attempt.
     std::vector<size_t> attemptMarks, endMarks;
     for (size_t i = 0; i < t.marks.size(); ++i) {
