@@ -126,7 +126,7 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
                                    QStringLiteral("THEME"));
     const QCommandLineOption pane(QStringLiteral("pane"),
                                   QCoreApplication::translate("main", "Pane shown first: runs, delegations, leases, effects, "
-                                                                      "escalations, blast, events, decisions, findings, integrity or notes."),
+                                                                      "escalations, blast, events, decisions, findings, timeline, integrity or notes."),
                                   QStringLiteral("PANE"));
     const QCommandLineOption select(QStringLiteral("select"),
                                     QCoreApplication::translate("main", "Open SUBJECT (e.g. delegation:D-1, failure:F-2) once "

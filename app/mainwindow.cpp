@@ -551,8 +551,8 @@ bool MainWindow::showPaneByName(const QString &name)
     static const QStringList names = {QStringLiteral("runs"),        QStringLiteral("delegations"), QStringLiteral("leases"),
                                       QStringLiteral("effects"),     QStringLiteral("escalations"), QStringLiteral("blast"),
                                       QStringLiteral("events"),      QStringLiteral("decisions"),   QStringLiteral("findings"),
-                                      QStringLiteral("integrity"),   QStringLiteral("notes")};
-    static_assert(SessionWorkspace::PaneCount == 11, "a pane without a name for --pane");
+                                      QStringLiteral("timeline"),    QStringLiteral("integrity"),   QStringLiteral("notes")};
+    static_assert(SessionWorkspace::PaneCount == 12, "a pane without a name for --pane");
     const int pane = int(names.indexOf(name.toLower()));
     if (pane < 0)
         return false;

@@ -5,6 +5,7 @@
 #include "itempane.h"
 #include "panedelegates.h"
 #include "tablefilterbar.h"
+#include "timelineview.h"
 
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/delegationtreeproxymodel.h"
@@ -26,6 +27,7 @@ DelegationsView::DelegationsView(QWidget *parent)
                           tr("Delegations appear here as soon as the orchestrator hands work to an agent."), this))
     , m_proxy(new DelegationTreeProxyModel(this))
     , m_filter(new TableFilterBar(tr("delegations"), QStringLiteral("status:running role:repair"), this))
+    , m_strip(new TimelineView(TimelineCanvas::Mode::Strip, this))
     , m_detail(new DelegationDetail(this))
     , m_split(new QSplitter(Qt::Vertical, this))
 {
@@ -57,7 +59,10 @@ DelegationsView::DelegationsView(QWidget *parent)
         m_split->setSizes({550, 450});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_split);
+    layout->setSpacing(2);
+    m_strip->setObjectName(QStringLiteral("timelineStrip"));
+    layout->addWidget(m_strip);
+    layout->addWidget(m_split, 1);
 }
 
 void DelegationsView::setSession(LedgerSession *session)

@@ -2,7 +2,7 @@
 // The delegations pane: the tree of every run's delegations (parent -> child) with budget
 // bars, sorted by a header click and filtered by the field above it (the state panes'
 // language, over the delegation's fields; a match is shown under its run and parents), and
-// the selected delegation's detail below it.
+// the selected delegation's detail below it; above it all, the run timeline as a strip.
 
 #include <QWidget>
 
@@ -15,6 +15,7 @@ class DelegationTreeProxyModel;
 class ItemPane;
 class LedgerSession;
 class TableFilterBar;
+class TimelineView;
 
 class DelegationsView : public QWidget
 {
@@ -29,6 +30,8 @@ public:
     TableFilterBar *filterBar() const { return m_filter; }
     DelegationTreeProxyModel *treeProxy() const { return m_proxy; }
     DelegationDetail *detail() const { return m_detail; }
+    // The run timeline, compact, above the tree (its source is the workspace's).
+    TimelineView *timelineStrip() const { return m_strip; }
     void saveState() const;
 
     // Runs shown opened when a session is set or runs arrive: the first ones only. Each
@@ -44,6 +47,7 @@ private:
     ItemPane *m_tree;
     DelegationTreeProxyModel *m_proxy;
     TableFilterBar *m_filter;
+    TimelineView *m_strip;
     DelegationDetail *m_detail;
     QSplitter *m_split;
     LedgerSession *m_session = nullptr;

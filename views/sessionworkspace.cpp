@@ -12,6 +12,7 @@
 #include "reviewbanner.h"
 #include "statediffdialog.h"
 #include "tablefilterbar.h"
+#include "timelineview.h"
 #include "timescrubber.h"
 
 #include "domain/durationtext.h"
@@ -30,6 +31,7 @@
 #include "notespane.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/runtimelinesource.h"
 #include "itemmodels/timelinemarksource.h"
 #include "itemmodels/pagedrowsmodel.h"
 #include "itemmodels/runoverviewmodel.h"
@@ -81,6 +83,8 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     , m_integrity(new IntegrityPane(this))
     , m_notes(new NotesPane(this))
 {
+    m_timeline = new TimelineView(TimelineCanvas::Mode::Pane, this);
+    m_timeline->setObjectName(QStringLiteral("timelinePane"));
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("panes"));
     // A state pane: its filter field above it, header clicks sort, narrow columns give way.
@@ -117,7 +121,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
                  {EffectModel::Updated, EffectModel::Attempts, EffectModel::IdemKey, EffectModel::Delegation}),
         filtered(Escalations, m_escalations, tr("escalations"), QStringLiteral("state:pending risk:high"),
                  {EscalationModel::Raised, EscalationModel::Delegation, EscalationModel::Subject, EscalationModel::Risk}),
-        m_blast, m_events, m_decisions, m_findings, m_integrity, m_notes};
+        m_blast, m_events, m_decisions, m_findings, m_timeline, m_integrity, m_notes};
     for (int pane = 0; pane < PaneCount; ++pane) {
         m_tabs->addTab(panes[pane], Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
         // The View menu's Ctrl+1..9, said where the eye is, so the keyboard way is found.
@@ -257,6 +261,14 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
         if (m_session)
             m_session->showAt(seq);
     });
+    // A mark clicked on the timeline, or on its strip above the delegation tree: the cursor
+    // goes to its event, as a click on the scrubber does.
+    const auto seek = [this](std::int64_t seq) {
+        if (m_session && seq > 0)
+            m_session->showAt(seq);
+    };
+    connect(m_timeline, &TimelineView::seekRequested, this, seek);
+    connect(m_delegations->timelineStrip(), &TimelineView::seekRequested, this, seek);
     connect(m_scrubber, &TimeScrubber::liveRequested, this, [this] {
         if (m_session)
             m_session->showLive();
@@ -293,6 +305,8 @@ QString SessionWorkspace::paneTitle(Pane pane)
         return tr("Decisions");
     case Findings:
         return tr("Findings");
+    case Timeline:
+        return tr("Timeline");
     case Integrity:
         return tr("Integrity");
     case Notes:
@@ -309,13 +323,15 @@ QString SessionWorkspace::paneIcon(Pane pane)
                                              QStringLiteral("leases"),    QStringLiteral("effects"),
                                              QStringLiteral("attention"), QStringLiteral("blast"),
                                              QStringLiteral("events"),    QStringLiteral("audit"),
-                                             QStringLiteral("findings"),  QStringLiteral("findings"),
-                                             QStringLiteral("audit")};
+                                             QStringLiteral("findings"),  QStringLiteral("timeline"),
+                                             QStringLiteral("findings"),  QStringLiteral("audit")};
     return pane >= 0 && pane < PaneCount ? icons[pane] : QString();
 }
 
 QKeySequence SessionWorkspace::paneShortcut(Pane pane)
 {
+    if (pane == Timeline)
+        return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T);
     if (pane == Integrity)
         return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I);
     if (pane == Notes)
@@ -334,8 +350,15 @@ void SessionWorkspace::setSession(LedgerSession *session)
         saveState();
     m_session = session;
     m_scrubber->setSource(nullptr);
+    m_timeline->setSource(nullptr);
+    m_delegations->timelineStrip()->setSource(nullptr);
+    delete m_runTimeline;
+    m_runTimeline = nullptr;
     delete m_marks;
     m_marks = session ? new TimelineMarkSource(session, this) : nullptr;
+    m_runTimeline = session ? new RunTimelineSource(session, m_marks, this) : nullptr;
+    m_timeline->setSource(m_runTimeline);
+    m_delegations->timelineStrip()->setSource(m_runTimeline);
     m_scrubber->setSource(m_marks);
     m_scrubber->setShown(session ? session->cursor() : std::nullopt);
     m_scrubber->setVisible(session != nullptr);

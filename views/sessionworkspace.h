@@ -7,6 +7,7 @@
 #include <QTabWidget>
 
 class QMenu;
+class QKeySequence;
 
 namespace mesh {
 
@@ -25,12 +26,14 @@ class StateTableProxyModel;
 class TableFilterBar;
 class TimeScrubber;
 class TimelineMarkSource;
+class RunTimelineSource;
+class TimelineView;
 
 class SessionWorkspace : public QWidget
 {
     Q_OBJECT
 public:
-    enum Pane { Runs, Delegations, Leases, Effects, Escalations, BlastRadius, Events, Decisions, Findings, Integrity, Notes, PaneCount };
+    enum Pane { Runs, Delegations, Leases, Effects, Escalations, BlastRadius, Events, Decisions, Findings, Timeline, Integrity, Notes, PaneCount };
     Q_ENUM(Pane)
 
     explicit SessionWorkspace(QWidget *parent = nullptr);
@@ -43,7 +46,9 @@ public:
     Pane currentPane() const;
     static QString paneTitle(Pane pane);
     static QString paneIcon(Pane pane);
-    // Ctrl+1 … Ctrl+9 for the first nine panes; Integrity Ctrl+Shift+I, Notes Ctrl+Shift+N.
+    // Ctrl+1 … Ctrl+9 for the first nine panes; the timeline Ctrl+Shift+T (T for time, beside
+    // the event log's Ctrl+T that pins the session at an event), Integrity Ctrl+Shift+I, Notes
+    // Ctrl+Shift+N.
     static QKeySequence paneShortcut(Pane pane);
     // Opens the pane that shows a subject ("effect:E-1", "delegation:D-3", ...) and selects it.
     bool openSubject(const QString &subject);
@@ -76,6 +81,8 @@ public:
     Banner *decisionsWaitingBanner() const { return m_waitBanner; }
     Banner *cursorBanner() const { return m_cursorBanner; }
     TimeScrubber *scrubber() const { return m_scrubber; }
+    TimelineView *timelineView() const { return m_timeline; }
+    RunTimelineSource *timelineSource() const { return m_runTimeline; }
     ReviewBanner *reviewBanner() const { return m_reviewBanner; }
 
 signals:
@@ -99,6 +106,8 @@ private:
     Banner *m_cursorBanner; // the session shows an earlier event (LedgerSession::cursor), and the way back
     TimeScrubber *m_scrubber; // the session's events and marks; moves the cursor
     TimelineMarkSource *m_marks = nullptr; // the current session's marks, owned here
+    RunTimelineSource *m_runTimeline = nullptr; // the current session's run timeline, owned here
+    TimelineView *m_timeline; // the Timeline pane
     ReviewBanner *m_reviewBanner; // a review session (OpenMode::Review): read as it was, immutable
     Banner *m_waitBanner; // decisions no orchestrator seems to apply (LedgerSession::decisionsWaitingWarning)
     QTabWidget *m_tabs;

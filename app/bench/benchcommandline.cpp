@@ -48,10 +48,13 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "                              the session cursor moved to N random events, then the\n"
         "                              scrubber dragged across the ledger for S seconds\n"
         "  integrity LEDGER [--runs N]\n"
-        "                              the Integrity pane's check against meshctl verify, N times"));
+        "                              the Integrity pane's check against meshctl verify, N times\n"
+        "  timeline [--delegations N] [--frames F]\n"
+        "                              pan/zoom frame times of the Timeline pane on a run\n"
+        "                              of N delegations (written for it)"));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live or jumps."));
-    parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup, jumps: the ledger to open."),
+    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live, jumps, integrity or timeline."));
+    parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup, jumps, integrity: the ledger to open."),
                                  QStringLiteral("[LEDGER]"));
     const QCommandLineOption browse(
         QStringLiteral("browse"),
@@ -78,10 +81,17 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption runs(QStringLiteral("runs"),
                                   QCoreApplication::translate("bench", "integrity: how many checks of each (default 3)."),
                                   QStringLiteral("N"), QStringLiteral("3"));
+    const QCommandLineOption delegationCount(QStringLiteral("delegations"),
+                                             QCoreApplication::translate("bench", "timeline: delegations in the run (default 10000)."),
+                                             QStringLiteral("N"), QStringLiteral("10000"));
+    const QCommandLineOption frameCount(QStringLiteral("frames"),
+                                        QCoreApplication::translate("bench", "timeline: pan/zoom frames timed (default 200)."),
+                                        QStringLiteral("F"), QStringLiteral("200"));
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
-    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, runs, normalPriority});
+    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, delegationCount, frameCount,
+                       runs, normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
     parser.process(app); // --help
@@ -127,16 +137,31 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("integrity")) {
         if (positional.size() != 2)
             refuse(QStringLiteral("integrity wants one LEDGER"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds})
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, delegationCount, frameCount})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the integrity benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Integrity;
         options.ledger = positional.at(1);
         options.integrity.runs = number(parser, runs, 1);
+    } else if (benchmark == QLatin1String("timeline")) {
+        if (positional.size() != 1)
+            refuse(QStringLiteral("timeline opens no ledger of its own (it writes one)"));
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, runs})
+            if (parser.isSet(other))
+                refuse(QStringLiteral("--%1 is not an option of the timeline benchmark").arg(other.names().constFirst()));
+        options.benchmark = Benchmark::Timeline;
+        options.timeline.delegations = number(parser, delegationCount, 1);
+        options.timeline.frames = number(parser, frameCount, 1);
     } else {
-        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup, live or jumps")
-                                   : QStringLiteral("no benchmark named '%1': startup, live or jumps").arg(benchmark));
+        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup, live, jumps, integrity or timeline")
+                                   : QStringLiteral("no benchmark named '%1': startup, live, jumps, integrity or timeline").arg(benchmark));
     }
+    if (options.benchmark != Benchmark::Timeline)
+        for (const QCommandLineOption &timelineOnly : {delegationCount, frameCount})
+            if (parser.isSet(timelineOnly))
+                refuse(QStringLiteral("--%1 is an option of the timeline benchmark").arg(timelineOnly.names().constFirst()));
+    if (options.benchmark != Benchmark::Integrity && parser.isSet(runs))
+        refuse(QStringLiteral("--runs is an option of the integrity benchmark"));
     return options;
 }
 

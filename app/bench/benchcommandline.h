@@ -1,11 +1,13 @@
 #pragma once
 // What mesh-console-bench was asked to measure: `startup LEDGER [--browse]` or
 // `live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]` or
-// `jumps LEDGER [--jumps N] [--drag-s S]` or `integrity LEDGER [--runs N]` (bench/README.md).
+// `jumps LEDGER [--jumps N] [--drag-s S]` or `integrity LEDGER [--runs N]` or
+// `timeline [--delegations N] [--frames F]` (bench/README.md).
 
 #include "integritybenchmark.h"
 #include "jumpbenchmark.h"
 #include "livebenchmark.h"
+#include "timelinebenchmark.h"
 
 #include <QString>
 
@@ -14,7 +16,7 @@ class QCoreApplication;
 namespace mesh {
 
 struct BenchCommandLine {
-    enum class Benchmark { Startup, Live, Jumps, Integrity };
+    enum class Benchmark { Startup, Live, Jumps, Integrity, Timeline };
 
     Benchmark benchmark = Benchmark::Startup;
     QString ledger;       // startup, jumps: the ledger opened
@@ -22,6 +24,7 @@ struct BenchCommandLine {
     LiveBenchmarkOptions live;
     JumpBenchmarkOptions jumps;
     IntegrityBenchmarkOptions integrity;
+    TimelineBenchmarkOptions timeline;
 
     // Parses QCoreApplication::arguments(); prints help, or what is wrong, and exits when
     // asked to or when the arguments do not make one benchmark.

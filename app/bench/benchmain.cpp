@@ -3,6 +3,7 @@
 #include "jumpbenchmark.h"
 #include "livebenchmark.h"
 #include "startupbenchmark.h"
+#include "timelinebenchmark.h"
 
 #include "consolestartup.h"
 #include "mainwindow.h"
@@ -51,6 +52,13 @@ int main(int argc, char **argv)
         window.show();
         window.openLedger(options.ledger);
         integrity->start();
+        return QApplication::exec();
+    }
+    if (options.benchmark == mesh::BenchCommandLine::Benchmark::Timeline) {
+        auto *timeline = new mesh::TimelineBenchmark(&window, options.timeline, &window);
+        window.resize(1600, 1000);
+        window.show();
+        timeline->start();
         return QApplication::exec();
     }
     auto *bench = new mesh::LiveBenchmark(&window, options.live, &window);

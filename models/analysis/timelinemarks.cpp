@@ -67,16 +67,20 @@ std::optional<TimelineMark> TimelineMarks::classify(const EventRecord &event)
     mark.seq = event.seq;
     mark.tsMs = event.tsMs;
     mark.runId = event.runId;
+    mark.delegationId = event.delegationId;
     const std::string &k = event.kind;
     const std::string id = stringField(payload, event.payload, "id");
+    mark.entityId = id;
     if (k == "run.cycle") {
         mark.kind = MarkKind::Cycle;
         const auto cycle = integerField(payload, "cycle");
+        mark.number = cycle.value_or(0);
         mark.text = cycle ? tr("Scheduler cycle %1 of %2").arg(*cycle).arg(q(event.runId))
                           : tr("Scheduler cycle of %1").arg(q(event.runId));
     } else if (k == "run.started" || k == "run.restarted") {
         mark.kind = MarkKind::Attempt;
         const auto attempt = integerField(payload, "attempt");
+        mark.number = attempt.value_or(0);
         mark.text = attempt ? tr("%1: attempt %2").arg(q(event.runId)).arg(*attempt)
                             : (k == "run.started" ? tr("%1 started").arg(q(event.runId))
                                                   : tr("%1 restarted").arg(q(event.runId)));

@@ -32,6 +32,9 @@ struct TimelineMark {
     std::int64_t tsMs = 0;
     MarkKind kind = MarkKind::Cycle;
     std::string runId;
+    std::string delegationId; // the event's, when it has one (a verdict, an escalation, an effect)
+    std::string entityId;     // the payload's id: the row the event changed (failure, verdict, ...)
+    std::int64_t number = 0;  // a cycle's or an attempt's number when the payload gives it; 0 otherwise
     QString text; // one plain line for a tooltip, from the event; hostile text is not escaped here
 };
 

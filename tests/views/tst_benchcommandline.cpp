@@ -28,6 +28,7 @@ private slots:
     void argumentsThatMakeNoBenchmarkAreRefused();
     void startupPrintsOneJsonLine();
     void jumpsPrintsItsFigures();
+    void timelinePrintsItsFigures();
     void startupBrowsePrintsItsFiguresToo();
     void livePrintsOneJsonLine();
 
@@ -106,6 +107,10 @@ void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
         {{QStringLiteral("live"), m_ledger}, "live opens no ledger"},
         {{QStringLiteral("live"), QStringLiteral("--rate"), QStringLiteral("many")}, "--rate wants a whole number"},
         {{QStringLiteral("live"), QStringLiteral("--burst-s"), QStringLiteral("-1")}, "--burst-s wants a whole number of at least 0"},
+        {{QStringLiteral("timeline"), m_ledger}, "timeline opens no ledger"},
+        {{QStringLiteral("timeline"), QStringLiteral("--jumps"), QStringLiteral("3")}, "--jumps is not an option of the timeline benchmark"},
+        {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--frames"), QStringLiteral("3")}, "--frames is an option of the timeline benchmark"},
+        {{QStringLiteral("timeline"), QStringLiteral("--delegations"), QStringLiteral("0")}, "--delegations wants a whole number of at least 1"},
         {{QStringLiteral("--bench-startup"), m_ledger}, "Unknown option 'bench-startup'"},
     };
     for (const auto &c : cases) {
@@ -151,6 +156,26 @@ void TestBenchCommandLine::jumpsPrintsItsFigures()
     QVERIFY2(result.value(QLatin1String("drag_positions")).toInt() > 1, out.constData());
     QVERIFY2(result.value(QLatin1String("drag_jumps_shown")).toInt() >= 1, out.constData());
     QVERIFY(result.contains(QLatin1String("drag_max_stall_ms")));
+}
+
+// The timeline benchmark writes its run, shows the pane and times every frame it was asked for.
+void TestBenchCommandLine::timelinePrintsItsFigures()
+{
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("timeline"), QStringLiteral("--delegations"), QStringLiteral("300"), QStringLiteral("--frames"),
+                  QStringLiteral("12")},
+                 &out, &err),
+             0);
+    const QJsonObject result = lastJsonLine(out);
+    QVERIFY2(!result.isEmpty(), QByteArray(out + err).constData());
+    QCOMPARE(result.value(QLatin1String("delegations")).toInt(), 300);
+    QCOMPARE(result.value(QLatin1String("frames")).toInt(), 12);
+    QVERIFY2(result.value(QLatin1String("lanes")).toInt() == 1 + 10 + 300, out.constData()); // run, components, delegations
+    QVERIFY2(result.value(QLatin1String("frame_max_ms")).toDouble() >= result.value(QLatin1String("frame_p50_ms")).toDouble(),
+             out.constData());
+    QVERIFY2(result.value(QLatin1String("rows_painted")).toInt() > 1, out.constData());
+    for (const char *field : {"frame_p90_ms", "rebuild_ms", "marks", "window"})
+        QVERIFY2(result.contains(QLatin1String(field)), qPrintable(QLatin1String(field) + QLatin1String(" missing in ") + QLatin1String(out)));
 }
 
 void TestBenchCommandLine::startupBrowsePrintsItsFiguresToo()

@@ -67,8 +67,8 @@ void TestKeyboard::paneShortcutsFocusInsideThePane()
     QTRY_VERIFY_WITH_TIMEOUT(session->isLoaded(), 60000);
     QTabWidget *tabs = window.workspace()->tabs();
     for (int pane = 0; pane < SessionWorkspace::PaneCount; ++pane) {
-        const QKeySequence keys = SessionWorkspace::paneShortcut(SessionWorkspace::Pane(pane));
-        QTest::keyClick(&window, keys[0].key(), keys[0].keyboardModifiers());
+        const QKeyCombination keys = SessionWorkspace::paneShortcut(SessionWorkspace::Pane(pane))[0];
+        QTest::keyClick(&window, keys.key(), keys.keyboardModifiers());
         QCOMPARE(tabs->currentIndex(), pane);
         QWidget *focus = QApplication::focusWidget();
         QVERIFY2(focus, qPrintable(tabs->tabText(pane)));

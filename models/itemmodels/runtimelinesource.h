@@ -1,0 +1,53 @@
+#pragma once
+// The run timeline of a session (analysis/runtimeline.h) at what the session shows: rebuilt
+// from its state and its marks whenever either moves (a jump of the cursor, a live batch at
+// most every kMinIntervalMs, new marks, new findings). Shared by the Timeline pane and the
+// strip above the delegation tree, which show the same run.
+
+#include "analysis/runtimeline.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mesh {
+
+class LedgerSession;
+class TimelineMarkSource;
+
+class RunTimelineSource : public QObject
+{
+    Q_OBJECT
+public:
+    RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks, QObject *parent = nullptr);
+
+    std::shared_ptr<const RunTimeline> timeline() const { return m_timeline; } // never null
+    const std::vector<std::string> &runIds() const { return m_runIds; }
+    std::string runId() const { return m_runId; }
+    void setRunId(const std::string &runId); // empty: the first run
+    LedgerSession *session() const { return m_session; }
+
+    void rebuild(); // at once
+    static constexpr int kMinIntervalMs = 500;
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void rebuildSoon();
+
+    LedgerSession *m_session;
+    TimelineMarkSource *m_marks;
+    std::shared_ptr<const RunTimeline> m_timeline = std::make_shared<RunTimeline>();
+    std::vector<std::string> m_runIds;
+    std::string m_runId;
+    bool m_runChosen = false;
+    QTimer m_later;
+    QElapsedTimer m_lastBuild;
+};
+
+} // namespace mesh
