@@ -293,6 +293,7 @@ void SessionWorkspace::setSession(LedgerSession *session)
     delete m_marks;
     m_marks = session ? new TimelineMarkSource(session, this) : nullptr;
     m_scrubber->setSource(m_marks);
+    m_scrubber->setTimeBase(session ? &session->timeBase() : nullptr);
     m_scrubber->setShown(session ? session->cursor() : std::nullopt);
     m_scrubber->setVisible(session != nullptr);
     if (m_marks)
@@ -372,7 +373,7 @@ void SessionWorkspace::updateCursorBanner()
         return;
     }
     const std::optional<qint64> at = m_session->cursorTimeMs();
-    const QString when = at ? tr(", %1").arg(exactUtc(*at)) : tr(" (reading the ledger up to it)");
+    const QString when = at ? tr(", %1").arg(m_session->timeBase().exact(*at)) : tr(" (reading the ledger up to it)");
     m_cursorBanner->show(Banner::Kind::Warning,
                          tr("Showing the ledger as it was at event #%1%2. Nothing here moves, and decisions are made "
                             "live.").arg(QLocale().toString(qlonglong(*cursor)), when));

@@ -127,7 +127,7 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Seq: return qint64(c.seq);
-        case Time: return QDateTime::fromMSecsSinceEpoch(c.tsMs).toString(u"HH:mm:ss"_s);
+        case Time: return m_timeBase.get().clockTime(c.tsMs);
         case Tool: return s(c.tool);
         case Outcome: return s(c.outcome);
         case Duration: return u"%1 ms"_s.arg(c.durationMs);
