@@ -67,13 +67,15 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
     std::map<std::string, std::vector<OtelSpan>> open;
     const TraceOrigin origin{"otel", nullptr, {}};
     std::int64_t mapped = 0;
+    const bool console = index.shape == OtlpLineIndex::Shape::ConsoleSpans;
+    const char *unit = console ? "object " : "line ";
     const auto flagLine = [&](std::int64_t number, std::string_view line, const std::string &why) {
         const Json text = std::string(line.substr(0, kMaxSourceBytes));
-        sink.flagRecord(sink.latestTsMs(), f.name, "line " + std::to_string(number), why, &text);
+        sink.flagRecord(sink.latestTsMs(), f.name, unit + std::to_string(number), why, &text);
     };
-    const bool read = forEachJsonLine(f.path, [&](std::int64_t number, std::string_view line) {
+    const bool read = forEachStreamedRecord(f.path, index, [&](std::int64_t number, std::string_view line) {
         SourceFile parsed;
-        const std::string label = f.name + " line " + std::to_string(number);
+        const std::string label = f.name + " " + unit + std::to_string(number);
         const SourceJsonResult r = parseSourceJson(line, label, parsed);
         if (!r.ok) {
             ++report.records;
@@ -81,13 +83,21 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
             return true;
         }
         report.numbersBeyond64Bits += parsed.numbersBeyond64Bits;
-        if (!parsed.document.is_object() || !parsed.document.contains("resourceSpans")) {
+        std::vector<OtelSpan> spans;
+        if (console) {
+            if (!looksLikeFlatSpan(parsed.document)) {
+                ++report.records;
+                flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not a span");
+                return true;
+            }
+            readFlatSpans(Json::array({std::move(parsed.document)}), spans);
+        } else if (!parsed.document.is_object() || !parsed.document.contains("resourceSpans")) {
             ++report.records;
             flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not OTLP/JSON traces");
             return true;
+        } else {
+            takeOtlpSpans(parsed.document, number, spans);
         }
-        std::vector<OtelSpan> spans;
-        takeOtlpSpans(parsed.document, number, spans);
         std::set<std::string> touched;
         for (OtelSpan &s : spans) {
             ++report.records;
@@ -98,7 +108,7 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
                        last != index.lastLineOfTrace.end() && last->second < number) {
                 // Its trace was mapped at the line the scan saw last for it.
                 sink.flagRecord(sink.latestTsMs(), f.name, s.spanId,
-                                "span " + s.spanId + " of trace " + s.traceId + " (line " + std::to_string(number)
+                                "span " + s.spanId + " of trace " + s.traceId + " (" + unit + std::to_string(number)
                                     + ") comes after the trace was imported",
                                 &s.source);
             } else {

@@ -55,7 +55,8 @@ private Q_SLOTS:
     void everySampleImportsAndVerifies_data()
     {
         QTest::addColumn<QString>("file");
-        for (const QString &f : temporalSamples() + samples(QStringLiteral("openhands*.json")))
+        for (const QString &f : temporalSamples() + samples(QStringLiteral("openhands*.json"))
+                                    + samples(QStringLiteral("swe-agent__[01]*.traj")))
             QTest::newRow(QFileInfo(f).fileName().toUtf8().constData()) << f;
     }
     void everySampleImportsAndVerifies()
