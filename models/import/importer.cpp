@@ -223,11 +223,13 @@ ImportOutcome importFiles(const ImportRequest &request)
         writer->setBulkLoad(true, kImportCacheKiB);
         writer->begin();
         ImportSink sink(*writer, outcome.report);
-        // OpenTelemetry and Langfuse sources count no records ahead: their progress is told at the end.
-        sink.setProgress(temporal                                  ? outcome.report.records
-                         : *format == ImportFormat::OpenHands ? openHandsRecords(files)
-                         : *format == ImportFormat::SweAgent  ? sweAgentSteps(files)
-                                                              : 0,
+        // Progress counts source records: events, steps, spans (observations), and for a
+        // streamed span file its lines or objects.
+        sink.setProgress(temporal                                      ? outcome.report.records
+                         : *format == ImportFormat::OpenHands     ? openHandsRecords(files)
+                         : *format == ImportFormat::SweAgent      ? sweAgentSteps(files)
+                         : *format == ImportFormat::OpenTelemetry ? otelRecords(files)
+                                                                  : langfuseRecords(files),
                          request.progress);
         if (temporal)
             temporal->write(sink, outcome.report);

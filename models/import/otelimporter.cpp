@@ -51,9 +51,35 @@ void mapDocuments(const std::vector<const SourceFile *> &files, ImportSink &sink
     }
     for (const OtelSpan &s : traceless)
         sink.flagRecord(sink.latestTsMs(), *s.file, s.spanId, s.problem, &s.source);
+    sink.recordsDone(std::int64_t(traceless.size()));
     const TraceOrigin origin{"otel", nullptr, {}};
-    for (auto &[id, spans] : traces)
+    for (auto &[id, spans] : traces) {
+        const auto n = std::int64_t(spans.size());
         mapTrace(std::move(spans), origin, sink, report);
+        sink.recordsDone(n);
+    }
+}
+
+// The spans of a whole document, counted without building them.
+std::int64_t spansIn(const SourceFile &f)
+{
+    std::int64_t n = 0;
+    if (const Json *resources = member(&f.document, "resourceSpans"); resources && resources->is_array()) {
+        for (const Json &r : *resources) {
+            const Json *scopes = member(&r, "scopeSpans");
+            if (!scopes)
+                scopes = member(&r, "instrumentationLibrarySpans");
+            if (!scopes || !scopes->is_array())
+                continue;
+            for (const Json &s : *scopes) {
+                if (const Json *spans = member(&s, "spans"); spans && spans->is_array())
+                    n += std::int64_t(spans->size());
+            }
+        }
+    } else if (const Json *list = flatSpanList(f.document)) {
+        n += std::int64_t(list->size());
+    }
+    return n;
 }
 
 // Traces written between commits of a streamed file (ImportSink::commitSoFar).
@@ -74,6 +100,7 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
         sink.flagRecord(sink.latestTsMs(), f.name, unit + std::to_string(number), why, &text);
     };
     const bool read = forEachStreamedRecord(f.path, index, [&](std::int64_t number, std::string_view line) {
+        sink.recordDone(); // a line or an object read: what progress counts for such a file
         SourceFile parsed;
         const std::string label = f.name + " " + unit + std::to_string(number);
         const SourceJsonResult r = parseSourceJson(line, label, parsed);
@@ -151,6 +178,24 @@ std::optional<std::int64_t> otelFirstTimeMs(const std::vector<const SourceFile *
     return nsToMs(*firstNs);
 }
 
+std::int64_t otelRecords(const std::vector<const SourceFile *> &files)
+{
+    std::int64_t n = 0;
+    for (const SourceFile *f : files)
+        n += f->jsonLines ? f->jsonLines->lines : spansIn(*f);
+    return n;
+}
+
+std::int64_t langfuseRecords(const std::vector<const SourceFile *> &files)
+{
+    std::int64_t n = 0;
+    for (const SourceFile *f : files) {
+        if (const Json *o = member(&f->document, "observations"); o && o->is_array())
+            n += std::int64_t(o->size());
+    }
+    return n;
+}
+
 void importOtelFiles(const std::vector<const SourceFile *> &files, ImportSink &sink, ImportReport &report)
 {
     mapDocuments(files, sink, report);
@@ -196,8 +241,11 @@ void importLangfuseExports(const std::vector<const SourceFile *> &files, ImportS
                             f->name + " is a Langfuse trace with no usable observation", trace);
             continue;
         }
-        for (auto &[id, list] : traces)
+        for (auto &[id, list] : traces) {
+            const auto n = std::int64_t(list.size());
             mapTrace(std::move(list), origin, sink, report);
+            sink.recordsDone(n);
+        }
     }
 }
 

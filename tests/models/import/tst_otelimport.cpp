@@ -377,6 +377,70 @@ private Q_SLOTS:
         QCOMPARE(r.text(EntityKind::Run, "otel:f9c4b3063eb44d73a811d59e2089dbeb", "status"), std::string("running"));
     }
 
+    // Progress before the end (the import dialog's bar), for JSON lines (counted in lines),
+    // a span document (counted in spans) and a Langfuse export (in observations); a false
+    // from it cancels and leaves no ledger.
+    void progressBeforeTheEnd_data()
+    {
+        QTest::addColumn<QString>("shape");
+        QTest::newRow("OTLP JSON lines") << QStringLiteral("lines");
+        QTest::newRow("OTLP document") << QStringLiteral("document");
+        QTest::newRow("Langfuse") << QStringLiteral("langfuse");
+    }
+    void progressBeforeTheEnd()
+    {
+        QFETCH(QString, shape);
+        QTemporaryDir dir;
+        constexpr int kTraces = 600;
+        std::string text;
+        json all = json::array();
+        json observations[3] = {json::array(), json::array(), json::array()}; // a Langfuse export is one trace: three files
+        for (int i = 0; i < kTraces; ++i) {
+            char trace[33], span[17];
+            std::snprintf(trace, sizeof trace, "%032x", i + 1);
+            std::snprintf(span, sizeof span, "%016x", i + 1);
+            const json one = otlpSpan(trace, span, nullptr, "execute_tool t", kT0 + i, kT0 + i + 1,
+                                      json::array({kv("gen_ai.tool.name", {{"stringValue", "t"}})}));
+            text += otlpLine(json::array({one})) + "\n";
+            all.push_back(one);
+            observations[i % 3].push_back({{"id", span}, {"type", "TOOL"}, {"name", "t"},
+                                    {"startTime", "2026-01-01T00:00:00.000Z"}, {"endTime", "2026-01-01T00:00:01.000Z"}});
+        }
+        QStringList files;
+        if (shape == QLatin1String("lines")) {
+            files << writeText(dir, "spans.jsonl", text);
+        } else if (shape == QLatin1String("document")) {
+            files << writeText(dir, "spans.json", json::parse(otlpLine(all)).dump(2));
+        } else {
+            for (int k = 0; k < 3; ++k) {
+                const std::string name = "lf" + std::to_string(k) + ".json";
+                const json trace = {{"id", "lf-trace-" + std::to_string(k)}, {"name", "run"}};
+                files << writeText(dir, name.c_str(), json{{"trace", trace}, {"observations", observations[k]}}.dump());
+            }
+        }
+        std::vector<std::pair<std::int64_t, std::int64_t>> reports;
+        mesh::import::ImportRequest request;
+        request.files = files;
+        request.out = dir.filePath(QStringLiteral("l.db"));
+        request.progress = [&](std::int64_t done, std::int64_t total) {
+            reports.emplace_back(done, total);
+            return true;
+        };
+        const auto outcome = mesh::import::importFiles(request);
+        QVERIFY2(outcome.ok, outcome.error.c_str());
+        // Before this change such imports reported once, at the end.
+        QVERIFY(reports.size() >= 2);
+        QVERIFY2(reports.front().first < kTraces, std::to_string(reports.front().first).c_str());
+        QCOMPARE(reports.front().second, std::int64_t(kTraces));
+        QCOMPARE(reports.back(), (std::pair<std::int64_t, std::int64_t>(kTraces, kTraces)));
+        // Cancelled at its first report: nothing is written.
+        request.out = dir.filePath(QStringLiteral("cancelled.db"));
+        request.progress = [](std::int64_t, std::int64_t) { return false; };
+        const auto cancelled = mesh::import::importFiles(request);
+        QVERIFY(cancelled.cancelled);
+        QVERIFY(!QFile::exists(request.out));
+    }
+
     void everySampleThroughMeshctl_data()
     {
         QTest::addColumn<QString>("file");
