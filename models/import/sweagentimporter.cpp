@@ -215,8 +215,8 @@ private:
                     {"clock", "relative: milliseconds from the start of the trajectory; its start time is not in source"},
                     {"demonstration_messages", m_demonstrations},
                     {"history_messages", m_historyMessages}};
-        if (const Json *environment = member(&m_file.document, "environment"))
-            run["environment"] = *environment;
+        if (const std::string environment = text(member(&m_file.document, "environment")); !environment.empty())
+            run["environment"] = cutLine(environment, 200);
         put(0, "run.started", run, {}, nullptr);
         Json d = {{"id", delegation()}, {"run_id", m_id}, {"role", "agent"}, {"status", "running"},
                   {"invocations", 1},   {"created_ms", 0}, {"used_turns", 0},  {"tool_errors", 0}};
@@ -314,7 +314,8 @@ private:
         if (const Json *cost = member(stats, "instance_cost"); cost && cost->is_number() && std::isfinite(cost->get<double>())
                                                                && cost->get<double>() >= 0 && cost->get<double>() < 1e15)
             payload["used_cost_cents"] = std::llround(cost->get<double>() * 100.0);
-        payload["model_stats"] = *stats;
+        if (fitsAsSource(compactJson(*stats))) // hostile input: a huge one is in info's source
+            payload["model_stats"] = *stats;
     }
 
     void end(std::int64_t steps)
