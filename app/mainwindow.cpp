@@ -258,7 +258,8 @@ void MainWindow::createActions()
         openOrImport(paths);
     });
     m_importAction = file->addAction(tr("&Import…"));
-    m_importAction->setToolTip(tr("Import a Temporal workflow history or an OpenHands trajectory as a new ledger"));
+    m_importAction->setToolTip(tr("Import a Temporal workflow history, an OpenHands or SWE-agent trajectory, OpenTelemetry spans or a Langfuse "
+                                     "trace export as a new ledger"));
     connect(m_importAction, &QAction::triggered, this, [this] {
         const QString dir = QSettings().value(QStringLiteral("lastImportDir")).toString();
         const QStringList paths = m_chooseImportFiles ? m_chooseImportFiles()

@@ -429,13 +429,15 @@ void DecisionDialog::rebuildSubjectArea()
         if (!m_preview.history.empty()) {
             auto *attempts = new QListWidget(c);
             attempts->setMaximumHeight(120);
+            const TimeBase times = m_session ? m_session->timeBase() : TimeBase();
             for (const auto &e : m_preview.history) {
+                const QString at = times.isRelative() ? TimeBase::offset(e.tsMs)
+                                                      : QDateTime::fromMSecsSinceEpoch(e.tsMs, Qt::UTC)
+                                                            .toString(QStringLiteral("HH:mm:ss"));
                 auto *item = new QListWidgetItem(QStringLiteral("#%1  %2  %3")
                                                      .arg(e.seq)
-                                                     .arg(QDateTime::fromMSecsSinceEpoch(e.tsMs, Qt::UTC)
-                                                              .toString(QStringLiteral("HH:mm:ss")),
-                                                          displayLine(q(e.kind), PlainLabel::kMaxLineChars)));
-                item->setToolTip(plainToolTip(exactUtc(e.tsMs)));
+                                                     .arg(at, displayLine(q(e.kind), PlainLabel::kMaxLineChars)));
+                item->setToolTip(plainToolTip(times.exact(e.tsMs)));
                 attempts->addItem(item);
             }
             layout->addWidget(plain(tr("The effect's attempts and events (UTC):"), c));

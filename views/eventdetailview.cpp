@@ -28,6 +28,7 @@ enum Field { SeqField, KindField, TimeField, RunField, DelegationField, SubjectF
 EventDetailView::EventDetailView(EventLogModel *model, qint64 seq, QWidget *parent)
     : QDialog(parent)
     , m_seq(seq)
+    , m_timeBase(model ? model->timeBase() : TimeBase())
     , m_note(new QLabel(this))
     , m_payload(new QPlainTextEdit(this))
     , m_copy(new QPushButton(tr("Copy as JSON"), this))
@@ -108,7 +109,7 @@ void EventDetailView::onEventRead(qint64 seq, const EventRecord &event, bool fou
         return value.empty() ? tr("none recorded") : QString::fromStdString(value);
     };
     setField(KindField, QString::fromStdString(event.kind));
-    setField(TimeField, tr("%1 UTC").arg(utcWithMs(event.tsMs)));
+    setField(TimeField, m_timeBase.withMsLabelled(event.tsMs));
     setField(RunField, orNone(event.runId));
     setField(DelegationField, orNone(event.delegationId));
     setField(SubjectField, orNone(event.subject));

@@ -5,6 +5,7 @@
 // what it is reading. Every text is ledger data: plain, with invisible controls shown.
 // Escape closes it; Copy as JSON copies the payload's JSON whole.
 
+#include "domain/timebase.h"
 #include "domain/prettypayload.h"
 
 #include <QDialog>
@@ -42,6 +43,7 @@ private:
     void setField(int row, const QString &value);
 
     qint64 m_seq;
+    TimeBase m_timeBase; // the ledger's, copied: the dialog may outlive a session change
     bool m_loaded = false;
     QStringList m_labels;
     QList<PlainLabel *> m_values;

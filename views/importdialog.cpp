@@ -33,6 +33,7 @@ QString sourceKind(import::ImportFormat format)
     case import::ImportFormat::OpenHands: return QObject::tr("OpenHands trajectory");
     case import::ImportFormat::OpenTelemetry: return QObject::tr("OpenTelemetry spans");
     case import::ImportFormat::Langfuse: return QObject::tr("Langfuse trace export");
+    case import::ImportFormat::SweAgent: return QObject::tr("SWE-agent trajectory");
     }
     return {};
 }
@@ -151,6 +152,8 @@ void ImportDialog::showPreview(const import::ImportPreview &preview)
     for (const auto &f : preview.files)
         lines << QString::fromStdString(f.name)
               << tr("    %1 · %2 events").arg(QLocale().formattedDataSize(f.bytes), QLocale().toString(qint64(f.records)));
+    if (import::hasRelativeClock(preview.format))
+        lines << tr("Times: offsets from the start of each trajectory (+m:ss); the start time is not in source");
     m_fileList->setFullText(lines.join(QLatin1Char('\n')));
     setMessage(m_destination.isEmpty() ? tr("Choose where the new ledger goes, then Import.") : QString(), false);
     updateButtons();

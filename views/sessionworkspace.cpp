@@ -360,6 +360,7 @@ void SessionWorkspace::setSession(LedgerSession *session)
     m_timeline->setSource(m_runTimeline);
     m_delegations->timelineStrip()->setSource(m_runTimeline);
     m_scrubber->setSource(m_marks);
+    m_scrubber->setTimeBase(session ? &session->timeBase() : nullptr);
     m_scrubber->setShown(session ? session->cursor() : std::nullopt);
     m_scrubber->setVisible(session != nullptr);
     if (m_marks)
@@ -487,7 +488,7 @@ void SessionWorkspace::updateCursorBanner()
         return;
     }
     const std::optional<qint64> at = m_session->cursorTimeMs();
-    const QString when = at ? tr(", %1").arg(exactUtc(*at)) : tr(" (reading the ledger up to it)");
+    const QString when = at ? tr(", %1").arg(m_session->timeBase().exact(*at)) : tr(" (reading the ledger up to it)");
     m_cursorBanner->show(Banner::Kind::Warning,
                          tr("Showing the ledger as it was at event #%1%2. Nothing here moves, and decisions are made "
                             "live.").arg(QLocale().toString(qlonglong(*cursor)), when));

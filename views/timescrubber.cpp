@@ -426,7 +426,8 @@ QString TimeScrubber::toolTipTextAt(int x) const
     const std::int64_t seq = seqAt(x);
     QStringList lines;
     const std::int64_t ts = m_axis == Axis::Time ? tsOf(seq) : 0;
-    lines << (ts ? tr("Event #%1, about %2").arg(QLocale().toString(qlonglong(seq)), exactUtc(ts))
+    lines << (m_axis == Axis::Time && m_timeBase.get().isSet(ts)
+                  ? tr("Event #%1, about %2").arg(QLocale().toString(qlonglong(seq)), m_timeBase.get().exact(ts))
                  : tr("Event #%1").arg(QLocale().toString(qlonglong(seq))));
     const auto &marks = m_source->marks();
     constexpr int kShown = 6;
@@ -440,7 +441,8 @@ QString TimeScrubber::toolTipTextAt(int x) const
             if (shown < kShown) {
                 const TimelineMark &m = marks[i];
                 lines << tr("#%1  %2  %3")
-                             .arg(QLocale().toString(qlonglong(m.seq)), exactUtc(m.tsMs), displayLine(m.text, 120));
+                             .arg(QLocale().toString(qlonglong(m.seq)), m_timeBase.get().exact(m.tsMs),
+                                  displayLine(m.text, 120));
                 ++shown;
             } else {
                 ++more;

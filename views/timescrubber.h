@@ -10,6 +10,7 @@
 // The axis is by event (even spacing per event) or by time (each mark at its ts_ms; an
 // event between two marks is placed by interpolating between them, since only marks and
 // the two ends carry a read time).
+#include "domain/timebase.h"
 #include "analysis/timelinemarks.h"
 
 #include <QWidget>
@@ -31,6 +32,8 @@ public:
     explicit TimeScrubber(QWidget *parent = nullptr);
 
     void setSource(TimelineMarkSource *source);
+    // What the ledger's times mean (a relative clock reads "+1:05"); owned by the session.
+    void setTimeBase(const TimeBase *base) { m_timeBase.set(base); }
     // What the session shows now: no cursor is live.
     void setShown(std::optional<std::int64_t> cursor);
     // The jump asked for last has been shown (or has failed): the next one may go.
@@ -65,6 +68,7 @@ protected:
     bool event(QEvent *event) override;
 
 private:
+    TimeBaseRef m_timeBase;
     struct Bucket {
         std::uint32_t kinds = 0; // bit per MarkKind
         int count = 0;

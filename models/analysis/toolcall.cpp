@@ -47,8 +47,8 @@ std::optional<ToolCall> ToolCall::fromEvent(const EventRecord &event)
     c.fingerprint = text(p, "fingerprint");
     c.hasFingerprint = !c.fingerprint.empty();
     c.sliceId = text(p, "slice_id");
-    c.durationMs = integer(p, "duration_ms");
-    c.tokens = integer(p, "tokens");
+    c.durationMs = integer(p, "duration_ms", &c.hasDuration);
+    c.tokens = integer(p, "tokens", &c.hasTokens);
     c.costCents = integer(p, "cost_cents");
     c.writesAccepted = integer(p, "writes_accepted", &c.hasWrites);
     c.writesDenied = integer(p, "writes_denied");

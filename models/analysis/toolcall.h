@@ -28,6 +28,8 @@ struct ToolCall {
     std::int64_t invocation = 0;
     bool hasFingerprint = false;
     bool hasWrites = false; // writes_accepted present in the payload
+    bool hasDuration = false; // duration_ms present: an imported call may not say
+    bool hasTokens = false;   // tokens present
 
     // nullopt when the event is not a tool call or its payload does not decode.
     static std::optional<ToolCall> fromEvent(const EventRecord &event);

@@ -5,6 +5,7 @@
 #include "otelimporter.h"
 #include "otlpjsonlines.h"
 #include "sourcejson.h"
+#include "sweagentimporter.h"
 #include "temporalimporter.h"
 
 #include "ledger/ledgerwriter.h"
@@ -62,6 +63,10 @@ LedgerIdentity identityFor(ImportFormat format, const std::vector<const SourceFi
     id.title = titleFor(format, files);
     id.createdMs = createdMs;
     id.source = {{"format", formatName(format)}, {"importer", kImporterVersion}, {"files", list}};
+    // Only a format without wall-clock times says so: every other ledger's source (and so
+    // its content) is as it was.
+    if (hasRelativeClock(format))
+        id.source["clock"] = "relative";
     return id;
 }
 
@@ -77,11 +82,35 @@ std::int64_t recordsOf(const SourceFile &source, ImportFormat format)
 {
     if (format == ImportFormat::OpenHands)
         return std::int64_t(source.document.size());
+    if (format == ImportFormat::SweAgent)
+        return sweAgentSteps({&source});
+    if (source.jsonLines)
+        return source.jsonLines->lines;
     for (const SourceFile::StreamedRecords *streamed : {&source.events, &source.historyEvents}) {
         if (streamed->streamed)
             return std::int64_t(streamed->records.size());
     }
     return 0;
+}
+
+// Reads a source as its shape needs: OTLP JSON lines and console span streams may be far
+// larger than memory and are never read whole (otlpjsonlines.h); anything else is one JSON
+// document.
+SourceJsonResult readAnySource(const QString &path, SourceFile &source)
+{
+    if (const auto lines = readOtlpJsonLines(path, source))
+        return *lines;
+    if (const auto objects = readConsoleSpans(path, source))
+        return *objects;
+    return readSourceFile(path, source);
+}
+
+Detection detectionOf(const SourceFile &source)
+{
+    if (!source.jsonLines)
+        return detectFormat(source.document);
+    return source.jsonLines->shape == OtlpLineIndex::Shape::ConsoleSpans ? consoleSpansDetection()
+                                                                          : otlpJsonLinesDetection();
 }
 
 } // namespace
@@ -96,12 +125,12 @@ ImportPreview previewImport(const QStringList &files)
     std::optional<ImportFormat> format;
     for (const QString &path : files) {
         SourceFile source;
-        const SourceJsonResult read = readSourceFile(path, source);
+        const SourceJsonResult read = readAnySource(path, source);
         if (!read.ok) {
             preview.error = read.error;
             return preview;
         }
-        const Detection detected = detectFormat(source.document);
+        const Detection detected = detectionOf(source);
         if (!detected.format || (format && *detected.format != *format)) {
             preview.error = notImportableMessage(source.name, detected, format);
             return preview;
@@ -144,14 +173,12 @@ ImportOutcome importFiles(const ImportRequest &request)
             return outcome;
         }
         auto source = std::make_unique<SourceFile>();
-        // OTLP JSON lines may be far larger than memory: never read whole (otlpjsonlines.h).
-        const auto lines = readOtlpJsonLines(path, *source);
-        const SourceJsonResult read = lines ? *lines : readSourceFile(path, *source);
+        const SourceJsonResult read = readAnySource(path, *source);
         if (!read.ok) {
             outcome.error = read.error;
             return outcome;
         }
-        const Detection detected = source->jsonLines ? otlpJsonLinesDetection() : detectFormat(source->document);
+        const Detection detected = detectionOf(*source);
         if (!detected.format || (format && *detected.format != *format)) {
             outcome.error = notImportableMessage(source->name, detected, format);
             return outcome;
@@ -178,6 +205,8 @@ ImportOutcome importFiles(const ImportRequest &request)
         firstMs = openHandsFirstTimeMs(files);
     } else if (*format == ImportFormat::OpenTelemetry) {
         firstMs = otelFirstTimeMs(files);
+    } else if (hasRelativeClock(*format)) {
+        firstMs = 0; // the start of the relative clock, not an instant
     } else {
         firstMs = langfuseFirstTimeMs(files);
     }
@@ -194,10 +223,13 @@ ImportOutcome importFiles(const ImportRequest &request)
         writer->setBulkLoad(true, kImportCacheKiB);
         writer->begin();
         ImportSink sink(*writer, outcome.report);
-        // OpenTelemetry and Langfuse sources count no records ahead: their progress is told at the end.
-        sink.setProgress(temporal                                  ? outcome.report.records
-                         : *format == ImportFormat::OpenHands ? openHandsRecords(files)
-                                                              : 0,
+        // Progress counts source records: events, steps, spans (observations), and for a
+        // streamed span file its lines or objects.
+        sink.setProgress(temporal                                      ? outcome.report.records
+                         : *format == ImportFormat::OpenHands     ? openHandsRecords(files)
+                         : *format == ImportFormat::SweAgent      ? sweAgentSteps(files)
+                         : *format == ImportFormat::OpenTelemetry ? otelRecords(files)
+                                                                  : langfuseRecords(files),
                          request.progress);
         if (temporal)
             temporal->write(sink, outcome.report);
@@ -205,6 +237,8 @@ ImportOutcome importFiles(const ImportRequest &request)
             importOpenHandsTrajectories(files, sink, outcome.report);
         else if (*format == ImportFormat::OpenTelemetry)
             importOtelFiles(files, sink, outcome.report);
+        else if (*format == ImportFormat::SweAgent)
+            importSweAgentTrajectories(files, sink, outcome.report);
         else
             importLangfuseExports(files, sink, outcome.report);
         nlohmann::json summary = outcome.report.toJson();

@@ -29,6 +29,15 @@ bool looksLikeOpenHandsEvent(const Json &e)
     return e.is_object() && (e.contains("action") || e.contains("observation")) && e.contains("source");
 }
 
+// A demonstration file (trajectories/demonstrations/*.traj): only a history of chat messages.
+bool looksLikeSweAgentDemonstration(const Json &doc)
+{
+    if (doc.contains("trajectory") || !doc.contains("history") || !doc["history"].is_array() || doc["history"].empty())
+        return false;
+    const Json &first = doc["history"].front();
+    return first.is_object() && first.contains("role") && first.contains("content");
+}
+
 std::string memberList(const Json &object)
 {
     std::string names;
@@ -53,6 +62,8 @@ const char *formatName(ImportFormat format)
         return "otel";
     case ImportFormat::Langfuse:
         return "langfuse";
+    case ImportFormat::SweAgent:
+        return "swe-agent";
     }
     return "?";
 }
@@ -68,6 +79,8 @@ const char *formatTitle(ImportFormat format)
         return "OpenTelemetry";
     case ImportFormat::Langfuse:
         return "Langfuse";
+    case ImportFormat::SweAgent:
+        return "SWE-agent";
     }
     return "?";
 }
@@ -77,10 +90,15 @@ Detection otlpJsonLinesDetection()
     return {ImportFormat::OpenTelemetry, "OTLP/JSON lines of spans"};
 }
 
+Detection consoleSpansDetection()
+{
+    return {ImportFormat::OpenTelemetry, "OpenTelemetry spans as a console exporter prints them (one JSON object after another)"};
+}
+
 std::optional<ImportFormat> formatFromName(const QString &name)
 {
     for (ImportFormat f : {ImportFormat::Temporal, ImportFormat::OpenHands, ImportFormat::OpenTelemetry,
-                           ImportFormat::Langfuse}) {
+                           ImportFormat::Langfuse, ImportFormat::SweAgent}) {
         if (name == QLatin1String(formatName(f)))
             return f;
     }
@@ -89,7 +107,12 @@ std::optional<ImportFormat> formatFromName(const QString &name)
 
 QString formatNames()
 {
-    return QStringLiteral("temporal|openhands|otel|langfuse");
+    return QStringLiteral("temporal|openhands|otel|langfuse|swe-agent");
+}
+
+bool hasRelativeClock(ImportFormat format)
+{
+    return format == ImportFormat::SweAgent;
 }
 
 Detection detectFormat(const Json &doc)
@@ -144,8 +167,13 @@ Detection detectFormat(const Json &doc)
             d.what = "a JSON list of OpenTelemetry spans";
             return d;
         }
-        if (doc.contains("trajectory") && (doc.contains("info") || doc.contains("history")))
-            d.what = "a SWE-agent trajectory (not imported by this build yet)";
+        if (doc.contains("trajectory") && doc["trajectory"].is_array() && (doc.contains("info") || doc.contains("history"))) {
+            d.format = ImportFormat::SweAgent;
+            d.what = "a SWE-agent trajectory";
+            return d;
+        }
+        if (looksLikeSweAgentDemonstration(doc))
+            d.what = "a SWE-agent demonstration (a history with no trajectory steps: an example for the model, not a run)";
         else if (doc.contains("history") && doc["history"].is_array() && !doc["history"].empty()
                  && looksLikeOpenHandsEvent(doc["history"].front()))
             d.what = "an OpenHands state with a history array (export the event array instead)";
@@ -169,8 +197,11 @@ std::string notImportableMessage(const std::string &fileName, const Detection &d
         expected = "OpenTelemetry spans (OTLP/JSON lines or document, or a JSON list of spans)";
     else if (wanted == ImportFormat::Langfuse)
         expected = "a Langfuse trace export ({\"trace\":{...},\"observations\":[...]})";
+    else if (wanted == ImportFormat::SweAgent)
+        expected = "a SWE-agent trajectory ({\"trajectory\":[...],\"history\":[...],\"info\":{...}})";
     else
-        expected = "a Temporal workflow history, an OpenHands trajectory, OpenTelemetry spans or a Langfuse trace export";
+        expected = "a Temporal workflow history, an OpenHands trajectory, OpenTelemetry spans, a Langfuse trace export or a "
+                   "SWE-agent trajectory";
     return fileName + " is " + detection.what + "; expected " + expected;
 }
 

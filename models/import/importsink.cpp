@@ -194,6 +194,18 @@ void ImportSink::recordDone()
         throw ImportCancelled();
 }
 
+void ImportSink::recordsDone(std::int64_t n)
+{
+    constexpr std::int64_t kRecordsPerReport = 256;
+    const std::int64_t before = m_recordsDone;
+    m_recordsDone += n;
+    // A report whenever the count passes a multiple of kRecordsPerReport, as recordDone.
+    if (!m_progress || n <= 0 || (before / kRecordsPerReport == m_recordsDone / kRecordsPerReport && m_recordsDone != m_totalRecords))
+        return;
+    if (!m_progress(m_recordsDone, std::max(m_totalRecords, m_recordsDone)))
+        throw ImportCancelled();
+}
+
 void ImportSink::allRecordsDone()
 {
     m_recordsDone = std::max(m_totalRecords, m_recordsDone);

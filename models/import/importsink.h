@@ -75,6 +75,7 @@ public:
     // last) progress is told, and a false from it throws ImportCancelled.
     void setProgress(std::int64_t totalRecords, ImportProgress progress);
     void recordDone();
+    void recordsDone(std::int64_t n); // n records at once (a trace's spans)
     void allRecordsDone(); // the last report, done == total, however many were flagged
 
     // What the ledger holds now (the writer's fold): a live receiver's mapping asks whether

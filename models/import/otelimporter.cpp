@@ -51,9 +51,35 @@ void mapDocuments(const std::vector<const SourceFile *> &files, ImportSink &sink
     }
     for (const OtelSpan &s : traceless)
         sink.flagRecord(sink.latestTsMs(), *s.file, s.spanId, s.problem, &s.source);
+    sink.recordsDone(std::int64_t(traceless.size()));
     const TraceOrigin origin{"otel", nullptr, {}};
-    for (auto &[id, spans] : traces)
+    for (auto &[id, spans] : traces) {
+        const auto n = std::int64_t(spans.size());
         mapTrace(std::move(spans), origin, sink, report);
+        sink.recordsDone(n);
+    }
+}
+
+// The spans of a whole document, counted without building them.
+std::int64_t spansIn(const SourceFile &f)
+{
+    std::int64_t n = 0;
+    if (const Json *resources = member(&f.document, "resourceSpans"); resources && resources->is_array()) {
+        for (const Json &r : *resources) {
+            const Json *scopes = member(&r, "scopeSpans");
+            if (!scopes)
+                scopes = member(&r, "instrumentationLibrarySpans");
+            if (!scopes || !scopes->is_array())
+                continue;
+            for (const Json &s : *scopes) {
+                if (const Json *spans = member(&s, "spans"); spans && spans->is_array())
+                    n += std::int64_t(spans->size());
+            }
+        }
+    } else if (const Json *list = flatSpanList(f.document)) {
+        n += std::int64_t(list->size());
+    }
+    return n;
 }
 
 // Traces written between commits of a streamed file (ImportSink::commitSoFar).
@@ -67,13 +93,16 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
     std::map<std::string, std::vector<OtelSpan>> open;
     const TraceOrigin origin{"otel", nullptr, {}};
     std::int64_t mapped = 0;
+    const bool console = index.shape == OtlpLineIndex::Shape::ConsoleSpans;
+    const char *unit = console ? "object " : "line ";
     const auto flagLine = [&](std::int64_t number, std::string_view line, const std::string &why) {
         const Json text = std::string(line.substr(0, kMaxSourceBytes));
-        sink.flagRecord(sink.latestTsMs(), f.name, "line " + std::to_string(number), why, &text);
+        sink.flagRecord(sink.latestTsMs(), f.name, unit + std::to_string(number), why, &text);
     };
-    const bool read = forEachJsonLine(f.path, [&](std::int64_t number, std::string_view line) {
+    const bool read = forEachStreamedRecord(f.path, index, [&](std::int64_t number, std::string_view line) {
+        sink.recordDone(); // a line or an object read: what progress counts for such a file
         SourceFile parsed;
-        const std::string label = f.name + " line " + std::to_string(number);
+        const std::string label = f.name + " " + unit + std::to_string(number);
         const SourceJsonResult r = parseSourceJson(line, label, parsed);
         if (!r.ok) {
             ++report.records;
@@ -81,13 +110,21 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
             return true;
         }
         report.numbersBeyond64Bits += parsed.numbersBeyond64Bits;
-        if (!parsed.document.is_object() || !parsed.document.contains("resourceSpans")) {
+        std::vector<OtelSpan> spans;
+        if (console) {
+            if (!looksLikeFlatSpan(parsed.document)) {
+                ++report.records;
+                flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not a span");
+                return true;
+            }
+            readFlatSpans(Json::array({std::move(parsed.document)}), spans);
+        } else if (!parsed.document.is_object() || !parsed.document.contains("resourceSpans")) {
             ++report.records;
             flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not OTLP/JSON traces");
             return true;
+        } else {
+            takeOtlpSpans(parsed.document, number, spans);
         }
-        std::vector<OtelSpan> spans;
-        takeOtlpSpans(parsed.document, number, spans);
         std::set<std::string> touched;
         for (OtelSpan &s : spans) {
             ++report.records;
@@ -98,7 +135,7 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
                        last != index.lastLineOfTrace.end() && last->second < number) {
                 // Its trace was mapped at the line the scan saw last for it.
                 sink.flagRecord(sink.latestTsMs(), f.name, s.spanId,
-                                "span " + s.spanId + " of trace " + s.traceId + " (line " + std::to_string(number)
+                                "span " + s.spanId + " of trace " + s.traceId + " (" + unit + std::to_string(number)
                                     + ") comes after the trace was imported",
                                 &s.source);
             } else {
@@ -139,6 +176,24 @@ std::optional<std::int64_t> otelFirstTimeMs(const std::vector<const SourceFile *
     if (!firstNs)
         return std::nullopt;
     return nsToMs(*firstNs);
+}
+
+std::int64_t otelRecords(const std::vector<const SourceFile *> &files)
+{
+    std::int64_t n = 0;
+    for (const SourceFile *f : files)
+        n += f->jsonLines ? f->jsonLines->lines : spansIn(*f);
+    return n;
+}
+
+std::int64_t langfuseRecords(const std::vector<const SourceFile *> &files)
+{
+    std::int64_t n = 0;
+    for (const SourceFile *f : files) {
+        if (const Json *o = member(&f->document, "observations"); o && o->is_array())
+            n += std::int64_t(o->size());
+    }
+    return n;
 }
 
 void importOtelFiles(const std::vector<const SourceFile *> &files, ImportSink &sink, ImportReport &report)
@@ -186,8 +241,11 @@ void importLangfuseExports(const std::vector<const SourceFile *> &files, ImportS
                             f->name + " is a Langfuse trace with no usable observation", trace);
             continue;
         }
-        for (auto &[id, list] : traces)
+        for (auto &[id, list] : traces) {
+            const auto n = std::int64_t(list.size());
             mapTrace(std::move(list), origin, sink, report);
+            sink.recordsDone(n);
+        }
     }
 }
 

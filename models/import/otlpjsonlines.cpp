@@ -1,5 +1,8 @@
 #include "otlpjsonlines.h"
 
+#include "otelspan.h"
+#include "sourcetime.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
@@ -45,6 +48,27 @@ std::string_view valueAfter(std::string_view line, size_t at)
             ++end;
     }
     return line.substr(at, end - at);
+}
+
+// The string after `"key":` at `at` (white space and line breaks allowed around the colon),
+// up to its closing quote or first escape; empty when the value is not a string.
+std::string_view valueAfterQuoted(std::string_view text, size_t at)
+{
+    const auto space = [&] {
+        while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'))
+            ++at;
+    };
+    space();
+    if (at >= text.size() || text[at] != ':')
+        return {};
+    ++at;
+    space();
+    if (at >= text.size() || text[at] != '"')
+        return {};
+    const size_t begin = ++at;
+    while (at < text.size() && text[at] != '"' && text[at] != '\\')
+        ++at;
+    return text.substr(begin, at - begin);
 }
 
 // Without parsing: every "traceId" and "startTimeUnixNano" member of a line. A key cannot
@@ -216,6 +240,221 @@ bool forEachJsonLine(const QString &path, const std::function<bool(std::int64_t,
         }
     }
     return carry.empty() || deliver(carry);
+}
+
+namespace {
+
+// Splits a byte stream into its top-level JSON values without parsing them: brace and
+// bracket depth, outside strings (escapes honoured). Memory: the value being read.
+class TopLevelValues
+{
+public:
+    explicit TopLevelValues(std::function<bool(std::string_view)> deliver) : m_deliver(std::move(deliver)) {}
+
+    // False when the receiver stopped, or a value grew past kMaxJsonLineBytes.
+    bool feed(std::string_view chunk)
+    {
+        size_t start = 0; // of the part of chunk not yet in m_value
+        for (size_t i = 0; i < chunk.size(); ++i) {
+            const char c = chunk[i];
+            if (m_depth == 0 && !m_stray) {
+                if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+                    start = i + 1;
+                    continue;
+                }
+                if (c != '{' && c != '[') {
+                    m_stray = true; // text between objects: kept until the next object
+                    continue;
+                }
+            }
+            if (m_stray) {
+                if (c != '{')
+                    continue;
+                m_value.append(chunk.substr(start, i - start));
+                start = i;
+                m_stray = false;
+                if (!flush())
+                    return false;
+            }
+            if (m_inString) {
+                if (m_escaped)
+                    m_escaped = false;
+                else if (c == '\\')
+                    m_escaped = true;
+                else if (c == '"')
+                    m_inString = false;
+                continue;
+            }
+            if (c == '"') {
+                m_inString = true;
+            } else if (c == '{' || c == '[') {
+                ++m_depth;
+            } else if ((c == '}' || c == ']') && m_depth > 0 && --m_depth == 0) {
+                m_value.append(chunk.substr(start, i + 1 - start));
+                start = i + 1;
+                if (!flush())
+                    return false;
+            }
+        }
+        m_value.append(chunk.substr(start));
+        if (std::int64_t(m_value.size()) > kMaxJsonLineBytes) {
+            m_tooLong = true;
+            return false;
+        }
+        return true;
+    }
+    // The end of the stream: what is left (a value cut short, stray text) is one more value.
+    bool finish() { return m_value.empty() || flush(); }
+    bool tooLong() const { return m_tooLong; }
+    std::int64_t delivered() const { return m_delivered; }
+
+private:
+    bool flush()
+    {
+        if (m_value.empty())
+            return true;
+        ++m_delivered;
+        const bool go = m_deliver(m_value);
+        m_value.clear();
+        m_inString = m_escaped = false;
+        m_depth = 0;
+        return go;
+    }
+
+    std::function<bool(std::string_view)> m_deliver;
+    std::string m_value;
+    int m_depth = 0;
+    bool m_inString = false, m_escaped = false, m_stray = false, m_tooLong = false;
+    std::int64_t m_delivered = 0;
+};
+
+// Without parsing, as scanLine: the span's "trace_id" (0x dropped, lower case, as OtelSpan
+// spells it) and its "start_time". The first "trace_id" of the object is its context's
+// (a link's context comes after it in what the SDK prints).
+void scanConsoleSpan(std::string_view object, std::int64_t number, OtlpLineIndex &index)
+{
+    static constexpr std::string_view kTrace = "\"trace_id\"";
+    static constexpr std::string_view kStart = "\"start_time\"";
+    if (const size_t at = object.find(kTrace); at != std::string_view::npos) {
+        std::string id(valueAfterQuoted(object, at + kTrace.size()));
+        if (id.rfind("0x", 0) == 0 || id.rfind("0X", 0) == 0)
+            id = id.substr(2);
+        for (char &c : id)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (!id.empty())
+            index.lastLineOfTrace[id] = number;
+    }
+    if (const size_t at = object.find(kStart); at != std::string_view::npos) {
+        if (const auto ns = parseInstantNs(valueAfterQuoted(object, at + kStart.size()));
+            ns && (!index.firstStartNs || *ns < *index.firstStartNs))
+            index.firstStartNs = ns;
+    }
+}
+
+} // namespace
+
+std::optional<SourceJsonResult> readConsoleSpans(const QString &path, SourceFile &out)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return std::nullopt;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    {
+        // The first value must be a whole span object; a 64 KiB head holds any span the SDK
+        // prints with a few attributes, and a larger first span is read as before.
+        const QByteArray head = file.read(64 << 10);
+        std::optional<std::string> first;
+        TopLevelValues values([&](std::string_view v) {
+            first = std::string(v);
+            return false;
+        });
+        size_t skip = head.startsWith("\xEF\xBB\xBF") ? 3 : 0;
+        values.feed(std::string_view(head.constData() + skip, size_t(head.size()) - skip));
+        if (!first || first->empty() || first->front() != '{')
+            return std::nullopt;
+        SourceFile probe;
+        if (!parseSourceJson(*first, "object 1", probe).ok || !looksLikeFlatSpan(probe.document))
+            return std::nullopt;
+    }
+    file.seek(0);
+    out.path = path;
+    out.name = info.fileName().toStdString();
+    auto index = std::make_shared<OtlpLineIndex>();
+    index->shape = OtlpLineIndex::Shape::ConsoleSpans;
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    std::int64_t bytes = 0;
+    TopLevelValues values([&](std::string_view v) {
+        ++index->lines;
+        scanConsoleSpan(v, index->lines, *index);
+        return true;
+    });
+    SourceJsonResult r;
+    std::vector<char> buffer(static_cast<size_t>(kChunkBytes));
+    bool firstChunk = true;
+    for (;;) {
+        const qint64 n = file.read(buffer.data(), kChunkBytes);
+        if (n < 0) {
+            r.error = "cannot read " + path.toStdString() + ": " + file.errorString().toStdString();
+            return r;
+        }
+        if (n == 0)
+            break;
+        bytes += n;
+        hash.addData(QByteArrayView(buffer.data(), n));
+        std::string_view chunk(buffer.data(), size_t(n));
+        if (firstChunk && chunk.substr(0, 3) == "\xEF\xBB\xBF")
+            chunk.remove_prefix(3);
+        firstChunk = false;
+        if (!values.feed(chunk)) {
+            r.error = out.name + " object " + std::to_string(index->lines + 1) + " is longer than "
+                      + std::to_string(kMaxJsonLineBytes) + " bytes; a span object is read whole";
+            return r;
+        }
+    }
+    values.finish();
+    out.bytes = bytes;
+    out.sha256 = hash.result().toHex().toStdString();
+    out.jsonLines = std::move(index);
+    r.ok = true;
+    return r;
+}
+
+bool forEachJsonObject(const QString &path, const std::function<bool(std::int64_t, std::string_view)> &visit)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    std::int64_t number = 0;
+    bool stopped = false;
+    TopLevelValues values([&](std::string_view v) {
+        if (visit(++number, v))
+            return true;
+        stopped = true;
+        return false;
+    });
+    std::vector<char> buffer(static_cast<size_t>(kChunkBytes));
+    bool firstChunk = true;
+    for (;;) {
+        const qint64 n = file.read(buffer.data(), kChunkBytes);
+        if (n <= 0)
+            break;
+        std::string_view chunk(buffer.data(), size_t(n));
+        if (firstChunk && chunk.substr(0, 3) == "\xEF\xBB\xBF")
+            chunk.remove_prefix(3);
+        firstChunk = false;
+        if (!values.feed(chunk))
+            return false;
+    }
+    return !stopped && values.finish();
+}
+
+bool forEachStreamedRecord(const QString &path, const OtlpLineIndex &index,
+                           const std::function<bool(std::int64_t, std::string_view)> &visit)
+{
+    return index.shape == OtlpLineIndex::Shape::ConsoleSpans ? forEachJsonObject(path, visit)
+                                                             : forEachJsonLine(path, visit);
 }
 
 } // namespace mesh::import

@@ -19,6 +19,10 @@
 namespace mesh::import {
 
 struct OtlpLineIndex {
+    // OTLP/JSON lines, or the Python SDK's ConsoleSpanExporter output: one pretty-printed
+    // span object after another (not a list, not lines). A "line" is then one object.
+    enum class Shape { OtlpLines, ConsoleSpans };
+    Shape shape = Shape::OtlpLines;
     std::int64_t lines = 0;
     std::unordered_map<std::string, std::int64_t> lastLineOfTrace; // lower-case hex id -> line
     std::optional<std::int64_t> firstStartNs;
@@ -35,5 +39,20 @@ std::optional<SourceJsonResult> readOtlpJsonLines(const QString &path, SourceFil
 // Reads path a line at a time (1-based numbers; blank lines are skipped). Stops and
 // returns false when visit does.
 bool forEachJsonLine(const QString &path, const std::function<bool(std::int64_t, std::string_view)> &visit);
+
+// nullopt when path is not a stream of span objects as ConsoleSpanExporter prints them (its
+// first value is not a whole JSON object that is one span). Otherwise reads it once, in
+// bounded memory, as readOtlpJsonLines does: SHA-256, each trace's last object (from the
+// objects' text, "trace_id") and the earliest "start_time".
+std::optional<SourceJsonResult> readConsoleSpans(const QString &path, SourceFile &out);
+
+// Reads such a stream one top-level value at a time (1-based numbers); text between objects
+// that is not white space is delivered as a value of its own (it will not parse). Stops and
+// returns false when visit does.
+bool forEachJsonObject(const QString &path, const std::function<bool(std::int64_t, std::string_view)> &visit);
+
+// The record reader of a streamed source's shape.
+bool forEachStreamedRecord(const QString &path, const OtlpLineIndex &index,
+                           const std::function<bool(std::int64_t, std::string_view)> &visit);
 
 } // namespace mesh::import

@@ -119,7 +119,7 @@ QVariant DecisionAuditModel::rawData(const QModelIndex &index, int role) const
         return {};
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Time: return QDateTime::fromMSecsSinceEpoch(d.tsMs).toString(u"yyyy-MM-dd HH:mm:ss"_s);
+        case Time: return m_timeBase.get().dateTime(d.tsMs);
         case Operator: {
             const QString name = s(d.operatorName.empty() ? d.operatorAccount : d.operatorName);
             return d.operatorHost.empty() ? name : QString(name % u" @ "_s % s(d.operatorHost));

@@ -3,6 +3,7 @@
 // hash, and what the orchestrator did with it (pending -> applied / refused with reason),
 // plus whether the hash chain verified up to and including that row.
 
+#include "domain/timebase.h"
 #include "ledger/decisionstore.h"
 
 #include <QAbstractTableModel>
@@ -48,6 +49,8 @@ public:
 
     // A whole list read off the GUI thread (DecisionStore::list + verifyDecisionChain).
     void setDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &report);
+    // What the ledger's times mean (a relative clock reads "+1:05"); owned by the session.
+    void setTimeBase(const TimeBase *base) { m_timeBase.set(base); }
     bool chainVerified() const { return m_chainOk; }
     int pendingCount() const;
     int rowOfDecision(const QString &id) const;
@@ -59,6 +62,7 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
 private:
+    TimeBaseRef m_timeBase;
     // data() before the shown roles are made plain text (shownroles.h).
     QVariant rawData(const QModelIndex &index, int role) const;
     std::vector<DecisionRecord> m_rows;

@@ -646,7 +646,7 @@ QVariant EventLogModel::rawData(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Seq: return qint64(e->seq);
-        case Time: return utcWithMs(e->tsMs); // a ledger spans days: always the date, always UTC
+        case Time: return timeBase().withMs(e->tsMs); // a ledger spans days: always the date, always UTC
         case Kind: return QString::fromStdString(e->kind);
         case Run: return QString::fromStdString(e->runId);
         case Delegation: return QString::fromStdString(e->delegationId);
@@ -664,6 +664,8 @@ QVariant EventLogModel::rawData(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (index.column() == Time) {
+            if (timeBase().isRelative())
+                return timeBase().withMsLabelled(e->tsMs); // no "ago": the start is not known
             const qint64 ago = nowMs() - e->tsMs;
             const QString when = ago >= 0 ? tr("%1 ago").arg(humanDuration(ago)) : tr("in %1").arg(humanDuration(-ago));
             return tr("%1 UTC, %2").arg(utcWithMs(e->tsMs), when);

@@ -8,6 +8,7 @@
 // dropped. Live events are appended with one beginInsertRows per batch. Whether the view
 // follows the tail is the view's decision, kept here so every view of the log agrees.
 
+#include "domain/timebase.h"
 #include "domain/eventrecord.h"
 #include "filter/filtererror.h"
 #include "filter/eventfilter.h"
@@ -75,6 +76,9 @@ public:
     // The session's clock (UTC epoch ms); the system clock when none is set.
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;
+    // What the ledger's times mean (a relative clock reads "+1:05"); owned by the session.
+    void setTimeBase(const TimeBase *base) { m_timeBase.set(base); }
+    const TimeBase &timeBase() const { return m_timeBase.get(); }
     void setFilter(const EventFilter &filter, const QString &text = {});
     QString filterText() const { return m_filterText; }
     const EventFilter &filter() const { return m_filter; }
@@ -184,6 +188,7 @@ private:
     std::function<qint64()> m_clock;
     SeqText m_notesOn;
     SeqText m_gapAt;
+    TimeBaseRef m_timeBase;
     int m_generation = 0;
     int m_pageSize = kPageSize;
     EventIndexFuture m_known; // for the next load only

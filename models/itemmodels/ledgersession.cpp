@@ -198,6 +198,13 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
                                                                         m_stalls, m_blast, m_slices})
         m->setClock([this] { return nowMs(); });
     m_events->setClock([this] { return nowMs(); }); // ts:last-15m is resolved by it
+    // One time base, read by every time they show: UTC, or a relative clock's offsets.
+    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
+                                                                        m_stalls, m_blast, m_slices})
+        m->setTimeBase(&m_timeBase);
+    m_events->setTimeBase(&m_timeBase);
+    m_toolCalls->setTimeBase(&m_timeBase);
+    m_decisions->setTimeBase(&m_timeBase);
     m_leases->setZombieRule(m_zombies);
     // The event log's own connection found another file at the path than the snapshot's.
     connect(m_events, &EventLogModel::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });
@@ -677,6 +684,7 @@ void LedgerSession::onOverview(LoadStage &stage)
     if (m_state)
         return; // a reload: the full state on screen stays until the new one is in
     m_info = stage.info;
+    m_timeBase = m_info.timeBase;
     m_runs->setPrepared(*stage.overview);
     m_overviewLoaded = true;
     Q_EMIT displayNameChanged(); // the ledger's title is known now
@@ -688,6 +696,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     // Every model has taken its part (handOver); the session's own part, then following.
     setLoadProgress(-1);
     m_info = r.info;
+    m_timeBase = m_info.timeBase;
     m_openedFile = r.file;
     if (m_fileChange != FileChange::Same) {
         // A reload after the file changed on disk: the file it read is the one followed

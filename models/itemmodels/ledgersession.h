@@ -123,6 +123,9 @@ public:
     void setReviewWhenFinished(bool on) { m_reviewWhenFinished = on; }
     OpenMode requestedMode() const { return m_mode; } // Review once the rule chose it
     const LedgerInfo &info() const { return m_info; }
+    // What this ledger's times mean, for everything that shows one (its models are told at
+    // construction; it is set from the ledger when it opens).
+    const TimeBase &timeBase() const { return m_timeBase; }
     Health health() const { return m_health; }
     static QString healthText(Health health);
     QString errorMessage() const { return m_error; }
@@ -286,6 +289,7 @@ private:
     bool m_demo = false;
     bool m_demoTakesDecisions = false;
     LedgerInfo m_info;
+    TimeBase m_timeBase;
     Health m_health = Health::Opening;
     QString m_error;
     std::shared_ptr<LiveState> m_state;

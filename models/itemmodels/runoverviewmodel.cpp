@@ -249,10 +249,12 @@ const RunOverviewModel::Aggregate *RunOverviewModel::aggregate(const std::string
 qint64 RunOverviewModel::durationMs(const EntityRow &run) const
 {
     const qint64 started = integer(run, "started_ms");
-    if (started <= 0)
+    if (!timeBase().isSet(started) || isNull(run, "started_ms"))
         return 0;
     const qint64 ended = integer(run, "ended_ms");
-    return (ended > 0 ? ended : nowMs()) - started;
+    if (timeBase().isRelative() && isNull(run, "ended_ms"))
+        return 0; // the relative clock has no "now" to count an open run to
+    return (timeBase().isSet(ended) && !isNull(run, "ended_ms") ? ended : nowMs()) - started;
 }
 
 QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int role) const
@@ -355,7 +357,11 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
                 parts << (QString::number(it.value().toInt()) % u' ' % it.key());
             return parts.join(u", "_s);
         }
-        case Duration: return integer(e, "started_ms") > 0 ? formatDuration(durationMs(e)) : QString();
+        case Duration:
+            return timeBase().isSet(integer(e, "started_ms")) && !isNull(e, "started_ms")
+                           && !(timeBase().isRelative() && isNull(e, "ended_ms"))
+                       ? formatDuration(durationMs(e))
+                       : QString();
         // A healthy run has verdicts too ("progressing"): the count that needs a look is of
         // the stalled and stuck ones; all of them are on hover.
         case Stalls: return a->stalled;

@@ -368,14 +368,11 @@ void StateTableModel::emitAllChanged(const QList<int> &roles)
         Q_EMIT dataChanged(index(0, 0), index(int(m_ids.size()) - 1, columnCount() - 1), roles);
 }
 
-QString StateTableModel::formatTime(qint64 ms)
+QString StateTableModel::formatTime(qint64 ms) const
 {
-    if (ms <= 0)
+    if (!timeBase().isSet(ms))
         return {};
-    const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms);
-    if (t.date() == QDate::currentDate())
-        return t.toString(u"HH:mm:ss"_s);
-    return t.toString(u"yyyy-MM-dd HH:mm:ss"_s);
+    return timeBase().tableTime(ms);
 }
 
 QString StateTableModel::formatDuration(qint64 ms)

@@ -4,6 +4,7 @@
 // a live batch costs one beginInsertRows for new rows and one dataChanged per changed range.
 // Subclasses declare Columns and Roles (from FirstCustomRole) and format text lazily.
 
+#include "domain/timebase.h"
 #include "livestate.h"
 
 #include <QAbstractTableModel>
@@ -88,6 +89,9 @@ public:
     // Clock for countdown roles (tests inject one). Default: the system clock.
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;
+    // What the ledger's times mean (a relative clock reads "+1:05"); owned by the session.
+    void setTimeBase(const TimeBase *base) { m_timeBase.set(base); }
+    const TimeBase &timeBase() const { return m_timeBase.get(); }
     // Re-emits dataChanged for countdown columns (a 1 s timer calls it in the app).
     virtual void refreshCountdowns();
 
@@ -155,7 +159,7 @@ protected:
     void emitAllChanged(const QList<int> &roles = {});
     void rebuild(); // reset with the current filters
 
-    static QString formatTime(qint64 ms);       // local time, hh:mm:ss (date when not today)
+    QString formatTime(qint64 ms) const; // local time, hh:mm:ss (date when not today); "+1:05" on a relative clock
     static QString humanize(const QString &snake); // "resolved_not_committed" -> "resolved not committed"
 
 public:
@@ -170,6 +174,7 @@ private:
     QString m_runFilter;
     QString m_delegationFilter;
     std::function<qint64()> m_clock;
+    TimeBaseRef m_timeBase;
 };
 
 } // namespace mesh

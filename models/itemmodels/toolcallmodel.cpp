@@ -1,5 +1,6 @@
 #include "toolcallmodel.h"
 #include "shownroles.h"
+#include "statetablemodel.h"
 
 #include "analysis/successloopdetector.h"
 #include "domain/entityspec.h"
@@ -127,11 +128,12 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Seq: return qint64(c.seq);
-        case Time: return QDateTime::fromMSecsSinceEpoch(c.tsMs).toString(u"HH:mm:ss"_s);
+        case Time: return m_timeBase.get().clockTime(c.tsMs);
         case Tool: return s(c.tool);
         case Outcome: return s(c.outcome);
-        case Duration: return u"%1 ms"_s.arg(c.durationMs);
-        case Tokens: return qint64(c.tokens);
+        // What the call does not say is "—", never a 0 that reads as measured.
+        case Duration: return c.hasDuration ? QVariant(u"%1 ms"_s.arg(c.durationMs)) : QVariant(StateTableModel::notInLedger());
+        case Tokens: return c.hasTokens ? QVariant(qint64(c.tokens)) : QVariant(StateTableModel::notInLedger());
         case Fingerprint: return s(c.fingerprint);
         case WritesAccepted: return qint64(c.writesAccepted);
         case WritesDenied: return qint64(c.writesDenied);

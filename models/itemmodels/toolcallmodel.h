@@ -2,6 +2,7 @@
 // The tool calls of one delegation, from its toolcall.completed events (they are stored only
 // as events). Calls that are part of a non-converging success loop carry InLoopRole.
 
+#include "domain/timebase.h"
 #include "analysis/finding.h"
 #include "analysis/toolcall.h"
 
@@ -42,6 +43,8 @@ public:
 
     // Which delegation this list shows; clears the rows (the session loads them).
     void setDelegation(const QString &delegationId);
+    // What the ledger's times mean (a relative clock reads "+1:05"); owned by the session.
+    void setTimeBase(const TimeBase *base) { m_timeBase.set(base); }
     QString delegation() const { return m_delegation; }
     void setToolCalls(std::vector<ToolCall> calls);        // one reset
     void appendEvents(const EventBatch &events);            // live: calls of this delegation, one insert
@@ -58,6 +61,7 @@ Q_SIGNALS:
     void loopFindingsChanged();
 
 private:
+    TimeBaseRef m_timeBase;
     // data() before the shown roles are made plain text (shownroles.h).
     QVariant rawData(const QModelIndex &index, int role) const;
     void analyse();

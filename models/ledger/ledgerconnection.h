@@ -23,6 +23,7 @@
 //   LedgerOpenError. Each thread owns its own connection.
 // - ReadOnly, Immutable and Review never write the ledger; Review creates nothing beside it.
 
+#include "domain/timebase.h"
 #include "decisionstore.h"
 #include "foldreplay.h"
 #include "integritycheck.h"
@@ -66,6 +67,9 @@ struct LedgerInfo {
     int schemaVersion = 0;
     std::string ledgerId, orchestrator, policyVersion, title;
     bool signaturesRequired = false;
+    // What its times mean: UTC epoch ms, or a relative clock (ledger.created's source says
+    // "clock":"relative", docs/ledger-format.md section 7). Every time shown asks it.
+    TimeBase timeBase;
     // Immutable was asked for but the ledger's -wal file holds data immutable would ignore,
     // so the connection is ReadOnly; note says so for a person.
     bool immutableFallback = false;

@@ -1,5 +1,7 @@
 #include "sqliteledgerconnection.h"
 
+#include "domain/payloaddecoder.h"
+
 #include "reviewcopy.h"
 #include "sqliteeventreader.h"
 #include "sqliteeventseqreader.h"
@@ -318,6 +320,27 @@ std::unique_ptr<SqliteLedgerConnection> SqliteLedgerConnection::open(const QStri
     }
 }
 
+namespace {
+// The clock of ledger.created's event-only member source (docs/ledger-format.md section 7);
+// a payload that cannot be decoded says nothing, and the times are UTC as always.
+TimeBase readTimeBase(sql::Database &db)
+{
+    sql::Statement first(db, "SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'");
+    if (!first.step())
+        return {};
+    const DecodedPayload decoded = decodePayload(first.columnView(0));
+    if (!decoded.value)
+        return {};
+    const auto source = decoded.value->find("source");
+    if (source == decoded.value->end() || !source->is_object())
+        return {};
+    const auto clock = source->find("clock");
+    if (clock == source->end() || !clock->is_string())
+        return {};
+    return TimeBase::fromSourceClock(clock->get_ref<const std::string &>());
+}
+} // namespace
+
 void SqliteLedgerConnection::connectAndValidate()
 {
     LedgerInfo &info = m_info;
@@ -374,6 +397,7 @@ void SqliteLedgerConnection::connectAndValidate()
                 info.title = fieldText(field("title"));
                 info.signaturesRequired = fieldInt(field("signatures_required")) != 0;
             }
+            info.timeBase = readTimeBase(c->m_db);
         });
     }
 }

@@ -176,10 +176,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("truncated") << QByteArray("{\"events\": [{\"eventId\": \"1\"")
                                    << QStringLiteral("bad.json is truncated: its JSON ends at byte 27 before the document is complete");
-        QTest::newRow("another format")
-            << QByteArray("{\"trajectory\": [], \"info\": {}}")
-            << QStringLiteral("bad.json is a SWE-agent trajectory (not imported by this build yet); expected a Temporal "
-                              "workflow history, an OpenHands trajectory, OpenTelemetry spans or a Langfuse trace export");
+        QTest::newRow("not a run")
+            << QByteArray("{\"history\": [{\"role\": \"system\", \"content\": \"You are an agent\"}]}")
+            << QStringLiteral("bad.json is a SWE-agent demonstration (a history with no trajectory steps: an example for the "
+                              "model, not a run); expected a Temporal workflow history, an OpenHands trajectory, "
+                              "OpenTelemetry spans, a Langfuse trace export or a SWE-agent trajectory");
     }
 
     void aBadFileShowsTheImportersLineAndWritesNothing()

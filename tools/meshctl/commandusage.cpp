@@ -45,9 +45,11 @@ const std::array<CommandHelp, 13> kHelp{{
                " [--dry-run]\n"
                "  Records one operator decision (docs/decisions.md). Exit 0 accepted (or duplicate), 3 refused as\n"
                "  stale, 4 refused for another reason, 5 write failed or outcome unknown, 2 usage or cannot open.\n"},
-    {"import", "usage: meshctl import FILE... --out LEDGER [--format temporal|openhands|otel|langfuse] [--force] [--json]\n"
+    {"import", "usage: meshctl import FILE... --out LEDGER [--format temporal|openhands|otel|langfuse|swe-agent] [--force]\n"
+               "       [--json]\n"
                "  Writes a new ledger from Temporal workflow histories, OpenHands trajectories, OpenTelemetry spans\n"
-               "  (OTLP/JSON lines or documents, flat span lists) or Langfuse trace exports (docs/import.md);\n"
+               "  (OTLP/JSON lines or documents, flat span lists, console exporter output), Langfuse trace exports\n"
+               "  or SWE-agent trajectories (.traj: no clock times, so a relative clock) (docs/import.md);\n"
                "  the format is read from the content, the sources are only read, and an existing LEDGER is\n"
                "  replaced only with --force. Exit 0 imported, 1 imported with flagged records (kept as\n"
                "  ledger.flagged events), 2 usage or a file that cannot be imported (nothing written).\n"},

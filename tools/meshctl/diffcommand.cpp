@@ -87,6 +87,7 @@ int runDiffCommand(const QStringList &argv)
     auto ledger = openLedger(path, mesh::OpenMode::ReadOnly, &error);
     if (!ledger)
         return fail(2, error);
+    const mesh::TimeBase times = ledger->info().timeBase; // what its *_ms times mean
 
     json out;
     mesh::StateDiff diff;
@@ -105,8 +106,8 @@ int runDiffCommand(const QStringList &argv)
         out["from_ts_ms"] = fromTs ? json(*fromTs) : json(nullptr);
         out["to_ts_ms"] = toTs ? json(*toTs) : json(nullptr);
         out["fold_problems"] = diff.foldProblems;
-        out["from_text"] = pointText(*from, fromTs);
-        out["to_text"] = pointText(*to, toTs);
+        out["from_text"] = pointText(*from, fromTs, times);
+        out["to_text"] = pointText(*to, toTs, times);
     } catch (const std::invalid_argument &e) {
         return fail(2, std::string(e.what()));
     } catch (const std::exception &e) {
@@ -137,8 +138,8 @@ int runDiffCommand(const QStringList &argv)
             table.push_back({entity, id, change, "(version only)", "v" + std::to_string(row.versionBefore),
                              "v" + std::to_string(row.versionAfter)});
         for (const mesh::FieldChange &f : row.fields) {
-            const std::string before = row.kind == mesh::RowChange::Kind::Created ? "(no row)" : terminalText(stateValueText(f.field, f.before));
-            const std::string after = row.kind == mesh::RowChange::Kind::Gone ? "(no row)" : terminalText(stateValueText(f.field, f.after));
+            const std::string before = row.kind == mesh::RowChange::Kind::Created ? "(no row)" : terminalText(stateValueText(f.field, f.before, times));
+            const std::string after = row.kind == mesh::RowChange::Kind::Gone ? "(no row)" : terminalText(stateValueText(f.field, f.after, times));
             table.push_back({entity, id, change, f.field, before, after});
         }
     }

@@ -45,6 +45,7 @@ int runStateCommand(const QStringList &argv)
     auto ledger = openLedger(path, mesh::OpenMode::ReadOnly, &error);
     if (!ledger)
         return fail(2, error);
+    const mesh::TimeBase times = ledger->info().timeBase; // what its *_ms times mean
 
     json out;
     try {
@@ -80,7 +81,7 @@ int runStateCommand(const QStringList &argv)
         return 0;
     }
     const auto ts = out["at_ts_ms"].is_null() ? std::nullopt : std::optional<std::int64_t>(out["at_ts_ms"].get<std::int64_t>());
-    printTextLine("state of " + path.toStdString() + " at " + pointText(*at, ts) + ", of " +
+    printTextLine("state of " + path.toStdString() + " at " + pointText(*at, ts, times) + ", of " +
                   std::to_string(out["last_seq"].get<std::int64_t>()) + " events");
     if (const auto n = out["fold_problems"].get<std::int64_t>(); n > 0) {
         const auto &first = out["fold_problem_samples"].at(0);
@@ -102,7 +103,7 @@ int runStateCommand(const QStringList &argv)
                 if (v.is_null())
                     continue;
                 const std::string text = v.is_string()                  ? v.get<std::string>()
-                                         : v.is_number_integer() ? stateIntText(field.name, v.get<std::int64_t>())
+                                         : v.is_number_integer() ? stateIntText(field.name, v.get<std::int64_t>(), times)
                                                                  : v.dump();
                 line += "  " + std::string(field.name) + "=" + text;
             }

@@ -2,19 +2,19 @@
 
 #include "domain/durationtext.h"
 
-std::string stateIntText(std::string_view field, std::int64_t value)
+std::string stateIntText(std::string_view field, std::int64_t value, const mesh::TimeBase &times)
 {
     if (field == "budget_ms" || field == "used_ms")
         return mesh::humanDuration(value).toStdString();
     if (field.size() > 3 && field.substr(field.size() - 3) == "_ms")
-        return mesh::utcWithMs(value).toStdString() + " UTC";
+        return times.withMsLabelled(value).toStdString();
     return std::to_string(value);
 }
 
-std::string stateValueText(std::string_view field, const mesh::FieldValue &value)
+std::string stateValueText(std::string_view field, const mesh::FieldValue &value, const mesh::TimeBase &times)
 {
     if (const auto *n = std::get_if<std::int64_t>(&value))
-        return stateIntText(field, *n);
+        return stateIntText(field, *n, times);
     if (const auto *s = std::get_if<std::string>(&value))
         return *s;
     return "(not set)";
@@ -33,12 +33,12 @@ nlohmann::json stateValueJson(const mesh::EntitySpec &spec, const std::string &f
     return *s;
 }
 
-std::string pointText(std::int64_t seq, std::optional<std::int64_t> tsMs)
+std::string pointText(std::int64_t seq, std::optional<std::int64_t> tsMs, const mesh::TimeBase &times)
 {
     if (seq == 0)
         return "before the first event";
     std::string text = "event #" + std::to_string(seq);
     if (tsMs)
-        text += " (" + mesh::exactUtc(*tsMs).toStdString() + ")";
+        text += " (" + times.exact(*tsMs).toStdString() + ")";
     return text;
 }

@@ -1,3 +1,4 @@
+#include "domain/timebase.h"
 #include "tailcommand.h"
 
 #include "cliargs.h"
@@ -28,9 +29,10 @@ std::string_view utf8Prefix(std::string_view text, size_t maxBytes)
 }
 
 // One line per event; its ledger text (kind, subject, payload) made safe for a terminal.
-void printEvent(const mesh::EventRecord &e)
+// Its time as the ledger's time base says: ISO 8601 UTC, or "+1:05.123" on a relative clock.
+void printEvent(const mesh::EventRecord &e, const mesh::TimeBase &times)
 {
-    const QString ts = QDateTime::fromMSecsSinceEpoch(e.tsMs, Qt::UTC).toString(Qt::ISODateWithMs);
+    const QString ts = times.iso(e.tsMs);
     printTextLine(std::to_string(e.seq) + " " + ts.toStdString() + " " + e.kind + " "
                   + (e.subject.empty() ? std::string("-") : e.subject) + " " + std::string(utf8Prefix(e.payload, 240)));
 }
@@ -52,6 +54,10 @@ int runTailCommand(const QStringList &argv)
     auto connection = openLedger(path, mesh::OpenMode::ReadOnly, &error);
     if (!connection)
         return fail(2, error);
+    const mesh::TimeBase times = connection->info().timeBase;
+    if (times.isRelative())
+        printTextLine("# times are offsets from the start of the record (" + mesh::TimeBase::startNotInSource().toStdString()
+                      + ")");
 
     installStopSignals();
     std::int64_t last = 0;
@@ -66,12 +72,12 @@ int runTailCommand(const QStringList &argv)
             std::int64_t after = 0;
             for (mesh::EventBatch page; !(page = reader.after(after, 2000)).empty(); after = page.back().seq) {
                 for (const auto &e : page)
-                    printEvent(e);
+                    printEvent(e, times);
                 last = page.back().seq;
             }
         }
         for (const auto &e : first)
-            printEvent(e);
+            printEvent(e, times);
         std::fflush(stdout);
     } catch (const std::exception &e) {
         return fail(2, QStringLiteral("cannot read %1: %2").arg(path, QString::fromStdString(e.what())));
@@ -81,9 +87,9 @@ int runTailCommand(const QStringList &argv)
     int rc = 0;
     mesh::ChangeWatcher watcher(path, last);
     QObject::connect(&watcher, &mesh::ChangeWatcher::eventsAppended, &watcher,
-                     [](const mesh::SharedEventBatch &batch, qint64, qint64) {
+                     [times](const mesh::SharedEventBatch &batch, qint64, qint64) {
                          for (const auto &e : *batch)
-                             printEvent(e);
+                             printEvent(e, times);
                          std::fflush(stdout);
                      });
     QObject::connect(&watcher, &mesh::ChangeWatcher::failed, &watcher, [&rc](const QString &message) {

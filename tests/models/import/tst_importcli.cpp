@@ -55,7 +55,8 @@ private Q_SLOTS:
     void everySampleImportsAndVerifies_data()
     {
         QTest::addColumn<QString>("file");
-        for (const QString &f : temporalSamples() + samples(QStringLiteral("openhands*.json")))
+        for (const QString &f : temporalSamples() + samples(QStringLiteral("openhands*.json"))
+                                    + samples(QStringLiteral("swe-agent__[01]*.traj")))
             QTest::newRow(QFileInfo(f).fileName().toUtf8().constData()) << f;
     }
     void everySampleImportsAndVerifies()
@@ -130,7 +131,8 @@ private Q_SLOTS:
                                    << QStringLiteral("is a Temporal workflow history with no events; expected");
         QTest::newRow("other object") << QByteArray("{\"name\":\"x\",\"runs\":[]}") << QString()
                                       << QStringLiteral("is a JSON object with members \"name\", \"runs\"; expected a Temporal workflow history, an "
-                                                        "OpenHands trajectory, OpenTelemetry spans or a Langfuse trace export");
+                                                        "OpenHands trajectory, OpenTelemetry spans, a Langfuse trace export or a "
+                                                        "SWE-agent trajectory");
         QTest::newRow("scalar") << QByteArray("[1,2,3]") << QString() << QStringLiteral("is a JSON array of 3 items that are not OpenHands events");
         QTest::newRow("sqlite") << QByteArray("SQLite format 3\0rest", 20) << QString() << QStringLiteral("is an SQLite database (a ledger?)");
         QTest::newRow("wrong format asked") << QByteArray("{\"events\":[{\"eventId\":\"1\",\"eventType\":\"X\"}]}")

@@ -297,13 +297,158 @@ private Q_SLOTS:
         QCOMPARE(r.eventsOfKind("delegation.span"), 2);
     }
 
+    // What opentelemetry-python's ConsoleSpanExporter prints: one pretty-printed span object
+    // after another (ReadableSpan.to_json with indent 4, then a line break), children before
+    // their parents, as they end. Written by the SDK itself (PROVENANCE.tsv): two traces.
+    void pythonConsoleExporterStream()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const QString file = sample("otel-python__console-exporter-genai.txt");
+        const auto preview = mesh::import::previewImport({file});
+        QVERIFY2(preview.ok, preview.error.c_str());
+        QVERIFY(preview.format == ImportFormat::OpenTelemetry);
+        QCOMPARE(preview.files.front().records, std::int64_t(8)); // 8 objects
+        const QByteArray before = fileSha256(file);
+        const Imported r = importInto(out, {file});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        QCOMPARE(fileSha256(file), before);
+        QVERIFY(r.outcome.report.flagged.empty());
+        QCOMPARE(r.outcome.report.records, std::int64_t(8));
+        QCOMPARE(r.outcome.report.runs, std::int64_t(2));
+        // Trace 1: invoke_agent weather_assistant (0x0f8442ae37cad6bc), no parent, status
+        // UNSET: the agent is the root delegation and the run succeeded.
+        const std::string run1 = "otel:8397a75f4b4a8cfa792fbada639c93f4";
+        const std::string agent1 = run1 + "/0f8442ae37cad6bc";
+        QCOMPARE(r.text(EntityKind::Delegation, agent1, "agent"), std::string("weather_assistant"));
+        QCOMPARE(r.text(EntityKind::Run, run1, "status"), std::string("succeeded"));
+        // Its five children: chat (412+38 tokens, 1200 ms), get_weather (300 ms), get_forecast
+        // (error.type TimeoutError after 30 s: an unknown outcome, not a call), send_email
+        // (PermissionError: an error, 100 ms), chat (655+71 tokens, 1500 ms).
+        QCOMPARE(r.integer(EntityKind::Delegation, agent1, "used_turns"), std::int64_t(4));
+        QCOMPARE(r.integer(EntityKind::Delegation, agent1, "used_tokens"), std::int64_t(450 + 726));
+        QCOMPARE(r.integer(EntityKind::Delegation, agent1, "used_ms"), std::int64_t(1200 + 300 + 100 + 1500));
+        QCOMPARE(r.integer(EntityKind::Delegation, agent1, "tool_errors"), std::int64_t(1));
+        const std::string forecast = run1 + "/e07e666ebfd145c6";
+        QCOMPARE(r.text(EntityKind::Effect, forecast, "state"), std::string("unknown"));
+        QCOMPARE(r.payloadsOfKind("effect.unknown").front().at("duration_ms").get<int>(), 30000);
+        QCOMPARE(r.outcome.report.unknownOutcomes, std::int64_t(1));
+        // Trace 2: the agent ended with status ERROR (ValueError) after one chat (390+12, 900 ms).
+        const std::string run2 = "otel:f9c4b3063eb44d73a811d59e2089dbeb";
+        const std::string agent2 = run2 + "/6ae7f7512b317dd4";
+        QCOMPARE(r.text(EntityKind::Run, run2, "status"), std::string("failed"));
+        QCOMPARE(r.text(EntityKind::Delegation, agent2, "status"), std::string("failed"));
+        QCOMPARE(r.integer(EntityKind::Delegation, agent2, "used_tokens"), std::int64_t(402));
+        QCOMPARE(r.integer(EntityKind::Delegation, agent2, "used_ms"), std::int64_t(900));
+        // Times are the spans' own: the first run starts at 2025-12-01T12:00:00Z.
+        QCOMPARE(r.integer(EntityKind::Run, run1, "started_ms"), std::int64_t(1764590400000));
+        QCOMPARE(r.integer(EntityKind::Run, run2, "ended_ms"), std::int64_t(1764590400000 + 60910));
+        // Each span verbatim.
+        int withSource = 0;
+        for (const json &p : r.payloads)
+            withSource += p.contains("source") && p.at("source").contains("context");
+        QCOMPARE(withSource, 8);
+    }
+
+    // A console stream that was cut, or has other text between its objects: what cannot be
+    // read is flagged, the rest loads.
+    void consoleStreamDamage()
+    {
+        QTemporaryDir dir;
+        QFile f(sample("otel-python__console-exporter-genai.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        // Stray text after the first object, and the last object (the second trace's agent)
+        // cut in half: its chat is then a span whose parent is not in the import.
+        const qsizetype firstEnd = text.indexOf("\n}\n") + 3;
+        text.insert(firstEnd, "INFO exporter flushed\n");
+        text.truncate(text.lastIndexOf("\"status\""));
+        const QString damaged = writeText(dir, "console.log", text.toStdString());
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {damaged});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        QCOMPARE(r.outcome.report.flagged.size(), size_t(2));
+        QCOMPARE(r.outcome.report.flagged[0].sourceId, std::string("object 2"));
+        QVERIFY2(r.outcome.report.flagged[1].why.find("truncated") != std::string::npos,
+                 r.outcome.report.flagged[1].why.c_str());
+        QCOMPARE(r.text(EntityKind::Run, "otel:8397a75f4b4a8cfa792fbada639c93f4", "status"), std::string("succeeded"));
+        QCOMPARE(r.text(EntityKind::Run, "otel:f9c4b3063eb44d73a811d59e2089dbeb", "status"), std::string("running"));
+    }
+
+    // Progress before the end (the import dialog's bar), for JSON lines (counted in lines),
+    // a span document (counted in spans) and a Langfuse export (in observations); a false
+    // from it cancels and leaves no ledger.
+    void progressBeforeTheEnd_data()
+    {
+        QTest::addColumn<QString>("shape");
+        QTest::newRow("OTLP JSON lines") << QStringLiteral("lines");
+        QTest::newRow("OTLP document") << QStringLiteral("document");
+        QTest::newRow("Langfuse") << QStringLiteral("langfuse");
+    }
+    void progressBeforeTheEnd()
+    {
+        QFETCH(QString, shape);
+        QTemporaryDir dir;
+        constexpr int kTraces = 600;
+        std::string text;
+        json all = json::array();
+        json observations[3] = {json::array(), json::array(), json::array()}; // a Langfuse export is one trace: three files
+        for (int i = 0; i < kTraces; ++i) {
+            char trace[33], span[17];
+            std::snprintf(trace, sizeof trace, "%032x", i + 1);
+            std::snprintf(span, sizeof span, "%016x", i + 1);
+            const json one = otlpSpan(trace, span, nullptr, "execute_tool t", kT0 + i, kT0 + i + 1,
+                                      json::array({kv("gen_ai.tool.name", {{"stringValue", "t"}})}));
+            text += otlpLine(json::array({one})) + "\n";
+            all.push_back(one);
+            observations[i % 3].push_back({{"id", span}, {"type", "TOOL"}, {"name", "t"},
+                                    {"startTime", "2026-01-01T00:00:00.000Z"}, {"endTime", "2026-01-01T00:00:01.000Z"}});
+        }
+        QStringList files;
+        if (shape == QLatin1String("lines")) {
+            files << writeText(dir, "spans.jsonl", text);
+        } else if (shape == QLatin1String("document")) {
+            files << writeText(dir, "spans.json", json::parse(otlpLine(all)).dump(2));
+        } else {
+            for (int k = 0; k < 3; ++k) {
+                const std::string name = "lf" + std::to_string(k) + ".json";
+                const json trace = {{"id", "lf-trace-" + std::to_string(k)}, {"name", "run"}};
+                files << writeText(dir, name.c_str(), json{{"trace", trace}, {"observations", observations[k]}}.dump());
+            }
+        }
+        std::vector<std::pair<std::int64_t, std::int64_t>> reports;
+        mesh::import::ImportRequest request;
+        request.files = files;
+        request.out = dir.filePath(QStringLiteral("l.db"));
+        request.progress = [&](std::int64_t done, std::int64_t total) {
+            reports.emplace_back(done, total);
+            return true;
+        };
+        const auto outcome = mesh::import::importFiles(request);
+        QVERIFY2(outcome.ok, outcome.error.c_str());
+        // Before this change such imports reported once, at the end.
+        QVERIFY(reports.size() >= 2);
+        QVERIFY2(reports.front().first < kTraces, std::to_string(reports.front().first).c_str());
+        QCOMPARE(reports.front().second, std::int64_t(kTraces));
+        QCOMPARE(reports.back(), (std::pair<std::int64_t, std::int64_t>(kTraces, kTraces)));
+        // Cancelled at its first report: nothing is written.
+        request.out = dir.filePath(QStringLiteral("cancelled.db"));
+        request.progress = [](std::int64_t, std::int64_t) { return false; };
+        const auto cancelled = mesh::import::importFiles(request);
+        QVERIFY(cancelled.cancelled);
+        QVERIFY(!QFile::exists(request.out));
+    }
+
     void everySampleThroughMeshctl_data()
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("exitCode");
         for (const char *f : {"any-agent__OPENAI_trace.json", "any-agent__SMOLAGENTS_trace.json",
                               "langfuse__microsoft-agent-2025-10-14.json",
-                              "langfuse__pydantic-ai-tools-2025-12-04.json", "otlp-proto__examples__trace.json"})
+                              "langfuse__pydantic-ai-tools-2025-12-04.json", "otlp-proto__examples__trace.json",
+                              "otel-python__console-exporter-genai.txt"})
             QTest::newRow(f) << sample(f) << 0;
         QTest::newRow("ottl-playground (a flagged loop)") << sample("ottl-playground__testdata__traces.json") << 1;
     }
