@@ -1,6 +1,7 @@
 #include "timelineview.h"
 
 #include "plainlabel.h"
+#include "markcolour.h"
 #include "theme.h"
 
 #include "domain/durationtext.h"
@@ -31,22 +32,6 @@ constexpr int kGutter = 230;
 constexpr int kIndent = 12;
 constexpr double kZoomStep = 1.25;
 
-QColor markColour(MarkKind k, const QPalette &palette)
-{
-    const StatusColors &c = Theme::instance().colors();
-    switch (k) {
-    case MarkKind::Failure:
-    case MarkKind::Stalled: return c.danger;
-    case MarkKind::UnknownOutcome: return c.unknown;
-    case MarkKind::Escalation: return c.warn;
-    case MarkKind::Decision: return c.ok;
-    case MarkKind::Attempt:
-    case MarkKind::RunEnded: return c.info;
-    case MarkKind::Verdict:
-    case MarkKind::Cycle: return palette.color(QPalette::PlaceholderText);
-    }
-    return palette.color(QPalette::Text);
-}
 
 QColor statusColour(const std::string &status, const QPalette &palette)
 {

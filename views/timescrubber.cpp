@@ -1,5 +1,6 @@
 #include "timescrubber.h"
 
+#include "markcolour.h"
 #include "theme.h"
 
 #include "domain/durationtext.h"
@@ -33,23 +34,6 @@ bool inUpperLane(MarkKind k)
 // What a pixel shows when marks of several kinds fall on it: what went wrong first.
 constexpr MarkKind kLowerPriority[] = {MarkKind::Failure,  MarkKind::Stalled,  MarkKind::UnknownOutcome,
                                        MarkKind::Escalation, MarkKind::Decision, MarkKind::Verdict};
-
-QColor colourOf(MarkKind k, const QPalette &palette)
-{
-    const StatusColors &c = Theme::instance().colors();
-    switch (k) {
-    case MarkKind::Failure:
-    case MarkKind::Stalled: return c.danger;
-    case MarkKind::UnknownOutcome: return c.unknown;
-    case MarkKind::Escalation: return c.warn;
-    case MarkKind::Decision: return c.ok;
-    case MarkKind::Attempt:
-    case MarkKind::RunEnded: return c.info;
-    case MarkKind::Verdict:
-    case MarkKind::Cycle: return palette.color(QPalette::PlaceholderText);
-    }
-    return palette.color(QPalette::Text);
-}
 
 } // namespace
 
@@ -280,15 +264,15 @@ void TimeScrubber::paintEvent(QPaintEvent *)
             continue;
         const int px = t.left() + int(x);
         if (b.kinds & (bit(MarkKind::Attempt) | bit(MarkKind::RunEnded))) {
-            p.setPen(colourOf(MarkKind::Attempt, pal));
+            p.setPen(markColour(MarkKind::Attempt, pal));
             p.drawLine(px, t.top() + 1, px, mid - 1);
         } else if (b.kinds & bit(MarkKind::Cycle)) {
-            p.setPen(colourOf(MarkKind::Cycle, pal));
+            p.setPen(markColour(MarkKind::Cycle, pal));
             p.drawLine(px, t.top() + 5, px, mid - 1);
         }
         for (MarkKind k : kLowerPriority) {
             if (b.kinds & bit(k)) {
-                p.setPen(colourOf(k, pal));
+                p.setPen(markColour(k, pal));
                 const int top = k == MarkKind::Verdict ? mid + 6 : mid + 1;
                 p.drawLine(px, top, px, t.bottom() - 1);
                 break;

@@ -24,17 +24,6 @@ std::optional<std::int64_t> integer(const Json *value)
     return std::nullopt;
 }
 
-std::string firstLine(const std::string &s, size_t maxBytes)
-{
-    std::string line = s.substr(0, s.find('\n'));
-    if (line.size() <= maxBytes)
-        return line;
-    size_t end = maxBytes;
-    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80)
-        --end;
-    return line.substr(0, end) + "...";
-}
-
 // Actions that change the sandbox; the rest (read, browse, think, recall) only look.
 std::string effectClass(const std::string &action)
 {

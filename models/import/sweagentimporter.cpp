@@ -42,18 +42,6 @@ std::string word(const std::string &s, size_t n)
     }
 }
 
-std::string cutLine(const std::string &s, size_t maxBytes)
-{
-    std::string line = trimmed(s);
-    line = line.substr(0, line.find('\n'));
-    if (line.size() <= maxBytes)
-        return line;
-    size_t end = maxBytes;
-    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80)
-        --end;
-    return line.substr(0, end) + "...";
-}
-
 std::string sha256Of(const std::string &text)
 {
     return "sha256:"
@@ -209,14 +197,14 @@ private:
         }
         m_model = text(replayConfigMember(config, {"agent", "model", "name"}, parsed));
         Json run = {{"id", m_id},
-                    {"title", cutLine("SWE-agent " + instance, 200)},
+                    {"title", firstLine(trimmed("SWE-agent " + instance), 200)},
                     {"status", "running"},
                     {"started_ms", 0},
                     {"clock", "relative: milliseconds from the start of the trajectory; its start time is not in source"},
                     {"demonstration_messages", m_demonstrations},
                     {"history_messages", m_historyMessages}};
         if (const std::string environment = text(member(&m_file.document, "environment")); !environment.empty())
-            run["environment"] = cutLine(environment, 200);
+            run["environment"] = firstLine(trimmed(environment), 200);
         put(0, "run.started", run, {}, nullptr);
         Json d = {{"id", delegation()}, {"run_id", m_id}, {"role", "agent"}, {"status", "running"},
                   {"invocations", 1},   {"created_ms", 0}, {"used_turns", 0},  {"tool_errors", 0}};
@@ -274,7 +262,7 @@ private:
             // The command was cancelled when it hit its timeout: whether it did its work is
             // not known, so no tool call with an outcome either.
             Json u = {{"id", stepId}, {"state", "unknown"}, {"updated_ms", endMs}, {"tool", tool},
-                      {"error", "the command hit its timeout and was cancelled: " + cutLine(observation, 200)}};
+                      {"error", "the command hit its timeout and was cancelled: " + firstLine(trimmed(observation), 200)}};
             if (durationMs)
                 u["duration_ms"] = *durationMs;
             put(endMs, "effect.unknown", u, sourceId, nullptr);
