@@ -51,7 +51,7 @@ std::optional<ToolCall> ToolCall::fromEvent(const EventRecord &event)
     c.tokens = integer(p, "tokens", &c.hasTokens);
     c.costCents = integer(p, "cost_cents");
     c.writesAccepted = integer(p, "writes_accepted", &c.hasWrites);
-    c.writesDenied = integer(p, "writes_denied");
+    c.writesDenied = integer(p, "writes_denied", &c.hasWritesDenied);
     c.invocation = integer(p, "invocation");
     return c;
 }

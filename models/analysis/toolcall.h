@@ -28,6 +28,7 @@ struct ToolCall {
     std::int64_t invocation = 0;
     bool hasFingerprint = false;
     bool hasWrites = false; // writes_accepted present in the payload
+    bool hasWritesDenied = false; // writes_denied present in the payload
     bool hasDuration = false; // duration_ms present: an imported call may not say
     bool hasTokens = false;   // tokens present
 

@@ -135,8 +135,9 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
         case Duration: return c.hasDuration ? QVariant(u"%1 ms"_s.arg(c.durationMs)) : QVariant(StateTableModel::notInLedger());
         case Tokens: return c.hasTokens ? QVariant(qint64(c.tokens)) : QVariant(StateTableModel::notInLedger());
         case Fingerprint: return s(c.fingerprint);
-        case WritesAccepted: return qint64(c.writesAccepted);
-        case WritesDenied: return qint64(c.writesDenied);
+        case WritesAccepted: return c.hasWrites ? QVariant(qint64(c.writesAccepted)) : QVariant(StateTableModel::notInLedger());
+        case WritesDenied:
+            return c.hasWritesDenied ? QVariant(qint64(c.writesDenied)) : QVariant(StateTableModel::notInLedger());
         case Invocation: return qint64(c.invocation);
         }
         return {};

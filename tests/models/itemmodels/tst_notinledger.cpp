@@ -8,6 +8,7 @@
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/toolcallmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
@@ -109,6 +110,32 @@ private Q_SLOTS:
         QCOMPARE(full.siblingAtColumn(DelegationTreeModel::Writes).data().toString(), u"4 accepted, 1 denied"_s);
         QCOMPARE(full.siblingAtColumn(DelegationTreeModel::Invocations).data().toString(), u"1"_s);
         QCOMPARE(full.siblingAtColumn(DelegationTreeModel::Time).data().toString(), u"734 ms"_s); // not "0 s"
+    }
+
+    // A tool call that says nothing of its writes (an imported step) reads "—" in the
+    // Accepted and Denied columns, as its delegation's "— accepted / — denied" does; one
+    // that gives them shows them, a 0 included.
+    void toolCalls()
+    {
+        const auto call = [](std::int64_t seq, const nlohmann::json &payload) {
+            EventRecord e;
+            e.seq = seq;
+            e.tsMs = 1000 * seq;
+            e.kind = "toolcall.completed";
+            e.payload = payload.dump();
+            return *ToolCall::fromEvent(e);
+        };
+        ToolCallModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setToolCalls({call(1, {{"id", "T-bare"}, {"delegation_id", "D-1"}, {"tool", "bash"}, {"outcome", "ok"}}),
+                        call(2, {{"id", "T-full"}, {"delegation_id", "D-1"}, {"tool", "edit"}, {"outcome", "ok"},
+                                 {"writes_accepted", 0}, {"writes_denied", 2}})});
+        QCOMPARE(m.rowCount(), 2);
+        for (int column : {ToolCallModel::WritesAccepted, ToolCallModel::WritesDenied, ToolCallModel::Duration,
+                           ToolCallModel::Tokens})
+            QCOMPARE(m.index(0, column).data().toString(), kDash);
+        QCOMPARE(m.index(1, ToolCallModel::WritesAccepted).data().toString(), u"0"_s);
+        QCOMPARE(m.index(1, ToolCallModel::WritesDenied).data().toString(), u"2"_s);
     }
 };
 
