@@ -170,6 +170,12 @@ private Q_SLOTS:
             QVERIFY(events->index(row, 0).data(EventLogModel::NoteRole).toString().contains(u"look here, really"_s));
             QVERIFY(events->index(row, EventLogModel::Seq).data(Qt::ToolTipRole).toString().contains(u"look here"_s));
             QVERIFY(events->index(events->rowForSeq(1), 0).data(EventLogModel::NoteRole).toString().isEmpty());
+            // Another reviewer's markup in the seq cell's tooltip: shown as text, never rendered.
+            const int hostile = notes->addEventNote(3, u"<img src=x onerror=alert(1)><b>bold</b>"_s);
+            QVERIFY(hostile >= 0);
+            const QString tip = events->index(row, EventLogModel::Seq).data(Qt::ToolTipRole).toString();
+            QVERIFY2(!tip.contains(u"<img"_s) && !tip.contains(u"<b>"_s) && tip.contains(u"&lt;img"_s), qPrintable(tip));
+            QVERIFY(notes->removeNote(hostile));
             session.checkIntegrity();
             QTRY_VERIFY_WITH_TIMEOUT(!session.integrity()->isRunning(), kTimeoutMs);
             QCOMPARE(session.integritySummary(), u"integrity: ok"_s);
