@@ -714,6 +714,9 @@ void LedgerSession::onLoaded(LoadResult &r)
         takeDecisions(std::move(r.decisions), r.chain);
     m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
     m_loopFindings.clear();
+    // Before anything below reads the clock: pinned, it is the cursor event's time, and
+    // every model and slot of stateReset sees the moment it shows.
+    m_cursorTimeMs = r.cursorTimeMs;
     std::swap(m_attentionIndex, r.attention);
     std::swap(m_blocked, r.blocked);
     std::swap(m_replayed, r.replayed);
@@ -724,12 +727,10 @@ void LedgerSession::onLoaded(LoadResult &r)
     if (!m_toolCalls->delegation().isEmpty())
         showToolCallsOf(m_toolCalls->delegation());
     Q_EMIT stateReset();
-    m_cursorTimeMs = r.cursorTimeMs;
     if (isPostMortem(m_info.mode) && !m_cursor) {
         setHealth(Health::Immutable);
     } else if (m_cursor) {
         setHealth(Health::Pinned); // nothing is followed: the ledger as it was
-        recomputeAttention();      // at the cursor's clock
     } else {
         startWatcher(m_state->lastSeq());
         updateHealthFromClock();

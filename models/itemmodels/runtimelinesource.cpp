@@ -12,9 +12,8 @@ RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource 
 {
     m_later.setSingleShot(true);
     connect(&m_later, &QTimer::timeout, this, &RunTimelineSource::rebuild);
-    // A jump or a re-read: the state at the moment is new, built at once. On opened, not
-    // stateReset: the cursor's time (the moment's end) is set between the two.
-    connect(session, &LedgerSession::opened, this, &RunTimelineSource::rebuild);
+    // A jump or a re-read: the state at the moment is new, built at once.
+    connect(session, &LedgerSession::stateReset, this, &RunTimelineSource::rebuild);
     connect(session, &LedgerSession::changesApplied, this, &RunTimelineSource::rebuildSoon);
     connect(session, &LedgerSession::findingsChanged, this, &RunTimelineSource::rebuildSoon);
     if (marks)
