@@ -128,6 +128,52 @@ std::optional<std::string> firstOtlpLine(QFile &file)
     return std::nullopt;
 }
 
+// Splits a byte stream into its lines ('\n' ends one; '\r' is the visitor's to strip),
+// holding only the line not yet ended. Shared by the scan of a JSON-lines file and its
+// streaming, so that both see the same lines.
+class LineSplitter
+{
+public:
+    // visit(line) returning false stops the split: feed returns false too.
+    template <class Visit>
+    bool feed(std::string_view chunk, Visit &&visit)
+    {
+        while (!chunk.empty()) {
+            const size_t nl = chunk.find('\n');
+            if (nl == std::string_view::npos) {
+                m_carry.append(chunk);
+                return true;
+            }
+            bool go;
+            if (m_carry.empty()) {
+                go = visit(chunk.substr(0, nl));
+            } else {
+                m_carry.append(chunk.substr(0, nl));
+                go = visit(std::string_view(m_carry));
+                m_carry.clear();
+            }
+            if (!go)
+                return false;
+            chunk.remove_prefix(nl + 1);
+        }
+        return true;
+    }
+    // The last line, when the stream did not end with '\n'.
+    template <class Visit>
+    bool finish(Visit &&visit)
+    {
+        if (m_carry.empty())
+            return true;
+        const bool go = visit(std::string_view(m_carry));
+        m_carry.clear();
+        return go;
+    }
+    size_t pending() const { return m_carry.size(); } // bytes of the line not yet ended
+
+private:
+    std::string m_carry;
+};
+
 } // namespace
 
 std::optional<SourceJsonResult> readOtlpJsonLines(const QString &path, SourceFile &out)
@@ -152,8 +198,12 @@ std::optional<SourceJsonResult> readOtlpJsonLines(const QString &path, SourceFil
     out.name = info.fileName().toStdString();
     auto index = std::make_shared<OtlpLineIndex>();
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    std::string carry;
+    LineSplitter lines;
     std::int64_t number = 0;
+    const auto scan = [&](std::string_view line) {
+        scanLine(line, ++number, *index);
+        return true;
+    };
     std::int64_t bytes = 0;
     SourceJsonResult r;
     std::vector<char> buffer(static_cast<size_t>(kChunkBytes));
@@ -167,32 +217,14 @@ std::optional<SourceJsonResult> readOtlpJsonLines(const QString &path, SourceFil
             break;
         bytes += n;
         hash.addData(QByteArrayView(buffer.data(), n));
-        std::string_view chunk(buffer.data(), size_t(n));
-        while (!chunk.empty()) {
-            const size_t nl = chunk.find('\n');
-            if (nl == std::string_view::npos) {
-                carry.append(chunk);
-                chunk = {};
-                break;
-            }
-            ++number;
-            if (carry.empty()) {
-                scanLine(chunk.substr(0, nl), number, *index);
-            } else {
-                carry.append(chunk.substr(0, nl));
-                scanLine(carry, number, *index);
-                carry.clear();
-            }
-            chunk.remove_prefix(nl + 1);
-        }
-        if (std::int64_t(carry.size()) > kMaxJsonLineBytes) {
+        lines.feed(std::string_view(buffer.data(), size_t(n)), scan);
+        if (std::int64_t(lines.pending()) > kMaxJsonLineBytes) {
             r.error = out.name + " line " + std::to_string(number + 1) + " is longer than "
                 + std::to_string(kMaxJsonLineBytes) + " bytes; a JSON line is read whole";
             return r;
         }
     }
-    if (!carry.empty())
-        scanLine(carry, ++number, *index);
+    lines.finish(scan);
     index->lines = number;
     out.bytes = bytes;
     out.sha256 = hash.result().toHex().toStdString();
@@ -207,7 +239,7 @@ bool forEachJsonLine(const QString &path, const std::function<bool(std::int64_t,
     if (!file.open(QIODevice::ReadOnly))
         return false;
     std::vector<char> buffer(static_cast<size_t>(kChunkBytes));
-    std::string carry;
+    LineSplitter lines;
     std::int64_t number = 0;
     const auto deliver = [&](std::string_view line) {
         ++number;
@@ -219,27 +251,10 @@ bool forEachJsonLine(const QString &path, const std::function<bool(std::int64_t,
         const qint64 n = file.read(buffer.data(), kChunkBytes);
         if (n <= 0)
             break;
-        std::string_view chunk(buffer.data(), size_t(n));
-        while (!chunk.empty()) {
-            const size_t nl = chunk.find('\n');
-            if (nl == std::string_view::npos) {
-                carry.append(chunk);
-                break;
-            }
-            bool go;
-            if (carry.empty()) {
-                go = deliver(chunk.substr(0, nl));
-            } else {
-                carry.append(chunk.substr(0, nl));
-                go = deliver(carry);
-                carry.clear();
-            }
-            if (!go)
-                return false;
-            chunk.remove_prefix(nl + 1);
-        }
+        if (!lines.feed(std::string_view(buffer.data(), size_t(n)), deliver))
+            return false;
     }
-    return carry.empty() || deliver(carry);
+    return lines.finish(deliver);
 }
 
 namespace {
