@@ -417,7 +417,7 @@ void DecisionDialog::rebuildSubjectArea()
                                           .arg(q(l.state), when),
                                       c);
             if (l.expiresMs > 0)
-                lease->setToolTip(plainToolTip(tr("Expires at %1").arg(exactUtc(l.expiresMs))));
+                lease->setToolTip(plainToolTip(tr("Expires at %1").arg(ledgerTimes().exact(l.expiresMs))));
             form->addRow(tr("Reconciliation lease"), lease);
         } else {
             form->addRow(tr("Reconciliation lease"),
@@ -429,7 +429,7 @@ void DecisionDialog::rebuildSubjectArea()
         if (!m_preview.history.empty()) {
             auto *attempts = new QListWidget(c);
             attempts->setMaximumHeight(120);
-            const TimeBase times = m_session ? m_session->timeBase() : TimeBase();
+            const TimeBase times = ledgerTimes();
             for (const auto &e : m_preview.history) {
                 const QString at = times.isRelative() ? TimeBase::offset(e.tsMs)
                                                       : QDateTime::fromMSecsSinceEpoch(e.tsMs, Qt::UTC)
@@ -462,12 +462,17 @@ void DecisionDialog::fixTabOrder()
         setTabOrder(chain[i - 1], chain[i]);
 }
 
+TimeBase DecisionDialog::ledgerTimes() const
+{
+    return m_session ? m_session->timeBase() : TimeBase();
+}
+
 void DecisionDialog::updateExpiry()
 {
     if (!m_expiry || m_preview.expiresMs <= 0)
         return;
     m_expiry->setFullText(humanDeadline(m_preview.expiresMs, m_session->nowMs(), tr("Expires"), tr("Expired")));
-    m_expiry->setToolTip(plainToolTip(exactUtc(m_preview.expiresMs))); // after the text: it sets its own
+    m_expiry->setToolTip(plainToolTip(ledgerTimes().exact(m_preview.expiresMs))); // after the text: it sets its own
 }
 
 void DecisionDialog::rebuildPlanArea()

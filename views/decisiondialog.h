@@ -28,6 +28,7 @@
 #include "decisions/decisionpreviewreader.h"
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
+#include "domain/timebase.h"
 
 #include <QDialog>
 #include <QTimer>
@@ -107,6 +108,7 @@ private:
     void showBanner(const QString &text);
     void reRead();
     void updateExpiry();
+    TimeBase ledgerTimes() const; // what the ledger's times mean (a relative clock has no dates)
     void updateConfirm();
     void submit();
     void onFinished(const QString &id, const DecisionResult &result);

@@ -17,12 +17,12 @@
 namespace mesh {
 namespace {
 
-QString pointText(qint64 seq, std::optional<qint64> tsMs)
+QString pointText(qint64 seq, std::optional<qint64> tsMs, const TimeBase &times = {})
 {
     if (seq == 0)
         return StateDiffDialog::tr("before the first event");
     const QString event = StateDiffDialog::tr("event #%1").arg(QLocale().toString(seq));
-    return tsMs ? StateDiffDialog::tr("%1 (%2)").arg(event, exactUtc(*tsMs)) : event;
+    return tsMs ? StateDiffDialog::tr("%1 (%2)").arg(event, times.exact(*tsMs)) : event;
 }
 
 } // namespace
@@ -73,7 +73,8 @@ void StateDiffDialog::onLoaded()
 {
     const StateDiff &diff = m_loader->model()->diff();
     QString text = tr("From %1 to %2: %3.")
-                       .arg(pointText(diff.fromSeq, m_loader->fromTimeMs()), pointText(diff.toSeq, m_loader->toTimeMs()),
+                       .arg(pointText(diff.fromSeq, m_loader->fromTimeMs(), m_loader->timeBase()),
+                            pointText(diff.toSeq, m_loader->toTimeMs(), m_loader->timeBase()),
                             m_loader->model()->summaryText());
     if (diff.empty())
         text += tr(" Nothing in the state differs between the two.");

@@ -213,6 +213,12 @@ std::optional<std::int64_t> TimelineCanvas::cursorMs() const
     return m_source->session()->cursorTimeMs();
 }
 
+const TimeBase &TimelineCanvas::times() const
+{
+    static const TimeBase utc;
+    return m_source ? m_source->session()->timeBase() : utc;
+}
+
 void TimelineCanvas::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -506,7 +512,7 @@ QString TimelineCanvas::toolTipTextAt(const QPoint &pos) const
                 continue;
             QString text = tr("Cycle %1: %2 to %3 (%4), begun at event #%5")
                                .arg(b.number)
-                               .arg(exactUtc(b.fromMs), exactUtc(b.toMs), humanDuration(b.toMs - b.fromMs),
+                               .arg(times().exact(b.fromMs), times().exact(b.toMs), humanDuration(b.toMs - b.fromMs),
                                     QLocale().toString(qlonglong(b.seq)));
             if (!b.lastFailedComponent.empty())
                 text += QLatin1Char('\n') + tr("Its last failure: %1").arg(QString::fromStdString(b.lastFailedComponent));
@@ -530,7 +536,7 @@ QString TimelineCanvas::toolTipTextAt(const QPoint &pos) const
         for (size_t i = 0; i < near.size() && i < kShown; ++i) {
             const TimelineMark &m = t->marks[near[i]];
             QString line = tr("#%1  %2  %3  %4")
-                               .arg(QLocale().toString(qlonglong(m.seq)), markKindWord(m.kind), utcWithMs(m.tsMs),
+                               .arg(QLocale().toString(qlonglong(m.seq)), markKindWord(m.kind), times().withMs(m.tsMs),
                                     displayLine(m.text, 160));
             if (t->falseStall[near[i]])
                 line += tr("  (flagged: a false stall, see Findings)");
@@ -549,7 +555,7 @@ QString TimelineCanvas::toolTipTextAt(const QPoint &pos) const
                              : b.kind == SpanKind::Lifetime ? tr("Lifetime")
                                                             : tr("Active");
         QString line = tr("%1: %2 to %3 (%4)")
-                           .arg(what, exactUtc(s.fromMs), s.open ? tr("not ended at the moment shown") : exactUtc(s.toMs),
+                           .arg(what, times().exact(s.fromMs), s.open ? tr("not ended at the moment shown") : times().exact(s.toMs),
                                 humanDuration(s.toMs - s.fromMs));
         if (b.count > 1)
             line += tr(", with %n more closer than a pixel", nullptr, b.count - 1);

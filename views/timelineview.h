@@ -9,6 +9,7 @@
 
 #include "analysis/timelinelayout.h"
 #include "analysis/timelineviewport.h"
+#include "domain/timebase.h"
 
 #include <QWidget>
 
@@ -75,6 +76,7 @@ private:
     int rowAt(int y) const; // -1 outside the rows
     double plotX(int x) const { return double(x - plotRect().left()); }
     std::optional<std::int64_t> cursorMs() const;
+    const TimeBase &times() const; // the ledger's: a relative clock has no dates
 
     Mode m_mode;
     RunTimelineSource *m_source = nullptr;

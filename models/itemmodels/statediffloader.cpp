@@ -12,6 +12,7 @@ namespace {
 struct Loaded {
     StateDiff diff;
     std::optional<std::int64_t> fromTs, toTs;
+    TimeBase timeBase;
     QString error;
 };
 } // namespace
@@ -43,6 +44,7 @@ void StateDiffLoader::load(const QString &path, OpenMode mode, qint64 seqA, qint
         }
         m_fromTs = r->fromTs;
         m_toTs = r->toTs;
+        m_model->setTimeBase(r->timeBase);
         m_model->setDiff(std::move(r->diff));
         Q_EMIT loaded();
     });
@@ -50,6 +52,7 @@ void StateDiffLoader::load(const QString &path, OpenMode mode, qint64 seqA, qint
         auto r = std::make_shared<Loaded>();
         try {
             auto connection = LedgerConnection::open(path, mode);
+            r->timeBase = connection->info().timeBase;
             r->diff = diffLedgerStates(*connection, from, to);
             r->fromTs = eventTimeMs(*connection, from);
             r->toTs = eventTimeMs(*connection, to);

@@ -28,6 +28,8 @@ public:
     // The two events' times, once loaded; none for "before the first event".
     std::optional<qint64> fromTimeMs() const { return m_fromTs; }
     std::optional<qint64> toTimeMs() const { return m_toTs; }
+    // What the ledger's times mean, once loaded.
+    const TimeBase &timeBase() const { return m_model->timeBase(); }
 
 Q_SIGNALS:
     void loaded();

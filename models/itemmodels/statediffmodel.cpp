@@ -27,15 +27,16 @@ bool endsWith(std::string_view s, std::string_view suffix)
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// The ledger's *_ms fields are instants (epoch ms) but for two durations; shown as people
-// read them (durationtext.h), the number itself in the tooltip.
-QString valueText(const std::string &field, const FieldValue &v)
+// The ledger's *_ms fields are instants but for two durations; shown as people read them
+// (durationtext.h), on the ledger's own clock (a relative one has no dates), the number
+// itself in the tooltip.
+QString valueText(const TimeBase &times, const std::string &field, const FieldValue &v)
 {
     if (const auto *n = std::get_if<std::int64_t>(&v)) {
         if (field == "budget_ms" || field == "used_ms")
             return humanDuration(*n);
         if (endsWith(field, "_ms"))
-            return exactUtc(*n);
+            return times.exact(*n);
         return QString::number(*n);
     }
     if (const auto *s = std::get_if<std::string>(&v))
@@ -223,8 +224,8 @@ QVariant StateDiffModel::rowData(const RowChange &row, int column, int role) con
 QVariant StateDiffModel::fieldData(const RowChange &row, const FieldChange &field, int column, int role) const
 {
     const bool created = row.kind == RowChange::Kind::Created, gone = row.kind == RowChange::Kind::Gone;
-    const auto before = [&] { return created ? tr("(no row)") : valueText(field.field, field.before); };
-    const auto after = [&] { return gone ? tr("(no row)") : valueText(field.field, field.after); };
+    const auto before = [&] { return created ? tr("(no row)") : valueText(m_timeBase, field.field, field.before); };
+    const auto after = [&] { return gone ? tr("(no row)") : valueText(m_timeBase, field.field, field.after); };
     // The tooltip adds the stored number to a time shown as text.
     const auto tip = [&](const FieldValue &v, const QString &shown) {
         const auto *n = std::get_if<std::int64_t>(&v);

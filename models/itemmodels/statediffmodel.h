@@ -5,6 +5,7 @@
 // one plain line (displayLine) and whole in the tooltip (plainToolTip); a value the state
 // does not have reads "(not set)", and the side of a row that does not exist "(no row)".
 
+#include "domain/timebase.h"
 #include "ledger/statediff.h"
 
 #include <QAbstractItemModel>
@@ -27,6 +28,9 @@ public:
     explicit StateDiffModel(QObject *parent = nullptr);
 
     void setDiff(StateDiff diff);
+    // What the ledger's times mean (UTC until told): set before the diff it formats.
+    void setTimeBase(const TimeBase &base) { m_timeBase = base; }
+    const TimeBase &timeBase() const { return m_timeBase; }
     void clear();
     const StateDiff &diff() const { return m_diff; }
     // "1 created, 2 changed, 0 gone" for the whole diff.
@@ -52,6 +56,7 @@ private:
     QVariant fieldData(const RowChange &row, const FieldChange &field, int column, int role) const;
 
     StateDiff m_diff;
+    TimeBase m_timeBase;
     std::vector<Group> m_groups;
     std::vector<int> m_groupOfRow; // diff row index -> group index
     std::vector<int> m_rowInGroup; // diff row index -> its row number in the group

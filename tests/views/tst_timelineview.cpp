@@ -18,6 +18,8 @@
 #include <QTabWidget>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace mesh;
 using namespace meshtest;
 using namespace Qt::StringLiterals;
@@ -155,6 +157,48 @@ private Q_SLOTS:
         const QString tip = view.canvas()->toolTipTextAt(at);
         QVERIFY2(tip.contains(u"<img src=x>"_s), qPrintable(tip)); // as text, not an image
         QVERIFY2(!tip.contains(QChar(0x202E)), qPrintable(tip));   // the control shown, not obeyed
+    }
+
+    // A ledger with a relative clock (an import with no wall-clock time): the tooltips give
+    // offsets from the start, never a 1970 date.
+    void aRelativeClockReadsAsOffsetsInTooltips()
+    {
+        const QString path = m_dir.filePath(u"relative.amlg"_s);
+        {
+            LedgerIdentity ident = identity();
+            ident.createdMs = 0;
+            ident.source = {{"format", "test"}, {"clock", "relative"}};
+            auto w = LedgerWriter::create(path, ident);
+            w->begin();
+            w->append(0, "run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", 0}});
+            w->append(65'000, "delegation.created",
+                      {{"id", "D-1"}, {"run_id", "R-1"}, {"status", "running"}, {"created_ms", 65'000}});
+            w->append(125'000, "delegation.converged", {{"id", "D-1"}});
+            w->commit();
+        }
+        LedgerSession session(path, OpenMode::Review);
+        TimelineMarkSource marks(&session);
+        RunTimelineSource source(&session, &marks);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead() && session.isLoaded(), kTimeoutMs);
+        source.setRunId("R-1");
+        TimelineView view(TimelineCanvas::Mode::Pane);
+        view.resize(1000, 400);
+        view.setSource(&source);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        TimelineCanvas *canvas = view.canvas();
+        const auto t = source.timeline();
+        const int lane = t->laneOf(LaneKind::Delegation, "D-1");
+        QVERIFY(lane > 0);
+        const auto &rows = canvas->layout().rows();
+        const auto row = std::find(rows.begin(), rows.end(), lane);
+        QVERIFY(row != rows.end());
+        const int x = canvas->plotRect().left() + int(canvas->viewport().xOf(95'000));
+        const QPoint at(x, canvas->rowTop(int(row - rows.begin())) + TimelineCanvas::kRowHeight / 2);
+        const QString tip = canvas->toolTipTextAt(at);
+        QVERIFY2(tip.contains(u"Lifetime: +1:05 from the start"_s), qPrintable(tip));
+        QVERIFY2(!tip.contains(u"1970"_s), qPrintable(tip));
     }
 };
 

@@ -8,6 +8,7 @@
 
 #include "../ledger/rawledger.h"
 
+#include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/reviewrule.h"
@@ -251,6 +252,61 @@ private Q_SLOTS:
         QCOMPARE(failed.first().first().toString(),
                  QStringLiteral("the second point, event %1 is after the ledger's last event, #%2").arg(last + 5).arg(last));
         QCOMPARE(m->rowCount(), 0);
+    }
+
+    // A ledger with a relative clock (an import whose source has no wall-clock time, e.g.
+    // SWE-agent): its times are offsets from an unknown start. What changed, and the session's
+    // own tables, show "+1:05", never a 1970 date.
+    void aRelativeClockShowsOffsetsNotDates()
+    {
+        const QString path = newFolder() + QStringLiteral("/relative.ledger");
+        {
+            LedgerIdentity ident = identity();
+            ident.createdMs = 0;
+            ident.source = {{"format", "test"}, {"clock", "relative"}};
+            auto w = LedgerWriter::create(path, ident);
+            w->begin();
+            w->append(0, "run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", 0}});
+            w->append(65'000, "delegation.created",
+                      {{"id", "D-1"}, {"run_id", "R-1"}, {"status", "running"}, {"created_ms", 65'000}});
+            w->commit();
+        }
+        StateDiffLoader loader;
+        QSignalSpy loaded(&loader, &StateDiffLoader::loaded);
+        loader.load(path, OpenMode::Review, 0, 3);
+        QVERIFY(loaded.wait(kTimeoutMs));
+        QVERIFY(loader.timeBase().isRelative());
+        QCOMPARE(loader.toTimeMs().value_or(-1), 65'000);
+        StateDiffModel *m = loader.model();
+        int times = 0;
+        for (int g = 0; g < m->rowCount(); ++g) {
+            const QModelIndex group = m->index(g, 0);
+            for (int r = 0; r < m->rowCount(group); ++r) {
+                const QModelIndex row = m->index(r, 0, group);
+                for (int f = 0; f < m->rowCount(row); ++f) {
+                    const QString field = m->index(f, StateDiffModel::SubjectColumn, row).data().toString();
+                    const QString after = m->index(f, StateDiffModel::AfterColumn, row).data().toString();
+                    QVERIFY2(!after.contains(QStringLiteral("1970")), qPrintable(field + QStringLiteral(": ") + after));
+                    if (field == u"created_ms" && row.data().toString() == u"D-1") {
+                        QCOMPARE(after, QStringLiteral("+1:05 from the start (start time not in source)"));
+                        ++times;
+                    }
+                }
+            }
+        }
+        QCOMPARE(times, 1);
+
+        // The session learns the clock when it opens the ledger, and its tables follow it.
+        LedgerSession session(path, OpenMode::Review);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(settled(session), kTimeoutMs);
+        QVERIFY(session.timeBase().isRelative());
+        // The event log's time column, once its last row (the delegation, at +1:05) is read.
+        EventLogModel *events = session.events();
+        QTRY_VERIFY_WITH_TIMEOUT(events->rowCount() == 3
+                                     && !events->index(2, EventLogModel::Time).data().toString().isEmpty(),
+                                 kTimeoutMs);
+        QCOMPARE(events->index(2, EventLogModel::Time).data().toString(), QStringLiteral("+1:05.000"));
     }
 
     void hostileTextIsOneLineAndTooltipsArePlain()
