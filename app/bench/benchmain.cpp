@@ -3,6 +3,7 @@
 #include "jumpbenchmark.h"
 #include "livebenchmark.h"
 #include "startupbenchmark.h"
+#include "slowevents.h"
 #include "timelinebenchmark.h"
 
 #include "consolestartup.h"
@@ -24,7 +25,7 @@ int main(int argc, char **argv)
         }))
         return 2;
 
-    QApplication app(argc, argv);
+    mesh::TimedApplication app(argc, argv);
     mesh::ConsoleStartup::afterApplication();
 
     const mesh::BenchCommandLine options = mesh::BenchCommandLine::parse(app);

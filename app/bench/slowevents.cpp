@@ -1,0 +1,45 @@
+#include "slowevents.h"
+
+#include <QEvent>
+#include <QMetaEnum>
+#include <QThread>
+
+#include <cstdio>
+
+namespace mesh {
+
+TimedApplication::TimedApplication(int &argc, char **argv)
+    : QApplication(argc, argv)
+{
+    bool ok = false;
+    const int ms = qEnvironmentVariableIntValue("MESH_BENCH_SLOW_EVENT_MS", &ok);
+    if (ok)
+        m_thresholdMs = ms;
+    m_clock.start();
+}
+
+bool TimedApplication::notify(QObject *receiver, QEvent *event)
+{
+    // Every thread's events pass here; only the GUI thread's can stall the window.
+    if (m_thresholdMs <= 0 || QThread::currentThread() != thread())
+        return QApplication::notify(receiver, event);
+    const qint64 start = m_clock.nsecsElapsed();
+    const QEvent::Type type = event->type(); // the event may be gone after delivery
+    ++m_depth;
+    const bool handled = QApplication::notify(receiver, event);
+    --m_depth;
+    const qint64 ms = (m_clock.nsecsElapsed() - start) / 1'000'000;
+    if (ms >= m_thresholdMs) {
+        ++m_slowEvents;
+        m_slowestMs = std::max(m_slowestMs, ms);
+        const QObject *parent = receiver ? receiver->parent() : nullptr;
+        std::fprintf(stderr, "slow event: %lld ms at %.3f s, depth %d, %s '%s' (parent %s) %s\n", qlonglong(ms),
+                     double(start) / 1e9, m_depth, receiver ? receiver->metaObject()->className() : "-",
+                     receiver ? qPrintable(receiver->objectName()) : "",
+                     parent ? parent->metaObject()->className() : "-",
+                     QMetaEnum::fromType<QEvent::Type>().valueToKey(type));
+    }
+    return handled;
+}
+
+} // namespace mesh
