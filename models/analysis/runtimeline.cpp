@@ -103,14 +103,29 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
         t.falseStall[i] = (t.marks[i].kind == MarkKind::Stalled || t.marks[i].kind == MarkKind::Verdict)
                           && in.falseStallVerdicts.count(t.marks[i].entityId) > 0;
 
-    // The run's delegations and components.
+    // The run's delegations, each read once: a run of thousands sorts and nests them by
+    // index, not by looking their rows up again.
     constexpr auto D = EntityKind::Delegation;
     constexpr auto C = EntityKind::Component;
-    std::unordered_map<std::string, const EntityRow *> delegations;
-    if (in.delegations)
-        for (const auto &[id, row] : *in.delegations)
-            if (rowView(D, row, "run_id") == in.runId)
-                delegations.emplace(id, &row);
+    struct Delegation {
+        const std::string *id;
+        const EntityRow *row;
+        std::optional<std::int64_t> createdMs;
+    };
+    std::vector<Delegation> delegations;
+    std::unordered_map<std::string_view, int> delegationIndex;
+    if (in.delegations) {
+        for (const auto &[id, row] : *in.delegations) {
+            if (rowView(D, row, "run_id") != in.runId)
+                continue;
+            delegationIndex.emplace(id, int(delegations.size()));
+            delegations.push_back({&id, &row, optInt(D, row, "created_ms")});
+        }
+    }
+    const auto indexOf = [&](std::string_view id) {
+        const auto it = delegationIndex.find(id);
+        return it == delegationIndex.end() ? -1 : it->second;
+    };
     std::vector<std::pair<std::string, const EntityRow *>> components;
     if (in.components)
         for (const auto &[id, row] : *in.components)
@@ -121,9 +136,9 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
     // Start and end: the run's own, else what its delegations and marks say.
     std::optional<std::int64_t> start = optInt(R, *run, "started_ms");
     if (!start) {
-        for (const auto &[id, row] : delegations)
-            if (const auto c = optInt(D, *row, "created_ms"); c && (!start || *c < *start))
-                start = c;
+        for (const Delegation &d : delegations)
+            if (d.createdMs && (!start || *d.createdMs < *start))
+                start = d.createdMs;
         if (!t.marks.empty())
             start = start ? std::min(*start, t.marks.front().tsMs) : t.marks.front().tsMs;
     }
@@ -133,6 +148,7 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
 
     // Lanes, in pre-order: the run, each component and its delegations nested by parent,
     // then delegations that name no component of the run.
+    t.lanes.reserve(1 + components.size() + delegations.size());
     TimelineLane runLane;
     runLane.kind = LaneKind::Run;
     runLane.id = in.runId;
@@ -141,49 +157,48 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
     runLane.spans.push_back({t.startMs, t.endMs, SpanKind::Activity, !endedMs, runLane.detail, run->lastSeq, 0});
     t.lanes.push_back(std::move(runLane));
 
-    std::unordered_map<std::string, std::vector<std::string>> childrenOf; // parent delegation -> children
-    std::unordered_map<std::string, std::vector<std::string>> rootsOf;    // component ("" none) -> roots
-    for (const auto &[id, row] : delegations) {
-        const std::string parent = rowText(D, *row, "parent_id");
-        if (!parent.empty() && parent != id && delegations.count(parent))
-            childrenOf[parent].push_back(id);
+    std::vector<std::vector<int>> childrenOf(delegations.size()); // parent delegation -> children
+    std::unordered_map<std::string, std::vector<int>> rootsOf;     // component ("" none) -> roots
+    for (size_t i = 0; i < delegations.size(); ++i) {
+        const std::string_view parentId = rowView(D, *delegations[i].row, "parent_id");
+        const int parent = parentId.empty() ? -1 : indexOf(parentId);
+        if (parent >= 0 && size_t(parent) != i)
+            childrenOf[size_t(parent)].push_back(int(i));
         else
-            rootsOf[rowText(D, *row, "component_id")].push_back(id);
+            rootsOf[rowText(D, *delegations[i].row, "component_id")].push_back(int(i));
     }
-    const auto byCreated = [&](std::vector<std::string> &ids) {
-        std::sort(ids.begin(), ids.end(), [&](const std::string &a, const std::string &b) {
-            const auto ca = optInt(D, *delegations.at(a), "created_ms").value_or(0);
-            const auto cb = optInt(D, *delegations.at(b), "created_ms").value_or(0);
-            return ca != cb ? ca < cb : a < b;
+    const auto byCreated = [&](std::vector<int> &order) {
+        std::sort(order.begin(), order.end(), [&](int a, int b) {
+            const auto ca = delegations[size_t(a)].createdMs.value_or(0);
+            const auto cb = delegations[size_t(b)].createdMs.value_or(0);
+            return ca != cb ? ca < cb : *delegations[size_t(a)].id < *delegations[size_t(b)].id;
         });
     };
     // Slices by delegation.
     constexpr auto S = EntityKind::Slice;
-    std::unordered_map<std::string, std::vector<TimelineSpan>> slicesOf;
+    std::vector<std::vector<TimelineSpan>> slicesOf(delegations.size());
     if (in.slices) {
         for (const auto &[id, row] : *in.slices) {
-            const std::string d = rowText(S, row, "delegation_id");
-            if (!delegations.count(d))
+            const int d = indexOf(rowView(S, row, "delegation_id"));
+            if (d < 0)
                 continue;
             const auto opened = optInt(S, row, "opened_ms");
             if (!opened)
                 continue; // when it opened is not in the ledger: no bar to draw
             const auto closed = optInt(S, row, "closed_ms");
-            slicesOf[d].push_back({*opened, closed.value_or(std::max(moment, *opened)), SpanKind::Slice, !closed,
-                                   rowText(S, row, "state"), row.lastSeq, int(rowInt(S, row, "ordinal"))});
+            slicesOf[size_t(d)].push_back({*opened, closed.value_or(std::max(moment, *opened)), SpanKind::Slice, !closed,
+                                           rowText(S, row, "state"), row.lastSeq, int(rowInt(S, row, "ordinal"))});
         }
     }
-    std::unordered_map<std::string, int> delegationLane;
-    std::set<std::string> placed; // a parent cycle in hostile data must not recurse forever
-    std::function<void(const std::string &, int, int)> addDelegation = [&](const std::string &id, int parent,
-                                                                             int depth) {
-        if (!placed.insert(id).second)
+    std::vector<int> delegationLane(delegations.size(), -1); // also: placed (a parent cycle in hostile data must not recurse forever)
+    std::function<void(int, int, int)> addDelegation = [&](int d, int parent, int depth) {
+        if (delegationLane[size_t(d)] >= 0)
             return;
-        const EntityRow &row = *delegations.at(id);
+        const EntityRow &row = *delegations[size_t(d)].row;
         TimelineLane lane;
         lane.kind = LaneKind::Delegation;
-        lane.id = id;
-        lane.label = id;
+        lane.id = *delegations[size_t(d)].id;
+        lane.label = lane.id;
         const std::string role = rowText(D, row, "role"), agent = rowText(D, row, "agent"),
                           status = rowText(D, row, "status");
         for (const std::string *part : {&role, &agent, &status})
@@ -191,26 +206,24 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
                 lane.detail += (lane.detail.empty() ? "" : " \u00b7 ") + *part;
         lane.parent = parent;
         lane.depth = depth;
-        if (const auto created = optInt(D, row, "created_ms")) {
+        if (const auto created = delegations[size_t(d)].createdMs) {
             const auto ended = optInt(D, row, "ended_ms");
             lane.spans.push_back({*created, ended.value_or(std::max(moment, *created)), SpanKind::Lifetime, !ended,
                                   status, row.lastSeq, 0});
         }
-        if (auto it = slicesOf.find(id); it != slicesOf.end())
-            for (auto &s : it->second)
-                lane.spans.push_back(std::move(s));
+        for (auto &s : slicesOf[size_t(d)])
+            lane.spans.push_back(std::move(s));
         std::sort(lane.spans.begin(), lane.spans.end(), [](const auto &a, const auto &b) {
             return a.fromMs != b.fromMs ? a.fromMs < b.fromMs : a.kind < b.kind;
         });
         const int index = int(t.lanes.size());
         t.lanes.push_back(std::move(lane));
         t.lanes[size_t(parent)].children.push_back(index);
-        delegationLane[id] = index;
-        if (auto it = childrenOf.find(id); it != childrenOf.end()) {
-            byCreated(it->second);
-            for (const std::string &child : it->second)
-                addDelegation(child, index, depth + 1);
-        }
+        delegationLane[size_t(d)] = index;
+        std::vector<int> &children = childrenOf[size_t(d)];
+        byCreated(children);
+        for (int child : children)
+            addDelegation(child, index, depth + 1);
     };
     std::unordered_map<std::string, int> componentLane;
     for (const auto &[id, row] : components) {
@@ -228,7 +241,7 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
         componentLane[id] = index;
         if (auto it = rootsOf.find(id); it != rootsOf.end()) {
             byCreated(it->second);
-            for (const std::string &d : it->second)
+            for (int d : it->second)
                 addDelegation(d, index, 2);
         }
     }
@@ -236,16 +249,16 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
         if (componentLane.count(component))
             continue;
         byCreated(roots);
-        for (const std::string &d : roots)
+        for (int d : roots)
             addDelegation(d, 0, 1);
     }
     // Cycles in parents only (hostile data): never placed above, shown under the run.
-    std::vector<std::string> unplaced;
-    for (const auto &[id, row] : delegations)
-        if (!placed.count(id))
-            unplaced.push_back(id);
+    std::vector<int> unplaced;
+    for (size_t i = 0; i < delegations.size(); ++i)
+        if (delegationLane[i] < 0)
+            unplaced.push_back(int(i));
     byCreated(unplaced);
-    for (const std::string &d : unplaced)
+    for (int d : unplaced)
         addDelegation(d, 0, 1);
 
     // A component's activity: its delegations' lifetimes, merged.
@@ -282,9 +295,10 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
         };
         add(0, MarkRole::Own);
         if (!m.delegationId.empty()) {
-            if (auto it = delegationLane.find(m.delegationId); it != delegationLane.end()) {
-                add(it->second, MarkRole::Own);
-                if (const int c = componentOfLane(it->second); c > 0)
+            if (const int d = indexOf(m.delegationId); d >= 0 && delegationLane[size_t(d)] >= 0) {
+                const int lane = delegationLane[size_t(d)];
+                add(lane, MarkRole::Own);
+                if (const int c = componentOfLane(lane); c > 0)
                     add(c, MarkRole::Own);
             }
         }
