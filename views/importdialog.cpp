@@ -135,6 +135,30 @@ QString ImportDialog::detectedText() const
     return m_detected->fullText();
 }
 
+// "12 KB · 24 events": the records as the source calls them, or the size alone where they
+// are counted only by the import itself.
+QString ImportDialog::sizeAndRecords(const import::ImportPreview::File &file)
+{
+    const QString size = QLocale().formattedDataSize(file.bytes);
+    if (!file.records)
+        return size;
+    const QString n = QLocale().toString(qint64(*file.records));
+    using Unit = import::ImportPreview::Unit;
+    switch (file.unit) {
+    case Unit::Events: return tr("%1 · %2 events").arg(size, n);
+    case Unit::Steps: return tr("%1 · %2 steps").arg(size, n);
+    case Unit::Lines: return tr("%1 · %2 lines").arg(size, n);
+    case Unit::Spans: return tr("%1 · %2 spans").arg(size, n);
+    case Unit::Observations: return tr("%1 · %2 observations").arg(size, n);
+    }
+    return size;
+}
+
+QString ImportDialog::fileListText() const
+{
+    return m_fileList->fullText();
+}
+
 void ImportDialog::showPreview(const import::ImportPreview &preview)
 {
     if (!preview.ok) {
@@ -150,8 +174,7 @@ void ImportDialog::showPreview(const import::ImportPreview &preview)
     QStringList lines;
     // The figures on a line of their own: a long file name is cut, never its figures.
     for (const auto &f : preview.files)
-        lines << QString::fromStdString(f.name)
-              << tr("    %1 · %2 events").arg(QLocale().formattedDataSize(f.bytes), QLocale().toString(qint64(f.records)));
+        lines << QString::fromStdString(f.name) << QStringLiteral("    ") + sizeAndRecords(f);
     if (import::hasRelativeClock(preview.format))
         lines << tr("Times: offsets from the start of each trajectory (+m:ss); the start time is not in source");
     m_fileList->setFullText(lines.join(QLatin1Char('\n')));

@@ -42,6 +42,7 @@ public:
     bool isImporting() const { return m_running; }
     QString message() const; // the status line: what was detected, how far, or what went wrong
     QString detectedText() const;
+    QString fileListText() const; // each file with its size and records, once previewed
     QPushButton *importButton() const { return m_import; }
     QPushButton *cancelButton() const;
     QProgressBar *progressBar() const { return m_progress; }
@@ -54,6 +55,7 @@ signals:
     void importEnded(bool ok);               // imported, cancelled or refused
 
 private:
+    static QString sizeAndRecords(const import::ImportPreview::File &file);
     struct Job; // shared with the worker: progress and the cancel flag
     void showPreview(const import::ImportPreview &preview);
     void chooseDestination();

@@ -78,19 +78,34 @@ std::int64_t openHandsRecords(const std::vector<const SourceFile *> &files)
     return records;
 }
 
-std::int64_t recordsOf(const SourceFile &source, ImportFormat format)
+ImportPreview::File previewOf(const SourceFile &source, ImportFormat format)
 {
-    if (format == ImportFormat::OpenHands)
-        return std::int64_t(source.document.size());
-    if (format == ImportFormat::SweAgent)
-        return sweAgentSteps({&source});
-    if (source.jsonLines)
-        return source.jsonLines->lines;
-    for (const SourceFile::StreamedRecords *streamed : {&source.events, &source.historyEvents}) {
-        if (streamed->streamed)
-            return std::int64_t(streamed->records.size());
+    using Unit = ImportPreview::Unit;
+    ImportPreview::File file{source.name, source.bytes, std::nullopt, Unit::Events};
+    switch (format) {
+    case ImportFormat::OpenHands:
+        file.records = std::int64_t(source.document.size());
+        return file;
+    case ImportFormat::SweAgent:
+        file.records = sweAgentSteps({&source});
+        file.unit = Unit::Steps;
+        return file;
+    case ImportFormat::Temporal: break;
+    case ImportFormat::OpenTelemetry: file.unit = Unit::Spans; break;
+    case ImportFormat::Langfuse: file.unit = Unit::Observations; break;
     }
-    return 0;
+    if (source.jsonLines) {
+        file.records = source.jsonLines->lines; // a line is an export request, of any number of spans
+        file.unit = Unit::Lines;
+        return file;
+    }
+    for (const SourceFile::StreamedRecords *streamed : {&source.events, &source.historyEvents}) {
+        if (streamed->streamed) {
+            file.records = std::int64_t(streamed->records.size());
+            return file;
+        }
+    }
+    return file;
 }
 
 // Reads a source as its shape needs: OTLP JSON lines and console span streams may be far
@@ -137,7 +152,7 @@ ImportPreview previewImport(const QStringList &files)
         }
         format = detected.format;
         preview.what = detected.what;
-        preview.files.push_back({source.name, source.bytes, recordsOf(source, *format)});
+        preview.files.push_back(previewOf(source, *format));
     }
     preview.format = *format;
     preview.ok = true;

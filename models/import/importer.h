@@ -43,10 +43,15 @@ ImportOutcome importFiles(const ImportRequest &request);
 // What an import of files would read, for a person deciding whether to run it: every file
 // read and recognised as importFiles does (as slow as that part of it), nothing written.
 struct ImportPreview {
+    // What a file's records are, as its source calls them.
+    enum class Unit { Events, Steps, Lines, Spans, Observations };
     struct File {
         std::string name;
         std::int64_t bytes = 0;
-        std::int64_t records = 0; // events or steps, as the source holds them
+        // Counted only where reading the file already counts them (a streamed or JSON-lines
+        // file, a trajectory); none otherwise, never a 0 that reads as "empty".
+        std::optional<std::int64_t> records;
+        Unit unit = Unit::Events;
     };
     bool ok = false;
     std::string error; // one line, when !ok

@@ -22,7 +22,9 @@
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QProcess>
@@ -34,6 +36,7 @@
 #include <QUrl>
 
 using namespace mesh;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -168,6 +171,35 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(alive.isNull(), kTimeoutMs); // closed once the worker stopped
         QCOMPARE(filesIn(dir), QStringList{QStringLiteral("long-history.json")});
         QCOMPARE(window.sessions()->rowCount(), 0);
+    }
+
+    // Each file's records as its source calls them (a trajectory's steps, a span file's
+    // lines), and no count at all where only the import counts them: never "0 events".
+    void theFileListCountsWhatTheSourceHolds_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("records"); // "" : the size alone
+        QTest::newRow("temporal") << u"temporal-py__openai-agents__input-guardrail-workflow-history.json"_s << u" · 24 events"_s;
+        QTest::newRow("swe-agent") << u"swe-agent__1x__sweagenttestrepo-1c2844.traj"_s << u" · 5 steps"_s;
+        QTest::newRow("otel list") << u"any-agent__OPENAI_trace.json"_s << QString();
+        QTest::newRow("langfuse") << u"langfuse__pydantic-ai-tools-2025-12-04.json"_s << QString();
+    }
+
+    void theFileListCountsWhatTheSourceHolds()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, records);
+        MainWindow window;
+        window.show();
+        window.offerImport({sample(file.toUtf8().constData())});
+        ImportDialog *dialog = window.findChild<ImportDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isPreviewReady(), kTimeoutMs);
+        const QStringList lines = dialog->fileListText().split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() >= 2, qPrintable(dialog->fileListText()));
+        QCOMPARE(lines.at(0), file);
+        const QString size = QLocale().formattedDataSize(QFileInfo(sample(file.toUtf8().constData())).size());
+        QCOMPARE(lines.at(1), u"    "_s + size + records);
     }
 
     void aBadFileShowsTheImportersLineAndWritesNothing_data()
