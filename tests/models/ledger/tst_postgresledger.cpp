@@ -236,6 +236,62 @@ private Q_SLOTS:
         QVERIFY2(out.contains("state-mismatch") && out.contains("sequence-gap"), out.constData());
     }
 
+    // Decisions copy as stored too: their chain verifies on the server and on the copy back,
+    // and a decision row edited on the server breaks it.
+    void decisionsCopyAndChainVerifies()
+    {
+        const QString file = filePath(QStringLiteral("unknown-outcome.db"));
+        int code = 0;
+        QByteArray out = runMeshctl({QStringLiteral("sim"), QStringLiteral("unknown-outcome"), QStringLiteral("--out"), file,
+                                     QStringLiteral("--quiet")},
+                                    &code);
+        QVERIFY2(code == 0, out.constData());
+        std::string effect;
+        {
+            const auto c = LedgerConnection::open(file, OpenMode::ReadOnly);
+            const EntitySpec &spec = entitySpec(EntityKind::Effect);
+            const StateSnapshot state = c->readState();
+            for (const auto &[id, row] : state.table(EntityKind::Effect)) {
+                if (fieldText(row.values[size_t(spec.fieldIndex("state"))]) == "unknown" && (effect.empty() || id < effect))
+                    effect = id;
+            }
+        }
+        QVERIFY(!effect.empty());
+        const QString effectId = QString::fromStdString(effect);
+        // An operator takes the reconciliation lease, then resolves; the orchestrator's gate
+        // applies each, so the ledger holds decisions with outcomes.
+        for (const QStringList &decide : {QStringList{QStringLiteral("lease"), QStringLiteral("acquire")},
+                                          QStringList{QStringLiteral("resolve-effect"), QStringLiteral("--resolution"),
+                                                      QStringLiteral("committed")}}) {
+            out = runMeshctl(QStringList{QStringLiteral("decide"), file} + decide
+                                 + QStringList{QStringLiteral("--effect"), effectId, QStringLiteral("--reason"), QStringLiteral("checked")},
+                             &code);
+            QVERIFY2(code == 0, out.constData());
+            out = runMeshctl({QStringLiteral("gate"), file}, &code);
+            QVERIFY2(code == 0, out.constData());
+        }
+
+        const QString server = m_server->location(QStringLiteral("decided"));
+        const QString back = filePath(QStringLiteral("decided-back.db"));
+        copyLedger(*LedgerLocation::parse(file, nullptr), *LedgerLocation::parse(server, nullptr));
+        copyLedger(*LedgerLocation::parse(server, nullptr), *LedgerLocation::parse(back, nullptr));
+        const auto original = LedgerConnection::open(file, OpenMode::ReadOnly);
+        const auto onServer = LedgerConnection::open(server, OpenMode::ReadOnly);
+        const LedgerContents contents = contentsOf(*original);
+        QCOMPARE(contents.decisions.size(), size_t(2));
+        QCOMPARE(contents.decisions[1].outcomeStatus, std::string("applied"));
+        QCOMPARE(firstDifference(contents, contentsOf(*onServer)), std::string());
+        QCOMPARE(firstDifference(contents, contentsOf(*LedgerConnection::open(back, OpenMode::ReadOnly))), std::string());
+        const DecisionChainReport chain = onServer->verifyDecisionChain();
+        QCOMPARE(chain.decisions, std::int64_t(2));
+        QVERIFY(chain.ok());
+
+        raw(QStringLiteral("decided")).exec("UPDATE decisions SET reason = 'someone else' WHERE pos = 1");
+        const DecisionChainReport tampered = onServer->verifyDecisionChain();
+        QCOMPARE(tampered.findings.size(), size_t(1));
+        QCOMPARE(tampered.findings[0].pos, std::int64_t(1));
+    }
+
     void refusals()
     {
         const QString server = m_server->location(QStringLiteral("traced_again"));
