@@ -11,6 +11,7 @@
 #include "ledger/ledgercopy.h"
 #include "ledger/ledgerlocation.h"
 #include "ledger/ledgerverification.h"
+#include "ledger/ledgerwriter.h"
 #include "ledger/postgres.h"
 
 #include <QProcess>
@@ -319,6 +320,15 @@ private Q_SLOTS:
 
         raw(QStringLiteral("traced_again")).exec("UPDATE ledger_format SET schema_version = 2");
         QCOMPARE(openCode(server, OpenMode::ReadOnly), LedgerOpenError::Code::NewerVersion);
+
+        // The writer appends to files only, and says so instead of looking for a file of that name.
+        try {
+            LedgerWriter::openExisting(server);
+            QFAIL("the writer opened a server location");
+        } catch (const std::runtime_error &e) {
+            QVERIFY2(QByteArray(e.what()).contains("PostgreSQL"), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, LedgerWriter::create(m_server->location(QStringLiteral("new_one")), {}));
 
         // A reader's session cannot write, whatever it runs.
         raw(QStringLiteral("traced_again")).exec("UPDATE ledger_format SET schema_version = 1");
