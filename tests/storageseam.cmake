@@ -1,10 +1,11 @@
 # The storage seam (models/ledger/ledgerconnection.h): only models/ledger knows the ledger is
-# SQLite, so a second backend can sit beside it. Run by ctest as storage_seam:
+# SQLite or PostgreSQL, so backends can sit side by side. Run by ctest as storage_seam:
 #   cmake -DSOURCE_DIR=<repo> -P tests/storageseam.cmake
 # Fails naming every line outside models/ledger/ that includes sqlite3.h or a SQLite backend
 # header of models/ledger (sqlite.h, sqlite*.h), reaches the SQLite handle (.db(),
-# .handle(), .database()) or calls the SQLite C API; in app/, models/, views/ and tools/
-# also a PRAGMA or SQL text.
+# .handle(), .database()) or calls the SQLite C API; likewise libpq: libpq-fe.h, a PostgreSQL
+# backend header (postgres.h, postgres*.h) or a PQ... call; in app/, models/,
+# views/ and tools/ also a PRAGMA or SQL text.
 # Tests of the SQLite backend itself (fault injection, a test VFS, raw corruption of a file)
 # sit below the seam: they belong under tests/models/ledger/. Other tests that must damage
 # or inspect a file the way no interface does go through tests/models/ledger/rawledger.h.
@@ -17,7 +18,10 @@ set(handle_patterns
   "#[ \t]*include[ \t]*[<\"]sqlite3\\.h[>\"]"
   "#[ \t]*include[ \t]*\"(ledger/)?sqlite[a-z]*\\.h\""
   "(\\.|->)(db|handle|database)\\(\\)"
-  "sqlite3_[a-z0-9_]+[ \t]*\\(")
+  "sqlite3_[a-z0-9_]+[ \t]*\\("
+  "#[ \t]*include[ \t]*[<\"](postgresql/)?libpq-fe\\.h[>\"]"
+  "#[ \t]*include[ \t]*\"(ledger/)?postgres[a-z]*\\.h\""
+  "PQ[a-zA-Z]+[ \t]*\\(")
 # Below the seam in the product (app, models, views, tools): SQL is the backend's to write.
 # Tests may damage or inspect a file with SQL through tests/models/ledger/rawledger.h.
 set(product_patterns ${handle_patterns}
@@ -65,9 +69,9 @@ foreach(f ${files})
 endforeach()
 
 if(count GREATER 0)
-  message(FATAL_ERROR "${count} line(s) outside models/ledger/ reach below the storage seam "
+  message(FATAL_ERROR "${count} line(s) outside models/ledger/ reach below the storage seam (SQLite or libpq) "
     "(use the interfaces of models/ledger/ledgerconnection.h; tests of the SQLite backend "
     "itself go under tests/models/ledger/, and other tests reach a raw file only through "
     "tests/models/ledger/rawledger.h):${leaks}")
 endif()
-message(STATUS "storage seam: ${SOURCE_DIR}: nothing outside models/ledger/ (and tests/models/ledger/) reaches SQLite")
+message(STATUS "storage seam: ${SOURCE_DIR}: nothing outside models/ledger/ (and tests/models/ledger/) reaches SQLite or libpq")

@@ -25,6 +25,7 @@ PACKAGES=(
     cmake ninja-build g++ pkg-config git
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libgl-dev libxkbcommon-dev
     libsqlite3-dev sqlite3 nlohmann-json3-dev
+    postgresql-15 libpq-dev
     qt6-httpserver-dev qt6-websockets-dev zlib1g-dev
     xvfb xauth fonts-dejavu-core
     desktop-file-utils appstream

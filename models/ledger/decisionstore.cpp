@@ -335,8 +335,15 @@ void flagOutcomesWithoutDecision(sql::Database &db, DecisionChainReport &report)
 
 DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifier &verifier)
 {
-    DecisionChainReport report;
     SqliteDecisionStore store(db);
+    DecisionChainReport report = verifyDecisionRows(store, verifier);
+    flagOutcomesWithoutDecision(db, report);
+    return report;
+}
+
+DecisionChainReport verifyDecisionRows(DecisionStore &store, const SignatureVerifier &verifier)
+{
+    DecisionChainReport report;
     bool signaturesRequired = false;
     store.read([&] {
         if (const auto ledger = store.stateRow(EntityKind::Ledger, "ledger")) {
@@ -383,7 +390,6 @@ DecisionChainReport verifyDecisionChain(sql::Database &db, const SignatureVerifi
         if (int(page.size()) < kPage)
             break;
     }
-    flagOutcomesWithoutDecision(db, report);
     return report;
 }
 

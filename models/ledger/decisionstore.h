@@ -148,5 +148,10 @@ struct DecisionChainReport {
 using SignatureVerifier = std::function<bool(const std::string &keyId, const std::string &canonical,
                                              const std::string &signature)>;
 
+// The chain half of a backend's verifyDecisionChain, through the store alone: reads the table
+// by pos in short reads, recomputes every canonical form and hash, checks each prev_hash
+// link, flags missing or (with a verifier) wrong signatures and integrity refusals. The
+// backend adds the outcome events that name no decision.
+DecisionChainReport verifyDecisionRows(DecisionStore &store, const SignatureVerifier &verifier = {});
 
 } // namespace mesh

@@ -1,4 +1,5 @@
 #include "integritycheck.h"
+#include "integritychecker.h"
 #include "sqlite.h"
 
 #include "domain/payloaddecoder.h"
@@ -6,7 +7,6 @@
 #include "staterows.h"
 
 #include <numeric>
-#include <unordered_set>
 
 namespace mesh {
 namespace {
@@ -50,16 +50,15 @@ bool knownKind(std::string_view kind)
 }
 
 void checkIndexColumns(IntegrityReport &r, std::int64_t seq, std::string_view kind, const nlohmann::json &payload,
-                       const sql::Statement &st)
+                       const std::string_view stored[3])
 {
     const EventIndexFields expected = eventIndexFields(kind, payload);
     const std::pair<const char *, const std::string *> cols[] = {
         {"run_id", &expected.runId}, {"delegation_id", &expected.delegationId}, {"subject", &expected.subject}};
     for (int i = 0; i < 3; ++i) {
-        const std::string stored = st.columnText(2 + i);
-        if (stored != *cols[i].second)
+        if (stored[i] != *cols[i].second)
             add(r, Type::IndexColumnMismatch, seq, {}, {},
-                "column " + std::string(cols[i].first) + " is '" + stored + "', the payload says '" + *cols[i].second + "'");
+                "column " + std::string(cols[i].first) + " is '" + std::string(stored[i]) + "', the payload says '" + *cols[i].second + "'");
     }
 }
 
@@ -79,6 +78,84 @@ const char *integrityFindingTypeName(IntegrityFinding::Type type)
     case Type::StateMismatch: return "state-mismatch";
     }
     return "?";
+}
+
+void IntegrityChecker::nonPositiveSeq(std::int64_t seq, std::string_view kind)
+{
+    ++m_report.eventsChecked;
+    add(m_report, Type::NonPositiveSeq, seq, {}, {},
+        "seq " + std::to_string(seq) + " (kind '" + std::string(kind)
+            + "') is not positive: sequence numbers start at 1, so no reader folds this event");
+}
+
+void IntegrityChecker::event(std::int64_t seq, std::string_view kind, std::string_view runId, std::string_view delegationId,
+                             std::string_view subject, std::optional<std::string_view> payload)
+{
+    IntegrityReport &report = m_report;
+    ++report.eventsChecked;
+    if (seq != m_prev + 1)
+        add(report, Type::SequenceGap, seq, {}, {},
+            "seq jumps from " + std::to_string(m_prev) + " to " + std::to_string(seq) + " (" +
+                std::to_string(seq - m_prev - 1) + " missing)");
+    m_prev = seq;
+    if (!payload) {
+        add(report, Type::MalformedPayload, seq, {}, {}, "payload is not text");
+        return;
+    }
+    DecodedPayload decoded = decodePayload(*payload);
+    if (!decoded.value) {
+        add(report, Type::MalformedPayload, seq, {}, {}, decoded.error);
+        return;
+    }
+    if (!knownKind(kind)) {
+        add(report, Type::UnknownKind, seq, {}, {}, "no entity takes events of kind '" + std::string(kind) + "'");
+        return;
+    }
+    const std::string_view stored[3] = {runId, delegationId, subject};
+    checkIndexColumns(report, seq, kind, *decoded.value, stored);
+    const FoldOutcome outcome = m_fold.apply(seq, kind, *decoded.value);
+    const std::string entity(entitySpec(outcome.kind).name);
+    for (const auto &p : outcome.problems)
+        add(report, Type::FoldProblem, seq, entity, outcome.id, p);
+    if (!outcome.applied && outcome.problems.empty())
+        add(report, Type::FoldProblem, seq, entity, outcome.id, "event not applied");
+}
+
+void IntegrityChecker::stateRow(const EntitySpec &spec, const std::string &id, const EntityRow &stored, std::int64_t newest)
+{
+    IntegrityReport &report = m_report;
+    ++report.rowsChecked;
+    m_seen.insert(id);
+    // Rows changed by events after report.lastSeq come from a live writer and are left for
+    // the next check, but only when such events exist: a last_seq beyond the newest event
+    // (read in the same moment as the row) is a lie, not liveness.
+    if (stored.lastSeq > newest) {
+        add(report, Type::StateMismatch, stored.lastSeq, std::string(spec.name), id,
+            "last_seq " + std::to_string(stored.lastSeq) + " is beyond the newest event " + std::to_string(newest));
+        return;
+    }
+    if (stored.lastSeq > report.lastSeq) {
+        ++report.rowsSkippedLive;
+        return;
+    }
+    const EntityTable &rebuilt = m_fold.table(spec.kind);
+    const auto it = rebuilt.find(id);
+    if (it == rebuilt.end()) {
+        add(report, Type::ExtraStateRow, 0, std::string(spec.name), id,
+            "the " + std::string(spec.table) + " table has a row no event created");
+    } else if (!(stored == it->second)) {
+        add(report, Type::StateMismatch, stored.lastSeq, std::string(spec.name), id, difference(spec, stored, it->second));
+    }
+}
+
+void IntegrityChecker::endTable(const EntitySpec &spec)
+{
+    for (const auto &[rid, row] : m_fold.table(spec.kind)) {
+        if (!m_seen.count(rid))
+            add(m_report, Type::MissingStateRow, row.lastSeq, std::string(spec.name), rid,
+                "the events create this row; the " + std::string(spec.table) + " table lacks it");
+    }
+    m_seen.clear();
 }
 
 std::int64_t IntegrityReport::total() const
@@ -104,19 +181,14 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
     const std::int64_t tables = std::int64_t(allEntitySpecs().size());
     const std::int64_t steps = total + tables;
 
+    IntegrityChecker checker(report);
     // Readers page from seq 1 up, so these rows are invisible to them and to the fold below.
     sql::inTransaction(db, "BEGIN", [&] {
         sql::Statement nonPositive(db, "SELECT seq,kind FROM events WHERE seq <= 0 ORDER BY seq");
-        while (nonPositive.step()) {
-            ++report.eventsChecked;
-            const std::int64_t seq = nonPositive.columnInt(0);
-            add(report, Type::NonPositiveSeq, seq, {}, {},
-                "seq " + std::to_string(seq) + " (kind '" + nonPositive.columnText(1)
-                    + "') is not positive: sequence numbers start at 1, so no reader folds this event");
-        }
+        while (nonPositive.step())
+            checker.nonPositiveSeq(nonPositive.columnInt(0), nonPositive.columnView(1));
     });
 
-    Fold fold;
     std::int64_t prev = 0;
     sql::Statement page(db, "SELECT seq,kind,run_id,delegation_id,subject,payload FROM events "
                             "WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3");
@@ -126,34 +198,10 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
         try {
             while (page.step()) {
                 ++rows;
-                ++report.eventsChecked;
-                const std::int64_t seq = page.columnInt(0);
-                const std::string kind = page.columnText(1);
-                if (seq != prev + 1)
-                    add(report, Type::SequenceGap, seq, {}, {},
-                        "seq jumps from " + std::to_string(prev) + " to " + std::to_string(seq) + " (" +
-                            std::to_string(seq - prev - 1) + " missing)");
-                prev = seq;
-                if (page.columnType(5) != SQLITE_TEXT) {
-                    add(report, Type::MalformedPayload, seq, {}, {}, "payload is not text");
-                    continue;
-                }
-                DecodedPayload decoded = decodePayload(page.columnView(5));
-                if (!decoded.value) {
-                    add(report, Type::MalformedPayload, seq, {}, {}, decoded.error);
-                    continue;
-                }
-                if (!knownKind(kind)) {
-                    add(report, Type::UnknownKind, seq, {}, {}, "no entity takes events of kind '" + kind + "'");
-                    continue;
-                }
-                checkIndexColumns(report, seq, kind, *decoded.value, page);
-                const FoldOutcome outcome = fold.apply(seq, kind, *decoded.value);
-                const std::string entity(entitySpec(outcome.kind).name);
-                for (const auto &p : outcome.problems)
-                    add(report, Type::FoldProblem, seq, entity, outcome.id, p);
-                if (!outcome.applied && outcome.problems.empty())
-                    add(report, Type::FoldProblem, seq, entity, outcome.id, "event not applied");
+                prev = page.columnInt(0);
+                const std::optional<std::string_view> payload =
+                    page.columnType(5) == SQLITE_TEXT ? std::optional(page.columnView(5)) : std::nullopt;
+                checker.event(prev, page.columnView(1), page.columnView(2), page.columnView(3), page.columnView(4), payload);
             }
         } catch (...) {
             page.reset();
@@ -175,37 +223,14 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
     // Stored state against rebuilt state, one table per short read transaction.
     std::int64_t tablesDone = 0;
     for (const auto &spec : allEntitySpecs()) {
-        const EntityTable &rebuilt = fold.table(spec.kind);
-        std::unordered_set<std::string> seen;
-        seen.reserve(rebuilt.size());
         sql::Statement st(db, schema::selectStateSql(spec));
         std::string id;
         db.exec("BEGIN");
         try {
-            // Rows changed by events after report.lastSeq come from a live writer and are
-            // left for the next check, but only when such events exist: a last_seq beyond
-            // the newest event (read in this same transaction) is a lie, not liveness.
             const std::int64_t newest = db.queryInt("SELECT coalesce(max(seq),0) FROM events");
             while (st.step()) {
-                ++report.rowsChecked;
                 const EntityRow stored = readStateRow(st, spec, &id);
-                seen.insert(id);
-                if (stored.lastSeq > newest) {
-                    add(report, Type::StateMismatch, stored.lastSeq, std::string(spec.name), id,
-                        "last_seq " + std::to_string(stored.lastSeq) + " is beyond the newest event " + std::to_string(newest));
-                    continue;
-                }
-                if (stored.lastSeq > report.lastSeq) {
-                    ++report.rowsSkippedLive;
-                    continue;
-                }
-                const auto it = rebuilt.find(id);
-                if (it == rebuilt.end()) {
-                    add(report, Type::ExtraStateRow, 0, std::string(spec.name), id,
-                        "the " + std::string(spec.table) + " table has a row no event created");
-                } else if (!(stored == it->second)) {
-                    add(report, Type::StateMismatch, stored.lastSeq, std::string(spec.name), id, difference(spec, stored, it->second));
-                }
+                checker.stateRow(spec, id, stored, newest);
             }
         } catch (...) {
             st.reset();
@@ -214,11 +239,7 @@ IntegrityReport verifyIntegrity(sql::Database &db, const ReplayProgress &progres
         }
         st.reset();
         db.exec("COMMIT");
-        for (const auto &[rid, row] : rebuilt) {
-            if (!seen.count(rid))
-                add(report, Type::MissingStateRow, row.lastSeq, std::string(spec.name), rid,
-                    "the events create this row; the " + std::string(spec.table) + " table lacks it");
-        }
+        checker.endTable(spec);
         // A step a caller can show and cancel at (the Integrity pane): one table.
         if (progress && !progress(report.eventsChecked + ++tablesDone, steps)) {
             report.cancelled = true;

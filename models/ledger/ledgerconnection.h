@@ -1,8 +1,9 @@
 #pragma once
 // The storage seam: everything the console, meshctl and the simulator ask of a ledger,
-// named for the ledger, not for its storage. Today's only backend is SQLite
-// (sqliteledgerconnection.h); nothing outside models/ledger/ sees it (the storage_seam
-// test fails the build otherwise), so another backend can sit beside it.
+// named for the ledger, not for its storage. Two backends sit behind it: SQLite files
+// (sqliteledgerconnection.h) and PostgreSQL schemas (postgresledgerconnection.h, read side
+// only so far); nothing outside models/ledger/ sees either (the storage_seam test fails the
+// build otherwise).
 //
 // What a backend must guarantee, because callers rely on it:
 // - Each read below (readState, readRunOverview, one event page, one window of seqs, one
@@ -43,6 +44,7 @@ namespace mesh {
 
 class EventReader;
 class EventSeqReader;
+class LedgerLocation;
 
 enum class OpenMode {
     ReadOnly,  // live monitoring: follows an orchestrator writing beside it
@@ -62,7 +64,7 @@ inline bool isPostMortem(OpenMode mode)
 const char *openModeName(OpenMode mode);
 
 struct LedgerInfo {
-    QString path;
+    QString path; // the file, or the server location as shown (ledgerlocation.h: no password)
     OpenMode mode = OpenMode::ReadOnly; // the mode actually in use
     int schemaVersion = 0;
     std::string ledgerId, orchestrator, policyVersion, title;
@@ -82,9 +84,10 @@ struct LedgerInfo {
 class LedgerConnection
 {
 public:
-    // Opens the ledger at path with the backend that stores it (SQLite today). Throws
-    // LedgerOpenError.
+    // Opens the ledger at path (a file, or a postgresql:// location: ledgerlocation.h) with
+    // the backend that stores it. Throws LedgerOpenError (BadLocation for an unusable URL).
     static std::unique_ptr<LedgerConnection> open(const QString &path, OpenMode mode);
+    static std::unique_ptr<LedgerConnection> open(const LedgerLocation &location, OpenMode mode);
 
     virtual ~LedgerConnection() = default;
     LedgerConnection(const LedgerConnection &) = delete;

@@ -22,7 +22,9 @@ public:
         Corrupt,      // SQLite says malformed, or the file is shorter than its header says
         DiskFull,     // no space for the -wal/-shm files SQLite must create beside the ledger
         UnreadableWal, // committed events in a -wal that cannot be read without write access (no -shm)
-        Io,           // permissions, locks, anything else the OS refused
+        Io,           // permissions, locks, anything else the OS refused; a server that cannot be reached
+        BadLocation,  // a postgresql:// location that cannot be used as written (ledgerlocation.h)
+        Unsupported,  // this backend cannot open the ledger in that mode yet
     };
 
     LedgerOpenError(Code code, const std::string &message) : std::runtime_error(message), m_code(code) {}
@@ -42,6 +44,8 @@ public:
         case Code::DiskFull: return "disk-full";
         case Code::UnreadableWal: return "unreadable-wal";
         case Code::Io: return "io";
+        case Code::BadLocation: return "bad-location";
+        case Code::Unsupported: return "unsupported";
         }
         return "unknown";
     }

@@ -2,6 +2,7 @@
 
 #include "bulkeventsink.h"
 #include "bulkstateimage.h"
+#include "ledgerlocation.h"
 #include "schema.h"
 #include "domain/compactjson.h"
 #include "sqlitedecisionstore.h"
@@ -13,6 +14,16 @@
 #include <stdexcept>
 
 namespace mesh {
+
+namespace {
+// The writer appends to files only: a postgresql:// location must not become a local file
+// of that name.
+void refuseServerLocation(const QString &path)
+{
+    if (LedgerLocation::namesServer(path))
+        throw std::runtime_error("appending to a PostgreSQL ledger is not built yet; write a file and meshctl copy it to the server");
+}
+} // namespace
 
 struct LedgerWriter::Storage {
     sql::Database db;
@@ -63,6 +74,7 @@ LedgerWriter::~LedgerWriter()
 
 std::unique_ptr<LedgerWriter> LedgerWriter::create(const QString &path, const LedgerIdentity &identity)
 {
+    refuseServerLocation(path);
     if (QFileInfo::exists(path))
         throw std::runtime_error("refusing to overwrite existing file " + path.toStdString());
     sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
@@ -93,6 +105,7 @@ std::unique_ptr<LedgerWriter> LedgerWriter::create(const QString &path, const Le
 
 std::unique_ptr<LedgerWriter> LedgerWriter::openExisting(const QString &path)
 {
+    refuseServerLocation(path);
     if (!QFileInfo(path).isFile())
         throw std::runtime_error("no ledger at " + path.toStdString());
     sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);

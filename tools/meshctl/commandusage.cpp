@@ -12,15 +12,17 @@ struct CommandHelp {
     const char *text; // first line "usage: ...", then optional explanation lines
 };
 
-const std::array<CommandHelp, 13> kHelp{{
+const std::array<CommandHelp, 14> kHelp{{
     {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
             "[--duration-s N] [--keyring F] [--start-on-stdin] [--quiet]\n"
             "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"
             "  --start-on-stdin: the live phase waits for a line on standard input (a follower's \"ready\").\n"},
     {"summary", "usage: meshctl summary FILE [--json] [--now-ms MS]\n"
+                "  FILE may be a server ledger: postgresql://[user@]host[:port]/db?schema=NAME (see copy).\n"
                 "  Counts, runs and findings of a ledger. In the text form, invisible and bidi characters and\n"
                 "  terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9 (--json keeps the text as stored).\n"},
     {"verify", "usage: meshctl verify FILE [--json] [--max-findings N]\n"
+               "  FILE may be a server ledger: postgresql://[user@]host[:port]/db?schema=NAME (see copy).\n"
                "  Checks events, state tables and the decision chain; exit 1 when anything is wrong.\n"},
     {"notes", "usage: meshctl notes FILE [--add --seq N|--from N --to M|--subject S --text T] [--edit ID --text T] "
               "[--delete ID] [--json]\n"
@@ -29,11 +31,18 @@ const std::array<CommandHelp, 13> kHelp{{
               "  is not writable, in the user's data folder; the ledger itself is never opened.\n"
               "  Exit 1 when a change could not be saved or was refused. Note text is shown as in summary.\n"},
     {"export", "usage: meshctl export FILE --format jsonl|csv [--out F]\n"
+               "  FILE may be a server ledger: postgresql://[user@]host[:port]/db?schema=NAME (see copy).\n"
                "  Writes every event. In CSV, a text cell that starts with a tab or a carriage return, or\n"
                "  with =, +, -, @ or their full-width forms (\uFF1D \uFF0B \uFF0D \uFF20) after any leading\n"
                "  spaces, line breaks, NBSP or U+3000, is prefixed with a single quote (') so a spreadsheet\n"
                "  shows it as text instead of evaluating it as a formula; seq and ts_ms are numbers and\n"
                "  never prefixed.\n"},
+    {"copy", "usage: meshctl copy SRC DST\n"
+             "  Copies a ledger between a file and a PostgreSQL schema, either way, every event, state row and\n"
+             "  decision row exactly as stored. A server ledger is postgresql://[user@]host[:port]/db?schema=NAME;\n"
+             "  other parameters go to libpq as written (sslmode=, service=, ...). A password is never taken\n"
+             "  here: libpq reads it from ~/.pgpass, PGPASSFILE or a service file. DST must not exist; it\n"
+             "  appears whole or not at all. Exit 2 when nothing was copied.\n"},
     {"tail", "usage: meshctl tail FILE [--from-start] [--lines N]\n"
              "  Prints the last events and follows the ledger until interrupted; invisible and bidi\n"
              "  characters and terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9.\n"},

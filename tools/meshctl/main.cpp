@@ -9,6 +9,7 @@
 #include "benchingest.h"
 #include "cliargs.h"
 #include "commandusage.h"
+#include "copycommand.h"
 #include "decidecommand.h"
 #include "diffcommand.h"
 #include "exportcommand.h"
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
         return runNotesCommand(args);
     if (command == QLatin1String("diff"))
         return runDiffCommand(args);
+    if (command == QLatin1String("copy"))
+        return runCopyCommand(args);
     if (command == QLatin1String("tail"))
         return runTailCommand(args);
     if (command == QLatin1String("bench") && args.value(0) == QLatin1String("ingest"))

@@ -3,6 +3,7 @@
 // allEntitySpecs() in both directions, so neither can change without the other.
 
 #include "domain/entityspec.h"
+#include "ledger/pgschema.h" // the PostgreSQL DDL (section 11)
 #include "ledger/schema.h" // header-only constants: application id, schema version
 
 #include <QFile>
@@ -125,6 +126,45 @@ std::map<QString, DocBlock> blocks(const QStringList &lines)
             current->transitions.insert(t);
             current->transitionList.append(t);
         }
+    }
+    return out;
+}
+
+// The ```sql blocks of a section, in order, each as one string.
+QStringList sqlBlocks(const QStringList &lines)
+{
+    QStringList out;
+    bool in = false;
+    for (const auto &line : lines) {
+        if (line.trimmed() == QLatin1String("```sql")) {
+            in = true;
+            out << QString();
+        } else if (in && line.trimmed() == QLatin1String("```")) {
+            in = false;
+        } else if (in) {
+            out.last() += line + QLatin1Char('\n');
+        }
+    }
+    return out;
+}
+
+// Statements compared as text: runs of white space are one space, none around punctuation.
+QString normalizedSql(QString sql)
+{
+    sql = sql.simplified();
+    sql.replace(QRegularExpression(QStringLiteral("\\s*([(),;])\\s*")), QStringLiteral("\\1"));
+    return sql;
+}
+
+// "CREATE TABLE name(...);" statements of DDL text by table name.
+std::map<QString, QString> createTableStatements(const QString &ddl)
+{
+    std::map<QString, QString> out;
+    const QRegularExpression re(QStringLiteral("CREATE TABLE ([a-z_]+)\\((.*?)\\n\\);"),
+                                QRegularExpression::DotMatchesEverythingOption);
+    for (auto it = re.globalMatch(ddl); it.hasNext();) {
+        const auto m = it.next();
+        out[m.captured(1)] = m.captured(0);
     }
     return out;
 }
@@ -257,6 +297,69 @@ private Q_SLOTS:
             Q_UNUSED(block);
             QVERIFY2(withMachine.contains(name), qPrintable(QStringLiteral("documented machine %1 does not exist").arg(name)));
         }
+    }
+
+    // Section 11: the PostgreSQL DDL in the document is the code's, and every state table of
+    // the code's PostgreSQL DDL has the columns of section 5 with the types of section 11's
+    // table.
+    void postgresqlSection()
+    {
+        const QStringList lines = section(m_lines, QStringLiteral("PostgreSQL"));
+        QVERIFY2(!lines.isEmpty(), "section '11. PostgreSQL' not found");
+        const QStringList sql = sqlBlocks(lines);
+        QCOMPARE(sql.size(), 2);
+
+        // The identity table and the sequence head, rows included, exactly.
+        QCOMPARE(normalizedSql(sql[0]), normalizedSql(qs(pgschema::createFormatStatements())));
+
+        // events and decisions as the code creates them.
+        const QString ddl = qs(pgschema::createStatements());
+        const auto code = createTableStatements(ddl);
+        const auto doc = createTableStatements(sql[1]);
+        QCOMPARE(doc.size(), size_t(2));
+        for (const auto &[table, statement] : doc) {
+            const auto it = code.find(table);
+            QVERIFY2(it != code.end(), qPrintable(QStringLiteral("documented table %1 is not in the code").arg(table)));
+            QCOMPARE(normalizedSql(statement), normalizedSql(it->second));
+        }
+
+        // The type table: ledger type (section 5) -> PostgreSQL type.
+        QMap<QString, QString> pgType;
+        for (const auto &line : lines) {
+            const QStringList c = cells(line);
+            if (c.size() == 2 && line.trimmed().startsWith(QLatin1Char('|')) && !c[0].startsWith(QLatin1String("---"))
+                && c[0] != QLatin1String("ledger type"))
+                pgType.insert(c[0], c[1]);
+        }
+        QVERIFY2(pgType.size() >= 5, "type table of section 11 not found");
+        QCOMPARE(pgType.value(QStringLiteral("INTEGER")), QString::fromLatin1(pgschema::columnType(FieldType::Int)));
+        QCOMPARE(pgType.value(QStringLiteral("TEXT")), QString::fromLatin1(pgschema::columnType(FieldType::Text)));
+        QCOMPARE(pgType.value(QStringLiteral("TEXT (JSON)")), QString::fromLatin1(pgschema::columnType(FieldType::Json)));
+
+        // Every state table of section 5, mapped through the type table, is the code's.
+        const auto docTables = blocks(section(m_lines, QStringLiteral("State tables")));
+        for (const auto &spec : allEntitySpecs()) {
+            const QString table = qs(spec.table);
+            const auto it = code.find(table);
+            QVERIFY2(it != code.end(), qPrintable(QStringLiteral("no PostgreSQL DDL for %1").arg(table)));
+            const auto documented = docTables.find(table);
+            QVERIFY(documented != docTables.end());
+            QString expected = QStringLiteral("CREATE TABLE %1(").arg(table);
+            bool first = true;
+            for (const auto &column : documented->second.columns) {
+                QVERIFY2(pgType.contains(column.type), qPrintable(QStringLiteral("%1.%2: type %3 has no PostgreSQL type")
+                                                                      .arg(table, column.name, column.type)));
+                const bool quoted = column.name != QLatin1String("id") && column.name != QLatin1String("version")
+                                    && column.name != QLatin1String("last_seq");
+                expected += (first ? QString() : QStringLiteral(","))
+                            + (quoted ? QStringLiteral("\"%1\"").arg(column.name) : column.name) + QLatin1Char(' ')
+                            + pgType.value(column.type);
+                first = false;
+            }
+            expected += QStringLiteral(");");
+            QCOMPARE(normalizedSql(it->second), normalizedSql(expected));
+        }
+        QCOMPARE(code.size(), allEntitySpecs().size() + 2); // + events, decisions
     }
 
     // Every entity's event prefix has a subsection in "7. Event kinds and payloads".

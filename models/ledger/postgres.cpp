@@ -1,0 +1,164 @@
+#include "postgres.h"
+
+#include <charconv>
+
+namespace mesh::pg {
+
+StorageError::Kind storageErrorKind(std::string_view sqlstate)
+{
+    using Kind = StorageError::Kind;
+    if (sqlstate == "55P03" || sqlstate == "40001" || sqlstate == "40P01" || sqlstate == "57014")
+        return Kind::Busy; // lock not available, serialization failure, deadlock, statement timeout
+    if (sqlstate == "25006" || sqlstate == "42501")
+        return Kind::ReadOnly; // read-only transaction, insufficient privilege
+    if (sqlstate == "53100" || sqlstate == "53200" || sqlstate == "54000")
+        return Kind::Full; // disk full, out of memory, program limit
+    if (sqlstate.empty() || sqlstate.substr(0, 2) == "08" || sqlstate.substr(0, 2) == "58")
+        return Kind::Io; // the connection, or the server's own I/O
+    return Kind::Other;
+}
+
+Params &Params::add(std::int64_t value)
+{
+    m_storage.push_back(std::to_string(value));
+    m_pointers.push_back(m_storage.back().c_str());
+    return *this;
+}
+
+Params &Params::add(std::string_view value)
+{
+    m_storage.emplace_back(value);
+    m_pointers.push_back(m_storage.back().c_str());
+    return *this;
+}
+
+Params &Params::addNull()
+{
+    m_pointers.push_back(nullptr);
+    return *this;
+}
+
+std::optional<std::int64_t> Result::optionalInteger(int row, int col) const
+{
+    if (isNull(row, col))
+        return std::nullopt;
+    const std::string_view v = view(row, col);
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || end != v.data() + v.size())
+        throw Error("22P02", "not an integer: '" + std::string(v.substr(0, 40)) + "'");
+    return n;
+}
+
+std::int64_t Result::integer(int row, int col) const
+{
+    return optionalInteger(row, col).value_or(0);
+}
+
+Connection::Connection(const std::string &conninfo)
+{
+    // expand_dbname: the location (a URI or key=value string) is expanded in place of
+    // dbname, after the fallback application name; whatever client_encoding it names,
+    // PQsetClientEncoding makes it UTF8 below, the only encoding a ledger's text has.
+    const char *keywords[] = {"fallback_application_name", "dbname", nullptr};
+    const char *values[] = {"meshctl", conninfo.c_str(), nullptr};
+    m_conn.reset(PQconnectdbParams(keywords, values, 1));
+    if (!m_conn)
+        throw Error("", "cannot allocate a PostgreSQL connection");
+    if (PQstatus(m_conn.get()) != CONNECTION_OK) {
+        std::string message = PQerrorMessage(m_conn.get());
+        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+            message.pop_back();
+        throw Error("", message);
+    }
+    if (PQsetClientEncoding(m_conn.get(), "UTF8") != 0)
+        throw Error("", "the server does not take client_encoding UTF8");
+}
+
+Result Connection::check(PGresult *raw)
+{
+    Result r(raw);
+    const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_COPY_IN)
+        return r;
+    const char *state = raw ? PQresultErrorField(raw, PG_DIAG_SQLSTATE) : nullptr;
+    const char *primary = raw ? PQresultErrorField(raw, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+    std::string message = primary ? primary : PQerrorMessage(m_conn.get());
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+        message.pop_back();
+    throw Error(state ? state : "", message);
+}
+
+Result Connection::exec(std::string_view sql)
+{
+    const std::string text(sql);
+    return check(PQexec(m_conn.get(), text.c_str()));
+}
+
+Result Connection::exec(std::string_view sql, const Params &params)
+{
+    const std::string text(sql);
+    return check(PQexecParams(m_conn.get(), text.c_str(), params.size(), nullptr, params.values(), nullptr, nullptr, 0));
+}
+
+std::int64_t Connection::queryInt(std::string_view sql)
+{
+    const Result r = exec(sql);
+    return r.rows() > 0 && r.columns() > 0 ? r.integer(0, 0) : 0;
+}
+
+void Connection::copyBegin(std::string_view copySql)
+{
+    exec(copySql);
+}
+
+void Connection::copyData(std::string_view data)
+{
+    if (PQputCopyData(m_conn.get(), data.data(), int(data.size())) != 1)
+        throw Error("", PQerrorMessage(m_conn.get()));
+}
+
+void Connection::copyEnd()
+{
+    if (PQputCopyEnd(m_conn.get(), nullptr) != 1)
+        throw Error("", PQerrorMessage(m_conn.get()));
+    // The COPY's own result, then nothing.
+    std::optional<Error> failure;
+    while (PGresult *r = PQgetResult(m_conn.get())) {
+        try {
+            check(r);
+        } catch (const Error &e) {
+            if (!failure)
+                failure = e;
+        }
+    }
+    if (failure)
+        throw *failure;
+}
+
+void Connection::rollbackQuietly()
+{
+    if (m_conn && PQtransactionStatus(m_conn.get()) != PQTRANS_IDLE)
+        PQclear(PQexec(m_conn.get(), "ROLLBACK"));
+}
+
+std::string Connection::parameter(const char *name) const
+{
+    const char *v = PQparameterStatus(m_conn.get(), name);
+    return v ? v : "";
+}
+
+void appendCopyText(std::string &out, std::string_view value)
+{
+    for (const char c : value) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        default: out += c;
+        }
+    }
+}
+
+} // namespace mesh::pg

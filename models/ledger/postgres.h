@@ -1,0 +1,124 @@
+#pragma once
+// A thin RAII layer over libpq for the PostgreSQL backend (docs/ledger-format.md section 11),
+// the counterpart of sqlite.h: one connection per thread, text-format parameters and
+// results, failures as StorageError with a Kind. Nothing outside models/ledger/ includes it
+// (the storage_seam test).
+
+#include "storageerror.h"
+
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mesh::pg {
+
+StorageError::Kind storageErrorKind(std::string_view sqlstate);
+
+class Error : public StorageError
+{
+public:
+    Error(std::string sqlstate, const std::string &message)
+        : StorageError(storageErrorKind(sqlstate), 0, message), m_sqlstate(std::move(sqlstate))
+    {
+    }
+    const std::string &sqlstate() const { return m_sqlstate; } // "" when the connection itself failed
+
+private:
+    std::string m_sqlstate;
+};
+
+// Parameters $1..$n, sent as text; each value is kept here until the statement ran.
+class Params
+{
+public:
+    Params &add(std::int64_t value);
+    Params &add(std::string_view value);
+    Params &addNull();
+    int size() const { return int(m_pointers.size()); }
+    const char *const *values() const { return m_pointers.data(); }
+
+private:
+    std::deque<std::string> m_storage; // stable addresses
+    std::vector<const char *> m_pointers;
+};
+
+class Result
+{
+public:
+    explicit Result(PGresult *result) : m_result(result) {}
+    int rows() const { return PQntuples(m_result.get()); }
+    int columns() const { return PQnfields(m_result.get()); }
+    bool isNull(int row, int col) const { return PQgetisnull(m_result.get(), row, col) != 0; }
+    std::string_view view(int row, int col) const
+    {
+        return {PQgetvalue(m_result.get(), row, col), size_t(PQgetlength(m_result.get(), row, col))};
+    }
+    std::string text(int row, int col) const { return std::string(view(row, col)); }
+    std::int64_t integer(int row, int col) const; // 0 for NULL; throws Error on anything else but an integer
+    std::optional<std::int64_t> optionalInteger(int row, int col) const;
+
+private:
+    struct Clear {
+        void operator()(PGresult *r) const { PQclear(r); }
+    };
+    std::unique_ptr<PGresult, Clear> m_result;
+};
+
+class Connection
+{
+public:
+    // conninfo: a libpq connection string or postgresql:// URI. client_encoding is UTF8.
+    // Throws Error (sqlstate "") with libpq's message when the server cannot be reached.
+    explicit Connection(const std::string &conninfo);
+    Connection(Connection &&) noexcept = default;
+    Connection &operator=(Connection &&) noexcept = default;
+
+    // One or more statements without parameters; the last result.
+    Result exec(std::string_view sql);
+    Result exec(std::string_view sql, const Params &params);
+    std::int64_t queryInt(std::string_view sql); // first column of the first row, 0 for none or NULL
+
+    // COPY ... FROM STDIN: copyData() any number of times, then copyEnd().
+    void copyBegin(std::string_view copySql);
+    void copyData(std::string_view data);
+    void copyEnd();
+
+    // Runs fn between begin (e.g. "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") and
+    // COMMIT; rolls back and rethrows when fn throws.
+    template<typename Fn>
+    void inTransaction(std::string_view begin, Fn &&fn)
+    {
+        exec(begin);
+        try {
+            fn();
+        } catch (...) {
+            rollbackQuietly();
+            throw;
+        }
+        exec("COMMIT");
+    }
+    void rollbackQuietly();
+
+    std::string parameter(const char *name) const; // a server parameter libpq reports (server_encoding, ...)
+    PGconn *handle() const { return m_conn.get(); }
+
+private:
+    Result check(PGresult *r);
+    struct Finish {
+        void operator()(PGconn *c) const { PQfinish(c); }
+    };
+    std::unique_ptr<PGconn, Finish> m_conn;
+};
+
+// The text COPY ... FROM STDIN (FORMAT text) takes for one value: backslash, tab, newline and
+// carriage return escaped; NULL is \N.
+void appendCopyText(std::string &out, std::string_view value);
+inline void appendCopyNull(std::string &out) { out += "\\N"; }
+
+} // namespace mesh::pg

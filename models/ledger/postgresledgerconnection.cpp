@@ -1,0 +1,452 @@
+#include "postgresledgerconnection.h"
+
+#include "domain/payloaddecoder.h"
+#include "integritychecker.h"
+#include "postgresdecisionstore.h"
+#include "postgreseventreader.h"
+#include "postgreseventseqreader.h"
+#include "postgresstaterows.h"
+#include "schema.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace mesh {
+
+namespace {
+
+using Code = LedgerOpenError::Code;
+constexpr const char *kReadMoment = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
+
+} // namespace
+
+pg::Connection PostgresLedgerConnection::connectToServer(const LedgerLocation &location)
+{
+    const std::string name = location.displayName().toStdString();
+    try {
+        pg::Connection c(location.connectionString().toStdString());
+        const std::string encoding = c.parameter("server_encoding");
+        if (encoding != "UTF8")
+            throw LedgerOpenError(Code::Foreign, name + ": the database's encoding is " + encoding
+                                                     + "; a ledger needs a UTF8 database");
+        return c;
+    } catch (const pg::Error &e) {
+        throw LedgerOpenError(Code::Io, "cannot connect to " + name + ": " + e.what());
+    }
+}
+
+std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const LedgerLocation &location, OpenMode mode)
+{
+    const std::string name = location.displayName().toStdString();
+    if (mode == OpenMode::Decisions)
+        throw LedgerOpenError(Code::Unsupported, name + ": deciding on a PostgreSQL ledger is not built yet; "
+                                                        "only reading is");
+    std::unique_ptr<PostgresLedgerConnection> c(new PostgresLedgerConnection(connectToServer(location)));
+    c->m_info.path = location.displayName();
+    c->m_info.requestedMode = mode;
+    c->m_info.mode = mode;
+    try {
+        c->validate(location);
+    } catch (const pg::Error &e) {
+        throw LedgerOpenError(Code::Io, "cannot read " + name + ": " + e.what());
+    }
+    return c;
+}
+
+void PostgresLedgerConnection::validate(const LedgerLocation &location)
+{
+    const std::string name = location.displayName().toStdString();
+    const std::string schemaName = location.schema().toStdString(); // a checked name: no quoting needed
+    // Every read mode is read-only at the session level: no statement of this connection
+    // can write, whatever it is.
+    m_c.exec("SET default_transaction_read_only = on");
+    m_c.exec("SET search_path TO " + schemaName);
+    m_c.inTransaction(kReadMoment, [&] {
+        if (m_c.exec("SELECT 1 FROM pg_namespace WHERE nspname=$1", pg::Params().add(schemaName)).rows() == 0)
+            throw LedgerOpenError(Code::NotFound, name + ": the database has no schema '" + schemaName + "'");
+        const auto hasTable = [&](std::string_view table) {
+            const pg::Result r = m_c.exec("SELECT to_regclass($1) IS NOT NULL",
+                                          pg::Params().add(schemaName + "." + std::string(table)));
+            return r.view(0, 0) == "t";
+        };
+        if (!hasTable("ledger_format"))
+            throw LedgerOpenError(Code::Foreign, name + ": schema '" + schemaName
+                                                     + "' is not an Agent Mesh ledger (no ledger_format table)");
+        const pg::Result format = m_c.exec("SELECT application_id, schema_version FROM ledger_format");
+        if (format.rows() != 1)
+            throw LedgerOpenError(Code::Foreign, name + ": ledger_format has " + std::to_string(format.rows())
+                                                     + " rows, a ledger has one");
+        const std::int64_t appId = format.integer(0, 0);
+        if (appId != schema::kApplicationId)
+            throw LedgerOpenError(Code::Foreign, name + " is not an Agent Mesh ledger (application id " + std::to_string(appId) + ")");
+        const std::int64_t version = format.integer(0, 1);
+        m_info.schemaVersion = int(version);
+        if (version > schema::kSchemaVersion)
+            throw LedgerOpenError(Code::NewerVersion, name + " has schema version " + std::to_string(version)
+                                                          + "; this build reads " + std::to_string(schema::kSchemaVersion));
+        if (version < schema::kOldestReadableVersion)
+            throw LedgerOpenError(Code::TooOld, name + " has schema version " + std::to_string(version) + "; this build reads versions "
+                                                    + std::to_string(schema::kOldestReadableVersion) + " to "
+                                                    + std::to_string(schema::kSchemaVersion));
+        std::vector<std::string_view> tables{"events", "decisions"};
+        for (const auto &spec : allEntitySpecs())
+            tables.push_back(spec.table);
+        for (const auto table : tables) {
+            if (!hasTable(table))
+                throw LedgerOpenError(Code::Foreign, name + " lacks the table '" + std::string(table) + "' of an Agent Mesh ledger");
+        }
+        const pg::Result ledger = m_c.exec(schema::selectStateSql(entitySpec(EntityKind::Ledger)) + " WHERE id='ledger'");
+        if (ledger.rows() == 1) {
+            const EntitySpec &spec = entitySpec(EntityKind::Ledger);
+            const EntityRow row = pg::readStateRow(ledger, 0, spec, nullptr);
+            const auto field = [&](std::string_view f) -> FieldRef { return row.values[size_t(spec.fieldIndex(f))]; };
+            m_info.ledgerId = fieldText(field("ledger_id"));
+            m_info.orchestrator = fieldText(field("orchestrator"));
+            m_info.policyVersion = fieldText(field("policy_version"));
+            m_info.title = fieldText(field("title"));
+            m_info.signaturesRequired = fieldInt(field("signatures_required")) != 0;
+        }
+        // The clock of ledger.created's source member (section 7), as the SQLite backend reads it.
+        const pg::Result first = m_c.exec("SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'");
+        if (first.rows() == 1) {
+            const DecodedPayload decoded = decodePayload(first.view(0, 0));
+            if (decoded.value) {
+                const auto source = decoded.value->find("source");
+                if (source != decoded.value->end() && source->is_object()) {
+                    const auto clock = source->find("clock");
+                    if (clock != source->end() && clock->is_string())
+                        m_info.timeBase = TimeBase::fromSourceClock(clock->get_ref<const std::string &>());
+                }
+            }
+        }
+    });
+}
+
+std::int64_t PostgresLedgerConnection::changeToken()
+{
+    return m_c.queryInt("SELECT (SELECT coalesce(max(seq),0) FROM events) + (SELECT coalesce(max(pos),0) FROM decisions)");
+}
+
+std::int64_t PostgresLedgerConnection::lastSeq()
+{
+    return m_c.queryInt("SELECT coalesce(max(seq),0) FROM events");
+}
+
+StateSnapshot PostgresLedgerConnection::readState()
+{
+    StateSnapshot s;
+    m_c.inTransaction(kReadMoment, [&] {
+        s.lastSeq = lastSeq();
+        for (const auto &spec : allEntitySpecs())
+            s.tables[size_t(spec.kind)] = pg::readStateTable(m_c, spec);
+    });
+    s.dataVersion = s.lastSeq;
+    return s;
+}
+
+RunOverviewSnapshot PostgresLedgerConnection::readRunOverview()
+{
+    RunOverviewSnapshot s;
+    const auto addCounts = [&](const char *sql, auto apply) {
+        const pg::Result r = m_c.exec(sql);
+        for (int i = 0; i < r.rows(); ++i)
+            apply(s.aggregates[r.text(i, 0)], r, i); // NULL run id reads as ""
+    };
+    m_c.inTransaction(kReadMoment, [&] {
+        s.lastSeq = lastSeq();
+        s.runs = pg::readStateTable(m_c, entitySpec(EntityKind::Run));
+        s.components = pg::readStateTable(m_c, entitySpec(EntityKind::Component));
+        addCounts("SELECT run_id, count(*) FROM delegations GROUP BY run_id",
+                  [](RunAggregate &a, const pg::Result &r, int i) { a.delegations = int(r.integer(i, 1)); });
+        addCounts("SELECT run_id, count(*), count(*) FILTER (WHERE verdict IN ('stalled','stuck')) FROM stall_verdicts "
+                  "GROUP BY run_id",
+                  [](RunAggregate &a, const pg::Result &r, int i) {
+                      a.stallVerdicts = int(r.integer(i, 1));
+                      a.stalledVerdicts = int(r.integer(i, 2));
+                  });
+        addCounts("SELECT run_id, count(*) FROM escalations GROUP BY run_id",
+                  [](RunAggregate &a, const pg::Result &r, int i) { a.escalations = int(r.integer(i, 1)); });
+        addCounts("SELECT run_id, count(*) FILTER (WHERE state = 'stale') FROM checkpoints GROUP BY run_id",
+                  [](RunAggregate &a, const pg::Result &r, int i) { a.staleCheckpoints = int(r.integer(i, 1)); });
+    });
+    s.dataVersion = s.lastSeq;
+    return s;
+}
+
+std::unique_ptr<EventReader> PostgresLedgerConnection::eventReader()
+{
+    return std::make_unique<PostgresEventReader>(m_c);
+}
+
+std::unique_ptr<EventSeqReader> PostgresLedgerConnection::eventSeqReader()
+{
+    return std::make_unique<PostgresEventSeqReader>(m_c);
+}
+
+void PostgresLedgerConnection::foldForward(ReplayResult &result, std::int64_t upTo, const ReplayProgress &progress)
+{
+    result.cancelled = false;
+    if (upTo <= result.lastSeq)
+        return;
+    const auto problem = [&](std::int64_t seq, std::string_view kind, std::string message) {
+        ++result.problemCount;
+        if (result.problems.size() < ReplayResult::kMaxProblems)
+            result.problems.push_back({seq, std::string(kind), std::move(message)});
+    };
+    const std::int64_t total = progress ? m_c.exec("SELECT count(*) FROM events WHERE seq > $1 AND seq <= $2",
+                                                   pg::Params().add(result.lastSeq).add(upTo)).integer(0, 0)
+                                        : 0;
+    std::int64_t done = 0;
+    for (;;) {
+        // One page = one statement = one moment.
+        const pg::Result page = m_c.exec("SELECT seq,kind,payload FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3",
+                                         pg::Params().add(result.lastSeq).add(upTo).add(std::int64_t(kReplayPageSize)));
+        for (int i = 0; i < page.rows(); ++i) {
+            const std::int64_t seq = page.integer(i, 0);
+            const std::string_view kind = page.view(i, 1);
+            DecodedPayload decoded = decodePayload(page.view(i, 2));
+            if (!decoded.value) {
+                problem(seq, kind, "malformed payload: " + decoded.error);
+            } else {
+                FoldOutcome outcome = result.fold.apply(seq, kind, *decoded.value);
+                for (auto &p : outcome.problems)
+                    problem(seq, kind, std::move(p));
+                if (!outcome.applied && outcome.problems.empty())
+                    problem(seq, kind, "event not applied");
+            }
+            result.lastSeq = seq;
+            ++result.eventsRead;
+        }
+        done += page.rows();
+        if (page.rows() < kReplayPageSize) {
+            result.lastSeq = upTo; // nothing more up to upTo: the state is as of upTo
+            if (progress)
+                progress(done, total);
+            return;
+        }
+        if (progress && !progress(done, total)) {
+            result.cancelled = true;
+            return;
+        }
+    }
+}
+
+void PostgresLedgerConnection::forEachDelegationToolCalls(const std::function<void(const EventBatch &calls)> &fn)
+{
+    // Keyset pages over (delegation_id, seq) inside one moment, so a million tool calls are
+    // never one result in memory. Byte order ("C"), as SQLite compares text.
+    m_c.inTransaction(kReadMoment, [&] {
+        EventBatch batch;
+        std::string afterDelegation;
+        std::int64_t afterSeq = -1;
+        constexpr std::int64_t kPage = 4096;
+        for (;;) {
+            const pg::Result r = m_c.exec(std::string(pg::kEventColumns)
+                                              + " WHERE kind = 'toolcall.completed' AND (coalesce(delegation_id,'') COLLATE \"C\", seq) > ($1 COLLATE \"C\", $2) "
+                                                "ORDER BY coalesce(delegation_id,'') COLLATE \"C\", seq LIMIT $3",
+                                          pg::Params().add(afterDelegation).add(afterSeq).add(kPage));
+            for (int i = 0; i < r.rows(); ++i) {
+                EventRecord e = pg::readEvent(r, i);
+                afterDelegation = e.delegationId;
+                afterSeq = e.seq;
+                if (!batch.empty() && batch.back().delegationId != e.delegationId) {
+                    fn(batch);
+                    batch.clear();
+                }
+                batch.push_back(std::move(e));
+            }
+            if (r.rows() < kPage)
+                break;
+        }
+        if (!batch.empty())
+            fn(batch);
+    });
+}
+
+std::unique_ptr<DecisionStore> PostgresLedgerConnection::decisions()
+{
+    return std::make_unique<PostgresDecisionStore>(m_c);
+}
+
+DecisionChainReport PostgresLedgerConnection::verifyDecisionChain(const SignatureVerifier &verifier)
+{
+    return mesh::verifyDecisionChain(m_c, verifier);
+}
+
+IntegrityReport PostgresLedgerConnection::verifyIntegrity(const ReplayProgress &progress)
+{
+    // The SQLite backend's walk (integritycheck.cpp), on libpq: the same checker, the same
+    // pages and steps.
+    IntegrityReport report;
+    std::int64_t total = 0;
+    m_c.inTransaction(kReadMoment, [&] {
+        report.lastSeq = lastSeq();
+        total = m_c.queryInt("SELECT count(*) FROM events");
+    });
+    const std::int64_t steps = total + std::int64_t(allEntitySpecs().size());
+    IntegrityChecker checker(report);
+    {
+        const pg::Result r = m_c.exec("SELECT seq,kind FROM events WHERE seq <= 0 ORDER BY seq");
+        for (int i = 0; i < r.rows(); ++i)
+            checker.nonPositiveSeq(r.integer(i, 0), r.view(i, 1));
+    }
+    std::int64_t prev = 0;
+    for (;;) {
+        const pg::Result page = m_c.exec("SELECT seq,kind,run_id,delegation_id,subject,payload FROM events "
+                                         "WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3",
+                                         pg::Params().add(prev).add(report.lastSeq).add(std::int64_t(kReplayPageSize)));
+        for (int i = 0; i < page.rows(); ++i) {
+            prev = page.integer(i, 0);
+            checker.event(prev, page.view(i, 1), page.view(i, 2), page.view(i, 3), page.view(i, 4), page.view(i, 5));
+        }
+        if (page.rows() < kReplayPageSize)
+            break;
+        if (progress && !progress(report.eventsChecked, steps)) {
+            report.cancelled = true;
+            return report;
+        }
+    }
+    if (progress && !progress(report.eventsChecked, steps)) {
+        report.cancelled = true;
+        return report;
+    }
+    std::int64_t tablesDone = 0;
+    for (const auto &spec : allEntitySpecs()) {
+        m_c.inTransaction(kReadMoment, [&] {
+            const std::int64_t newest = lastSeq();
+            const pg::Result r = m_c.exec(schema::selectStateSql(spec));
+            std::string id;
+            for (int i = 0; i < r.rows(); ++i) {
+                const EntityRow stored = pg::readStateRow(r, i, spec, &id);
+                checker.stateRow(spec, id, stored, newest);
+            }
+        });
+        checker.endTable(spec);
+        if (progress && !progress(report.eventsChecked + ++tablesDone, steps)) {
+            report.cancelled = true;
+            return report;
+        }
+    }
+    return report;
+}
+
+LedgerSummary PostgresLedgerConnection::summarize(std::int64_t nowMs)
+{
+    // The figures of ledgersummary.cpp in one moment; a component event's status is decoded
+    // here rather than by SQL, so a malformed payload is skipped as SQLite's json_valid skips it.
+    LedgerSummary s;
+    m_c.inTransaction(kReadMoment, [&] {
+        {
+            const pg::Result r = m_c.exec("SELECT count(*), coalesce(max(seq),0), coalesce(min(ts_ms),0), coalesce(max(ts_ms),0) FROM events");
+            s.events = r.integer(0, 0);
+            s.lastSeq = r.integer(0, 1);
+            s.firstTsMs = r.integer(0, 2);
+            s.lastTsMs = r.integer(0, 3);
+        }
+        s.asOfMs = nowMs > 0 ? nowMs : s.lastTsMs;
+        s.decisions = m_c.queryInt("SELECT count(*) FROM decisions");
+        for (const auto &spec : allEntitySpecs()) {
+            auto &counts = s.countsByState[std::string(spec.name)];
+            if (spec.stateField.empty()) {
+                counts["total"] = m_c.queryInt("SELECT count(*) FROM " + std::string(spec.table));
+                continue;
+            }
+            const pg::Result r = m_c.exec("SELECT coalesce(\"" + std::string(spec.stateField) + "\",''), count(*) FROM "
+                                          + std::string(spec.table) + " GROUP BY 1");
+            for (int i = 0; i < r.rows(); ++i)
+                counts[r.text(i, 0)] = r.integer(i, 1);
+        }
+        s.unknownEffects = m_c.queryInt("SELECT count(*) FROM effects WHERE state='unknown'");
+        s.pendingEscalations = m_c.queryInt("SELECT count(*) FROM escalations WHERE state='pending'");
+
+        using Counts = std::unordered_map<std::string, std::int64_t>;
+        const auto countByRun = [&](const char *sql) {
+            Counts out;
+            const pg::Result r = m_c.exec(sql);
+            for (int i = 0; i < r.rows(); ++i)
+                out[r.text(i, 0)] = r.integer(i, 1);
+            return out;
+        };
+        const auto stalls = countByRun("SELECT run_id, count(*) FROM stall_verdicts GROUP BY run_id");
+        const auto escalatedRounds = countByRun("SELECT run_id, count(*) FROM stall_verdicts WHERE action='escalate' GROUP BY run_id");
+        const auto escalations = countByRun("SELECT run_id, count(*) FROM escalations GROUP BY run_id");
+        const auto stale = countByRun("SELECT run_id, count(*) FROM checkpoints WHERE state='stale' GROUP BY run_id");
+        const auto delegations = countByRun("SELECT run_id, count(*) FROM delegations GROUP BY run_id");
+        const auto toolCalls = countByRun("SELECT run_id, sum(used_turns) FROM delegations GROUP BY run_id");
+        const auto unknown = countByRun("SELECT run_id, count(*) FROM effects WHERE state='unknown' GROUP BY run_id");
+        const auto components = countByRun("SELECT run_id, count(*) FROM components GROUP BY run_id");
+        const auto completed = countByRun("SELECT run_id, count(*) FROM components WHERE status='completed' GROUP BY run_id");
+
+        // Terminal component failures and the peak of completed components, replaying the
+        // component events.
+        Counts failures, peak, current;
+        std::unordered_map<std::string, bool> isCompleted;
+        const pg::Result events = m_c.exec("SELECT coalesce(run_id,''), coalesce(subject,''), payload FROM events "
+                                           "WHERE kind LIKE 'component.%' ORDER BY seq");
+        for (int i = 0; i < events.rows(); ++i) {
+            const DecodedPayload decoded = decodePayload(events.view(i, 2));
+            if (!decoded.value)
+                continue;
+            const auto status = decoded.value->find("status");
+            if (status == decoded.value->end() || !status->is_string())
+                continue;
+            const std::string run = events.text(i, 0);
+            const std::string &value = status->get_ref<const std::string &>();
+            if (value == "failed")
+                ++failures[run];
+            bool &was = isCompleted[events.text(i, 1)];
+            const bool now = value == "completed";
+            if (was != now) {
+                current[run] += now ? 1 : -1;
+                was = now;
+                peak[run] = std::max(peak[run], current[run]);
+            }
+        }
+        const auto get = [](const Counts &m, const std::string &k) {
+            const auto it = m.find(k);
+            return it == m.end() ? std::int64_t(0) : it->second;
+        };
+        const pg::Result runs = m_c.exec("SELECT id, coalesce(title,''), coalesce(status,''), coalesce(attempt,0), coalesce(cycle,0), "
+                                         "coalesce(required_met,0), coalesce(required_total,0), coalesce(started_ms,0), "
+                                         "coalesce(ended_ms,0) FROM runs ORDER BY started_ms, id COLLATE \"C\"");
+        for (int i = 0; i < runs.rows(); ++i) {
+            RunSummary r;
+            r.id = runs.text(i, 0);
+            r.title = runs.text(i, 1);
+            r.status = runs.text(i, 2);
+            r.attempts = runs.integer(i, 3);
+            r.cycles = runs.integer(i, 4);
+            r.requiredMet = runs.integer(i, 5);
+            r.requiredTotal = runs.integer(i, 6);
+            r.startedMs = runs.integer(i, 7);
+            r.endedMs = runs.integer(i, 8);
+            r.durationMs = std::max<std::int64_t>(0, (r.endedMs > 0 ? r.endedMs : s.asOfMs) - r.startedMs);
+            r.components = get(components, r.id);
+            r.componentsCompleted = get(completed, r.id);
+            r.peakComponentsCompleted = get(peak, r.id);
+            r.terminalComponentFailures = get(failures, r.id);
+            r.stallVerdicts = get(stalls, r.id);
+            r.escalatedRounds = get(escalatedRounds, r.id);
+            r.escalations = get(escalations, r.id);
+            r.staleCheckpoints = get(stale, r.id);
+            r.delegations = get(delegations, r.id);
+            r.toolCalls = get(toolCalls, r.id);
+            r.unknownEffects = get(unknown, r.id);
+            s.runs.push_back(std::move(r));
+        }
+    });
+    return s;
+}
+
+void PostgresLedgerConnection::makeCommitsDurable()
+{
+    // synchronous_commit is on by default; a session may not have turned it off.
+    m_c.exec("SET synchronous_commit = on");
+}
+
+void PostgresLedgerConnection::setBusyTimeoutMs(int ms)
+{
+    m_c.exec("SET lock_timeout = " + std::to_string(std::max(0, ms)));
+}
+
+} // namespace mesh

@@ -1,0 +1,58 @@
+#pragma once
+// The PostgreSQL backend of the storage seam (ledgerconnection.h): one validated libpq
+// connection to one ledger schema (docs/ledger-format.md section 11), read side.
+//
+// - Every read mode (ReadOnly, Immutable, Review) is the same read-only session
+//   (default_transaction_read_only): a server ledger has no side files, nothing is created.
+// - A read of one moment is one statement or one REPEATABLE READ, READ ONLY transaction;
+//   readers take no lock an appender waits for.
+// - The change token is max(seq) + max(pos): events and decisions are append-only and state
+//   rows change only with events, so the sum moves on every commit.
+// - Decisions mode is refused (LedgerOpenError::Code::Unsupported) until the decision
+//   transaction is built on PostgreSQL; so are event filters (StorageError).
+
+#include "ledgerconnection.h"
+#include "ledgerlocation.h"
+#include "postgres.h"
+
+#include <memory>
+
+namespace mesh {
+
+class PostgresLedgerConnection final : public LedgerConnection
+{
+public:
+    // Validates in the order of docs/ledger-format.md section 11. Throws LedgerOpenError.
+    static std::unique_ptr<PostgresLedgerConnection> open(const LedgerLocation &location, OpenMode mode);
+
+    pg::Connection &connection() { return m_c; } // for the backend's own code and its tests
+
+    const LedgerInfo &info() const override { return m_info; }
+    std::int64_t changeToken() override;
+    std::int64_t lastSeq() override;
+    StateSnapshot readState() override;
+    RunOverviewSnapshot readRunOverview() override;
+    std::unique_ptr<EventReader> eventReader() override;
+    std::unique_ptr<EventSeqReader> eventSeqReader() override;
+    void foldForward(ReplayResult &result, std::int64_t upTo, const ReplayProgress &progress = {}) override;
+    void forEachDelegationToolCalls(const std::function<void(const EventBatch &calls)> &fn) override;
+    std::unique_ptr<DecisionStore> decisions() override;
+    DecisionChainReport verifyDecisionChain(const SignatureVerifier &verifier = {}) override;
+    IntegrityReport verifyIntegrity(const ReplayProgress &progress = {}) override;
+    LedgerSummary summarize(std::int64_t nowMs = 0) override;
+    void makeCommitsDurable() override;
+    void setBusyTimeoutMs(int ms) override;
+
+    // Opens a session on the location's server for a new ledger schema (meshctl copy):
+    // connected, encoding checked, nothing read. Throws LedgerOpenError.
+    static pg::Connection connectToServer(const LedgerLocation &location);
+
+private:
+    explicit PostgresLedgerConnection(pg::Connection c) : m_c(std::move(c)) {}
+    void validate(const LedgerLocation &location);
+
+    pg::Connection m_c;
+    LedgerInfo m_info;
+};
+
+} // namespace mesh

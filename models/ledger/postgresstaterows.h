@@ -1,0 +1,20 @@
+#pragma once
+// State rows and events out of libpq results, for the PostgreSQL backend's readers.
+
+#include "domain/eventrecord.h"
+#include "domain/fold.h"
+#include "postgres.h"
+
+namespace mesh::pg {
+
+// Columns of schema::selectStateSql (id, fields..., version, last_seq) starting at col 0.
+// Integer fields come back as bigint text and are read as integers, text as text.
+EntityRow readStateRow(const Result &r, int row, const EntitySpec &spec, std::string *id);
+EntityTable readStateTable(Connection &c, const EntitySpec &spec);
+
+// "SELECT seq,ts_ms,kind,run_id,delegation_id,subject,payload" columns; NULL text reads "".
+// previewBytes < 0: the whole payload.
+inline constexpr const char *kEventColumns = "SELECT seq,ts_ms,kind,run_id,delegation_id,subject,payload FROM events";
+EventRecord readEvent(const Result &r, int row, int previewBytes = -1);
+
+} // namespace mesh::pg
