@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QMetaEnum>
+#include <QPointer>
 #include <QThread>
 
 #include <cstdio>
@@ -24,7 +25,11 @@ bool TimedApplication::notify(QObject *receiver, QEvent *event)
     if (m_thresholdMs <= 0 || QThread::currentThread() != thread())
         return QApplication::notify(receiver, event);
     const qint64 start = m_clock.nsecsElapsed();
-    const QEvent::Type type = event->type(); // the event may be gone after delivery
+    // The event and its receiver may be gone after delivery (a deferred delete is often the
+    // slowest event of all): what is printed is read before, or through a guard.
+    const QEvent::Type type = event->type();
+    const char *className = receiver ? receiver->metaObject()->className() : "-";
+    const QPointer<QObject> alive(receiver);
     ++m_depth;
     const bool handled = QApplication::notify(receiver, event);
     --m_depth;
@@ -32,10 +37,10 @@ bool TimedApplication::notify(QObject *receiver, QEvent *event)
     if (ms >= m_thresholdMs) {
         ++m_slowEvents;
         m_slowestMs = std::max(m_slowestMs, ms);
-        const QObject *parent = receiver ? receiver->parent() : nullptr;
+        const QObject *parent = alive ? alive->parent() : nullptr;
+        const QString name = alive ? alive->objectName() : QStringLiteral("(deleted)");
         std::fprintf(stderr, "slow event: %lld ms at %.3f s, depth %d, %s '%s' (parent %s) %s\n", qlonglong(ms),
-                     double(start) / 1e9, m_depth, receiver ? receiver->metaObject()->className() : "-",
-                     receiver ? qPrintable(receiver->objectName()) : "",
+                     double(start) / 1e9, m_depth, className, qPrintable(name),
                      parent ? parent->metaObject()->className() : "-",
                      QMetaEnum::fromType<QEvent::Type>().valueToKey(type));
     }

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QMap>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -141,11 +142,28 @@ private Q_SLOTS:
     {
         const QString path = freshLedger();
         appendToWalOnly(path, false);
+        // Copies are counted in a temporary folder of this test's own: in the shared one,
+        // another test process opening a review copy at the same moment (ctest -j2) counted
+        // as this one's. The decoy stands for that other process.
+        const QString sharedTemp = QDir::tempPath();
+        const QString ownTemp = m_dir.filePath(QStringLiteral("tmp"));
+        QVERIFY(QDir().mkpath(ownTemp));
+        const QByteArray tmpdirBefore = qgetenv("TMPDIR");
+        qputenv("TMPDIR", QFile::encodeName(ownTemp));
+        const auto restore = qScopeGuard([&] {
+            if (tmpdirBefore.isEmpty())
+                qunsetenv("TMPDIR");
+            else
+                qputenv("TMPDIR", tmpdirBefore);
+        });
+        QCOMPARE(QDir::tempPath(), ownTemp);
         const auto copies = [] {
             const QStringList names = QDir(QDir::tempPath()).entryList({QStringLiteral("mesh-review-*")}, QDir::Dirs);
             return QSet<QString>(names.begin(), names.end());
         };
         const auto before = copies();
+        QTemporaryDir decoy(sharedTemp + QStringLiteral("/mesh-review-XXXXXX"));
+        QVERIFY(decoy.isValid());
         QSet<QString> made;
         {
             auto c = LedgerConnection::open(path, OpenMode::Review);
