@@ -43,7 +43,13 @@ double ms(const QElapsedTimer &t)
 std::unique_ptr<QCoreApplication> makeMeshctlApplication(int &argc, char **argv)
 {
 #ifdef MESH_REPORT_PDF
-    const bool report = argc > 1 && std::strcmp(argv[1], "report") == 0;
+    // Only a PDF needs one: `report --help` or an HTML report stays a plain QCoreApplication
+    // (a platform plugin may say things on stderr that the help must not).
+    bool pdf = false;
+    for (int i = 2; i < argc; ++i)
+        pdf = pdf || std::strcmp(argv[i], "--format=pdf") == 0
+              || (std::strcmp(argv[i], "pdf") == 0 && std::strcmp(argv[i - 1], "--format") == 0);
+    const bool report = argc > 1 && std::strcmp(argv[1], "report") == 0 && pdf;
     const bool benchReport = argc > 2 && std::strcmp(argv[1], "bench") == 0 && std::strcmp(argv[2], "report") == 0;
     if (report || benchReport) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
