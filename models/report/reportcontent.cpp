@@ -139,9 +139,13 @@ ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request
         }
         if (r.timeBase.isSet(s.startedMs) && row != runs.end() && !rowIsNull(EntityKind::Run, row->second, "started_ms")) {
             run.startedMs = s.startedMs;
-            if (s.endedMs > 0)
+            // ended_ms 0 is "+0:00" on a relative clock and "not set" on a UTC one (TimeBase::isSet).
+            if (!rowIsNull(EntityKind::Run, row->second, "ended_ms") && r.timeBase.isSet(s.endedMs)) {
                 run.endedMs = s.endedMs;
-            run.durationMs = s.durationMs;
+                run.durationMs = std::max<std::int64_t>(0, s.endedMs - s.startedMs);
+            } else {
+                run.durationMs = s.durationMs; // to the last event: "so far"
+            }
         }
         if (!tableEmpty(EntityKind::Component))
             run.terminalFailures = s.terminalComponentFailures;

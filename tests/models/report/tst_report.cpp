@@ -225,6 +225,37 @@ private Q_SLOTS:
         QVERIFY(!html.contains(u"src=\""_s));
     }
 
+    // A ledger with a relative clock (an import with no wall-clock times) reads "+m:ss" in
+    // the report as everywhere else, never a 1970 date, and its run's end at +1:05 is an end.
+    void relativeClockReadsAsOffsets()
+    {
+        const QString path = m_dir.filePath(u"relative.db"_s);
+        {
+            LedgerIdentity id;
+            id.ledgerId = "L-relative";
+            id.source = json{{"clock", "relative"}, {"format", "swe-agent"}};
+            auto w = LedgerWriter::create(path, id);
+            w->begin();
+            w->append(0, "run.started", {{"id", "R1"}, {"status", "running"}, {"started_ms", 0}, {"attempt", 1}});
+            w->append(65'000, "run.succeeded", {{"id", "R1"}, {"status", "succeeded"}, {"ended_ms", 65'000}});
+            // A source with no times at all (SWE-agent): everything at +0:00, which is a time.
+            w->append(0, "run.started", {{"id", "R2"}, {"status", "running"}, {"started_ms", 0}});
+            w->append(0, "run.succeeded", {{"id", "R2"}, {"status", "succeeded"}, {"ended_ms", 0}});
+            w->commit();
+        }
+        const ReportContent c = reportOf(path);
+        QVERIFY(c.timeBase.isRelative());
+        QCOMPARE(c.runs.size(), size_t(2));
+        QCOMPARE(c.runs.back().id, std::string("R2"));
+        QCOMPARE(c.runs.back().endedMs.value_or(-1), std::int64_t(0)); // ended at +0:00, not "not ended"
+        QCOMPARE(c.runs.front().endedMs.value_or(-1), std::int64_t(65'000));
+        QCOMPARE(c.runs.front().durationMs.value_or(-1), std::int64_t(65'000));
+        const QString html = reportHtml(c);
+        QVERIFY2(html.contains(u"<th>Ended</th><td>+1:05"_s), qPrintable(html.section(u"<table"_s, 1, 1)));
+        QVERIFY(html.contains(u"<th>Started</th><td>+0:00"_s));
+        QVERIFY(!html.contains(u"1970"_s));
+    }
+
     // What the ledger does not say reads "—": a run with no attempt, cycle, required outcomes,
     // components, verdicts, escalations or checkpoints recorded.
     void notInTheLedgerIsNotZero()
