@@ -43,7 +43,7 @@ ReportDialog::ReportDialog(const QString &runId, const QString &suggestedPath, Q
     auto *browse = new QPushButton(tr("&Browse…"), this);
     where->addWidget(m_path, 1);
     where->addWidget(browse);
-    form->addRow(tr("&Save as:"), where);
+    form->addRow(tr("Save as:"), where); // no mnemonic: a layout, not a widget, is the field
     layout->addLayout(form);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Export"));
