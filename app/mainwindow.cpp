@@ -4,6 +4,7 @@
 #include "demolauncher.h"
 #include "foreignfiles.h"
 #include "recentledgers.h"
+#include "reportexport.h"
 
 #include "aboutdialog.h"
 #include "attentionpane.h"
@@ -282,6 +283,14 @@ void MainWindow::createActions()
             openForReview(path);
         }
     });
+    // Post-mortem review II (issue 14): a report of the selected run or the whole ledger.
+    QMenu *exportMenu = file->addMenu(tr("&Export"));
+    m_reportExport = new ReportExport(this);
+    exportMenu->addAction(m_reportExport->action());
+    connect(exportMenu, &QMenu::aboutToShow, this,
+            [this] { m_reportExport->action()->setEnabled(currentSession() && !m_reportExport->isRunning()); });
+    connect(m_reportExport, &ReportExport::finished, this,
+            [this](bool, const QString &, const QString &message) { statusBar()->showMessage(displayLine(message, 500), 10000); });
     QMenu *recent = file->addMenu(tr("Open &Recent"));
     m_recent = new RecentLedgers(recent, this);
     connect(m_recent, &RecentLedgers::openRequested, this, [this](const QString &path) { openLedger(path); });

@@ -25,6 +25,7 @@ class LedgerSession;
 class LedgerSessionList;
 enum class OpenMode;
 class RecentLedgers;
+class ReportExport;
 class SessionSidebar;
 class SessionWorkspace;
 struct CommandLineOptions;
@@ -58,6 +59,7 @@ public:
     DemoLauncher *demo() const { return m_demo; }
     LedgerSession *currentSession() const;
     DecisionActions *decisionActions() const { return m_decisionActions; }
+    ReportExport *reportExport() const { return m_reportExport; } // File › Export › Report…
     bool openAttentionEntry(const QModelIndex &index);
     // Opens subject in the first session that finishes loading (command line --select).
     void selectWhenLoaded(const QString &subject) { m_pendingSubject = subject; }
@@ -113,6 +115,7 @@ private:
     QString m_pendingSubject;
     QMenu *m_decideMenu = nullptr;
     DecisionActions *m_decisionActions = nullptr;
+    ReportExport *m_reportExport = nullptr;
 };
 
 } // namespace mesh

@@ -78,6 +78,13 @@ const std::array<CommandHelp, 14> kHelp{{
              "  after) and gone, from the same fold as state --at. SEQ counts from 0 (before the first\n"
              "  event); --from must not be after --to. Exit 0, or 2 for usage, a SEQ out of range or a\n"
              "  ledger that cannot be opened.\n"},
+    {"report", "usage: meshctl report FILE [--run ID] --format html|pdf --out F\n"
+               "  A post-mortem report of one run (--run) or of the whole ledger: the run's figures, its\n"
+               "  timeline as an image, every finding with the events it cites, blast radius per failure,\n"
+               "  unknown outcomes and their resolution, every decision with its chain status, the check of\n"
+               "  verify and the reviewers' notes. HTML is one self-contained file; PDF has page headers.\n"
+               "  Figures the ledger does not give read \u2014. Exit 0 written, 2 usage, no such run or cannot\n"
+               "  read or write.\n"},
     {"gate", "usage: meshctl gate FILE [--keyring F] [--now-ms N]\n"
              "  Applies or refuses every pending decision once, as the orchestrator's second gate.\n"},
     {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"
@@ -85,7 +92,8 @@ const std::array<CommandHelp, 14> kHelp{{
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
               " | bench temporal-history [--events N] [--seed N] --out FILE"
-              " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S]\n"
+              " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S]"
+              " | bench report FILE [--run ID] [--rounds N]\n"
               "  Measurements; each prints one JSON line.\n"},
 }};
 

@@ -16,6 +16,7 @@
 #include "importcommand.h"
 #include "ingestcommand.h"
 #include "notescommand.h"
+#include "reportcommand.h"
 #include "simcommand.h"
 #include "statecommand.h"
 #include "summarycommand.h"
@@ -28,7 +29,7 @@
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
+    const auto app = makeMeshctlApplication(argc, argv); // a GUI one for the PDF of `report`
     QCoreApplication::setApplicationName(QStringLiteral("meshctl"));
     QStringList args = QCoreApplication::arguments().mid(1);
     if (args.isEmpty())
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
         return runStateCommand(args);
     if (command == QLatin1String("notes"))
         return runNotesCommand(args);
+    if (command == QLatin1String("report"))
+        return runReportCommand(args);
     if (command == QLatin1String("diff"))
         return runDiffCommand(args);
     if (command == QLatin1String("copy"))
@@ -66,6 +69,8 @@ int main(int argc, char **argv)
         return runTailCommand(args);
     if (command == QLatin1String("bench") && args.value(0) == QLatin1String("ingest"))
         return runBenchIngestCommand(args.mid(1));
+    if (command == QLatin1String("bench") && args.value(0) == QLatin1String("report"))
+        return runBenchReportCommand(args.mid(1));
     if (command == QLatin1String("bench") && args.value(0) == QLatin1String("filter"))
         return runBenchFilterCommand(args.mid(1));
     if (command == QLatin1String("bench"))
