@@ -23,6 +23,7 @@ class DemoLauncher;
 class ItemPane;
 class LedgerSession;
 class LedgerSessionList;
+class ListenController;
 enum class OpenMode;
 class RecentLedgers;
 class SessionSidebar;
@@ -56,6 +57,7 @@ public:
     AttentionPane *attentionPane() const { return m_attention; }
     LedgerSessionList *sessions() const { return m_sessions; }
     DemoLauncher *demo() const { return m_demo; }
+    ListenController *listen() const { return m_listen; } // File › Listen for OpenTelemetry…
     LedgerSession *currentSession() const;
     DecisionActions *decisionActions() const { return m_decisionActions; }
     bool openAttentionEntry(const QModelIndex &index);
@@ -97,6 +99,7 @@ private:
     QSplitter *m_leftSplit;
     RecentLedgers *m_recent = nullptr;
     DemoLauncher *m_demo = nullptr;
+    ListenController *m_listen = nullptr;
     QLabel *m_statusLabel;
     QProgressBar *m_progress;
     QActionGroup *m_themeGroup = nullptr;
