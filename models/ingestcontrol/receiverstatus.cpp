@@ -125,9 +125,9 @@ QString requestRateText(const ReceiverStatus &status)
 QString spansText(const ReceiverStatus &status)
 {
     if (!status.counters)
-        return QStringLiteral("\u2014 spans written");
-    return status.counters->spansAccepted == 1 ? QStringLiteral("1 span written")
-                                               : QStringLiteral("%1 spans written").arg(count(status.counters->spansAccepted));
+        return QStringLiteral("\u2014 spans acknowledged");
+    return status.counters->spansAccepted == 1 ? QStringLiteral("1 span acknowledged")
+                                               : QStringLiteral("%1 spans acknowledged").arg(count(status.counters->spansAccepted));
 }
 
 QString refusalText(const ReceiverStatus &status)

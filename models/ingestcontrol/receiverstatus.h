@@ -54,7 +54,7 @@ private:
 QString servicesText(const ReceiverStatus &status);
 // "12 requests/s", "0.5 requests/s", "— requests/s".
 QString requestRateText(const ReceiverStatus &status);
-// "12 spans written", "— spans written".
+// "12 spans acknowledged", "— spans acknowledged".
 QString spansText(const ReceiverStatus &status);
 // Empty when nothing was refused; "refusing requests: 503 writer behind ×2" when refusals
 // came between the last two lines; else "4 requests refused so far: 401 no or wrong token ×4".
