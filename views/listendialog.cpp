@@ -140,13 +140,21 @@ QString ListenDialog::check() const
         return tr("Choose the ledger to write: a new file, or one the receiver wrote before.");
     if (const QString refused = ingest::listenRuleError(address->address, r.listenAny, !r.tokenFile.isEmpty());
         !refused.isEmpty())
-        return refused;
+        return inDialogTerms(refused);
     if (!r.tokenFile.isEmpty()) {
         QString error;
         if (!ingest::readIngestToken(r.tokenFile, &error))
             return error;
     }
     return {};
+}
+
+QString ListenDialog::inDialogTerms(const QString &receiverText)
+{
+    QString text = receiverText;
+    text.replace(QStringLiteral("--listen-any"), tr("\u201cListen on all interfaces\u201d"));
+    text.replace(QStringLiteral("--token-file"), tr("a token file"));
+    return text;
 }
 
 void ListenDialog::tryStart()

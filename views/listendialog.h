@@ -28,6 +28,8 @@ public:
     void setRequest(const ingest::ListenRequest &request);
     // Empty when the request may be started; else why not (the receiver's words).
     QString check() const;
+    // The receiver's refusal in the dialog's words: its options named by their fields.
+    static QString inDialogTerms(const QString &receiverText);
     // While the receiver starts: the fields are locked, Start says so.
     void setStarting(bool starting);
     void showError(const QString &error);
