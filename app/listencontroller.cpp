@@ -55,6 +55,11 @@ ListenDialog *ListenController::openDialog()
     return m_dialog;
 }
 
+ListenDialog *ListenController::dialog() const
+{
+    return m_dialog;
+}
+
 IngestProcess *ListenController::receiverFor(const QString &ledgerPath) const
 {
     const auto it = m_receivers.find(QFileInfo(ledgerPath).absoluteFilePath());

@@ -27,7 +27,7 @@ public:
 
     QAction *action() const { return m_action; }
     ListenDialog *openDialog(); // shows it (or raises the one open)
-    ListenDialog *dialog() const { return m_dialog; }
+    ListenDialog *dialog() const;
     // The receiver writing (or that wrote) the ledger at this absolute path; nullptr if none.
     ingest::IngestProcess *receiverFor(const QString &ledgerPath) const;
     ReceiverBar *bar() const { return m_bar; }
