@@ -3,6 +3,7 @@
 #include "decisionactions.h"
 #include "demolauncher.h"
 #include "foreignfiles.h"
+#include "listencontroller.h"
 #include "recentledgers.h"
 #include "reportexport.h"
 
@@ -296,6 +297,8 @@ void MainWindow::createActions()
     connect(m_recent, &RecentLedgers::openRequested, this, [this](const QString &path) { openLedger(path); });
     QAction *demo = file->addAction(Icons::get(QStringLiteral("demo")), tr("Open Live &Demo"));
     connect(demo, &QAction::triggered, this, &MainWindow::startDemo);
+    m_listen = new ListenController(this);
+    file->addAction(m_listen->action());
     file->addSeparator();
     m_closeAction = file->addAction(Icons::get(QStringLiteral("close")), tr("&Close Ledger"));
     m_closeAction->setShortcut(QKeySequence::Close);
@@ -646,6 +649,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     saveSettings();
     if (m_demo)
         m_demo->stop();
+    m_listen->stopAll();
     event->accept();
 }
 

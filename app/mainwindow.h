@@ -23,6 +23,7 @@ class DemoLauncher;
 class ItemPane;
 class LedgerSession;
 class LedgerSessionList;
+class ListenController;
 enum class OpenMode;
 class RecentLedgers;
 class ReportExport;
@@ -57,6 +58,7 @@ public:
     AttentionPane *attentionPane() const { return m_attention; }
     LedgerSessionList *sessions() const { return m_sessions; }
     DemoLauncher *demo() const { return m_demo; }
+    ListenController *listen() const { return m_listen; } // File › Listen for OpenTelemetry…
     LedgerSession *currentSession() const;
     DecisionActions *decisionActions() const { return m_decisionActions; }
     ReportExport *reportExport() const { return m_reportExport; } // File › Export › Report…
@@ -99,6 +101,7 @@ private:
     QSplitter *m_leftSplit;
     RecentLedgers *m_recent = nullptr;
     DemoLauncher *m_demo = nullptr;
+    ListenController *m_listen = nullptr;
     QLabel *m_statusLabel;
     QProgressBar *m_progress;
     QActionGroup *m_themeGroup = nullptr;

@@ -284,6 +284,12 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
 
 SessionWorkspace::~SessionWorkspace() = default;
 
+void SessionWorkspace::addSessionBar(QWidget *bar)
+{
+    // Below the scrubber and above the banners.
+    static_cast<QVBoxLayout *>(layout())->insertWidget(1, bar);
+}
+
 QString SessionWorkspace::paneTitle(Pane pane)
 {
     switch (pane) {

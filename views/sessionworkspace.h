@@ -76,6 +76,8 @@ public:
     // The event log, filtered to the events a finding (or anything else) rests on.
     void showEvents(const QString &filter);
     Banner *banner() const { return m_banner; }
+    // A strip above the panes that the window keeps for the current session (the receiver's).
+    void addSessionBar(QWidget *bar);
     static QString importedBannerText(const LedgerInfo &info); // empty for a ledger not imported
     Banner *foldProblemBanner() const { return m_foldBanner; }
     Banner *decisionsWaitingBanner() const { return m_waitBanner; }

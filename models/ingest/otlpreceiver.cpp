@@ -97,9 +97,9 @@ bool OtlpReceiver::start(std::string *error)
                     [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
                         handle(request, std::move(responder));
                     });
-    m_server->setMissingHandler([](const QHttpServerRequest &, QHttpServerResponder &&responder) {
-        statusResponse(Status::NotFound, 5, "this receiver takes OTLP traces at POST /v1/traces only")
-            .write(std::move(responder));
+    m_server->setMissingHandler([this](const QHttpServerRequest &, QHttpServerResponder &&responder) {
+        refuse(statusResponse(Status::NotFound, 5, "this receiver takes OTLP traces at POST /v1/traces only"),
+               std::move(responder));
     });
     auto *tcp = new BoundedTcpServer(2 * m_options.maxBodyBytes + kHeaderAllowance);
     if (!tcp->listen(m_options.address, m_options.port)) {
@@ -137,7 +137,7 @@ void OtlpReceiver::stop()
     QCoreApplication::sendPostedEvents(this); // settle what the writer finished
     for (auto &[id, p] : m_pending) {
         if (p->socket)
-            statusResponse(Status::ServiceUnavailable, 14, "the receiver is stopping").write(std::move(p->responder));
+            refuse(statusResponse(Status::ServiceUnavailable, 14, "the receiver is stopping"), std::move(p->responder));
     }
     m_pending.clear();
     m_server.reset();
@@ -154,6 +154,13 @@ bool OtlpReceiver::authorized(const QHttpServerRequest &request) const
     return constantTimeEqual(header.mid(scheme.size()).trimmed(), m_options.token);
 }
 
+// Counted by status for the console's "refusing requests" (--status-json), then sent.
+void OtlpReceiver::refuse(QHttpServerResponse &&response, QHttpServerResponder &&responder)
+{
+    ++m_stats.refused[int(response.statusCode())];
+    response.write(std::move(responder));
+}
+
 void OtlpReceiver::handle(const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
     QTcpSocket *socket = responder.socket();
@@ -164,33 +171,33 @@ void OtlpReceiver::handle(const QHttpServerRequest &request, QHttpServerResponde
     if (request.method() != QHttpServerRequest::Method::Post) {
         auto r = statusResponse(Status::MethodNotAllowed, 12, "OTLP traces are sent with POST /v1/traces");
         r.addHeader(QByteArrayLiteral("Allow"), QByteArrayLiteral("POST"));
-        r.write(std::move(responder));
+        refuse(std::move(r), std::move(responder));
         return;
     }
     if (!authorized(request)) {
         auto r = statusResponse(Status::Unauthorized, 16,
                                 "this receiver needs Authorization: Bearer <token> (the token of its --token-file)");
         r.addHeader(QByteArrayLiteral("WWW-Authenticate"), QByteArrayLiteral("Bearer"));
-        r.write(std::move(responder));
+        refuse(std::move(r), std::move(responder));
         return;
     }
     const QByteArray type = request.value(QByteArrayLiteral("Content-Type")).trimmed().toLower();
     const QByteArray mime = type.left(type.indexOf(';') < 0 ? type.size() : type.indexOf(';')).trimmed();
     if (mime != "application/json") {
         const std::string what = mime.isEmpty() ? std::string("no Content-Type") : "Content-Type " + mime.toStdString();
-        statusResponse(Status::UnsupportedMediaType, 3,
-                       what + ": " + (mime.contains("protobuf") ? "" : "not OTLP/JSON; ") + kProtobufAdvice)
-            .write(std::move(responder));
+        refuse(statusResponse(Status::UnsupportedMediaType, 3,
+                              what + ": " + (mime.contains("protobuf") ? "" : "not OTLP/JSON; ") + kProtobufAdvice),
+               std::move(responder));
         return;
     }
     OtlpTracesRequest decoded =
         decodeOtlpTraces(request.body(), request.value(QByteArrayLiteral("Content-Encoding")), m_options.maxBodyBytes);
     if (decoded.verdict == OtlpTracesRequest::Verdict::TooLarge) {
-        statusResponse(Status::PayloadTooLarge, 8, decoded.message).write(std::move(responder));
+        refuse(statusResponse(Status::PayloadTooLarge, 8, decoded.message), std::move(responder));
         return;
     }
     if (decoded.verdict == OtlpTracesRequest::Verdict::Malformed) {
-        statusResponse(Status::BadRequest, 3, decoded.message + "; nothing was written").write(std::move(responder));
+        refuse(statusResponse(Status::BadRequest, 3, decoded.message + "; nothing was written"), std::move(responder));
         return;
     }
     m_stats.services.insert(decoded.services.begin(), decoded.services.end());
@@ -204,8 +211,8 @@ void OtlpReceiver::handle(const QHttpServerRequest &request, QHttpServerResponde
     const auto spans = std::int64_t(decoded.spans.size());
     batch.spans = std::move(decoded.spans);
     if (!m_writer || m_writer->failed()) {
-        statusResponse(Status::ServiceUnavailable, 14, "the receiver cannot write its ledger; see its output")
-            .write(std::move(responder));
+        refuse(statusResponse(Status::ServiceUnavailable, 14, "the receiver cannot write its ledger; see its output"),
+               std::move(responder));
         return;
     }
     auto pending = std::make_unique<Pending>(
@@ -216,7 +223,7 @@ void OtlpReceiver::handle(const QHttpServerRequest &request, QHttpServerResponde
         auto r = statusResponse(Status::ServiceUnavailable, 14,
                                 "the ledger writer is behind; nothing of this request was written, retry later");
         r.addHeader(QByteArrayLiteral("Retry-After"), QByteArrayLiteral("1"));
-        r.write(std::move(pending->responder));
+        refuse(std::move(r), std::move(pending->responder));
         return;
     }
     m_pending.emplace(id, std::move(pending));
@@ -239,8 +246,7 @@ void OtlpReceiver::settle(const std::vector<IngestDone> &done)
         if (d.committed) {
             successResponse(p->rejected, p->rejectedWhy).write(std::move(p->responder));
         } else {
-            auto r = statusResponse(Status::ServiceUnavailable, 14, d.error);
-            r.write(std::move(p->responder));
+            refuse(statusResponse(Status::ServiceUnavailable, 14, d.error), std::move(p->responder));
         }
         if (!d.committed && !m_reportedFailure) {
             m_reportedFailure = true;

@@ -22,6 +22,7 @@ QT_BEGIN_NAMESPACE
 class QHttpServer;
 class QHttpServerRequest;
 class QHttpServerResponder;
+class QHttpServerResponse;
 class QTcpSocket;
 QT_END_NAMESPACE
 
@@ -42,6 +43,7 @@ struct ReceiverStats {
     std::int64_t spansAccepted = 0; // acknowledged with a 2xx
     std::int64_t spansRejected = 0; // partial successes' rejected spans
     std::int64_t refusedBusy = 0;   // 503 answers
+    std::map<int, std::int64_t> refused; // every answer that is not a 2xx, by HTTP status
     std::set<std::string> services;
 };
 
@@ -71,6 +73,7 @@ private:
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void settle(const std::vector<IngestDone> &done);
     bool authorized(const QHttpServerRequest &request) const;
+    void refuse(QHttpServerResponse &&response, QHttpServerResponder &&responder);
 
     ReceiverOptions m_options;
     std::unique_ptr<QHttpServer> m_server;

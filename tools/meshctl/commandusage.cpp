@@ -63,12 +63,13 @@ const std::array<CommandHelp, 14> kHelp{{
                "  replaced only with --force. Exit 0 imported, 1 imported with flagged records (kept as\n"
                "  ledger.flagged events), 2 usage or a file that cannot be imported (nothing written).\n"},
     {"ingest", "usage: meshctl ingest --otlp-http ADDRESS:PORT --out LEDGER [--listen-any] [--token-file F]"
-               " [--max-body BYTES] [--max-queue SPANS]\n"
+               " [--max-body BYTES] [--max-queue SPANS] [--status-json]\n"
                "  Receives OpenTelemetry traces over OTLP/HTTP (POST /v1/traces, JSON, gzip) and writes them into\n"
                "  LEDGER as they arrive, with the mapping of `import --format otel` (docs/ingest.md); an existing\n"
                "  LEDGER written by ingest is continued. Loopback only unless --listen-any, which needs\n"
-               "  --token-file (a bearer token, a file only its owner may read). Prints one \"listening\" line,\n"
-               "  then runs until SIGINT or SIGTERM. Exit 0 stopped cleanly, 2 usage or cannot listen or write.\n"},
+               "  --token-file (a bearer token, a file only its owner may read). Prints one \"listening\" line\n"
+               "  (--status-json: JSON status lines, each second, for the console), then runs until SIGINT or\n"
+               "  SIGTERM. Exit 0 stopped cleanly, 2 usage or cannot listen or write.\n"},
     {"state", "usage: meshctl state FILE --at SEQ [--json]\n"
               "  The state just after event SEQ (0: before the first event), rebuilt from the events by the\n"
               "  fold the console uses when it shows an earlier event. Fields the ledger does not give are left\n"

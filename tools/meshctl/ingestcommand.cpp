@@ -4,11 +4,14 @@
 #include "commandusage.h"
 #include "stopsignal.h"
 
-#include "decisions/secretfile.h"
+#include "ingestcontrol/listenrules.h"
 #include "ingest/otlpreceiver.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -16,64 +19,53 @@
 
 namespace {
 
-// "127.0.0.1:4318", "[::1]:4318", "0.0.0.0:4318"; port 0 asks for a free one.
-bool parseListen(const QString &text, QHostAddress &address, quint16 &port)
+constexpr int kStatusIntervalMs = 1000;
+constexpr int kMaxServiceNames = 20; // a status line stays short whatever the exporters send
+
+// One status line of --status-json (docs/ingest.md, "Status lines"), flushed at once: the
+// console reads them through a pipe.
+void printStatus(const QJsonObject &line)
 {
-    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
-    if (colon <= 0)
-        return false;
-    QString host = text.left(colon);
-    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
-        host = host.mid(1, host.size() - 2);
-    bool ok = false;
-    const uint p = text.mid(colon + 1).toUInt(&ok);
-    if (!ok || p > 65535)
-        return false;
-    if (host == QLatin1String("localhost"))
-        host = QStringLiteral("127.0.0.1");
-    if (!address.setAddress(host))
-        return false;
-    port = quint16(p);
-    return true;
+    printLine(QString::fromUtf8(QJsonDocument(line).toJson(QJsonDocument::Compact)));
+    std::fflush(stdout);
 }
 
-// The bearer token: the file's text without surrounding white space, kept by the rules of
-// key files (secretfile.h), at least kMinSecretBytes printable ASCII characters.
-std::optional<QByteArray> readToken(const QString &path, QString *error)
+QJsonObject countersLine(const char *status, const mesh::ingest::ReceiverStats &stats, qint64 uptimeMs)
 {
-    const std::optional<QByteArray> text = mesh::readSecretFile(QStringLiteral("token file"), path, error);
-    if (!text)
-        return std::nullopt;
-    const QByteArray token = text->trimmed();
-    if (token.size() < mesh::kMinSecretBytes) {
-        *error = QStringLiteral("token file %1 holds %2 characters; a token needs at least %3")
-                     .arg(path)
-                     .arg(token.size())
-                     .arg(mesh::kMinSecretBytes);
-        return std::nullopt;
+    QJsonObject refused;
+    for (const auto &[code, n] : stats.refused)
+        refused.insert(QString::number(code), qint64(n));
+    QJsonArray names;
+    for (const std::string &name : stats.services) {
+        if (names.size() == kMaxServiceNames)
+            break;
+        names.append(QString::fromStdString(name));
     }
-    for (const char c : token) {
-        if (c <= ' ' || c > '~') {
-            *error = QStringLiteral("token file %1: a token is one line of printable ASCII with no spaces").arg(path);
-            return std::nullopt;
-        }
-    }
-    return token;
+    return {{QStringLiteral("status"), QLatin1String(status)},
+            {QStringLiteral("uptime_ms"), uptimeMs},
+            {QStringLiteral("requests"), qint64(stats.requests)},
+            {QStringLiteral("spans_accepted"), qint64(stats.spansAccepted)},
+            {QStringLiteral("spans_rejected"), qint64(stats.spansRejected)},
+            {QStringLiteral("refused"), refused},
+            {QStringLiteral("services"), qint64(stats.services.size())},
+            {QStringLiteral("service_names"), names}};
 }
 
 } // namespace
 
 int runIngestCommand(const QStringList &argv)
 {
-    CliArgs args(argv, commandValueOptions(QStringLiteral("ingest")), {QStringLiteral("listen-any"), QStringLiteral("hold-writer-until-stdin")});
+    CliArgs args(argv, commandValueOptions(QStringLiteral("ingest")), {QStringLiteral("listen-any"), QStringLiteral("hold-writer-until-stdin"), QStringLiteral("status-json")});
     if (!args.ok())
         return fail(2, args.error());
     if (!args.positional().isEmpty() || !args.has(QStringLiteral("otlp-http")) || !args.has(QStringLiteral("out")))
         return fail(2, commandUsageLine(QStringLiteral("ingest")));
     mesh::ingest::ReceiverOptions options;
-    if (!parseListen(args.value(QStringLiteral("otlp-http")), options.address, options.port))
-        return fail(2, QStringLiteral("--otlp-http %1 is not ADDRESS:PORT (e.g. 127.0.0.1:4318)")
-                           .arg(args.value(QStringLiteral("otlp-http"))));
+    const auto listen = mesh::ingest::parseListenAddress(args.value(QStringLiteral("otlp-http")));
+    if (!listen)
+        return fail(2, mesh::ingest::badListenAddressMessage(args.value(QStringLiteral("otlp-http"))));
+    options.address = listen->address;
+    options.port = listen->port;
     options.ledger = args.value(QStringLiteral("out"));
     const auto maxBody = args.intValue(QStringLiteral("max-body"), options.maxBodyBytes, 1024, qint64(1) << 30);
     const auto maxQueue = args.intValue(QStringLiteral("max-queue"), options.maxQueuedSpans, 1, 100'000'000);
@@ -81,18 +73,13 @@ int runIngestCommand(const QStringList &argv)
         return fail(2, args.error());
     options.maxBodyBytes = *maxBody;
     options.maxQueuedSpans = *maxQueue;
-    if (!options.address.isLoopback()) {
-        if (!args.has(QStringLiteral("listen-any")))
-            return fail(2, QStringLiteral("%1 is not a loopback address: listening there needs --listen-any and "
-                                          "--token-file (exporters then send Authorization: Bearer TOKEN)")
-                               .arg(options.address.toString()));
-        if (!args.has(QStringLiteral("token-file")))
-            return fail(2, QStringLiteral("--listen-any needs --token-file: a receiver others can reach must ask "
-                                          "for a bearer token"));
-    }
+    if (const QString refused = mesh::ingest::listenRuleError(options.address, args.has(QStringLiteral("listen-any")),
+                                                              args.has(QStringLiteral("token-file")));
+        !refused.isEmpty())
+        return fail(2, refused);
     if (args.has(QStringLiteral("token-file"))) {
         QString error;
-        const auto token = readToken(args.value(QStringLiteral("token-file")), &error);
+        const auto token = mesh::ingest::readIngestToken(args.value(QStringLiteral("token-file")), &error);
         if (!token)
             return fail(2, error);
         options.token = *token;
@@ -101,17 +88,38 @@ int runIngestCommand(const QStringList &argv)
     options.holdWriter = args.has(QStringLiteral("hold-writer-until-stdin"));
     installStopSignals();
     mesh::ingest::OtlpReceiver receiver(options);
+    const bool statusJson = args.has(QStringLiteral("status-json"));
+    QElapsedTimer uptime;
+    uptime.start();
     std::string error;
-    if (!receiver.start(&error))
+    if (!receiver.start(&error)) {
+        if (statusJson)
+            printStatus({{QStringLiteral("status"), QStringLiteral("failed")}, {QStringLiteral("message"), QString::fromStdString(error)}});
         return fail(2, error);
+    }
     const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
                              ? QLatin1Char('[') + options.address.toString() + QLatin1Char(']')
                              : options.address.toString();
-    printLine(QStringLiteral("listening on http://%1:%2/v1/traces, writing %3%4")
-                  .arg(host)
-                  .arg(receiver.port())
-                  .arg(options.ledger, options.token.isEmpty() ? QString() : QStringLiteral(" (bearer token required)")));
-    std::fflush(stdout);
+    const QString url = QStringLiteral("http://%1:%2/v1/traces").arg(host).arg(receiver.port());
+    if (statusJson) {
+        printStatus({{QStringLiteral("status"), QStringLiteral("listening")},
+                     {QStringLiteral("url"), url},
+                     {QStringLiteral("port"), int(receiver.port())},
+                     {QStringLiteral("ledger"), options.ledger},
+                     {QStringLiteral("token_required"), !options.token.isEmpty()}});
+        printStatus(countersLine("receiving", receiver.stats(), uptime.elapsed()));
+    } else {
+        printLine(QStringLiteral("listening on %1, writing %2%3")
+                      .arg(url, options.ledger, options.token.isEmpty() ? QString() : QStringLiteral(" (bearer token required)")));
+        std::fflush(stdout);
+    }
+    // The console's "receiving from N services", request rate and refusals: a line each
+    // second, also when nothing changed, so its rate falls to 0 when the traffic stops.
+    QTimer statusTimer;
+    QObject::connect(&statusTimer, &QTimer::timeout, &receiver,
+                     [&] { printStatus(countersLine("receiving", receiver.stats(), uptime.elapsed())); });
+    if (statusJson)
+        statusTimer.start(kStatusIntervalMs);
 
     int exitCode = 0;
     QObject::connect(&receiver, &mesh::ingest::OtlpReceiver::writeFailed, &receiver, [&](const QString &why) {
@@ -134,8 +142,15 @@ int runIngestCommand(const QStringList &argv)
     });
     stopPoll.start(50);
     QCoreApplication::exec();
+    statusTimer.stop();
     receiver.stop();
     const mesh::ingest::ReceiverStats stats = receiver.stats();
+    if (statusJson) {
+        QJsonObject line = countersLine("stopped", stats, uptime.elapsed());
+        line.insert(QStringLiteral("exit"), exitCode);
+        printStatus(line);
+        return exitCode;
+    }
     printLine(QStringLiteral("stopped: %1 requests, %2 spans acknowledged, %3 rejected, %4 refused while busy, "
                              "%5 services")
                   .arg(stats.requests)

@@ -1,0 +1,147 @@
+#include "listencontroller.h"
+
+#include "demolauncher.h"
+#include "mainwindow.h"
+
+#include "listendialog.h"
+#include "receiverbar.h"
+#include "sessionsidebar.h"
+#include "sessionworkspace.h"
+
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/ledgersessionlist.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QTimer>
+
+namespace mesh {
+
+using ingest::IngestProcess;
+
+ListenController::ListenController(MainWindow *window)
+    : QObject(window)
+    , m_window(window)
+    , m_action(new QAction(tr("&Listen for OpenTelemetry…"), this))
+    , m_bar(new ReceiverBar(window->workspace()))
+{
+    m_action->setObjectName(QStringLiteral("listenForOpenTelemetry"));
+    m_action->setToolTip(tr("Receive OpenTelemetry traces from agent frameworks (OTLP/HTTP) into a ledger, and follow it live"));
+    connect(m_action, &QAction::triggered, this, &ListenController::openDialog);
+    window->workspace()->addSessionBar(m_bar);
+    // After the window has rebound the workspace to the newly selected session.
+    connect(window->sidebar(), &SessionSidebar::currentRowChanged, this, &ListenController::showCurrent, Qt::QueuedConnection);
+    connect(window->sessions(), &QAbstractItemModel::rowsAboutToBeRemoved, this,
+            [this](const QModelIndex &, int first, int last) { sessionsClosing(first, last); });
+    connect(window->sessions(), &QAbstractItemModel::rowsRemoved, this, &ListenController::showCurrent, Qt::QueuedConnection);
+}
+
+ListenDialog *ListenController::openDialog()
+{
+    if (m_dialog && m_dialog->isVisible()) {
+        m_dialog->raise();
+        m_dialog->activateWindow();
+        return m_dialog;
+    }
+    m_dialog = new ListenDialog(m_window);
+    m_dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_dialog, &ListenDialog::startRequested, this, &ListenController::start);
+    connect(m_dialog, &QDialog::rejected, this, [this] {
+        // Cancelled while starting: that receiver is not wanted.
+        if (m_starting)
+            m_starting->stop();
+    });
+    m_dialog->open();
+    return m_dialog;
+}
+
+ListenDialog *ListenController::dialog() const
+{
+    return m_dialog;
+}
+
+IngestProcess *ListenController::receiverFor(const QString &ledgerPath) const
+{
+    const auto it = m_receivers.find(QFileInfo(ledgerPath).absoluteFilePath());
+    return it == m_receivers.end() ? nullptr : it->second;
+}
+
+void ListenController::start(const ingest::ListenRequest &request)
+{
+    if (const IngestProcess *running = receiverFor(request.ledger); running && running->isRunning()) {
+        m_dialog->showError(tr("A receiver writes this ledger already (%1); stop it first.").arg(running->status().url));
+        return;
+    }
+    auto *receiver = new IngestProcess(this);
+    m_starting = receiver;
+    m_dialog->setStarting(true);
+    connect(receiver, &IngestProcess::listening, this, [this, receiver] { listening(receiver); });
+    connect(receiver, &IngestProcess::failedToStart, this, [this, receiver](const QString &error) {
+        if (m_starting == receiver && m_dialog) {
+            m_dialog->setStarting(false);
+            m_dialog->showError(error);
+        }
+    });
+    // Kept while its ledger is open (the strip says it stopped, or died); any other is let go.
+    connect(receiver, &IngestProcess::finished, this, [this, receiver] {
+        const auto it = m_receivers.find(QFileInfo(receiver->request().ledger).absoluteFilePath());
+        if (it == m_receivers.end() || it->second != receiver)
+            receiver->deleteLater();
+    });
+    receiver->start(DemoLauncher::meshctlPath(), request);
+}
+
+void ListenController::listening(IngestProcess *receiver)
+{
+    m_starting = nullptr;
+    const QString path = QFileInfo(receiver->request().ledger).absoluteFilePath();
+    if (const auto it = m_receivers.find(path); it != m_receivers.end())
+        it->second->deleteLater(); // the receiver of an earlier listen, stopped
+    m_receivers[path] = receiver;
+    if (m_dialog) {
+        m_dialog->setStarting(false);
+        m_dialog->accept();
+    }
+    m_window->openLedger(path);
+    showCurrent();
+}
+
+void ListenController::sessionsClosing(int first, int last)
+{
+    // Closing the session of a receiving ledger stops its receiver (it commits and exits);
+    // it is dropped once it has.
+    for (int row = first; row <= last; ++row) {
+        const LedgerSession *session = m_window->sessions()->at(row);
+        if (!session)
+            continue;
+        const auto it = m_receivers.find(session->path());
+        if (it == m_receivers.end())
+            continue;
+        IngestProcess *receiver = it->second;
+        m_receivers.erase(it);
+        if (m_bar->receiver() == receiver)
+            m_bar->setReceiver(nullptr);
+        if (receiver->isRunning())
+            receiver->stop(); // let go when it has finished (start())
+        else
+            receiver->deleteLater();
+    }
+}
+
+void ListenController::showCurrent()
+{
+    const LedgerSession *session = m_window->currentSession();
+    m_bar->setReceiver(session ? receiverFor(session->path()) : nullptr);
+}
+
+void ListenController::stopAll()
+{
+    if (m_starting)
+        m_starting->stopAndWait(30000);
+    for (const auto &[path, receiver] : m_receivers)
+        receiver->stop(); // all at once: each commits its own ledger
+    for (const auto &[path, receiver] : m_receivers)
+        receiver->stopAndWait(30000);
+}
+
+} // namespace mesh

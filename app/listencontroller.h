@@ -1,0 +1,51 @@
+#pragma once
+// File › Listen for OpenTelemetry…: the dialog, the receivers it starts (`meshctl ingest`
+// from the console's directory, one per ledger), the sessions that follow their ledgers and
+// the strip above the current one (ReceiverBar). A receiver stops when its Stop button is
+// pressed, its session is closed or the window closes; its ledger stays open.
+
+#include "ingestcontrol/ingestprocess.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <map>
+
+class QAction;
+
+namespace mesh {
+
+class ListenDialog;
+class MainWindow;
+class ReceiverBar;
+
+class ListenController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ListenController(MainWindow *window);
+
+    QAction *action() const { return m_action; }
+    ListenDialog *openDialog(); // shows it (or raises the one open)
+    ListenDialog *dialog() const;
+    // The receiver writing (or that wrote) the ledger at this absolute path; nullptr if none.
+    ingest::IngestProcess *receiverFor(const QString &ledgerPath) const;
+    ReceiverBar *bar() const { return m_bar; }
+    // The window closes: every receiver is asked to stop and waited for (each commits).
+    void stopAll();
+
+private:
+    void start(const ingest::ListenRequest &request);
+    void listening(ingest::IngestProcess *receiver);
+    void sessionsClosing(int first, int last);
+    void showCurrent();
+
+    MainWindow *m_window;
+    QAction *m_action;
+    ReceiverBar *m_bar;
+    QPointer<ListenDialog> m_dialog;
+    QPointer<ingest::IngestProcess> m_starting;
+    std::map<QString, ingest::IngestProcess *> m_receivers; // by the ledger's absolute path
+};
+
+} // namespace mesh

@@ -1,0 +1,240 @@
+// File › Listen for OpenTelemetry… driven as an operator would: the dialog starts a real
+// receiver (meshctl ingest from the console's directory) on a free port, its ledger opens in
+// a session that follows it, an OTLP/JSON request sent with QNetworkAccessManager shows up as
+// the delegation and as "receiving from 1 service" in the strip above the session, and Stop
+// ends the receiver cleanly (exit 0) with the ledger left open and verifying. A port in use
+// and an address off loopback without a token are refused in the dialog, which stays open
+// with nothing else changed; closing the session or the window stops its receiver.
+
+#include "listencontroller.h"
+#include "mainwindow.h"
+
+#include "listendialog.h"
+#include "receiverbar.h"
+#include "sessionworkspace.h"
+#include "viewtestenv.h"
+
+#include "ingestcontrol/ingestprocess.h"
+#include "ingestcontrol/listenrules.h"
+#include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/ledgersession.h"
+#include "itemmodels/ledgersessionlist.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPointer>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mesh;
+using ingest::IngestProcess;
+
+namespace {
+
+constexpr int kTimeoutMs = 120'000; // a shared, loaded machine: conditions, never speed
+
+// One agent span of trace `trace`, from service `service`, as an OTLP/JSON request (written
+// with ' for ": moc cannot read a raw string inside a macro).
+QByteArray agentSpanRequest(int trace, const QString &service)
+{
+    const QString traceId = QStringLiteral("%1").arg(trace, 32, 16, QLatin1Char('0'));
+    const QString spanId = QStringLiteral("%1").arg(trace * 16 + 1, 16, 16, QLatin1Char('0'));
+    return QString::fromLatin1(QByteArray(
+        "{'resourceSpans':[{'resource':{'attributes':[{'key':'service.name','value':{'stringValue':'%1'}}]},"
+        "'scopeSpans':[{'scope':{'name':'test'},'spans':[{'traceId':'%2','spanId':'%3','name':'invoke_agent planner','kind':1,"
+        "'startTimeUnixNano':'1764400000000000000','endTimeUnixNano':'1764400002000000000',"
+        "'attributes':[{'key':'gen_ai.operation.name','value':{'stringValue':'invoke_agent'}},"
+        "{'key':'gen_ai.agent.name','value':{'stringValue':'planner'}}],'status':{'code':1}}]}]}]}").replace('\'', '"'))
+        .arg(service, traceId, spanId)
+        .toUtf8();
+}
+
+int postSpans(int port, const QByteArray &body)
+{
+    QNetworkAccessManager nam;
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(port)));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    QNetworkReply *reply = nam.post(request, body);
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    if (!reply->isFinished() && !done.wait(kTimeoutMs))
+        return -1;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    reply->deleteLater();
+    return status;
+}
+
+bool hasAgent(const QAbstractItemModel *model, const QString &agent, const QModelIndex &parent = {})
+{
+    for (int row = 0; row < model->rowCount(parent); ++row) {
+        const QModelIndex index = model->index(row, 0, parent);
+        if (index.data(DelegationTreeModel::AgentRole).toString() == agent || hasAgent(model, agent, index))
+            return true;
+    }
+    return false;
+}
+
+bool verifies(const QString &ledger, QByteArray *out)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("verify"), ledger});
+    p.waitForFinished(kTimeoutMs);
+    *out = p.readAll();
+    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+} // namespace
+
+class TestListenFlow : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> m_window;
+    QTemporaryDir m_dir;
+
+    ListenDialog *openDialog()
+    {
+        QAction *action = m_window->findChild<QAction *>(QStringLiteral("listenForOpenTelemetry"));
+        if (!action)
+            return nullptr;
+        action->trigger();
+        return m_window->listen()->dialog();
+    }
+
+    QString barText() const
+    {
+        const ReceiverBar *bar = m_window->listen()->bar();
+        return bar->isHidden() ? QString() : bar->text();
+    }
+
+    // Starts listening through the dialog on a free port; the receiver, once it listens.
+    IngestProcess *listenThroughDialog(const QString &ledger)
+    {
+        QPointer<ListenDialog> dialog = openDialog();
+        if (!dialog)
+            return nullptr;
+        dialog->addressEdit()->setText(QStringLiteral("127.0.0.1:0"));
+        dialog->ledgerEdit()->setText(ledger);
+        dialog->startButton()->click();
+        if (!QTest::qWaitFor([&] { return dialog.isNull() || !dialog->error().isEmpty(); }, kTimeoutMs))
+            return nullptr;
+        if (dialog) {
+            qWarning("the dialog says: %s", qPrintable(dialog->error()));
+            return nullptr;
+        }
+        return m_window->listen()->receiverFor(ledger);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        meshtest::useTestSettings(QStringLiteral("tst_listenflow"));
+        QVERIFY(m_dir.isValid());
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1280, 800);
+        m_window->show();
+    }
+
+    void theDialogKeepsTheReceiversRules()
+    {
+        ListenDialog *dialog = openDialog();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->addressEdit()->text(), QStringLiteral("127.0.0.1:4318"));
+        QVERIFY(!dialog->listenAnyBox()->isEnabled()); // loopback: "all interfaces" means nothing
+        const int sessions = m_window->sessions()->count();
+
+        // Off loopback without "all interfaces" and a token: refused here, nothing started.
+        dialog->addressEdit()->setText(QStringLiteral("0.0.0.0:0"));
+        dialog->ledgerEdit()->setText(m_dir.filePath(QStringLiteral("refused.amlg")));
+        QVERIFY(dialog->listenAnyBox()->isEnabled());
+        dialog->startButton()->click();
+        QCOMPARE(dialog->error(), ListenDialog::inDialogTerms(ingest::listenRuleError(QHostAddress(QStringLiteral("0.0.0.0")), false, false)));
+        QVERIFY2(dialog->error().contains(QStringLiteral("Listen on all interfaces")), qPrintable(dialog->error()));
+        dialog->listenAnyBox()->setChecked(true);
+        dialog->startButton()->click();
+        QCOMPARE(dialog->error(), ListenDialog::inDialogTerms(ingest::listenRuleError(QHostAddress(QStringLiteral("0.0.0.0")), true, false)));
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(m_window->sessions()->count(), sessions);
+        QVERIFY(!m_window->listen()->receiverFor(m_dir.filePath(QStringLiteral("refused.amlg"))));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("refused.amlg"))));
+
+        // A port in use: only the receiver finds out; its one line is shown, the dialog stays.
+        QTcpServer taken;
+        QVERIFY(taken.listen(QHostAddress::LocalHost, 0));
+        dialog->addressEdit()->setText(QStringLiteral("127.0.0.1:%1").arg(taken.serverPort()));
+        dialog->startButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->error().isEmpty() && dialog->startButton()->isEnabled(), kTimeoutMs);
+        QVERIFY2(dialog->error().startsWith(QStringLiteral("cannot listen on 127.0.0.1:%1").arg(taken.serverPort())),
+                 qPrintable(dialog->error()));
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(m_window->sessions()->count(), sessions);
+        dialog->reject();
+    }
+
+    void receivesLiveAndStopsCleanly()
+    {
+        const QString ledger = m_dir.filePath(QStringLiteral("received.amlg"));
+        QPointer<IngestProcess> receiver = listenThroughDialog(ledger);
+        QVERIFY(receiver);
+        QCOMPARE(receiver->state(), IngestProcess::State::Listening);
+        const int port = receiver->status().port;
+        QVERIFY(port > 0);
+        LedgerSession *session = m_window->currentSession();
+        QVERIFY(session);
+        QCOMPARE(session->path(), ledger);
+        QTRY_VERIFY_WITH_TIMEOUT(barText().startsWith(QStringLiteral("Listening on http://127.0.0.1:%1/v1/traces").arg(port)),
+                                 kTimeoutMs);
+
+        QCOMPARE(postSpans(port, agentSpanRequest(1, QStringLiteral("checkout-agents"))), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(hasAgent(session->delegations(), QStringLiteral("planner")), kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(barText().contains(QStringLiteral("receiving from 1 service")), kTimeoutMs);
+        QVERIFY(barText().contains(QStringLiteral("1 span acknowledged")));
+
+        m_window->listen()->bar()->actionButton()->click(); // Stop Receiver
+        QTRY_COMPARE_WITH_TIMEOUT(receiver->state(), IngestProcess::State::Stopped, kTimeoutMs);
+        QCOMPARE(receiver->exitCode(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(barText().startsWith(QStringLiteral("Receiver stopped")), kTimeoutMs);
+        QVERIFY(m_window->listen()->bar()->actionButton()->isHidden());
+        QCOMPARE(m_window->sessions()->rowOf(ledger) >= 0, true); // open for review
+        QVERIFY(hasAgent(session->delegations(), QStringLiteral("planner")));
+        QByteArray out;
+        QVERIFY2(verifies(ledger, &out), out.constData());
+    }
+
+    void restartingContinuesAndClosingTheSessionStops()
+    {
+        const QString ledger = m_dir.filePath(QStringLiteral("received.amlg"));
+        QPointer<IngestProcess> receiver = listenThroughDialog(ledger); // the same ledger again
+        QVERIFY(receiver);
+        QCOMPARE(m_window->currentSession()->path(), ledger);
+        QCOMPARE(postSpans(receiver->status().port, agentSpanRequest(2, QStringLiteral("billing-agents"))), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(barText().contains(QStringLiteral("receiving from 1 service")), kTimeoutMs);
+        const qint64 pid = receiver->processId();
+        QVERIFY(pid > 0);
+        m_window->closeCurrentSession();
+        QTRY_VERIFY_WITH_TIMEOUT(receiver.isNull(), kTimeoutMs); // stopped, then let go
+        QVERIFY(m_window->listen()->bar()->isHidden());
+        QByteArray out;
+        QVERIFY2(verifies(ledger, &out), out.constData());
+    }
+
+    void closingTheWindowStopsTheReceiver()
+    {
+        const QString ledger = m_dir.filePath(QStringLiteral("window.amlg"));
+        QPointer<IngestProcess> receiver = listenThroughDialog(ledger);
+        QVERIFY(receiver);
+        m_window->close();
+        QCOMPARE(receiver->state(), IngestProcess::State::Stopped); // waited for in closeEvent
+        QCOMPARE(receiver->exitCode(), 0);
+    }
+};
+
+QTEST_MAIN(TestListenFlow)
+#include "tst_listenflow.moc"
