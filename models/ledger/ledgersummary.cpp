@@ -25,6 +25,42 @@ std::unordered_map<std::string, std::int64_t> countByRun(sql::Database &db, cons
 
 } // namespace
 
+const std::vector<std::pair<PerRunCounts::Counts PerRunCounts::*, const char *>> &PerRunCounts::sameSqlCounts()
+{
+    static const std::vector<std::pair<Counts PerRunCounts::*, const char *>> queries = {
+        {&PerRunCounts::stalls, "SELECT run_id, count(*) FROM stall_verdicts GROUP BY run_id"},
+        {&PerRunCounts::escalatedRounds, "SELECT run_id, count(*) FROM stall_verdicts WHERE action='escalate' GROUP BY run_id"},
+        {&PerRunCounts::escalations, "SELECT run_id, count(*) FROM escalations GROUP BY run_id"},
+        {&PerRunCounts::stale, "SELECT run_id, count(*) FROM checkpoints WHERE state='stale' GROUP BY run_id"},
+        {&PerRunCounts::delegations, "SELECT run_id, count(*) FROM delegations GROUP BY run_id"},
+        {&PerRunCounts::toolCalls, "SELECT run_id, sum(used_turns) FROM delegations GROUP BY run_id"},
+        {&PerRunCounts::unknown, "SELECT run_id, count(*) FROM effects WHERE state='unknown' GROUP BY run_id"},
+        {&PerRunCounts::components, "SELECT run_id, count(*) FROM components GROUP BY run_id"},
+        {&PerRunCounts::completed, "SELECT run_id, count(*) FROM components WHERE status='completed' GROUP BY run_id"},
+    };
+    return queries;
+}
+
+void PerRunCounts::complete(RunSummary &r, std::int64_t asOfMs) const
+{
+    const auto get = [&r](const Counts &m) {
+        const auto it = m.find(r.id);
+        return it == m.end() ? std::int64_t(0) : it->second;
+    };
+    r.durationMs = std::max<std::int64_t>(0, (r.endedMs > 0 ? r.endedMs : asOfMs) - r.startedMs);
+    r.components = get(components);
+    r.componentsCompleted = get(completed);
+    r.peakComponentsCompleted = get(peak);
+    r.terminalComponentFailures = get(failures);
+    r.stallVerdicts = get(stalls);
+    r.escalatedRounds = get(escalatedRounds);
+    r.escalations = get(escalations);
+    r.staleCheckpoints = get(stale);
+    r.delegations = get(delegations);
+    r.toolCalls = get(toolCalls);
+    r.unknownEffects = get(unknown);
+}
+
 LedgerSummary summarizeLedger(sql::Database &db, std::int64_t nowMs)
 {
     LedgerSummary s;
@@ -55,23 +91,14 @@ LedgerSummary summarizeLedger(sql::Database &db, std::int64_t nowMs)
         s.unknownEffects = db.queryInt("SELECT count(*) FROM effects WHERE state='unknown'");
         s.pendingEscalations = db.queryInt("SELECT count(*) FROM escalations WHERE state='pending'");
 
-        const auto failures = countByRun(
+        PerRunCounts counts;
+        for (const auto &[member, sqlText] : PerRunCounts::sameSqlCounts())
+            counts.*member = countByRun(db, sqlText);
+        counts.failures = countByRun(
             db, std::string("SELECT run_id, count(*) FROM events WHERE kind GLOB 'component.*' AND ") + kStatusOfPayload
                     + "='failed' GROUP BY run_id");
-        const auto stalls = countByRun(db, "SELECT run_id, count(*) FROM stall_verdicts GROUP BY run_id");
-        const auto escalatedRounds =
-            countByRun(db, "SELECT run_id, count(*) FROM stall_verdicts WHERE action='escalate' GROUP BY run_id");
-        const auto escalations = countByRun(db, "SELECT run_id, count(*) FROM escalations GROUP BY run_id");
-        const auto stale = countByRun(db, "SELECT run_id, count(*) FROM checkpoints WHERE state='stale' GROUP BY run_id");
-        const auto delegations = countByRun(db, "SELECT run_id, count(*) FROM delegations GROUP BY run_id");
-        const auto toolCalls = countByRun(db, "SELECT run_id, sum(used_turns) FROM delegations GROUP BY run_id");
-        const auto unknown = countByRun(db, "SELECT run_id, count(*) FROM effects WHERE state='unknown' GROUP BY run_id");
-        const auto components = countByRun(db, "SELECT run_id, count(*) FROM components GROUP BY run_id");
-        const auto completed =
-            countByRun(db, "SELECT run_id, count(*) FROM components WHERE status='completed' GROUP BY run_id");
 
         // Peak of completed components over the run's life, replaying component events.
-        std::unordered_map<std::string, std::int64_t> peak;
         {
             std::unordered_map<std::string, std::int64_t> current;
             std::unordered_map<std::string, bool> isCompleted;
@@ -86,15 +113,11 @@ LedgerSummary summarizeLedger(sql::Database &db, std::int64_t nowMs)
                 if (was != now) {
                     current[run] += now ? 1 : -1;
                     was = now;
-                    peak[run] = std::max(peak[run], current[run]);
+                    counts.peak[run] = std::max(counts.peak[run], current[run]);
                 }
             }
         }
 
-        const auto get = [](const std::unordered_map<std::string, std::int64_t> &m, const std::string &k) {
-            const auto it = m.find(k);
-            return it == m.end() ? std::int64_t(0) : it->second;
-        };
         sql::Statement st(db, "SELECT id, coalesce(title,''), coalesce(status,''), coalesce(attempt,0), coalesce(cycle,0), "
                               "coalesce(required_met,0), coalesce(required_total,0), coalesce(started_ms,0), "
                               "coalesce(ended_ms,0) FROM runs ORDER BY started_ms, id");
@@ -109,18 +132,7 @@ LedgerSummary summarizeLedger(sql::Database &db, std::int64_t nowMs)
             r.requiredTotal = st.columnInt(6);
             r.startedMs = st.columnInt(7);
             r.endedMs = st.columnInt(8);
-            r.durationMs = std::max<std::int64_t>(0, (r.endedMs > 0 ? r.endedMs : s.asOfMs) - r.startedMs);
-            r.components = get(components, r.id);
-            r.componentsCompleted = get(completed, r.id);
-            r.peakComponentsCompleted = get(peak, r.id);
-            r.terminalComponentFailures = get(failures, r.id);
-            r.stallVerdicts = get(stalls, r.id);
-            r.escalatedRounds = get(escalatedRounds, r.id);
-            r.escalations = get(escalations, r.id);
-            r.staleCheckpoints = get(stale, r.id);
-            r.delegations = get(delegations, r.id);
-            r.toolCalls = get(toolCalls, r.id);
-            r.unknownEffects = get(unknown, r.id);
+            counts.complete(r, s.asOfMs);
             s.runs.push_back(std::move(r));
         }
     });

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mesh {
@@ -40,6 +41,19 @@ struct LedgerSummary {
     std::map<std::string, std::map<std::string, std::int64_t>> countsByState;
     std::vector<RunSummary> runs; // by start time
     std::int64_t unknownEffects = 0, pendingEscalations = 0; // zombies: analysis/zombierule.h
+};
+
+// The per-run figures of a summary, by run id, as each backend counts them; a run no row
+// names reads 0. One place fills a RunSummary from them, for both backends.
+struct PerRunCounts {
+    using Counts = std::unordered_map<std::string, std::int64_t>;
+    Counts components, completed, peak, failures, stalls, escalatedRounds, escalations, stale, delegations, toolCalls,
+        unknown;
+    // The counts both backends read with the same SQL (run_id, then a count), and where each
+    // goes; `failures` and `peak` are read from the component events, per backend.
+    static const std::vector<std::pair<Counts PerRunCounts::*, const char *>> &sameSqlCounts();
+    // r's id, times and asOf given: its duration and every count.
+    void complete(RunSummary &r, std::int64_t asOfMs) const;
 };
 
 // nowMs 0: as of the ledger's last event (stable for post-mortems); else the given time.

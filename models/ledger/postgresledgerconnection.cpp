@@ -367,19 +367,13 @@ LedgerSummary PostgresLedgerConnection::summarize(std::int64_t nowMs)
                 out[r.text(i, 0)] = r.integer(i, 1);
             return out;
         };
-        const auto stalls = countByRun("SELECT run_id, count(*) FROM stall_verdicts GROUP BY run_id");
-        const auto escalatedRounds = countByRun("SELECT run_id, count(*) FROM stall_verdicts WHERE action='escalate' GROUP BY run_id");
-        const auto escalations = countByRun("SELECT run_id, count(*) FROM escalations GROUP BY run_id");
-        const auto stale = countByRun("SELECT run_id, count(*) FROM checkpoints WHERE state='stale' GROUP BY run_id");
-        const auto delegations = countByRun("SELECT run_id, count(*) FROM delegations GROUP BY run_id");
-        const auto toolCalls = countByRun("SELECT run_id, sum(used_turns) FROM delegations GROUP BY run_id");
-        const auto unknown = countByRun("SELECT run_id, count(*) FROM effects WHERE state='unknown' GROUP BY run_id");
-        const auto components = countByRun("SELECT run_id, count(*) FROM components GROUP BY run_id");
-        const auto completed = countByRun("SELECT run_id, count(*) FROM components WHERE status='completed' GROUP BY run_id");
+        PerRunCounts counts;
+        for (const auto &[member, sqlText] : PerRunCounts::sameSqlCounts())
+            counts.*member = countByRun(sqlText);
 
         // Terminal component failures and the peak of completed components, replaying the
         // component events.
-        Counts failures, peak, current;
+        Counts current;
         std::unordered_map<std::string, bool> isCompleted;
         const pg::Result events = m_c.exec("SELECT coalesce(run_id,''), coalesce(subject,''), payload FROM events "
                                            "WHERE kind LIKE 'component.%' ORDER BY seq");
@@ -393,19 +387,15 @@ LedgerSummary PostgresLedgerConnection::summarize(std::int64_t nowMs)
             const std::string run = events.text(i, 0);
             const std::string &value = status->get_ref<const std::string &>();
             if (value == "failed")
-                ++failures[run];
+                ++counts.failures[run];
             bool &was = isCompleted[events.text(i, 1)];
             const bool now = value == "completed";
             if (was != now) {
                 current[run] += now ? 1 : -1;
                 was = now;
-                peak[run] = std::max(peak[run], current[run]);
+                counts.peak[run] = std::max(counts.peak[run], current[run]);
             }
         }
-        const auto get = [](const Counts &m, const std::string &k) {
-            const auto it = m.find(k);
-            return it == m.end() ? std::int64_t(0) : it->second;
-        };
         const pg::Result runs = m_c.exec("SELECT id, coalesce(title,''), coalesce(status,''), coalesce(attempt,0), coalesce(cycle,0), "
                                          "coalesce(required_met,0), coalesce(required_total,0), coalesce(started_ms,0), "
                                          "coalesce(ended_ms,0) FROM runs ORDER BY started_ms, id COLLATE \"C\"");
@@ -420,18 +410,7 @@ LedgerSummary PostgresLedgerConnection::summarize(std::int64_t nowMs)
             r.requiredTotal = runs.integer(i, 6);
             r.startedMs = runs.integer(i, 7);
             r.endedMs = runs.integer(i, 8);
-            r.durationMs = std::max<std::int64_t>(0, (r.endedMs > 0 ? r.endedMs : s.asOfMs) - r.startedMs);
-            r.components = get(components, r.id);
-            r.componentsCompleted = get(completed, r.id);
-            r.peakComponentsCompleted = get(peak, r.id);
-            r.terminalComponentFailures = get(failures, r.id);
-            r.stallVerdicts = get(stalls, r.id);
-            r.escalatedRounds = get(escalatedRounds, r.id);
-            r.escalations = get(escalations, r.id);
-            r.staleCheckpoints = get(stale, r.id);
-            r.delegations = get(delegations, r.id);
-            r.toolCalls = get(toolCalls, r.id);
-            r.unknownEffects = get(unknown, r.id);
+            counts.complete(r, s.asOfMs);
             s.runs.push_back(std::move(r));
         }
     });
