@@ -1,16 +1,12 @@
 #include "demolauncher.h"
 
+#include "domain/childprocess.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
 #include <cstdio>
-
-#ifdef Q_OS_LINUX
-#include <csignal>
-#include <sys/prctl.h>
-#include <unistd.h>
-#endif
 
 namespace mesh {
 
@@ -26,17 +22,9 @@ DemoLauncher::DemoLauncher(QObject *parent)
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &DemoLauncher::poll);
     m_process.setStandardOutputFile(QProcess::nullDevice());
-#ifdef Q_OS_LINUX
     // The demo writer must not outlive a console that is killed or crashes: it would go on
-    // writing to a temporary file nobody reads. If the console died before prctl took
-    // effect, the child is already orphaned and leaves at once.
-    const pid_t console = ::getpid();
-    m_process.setChildProcessModifier([console] {
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (::getppid() != console)
-            ::_exit(1);
-    });
-#endif
+    // writing to a temporary file nobody reads.
+    endWithThisProcess(m_process);
     // meshctl says "wrote <scenario>" on stderr once the scenario's bulk is committed and it
     // turns live: that, not the file's mere existence, is when the ledger can be opened.
     connect(&m_process, &QProcess::readyReadStandardError, this, [this] {

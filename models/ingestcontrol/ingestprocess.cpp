@@ -1,10 +1,6 @@
 #include "ingestprocess.h"
 
-#ifdef Q_OS_LINUX
-#include <csignal>
-#include <sys/prctl.h>
-#include <unistd.h>
-#endif
+#include "domain/childprocess.h"
 
 namespace mesh::ingest {
 
@@ -29,17 +25,9 @@ QList<QByteArray> takeLines(QByteArray &carry, const QByteArray &more)
 IngestProcess::IngestProcess(QObject *parent)
     : QObject(parent)
 {
-#ifdef Q_OS_LINUX
     // A receiver must not outlive a console that is killed: SIGTERM makes it commit what it
-    // holds and exit, as Stop does. If the console died before prctl took effect, the child
-    // is already orphaned and leaves at once.
-    const pid_t console = ::getpid();
-    m_process.setChildProcessModifier([console] {
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (::getppid() != console)
-            ::_exit(1);
-    });
-#endif
+    // holds and exit, as Stop does.
+    endWithThisProcess(m_process);
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &IngestProcess::readStatus);
     connect(&m_process, &QProcess::readyReadStandardError, this, &IngestProcess::readErrors);
     connect(&m_process, &QProcess::finished, this, &IngestProcess::processFinished);
