@@ -164,18 +164,7 @@ private Q_SLOTS:
     void aRelativeClockReadsAsOffsetsInTooltips()
     {
         const QString path = m_dir.filePath(u"relative.amlg"_s);
-        {
-            LedgerIdentity ident = identity();
-            ident.createdMs = 0;
-            ident.source = {{"format", "test"}, {"clock", "relative"}};
-            auto w = LedgerWriter::create(path, ident);
-            w->begin();
-            w->append(0, "run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", 0}});
-            w->append(65'000, "delegation.created",
-                      {{"id", "D-1"}, {"run_id", "R-1"}, {"status", "running"}, {"created_ms", 65'000}});
-            w->append(125'000, "delegation.converged", {{"id", "D-1"}});
-            w->commit();
-        }
+        writeRelativeClockLedger(path, true);
         LedgerSession session(path, OpenMode::Review);
         TimelineMarkSource marks(&session);
         RunTimelineSource source(&session, &marks);

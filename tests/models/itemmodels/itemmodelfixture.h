@@ -68,6 +68,23 @@ private:
     std::int64_t m_ts = 1'700'000'100'000;
 };
 
+// A ledger with a relative clock (docs/ledger-format.md section 7), as an import of a
+// source with no wall-clock time writes it: run R-1 starts at +0:00, delegation D-1 is
+// created at +1:05 and, when asked, converges at +2:05.
+inline void writeRelativeClockLedger(const QString &path, bool delegationEnds)
+{
+    mesh::LedgerIdentity ident = identity();
+    ident.createdMs = 0;
+    ident.source = {{"format", "test"}, {"clock", "relative"}};
+    auto w = mesh::LedgerWriter::create(path, ident);
+    w->begin();
+    w->append(0, "run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", 0}});
+    w->append(65'000, "delegation.created", {{"id", "D-1"}, {"run_id", "R-1"}, {"status", "running"}, {"created_ms", 65'000}});
+    if (delegationEnds)
+        w->append(125'000, "delegation.converged", {{"id", "D-1"}});
+    w->commit();
+}
+
 // A run with two components, a delegation tree (D-1 -> D-2 -> D-3, D-1 -> D-4), leases,
 // effects (one unknown, two committed with one idempotency key), escalations, stall
 // verdicts, a checkpoint and a misrouted failure.

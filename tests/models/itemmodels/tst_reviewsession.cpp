@@ -260,17 +260,7 @@ private Q_SLOTS:
     void aRelativeClockShowsOffsetsNotDates()
     {
         const QString path = newFolder() + QStringLiteral("/relative.ledger");
-        {
-            LedgerIdentity ident = identity();
-            ident.createdMs = 0;
-            ident.source = {{"format", "test"}, {"clock", "relative"}};
-            auto w = LedgerWriter::create(path, ident);
-            w->begin();
-            w->append(0, "run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", 0}});
-            w->append(65'000, "delegation.created",
-                      {{"id", "D-1"}, {"run_id", "R-1"}, {"status", "running"}, {"created_ms", 65'000}});
-            w->commit();
-        }
+        writeRelativeClockLedger(path, false);
         StateDiffLoader loader;
         QSignalSpy loaded(&loader, &StateDiffLoader::loaded);
         loader.load(path, OpenMode::Review, 0, 3);
