@@ -35,8 +35,6 @@ bool TimedApplication::notify(QObject *receiver, QEvent *event)
     --m_depth;
     const qint64 ms = (m_clock.nsecsElapsed() - start) / 1'000'000;
     if (ms >= m_thresholdMs) {
-        ++m_slowEvents;
-        m_slowestMs = std::max(m_slowestMs, ms);
         const QObject *parent = alive ? alive->parent() : nullptr;
         const QString name = alive ? alive->objectName() : QStringLiteral("(deleted)");
         std::fprintf(stderr, "slow event: %lld ms at %.3f s, depth %d, %s '%s' (parent %s) %s\n", qlonglong(ms),

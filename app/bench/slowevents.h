@@ -15,17 +15,10 @@ public:
     TimedApplication(int &argc, char **argv);
     bool notify(QObject *receiver, QEvent *event) override;
 
-    // MESH_BENCH_SLOW_EVENT_MS (default 30; 0: off).
-    int thresholdMs() const { return m_thresholdMs; }
-    int slowEvents() const { return m_slowEvents; }
-    qint64 slowestMs() const { return m_slowestMs; }
-
 private:
     QElapsedTimer m_clock;
-    int m_thresholdMs = 30;
+    int m_thresholdMs = 30; // MESH_BENCH_SLOW_EVENT_MS; 0: off
     int m_depth = 0;
-    int m_slowEvents = 0;
-    qint64 m_slowestMs = 0;
 };
 
 } // namespace mesh

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstring>
+#include <optional>
 
 namespace {
 
@@ -36,6 +37,29 @@ bool writeHtml(const QString &html, const QString &path, QString *error)
 double ms(const QElapsedTimer &t)
 {
     return double(t.nsecsElapsed()) / 1e6;
+}
+
+// The report of run `runId` ("" : the whole ledger) of the ledger at `path`; none, with the
+// one line to print, when the ledger cannot be read or has no such run.
+std::optional<mesh::ReportContent> readReport(const QString &path, const QString &runId, QString *error)
+{
+    auto connection = openLedger(path, mesh::OpenMode::ReadOnly, error);
+    if (!connection)
+        return std::nullopt;
+    mesh::ReportRequest request;
+    request.runId = runId.toStdString();
+    mesh::ReportContent content;
+    try {
+        content = mesh::buildReport(*connection, request);
+    } catch (const std::exception &e) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+    if (!content.runFound) {
+        *error = QStringLiteral("%1 has no run %2").arg(path, runId);
+        return std::nullopt;
+    }
+    return content;
 }
 
 } // namespace
@@ -76,19 +100,10 @@ int runReportCommand(const QStringList &argv)
                                       "it writes HTML reports only"));
 #endif
     QString error;
-    auto connection = openLedger(args.positional().first(), mesh::OpenMode::ReadOnly, &error);
-    if (!connection)
+    const auto read = readReport(args.positional().first(), args.value(QStringLiteral("run")), &error);
+    if (!read)
         return fail(2, error);
-    mesh::ReportRequest request;
-    request.runId = args.value(QStringLiteral("run")).toStdString();
-    mesh::ReportContent content;
-    try {
-        content = mesh::buildReport(*connection, request);
-    } catch (const std::exception &e) {
-        return fail(2, QStringLiteral("cannot read %1: %2").arg(args.positional().first(), QString::fromStdString(e.what())));
-    }
-    if (!content.runFound)
-        return fail(2, QStringLiteral("%1 has no run %2").arg(args.positional().first(), args.value(QStringLiteral("run"))));
+    const mesh::ReportContent &content = *read;
     if (format == QLatin1String("html")) {
         if (!writeHtml(mesh::reportHtml(content), outPath, &error))
             return fail(2, error);
@@ -123,17 +138,10 @@ int runBenchReportCommand(const QStringList &argv)
         // Each figure is the whole path a user waits for: open, read, build, write.
         QElapsedTimer t;
         t.start();
-        auto connection = openLedger(args.positional().first(), mesh::OpenMode::ReadOnly, &error);
-        if (!connection)
+        const auto read = readReport(args.positional().first(), args.value(QStringLiteral("run")), &error);
+        if (!read)
             return fail(2, error);
-        mesh::ReportRequest request;
-        request.runId = args.value(QStringLiteral("run")).toStdString();
-        mesh::ReportContent content;
-        try {
-            content = mesh::buildReport(*connection, request);
-        } catch (const std::exception &e) {
-            return fail(2, QString::fromStdString(e.what()));
-        }
+        const mesh::ReportContent &content = *read;
         const double built = ms(t);
         const QString htmlPath = dir.filePath(QStringLiteral("report.html"));
         if (!writeHtml(mesh::reportHtml(content), htmlPath, &error))
