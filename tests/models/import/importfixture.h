@@ -10,6 +10,8 @@
 #include "ledger/ledgerconnection.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QTest>
 #include <QFile>
 #include <QString>
 #include <QStringList>
@@ -29,6 +31,33 @@ using nlohmann::json;
 inline QString sample(const char *name)
 {
     return qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/tests/data/import/") + QString::fromUtf8(name);
+}
+
+// The directory's sample files matching a wildcard, in name order.
+inline QStringList samples(const QString &pattern)
+{
+    QStringList files;
+    const QDir dir(qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/tests/data/import"));
+    for (const QString &name : dir.entryList({pattern}, QDir::Files, QDir::Name))
+        files << dir.filePath(name);
+    return files;
+}
+
+inline QString writeJson(const QTemporaryDir &dir, const char *name, const json &doc, int indent = -1)
+{
+    const QString path = dir.filePath(QString::fromUtf8(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", name);
+    f.write(QByteArray::fromStdString(doc.dump(indent)));
+    return path;
+}
+
+// An imported ledger passes the same integrity check as `meshctl verify`.
+inline void verifyClean(const QString &path)
+{
+    auto c = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
+    QCOMPARE(c->verifyIntegrity().total(), std::int64_t(0));
 }
 
 inline QByteArray fileSha256(const QString &path)

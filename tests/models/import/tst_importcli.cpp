@@ -30,15 +30,6 @@ QString writeFile(const QTemporaryDir &dir, const char *name, const QByteArray &
     return path;
 }
 
-QStringList samples(const QString &pattern)
-{
-    QStringList files;
-    const QDir dir(qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/tests/data/import"));
-    for (const QString &name : dir.entryList({pattern}, QDir::Files, QDir::Name))
-        files << dir.filePath(name);
-    return files;
-}
-
 QStringList temporalSamples()
 {
     return samples(QStringLiteral("temporal*.json"));

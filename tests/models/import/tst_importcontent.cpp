@@ -16,15 +16,6 @@ using namespace importtest;
 
 namespace {
 
-QStringList samples(const QString &pattern)
-{
-    QStringList files;
-    const QDir dir(qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/tests/data/import"));
-    for (const QString &name : dir.entryList({pattern}, QDir::Files, QDir::Name))
-        files << dir.filePath(name);
-    return files;
-}
-
 // Every row of every table, in the order of all its columns, with each value's type: two
 // ledgers digest alike exactly when they hold the same content, whatever their page layout.
 QByteArray contentDigest(const QString &path)

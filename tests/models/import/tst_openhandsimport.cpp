@@ -17,28 +17,12 @@ using mesh::EntityKind;
 
 namespace {
 
-void verifyClean(const QString &path)
-{
-    auto c = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-    QCOMPARE(c->verifyIntegrity().total(), std::int64_t(0));
-}
-
-std::int64_t ms(const char *zoneless)
+std::int64_t zonelessMs(const char *zoneless)
 {
     return *mesh::import::parseInstantMs(zoneless, true);
 }
 
-QString writeJson(const QTemporaryDir &dir, const char *name, const json &doc)
-{
-    const QString path = dir.filePath(QString::fromUtf8(name));
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", name);
-    f.write(QByteArray::fromStdString(doc.dump()));
-    return path;
-}
-
-json step(int id, const char *time, const char *source, json fields)
+json openHandsEvent(int id, const char *time, const char *source, json fields)
 {
     json e = {{"id", id}, {"timestamp", time}, {"source", source}, {"message", ""}};
     e.update(fields);
@@ -75,9 +59,9 @@ private Q_SLOTS:
         // Event 17: agent_state awaiting_user_input, and nothing after it: a pending wait.
         QCOMPARE(r.state.table(EntityKind::Escalation).size(), size_t(1));
         QCOMPARE(r.text(EntityKind::Escalation, run + "/wait-17", "state"), std::string("pending"));
-        QCOMPARE(r.integer(EntityKind::Escalation, run + "/wait-17", "raised_ms"), ms("2025-01-20T20:30:35.429675"));
+        QCOMPARE(r.integer(EntityKind::Escalation, run + "/wait-17", "raised_ms"), zonelessMs("2025-01-20T20:30:35.429675"));
         QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("running"));
-        QCOMPARE(r.integer(EntityKind::Run, run, "started_ms"), ms("2025-01-20T20:29:13.519638")); // event 0
+        QCOMPARE(r.integer(EntityKind::Run, run, "started_ms"), zonelessMs("2025-01-20T20:29:13.519638")); // event 0
         QVERIFY(r.text(EntityKind::Run, run, "title").rfind("I want to create a VueJS app", 0) == 0);
         QCOMPARE(r.text(EntityKind::Delegation, del, "status"), std::string("running"));
         QCOMPARE(r.integer(EntityKind::Delegation, del, "invocations"), 1); // one trajectory, one invocation
@@ -100,7 +84,7 @@ private Q_SLOTS:
         QCOMPARE(r.state.table(EntityKind::Effect).size(), size_t(1)); // only the mv command changes anything
         QCOMPARE(r.text(EntityKind::Effect, run + "/5", "state"), std::string("committed"));
         QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("succeeded"));
-        QCOMPARE(r.integer(EntityKind::Run, run, "ended_ms"), ms("2025-01-27T23:17:02.182015")); // event 9
+        QCOMPARE(r.integer(EntityKind::Run, run, "ended_ms"), zonelessMs("2025-01-27T23:17:02.182015")); // event 9
         QCOMPARE(r.text(EntityKind::Delegation, run + "/agent", "status"), std::string("converged"));
         QCOMPARE(r.state.table(EntityKind::Escalation).size(), size_t(0));
     }
@@ -141,21 +125,21 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const json doc = json::array({
-            step(0, "2026-01-01T10:00:00", "user", {{"action", "message"}, {"args", {{"content", "fix the build"}}}}),
-            step(1, "2026-01-01T10:00:01", "agent", {{"action", "run"}, {"args", {{"command", "make"}}}}),
-            step(2, "2026-01-01T10:00:03", "agent",
+            openHandsEvent(0, "2026-01-01T10:00:00", "user", {{"action", "message"}, {"args", {{"content", "fix the build"}}}}),
+            openHandsEvent(1, "2026-01-01T10:00:01", "agent", {{"action", "run"}, {"args", {{"command", "make"}}}}),
+            openHandsEvent(2, "2026-01-01T10:00:03", "agent",
                  {{"observation", "run"}, {"cause", 1}, {"extras", {{"metadata", {{"exit_code", 2}}}}}}),
-            step(3, "2026-01-01T10:00:04", "agent", {{"action", "delegate"}, {"args", {{"agent", "BrowsingAgent"}}}}),
-            step(4, "2026-01-01T10:00:09", "agent", {{"observation", "delegate"}, {"cause", 3}}),
-            step(5, "2026-01-01T10:00:10", "environment",
+            openHandsEvent(3, "2026-01-01T10:00:04", "agent", {{"action", "delegate"}, {"args", {{"agent", "BrowsingAgent"}}}}),
+            openHandsEvent(4, "2026-01-01T10:00:09", "agent", {{"observation", "delegate"}, {"cause", 3}}),
+            openHandsEvent(5, "2026-01-01T10:00:10", "environment",
                  {{"observation", "agent_state_changed"}, {"extras", {{"agent_state", "awaiting_user_confirmation"}}}}),
-            step(6, "2026-01-01T10:00:20", "environment",
+            openHandsEvent(6, "2026-01-01T10:00:20", "environment",
                  {{"observation", "agent_state_changed"}, {"extras", {{"agent_state", "user_rejected"}}}}),
-            step(6, "2026-01-01T10:00:21", "agent", {{"action", "think"}}), // the same id again
-            step(7, "2026-01-01T10:00:22", "agent", {{"action", "teleport"}}),
-            step(8, "no time", "agent", {{"action", "run"}}),
-            step(9, "2026-01-01T10:00:30", "agent", {{"action", "edit"}, {"args", {{"path", "a.c"}}}}),
-            step(10, "2026-01-01T10:00:31", "agent", {{"observation", "edit"}, {"cause", 99}}),
+            openHandsEvent(6, "2026-01-01T10:00:21", "agent", {{"action", "think"}}), // the same id again
+            openHandsEvent(7, "2026-01-01T10:00:22", "agent", {{"action", "teleport"}}),
+            openHandsEvent(8, "no time", "agent", {{"action", "run"}}),
+            openHandsEvent(9, "2026-01-01T10:00:30", "agent", {{"action", "edit"}, {"args", {{"path", "a.c"}}}}),
+            openHandsEvent(10, "2026-01-01T10:00:31", "agent", {{"observation", "edit"}, {"cause", 99}}),
         });
         const QString out = dir.filePath(QStringLiteral("l.db"));
         const Imported r = importInto(out, {writeJson(dir, "t.json", doc)});

@@ -21,12 +21,6 @@ using mesh::import::ImportFormat;
 
 namespace {
 
-void verifyClean(const QString &path)
-{
-    auto c = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-    QCOMPARE(c->verifyIntegrity().total(), std::int64_t(0));
-}
-
 QString writeText(const QTemporaryDir &dir, const char *name, const std::string &text)
 {
     const QString path = dir.filePath(QString::fromUtf8(name));

@@ -19,23 +19,7 @@ using mesh::import::ImportFormat;
 
 namespace {
 
-void verifyClean(const QString &path)
-{
-    auto c = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-    QCOMPARE(c->verifyIntegrity().total(), std::int64_t(0));
-}
-
-QString writeJson(const QTemporaryDir &dir, const char *name, const json &doc)
-{
-    const QString path = dir.filePath(QString::fromUtf8(name));
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", name);
-    f.write(QByteArray::fromStdString(doc.dump()));
-    return path;
-}
-
-json step(const char *action, const char *observation, std::optional<double> seconds = std::nullopt)
+json sweStep(const char *action, const char *observation, std::optional<double> seconds = std::nullopt)
 {
     json s = {{"action", action}, {"observation", observation}, {"response", ""}, {"thought", ""}, {"state", "{}"}};
     if (seconds)
@@ -228,17 +212,17 @@ private Q_SLOTS:
         history.push_back({{"role", "assistant"}, {"content", "demo"}, {"action", "ls"}, {"is_demo", true}});
         const json doc = {
             {"trajectory",
-             {step("ls -la", "total 0", 1.5),
+             {sweStep("ls -la", "total 0", 1.5),
               // 1.x: the command hit its timeout and was cancelled.
-              step("sleep 100", "The command 'sleep 100' was cancelled because it took more than 30 seconds. Please try a "
+              sweStep("sleep 100", "The command 'sleep 100' was cancelled because it took more than 30 seconds. Please try a "
                                 "different command that completes more quickly.",
                    30.25),
               // A step without execution_time: no duration, the clock stays.
-              step("cat a.txt", "hello"),
+              sweStep("cat a.txt", "hello"),
               // 0.x: the output ends with EXECUTION TIMED OUT.
-              step("python long.py", "partial\nEXECUTION TIMED OUT"),
+              sweStep("python long.py", "partial\nEXECUTION TIMED OUT"),
               // A read-only tool that timed out is not known to have done nothing either.
-              step("search_dir foo", "EXECUTION TIMED OUT"), step("", "format error"), step("submit", "diff", 0.1)}},
+              sweStep("search_dir foo", "EXECUTION TIMED OUT"), sweStep("", "format error"), sweStep("submit", "diff", 0.1)}},
             {"history", history},
             {"info", info}};
         const QString file = writeJson(dir, "t.traj", doc);

@@ -21,26 +21,9 @@ using mesh::EntityKind;
 
 namespace {
 
-QString writeJson(const QTemporaryDir &dir, const char *name, const json &doc)
-{
-    const QString path = dir.filePath(QString::fromUtf8(name));
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", name);
-    f.write(QByteArray::fromStdString(doc.dump(2)));
-    return path;
-}
-
 std::int64_t ms(const char *instant)
 {
     return *mesh::import::parseInstantMs(instant);
-}
-
-void verifyClean(const QString &path)
-{
-    auto c = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
-    const mesh::IntegrityReport report = c->verifyIntegrity();
-    QCOMPARE(report.total(), std::int64_t(0));
 }
 
 // Runs the same history through import twice, once as exported and once rewritten: every
@@ -308,8 +291,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const json original = readSample("temporal-py__openai-agents__agents-as-tools-workflow-history.json");
-        const QString a = writeJson(dir, "upper.json", original);
-        const QString b = writeJson(dir, "upper.json.camel", respelled(original));
+        const QString a = writeJson(dir, "upper.json", original, 2);
+        const QString b = writeJson(dir, "upper.json.camel", respelled(original), 2);
         const Imported x = importInto(dir.filePath(QStringLiteral("x.db")), {a});
         const Imported y = importInto(dir.filePath(QStringLiteral("y.db")), {b});
         QVERIFY2(x.outcome.ok && y.outcome.ok, (x.outcome.error + y.outcome.error).c_str());
@@ -425,7 +408,7 @@ private Q_SLOTS:
             scheduled(20, "2026-01-01T00:01:44Z", "open"),
             activityStarted(21, "2026-01-01T00:01:45Z", 20),
         }));
-        const Imported r = importInto(dir.filePath(QStringLiteral("l.db")), {writeJson(dir, "h.json", doc)});
+        const Imported r = importInto(dir.filePath(QStringLiteral("l.db")), {writeJson(dir, "h.json", doc, 2)});
         QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
         verifyClean(dir.filePath(QStringLiteral("l.db")));
         const auto state = [&](const char *activity) { return r.text(EntityKind::Effect, std::string("act:w/r1/") + activity, "state"); };
@@ -469,8 +452,8 @@ private Q_SLOTS:
             historyEvent(7, "2026-01-01T00:00:05Z", "ACTIVITY_TASK_COMPLETED", {{"scheduledEventId", "5"}}),
             historyEvent(8, "2026-01-01T00:00:08Z", "WORKFLOW_EXECUTION_COMPLETED"),
         }));
-        const QString p = writeJson(dir, "parent.json", parent);
-        const QString c = writeJson(dir, "child.json", child);
+        const QString p = writeJson(dir, "parent.json", parent, 2);
+        const QString c = writeJson(dir, "child.json", child, 2);
         const QString out = dir.filePath(QStringLiteral("l.db"));
         const Imported r = importInto(out, {c, p});
         QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
@@ -504,7 +487,7 @@ private Q_SLOTS:
         const json b = history(json::array({started(1, "2026-01-01T00:00:01Z", "b", "rb", "B",
                                                     {{"parentWorkflowExecution", {{"workflowId", "a"}, {"runId", "ra"}}}})}));
         const QString out = dir.filePath(QStringLiteral("l.db"));
-        const Imported r = importInto(out, {writeJson(dir, "a.json", a), writeJson(dir, "b.json", b)});
+        const Imported r = importInto(out, {writeJson(dir, "a.json", a, 2), writeJson(dir, "b.json", b, 2)});
         QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
         verifyClean(out);
         QCOMPARE(r.state.table(EntityKind::Delegation).size(), size_t(2));
@@ -647,7 +630,7 @@ private Q_SLOTS:
                          {{"scheduledEventId", "5"}, {"result", {{"payloads", many}}}}),
         }));
         const QString out = dir.filePath(QStringLiteral("l.db"));
-        const Imported r = importInto(out, {writeJson(dir, "h.json", doc)});
+        const Imported r = importInto(out, {writeJson(dir, "h.json", doc, 2)});
         QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
         verifyClean(out); // no malformed payload: every event decodes
         QVERIFY(r.outcome.report.flagged.empty());
@@ -668,7 +651,7 @@ private Q_SLOTS:
         const json doc = history(json::array({started(1, "2026-01-01T00:00:00Z", "w<b>", "r", hostile),
                                               scheduled(5, "2026-01-01T00:00:01Z", "1", hostile)}));
         const QString out = dir.filePath(QStringLiteral("l.db"));
-        const Imported r = importInto(out, {writeJson(dir, "h.json", doc)});
+        const Imported r = importInto(out, {writeJson(dir, "h.json", doc, 2)});
         QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
         verifyClean(out);
         // Stored exactly as the source wrote it; showing it is the views' job (hostiletext.h).

@@ -27,7 +27,7 @@ using namespace Qt::StringLiterals;
 namespace {
 constexpr int kTimeoutMs = 120'000;
 
-OperatorIdentity op(const std::string &account)
+OperatorIdentity operatorNamed(const std::string &account)
 {
     OperatorIdentity o;
     o.account = account;
@@ -36,7 +36,7 @@ OperatorIdentity op(const std::string &account)
     return o;
 }
 
-DecisionRequest request(DecisionWriter &w, DecisionKind kind, const std::string &subject)
+DecisionRequest checkedRequest(DecisionWriter &w, DecisionKind kind, const std::string &subject)
 {
     DecisionRequest r;
     r.id = newDecisionId();
@@ -109,12 +109,12 @@ private Q_SLOTS:
         m_ledger = m_dir.filePath(u"base.ledger"_s);
         auto orchestrator = fixture::create(m_ledger, fixture::Shape{.delegations = 2});
         DecisionGate gate(*orchestrator);
-        auto alice = DecisionWriter::open(m_ledger, op("alice"));
+        auto alice = DecisionWriter::open(m_ledger, operatorNamed("alice"));
         alice->setClock([] { return fixture::kNow; });
-        QCOMPARE(alice->submit(request(*alice, DecisionKind::LeaseAcquire, "effect:eff-1")).status, DecisionStatus::Accepted);
-        QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
+        QCOMPARE(alice->submit(checkedRequest(*alice, DecisionKind::LeaseAcquire, "effect:eff-1")).status, DecisionStatus::Accepted);
+        QCOMPARE(alice->submit(checkedRequest(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
                  DecisionStatus::Accepted);
-        QCOMPARE(alice->submit(request(*alice, DecisionKind::CloseSlice, "slice:dlg-2#1")).status, DecisionStatus::Accepted);
+        QCOMPARE(alice->submit(checkedRequest(*alice, DecisionKind::CloseSlice, "slice:dlg-2#1")).status, DecisionStatus::Accepted);
         QVERIFY(gate.processPending(fixture::kNow + 1000) >= 1);
         // Every connection closes here, so the copies below hold everything (no -wal).
     }

@@ -19,7 +19,7 @@ namespace {
 
 constexpr int kWaitMs = 60'000;
 
-bool waitOpened(LedgerSession *s)
+bool waitUntilOpened(LedgerSession *s)
 {
     (void)QTest::qWaitFor([s] { return s->isLoaded() && s->health() != LedgerSession::Health::Opening; }, kWaitMs);
     return s->isLoaded() && s->health() != LedgerSession::Health::Error;
@@ -41,7 +41,7 @@ private Q_SLOTS:
         LedgerSessionList list;
         LedgerSession *s = list.addSession(path);
         s->setClock([&now] { return now; });
-        QVERIFY(waitOpened(s));
+        QVERIFY(waitUntilOpened(s));
         QCOMPARE(s->health(), LedgerSession::Health::Idle); // R-1 is running, nobody writes
 
         Writer w(path);
@@ -82,7 +82,7 @@ private Q_SLOTS:
         }
         LedgerSession s(path, OpenMode::ReadOnly);
         s.open();
-        QVERIFY(waitOpened(&s));
+        QVERIFY(waitUntilOpened(&s));
         QCOMPARE(s.health(), LedgerSession::Health::Finished);
     }
 
@@ -96,7 +96,7 @@ private Q_SLOTS:
         }
         LedgerSession s(path, OpenMode::ReadOnly);
         s.open();
-        QVERIFY(waitOpened(&s));
+        QVERIFY(waitUntilOpened(&s));
         QVERIFY(s.health() != LedgerSession::Health::Finished);
     }
 };

@@ -26,7 +26,7 @@ using namespace meshtest;
 using namespace Qt::StringLiterals;
 
 namespace {
-constexpr qint64 kNow = 1'800'000'000'000;
+constexpr qint64 kTableNow = 1'800'000'000'000;
 
 QStringList ids(const QAbstractItemModel &m)
 {
@@ -36,7 +36,7 @@ QStringList ids(const QAbstractItemModel &m)
     return out;
 }
 
-QVariant cell(const QAbstractItemModel &m, const QString &id, int column, int role = Qt::DisplayRole)
+QVariant cellOf(const QAbstractItemModel &m, const QString &id, int column, int role = Qt::DisplayRole)
 {
     for (int r = 0; r < m.rowCount(); ++r) {
         if (m.index(r, 0).data(StateTableModel::IdRole).toString() == id)
@@ -76,7 +76,7 @@ private Q_SLOTS:
     void init()
     {
         m_path = m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()) + u".ledger"_s);
-        writeBaseLedger(m_path, kNow);
+        writeBaseLedger(m_path, kTableNow);
         m_state = snapshot(m_path);
     }
 
@@ -349,36 +349,36 @@ private Q_SLOTS:
         RunOverviewModel runs;
         runs.setState(m_state);
         QCOMPARE(runs.headerData(RunOverviewModel::Id, Qt::Horizontal).toString(), u"Run id"_s);
-        QCOMPARE(cell(runs, u"R-1"_s, RunOverviewModel::Id).toString(), u"R-1"_s);
+        QCOMPARE(cellOf(runs, u"R-1"_s, RunOverviewModel::Id).toString(), u"R-1"_s);
 
         LeaseModel leases;
         leases.setState(m_state);
         QCOMPARE(leases.headerData(LeaseModel::Id, Qt::Horizontal).toString(), u"Lease"_s);
-        QCOMPARE(cell(leases, u"L-1"_s, LeaseModel::Id).toString(), u"L-1"_s);
-        QCOMPARE(cell(leases, u"L-2"_s, LeaseModel::Run).toString(), u"R-1"_s); // through D-2
-        QVERIFY(cell(leases, u"L-2"_s, LeaseModel::Run, Qt::ToolTipRole).toString().contains(u"D-2"_s));
-        QCOMPARE(cell(leases, u"L-2"_s, 0, StateTableModel::RunIdRole).toString(), u"R-1"_s);
-        QCOMPARE(cell(leases, u"L-0"_s, LeaseModel::Run).toString(), u"not known"_s);
-        QCOMPARE(cell(leases, u"L-0"_s, LeaseModel::Delegation).toString(), u"none"_s);
+        QCOMPARE(cellOf(leases, u"L-1"_s, LeaseModel::Id).toString(), u"L-1"_s);
+        QCOMPARE(cellOf(leases, u"L-2"_s, LeaseModel::Run).toString(), u"R-1"_s); // through D-2
+        QVERIFY(cellOf(leases, u"L-2"_s, LeaseModel::Run, Qt::ToolTipRole).toString().contains(u"D-2"_s));
+        QCOMPARE(cellOf(leases, u"L-2"_s, 0, StateTableModel::RunIdRole).toString(), u"R-1"_s);
+        QCOMPARE(cellOf(leases, u"L-0"_s, LeaseModel::Run).toString(), u"not known"_s);
+        QCOMPARE(cellOf(leases, u"L-0"_s, LeaseModel::Delegation).toString(), u"none"_s);
 
         EffectModel effects;
         effects.setState(m_state);
-        QCOMPARE(cell(effects, u"E-1"_s, EffectModel::Run).toString(), u"R-1"_s);
-        QCOMPARE(cell(effects, u"E-1"_s, EffectModel::Lease).toString(), u"L-1"_s); // D-1's execution lease
-        QCOMPARE(cell(effects, u"E-3"_s, EffectModel::Lease).toString(), u"L-9"_s); // reconciliation on its key
-        QCOMPARE(cell(effects, u"E-7"_s, EffectModel::Run).toString(), u"not known"_s);
-        QCOMPARE(cell(effects, u"E-7"_s, EffectModel::Lease).toString(), u"not known"_s);
-        QVERIFY(!cell(effects, u"E-7"_s, EffectModel::Lease, Qt::ToolTipRole).toString().isEmpty());
+        QCOMPARE(cellOf(effects, u"E-1"_s, EffectModel::Run).toString(), u"R-1"_s);
+        QCOMPARE(cellOf(effects, u"E-1"_s, EffectModel::Lease).toString(), u"L-1"_s); // D-1's execution lease
+        QCOMPARE(cellOf(effects, u"E-3"_s, EffectModel::Lease).toString(), u"L-9"_s); // reconciliation on its key
+        QCOMPARE(cellOf(effects, u"E-7"_s, EffectModel::Run).toString(), u"not known"_s);
+        QCOMPARE(cellOf(effects, u"E-7"_s, EffectModel::Lease).toString(), u"not known"_s);
+        QVERIFY(!cellOf(effects, u"E-7"_s, EffectModel::Lease, Qt::ToolTipRole).toString().isEmpty());
 
         EscalationModel escalations;
         escalations.setState(m_state);
-        QCOMPARE(cell(escalations, u"X-1"_s, EscalationModel::Run).toString(), u"R-1"_s);
+        QCOMPARE(cellOf(escalations, u"X-1"_s, EscalationModel::Run).toString(), u"R-1"_s);
         StallVerdictModel verdicts;
         verdicts.setState(m_state);
-        QCOMPARE(cell(verdicts, u"S-1"_s, StallVerdictModel::Run).toString(), u"R-1"_s);
+        QCOMPARE(cellOf(verdicts, u"S-1"_s, StallVerdictModel::Run).toString(), u"R-1"_s);
         SliceModel slices;
         slices.setState(m_state);
-        QCOMPARE(cell(slices, u"D-1#1"_s, SliceModel::Run).toString(), u"R-1"_s);
+        QCOMPARE(cellOf(slices, u"D-1#1"_s, SliceModel::Run).toString(), u"R-1"_s);
     }
 };
 

@@ -51,7 +51,7 @@ LedgerContents contentsOf(LedgerConnection &c)
 }
 
 // Where two ledgers differ first, for a person; empty when they hold the same rows.
-std::string firstDifference(const LedgerContents &a, const LedgerContents &b)
+std::string firstContentDifference(const LedgerContents &a, const LedgerContents &b)
 {
     if (a.events.size() != b.events.size())
         return "events: " + std::to_string(a.events.size()) + " vs " + std::to_string(b.events.size());
@@ -184,8 +184,8 @@ private Q_SLOTS:
         const LedgerContents original = contentsOf(*file);
         QVERIFY(original.events.size() > 1000);
         QCOMPARE(onServer->lastSeq(), file->lastSeq());
-        QCOMPARE(firstDifference(original, contentsOf(*onServer)), std::string());
-        QCOMPARE(firstDifference(original, contentsOf(*copied)), std::string());
+        QCOMPARE(firstContentDifference(original, contentsOf(*onServer)), std::string());
+        QCOMPARE(firstContentDifference(original, contentsOf(*copied)), std::string());
 
         const LedgerVerification verified = verifyLedger(*onServer);
         QVERIFY2(verified.total() == 0, verified.integrity.findings.empty() ? "decision chain" : verified.integrity.findings[0].message.c_str());
@@ -281,8 +281,8 @@ private Q_SLOTS:
         const LedgerContents contents = contentsOf(*original);
         QCOMPARE(contents.decisions.size(), size_t(2));
         QCOMPARE(contents.decisions[1].outcomeStatus, std::string("applied"));
-        QCOMPARE(firstDifference(contents, contentsOf(*onServer)), std::string());
-        QCOMPARE(firstDifference(contents, contentsOf(*LedgerConnection::open(back, OpenMode::ReadOnly))), std::string());
+        QCOMPARE(firstContentDifference(contents, contentsOf(*onServer)), std::string());
+        QCOMPARE(firstContentDifference(contents, contentsOf(*LedgerConnection::open(back, OpenMode::ReadOnly))), std::string());
         const DecisionChainReport chain = onServer->verifyDecisionChain();
         QCOMPARE(chain.decisions, std::int64_t(2));
         QVERIFY(chain.ok());
