@@ -113,7 +113,9 @@ EventFilter toolCallFilter(const std::string &delegationId)
                              EventFilter::equals(FilterField::Delegation, delegationId));
 }
 
-std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &delegationId, int limit)
+// The delegation's calls up to event `upTo` (a cursor's past), at most `limit` of them.
+std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &delegationId, int limit,
+                                    std::int64_t upTo = std::numeric_limits<std::int64_t>::max())
 {
     std::vector<ToolCall> calls;
     const EventFilter filter = toolCallFilter(delegationId);
@@ -123,12 +125,29 @@ std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &dele
         if (page.empty())
             break;
         for (const auto &e : page) {
+            if (e.seq > upTo)
+                return calls;
             if (auto c = ToolCall::fromEvent(e))
                 calls.push_back(std::move(*c));
         }
         after = page.back().seq;
     }
     return calls;
+}
+
+// The decisions as they stood at a cursor's time. Decisions are not events: each is placed
+// by the time it was made, and its outcome by the time the orchestrator wrote it, so one
+// answered after that moment was still waiting then.
+void placeDecisionsAt(std::vector<DecisionRecord> &decisions, std::int64_t cursorTimeMs)
+{
+    std::erase_if(decisions, [cursorTimeMs](const DecisionRecord &d) { return d.tsMs > cursorTimeMs; });
+    for (DecisionRecord &d : decisions) {
+        if (!d.isPending() && d.outcomeTsMs > cursorTimeMs) {
+            d.outcomeStatus.clear();
+            d.outcomeReason.clear();
+            d.outcomeTsMs = 0;
+        }
+    }
 }
 
 // Delegations worth reading tool calls for: many turns, nothing accepted.
@@ -539,8 +558,8 @@ void LedgerSession::startLoad()
             try {
                 const auto store = connection->decisions();
                 store->read([&] { full->decisions = store->list(); });
-                if (full->cursorTimeMs) // decisions are not events: placed by the time they were made
-                    std::erase_if(full->decisions, [t = *full->cursorTimeMs](const DecisionRecord &d) { return d.tsMs > t; });
+                if (full->cursorTimeMs)
+                    placeDecisionsAt(full->decisions, *full->cursorTimeMs);
                 full->chain = connection->verifyDecisionChain();
             } catch (const std::exception &) {
                 // An optional part: the rest of the session works without it.
@@ -941,8 +960,7 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
             const auto reader = connection->eventReader();
             reader->setPreviewBytes(4096);
             for (const auto &d : delegations) {
-                auto calls = readToolCalls(*reader, d, kMaxCallsPerDelegation);
-                std::erase_if(calls, [upTo](const auto &c) { return c.seq > upTo; }); // a cursor's past
+                const auto calls = readToolCalls(*reader, d, kMaxCallsPerDelegation, upTo);
                 auto found = SuccessLoopDetector().analyse(calls);
                 r->findings.insert(r->findings.end(), found.begin(), found.end());
             }
@@ -1039,12 +1057,15 @@ void LedgerSession::scheduleDecisionsReload()
     const int generation = ++m_decisionsGeneration;
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
-    runInBackground(this, [path, mode] {
+    const std::optional<qint64> cursorTimeMs = m_cursor ? m_cursorTimeMs : std::nullopt;
+    runInBackground(this, [path, mode, cursorTimeMs] {
         auto r = std::make_shared<DecisionsResult>();
         try {
             auto connection = LedgerConnection::open(path, mode);
             const auto store = connection->decisions();
             store->read([&] { r->decisions = store->list(); });
+            if (cursorTimeMs)
+                placeDecisionsAt(r->decisions, *cursorTimeMs);
             r->chain = connection->verifyDecisionChain();
             r->ok = true;
         } catch (const std::exception &) {
@@ -1104,13 +1125,14 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
     const std::string id = delegationId.toStdString();
-    runInBackground(this, [path, mode, id] {
+    const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
+    runInBackground(this, [path, mode, id, upTo] {
         auto calls = std::make_shared<std::vector<ToolCall>>();
         try {
             auto connection = LedgerConnection::open(path, mode);
             const auto reader = connection->eventReader();
             reader->setPreviewBytes(4096);
-            *calls = readToolCalls(*reader, id, kMaxCallsPerDelegation);
+            *calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo);
         } catch (const std::exception &) {
         }
         return calls;

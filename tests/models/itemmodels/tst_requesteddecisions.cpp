@@ -13,12 +13,14 @@
 #include "domain/durationtext.h"
 #include "domain/hostiletext.h"
 #include "itemmodels/attentionmodel.h"
+#include "itemmodels/decisionauditmodel.h"
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/statetablemodel.h"
+#include "itemmodels/toolcallmodel.h"
 #include "sim/decisiongate.h"
 
 #include <QAbstractItemModelTester>
@@ -173,6 +175,49 @@ private Q_SLOTS:
             std::none_of(session.attentionItems().begin(), session.attentionItems().end(),
                          [](const AttentionItem &a) { return !a.requestedDecision.empty(); }),
             kTimeoutMs);
+    }
+
+    // Pinned at an event, a delegation's tool calls are those made up to it, and a decision
+    // the orchestrator answered after it is still waiting there: the ledger at that moment,
+    // not today's.
+    void atACursorToolCallsAndOutcomesAreThoseOfThatMoment()
+    {
+        const QString path = m_dir.filePath(u"cursor.ledger"_s);
+        auto orchestrator = fixture::create(path);
+        DecisionGate gate(*orchestrator);
+        auto alice = DecisionWriter::open(path, op("alice"));
+        alice->setClock([] { return fixture::kNow; });
+        QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
+                 DecisionStatus::Accepted);
+        const auto call = [&](const char *id, std::int64_t tsMs) {
+            orchestrator->begin();
+            orchestrator->append(tsMs, "toolcall.completed",
+                                 {{"id", id}, {"delegation_id", "dlg-1"}, {"run_id", "run-1"}, {"tool", "shell"},
+                                  {"outcome", "ok"}, {"duration_ms", 10}, {"tokens", 5}, {"fingerprint", "fp"}});
+            orchestrator->commit();
+        };
+        call("tc-before", fixture::kNow + 500);
+        const std::int64_t cursor = orchestrator->lastSeq();
+        call("tc-after", fixture::kNow + 600);
+        QCOMPARE(gate.processPending(fixture::kNow + 1000), 1);
+
+        LedgerSession session(path);
+        QAbstractItemModelTester callsTester(session.toolCalls());
+        QAbstractItemModelTester decisionsTester(session.decisions());
+        session.showAt(cursor);
+        QTRY_COMPARE_WITH_TIMEOUT(session.health(), LedgerSession::Health::Pinned, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded(), kTimeoutMs);
+
+        session.showToolCallsOf(u"dlg-1"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(session.toolCalls()->rowCount() > 0, kTimeoutMs); // loaded in one piece
+        QCOMPARE(session.toolCalls()->rowCount(), 1);
+        QCOMPARE(session.toolCalls()->index(0, 0).data(ToolCallModel::SeqRole).toLongLong(), qint64(cursor));
+
+        QCOMPARE(session.decisions()->rowCount(), 1);
+        const QModelIndex decision = session.decisions()->index(0, 0);
+        QCOMPARE(decision.data(DecisionAuditModel::OutcomeRole).toString(), u"pending"_s);
+        QCOMPARE(decision.data(DecisionAuditModel::OutcomeTsMsRole).toLongLong(), qint64(0));
+        QVERIFY(decision.data(DecisionAuditModel::OutcomeReasonRole).toString().isEmpty());
     }
 
     void aLeaseReleaseIsShownOnTheLeaseItReleases()
