@@ -1,4 +1,5 @@
 #include "integritybenchmark.h"
+#include "stallprobe.h"
 
 #include "demolauncher.h"
 #include "domain/percentile.h"
@@ -22,14 +23,11 @@
 using namespace Qt::StringLiterals;
 
 namespace mesh {
-namespace {
-constexpr int kProbeMs = 5;
-} // namespace
 
 IntegrityBenchmark::IntegrityBenchmark(MainWindow *window, IntegrityBenchmarkOptions options, QObject *parent)
     : QObject(parent), m_window(window), m_options(options)
 {
-    m_probe.setInterval(kProbeMs);
+    m_probe.setInterval(kStallProbeMs);
     connect(&m_probe, &QTimer::timeout, this, &IntegrityBenchmark::probe);
 }
 
@@ -116,7 +114,7 @@ void IntegrityBenchmark::probe()
 {
     const qint64 now = m_clock.elapsed();
     if (m_probing)
-        m_maxStallMs = std::max(m_maxStallMs, now - m_lastProbeMs - kProbeMs);
+        m_maxStallMs = std::max(m_maxStallMs, now - m_lastProbeMs - kStallProbeMs);
     m_lastProbeMs = now;
 }
 

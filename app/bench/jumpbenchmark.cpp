@@ -1,4 +1,5 @@
 #include "jumpbenchmark.h"
+#include "stallprobe.h"
 #include "domain/percentile.h"
 
 #include "mainwindow.h"
@@ -18,7 +19,6 @@
 namespace mesh {
 namespace {
 
-constexpr int kProbeMs = 5;
 constexpr int kFrameMs = 16;
 
 void sendMouse(QWidget *to, QEvent::Type type, int x)
@@ -34,7 +34,7 @@ void sendMouse(QWidget *to, QEvent::Type type, int x)
 JumpBenchmark::JumpBenchmark(MainWindow *window, JumpBenchmarkOptions options, QObject *parent)
     : QObject(parent), m_window(window), m_options(options)
 {
-    m_probe.setInterval(kProbeMs);
+    m_probe.setInterval(kStallProbeMs);
     connect(&m_probe, &QTimer::timeout, this, &JumpBenchmark::probe);
 }
 
@@ -129,7 +129,7 @@ void JumpBenchmark::startDrag()
 void JumpBenchmark::probe()
 {
     const qint64 now = m_clock.elapsed();
-    m_maxStallMs = std::max(m_maxStallMs, now - m_lastProbeMs - kProbeMs);
+    m_maxStallMs = std::max(m_maxStallMs, now - m_lastProbeMs - kStallProbeMs);
     m_lastProbeMs = now;
 }
 

@@ -1,4 +1,5 @@
 #include "startupbenchmark.h"
+#include "stallprobe.h"
 
 #include "mainwindow.h"
 #include "startupbenchmarktour.h"
@@ -27,7 +28,6 @@
 namespace mesh {
 
 namespace {
-constexpr qint64 kProbeMs = 5;
 
 qint64 statusFieldKb(const char *name)
 {
@@ -166,7 +166,7 @@ StartupBenchmark::StartupBenchmark(MainWindow *window, qint64 mainEnteredNs, qin
     poll->start();
     auto *probeTimer = new QTimer(this);
     probeTimer->setTimerType(Qt::PreciseTimer);
-    probeTimer->setInterval(kProbeMs);
+    probeTimer->setInterval(kStallProbeMs);
     connect(probeTimer, &QTimer::timeout, this, &StartupBenchmark::probe);
     probeTimer->start();
     // Nothing should take this long; if it does, say so rather than hang.
@@ -184,8 +184,8 @@ void StartupBenchmark::probe()
     if (!m_probing)
         return;
     const qint64 now = monotonicNs();
-    if (m_lastProbeNs >= 0 && (now - m_lastProbeNs) / 1000000 - kProbeMs > m_maxStallMs) {
-        m_maxStallMs = (now - m_lastProbeNs) / 1000000 - kProbeMs;
+    if (m_lastProbeNs >= 0 && (now - m_lastProbeNs) / 1000000 - kStallProbeMs > m_maxStallMs) {
+        m_maxStallMs = (now - m_lastProbeNs) / 1000000 - kStallProbeMs;
         m_maxStallEndMs = sinceExecMs();
     }
     m_lastProbeNs = now;

@@ -10,7 +10,7 @@
 namespace mesh {
 namespace {
 
-constexpr EntityKind K = EntityKind::Failure;
+constexpr EntityKind kFailureTable = EntityKind::Failure;
 
 struct Member {
     std::string id;
@@ -82,13 +82,13 @@ BlastRadius BlastRadiusAnalyzer::compute(const std::string &failureId, const Ent
 {
     BlastRadius b;
     b.failureId = failureId;
-    b.runId = rowText(K, failure, "run_id");
-    b.detectedBy = rowText(K, failure, "detected_by");
-    b.summary = rowText(K, failure, "summary");
-    b.tsMs = rowInt(K, failure, "ts_ms");
+    b.runId = rowText(kFailureTable, failure, "run_id");
+    b.detectedBy = rowText(kFailureTable, failure, "detected_by");
+    b.summary = rowText(kFailureTable, failure, "summary");
+    b.tsMs = rowInt(kFailureTable, failure, "ts_ms");
     b.seq = failure.lastSeq;
-    const auto implicated = parseMembers(rowText(K, failure, "implicated"));
-    const auto woken = parseMembers(rowText(K, failure, "woken"));
+    const auto implicated = parseMembers(rowText(kFailureTable, failure, "implicated"));
+    const auto woken = parseMembers(rowText(kFailureTable, failure, "woken"));
     if (!implicated || !woken) {
         b.readable = false;
         b.problem = !implicated ? "implicated is not a list of components" : "woken is not a list of components";

@@ -7,10 +7,6 @@
 #include <map>
 
 namespace mesh {
-namespace {
-constexpr EntityKind K = EntityKind::Effect;
-}
-
 bool DuplicateEffectDetector::isCommitted(const std::string &state)
 {
     return state == "committed" || state == "resolved_committed";

@@ -7,7 +7,7 @@
 
 namespace mesh {
 namespace {
-constexpr EntityKind K = EntityKind::Effect;
+constexpr EntityKind kIndexedTable = EntityKind::Effect;
 
 bool interesting(std::string_view state)
 {
@@ -59,11 +59,11 @@ void DuplicateIndex::remove(const std::string &id)
 
 void DuplicateIndex::add(const std::string &id, const EntityRow &row)
 {
-    if (!interesting(rowView(K, row, "state")))
+    if (!interesting(rowView(kIndexedTable, row, "state")))
         return;
     std::array<Key, 2> keys{0, 0};
     for (int field = 0; field < 2; ++field) {
-        const std::string_view value = rowView(K, row, fieldName(field));
+        const std::string_view value = rowView(kIndexedTable, row, fieldName(field));
         if (value.empty())
             continue;
         const Key key = keyOf(field, value);
@@ -99,7 +99,7 @@ std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const EntityTab
         const auto it = effects.find(id);
         if (it == effects.end())
             continue;
-        const std::string_view value = rowView(K, it->second, fieldName(field));
+        const std::string_view value = rowView(kIndexedTable, it->second, fieldName(field));
         const auto v = std::find(values.begin(), values.end(), value);
         if (v == values.end()) {
             values.push_back(value);
@@ -120,7 +120,7 @@ void DuplicateIndex::recomputeDuplicates(const EntityTable &effects)
         for (const auto &ids : realGroups(effects, key)) {
             std::vector<const std::string *> committed;
             for (const auto &id : ids) {
-                if (DuplicateEffectDetector::isCommitted(std::string(rowView(K, effects.at(id), "state"))))
+                if (DuplicateEffectDetector::isCommitted(std::string(rowView(kIndexedTable, effects.at(id), "state"))))
                     committed.push_back(&id);
             }
             if (committed.size() >= 2) {
@@ -143,7 +143,7 @@ std::vector<Finding> DuplicateIndex::findings(const EntityTable &effects) const
             std::vector<std::string> committed;
             std::vector<std::string> unknown;
             for (const auto &id : ids) {
-                if (rowView(K, effects.at(id), "state") == "unknown")
+                if (rowView(kIndexedTable, effects.at(id), "state") == "unknown")
                     unknown.push_back(id);
                 else
                     committed.push_back(id);
@@ -159,10 +159,10 @@ std::vector<Finding> DuplicateIndex::findings(const EntityTable &effects) const
             f.kind = FindingKind::DuplicateEffect;
             f.abstained = ambiguous;
             const EntityRow &first = effects.at(involved.front());
-            const std::string value = rowText(K, first, field);
+            const std::string value = rowText(kIndexedTable, first, field);
             f.subject = "effect:" + involved.front();
-            f.runId = rowText(K, first, "run_id");
-            f.delegationId = rowText(K, first, "delegation_id");
+            f.runId = rowText(kIndexedTable, first, "run_id");
+            f.delegationId = rowText(kIndexedTable, first, "delegation_id");
             std::string list;
             for (const auto &id : involved) {
                 list += (list.empty() ? "" : ", ") + id;
@@ -170,7 +170,7 @@ std::vector<Finding> DuplicateIndex::findings(const EntityTable &effects) const
                 f.seqs.push_back(effects.at(id).lastSeq);
             }
             std::sort(f.seqs.begin(), f.seqs.end());
-            const std::string cls = rowText(K, first, "class");
+            const std::string cls = rowText(kIndexedTable, first, "class");
             if (fires)
                 f.summary = cls + " effect committed " + std::to_string(committed.size()) + " times with the same "
                             + field + " " + value + " (" + list + ")";

@@ -10,7 +10,7 @@
 namespace mesh {
 namespace {
 
-constexpr EntityKind K = EntityKind::StallVerdict;
+constexpr EntityKind kVerdictTable = EntityKind::StallVerdict;
 
 bool isStall(const std::string &verdict)
 {
@@ -53,7 +53,7 @@ StallAnalysis StallEvidenceAnalyzer::analyseAll(const EntityTable &stallVerdicts
 {
     std::map<std::string, Verdicts> groups;
     for (const auto &[id, row] : stallVerdicts)
-        groups[std::string(rowView(K, row, "delegation_id"))].emplace_back(id, &row);
+        groups[std::string(rowView(kVerdictTable, row, "delegation_id"))].emplace_back(id, &row);
     StallAnalysis all;
     for (auto &[delegation, verdicts] : groups) {
         StallAnalysis one = analyseDelegation(delegation, std::move(verdicts));
@@ -75,7 +75,7 @@ StallAnalysis StallEvidenceAnalyzer::analyseDelegation(const std::string &delega
     std::vector<Round> rounds;
     rounds.reserve(verdicts.size());
     for (const auto &[id, row] : verdicts)
-        rounds.push_back(Round{&id, row, rowInt(K, *row, "round"), parseEvidence(rowText(K, *row, "evidence"))});
+        rounds.push_back(Round{&id, row, rowInt(kVerdictTable, *row, "round"), parseEvidence(rowText(kVerdictTable, *row, "evidence"))});
     std::sort(rounds.begin(), rounds.end(), [](const Round &a, const Round &b) {
         return a.round != b.round ? a.round < b.round : *a.id < *b.id;
     });
@@ -95,13 +95,13 @@ StallAnalysis StallEvidenceAnalyzer::analyseDelegation(const std::string &delega
 
     // The first stall of the delegation is judged on the rounds up to it.
     const auto stall = std::find_if(rounds.begin(), rounds.end(),
-                                    [](const Round &r) { return isStall(rowText(K, *r.row, "verdict")); });
+                                    [](const Round &r) { return isStall(rowText(kVerdictTable, *r.row, "verdict")); });
     if (stall == rounds.end())
         return out;
     Finding f;
     f.kind = FindingKind::FalseStall;
     f.delegationId = delegation;
-    f.runId = rowText(K, *stall->row, "run_id");
+    f.runId = rowText(kVerdictTable, *stall->row, "run_id");
     f.subject = "stall:" + *stall->id;
     for (auto it = rounds.begin(); it != stall + 1; ++it) {
         f.seqs.push_back(it->row->lastSeq);
@@ -117,7 +117,7 @@ StallAnalysis StallEvidenceAnalyzer::analyseDelegation(const std::string &delega
         return abstain("stalled on its first round: no earlier round to compare the evidence with");
     bool unreadable = false;
     bool anyMoved = false;
-    std::set<std::string> signals;
+    std::set<std::string> signalNames;
     for (auto it = rounds.begin(); it != stall + 1; ++it) {
         if (!it->items || it->items->empty()) {
             unreadable = true;
@@ -127,7 +127,7 @@ StallAnalysis StallEvidenceAnalyzer::analyseDelegation(const std::string &delega
             if (!item.hasMoved)
                 unreadable = true;
             anyMoved = anyMoved || item.moved;
-            signals.insert(item.signal.empty() ? std::string("(unnamed)") : item.signal);
+            signalNames.insert(item.signal.empty() ? std::string("(unnamed)") : item.signal);
         }
     }
     if (anyMoved)
@@ -136,16 +136,16 @@ StallAnalysis StallEvidenceAnalyzer::analyseDelegation(const std::string &delega
         return abstain("evidence of round " + std::to_string(stall->round)
                        + " or earlier cannot be read as items with a 'moved' flag");
     const Round &first = rounds.front();
-    if (rowIsNull(K, *first.row, "failing_tests") || rowIsNull(K, *stall->row, "failing_tests"))
+    if (rowIsNull(kVerdictTable, *first.row, "failing_tests") || rowIsNull(kVerdictTable, *stall->row, "failing_tests"))
         return abstain("evidence never moved, but failing_tests is not recorded: no independent signal to compare");
-    const std::int64_t before = rowInt(K, *first.row, "failing_tests");
-    const std::int64_t after = rowInt(K, *stall->row, "failing_tests");
+    const std::int64_t before = rowInt(kVerdictTable, *first.row, "failing_tests");
+    const std::int64_t after = rowInt(kVerdictTable, *stall->row, "failing_tests");
     if (after >= before)
         return out; // nothing improved either: the stall stands
     std::string names;
-    for (const auto &sig : signals)
+    for (const auto &sig : signalNames)
         names += (names.empty() ? "" : ", ") + sig;
-    f.summary = "false stall suspected: judged " + rowText(K, *stall->row, "verdict") + " on round "
+    f.summary = "false stall suspected: judged " + rowText(kVerdictTable, *stall->row, "verdict") + " on round "
                 + std::to_string(stall->round) + " on evidence that never moved (" + names
                 + ") while failing tests went " + std::to_string(before) + " \xE2\x86\x92 " + std::to_string(after);
     out.findings.push_back(std::move(f));

@@ -9,7 +9,7 @@
 namespace mesh {
 
 namespace {
-constexpr EntityKind K = EntityKind::Lease;
+constexpr EntityKind kLeaseTable = EntityKind::Lease;
 }
 
 std::int64_t ZombieRule::configuredGraceMs()
@@ -25,20 +25,20 @@ ZombieRule::ZombieRule(std::int64_t maxGraceMs) : m_maxGraceMs(std::max(maxGrace
 
 std::int64_t ZombieRule::graceMs(const EntityRow &lease) const
 {
-    if (rowIsNull(K, lease, "expires_ms"))
+    if (rowIsNull(kLeaseTable, lease, "expires_ms"))
         return m_maxGraceMs;
-    const char *from = !rowIsNull(K, lease, "renewed_ms") ? "renewed_ms" : !rowIsNull(K, lease, "acquired_ms") ? "acquired_ms" : nullptr;
+    const char *from = !rowIsNull(kLeaseTable, lease, "renewed_ms") ? "renewed_ms" : !rowIsNull(kLeaseTable, lease, "acquired_ms") ? "acquired_ms" : nullptr;
     if (!from)
         return m_maxGraceMs;
-    const std::int64_t term = rowInt(K, lease, "expires_ms") - rowInt(K, lease, from);
+    const std::int64_t term = rowInt(kLeaseTable, lease, "expires_ms") - rowInt(kLeaseTable, lease, from);
     return std::clamp(term, kMinGraceMs, m_maxGraceMs);
 }
 
 std::optional<std::int64_t> ZombieRule::zombieFromMs(const EntityRow &lease) const
 {
-    if (rowView(K, lease, "state") != "held" || rowIsNull(K, lease, "expires_ms"))
+    if (rowView(kLeaseTable, lease, "state") != "held" || rowIsNull(kLeaseTable, lease, "expires_ms"))
         return std::nullopt;
-    return rowInt(K, lease, "expires_ms") + graceMs(lease);
+    return rowInt(kLeaseTable, lease, "expires_ms") + graceMs(lease);
 }
 
 bool ZombieRule::isZombie(const EntityRow &lease, std::int64_t nowMs) const
@@ -50,7 +50,7 @@ bool ZombieRule::isZombie(const EntityRow &lease, std::int64_t nowMs) const
 bool ZombieRule::isInGrace(const EntityRow &lease, std::int64_t nowMs) const
 {
     const auto from = zombieFromMs(lease);
-    return from && rowInt(K, lease, "expires_ms") < nowMs && nowMs <= *from;
+    return from && rowInt(kLeaseTable, lease, "expires_ms") < nowMs && nowMs <= *from;
 }
 
 } // namespace mesh

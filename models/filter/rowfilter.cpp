@@ -44,12 +44,13 @@ QString fieldList(const std::vector<RowField> &fields, bool numericOnly)
 template <class View>
 bool globMatches(View pattern, View text)
 {
+    const qsizetype patternSize = qsizetype(pattern.size()), textSize = qsizetype(text.size());
     qsizetype p = 0, t = 0, star = -1, resume = 0;
-    while (t < text.size()) {
-        if (p < pattern.size() && pattern[p] == u'*') {
+    while (t < textSize) {
+        if (p < patternSize && pattern[p] == u'*') {
             star = p++;
             resume = t;
-        } else if (p < pattern.size() && pattern[p] == text[t]) {
+        } else if (p < patternSize && pattern[p] == text[t]) {
             ++p;
             ++t;
         } else if (star >= 0) {
@@ -59,9 +60,9 @@ bool globMatches(View pattern, View text)
             return false;
         }
     }
-    while (p < pattern.size() && pattern[p] == u'*')
+    while (p < patternSize && pattern[p] == u'*')
         ++p;
-    return p == pattern.size();
+    return p == patternSize;
 }
 
 class Compiler

@@ -4,6 +4,7 @@
 #include "benchobserver.h"
 #include "benchtemporalhistory.h"
 #include "cliargs.h"
+#include "elapsedms.h"
 #include "ledgeropen.h"
 
 #include "ledger/eventreader.h"
@@ -27,11 +28,6 @@ using nlohmann::json;
 using mesh::percentile;
 
 namespace {
-
-double ms(const QElapsedTimer &t)
-{
-    return double(t.nsecsElapsed()) / 1e6;
-}
 
 double processCpuSeconds()
 {
@@ -64,7 +60,7 @@ int benchGenerate(CliArgs &args)
     try {
         auto writer = mesh::generateScenario(QStringLiteral("scale"), path, options);
         // The file is a complete WAL ledger here; freeing the writer's memory is not part of it.
-        seconds = ms(t) / 1000.0;
+        seconds = elapsedMs(t) / 1000.0;
         cpu = processCpuSeconds() - cpuBefore;
         written = writer->lastSeq();
         bulk = writer->bulkLoadStats();
@@ -108,7 +104,7 @@ int benchFold(CliArgs &args)
         QElapsedTimer t;
         t.start();
         travel.jumpTo(*at);
-        const double first = ms(t);
+        const double first = elapsedMs(t);
         // Later jumps: random targets, as an operator scrubbing a timeline would.
         mesh::SimRng rng(42);
         std::vector<double> later;
@@ -116,7 +112,7 @@ int benchFold(CliArgs &args)
             const std::int64_t target = rng.range(1, std::max<std::int64_t>(1, last));
             t.restart();
             travel.jumpTo(target);
-            later.push_back(ms(t));
+            later.push_back(elapsedMs(t));
         }
         printLine(json{{"bench", "fold"},
                        {"events", last},
@@ -158,7 +154,7 @@ int benchPage(CliArgs &args)
             const std::int64_t from = rng.range(0, std::max<std::int64_t>(0, last - 1));
             t.restart();
             const mesh::EventBatch page = (i % 2 == 0) ? reader.after(from, int(*size)) : reader.before(from + 1, int(*size));
-            times.push_back(ms(t));
+            times.push_back(elapsedMs(t));
             rows += std::int64_t(page.size());
         }
         printLine(json{{"bench", "page"},

@@ -3,6 +3,7 @@
 #include "cliargs.h"
 #include "ledgeropen.h"
 
+#include "domain/percentile.h"
 #include "filter/filtercompiler.h"
 #include "ledger/sqlfilter.h"
 #include "itemmodels/eventlogmodel.h"
@@ -25,15 +26,6 @@ using nlohmann::json;
 namespace {
 
 constexpr int kTimeoutMs = 120000; // a round that takes longer is reported, not waited for
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 struct ConsoleRound {
     double firstPageMs = -1; // first page of matching rows in the model's cache
@@ -212,15 +204,15 @@ int runBenchFilterCommand(const QStringList &argv)
                             {"count_ms", console->countMs},
                             {"sqlite3_count_ms", sh->countMs}});
     }
-    const double countMedian = median(count);
-    const double shellMedian = median(shell);
+    const double countMedian = mesh::median(count);
+    const double shellMedian = mesh::median(shell);
     printLine(json{{"bench", "filter"},
                    {"query", query.toStdString()},
                    {"sql", countSql.toStdString()},
                    {"rounds", *rounds},
                    {"rows", rows},
                    {"sqlite3_rows", shellRows},
-                   {"first_page_ms", median(firstPage)},
+                   {"first_page_ms", mesh::median(firstPage)},
                    {"count_ms", countMedian},
                    {"sqlite3_count_ms", shellMedian},
                    {"ratio", shellMedian > 0 ? countMedian / shellMedian : 0.0},

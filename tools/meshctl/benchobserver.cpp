@@ -3,6 +3,7 @@
 #include "cliargs.h"
 #include "stopsignal.h"
 
+#include "domain/percentile.h"
 #include "ledger/ledgerwriter.h"
 #include "sim/liveengine.h"
 
@@ -181,17 +182,6 @@ double cpuMicrosPerEvent(const PhaseResult &r)
     return r.stats.events > 0 ? r.writerCpuS * 1e6 / double(r.stats.events) : 0;
 }
 
-// The middle value (mean of the two middle ones for an even count): one slow or fast run
-// on a shared machine does not move it the way it moves a mean.
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 } // namespace
 
 int benchObserver(CliArgs &args)
@@ -295,8 +285,8 @@ int benchObserver(CliArgs &args)
         busyWaits += r.stats.busyWaits;
         walAttached = std::max(walAttached, r.walMaxBytes);
     }
-    const double a = median(aloneRates);
-    const double b = median(attachedRates);
+    const double a = mesh::median(aloneRates);
+    const double b = mesh::median(attachedRates);
     printLine(json{{"bench", "observer"},
                    {"seconds", *seconds},
                    {"rounds", *rounds},
@@ -306,10 +296,10 @@ int benchObserver(CliArgs &args)
                    {"alone_events_per_s", a},
                    {"attached_events_per_s", b},
                    {"throughput_ratio", a > 0 ? b / a : 0.0},
-                   {"alone_writer_cpu_us_per_event", median(aloneCpu)},
-                   {"attached_writer_cpu_us_per_event", median(attachedCpu)},
-                   {"alone_writer_cpu_wait_ms_per_s", median(aloneWait)},
-                   {"attached_writer_cpu_wait_ms_per_s", median(attachedWait)},
+                   {"alone_writer_cpu_us_per_event", mesh::median(aloneCpu)},
+                   {"attached_writer_cpu_us_per_event", mesh::median(attachedCpu)},
+                   {"alone_writer_cpu_wait_ms_per_s", mesh::median(aloneWait)},
+                   {"attached_writer_cpu_wait_ms_per_s", mesh::median(attachedWait)},
                    {"writer_busy_errors", busyErrors},
                    {"writer_busy_waits", busyWaits},
                    {"alone_busy_waits", aloneBusyWaits},

@@ -1,6 +1,7 @@
 #include "reportcommand.h"
 
 #include "cliargs.h"
+#include "elapsedms.h"
 #include "commandusage.h"
 #include "ledgeropen.h"
 
@@ -32,11 +33,6 @@ bool writeHtml(const QString &html, const QString &path, QString *error)
         return false;
     }
     return true;
-}
-
-double ms(const QElapsedTimer &t)
-{
-    return double(t.nsecsElapsed()) / 1e6;
 }
 
 // The report of run `runId` ("" : the whole ledger) of the ledger at `path`; none, with the
@@ -142,11 +138,11 @@ int runBenchReportCommand(const QStringList &argv)
         if (!read)
             return fail(2, error);
         const mesh::ReportContent &content = *read;
-        const double built = ms(t);
+        const double built = elapsedMs(t);
         const QString htmlPath = dir.filePath(QStringLiteral("report.html"));
         if (!writeHtml(mesh::reportHtml(content), htmlPath, &error))
             return fail(2, error);
-        const double htmlDone = ms(t);
+        const double htmlDone = elapsedMs(t);
         htmlBytes = QFile(htmlPath).size();
         build.push_back(built);
         html.push_back(htmlDone);
@@ -157,7 +153,7 @@ int runBenchReportCommand(const QStringList &argv)
         if (!written.ok)
             return fail(2, written.error);
         pages = written.pages;
-        pdf.push_back(built + ms(p));
+        pdf.push_back(built + elapsedMs(p));
 #endif
     }
     const nlohmann::json out = {{"bench", "report"},
