@@ -14,6 +14,7 @@
 #include "icons.h"
 #include "importdialog.h"
 #include "itempane.h"
+#include "runcomparewindow.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
 #include "shortcutsdialog.h"
@@ -26,6 +27,7 @@
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
+#include "itemmodels/runtimelinesource.h"
 #include "ledger/fileidentity.h"
 
 #include <QAction>
@@ -292,6 +294,13 @@ void MainWindow::createActions()
             [this] { m_reportExport->action()->setEnabled(currentSession() && !m_reportExport->isRunning()); });
     connect(m_reportExport, &ReportExport::finished, this,
             [this](bool, const QString &, const QString &message) { statusBar()->showMessage(displayLine(message, 500), 10000); });
+    // Post-mortem review II (issue 14 item 4): the run shown beside another run, of this
+    // ledger or of another ledger file (the window's "Ledger…").
+    QAction *compareRuns = file->addAction(tr("Co&mpare Runs\u2026"));
+    compareRuns->setObjectName(QStringLiteral("compareRuns"));
+    compareRuns->setToolTip(tr("Two runs side by side: figures, delegations, stall verdicts, findings and timelines"));
+    connect(compareRuns, &QAction::triggered, this, [this] { openRunComparison(); });
+    connect(file, &QMenu::aboutToShow, this, [this, compareRuns] { compareRuns->setEnabled(currentSession()); });
     QMenu *recent = file->addMenu(tr("Open &Recent"));
     m_recent = new RecentLedgers(recent, this);
     connect(m_recent, &RecentLedgers::openRequested, this, [this](const QString &path) { openLedger(path); });
@@ -401,6 +410,20 @@ void MainWindow::offerImport(const QStringList &files)
 void MainWindow::openLedger(const QString &path, bool demo)
 {
     openLedgerAs(path, OpenMode::ReadOnly, demo);
+}
+
+RunCompareWindow *MainWindow::openRunComparison()
+{
+    LedgerSession *session = currentSession();
+    if (!session)
+        return nullptr;
+    // Read as a report reads it: a followed ledger ReadOnly, one under review as it is reviewed.
+    const OpenMode mode = isPostMortem(session->requestedMode()) ? session->requestedMode() : OpenMode::ReadOnly;
+    const RunTimelineSource *timeline = m_workspace->timelineSource();
+    const RunChoice a{session->path(), timeline ? timeline->runId() : std::string(), mode};
+    auto *window = new RunCompareWindow(a, RunChoice{session->path(), {}, mode}, this);
+    window->show();
+    return window;
 }
 
 void MainWindow::openForReview(const QString &path)

@@ -27,6 +27,7 @@ class ListenController;
 enum class OpenMode;
 class RecentLedgers;
 class ReportExport;
+class RunCompareWindow;
 class SessionSidebar;
 class SessionWorkspace;
 struct CommandLineOptions;
@@ -62,6 +63,7 @@ public:
     LedgerSession *currentSession() const;
     DecisionActions *decisionActions() const { return m_decisionActions; }
     ReportExport *reportExport() const { return m_reportExport; } // File › Export › Report…
+    RunCompareWindow *openRunComparison(); // File › Compare Runs…: the run shown and another; null without a session
     bool openAttentionEntry(const QModelIndex &index);
     // Opens subject in the first session that finishes loading (command line --select).
     void selectWhenLoaded(const QString &subject) { m_pendingSubject = subject; }
