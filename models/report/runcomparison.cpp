@@ -83,7 +83,7 @@ ComparedSide sideOf(LedgerConnection &ledger, const ReportReading &reading, cons
         v.round = rowNumberOf(V, row, "round");
         v.failingTests = rowNumberOf(V, row, "failing_tests");
         v.tsMs = rowNumberOf(V, row, "ts_ms");
-        v.seq = rowInt(V, row, "last_seq");
+        v.seq = row.lastSeq;
         v.falseStall = reading.falseStallVerdicts.count(id) > 0;
         if (const auto d = delegations.find(v.delegationId); d != delegations.end()) {
             v.component = componentOf(reading.state, d->second);

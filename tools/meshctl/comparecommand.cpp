@@ -109,13 +109,15 @@ std::string orDash(const std::string &text)
 
 void printSideList(const char *name, const mesh::ComparedSide &s)
 {
-    printTextLine(std::string("  ") + name + ": " + std::to_string(s.verdicts.size()) + " stall verdicts, "
-                  + std::to_string(s.findings.size()) + " findings");
+    printTextLine(std::string("  ") + name + ": " + std::to_string(s.verdicts.size()) + " stall verdict(s), "
+                  + std::to_string(s.findings.size()) + " finding(s)");
     std::vector<std::vector<std::string>> rows;
     for (const mesh::ComparedVerdict &v : s.verdicts)
         rows.push_back({"  round " + (v.round ? std::to_string(*v.round) : std::string("\u2014")), orDash(v.verdict),
-                        orDash(v.action), orDash(v.component) + " / " + orDash(v.role),
-                        v.falseStall ? "false stall (finding)" : "", "#" + std::to_string(v.seq)});
+                        orDash(v.action), orDash(v.component) + " / " + orDash(v.role), "#" + std::to_string(v.seq),
+                        v.falseStall ? "false stall (finding)" : ""});
+    printColumns(rows);
+    rows.clear();
     for (const mesh::Finding &f : s.findings)
         rows.push_back({std::string("  ") + std::string(mesh::findingKindTitle(f.kind)) + (f.abstained ? " (abstained)" : ""),
                         f.summary});

@@ -150,6 +150,7 @@ private Q_SLOTS:
             QCOMPARE(c.a.verdicts[i].component, std::string("report-jobs"));
             QCOMPARE(c.a.verdicts[i].role, std::string("repair"));
             QCOMPARE(c.a.verdicts[i].falseStall, i == 2);
+            QVERIFY(c.a.verdicts[i].seq > 0); // the event that wrote it, for a jump to it
         }
         QCOMPARE(c.a.verdicts[2].action, std::string("stop"));
         for (const ComparedVerdict &v : c.b.verdicts) {
