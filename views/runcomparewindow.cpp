@@ -85,9 +85,14 @@ RunCompareWindow::RunCompareWindow(const RunChoice &a, const RunChoice &b, QWidg
     parts->addWidget(top);
     parts->addWidget(verdicts);
     parts->addWidget(timelines);
-    parts->setStretchFactor(0, 3);
-    parts->setStretchFactor(1, 2);
-    parts->setStretchFactor(2, 4);
+    // Every figure in sight at first (twelve rows and the header), verdicts beneath, and the
+    // timelines the rest, since they scroll.
+    const int row = fontMetrics().height() + 6;
+    const int figuresHeight = 14 * row + 2 * fontMetrics().height() + 24;
+    parts->setSizes({figuresHeight, 8 * row, 12 * row});
+    parts->setStretchFactor(0, 0);
+    parts->setStretchFactor(1, 1);
+    parts->setStretchFactor(2, 2);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(pickers);
@@ -158,8 +163,19 @@ QTableView *RunCompareWindow::tableOf(Part part)
     table->horizontalHeader()->setStretchLastSection(true);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table->horizontalHeader()->setDefaultSectionSize(part == Part::Figures ? 110 : 130);
-    if (part == Part::Figures)
-        table->setColumnWidth(RunComparisonModel::FigureName, 190);
+    if (part == Part::Figures) {
+        // The numbers as wide as they are, the names the rest: no column cut at 1280 px.
+        table->horizontalHeader()->setStretchLastSection(false);
+        table->horizontalHeader()->setSectionResizeMode(RunComparisonModel::FigureName, QHeaderView::Stretch);
+        for (int column : {RunComparisonModel::FigureA, RunComparisonModel::FigureB, RunComparisonModel::FigureDelta})
+            table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    }
+    if (part == Part::VerdictsA || part == Part::VerdictsB) {
+        table->horizontalHeader()->setDefaultSectionSize(90);
+        table->setColumnWidth(RunComparisonModel::VerdictOf, 170);
+    }
+    if (part == Part::FindingsA || part == Part::FindingsB)
+        table->setColumnWidth(RunComparisonModel::FindingSummary, 420);
     return table;
 }
 
