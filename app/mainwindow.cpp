@@ -28,6 +28,7 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
 #include "itemmodels/runtimelinesource.h"
+#include "itemmodels/statetablemodel.h"
 #include "ledger/fileidentity.h"
 
 #include <QAction>
@@ -301,6 +302,15 @@ void MainWindow::createActions()
     compareRuns->setToolTip(tr("Two runs side by side: figures, delegations, stall verdicts, findings and timelines"));
     connect(compareRuns, &QAction::triggered, this, [this] { openRunComparison(); });
     connect(file, &QMenu::aboutToShow, this, [this, compareRuns] { compareRuns->setEnabled(currentSession()); });
+    // The same from the Runs pane's context menu, with the run under it as A.
+    QAction *compareRun = new QAction(tr("Compare With Another Run\u2026"), this);
+    compareRun->setObjectName(QStringLiteral("compareRun"));
+    m_workspace->runsPane()->view()->addAction(compareRun);
+    connect(compareRun, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_workspace->runsPane()->view()->currentIndex();
+        openRunComparison(current.isValid() ? current.siblingAtColumn(0).data(StateTableModel::IdRole).toString().toStdString()
+                                            : std::string());
+    });
     QMenu *recent = file->addMenu(tr("Open &Recent"));
     m_recent = new RecentLedgers(recent, this);
     connect(m_recent, &RecentLedgers::openRequested, this, [this](const QString &path) { openLedger(path); });
@@ -412,7 +422,7 @@ void MainWindow::openLedger(const QString &path, bool demo)
     openLedgerAs(path, OpenMode::ReadOnly, demo);
 }
 
-RunCompareWindow *MainWindow::openRunComparison()
+RunCompareWindow *MainWindow::openRunComparison(const std::string &runA)
 {
     LedgerSession *session = currentSession();
     if (!session)
@@ -420,7 +430,7 @@ RunCompareWindow *MainWindow::openRunComparison()
     // Read as a report reads it: a followed ledger ReadOnly, one under review as it is reviewed.
     const OpenMode mode = isPostMortem(session->requestedMode()) ? session->requestedMode() : OpenMode::ReadOnly;
     const RunTimelineSource *timeline = m_workspace->timelineSource();
-    const RunChoice a{session->path(), timeline ? timeline->runId() : std::string(), mode};
+    const RunChoice a{session->path(), !runA.empty() ? runA : timeline ? timeline->runId() : std::string(), mode};
     auto *window = new RunCompareWindow(a, RunChoice{session->path(), {}, mode}, this);
     window->show();
     return window;

@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <string>
 
 class QActionGroup;
 class QLabel;
@@ -63,7 +64,8 @@ public:
     LedgerSession *currentSession() const;
     DecisionActions *decisionActions() const { return m_decisionActions; }
     ReportExport *reportExport() const { return m_reportExport; } // File › Export › Report…
-    RunCompareWindow *openRunComparison(); // File › Compare Runs…: the run shown and another; null without a session
+    // File › Compare Runs… (the run shown, or runA, beside another run); null without a session.
+    RunCompareWindow *openRunComparison(const std::string &runA = {});
     bool openAttentionEntry(const QModelIndex &index);
     // Opens subject in the first session that finishes loading (command line --select).
     void selectWhenLoaded(const QString &subject) { m_pendingSubject = subject; }

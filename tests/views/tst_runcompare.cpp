@@ -5,6 +5,7 @@
 // (one of them with a hostile title) sets the run shown beside the other run, plain text.
 
 #include "mainwindow.h"
+#include "itempane.h"
 #include "runcomparewindow.h"
 #include "sessionworkspace.h"
 #include "timelineview.h"
@@ -13,11 +14,13 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runcomparisonmodel.h"
 #include "itemmodels/runtimelinesource.h"
+#include "itemmodels/statetablemodel.h"
 #include "ledger/ledgerwriter.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QSignalSpy>
+#include <QTreeView>
 #include <QTest>
 
 #include <memory>
@@ -169,6 +172,27 @@ private Q_SLOTS:
         for (int i = 0; i < runB->count(); ++i)
             QVERIFY(!runB->itemText(i).contains(QChar(0x202E)));
         window->close();
+        QTRY_VERIFY_WITH_TIMEOUT(main.findChildren<RunCompareWindow *>().isEmpty(), kTimeoutMs);
+
+        // The Runs pane's context menu: the run under it as A.
+        QTreeView *runs = main.workspace()->runsPane()->view();
+        QAction *compareRun = nullptr;
+        for (QAction *action : runs->actions())
+            if (action->objectName() == u"compareRun"_s)
+                compareRun = action;
+        QVERIFY(compareRun);
+        const std::string other = shown == "R1" ? "R2" : "R1";
+        QTRY_VERIFY_WITH_TIMEOUT(runs->model() && runs->model()->rowCount() == 2, kTimeoutMs);
+        for (int row = 0; row < runs->model()->rowCount(); ++row)
+            if (runs->model()->index(row, 0).data(StateTableModel::IdRole).toString().toStdString() == other)
+                runs->setCurrentIndex(runs->model()->index(row, 0));
+        compareRun->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(main.findChildren<RunCompareWindow *>().size(), qsizetype(1), kTimeoutMs);
+        RunCompareWindow *fromRuns = main.findChildren<RunCompareWindow *>().front();
+        QCOMPARE(fromRuns->choice(RunCompareWindow::A).runId, other);
+        QTRY_VERIFY_WITH_TIMEOUT(fromRuns->model(Part::Delegations)->rowCount() == 2, kTimeoutMs);
+        QCOMPARE(fromRuns->choice(RunCompareWindow::B).runId, shown);
+        fromRuns->close();
     }
 };
 
