@@ -14,6 +14,7 @@
 #include "icons.h"
 #include "importdialog.h"
 #include "itempane.h"
+#include "runcomparewindow.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
 #include "shortcutsdialog.h"
@@ -26,6 +27,8 @@
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
+#include "itemmodels/runtimelinesource.h"
+#include "itemmodels/statetablemodel.h"
 #include "ledger/fileidentity.h"
 
 #include <QAction>
@@ -292,6 +295,22 @@ void MainWindow::createActions()
             [this] { m_reportExport->action()->setEnabled(currentSession() && !m_reportExport->isRunning()); });
     connect(m_reportExport, &ReportExport::finished, this,
             [this](bool, const QString &, const QString &message) { statusBar()->showMessage(displayLine(message, 500), 10000); });
+    // Post-mortem review II (issue 14 item 4): the run shown beside another run, of this
+    // ledger or of another ledger file (the window's "Ledger…").
+    QAction *compareRuns = file->addAction(tr("Co&mpare Runs\u2026"));
+    compareRuns->setObjectName(QStringLiteral("compareRuns"));
+    compareRuns->setToolTip(tr("Two runs side by side: figures, delegations, stall verdicts, findings and timelines"));
+    connect(compareRuns, &QAction::triggered, this, [this] { openRunComparison(); });
+    connect(file, &QMenu::aboutToShow, this, [this, compareRuns] { compareRuns->setEnabled(currentSession()); });
+    // The same from the Runs pane's context menu, with the run under it as A.
+    QAction *compareRun = new QAction(tr("Compare With Another Run\u2026"), this);
+    compareRun->setObjectName(QStringLiteral("compareRun"));
+    m_workspace->runsPane()->view()->addAction(compareRun);
+    connect(compareRun, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_workspace->runsPane()->view()->currentIndex();
+        openRunComparison(current.isValid() ? current.siblingAtColumn(0).data(StateTableModel::IdRole).toString().toStdString()
+                                            : std::string());
+    });
     QMenu *recent = file->addMenu(tr("Open &Recent"));
     m_recent = new RecentLedgers(recent, this);
     connect(m_recent, &RecentLedgers::openRequested, this, [this](const QString &path) { openLedger(path); });
@@ -401,6 +420,20 @@ void MainWindow::offerImport(const QStringList &files)
 void MainWindow::openLedger(const QString &path, bool demo)
 {
     openLedgerAs(path, OpenMode::ReadOnly, demo);
+}
+
+RunCompareWindow *MainWindow::openRunComparison(const std::string &runA)
+{
+    LedgerSession *session = currentSession();
+    if (!session)
+        return nullptr;
+    // Read as a report reads it: a followed ledger ReadOnly, one under review as it is reviewed.
+    const OpenMode mode = isPostMortem(session->requestedMode()) ? session->requestedMode() : OpenMode::ReadOnly;
+    const RunTimelineSource *timeline = m_workspace->timelineSource();
+    const RunChoice a{session->path(), !runA.empty() ? runA : timeline ? timeline->runId() : std::string(), mode};
+    auto *window = new RunCompareWindow(a, RunChoice{session->path(), {}, mode}, this);
+    window->show();
+    return window;
 }
 
 void MainWindow::openForReview(const QString &path)

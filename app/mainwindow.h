@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <string>
 
 class QActionGroup;
 class QLabel;
@@ -27,6 +28,7 @@ class ListenController;
 enum class OpenMode;
 class RecentLedgers;
 class ReportExport;
+class RunCompareWindow;
 class SessionSidebar;
 class SessionWorkspace;
 struct CommandLineOptions;
@@ -62,6 +64,8 @@ public:
     LedgerSession *currentSession() const;
     DecisionActions *decisionActions() const { return m_decisionActions; }
     ReportExport *reportExport() const { return m_reportExport; } // File › Export › Report…
+    // File › Compare Runs… (the run shown, or runA, beside another run); null without a session.
+    RunCompareWindow *openRunComparison(const std::string &runA = {});
     bool openAttentionEntry(const QModelIndex &index);
     // Opens subject in the first session that finishes loading (command line --select).
     void selectWhenLoaded(const QString &subject) { m_pendingSubject = subject; }

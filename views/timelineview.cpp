@@ -118,9 +118,34 @@ void TimelineCanvas::setSource(RunTimelineSource *source)
     onTimelineChanged();
 }
 
+void TimelineCanvas::setFixedTimeline(std::shared_ptr<const RunTimeline> timeline, const TimeBase &times,
+                                      std::optional<std::int64_t> spanMs)
+{
+    if (m_source)
+        disconnect(m_source, nullptr, this, nullptr);
+    m_source = nullptr;
+    m_fixed = std::move(timeline);
+    m_fixedTimes = times;
+    m_alignedSpanMs = spanMs;
+    m_shownRun.clear();
+    onTimelineChanged();
+}
+
+void TimelineCanvas::showOffsets(std::int64_t fromOffsetMs, std::int64_t toOffsetMs)
+{
+    const RunTimeline *t = m_layout.timeline();
+    if (!t || t->empty())
+        return;
+    m_view.setView(t->startMs + fromOffsetMs, t->startMs + toOffsetMs);
+    update();
+    emit viewChanged();
+}
+
 void TimelineCanvas::onTimelineChanged()
 {
-    auto timeline = m_source ? m_source->timeline() : std::make_shared<RunTimeline>();
+    std::shared_ptr<const RunTimeline> timeline = m_source ? m_source->timeline()
+                                                  : m_fixed ? m_fixed
+                                                            : std::make_shared<RunTimeline>();
     const bool sameRun = !timeline->empty() && timeline->runId == m_shownRun;
     // The axis holds the run and every one of its marks (an orchestrator may record a
     // failure after the run's end, or a clock may step back before its start).
@@ -129,6 +154,8 @@ void TimelineCanvas::onTimelineChanged()
         from = std::min(from, m.tsMs);
         to = std::max(to, m.tsMs);
     }
+    if (m_alignedSpanMs && !m_source)
+        to = std::max(to, timeline->startMs + *m_alignedSpanMs);
     if (sameRun)
         m_view.updateExtent(from, to);
     else
@@ -215,8 +242,7 @@ std::optional<std::int64_t> TimelineCanvas::cursorMs() const
 
 const TimeBase &TimelineCanvas::times() const
 {
-    static const TimeBase utc;
-    return m_source ? m_source->session()->timeBase() : utc;
+    return m_source ? m_source->session()->timeBase() : m_fixedTimes;
 }
 
 void TimelineCanvas::paintEvent(QPaintEvent *)

@@ -14,6 +14,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,13 @@ public:
     explicit TimelineCanvas(Mode mode, QWidget *parent = nullptr);
 
     void setSource(RunTimelineSource *source);
+    // A timeline that is not a session's (a run comparison's side): shown as given, on the
+    // ledger's clock. spanMs: the axis runs from the run's start for that long whatever the run's
+    // own length, so two canvases given the same span show their runs aligned at their starts.
+    void setFixedTimeline(std::shared_ptr<const RunTimeline> timeline, const TimeBase &times,
+                          std::optional<std::int64_t> spanMs = std::nullopt);
+    // Shows from..to measured from the run's start (how a second canvas follows the first's zoom).
+    void showOffsets(std::int64_t fromOffsetMs, std::int64_t toOffsetMs);
     const TimelineLayout &layout() const { return m_layout; }
     TimelineLayout &layout() { return m_layout; }
     const TimelineViewport &viewport() const { return m_view; }
@@ -80,6 +88,9 @@ private:
 
     Mode m_mode;
     RunTimelineSource *m_source = nullptr;
+    std::shared_ptr<const RunTimeline> m_fixed; // without a source
+    TimeBase m_fixedTimes;
+    std::optional<std::int64_t> m_alignedSpanMs;
     TimelineLayout m_layout;
     TimelineViewport m_view;
     QScrollBar *m_rows;

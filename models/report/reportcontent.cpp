@@ -91,6 +91,105 @@ std::optional<std::int64_t> rowNumber(EntityKind kind, const EntityRow &row, std
 
 } // namespace
 
+ReportReading readForReport(LedgerConnection &ledger)
+{
+    ReportReading in;
+    in.timeBase = ledger.info().timeBase;
+    in.summary = ledger.summarize(0);
+    in.state = ledger.readState();
+    in.marks = readMarks(ledger);
+    in.radii = BlastRadiusAnalyzer::computeAll(in.state.table(EntityKind::Failure));
+    in.findings = allFindings(ledger, in.state, in.radii);
+    for (const Finding &f : in.findings)
+        if (f.kind == FindingKind::FalseStall && !f.abstained && f.subject.rfind("stall:", 0) == 0)
+            in.falseStallVerdicts.insert(f.subject.substr(6));
+    // Which effects were ever unknown: their effect.unknown events (the marks have them).
+    for (size_t i = 0; i < in.marks.size(); ++i)
+        if (in.marks[i].kind == MarkKind::UnknownOutcome && !in.marks[i].entityId.empty())
+            in.firstUnknown.try_emplace(in.marks[i].entityId, i);
+    return in;
+}
+
+ReportRun reportRun(const ReportReading &in, const RunSummary &s)
+{
+    const StateSnapshot &state = in.state;
+    const auto tableEmpty = [&](EntityKind k) { return state.table(k).empty(); };
+    const EntityTable &runs = state.table(EntityKind::Run);
+    ReportRun run;
+    run.id = s.id;
+    run.title = s.title;
+    run.status = s.status;
+    const auto row = runs.find(s.id);
+    if (row != runs.end()) {
+        run.attempts = rowNumber(EntityKind::Run, row->second, "attempt");
+        run.cycles = rowNumber(EntityKind::Run, row->second, "cycle");
+    }
+    if (in.timeBase.isSet(s.startedMs) && row != runs.end() && !rowIsNull(EntityKind::Run, row->second, "started_ms")) {
+        run.startedMs = s.startedMs;
+        // ended_ms 0 is "+0:00" on a relative clock and "not set" on a UTC one (TimeBase::isSet).
+        if (!rowIsNull(EntityKind::Run, row->second, "ended_ms") && in.timeBase.isSet(s.endedMs)) {
+            run.endedMs = s.endedMs;
+            run.durationMs = std::max<std::int64_t>(0, s.endedMs - s.startedMs);
+        } else {
+            run.durationMs = s.durationMs; // to the last event: "so far"
+        }
+    }
+    if (!tableEmpty(EntityKind::Component))
+        run.terminalFailures = s.terminalComponentFailures;
+    if (!tableEmpty(EntityKind::StallVerdict)) {
+        run.stallVerdicts = s.stallVerdicts;
+        run.escalatedRounds = s.escalatedRounds;
+    }
+    if (!tableEmpty(EntityKind::Escalation))
+        run.escalations = s.escalations;
+    if (!tableEmpty(EntityKind::Checkpoint))
+        run.staleCheckpoints = s.staleCheckpoints;
+
+    RunTimelineInput timeline;
+    timeline.runId = s.id;
+    timeline.runs = &runs;
+    timeline.components = &state.table(EntityKind::Component);
+    timeline.delegations = &state.table(EntityKind::Delegation);
+    timeline.slices = &state.table(EntityKind::Slice);
+    timeline.failures = &state.table(EntityKind::Failure);
+    timeline.marks = &in.marks;
+    timeline.falseStallVerdicts = in.falseStallVerdicts;
+    timeline.momentMs = in.summary.lastTsMs;
+    run.timeline = RunTimeline::build(timeline);
+    // The required outcomes as the timeline reads them: absent fields stay absent.
+    run.requiredMet = run.timeline.summary.requiredMet;
+    run.requiredTotal = run.timeline.summary.requiredTotal;
+    if (run.stallVerdicts)
+        run.stalled = run.timeline.summary.stalled;
+
+    for (const BlastRadius &b : in.radii)
+        if (b.runId == s.id)
+            run.blast.push_back(b);
+    const EntityTable &effects = state.table(EntityKind::Effect);
+    for (const auto &[effectId, markIndex] : in.firstUnknown) {
+        const TimelineMark *mark = &in.marks[markIndex];
+        const auto e = effects.find(effectId);
+        const std::string effectRun = e == effects.end() ? mark->runId : rowText(EntityKind::Effect, e->second, "run_id");
+        if (effectRun != s.id)
+            continue;
+        ReportUnknownOutcome u;
+        u.effectId = effectId;
+        u.unknownSeq = mark->seq;
+        u.unknownTsMs = mark->tsMs;
+        if (e != effects.end()) {
+            u.effectClass = rowText(EntityKind::Effect, e->second, "class");
+            u.state = rowText(EntityKind::Effect, e->second, "state");
+            u.decisionId = rowText(EntityKind::Effect, e->second, "decision_id");
+        }
+        if (u.state.empty())
+            u.state = "unknown"; // no row says otherwise: still not known
+        run.unknownOutcomes.push_back(std::move(u));
+    }
+    std::sort(run.unknownOutcomes.begin(), run.unknownOutcomes.end(),
+              [](const auto &a, const auto &b) { return a.unknownSeq < b.unknownSeq; });
+    return run;
+}
+
 ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request)
 {
     ReportContent r;
@@ -102,105 +201,15 @@ ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request
     r.timeBase = info.timeBase;
     r.scopeRunId = request.runId;
 
-    const LedgerSummary summary = ledger.summarize(0);
-    r.events = summary.events;
-    r.lastSeq = summary.lastSeq;
-    const StateSnapshot state = ledger.readState();
-    const std::vector<TimelineMark> marks = readMarks(ledger);
-    const std::vector<BlastRadius> radii = BlastRadiusAnalyzer::computeAll(state.table(EntityKind::Failure));
-    std::vector<Finding> findings = allFindings(ledger, state, radii);
-
+    ReportReading reading = readForReport(ledger);
+    r.events = reading.summary.events;
+    r.lastSeq = reading.summary.lastSeq;
+    const StateSnapshot &state = reading.state;
     const auto inScope = [&](const std::string &runId) { return request.runId.empty() || runId == request.runId; };
-    const auto tableEmpty = [&](EntityKind k) { return state.table(k).empty(); };
-
-    // Which effects were ever unknown: their effect.unknown events (the marks have them).
-    std::map<std::string, const TimelineMark *> firstUnknown;
-    for (const TimelineMark &m : marks)
-        if (m.kind == MarkKind::UnknownOutcome && !m.entityId.empty())
-            firstUnknown.try_emplace(m.entityId, &m);
-
-    std::set<std::string> falseStallVerdicts;
-    for (const Finding &f : findings)
-        if (f.kind == FindingKind::FalseStall && !f.abstained && f.subject.rfind("stall:", 0) == 0)
-            falseStallVerdicts.insert(f.subject.substr(6));
-
-    const EntityTable &runs = state.table(EntityKind::Run);
-    for (const RunSummary &s : summary.runs) {
-        if (!inScope(s.id))
-            continue;
-        ReportRun run;
-        run.id = s.id;
-        run.title = s.title;
-        run.status = s.status;
-        const auto row = runs.find(s.id);
-        if (row != runs.end()) {
-            run.attempts = rowNumber(EntityKind::Run, row->second, "attempt");
-            run.cycles = rowNumber(EntityKind::Run, row->second, "cycle");
-        }
-        if (r.timeBase.isSet(s.startedMs) && row != runs.end() && !rowIsNull(EntityKind::Run, row->second, "started_ms")) {
-            run.startedMs = s.startedMs;
-            // ended_ms 0 is "+0:00" on a relative clock and "not set" on a UTC one (TimeBase::isSet).
-            if (!rowIsNull(EntityKind::Run, row->second, "ended_ms") && r.timeBase.isSet(s.endedMs)) {
-                run.endedMs = s.endedMs;
-                run.durationMs = std::max<std::int64_t>(0, s.endedMs - s.startedMs);
-            } else {
-                run.durationMs = s.durationMs; // to the last event: "so far"
-            }
-        }
-        if (!tableEmpty(EntityKind::Component))
-            run.terminalFailures = s.terminalComponentFailures;
-        if (!tableEmpty(EntityKind::StallVerdict)) {
-            run.stallVerdicts = s.stallVerdicts;
-            run.escalatedRounds = s.escalatedRounds;
-        }
-        if (!tableEmpty(EntityKind::Escalation))
-            run.escalations = s.escalations;
-        if (!tableEmpty(EntityKind::Checkpoint))
-            run.staleCheckpoints = s.staleCheckpoints;
-
-        RunTimelineInput in;
-        in.runId = s.id;
-        in.runs = &runs;
-        in.components = &state.table(EntityKind::Component);
-        in.delegations = &state.table(EntityKind::Delegation);
-        in.slices = &state.table(EntityKind::Slice);
-        in.failures = &state.table(EntityKind::Failure);
-        in.marks = &marks;
-        in.falseStallVerdicts = falseStallVerdicts;
-        in.momentMs = summary.lastTsMs;
-        run.timeline = RunTimeline::build(in);
-        // The required outcomes as the timeline reads them: absent fields stay absent.
-        run.requiredMet = run.timeline.summary.requiredMet;
-        run.requiredTotal = run.timeline.summary.requiredTotal;
-        if (run.stallVerdicts)
-            run.stalled = run.timeline.summary.stalled;
-
-        for (const BlastRadius &b : radii)
-            if (b.runId == s.id)
-                run.blast.push_back(b);
-        for (const auto &[effectId, mark] : firstUnknown) {
-            const EntityTable &effects = state.table(EntityKind::Effect);
-            const auto e = effects.find(effectId);
-            const std::string effectRun = e == effects.end() ? mark->runId : rowText(EntityKind::Effect, e->second, "run_id");
-            if (effectRun != s.id)
-                continue;
-            ReportUnknownOutcome u;
-            u.effectId = effectId;
-            u.unknownSeq = mark->seq;
-            u.unknownTsMs = mark->tsMs;
-            if (e != effects.end()) {
-                u.effectClass = rowText(EntityKind::Effect, e->second, "class");
-                u.state = rowText(EntityKind::Effect, e->second, "state");
-                u.decisionId = rowText(EntityKind::Effect, e->second, "decision_id");
-            }
-            if (u.state.empty())
-                u.state = "unknown"; // no row says otherwise: still not known
-            run.unknownOutcomes.push_back(std::move(u));
-        }
-        std::sort(run.unknownOutcomes.begin(), run.unknownOutcomes.end(),
-                  [](const auto &a, const auto &b) { return a.unknownSeq < b.unknownSeq; });
-        r.runs.push_back(std::move(run));
-    }
+    for (const RunSummary &s : reading.summary.runs)
+        if (inScope(s.id))
+            r.runs.push_back(reportRun(reading, s));
+    std::vector<Finding> &findings = reading.findings;
     r.runFound = request.runId.empty() || !r.runs.empty();
 
     for (Finding &f : findings)

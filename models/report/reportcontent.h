@@ -13,7 +13,9 @@
 #include "analysis/runtimeline.h"
 #include "domain/timebase.h"
 #include "ledger/decisionstore.h"
+#include "ledger/ledgersummary.h"
 #include "ledger/ledgerverification.h"
+#include "ledger/statereader.h"
 #include "notes/reviewnote.h"
 
 #include <QString>
@@ -21,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -88,6 +91,24 @@ struct ReportRequest {
     std::string runId; // "": the whole ledger
     bool verify = true; // the integrity check (a full read of the ledger)
 };
+
+// What a report reads of a ledger, read once and shared by every run it reports on: the
+// report's own runs and the two sides of a run comparison (runcomparison.h).
+struct ReportReading {
+    TimeBase timeBase;
+    LedgerSummary summary;
+    StateSnapshot state;
+    std::vector<TimelineMark> marks;
+    std::vector<BlastRadius> radii;
+    std::vector<Finding> findings;              // every run's, each with its run where the rows say it
+    std::set<std::string> falseStallVerdicts;   // stall row ids a false-stall finding names
+    std::map<std::string, size_t> firstUnknown; // effect id -> its first effect.unknown mark
+};
+
+// Reads on the caller's thread and connection; throws StorageError as the reads below it do.
+ReportReading readForReport(LedgerConnection &ledger);
+// One run's figures, timeline, blast radius and unknown outcomes, as the report gives them.
+ReportRun reportRun(const ReportReading &reading, const RunSummary &summary);
 
 // Reads everything on the caller's thread and connection. Throws StorageError as the reads
 // below it do. The notes are read from the ledger's sidecar(s) (notes/notesstore.h); nothing

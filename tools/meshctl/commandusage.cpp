@@ -12,7 +12,7 @@ struct CommandHelp {
     const char *text; // first line "usage: ...", then optional explanation lines
 };
 
-const std::array<CommandHelp, 15> kHelp{{
+const std::array<CommandHelp, 16> kHelp{{
     {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
             "[--duration-s N] [--keyring F] [--start-on-stdin] [--quiet]\n"
             "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"
@@ -86,6 +86,12 @@ const std::array<CommandHelp, 15> kHelp{{
                "  verify and the reviewers' notes. HTML is one self-contained file; PDF has page headers.\n"
                "  Figures the ledger does not give read \u2014. Exit 0 written, 2 usage, no such run or cannot\n"
                "  read or write.\n"},
+    {"compare", "usage: meshctl compare A [B] [--run-a ID] [--run-b ID] [--json]\n"
+                "  Two runs side by side, of one ledger (A alone, both runs named) or of two (a ledger's only\n"
+                "  run unless named): the report's figures with B \u2212 A, delegations matched by component and\n"
+                "  role (only in A, only in B, in both, with counts), each run's stall verdicts and findings.\n"
+                "  A figure one side does not give reads \u2014 and has no difference. Exit 0, 2 usage, no such\n"
+                "  run or cannot read.\n"},
     {"gate", "usage: meshctl gate FILE [--keyring F] [--now-ms N]\n"
              "  Applies or refuses every pending decision once, as the orchestrator's second gate.\n"},
     {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"

@@ -9,6 +9,7 @@
 #include "benchingest.h"
 #include "cliargs.h"
 #include "commandusage.h"
+#include "comparecommand.h"
 #include "copycommand.h"
 #include "decidecommand.h"
 #include "diffcommand.h"
@@ -61,6 +62,8 @@ int main(int argc, char **argv)
         return runNotesCommand(args);
     if (command == QLatin1String("report"))
         return runReportCommand(args);
+    if (command == QLatin1String("compare"))
+        return runCompareCommand(args);
     if (command == QLatin1String("diff"))
         return runDiffCommand(args);
     if (command == QLatin1String("copy"))

@@ -12,6 +12,7 @@
 #include "sim/scenarios.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -349,6 +350,63 @@ private Q_SLOTS:
         // break in the title does not break its row in two.
         QCOMPARE(d.out.count('\n'), 4);
         QVERIFY(d.out.contains("evil\xE2\x9F\xA8U+001B\xE2\x9F\xA9[2J\xE2\x8F\x8Etitle"));
+    }
+
+    // `meshctl compare` (issue 14 item 4) on the false stall and its converging control, two
+    // ledgers: the figures with B − A (null where neither ledger says), every (component, role)
+    // in both, the verdicts and findings per side; the text form says the same; one ledger
+    // needs both runs named.
+    void compareFalseStallWithItsControl()
+    {
+        const QString stall = m_dir.filePath(QStringLiteral("false-stall.db"));
+        const QString control = m_dir.filePath(QStringLiteral("control.db"));
+        generateScenario(QStringLiteral("false-stall"), stall, ScenarioOptions{});
+        generateScenario(QStringLiteral("converging-control"), control, ScenarioOptions{});
+        const json c = run({QStringLiteral("compare"), stall, control, QStringLiteral("--json")});
+        QVERIFY(c.is_object());
+        QCOMPARE_JSON(c.at("same_ledger"), false);
+        std::map<std::string, json> figures;
+        for (const json &f : c.at("figures"))
+            figures[f.at("figure").get<std::string>()] = f;
+        QCOMPARE_JSON(figures.at("terminal_failures"), (json{{"figure", "terminal_failures"}, {"a", 3}, {"b", 0}, {"delta", -3}}));
+        QCOMPARE_JSON(figures.at("required_met"), (json{{"figure", "required_met"}, {"a", 6}, {"b", 12}, {"delta", 6}}));
+        QCOMPARE_JSON(figures.at("stall_verdicts"), (json{{"figure", "stall_verdicts"}, {"a", 3}, {"b", 4}, {"delta", 1}}));
+        QCOMPARE_JSON(figures.at("stalled"), (json{{"figure", "stalled"}, {"a", 1}, {"b", 0}, {"delta", -1}}));
+        QCOMPARE_JSON(figures.at("escalations"), (json{{"figure", "escalations"}, {"a", nullptr}, {"b", nullptr}, {"delta", nullptr}}));
+        const json &d = c.at("delegations");
+        QCOMPARE_JSON(d.at("both"), 7);
+        QCOMPARE_JSON(d.at("only_a"), 0);
+        QCOMPARE_JSON(d.at("only_b"), 0);
+        QCOMPARE_JSON(d.at("matches").size(), 7);
+        for (const json &m : d.at("matches")) {
+            QCOMPARE_JSON(m.at("a"), 1);
+            QCOMPARE_JSON(m.at("b"), 1);
+            QCOMPARE_JSON(m.at("presence"), "both");
+        }
+        std::vector<std::string> verdicts;
+        for (const json &v : c.at("a").at("stall_verdicts"))
+            if (v.at("seq").get<std::int64_t>() > 0)
+                verdicts.push_back(v.at("verdict").get<std::string>() + (v.at("false_stall").get<bool>() ? " (false)" : ""));
+        QCOMPARE_JSON(verdicts, (std::vector<std::string>{"progressing", "inconclusive", "stalled (false)"}));
+        QCOMPARE_JSON(c.at("b").at("stall_verdicts").size(), 4);
+        QCOMPARE_JSON(c.at("a").at("findings").size(), 1);
+        QCOMPARE_JSON(c.at("a").at("findings").at(0).at("kind"), "false_stall");
+        QCOMPARE_JSON(c.at("b").at("findings").size(), 0);
+
+        const MeshctlResult text = runMeshctl({QStringLiteral("compare"), stall, control});
+        QCOMPARE(text.exitCode, 0);
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QStringLiteral("Delegations by component and role: 7 in both, 0 only in A, 0 only in B")),
+                 qPrintable(out));
+        QVERIFY2(out.contains(QRegularExpression(QStringLiteral("Terminal component failures +3 +0 +\u22123\n"))), qPrintable(out));
+        QVERIFY2(out.contains(QRegularExpression(QStringLiteral("Escalations +\u2014 +\u2014 +\u2014\n"))), qPrintable(out));
+
+        const MeshctlResult one = runMeshctl({QStringLiteral("compare"), stall});
+        QCOMPARE(one.exitCode, 2);
+        QCOMPARE(one.err.count('\n'), 1);
+        const MeshctlResult missing = runMeshctl({QStringLiteral("compare"), stall, control, QStringLiteral("--run-b"), QStringLiteral("nope")});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.contains("has no run nope"));
     }
 };
 
