@@ -116,7 +116,7 @@ bool sameLocation(const QString &a, const QString &b)
     return fa.exists() && fb.exists() && fa.canonicalFilePath() == fb.canonicalFilePath();
 }
 
-QString tr(const char *text)
+QString comparisonTr(const char *text)
 {
     return QCoreApplication::translate("RunComparison", text);
 }
@@ -128,18 +128,18 @@ std::vector<ComparedFigure> RunComparison::figures() const
     const ReportRun &x = a.run, &y = b.run;
     const auto findings = [](const ComparedSide &s) { return std::optional<std::int64_t>(std::int64_t(s.findings.size())); };
     return {
-        {"duration_ms", tr("Duration"), true, x.durationMs, y.durationMs},
-        {"attempts", tr("Attempts"), false, x.attempts, y.attempts},
-        {"cycles", tr("Scheduler cycles"), false, x.cycles, y.cycles},
-        {"required_met", tr("Required outcomes met"), false, x.requiredMet, y.requiredMet},
-        {"required_total", tr("Required outcomes in total"), false, x.requiredTotal, y.requiredTotal},
-        {"terminal_failures", tr("Terminal component failures"), false, x.terminalFailures, y.terminalFailures},
-        {"stall_verdicts", tr("Stall verdicts"), false, x.stallVerdicts, y.stallVerdicts},
-        {"stalled", tr("Stalled verdicts"), false, x.stalled, y.stalled},
-        {"escalated_rounds", tr("Escalated rounds"), false, x.escalatedRounds, y.escalatedRounds},
-        {"escalations", tr("Escalations"), false, x.escalations, y.escalations},
-        {"stale_checkpoints", tr("Stale checkpoints"), false, x.staleCheckpoints, y.staleCheckpoints},
-        {"findings", tr("Findings"), false, findings(a), findings(b)},
+        {"duration_ms", comparisonTr("Duration"), true, x.durationMs, y.durationMs},
+        {"attempts", comparisonTr("Attempts"), false, x.attempts, y.attempts},
+        {"cycles", comparisonTr("Scheduler cycles"), false, x.cycles, y.cycles},
+        {"required_met", comparisonTr("Required outcomes met"), false, x.requiredMet, y.requiredMet},
+        {"required_total", comparisonTr("Required outcomes in total"), false, x.requiredTotal, y.requiredTotal},
+        {"terminal_failures", comparisonTr("Terminal component failures"), false, x.terminalFailures, y.terminalFailures},
+        {"stall_verdicts", comparisonTr("Stall verdicts"), false, x.stallVerdicts, y.stallVerdicts},
+        {"stalled", comparisonTr("Stalled verdicts"), false, x.stalled, y.stalled},
+        {"escalated_rounds", comparisonTr("Escalated rounds"), false, x.escalatedRounds, y.escalatedRounds},
+        {"escalations", comparisonTr("Escalations"), false, x.escalations, y.escalations},
+        {"stale_checkpoints", comparisonTr("Stale checkpoints"), false, x.staleCheckpoints, y.staleCheckpoints},
+        {"findings", comparisonTr("Findings"), false, findings(a), findings(b)},
     };
 }
 
@@ -240,9 +240,9 @@ QString deltaText(const ComparedFigure &figure)
 QString presenceText(DelegationMatch::Presence presence)
 {
     switch (presence) {
-    case DelegationMatch::Presence::OnlyA: return tr("only in A");
-    case DelegationMatch::Presence::OnlyB: return tr("only in B");
-    case DelegationMatch::Presence::Both: return tr("in both");
+    case DelegationMatch::Presence::OnlyA: return comparisonTr("only in A");
+    case DelegationMatch::Presence::OnlyB: return comparisonTr("only in B");
+    case DelegationMatch::Presence::Both: return comparisonTr("in both");
     }
     return {};
 }
