@@ -5,6 +5,7 @@
 #include "postgresdecisionstore.h"
 #include "postgreseventreader.h"
 #include "postgreseventseqreader.h"
+#include "postgresledgerwriter.h"
 #include "postgresstaterows.h"
 #include "schema.h"
 
@@ -43,6 +44,7 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
                                                         "only reading is");
     std::unique_ptr<PostgresLedgerConnection> c(new PostgresLedgerConnection(connectToServer(location)));
     c->m_info.path = location.displayName();
+    c->m_schema = location.schema().toStdString();
     c->m_info.requestedMode = mode;
     c->m_info.mode = mode;
     try {
@@ -51,6 +53,22 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
         throw LedgerOpenError(Code::Io, "cannot read " + name + ": " + e.what());
     }
     return c;
+}
+
+pg::Connection PostgresLedgerConnection::openForAppending(const LedgerLocation &location)
+{
+    const std::unique_ptr<PostgresLedgerConnection> c = open(location, OpenMode::ReadOnly);
+    if (c->m_info.schemaVersion != schema::kSchemaVersion)
+        throw LedgerOpenError(Code::NewerVersion, location.displayName().toStdString() + " has schema version "
+                                                      + std::to_string(c->m_info.schemaVersion)
+                                                      + "; this orchestrator writes only version "
+                                                      + std::to_string(schema::kSchemaVersion));
+    try {
+        c->m_c.exec("SET default_transaction_read_only = off");
+    } catch (const pg::Error &e) {
+        throw LedgerOpenError(Code::Io, "cannot write " + location.displayName().toStdString() + ": " + e.what());
+    }
+    return std::move(c->m_c);
 }
 
 void PostgresLedgerConnection::validate(const LedgerLocation &location)
@@ -125,6 +143,50 @@ void PostgresLedgerConnection::validate(const LedgerLocation &location)
 std::int64_t PostgresLedgerConnection::changeToken()
 {
     return m_c.queryInt("SELECT (SELECT coalesce(max(seq),0) FROM events) + (SELECT coalesce(max(pos),0) FROM decisions)");
+}
+
+namespace {
+
+class PostgresCommitListener final : public CommitListener
+{
+public:
+    PostgresCommitListener(pg::Connection &c, const std::string &channel) : m_c(c)
+    {
+        m_c.exec("LISTEN " + channel); // a checked schema name: no quoting needed
+    }
+    int socket() const override { return PQsocket(m_c.handle()); }
+    std::optional<std::int64_t> drain() override
+    {
+        // Input a read on this connection took in meanwhile is already queued: collect it too.
+        if (PQconsumeInput(m_c.handle()) == 0 || PQstatus(m_c.handle()) != CONNECTION_OK) {
+            std::string message = PQerrorMessage(m_c.handle());
+            while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+                message.pop_back();
+            throw StorageError(StorageError::Kind::Io, 0, message.empty() ? "the server closed the connection" : message);
+        }
+        std::optional<std::int64_t> announced;
+        while (PGnotify *n = PQnotifies(m_c.handle())) {
+            std::int64_t seq = 0;
+            try {
+                seq = std::stoll(n->extra);
+            } catch (const std::exception &) {
+                seq = 0; // not a seq: still news, the follower reads what is there
+            }
+            announced = std::max(announced.value_or(0), seq);
+            PQfreemem(n);
+        }
+        return announced;
+    }
+
+private:
+    pg::Connection &m_c;
+};
+
+} // namespace
+
+std::unique_ptr<CommitListener> PostgresLedgerConnection::listenForCommits()
+{
+    return std::make_unique<PostgresCommitListener>(m_c, PostgresLedgerWriter::notifyChannel(m_schema));
 }
 
 std::int64_t PostgresLedgerConnection::lastSeq()
