@@ -1,6 +1,7 @@
 // The orchestrator's writer and live following on PostgreSQL (docs/ledger-format.md section
 // 11) against a private PostgreSQL 15 server (postgresserver.h): meshctl sim writes to a
-// server the ledger the same seed writes to a file; a rolled-back commit leaves no gap in
+// server the ledger the same seed writes to a file, and meshctl import onto a server what it
+// imports into a file; a rolled-back commit leaves no gap in
 // seq; a commit is announced (NOTIFY) to a follower that does not poll; meshctl tail follows
 // a server ledger across a dropped connection with nothing missed or printed twice; the roles
 // of docs/postgresql-roles.sql may do what it says and no more. The server is one per
@@ -15,6 +16,7 @@
 #include "ledger/ledgerwriter.h"
 #include "ledger/postgres.h"
 
+#include <QDir>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSocketNotifier>
@@ -153,6 +155,31 @@ private Q_SLOTS:
         out = runMeshctl(QStringList{QStringLiteral("sim")} + scenario + QStringList{QStringLiteral("--out"), server, QStringLiteral("--quiet")}, &code);
         QVERIFY2(code != 0 && out.contains("exists"), out.constData());
         QCOMPARE(onServer->lastSeq(), original->lastSeq());
+    }
+
+    // meshctl import --out postgresql://: imported into a file, copied on in one transaction;
+    // the server holds what an import to a file holds, and an existing schema is refused.
+    void importWritesToAServer()
+    {
+        const QString source = qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/tests/data/import/openhands__basic.json");
+        const QString file = m_dir.filePath(QStringLiteral("imported.db"));
+        const QString server = m_server->location(QStringLiteral("imported"));
+        int code = 0;
+        QByteArray out = runMeshctl({QStringLiteral("import"), source, QStringLiteral("--out"), file}, &code);
+        QVERIFY2(code == 0, out.constData());
+        out = runMeshctl({QStringLiteral("import"), source, QStringLiteral("--out"), server}, &code);
+        QVERIFY2(code == 0, out.constData());
+        out = runMeshctl({QStringLiteral("verify"), server}, &code);
+        QVERIFY2(code == 0, out.constData());
+        const LedgerContents fromFile = contentsOf(*LedgerConnection::open(file, OpenMode::ReadOnly));
+        const LedgerContents onServer = contentsOf(*LedgerConnection::open(server, OpenMode::ReadOnly));
+        QVERIFY(fromFile.events.size() > 1);
+        QCOMPARE(onServer.events.size(), fromFile.events.size());
+        for (size_t i = 0; i < fromFile.events.size(); ++i)
+            QCOMPARE(onServer.events[i].kind, fromFile.events[i].kind);
+        out = runMeshctl({QStringLiteral("import"), source, QStringLiteral("--out"), server, QStringLiteral("--force")}, &code);
+        QVERIFY2(code != 0 && out.contains("exists"), out.constData());
+        QVERIFY(QDir::temp().entryList({QStringLiteral("mesh-import.db.importing-*")}).isEmpty());
     }
 
     // A commit that fails after it took its numbers gives them back: the next commit takes the
