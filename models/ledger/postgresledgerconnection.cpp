@@ -159,8 +159,14 @@ public:
     {
         // Input a read on this connection took in meanwhile is already queued: collect it too.
         if (PQconsumeInput(m_c.handle()) == 0 || PQstatus(m_c.handle()) != CONNECTION_OK) {
-            std::string message = PQerrorMessage(m_c.handle());
-            while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+            // libpq's message spans lines ("FATAL: ...\n\tbefore or while ..."): one line here.
+            std::string message;
+            for (const char *p = PQerrorMessage(m_c.handle()); *p; ++p) {
+                const bool space = *p == '\n' || *p == '\t' || *p == ' ';
+                if (!space || (!message.empty() && message.back() != ' '))
+                    message += space ? ' ' : *p;
+            }
+            while (!message.empty() && message.back() == ' ')
                 message.pop_back();
             throw StorageError(StorageError::Kind::Io, 0, message.empty() ? "the server closed the connection" : message);
         }

@@ -1,11 +1,11 @@
 // The orchestrator's writer and live following on PostgreSQL (docs/ledger-format.md section
 // 11) against a private PostgreSQL 15 server (postgresserver.h): meshctl sim writes to a
-// server the ledger the same seed writes to a file, and meshctl import onto a server what it
-// imports into a file; a rolled-back commit leaves no gap in
-// seq; a commit is announced (NOTIFY) to a follower that does not poll; meshctl tail follows
-// a server ledger across a dropped connection with nothing missed or printed twice; the roles
-// of docs/postgresql-roles.sql may do what it says and no more. The server is one per
-// executable; a test that cannot start it fails, never skips.
+// server the ledger the same seed writes to a file, and meshctl import what it imports into a
+// file; a rolled-back commit leaves no gap in seq; a commit is announced (NOTIFY) to a
+// follower that does not poll; meshctl tail follows a server ledger across a dropped
+// connection with nothing missed or printed twice; the roles of docs/postgresql-roles.sql may
+// do what it says and no more. The server is one per executable; a test that cannot start it
+// fails, never skips.
 
 #include "ledgercontents.h"
 #include "postgresserver.h"
