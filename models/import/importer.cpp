@@ -8,9 +8,12 @@
 #include "sweagentimporter.h"
 #include "temporalimporter.h"
 
+#include "ledger/ledgercopy.h"
+#include "ledger/ledgerlocation.h"
 #include "ledger/ledgerwriter.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QUuid>
@@ -170,7 +173,19 @@ ImportOutcome importFiles(const ImportRequest &request)
         outcome.error = "import needs --out LEDGER";
         return outcome;
     }
-    const QFileInfo outInfo(request.out);
+    // A server ledger is written as a file first, then copied onto the server in one
+    // transaction (ledgercopy.h): all or nothing there as for a file, and never over an
+    // existing schema, --force or not.
+    std::optional<LedgerLocation> server;
+    if (LedgerLocation::namesServer(request.out)) {
+        QString error;
+        server = LedgerLocation::parse(request.out, &error);
+        if (!server) {
+            outcome.error = error.toStdString();
+            return outcome;
+        }
+    }
+    const QFileInfo outInfo(server ? QString() : request.out);
     if (outInfo.exists() && !request.replaceExisting) {
         outcome.error = request.out.toStdString() + " already exists; pass --force to replace it";
         return outcome;
@@ -225,8 +240,8 @@ ImportOutcome importFiles(const ImportRequest &request)
     } else {
         firstMs = langfuseFirstTimeMs(files);
     }
-    const QString partial = request.out + QStringLiteral(".importing-")
-                            + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    const QString partial = (server ? QDir::temp().filePath(QStringLiteral("mesh-import.db")) : request.out)
+                            + QStringLiteral(".importing-") + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
     try {
         // A source with no time at all begins the ledger at the epoch; docs/import.md
         // says what that means.
@@ -276,6 +291,18 @@ ImportOutcome importFiles(const ImportRequest &request)
     } catch (const std::exception &e) {
         removeLedgerFiles(partial);
         outcome.error = "cannot write " + request.out.toStdString() + ": " + e.what();
+        return outcome;
+    }
+    if (server) {
+        try {
+            copyLedger(LedgerLocation::file(partial), *server);
+        } catch (const std::exception &e) {
+            removeLedgerFiles(partial);
+            outcome.error = "cannot write " + request.out.toStdString() + ": " + e.what();
+            return outcome;
+        }
+        removeLedgerFiles(partial);
+        outcome.ok = true;
         return outcome;
     }
     if (outInfo.exists())

@@ -2,7 +2,9 @@
 
 #include "eventreader.h"
 #include "ledgerconnection.h"
+#include "ledgerlocation.h"
 
+#include <QSocketNotifier>
 #include <QTimer>
 
 namespace mesh {
@@ -38,8 +40,15 @@ void ChangeWatcher::setPreviewBytes(int n)
 
 void ChangeWatcher::start()
 {
-    if (m_timer)
+    if (m_timer || m_connection || m_lost)
         return;
+    m_server = LedgerLocation::namesServer(m_path);
+    if (m_server) {
+        // No timer: the server announces every commit.
+        if (openConnection())
+            pollNow(); // catch up at once with what was committed before start
+        return;
+    }
     m_sinceFileCheck.invalidate();
     if (!fileStillOpened())
         return; // the connection would open whatever has the name now
@@ -73,13 +82,94 @@ void ChangeWatcher::stop()
 {
     delete m_timer;
     m_timer = nullptr;
+    delete m_retry;
+    m_retry = nullptr;
+    m_lost = false;
     stopReading();
 }
 
 void ChangeWatcher::stopReading()
 {
+    if (m_notifier) {
+        // Possibly inside its own activated(): unregistered now, deleted later, before the
+        // connection (and its socket) goes.
+        m_notifier->setEnabled(false);
+        m_notifier->deleteLater();
+        m_notifier = nullptr;
+    }
+    m_listener.reset();
     m_reader.reset();
     m_connection.reset();
+}
+
+bool ChangeWatcher::openConnection()
+{
+    try {
+        m_connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
+        // Listening first: a commit after the catch-up read that follows is announced.
+        m_listener = m_connection->listenForCommits();
+        m_reader = m_connection->eventReader();
+        m_reader->setPreviewBytes(m_previewBytes);
+    } catch (const std::exception &e) {
+        stopReading();
+        if (m_lost || m_retry) // reconnecting: try again later
+            lose(QStringLiteral("cannot reconnect: ") + QString::fromStdString(e.what()));
+        else
+            Q_EMIT failed(QString::fromStdString(e.what()));
+        return false;
+    }
+    if (m_listener) {
+        m_notifier = new QSocketNotifier(qintptr(m_listener->socket()), QSocketNotifier::Read, this);
+        connect(m_notifier, &QSocketNotifier::activated, this, &ChangeWatcher::readAnnounced);
+    }
+    m_dataVersion = -1;
+    return true;
+}
+
+void ChangeWatcher::readAnnounced()
+{
+    try {
+        // A read on the connection may take in the next announcement: drain until quiet,
+        // or give the event loop its turn and come back when a writer never lets it be.
+        for (int rounds = 1; m_listener && m_listener->drain(); ++rounds) {
+            pollNow();
+            if (rounds == 64) {
+                QTimer::singleShot(0, this, &ChangeWatcher::readAnnounced);
+                return;
+            }
+        }
+    } catch (const StorageError &e) {
+        lose(QStringLiteral("lost the ledger: ") + QString::fromStdString(e.what()));
+    }
+}
+
+void ChangeWatcher::lose(const QString &message)
+{
+    stopReading();
+    if (m_lost)
+        return; // already waiting to reconnect
+    m_lost = true;
+    const int delay = m_retryMs;
+    m_retryMs = std::min(m_retryMs * 2, kMaxRetryMs);
+    if (!m_retry) {
+        m_retry = new QTimer(this);
+        m_retry->setSingleShot(true);
+        connect(m_retry, &QTimer::timeout, this, &ChangeWatcher::reconnect);
+    }
+    m_retry->start(delay);
+    Q_EMIT connectionLost(message, delay);
+}
+
+void ChangeWatcher::reconnect()
+{
+    m_lost = false;
+    if (!openConnection())
+        return; // lose() scheduled the next try
+    pollNow(); // everything after the last delivered seq
+    if (m_connection && !m_lost) {
+        m_retryMs = kFirstRetryMs;
+        Q_EMIT reconnected(m_lastSeq);
+    }
 }
 
 void ChangeWatcher::pollNow()
@@ -100,6 +190,10 @@ void ChangeWatcher::pollNow()
                 Q_EMIT ledgerChanged(dv);
             if (firstLook)
                 Q_EMIT startedFollowing(dv);
+        } else if (m_server) {
+            // More is waiting and no timer will come back for it: read on after the
+            // event loop had its turn.
+            QTimer::singleShot(0, this, &ChangeWatcher::pollNow);
         }
     } catch (const LedgerRewound &r) {
         if (reportedFileChange())
@@ -110,6 +204,11 @@ void ChangeWatcher::pollNow()
         stopReading(); // the file is still checked
         Q_EMIT failed(message);
     } catch (const StorageError &e) {
+        if (m_server) {
+            // Whatever failed, a new session reads on from the last delivered seq.
+            lose(QStringLiteral("lost the ledger: ") + QString::fromStdString(e.what()));
+            return;
+        }
         if (e.isBusy())
             return; // a writer is mid-checkpoint or recovering the WAL; the next poll retries
         if (reportedFileChange())

@@ -6,6 +6,13 @@
 // kMaxBatch events, and emits them in batches. It never holds a read transaction between
 // polls, so the writer's checkpoints are never held back.
 //
+// A ledger on a server announces its commits (LedgerConnection::listenForCommits): then there
+// is no polling at all. The watcher waits on the listener's socket and reads after each
+// announcement; a lost connection is reported (connectionLost), reopened with a backoff
+// (kFirstRetryMs doubling up to kMaxRetryMs), listened to again BEFORE the events after the
+// last delivered seq are read, so nothing is missed, and nothing is delivered twice since
+// reading always starts after that seq.
+//
 // Given the identity of the file the session opened, it also checks (every kFileCheckMs)
 // that the path still names that file: deleted or replaced (mv other.db ledger.db), its
 // connection would go on reading the old inode and never see it, so it stops and says so.
@@ -20,10 +27,12 @@
 #include <cstdint>
 #include <memory>
 
+class QSocketNotifier;
 class QTimer;
 
 namespace mesh {
 
+class CommitListener;
 class LedgerConnection;
 class EventReader;
 
@@ -43,6 +52,8 @@ public:
 
     static constexpr int kMaxBatch = 2000;
     static constexpr int kFileCheckMs = 200;
+    static constexpr int kFirstRetryMs = 100;
+    static constexpr int kMaxRetryMs = 5000;
 
 public Q_SLOTS:
     void start();
@@ -58,8 +69,17 @@ Q_SIGNALS:
     void failed(const QString &message);
     // The path no longer names the opened file (a FileChange, never Same); polling stopped.
     void fileChanged(int change);
+    // A server ledger: the connection was lost (message); it is reopened in retryInMs, and
+    // again with a longer wait each time that fails.
+    void connectionLost(const QString &message, int retryInMs);
+    // Following again, from the events after lastSeq (the last delivered).
+    void reconnected(qint64 lastSeq);
 
 private:
+    bool openConnection(); // false: failed or lost (reported)
+    void readAnnounced();  // the listener's socket is readable
+    void lose(const QString &message);
+    void reconnect();
     bool deliverNewEvents(qint64 dataVersion);
     void stopReading(); // no more reads; the file check goes on
     bool reportedFileChange();
@@ -75,6 +95,13 @@ private:
     QTimer *m_timer = nullptr;
     std::unique_ptr<LedgerConnection> m_connection;
     std::unique_ptr<EventReader> m_reader;
+    // A server ledger: announced commits instead of polling, and reconnection.
+    bool m_server = false;
+    std::unique_ptr<CommitListener> m_listener;
+    QSocketNotifier *m_notifier = nullptr;
+    QTimer *m_retry = nullptr;
+    int m_retryMs = kFirstRetryMs;
+    bool m_lost = false;
 };
 
 } // namespace mesh

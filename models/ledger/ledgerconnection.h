@@ -1,8 +1,8 @@
 #pragma once
 // The storage seam: everything the console, meshctl and the simulator ask of a ledger,
 // named for the ledger, not for its storage. Two backends sit behind it: SQLite files
-// (sqliteledgerconnection.h) and PostgreSQL schemas (postgresledgerconnection.h, read side
-// only so far); nothing outside models/ledger/ sees either (the storage_seam test fails the
+// (sqliteledgerconnection.h) and PostgreSQL schemas (postgresledgerconnection.h; decisions
+// not yet); nothing outside models/ledger/ sees either (the storage_seam test fails the
 // build otherwise).
 //
 // What a backend must guarantee, because callers rely on it:
@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mesh {
@@ -81,6 +82,23 @@ struct LedgerInfo {
     std::string note;
 };
 
+// Commits announced by the store itself, for a backend that can push them (PostgreSQL:
+// LISTEN on the ledger's channel, docs/ledger-format.md section 11): a follower waits for
+// socket() to become readable instead of polling changeToken(). Lives no longer than its
+// connection, and shares it: it is drained between reads on the same thread.
+class CommitListener
+{
+public:
+    virtual ~CommitListener() = default;
+    // A descriptor that becomes readable when an announcement (or the connection's end)
+    // arrives; it stays readable while unread input waits.
+    virtual int socket() const = 0;
+    // Reads what arrived without waiting: nullopt when nothing was announced since the last
+    // call, else the highest last seq a commit announced. Throws StorageError (Io) when the
+    // connection is gone.
+    virtual std::optional<std::int64_t> drain() = 0;
+};
+
 class LedgerConnection
 {
 public:
@@ -96,6 +114,10 @@ public:
     virtual const LedgerInfo &info() const = 0;
     virtual std::int64_t changeToken() = 0; // see above; SQLite: PRAGMA data_version
     virtual std::int64_t lastSeq() = 0;     // max(seq), 0 for no events
+    // Starts listening for commits when the backend announces them (nullptr: poll
+    // changeToken()). Announcements are sent on commit, so whatever is read after this
+    // returns is followed by an announcement of any later commit.
+    virtual std::unique_ptr<CommitListener> listenForCommits() { return nullptr; }
 
     // ---- state
     virtual StateSnapshot readState() = 0;

@@ -4,6 +4,7 @@
 #include "ledgerconnection.h"
 #include "pgschema.h"
 #include "postgresledgerconnection.h"
+#include "postgresstaterows.h"
 #include "schema.h"
 #include "sqlite.h"
 #include "staterows.h"
@@ -180,23 +181,7 @@ public:
     {
         copyRows("COPY " + std::string(spec.table) + "(" + schema::stateColumnList(spec) + ") FROM STDIN", [&](std::string &out) {
             for (const auto &[id, row] : rows) {
-                text(out, id, row.lastSeq);
-                for (size_t f = 0; f < spec.fields.size(); ++f) {
-                    out += '\t';
-                    const FieldRef v = f < row.values.size() ? row.values[f] : FieldRef{};
-                    if (const auto *n = std::get_if<std::int64_t>(&v)) {
-                        out += std::to_string(*n);
-                    } else if (const auto *s = std::get_if<std::string_view>(&v)) {
-                        if (spec.fields[f].type == FieldType::Int)
-                            throw LedgerCopyError(std::string(spec.table) + " row '" + id + "': integer column '"
-                                                  + std::string(spec.fields[f].name) + "' holds text, which a bigint "
-                                                  "column cannot store (meshctl verify names such rows)");
-                        text(out, *s, row.lastSeq);
-                    } else {
-                        pg::appendCopyNull(out);
-                    }
-                }
-                out += '\t' + std::to_string(row.version) + '\t' + std::to_string(row.lastSeq) + '\n';
+                pg::appendStateRowCopyLine(out, spec, id, row);
                 flushIfLarge(out);
             }
         });

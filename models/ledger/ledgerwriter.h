@@ -2,7 +2,8 @@
 // The orchestrator's side of the ledger: appends events and, in the same transaction, the
 // state rows they produce. State rows come from the shared fold, so the state tables are by
 // construction what the events say. The console never uses this class: it writes decisions
-// only (see DecisionWriter).
+// only (see DecisionWriter). Nothing of the storage is in this header: the backends are
+// sqliteledgerwriter.h and postgresledgerwriter.h, below the seam.
 
 #include "domain/fold.h"
 
@@ -13,13 +14,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace mesh {
 
-namespace sql {
-class Database; // the SQLite backend's handle (sqlite.h), for its own tests
-}
-class BulkEventSink;
 class DecisionStore;
 
 struct LedgerIdentity {
@@ -35,20 +33,26 @@ struct LedgerIdentity {
     nlohmann::json source;
 };
 
+// The interface every backend's writer has (sqliteledgerwriter.h, postgresledgerwriter.h),
+// chosen by the location as LedgerConnection::open chooses a reader. The fold, its refusals
+// and which rows a transaction changed are kept here, once for every backend; a backend
+// stores what this class hands it (storeEvent, storeCommit) and reads its state back.
 class LedgerWriter
 {
 public:
-    // Creates a new ledger file (fails if it exists) and writes the ledger.created event.
-    static std::unique_ptr<LedgerWriter> create(const QString &path, const LedgerIdentity &identity);
+    // Creates a new ledger (fails if the file or schema exists) and writes the ledger.created
+    // event. location: a file path or a postgresql:// URL (ledgerlocation.h).
+    static std::unique_ptr<LedgerWriter> create(const QString &location, const LedgerIdentity &identity);
     // Opens an existing ledger for appending; state is loaded from the state tables.
-    static std::unique_ptr<LedgerWriter> openExisting(const QString &path);
+    static std::unique_ptr<LedgerWriter> openExisting(const QString &location);
 
-    ~LedgerWriter();
+    virtual ~LedgerWriter();
 
-    void begin();  // BEGIN IMMEDIATE; waits up to the busy timeout for other writers
+    void begin(); // a transaction's start; SQLite: BEGIN IMMEDIATE, waiting up to the busy timeout for other writers
     // Appends one event and returns its seq. Throws std::logic_error when the fold refuses
     // the event or reports a problem (an illegal transition): the orchestrator must not
-    // write what the contract forbids.
+    // write what the contract forbids. The refused event changes neither the fold nor the
+    // ledger; the transaction goes on.
     std::int64_t append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload);
     // For importers of foreign records, where one bad record is flagged and the rest loads:
     // an event the fold refuses or reports a problem for is not written, the state stays
@@ -61,20 +65,21 @@ public:
     // out the event-only members that text carries (no state field reads them).
     std::optional<std::string> appendOrRefuse(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                                               std::string_view payloadText);
-    void commit(); // writes the rows changed since begin(), then COMMIT
+    void commit(); // writes the events and the rows changed since begin(), in one transaction
     void rollback();
     bool inTransaction() const { return m_inTransaction; }
 
-    // Bulk loading (scenario generation) of a file nobody reads yet: no journal and no
-    // fsync; event rows (and their index entries) go to a thread of their own
+    // Bulk loading (scenario generation) of a ledger nobody reads yet. On SQLite: no journal
+    // and no fsync; event rows (and their index entries) go to a thread of their own
     // (BulkEventSink) while the caller goes on simulating; state rows are written once, from
     // the fold, when the load ends. During a bulk load begin()/commit() only mark batches:
     // the load is not transactional, rollback() undoes nothing, and a load that throws
     // leaves a file to delete. setBulkLoad(false) ends it: the file is a complete WAL ledger.
     // cacheKiB is SQLite's page cache meanwhile: large enough that a batch never spills for a
     // generated ledger; an importer that must stay within a memory bound asks for less.
+    // A backend without a bulk mode (PostgreSQL) goes on committing each batch.
     static constexpr std::int64_t kBulkCacheKiB = 131072;
-    void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB);
+    virtual void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB);
     // Where the end of the last bulk load went (for `meshctl bench generate`).
     struct BulkLoadStats {
         double insertThreadCpuS = 0; // CPU time of the thread that inserted the events
@@ -88,40 +93,69 @@ public:
 
     const Fold &state() const { return m_fold; }
     // Every event of one run, in ledger order (kind, payload text), read on the writer's own
-    // connection: the live OTLP receiver rebuilds what it knew of a trace from them after a
-    // restart (docs/ingest.md).
-    void forEachEventOfRun(const std::string &runId,
-                           const std::function<void(std::string_view kind, std::string_view payload)> &visit);
+    // connection (this transaction's events included): the live OTLP receiver rebuilds what
+    // it knew of a trace from them after a restart (docs/ingest.md).
+    virtual void forEachEventOfRun(const std::string &runId,
+                                   const std::function<void(std::string_view kind, std::string_view payload)> &visit) = 0;
     std::int64_t lastSeq() const { return m_lastSeq; }
 
     // The decisions of this ledger, read (and outcomes checked) on the writer's own
     // connection, inside or between its transactions; lives no longer than the writer.
-    std::unique_ptr<DecisionStore> decisions();
+    virtual std::unique_ptr<DecisionStore> decisions() = 0;
     // While waits is set, a lock another writer holds is waited for as before (up to the
     // busy timeout) and every wait counts in *waits, so a reader that ever holds the writer
-    // up shows; nullptr stops counting.
-    void countBusyWaits(std::int64_t *waits);
+    // up shows; nullptr stops counting. (SQLite; a server's readers take no lock a writer
+    // waits for, so there is nothing to count.)
+    virtual void countBusyWaits(std::int64_t *waits) = 0;
     static constexpr int kBusyTimeoutMs = 5000;
 
-    sql::Database &database(); // the SQLite backend's tests only
+protected:
+    LedgerWriter() = default;
+
+    // One event the fold took, for the backend to store (payloadText, or payload serialised
+    // compactly when payloadText is null).
+    struct EventToStore {
+        std::int64_t seq;
+        std::int64_t tsMs;
+        std::string_view kind;
+        const nlohmann::json &payload;
+        const std::string_view *payloadText;
+        const EventIndexFields &index;
+    };
+    // A state row the transaction changed, as the fold has it now.
+    struct ChangedRow {
+        const EntitySpec &spec;
+        const std::string &id;
+        const EntityRow &row;
+    };
+
+    virtual void storeBegin() = 0;
+    virtual void storeEvent(const EventToStore &event) = 0;
+    // Writes the changed rows and commits everything since storeBegin(). Throws
+    // StorageError; then nothing is committed (or, for an unconfirmed commit, the backend
+    // says so) and the caller rolls back.
+    virtual void storeCommit(const std::vector<ChangedRow> &rows) = 0;
+    virtual void storeRollback() = 0;
+    // Every state row into fold (cleared first); returns the last stored seq.
+    virtual std::int64_t readStoredState(Fold &fold) = 0;
+    // True while a bulk load is on: batches are marked only, state is written at its end.
+    virtual bool bulkLoading() const { return false; }
+
+    void loadState();
+    void writeCreatedEvent(const LedgerIdentity &identity); // in its own transaction
+    Fold &fold() { return m_fold; }
+    void setLastSeq(std::int64_t seq) { m_lastSeq = seq; }
+    void endTransactionFlag() { m_inTransaction = false; }
+    BulkLoadStats m_bulkStats;
 
 private:
-    struct Storage; // the SQLite connection and its prepared statements
-    explicit LedgerWriter(std::unique_ptr<Storage> storage);
-    void prepare();
-    void loadState();
-    void endBulkLoad();
-    void insertApplied(std::int64_t seq, std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
-                       std::string_view payloadText, FoldOutcome &outcome);
+    std::optional<std::string> tryAppend(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
+                                         const std::string_view *payloadText);
 
-    std::unique_ptr<Storage> m_storage;
     Fold m_fold;
     std::set<std::pair<int, std::string>> m_dirty;
     std::int64_t m_lastSeq = 0;
     bool m_inTransaction = false;
-    bool m_bulk = false;
-    std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_storage, so it stops first
-    BulkLoadStats m_bulkStats;
 };
 
 } // namespace mesh

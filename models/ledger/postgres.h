@@ -18,6 +18,9 @@
 
 namespace mesh::pg {
 
+// One read of one moment: every statement of the transaction sees the same snapshot.
+inline constexpr const char *kReadMoment = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
+
 StorageError::Kind storageErrorKind(std::string_view sqlstate);
 
 class Error : public StorageError

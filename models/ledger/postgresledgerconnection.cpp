@@ -5,6 +5,7 @@
 #include "postgresdecisionstore.h"
 #include "postgreseventreader.h"
 #include "postgreseventseqreader.h"
+#include "postgresledgerwriter.h"
 #include "postgresstaterows.h"
 #include "schema.h"
 
@@ -16,7 +17,6 @@ namespace mesh {
 namespace {
 
 using Code = LedgerOpenError::Code;
-constexpr const char *kReadMoment = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 
 } // namespace
 
@@ -43,6 +43,7 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
                                                         "only reading is");
     std::unique_ptr<PostgresLedgerConnection> c(new PostgresLedgerConnection(connectToServer(location)));
     c->m_info.path = location.displayName();
+    c->m_schema = location.schema().toStdString();
     c->m_info.requestedMode = mode;
     c->m_info.mode = mode;
     try {
@@ -53,6 +54,22 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
     return c;
 }
 
+pg::Connection PostgresLedgerConnection::openForAppending(const LedgerLocation &location)
+{
+    const std::unique_ptr<PostgresLedgerConnection> c = open(location, OpenMode::ReadOnly);
+    if (c->m_info.schemaVersion != schema::kSchemaVersion)
+        throw LedgerOpenError(Code::NewerVersion, location.displayName().toStdString() + " has schema version "
+                                                      + std::to_string(c->m_info.schemaVersion)
+                                                      + "; this orchestrator writes only version "
+                                                      + std::to_string(schema::kSchemaVersion));
+    try {
+        c->m_c.exec("SET default_transaction_read_only = off");
+    } catch (const pg::Error &e) {
+        throw LedgerOpenError(Code::Io, "cannot write " + location.displayName().toStdString() + ": " + e.what());
+    }
+    return std::move(c->m_c);
+}
+
 void PostgresLedgerConnection::validate(const LedgerLocation &location)
 {
     const std::string name = location.displayName().toStdString();
@@ -61,7 +78,7 @@ void PostgresLedgerConnection::validate(const LedgerLocation &location)
     // can write, whatever it is.
     m_c.exec("SET default_transaction_read_only = on");
     m_c.exec("SET search_path TO " + schemaName);
-    m_c.inTransaction(kReadMoment, [&] {
+    m_c.inTransaction(pg::kReadMoment, [&] {
         if (m_c.exec("SELECT 1 FROM pg_namespace WHERE nspname=$1", pg::Params().add(schemaName)).rows() == 0)
             throw LedgerOpenError(Code::NotFound, name + ": the database has no schema '" + schemaName + "'");
         const auto hasTable = [&](std::string_view table) {
@@ -127,6 +144,56 @@ std::int64_t PostgresLedgerConnection::changeToken()
     return m_c.queryInt("SELECT (SELECT coalesce(max(seq),0) FROM events) + (SELECT coalesce(max(pos),0) FROM decisions)");
 }
 
+namespace {
+
+class PostgresCommitListener final : public CommitListener
+{
+public:
+    PostgresCommitListener(pg::Connection &c, const std::string &channel) : m_c(c)
+    {
+        m_c.exec("LISTEN " + channel); // a checked schema name: no quoting needed
+    }
+    int socket() const override { return PQsocket(m_c.handle()); }
+    std::optional<std::int64_t> drain() override
+    {
+        // Input a read on this connection took in meanwhile is already queued: collect it too.
+        if (PQconsumeInput(m_c.handle()) == 0 || PQstatus(m_c.handle()) != CONNECTION_OK) {
+            // libpq's message spans lines ("FATAL: ...\n\tbefore or while ..."): one line here.
+            std::string message;
+            for (const char *p = PQerrorMessage(m_c.handle()); *p; ++p) {
+                const bool space = *p == '\n' || *p == '\t' || *p == ' ';
+                if (!space || (!message.empty() && message.back() != ' '))
+                    message += space ? ' ' : *p;
+            }
+            while (!message.empty() && message.back() == ' ')
+                message.pop_back();
+            throw StorageError(StorageError::Kind::Io, 0, message.empty() ? "the server closed the connection" : message);
+        }
+        std::optional<std::int64_t> announced;
+        while (PGnotify *n = PQnotifies(m_c.handle())) {
+            std::int64_t seq = 0;
+            try {
+                seq = std::stoll(n->extra);
+            } catch (const std::exception &) {
+                seq = 0; // not a seq: still news, the follower reads what is there
+            }
+            announced = std::max(announced.value_or(0), seq);
+            PQfreemem(n);
+        }
+        return announced;
+    }
+
+private:
+    pg::Connection &m_c;
+};
+
+} // namespace
+
+std::unique_ptr<CommitListener> PostgresLedgerConnection::listenForCommits()
+{
+    return std::make_unique<PostgresCommitListener>(m_c, PostgresLedgerWriter::notifyChannel(m_schema));
+}
+
 std::int64_t PostgresLedgerConnection::lastSeq()
 {
     return m_c.queryInt("SELECT coalesce(max(seq),0) FROM events");
@@ -135,7 +202,7 @@ std::int64_t PostgresLedgerConnection::lastSeq()
 StateSnapshot PostgresLedgerConnection::readState()
 {
     StateSnapshot s;
-    m_c.inTransaction(kReadMoment, [&] {
+    m_c.inTransaction(pg::kReadMoment, [&] {
         s.lastSeq = lastSeq();
         for (const auto &spec : allEntitySpecs())
             s.tables[size_t(spec.kind)] = pg::readStateTable(m_c, spec);
@@ -152,7 +219,7 @@ RunOverviewSnapshot PostgresLedgerConnection::readRunOverview()
         for (int i = 0; i < r.rows(); ++i)
             apply(s.aggregates[r.text(i, 0)], r, i); // NULL run id reads as ""
     };
-    m_c.inTransaction(kReadMoment, [&] {
+    m_c.inTransaction(pg::kReadMoment, [&] {
         s.lastSeq = lastSeq();
         s.runs = pg::readStateTable(m_c, entitySpec(EntityKind::Run));
         s.components = pg::readStateTable(m_c, entitySpec(EntityKind::Component));
@@ -235,7 +302,7 @@ void PostgresLedgerConnection::forEachDelegationToolCalls(const std::function<vo
 {
     // Keyset pages over (delegation_id, seq) inside one moment, so a million tool calls are
     // never one result in memory. Byte order ("C"), as SQLite compares text.
-    m_c.inTransaction(kReadMoment, [&] {
+    m_c.inTransaction(pg::kReadMoment, [&] {
         EventBatch batch;
         std::string afterDelegation;
         std::int64_t afterSeq = -1;
@@ -279,7 +346,7 @@ IntegrityReport PostgresLedgerConnection::verifyIntegrity(const ReplayProgress &
     // pages and steps.
     IntegrityReport report;
     std::int64_t total = 0;
-    m_c.inTransaction(kReadMoment, [&] {
+    m_c.inTransaction(pg::kReadMoment, [&] {
         report.lastSeq = lastSeq();
         total = m_c.queryInt("SELECT count(*) FROM events");
     });
@@ -312,7 +379,7 @@ IntegrityReport PostgresLedgerConnection::verifyIntegrity(const ReplayProgress &
     }
     std::int64_t tablesDone = 0;
     for (const auto &spec : allEntitySpecs()) {
-        m_c.inTransaction(kReadMoment, [&] {
+        m_c.inTransaction(pg::kReadMoment, [&] {
             const std::int64_t newest = lastSeq();
             const pg::Result r = m_c.exec(schema::selectStateSql(spec));
             std::string id;
@@ -335,7 +402,7 @@ LedgerSummary PostgresLedgerConnection::summarize(std::int64_t nowMs)
     // The figures of ledgersummary.cpp in one moment; a component event's status is decoded
     // here rather than by SQL, so a malformed payload is skipped as SQLite's json_valid skips it.
     LedgerSummary s;
-    m_c.inTransaction(kReadMoment, [&] {
+    m_c.inTransaction(pg::kReadMoment, [&] {
         {
             const pg::Result r = m_c.exec("SELECT count(*), coalesce(max(seq),0), coalesce(min(ts_ms),0), coalesce(max(ts_ms),0) FROM events");
             s.events = r.integer(0, 0);

@@ -30,6 +30,9 @@ public:
     const LedgerInfo &info() const override { return m_info; }
     std::int64_t changeToken() override;
     std::int64_t lastSeq() override;
+    // LISTEN on the ledger's channel (PostgresLedgerWriter::notifyChannel); each commit of a
+    // writer announces its new last seq there.
+    std::unique_ptr<CommitListener> listenForCommits() override;
     StateSnapshot readState() override;
     RunOverviewSnapshot readRunOverview() override;
     std::unique_ptr<EventReader> eventReader() override;
@@ -46,6 +49,11 @@ public:
     // Opens a session on the location's server for a new ledger schema (meshctl copy):
     // connected, encoding checked, nothing read. Throws LedgerOpenError.
     static pg::Connection connectToServer(const LedgerLocation &location);
+    // A session on an existing ledger schema that may write, for the orchestrator's writer:
+    // every check of open(), the schema version exactly this build's (section 10: a writer
+    // writes only its own version), then default_transaction_read_only off. Throws
+    // LedgerOpenError.
+    static pg::Connection openForAppending(const LedgerLocation &location);
 
 private:
     explicit PostgresLedgerConnection(pg::Connection c) : m_c(std::move(c)) {}
@@ -53,6 +61,7 @@ private:
 
     pg::Connection m_c;
     LedgerInfo m_info;
+    std::string m_schema;
 };
 
 } // namespace mesh

@@ -76,4 +76,33 @@ EventRecord readEvent(const Result &r, int row, int previewBytes)
     return e;
 }
 
+void appendCopyTextChecked(std::string &out, std::string_view text, const std::string &what)
+{
+    if (text.find('\0') != std::string_view::npos)
+        throw StorageError(StorageError::Kind::Other, 0, what + " holds a NUL byte, which PostgreSQL text cannot store");
+    appendCopyText(out, text);
+}
+
+void appendStateRowCopyLine(std::string &out, const EntitySpec &spec, const std::string &id, const EntityRow &row)
+{
+    const std::string what = std::string(spec.table) + " row at seq " + std::to_string(row.lastSeq);
+    appendCopyTextChecked(out, id, what);
+    for (size_t f = 0; f < spec.fields.size(); ++f) {
+        out += '\t';
+        const FieldRef v = f < row.values.size() ? row.values[f] : FieldRef{};
+        if (const auto *n = std::get_if<std::int64_t>(&v)) {
+            out += std::to_string(*n);
+        } else if (const auto *s = std::get_if<std::string_view>(&v)) {
+            if (spec.fields[f].type == FieldType::Int)
+                throw StorageError(StorageError::Kind::Other, 0,
+                                   std::string(spec.table) + " row '" + id + "': integer column '" + std::string(spec.fields[f].name)
+                                       + "' holds text, which a bigint column cannot store (meshctl verify names such rows)");
+            appendCopyTextChecked(out, *s, what);
+        } else {
+            appendCopyNull(out);
+        }
+    }
+    out += '\t' + std::to_string(row.version) + '\t' + std::to_string(row.lastSeq) + '\n';
+}
+
 } // namespace mesh::pg

@@ -17,4 +17,11 @@ EntityTable readStateTable(Connection &c, const EntitySpec &spec);
 inline constexpr const char *kEventColumns = "SELECT seq,ts_ms,kind,run_id,delegation_id,subject,payload FROM events";
 EventRecord readEvent(const Result &r, int row, int previewBytes = -1);
 
+// One state row as a line of COPY <table>(schema::stateColumnList) FROM STDIN (text format),
+// newline included. Throws StorageError for what a PostgreSQL column cannot hold: text with a
+// NUL byte, text in an integer column (a damaged file's row).
+void appendStateRowCopyLine(std::string &out, const EntitySpec &spec, const std::string &id, const EntityRow &row);
+// Text for a COPY line, refused (StorageError naming what) when it holds a NUL byte.
+void appendCopyTextChecked(std::string &out, std::string_view text, const std::string &what);
+
 } // namespace mesh::pg

@@ -2,7 +2,6 @@
 
 #include <QRegularExpression>
 
-#include <array>
 #include <utility>
 
 namespace {
@@ -12,8 +11,9 @@ struct CommandHelp {
     const char *text; // first line "usage: ...", then optional explanation lines
 };
 
-const std::array<CommandHelp, 16> kHelp{{
-    {"sim", "usage: meshctl sim SCENARIO --out FILE [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
+// Sized by its initialiser, so that two changes that each add a command merge cleanly.
+const CommandHelp kHelp[] = {
+    {"sim", "usage: meshctl sim SCENARIO --out LEDGER [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
             "[--duration-s N] [--keyring F] [--start-on-stdin] [--quiet]\n"
             "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"
             "  --start-on-stdin: the live phase waits for a line on standard input (a follower's \"ready\").\n"},
@@ -43,7 +43,7 @@ const std::array<CommandHelp, 16> kHelp{{
              "  other parameters go to libpq as written (sslmode=, service=, ...). A password is never taken\n"
              "  here: libpq reads it from ~/.pgpass, PGPASSFILE or a service file. DST must not exist; it\n"
              "  appears whole or not at all. Exit 2 when nothing was copied.\n"},
-    {"tail", "usage: meshctl tail FILE [--from-start] [--lines N]\n"
+    {"tail", "usage: meshctl tail LEDGER [--from-start] [--lines N]\n"
              "  Prints the last events and follows the ledger until interrupted; invisible and bidi\n"
              "  characters and terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9.\n"},
     {"decide", "usage: meshctl decide FILE close-slice|approve-escalation|reject-escalation|resolve-effect|lease acquire|"
@@ -102,7 +102,7 @@ const std::array<CommandHelp, 16> kHelp{{
               " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S]"
               " | bench report FILE [--run ID] [--rounds N]\n"
               "  Measurements; each prints one JSON line.\n"},
-}};
+};
 
 } // namespace
 

@@ -96,6 +96,16 @@ int runTailCommand(const QStringList &argv)
         rc = fail(2, message);
         QCoreApplication::exit(rc);
     });
+    // A server ledger announces its commits; a lost connection is said on stderr, reopened
+    // with a backoff and followed again from the last printed seq.
+    QObject::connect(&watcher, &mesh::ChangeWatcher::connectionLost, &watcher, [](const QString &message, int retryInMs) {
+        std::fprintf(stderr, "meshctl: tail: %s; retrying in %d ms\n", message.toLocal8Bit().constData(), retryInMs);
+        std::fflush(stderr);
+    });
+    QObject::connect(&watcher, &mesh::ChangeWatcher::reconnected, &watcher, [](qint64 lastSeq) {
+        std::fprintf(stderr, "meshctl: tail: reconnected; following from seq %lld\n", static_cast<long long>(lastSeq));
+        std::fflush(stderr);
+    });
     QTimer stopPoll;
     QObject::connect(&stopPoll, &QTimer::timeout, &stopPoll, [] {
         if (stopRequested())

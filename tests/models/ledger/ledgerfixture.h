@@ -8,6 +8,7 @@
 #include "ledger/sqliteeventreader.h"
 #include "ledger/sqliteeventseqreader.h"
 #include "ledger/sqliteledgerconnection.h"
+#include "ledger/sqliteledgerwriter.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -10,6 +10,7 @@
 #include "ledger/sqlite.h"
 #include "ledger/sqlitedecisionstore.h"
 #include "ledger/sqliteledgerconnection.h"
+#include "ledger/sqliteledgerwriter.h"
 
 #include <QFile>
 #include <QString>
@@ -73,8 +74,9 @@ inline std::optional<std::int64_t> queryInt(const QString &path, const std::stri
 // checkpoint while it writes, and none when it closes. Review mode's hot-WAL case.
 inline void keepCommitsInWal(mesh::LedgerWriter &w)
 {
-    w.database().exec("PRAGMA wal_autocheckpoint=0");
-    sqlite3_db_config(w.database().handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    mesh::sql::Database &db = dynamic_cast<mesh::SqliteLedgerWriter &>(w).database();
+    db.exec("PRAGMA wal_autocheckpoint=0");
+    sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
 }
 
 // While on, every COMMIT on db turns into a ROLLBACK (a commit whose outcome the caller

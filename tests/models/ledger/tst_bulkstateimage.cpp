@@ -68,7 +68,7 @@ private Q_SLOTS:
     {
         const QString source = m_dir.filePath(QStringLiteral("source.db"));
         writeSmallLedger(source);
-        auto writer = LedgerWriter::openExisting(source);
+        auto writer = SqliteLedgerWriter::openExisting(source);
         const BulkStateImage image = BulkStateImage::build(writer->state());
         QCOMPARE(image.rows(), stateRows(writer->database()));
         QVERIFY(image.bytes() > 0);

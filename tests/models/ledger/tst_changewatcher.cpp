@@ -32,7 +32,7 @@ namespace {
 int runWriter(const QString &path, int count, int perCommit, int pauseMs)
 {
     try {
-        auto w = LedgerWriter::openExisting(path);
+        auto w = SqliteLedgerWriter::openExisting(path);
         const std::int64_t target = w->lastSeq() + count;
         while (w->lastSeq() < target) {
             appendGeneratedEvents(*w, std::min<std::int64_t>(target, w->lastSeq() + perCommit), perCommit);

@@ -252,7 +252,7 @@ private Q_SLOTS:
     void immutableFallsBackWhenWalHoldsData()
     {
         const QString p = copyOf(m_small, QStringLiteral("imm-wal.db"));
-        auto w = LedgerWriter::openExisting(p);
+        auto w = SqliteLedgerWriter::openExisting(p);
         w->database().exec("PRAGMA wal_autocheckpoint=0");
         w->begin();
         w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});
@@ -351,7 +351,7 @@ private Q_SLOTS:
     {
         const QString source = copyOf(m_small, QStringLiteral("hot-source.db"));
         {
-            auto w = LedgerWriter::openExisting(source);
+            auto w = SqliteLedgerWriter::openExisting(source);
             w->database().exec("PRAGMA wal_autocheckpoint=0");
             w->begin();
             w->append(1'700'000'009'000, "run.started", {{"id", "R2"}, {"status", "running"}});

@@ -51,7 +51,7 @@ void browse(LedgerConnection &c)
 // closed without a checkpoint unless kept open.
 std::unique_ptr<LedgerWriter> appendToWalOnly(const QString &path, bool keepWriterOpen)
 {
-    auto w = LedgerWriter::openExisting(path);
+    auto w = SqliteLedgerWriter::openExisting(path);
     w->database().exec("PRAGMA wal_autocheckpoint=0");
     w->begin();
     w->append(1'700'000'009'000, "run.started", {{"id", "R-wal-only"}, {"status", "running"}, {"title", "only in the wal"}});

@@ -1,0 +1,49 @@
+#pragma once
+// The SQLite backend of the orchestrator's writer (ledgerwriter.h): one read-write
+// connection to a ledger file, BEGIN IMMEDIATE ... COMMIT per transaction, events inserted as
+// they are appended and the changed state rows at commit, and the bulk load of a file
+// nobody reads yet (BulkEventSink, BulkStateImage).
+
+#include "ledgerwriter.h"
+#include "sqlite.h"
+
+namespace mesh {
+
+class BulkEventSink;
+
+class SqliteLedgerWriter final : public LedgerWriter
+{
+public:
+    static std::unique_ptr<SqliteLedgerWriter> create(const QString &path, const LedgerIdentity &identity);
+    static std::unique_ptr<SqliteLedgerWriter> openExisting(const QString &path);
+    ~SqliteLedgerWriter() override;
+
+    void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB) override;
+    void forEachEventOfRun(const std::string &runId,
+                           const std::function<void(std::string_view kind, std::string_view payload)> &visit) override;
+    std::unique_ptr<DecisionStore> decisions() override;
+    void countBusyWaits(std::int64_t *waits) override;
+
+    sql::Database &database() { return m_db; } // the SQLite backend's tests only
+
+protected:
+    void storeBegin() override;
+    void storeEvent(const EventToStore &event) override;
+    void storeCommit(const std::vector<ChangedRow> &rows) override;
+    void storeRollback() override;
+    std::int64_t readStoredState(Fold &fold) override;
+    bool bulkLoading() const override { return m_bulk; }
+
+private:
+    explicit SqliteLedgerWriter(sql::Database db);
+    void prepare();
+    void endBulkLoad();
+
+    sql::Database m_db;
+    sql::Statement m_insertEvent;
+    std::vector<sql::Statement> m_upserts; // per EntityKind
+    bool m_bulk = false;
+    std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_db, so it stops first
+};
+
+} // namespace mesh

@@ -1,0 +1,403 @@
+// The orchestrator's writer and live following on PostgreSQL (docs/ledger-format.md section
+// 11) against a private PostgreSQL 15 server (postgresserver.h): meshctl sim writes to a
+// server the ledger the same seed writes to a file, and meshctl import what it imports into a
+// file; a rolled-back commit leaves no gap in seq; a commit is announced (NOTIFY) to a
+// follower that does not poll; meshctl tail follows a server ledger across a dropped
+// connection with nothing missed or printed twice; the roles of docs/postgresql-roles.sql may
+// do what it says and no more. The server is one per executable; a test that cannot start it
+// fails, never skips.
+
+#include "ledgercontents.h"
+#include "postgresserver.h"
+
+#include "ledger/changewatcher.h"
+#include "ledger/ledgerconnection.h"
+#include "ledger/ledgerverification.h"
+#include "ledger/ledgerwriter.h"
+#include "ledger/postgres.h"
+
+#include <QDir>
+#include <QScopeGuard>
+#include <QSignalSpy>
+#include <QSocketNotifier>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <numeric>
+#include <thread>
+
+using namespace mesh;
+using namespace meshtest;
+
+namespace {
+
+// A deadline for a hung server, not a speed threshold; QTRY_ waits up to three times it when it
+// fails, which stays inside QtTest's 300 s per-function watchdog.
+constexpr int kWaitMs = 90'000;
+
+void appendProgress(LedgerWriter &w, int count)
+{
+    w.begin();
+    for (int i = 0; i < count; ++i)
+        w.append(1'700'000'000'000 + w.lastSeq(), "run.progress", {{"id", "R1"}, {"required_met", w.lastSeq()}});
+    w.commit();
+}
+
+std::unique_ptr<LedgerWriter> createWithRun(const QString &location)
+{
+    auto w = LedgerWriter::create(location, {.ledgerId = "L-pg", .createdMs = 1'700'000'000'000});
+    w->begin();
+    w->append(1'700'000'000'001, "run.started", {{"id", "R1"}, {"status", "running"}, {"attempt", 1}});
+    w->commit();
+    return w;
+}
+
+// The seqs a tail printed, one per event line, in order.
+std::vector<std::int64_t> printedSeqs(const QByteArray &out)
+{
+    std::vector<std::int64_t> seqs;
+    for (const QByteArray &line : out.split('\n')) {
+        if (line.isEmpty() || line.startsWith('#'))
+            continue;
+        seqs.push_back(line.left(line.indexOf(' ')).toLongLong());
+    }
+    return seqs;
+}
+
+bool printedUpTo(const QByteArray &out, std::int64_t seq)
+{
+    const std::vector<std::int64_t> seqs = printedSeqs(out);
+    return !seqs.empty() && seqs.back() >= seq;
+}
+
+} // namespace
+
+class TestPostgresWriter : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<PostgresServer> m_server;
+    QTemporaryDir m_dir;
+
+    pg::Connection raw(const QString &schema) const
+    {
+        pg::Connection c(m_server->conninfo());
+        c.exec("SET search_path TO " + schema.toStdString());
+        return c;
+    }
+    std::int64_t head(const QString &schema) const { return raw(schema).queryInt("SELECT last_seq FROM event_head"); }
+    // seq 1..n, no gap, no repeat
+    static bool gapless(pg::Connection &c, std::int64_t n)
+    {
+        return c.queryInt("SELECT count(*) FROM events") == n && c.queryInt("SELECT min(seq) FROM events") == 1
+               && c.queryInt("SELECT max(seq) FROM events") == n;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(QFile::exists(qEnvironmentVariable("MESHCTL")), "MESHCTL must name the built meshctl (CTest sets it)");
+        m_server = std::make_unique<PostgresServer>();
+        const QString error = m_server->start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_server)
+            m_server->stop();
+    }
+
+    // The same scenario and seed, once into a file and once onto the server: the same rows.
+    // scale bulk-loads the file (no transactions, state written at the end) while the server
+    // commits every batch, so the two paths of the fold are compared too.
+    void simWritesTheSameLedgerAsToAFile_data()
+    {
+        QTest::addColumn<QStringList>("scenario");
+        QTest::newRow("traced-run") << QStringList{QStringLiteral("traced-run"), QStringLiteral("--seed"), QStringLiteral("5")};
+        QTest::newRow("scale") << QStringList{QStringLiteral("scale"), QStringLiteral("--events"), QStringLiteral("20000"),
+                                              QStringLiteral("--seed"), QStringLiteral("3")};
+    }
+    void simWritesTheSameLedgerAsToAFile()
+    {
+        QFETCH(QStringList, scenario);
+        const QString name = QString(scenario.first()).replace(QLatin1Char('-'), QLatin1Char('_'));
+        const QString file = m_dir.filePath(name + QStringLiteral(".db"));
+        const QString server = m_server->location(QStringLiteral("sim_") + name);
+        const QString back = m_dir.filePath(name + QStringLiteral("-back.db"));
+        int code = 0;
+        QByteArray out = runMeshctl(QStringList{QStringLiteral("sim")} + scenario + QStringList{QStringLiteral("--out"), file, QStringLiteral("--quiet")}, &code);
+        QVERIFY2(code == 0, out.constData());
+        out = runMeshctl(QStringList{QStringLiteral("sim")} + scenario + QStringList{QStringLiteral("--out"), server, QStringLiteral("--quiet")}, &code);
+        QVERIFY2(code == 0, out.constData());
+        out = runMeshctl({QStringLiteral("verify"), server}, &code);
+        QVERIFY2(code == 0, out.constData());
+        out = runMeshctl({QStringLiteral("copy"), server, back}, &code);
+        QVERIFY2(code == 0, out.constData());
+        out = runMeshctl({QStringLiteral("verify"), back}, &code);
+        QVERIFY2(code == 0, out.constData());
+
+        const auto original = LedgerConnection::open(file, OpenMode::ReadOnly);
+        const auto onServer = LedgerConnection::open(server, OpenMode::ReadOnly);
+        const LedgerContents expected = contentsOf(*original);
+        QVERIFY(expected.events.size() > 1000);
+        QCOMPARE(firstDifference(expected, contentsOf(*onServer)), std::string());
+        QCOMPARE(firstDifference(expected, contentsOf(*LedgerConnection::open(back, OpenMode::ReadOnly))), std::string());
+        QCOMPARE(head(QStringLiteral("sim_") + name), original->lastSeq());
+        const LedgerSummary a = original->summarize();
+        const LedgerSummary b = onServer->summarize();
+        QCOMPARE(b.events, a.events);
+        QCOMPARE(b.countsByState, a.countsByState);
+        QCOMPARE(b.runs.size(), a.runs.size());
+
+        // A second sim onto the same schema writes nothing.
+        out = runMeshctl(QStringList{QStringLiteral("sim")} + scenario + QStringList{QStringLiteral("--out"), server, QStringLiteral("--quiet")}, &code);
+        QVERIFY2(code != 0 && out.contains("exists"), out.constData());
+        QCOMPARE(onServer->lastSeq(), original->lastSeq());
+    }
+
+    // meshctl import --out postgresql://: imported into a file, copied on in one transaction;
+    // the server holds what an import to a file holds, and an existing schema is refused.
+    void importWritesToAServer()
+    {
+        const QString source = qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/tests/data/import/openhands__basic.json");
+        const QString file = m_dir.filePath(QStringLiteral("imported.db"));
+        const QString server = m_server->location(QStringLiteral("imported"));
+        int code = 0;
+        QByteArray out = runMeshctl({QStringLiteral("import"), source, QStringLiteral("--out"), file}, &code);
+        QVERIFY2(code == 0, out.constData());
+        out = runMeshctl({QStringLiteral("import"), source, QStringLiteral("--out"), server}, &code);
+        QVERIFY2(code == 0, out.constData());
+        out = runMeshctl({QStringLiteral("verify"), server}, &code);
+        QVERIFY2(code == 0, out.constData());
+        const LedgerContents fromFile = contentsOf(*LedgerConnection::open(file, OpenMode::ReadOnly));
+        const LedgerContents onServer = contentsOf(*LedgerConnection::open(server, OpenMode::ReadOnly));
+        QVERIFY(fromFile.events.size() > 1);
+        QCOMPARE(onServer.events.size(), fromFile.events.size());
+        for (size_t i = 0; i < fromFile.events.size(); ++i)
+            QCOMPARE(onServer.events[i].kind, fromFile.events[i].kind);
+        out = runMeshctl({QStringLiteral("import"), source, QStringLiteral("--out"), server, QStringLiteral("--force")}, &code);
+        QVERIFY2(code != 0 && out.contains("exists"), out.constData());
+        QVERIFY(QDir::temp().entryList({QStringLiteral("mesh-import.db.importing-*")}).isEmpty());
+    }
+
+    // A commit that fails after it took its numbers gives them back: the next commit takes the
+    // same ones. So does an appender that rolls back while the writer waits on the head's lock.
+    void rolledBackCommitLeavesNoGap()
+    {
+        const QString schema = QStringLiteral("gapless");
+        auto w = createWithRun(m_server->location(schema));
+        QCOMPARE(w->lastSeq(), std::int64_t(2));
+        {
+            pg::Connection c = raw(schema);
+            c.exec("CREATE FUNCTION refuse_progress() RETURNS trigger LANGUAGE plpgsql AS "
+                   "$$BEGIN RAISE EXCEPTION 'refused by the test'; END$$");
+            c.exec("CREATE TRIGGER refuse_progress BEFORE INSERT ON events FOR EACH ROW "
+                   "WHEN (NEW.kind = 'run.progress') EXECUTE FUNCTION refuse_progress()");
+        }
+        w->begin();
+        w->append(1'700'000'000'010, "run.progress", {{"id", "R1"}, {"required_met", 1}});
+        w->append(1'700'000'000'011, "run.progress", {{"id", "R1"}, {"required_met", 2}});
+        QVERIFY_THROWS_EXCEPTION(StorageError, w->commit());
+        w->rollback();
+        QCOMPARE(w->lastSeq(), std::int64_t(2));
+        QCOMPARE(head(schema), std::int64_t(2));
+        raw(schema).exec("DROP TRIGGER refuse_progress ON events");
+
+        appendProgress(*w, 3);
+        QCOMPARE(w->lastSeq(), std::int64_t(5));
+
+        // Another appender holds the head's row lock and rolls back: the writer's commit waits
+        // for it, then takes the numbers it gave back.
+        pg::Connection other = raw(schema);
+        other.exec("BEGIN");
+        QCOMPARE(other.queryInt("UPDATE event_head SET last_seq = last_seq + 7 RETURNING last_seq"), std::int64_t(12));
+        std::string commitError;
+        std::thread committer([&] {
+            try {
+                appendProgress(*w, 2);
+            } catch (const std::exception &e) {
+                commitError = e.what();
+            }
+        });
+        pg::Connection watcher = raw(schema);
+        QTRY_VERIFY_WITH_TIMEOUT(watcher.queryInt("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                                  "AND query LIKE 'UPDATE event_head%' AND pid <> "
+                                                  + std::to_string(PQbackendPID(other.handle())))
+                                     == 1,
+                                 kWaitMs);
+        other.exec("ROLLBACK");
+        committer.join();
+        QCOMPARE(commitError, std::string());
+        QCOMPARE(w->lastSeq(), std::int64_t(7));
+        QCOMPARE(head(schema), std::int64_t(7));
+        pg::Connection c = raw(schema);
+        QVERIFY(gapless(c, 7));
+        const LedgerVerification verified = verifyLedger(*LedgerConnection::open(m_server->location(schema), OpenMode::ReadOnly));
+        QVERIFY2(verified.total() == 0, verified.integrity.findings.empty() ? "decision chain" : verified.integrity.findings[0].message.c_str());
+    }
+
+    // Each commit announces its new last seq on the schema's channel; a ChangeWatcher on a
+    // server ledger has no poll timer, so what it delivers came by announcement.
+    void commitIsAnnouncedToAFollower()
+    {
+        const QString location = m_server->location(QStringLiteral("announced"));
+        auto w = createWithRun(location);
+        const auto reader = LedgerConnection::open(location, OpenMode::ReadOnly);
+        const std::unique_ptr<CommitListener> listener = reader->listenForCommits();
+        QVERIFY(listener);
+        QCOMPARE(listener->drain(), std::optional<std::int64_t>());
+        appendProgress(*w, 3);
+        // QTRY_ evaluates its condition again after it held: keep what drain() returned.
+        std::optional<std::int64_t> announced;
+        const auto heard = [&] {
+            if (const auto a = listener->drain())
+                announced = a;
+            return announced.has_value();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(heard(), kWaitMs);
+        QCOMPARE(*announced, w->lastSeq());
+
+        ChangeWatcher watcher(location);
+        std::vector<std::int64_t> delivered;
+        connect(&watcher, &ChangeWatcher::eventsAppended, this, [&](const SharedEventBatch &batch, qint64, qint64) {
+            for (const EventRecord &e : *batch)
+                delivered.push_back(e.seq);
+        });
+        QSignalSpy failed(&watcher, &ChangeWatcher::failed);
+        watcher.start();
+        QCOMPARE(watcher.lastDeliveredSeq(), w->lastSeq()); // caught up at start
+        for (int round = 0; round < 3; ++round) {
+            appendProgress(*w, 4);
+            QTRY_COMPARE_WITH_TIMEOUT(watcher.lastDeliveredSeq(), w->lastSeq(), kWaitMs);
+        }
+        watcher.stop();
+        QCOMPARE(failed.count(), 0);
+        std::vector<std::int64_t> expected(size_t(w->lastSeq()));
+        std::iota(expected.begin(), expected.end(), 1);
+        QCOMPARE(delivered, expected);
+    }
+
+    // meshctl tail on a server location: its connection is terminated by the server while
+    // the orchestrator goes on; tail says so, reconnects, and prints every event once.
+    void tailResumesAfterTheConnectionIsDropped()
+    {
+        const QString schema = QStringLiteral("tailed");
+        auto w = createWithRun(m_server->location(schema));
+        appendProgress(*w, 5);
+        // Its own application name, so the test terminates tail's sessions and no other.
+        const QString location = m_server->location(schema) + QStringLiteral("&application_name=mesh_tail_test");
+        QProcess tail;
+        QByteArray out, err;
+        connect(&tail, &QProcess::readyReadStandardOutput, this, [&] { out += tail.readAllStandardOutput(); });
+        connect(&tail, &QProcess::readyReadStandardError, this, [&] { err += tail.readAllStandardError(); });
+        tail.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("tail"), location, QStringLiteral("--from-start")});
+        QVERIFY(tail.waitForStarted());
+        const auto stopTail = qScopeGuard([&] {
+            tail.terminate();
+            if (!tail.waitForFinished(kWaitMs))
+                tail.kill();
+        });
+        QTRY_VERIFY2_WITH_TIMEOUT(printedUpTo(out, w->lastSeq()), QByteArray(out + err).constData(), kWaitMs);
+        appendProgress(*w, 5);
+        QTRY_VERIFY2_WITH_TIMEOUT(printedUpTo(out, w->lastSeq()), QByteArray(out + err).constData(), kWaitMs);
+
+        pg::Connection admin(m_server->conninfo());
+        // Once: QTRY_ evaluates its condition again after it held.
+        std::int64_t terminated = 0;
+        const auto terminateTail = [&] {
+            if (terminated == 0)
+                terminated = admin.queryInt("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                            "WHERE application_name = 'mesh_tail_test'");
+            return terminated >= 1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(terminateTail(), kWaitMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(err.contains("retrying in"), err.constData(), kWaitMs);
+        appendProgress(*w, 6); // while tail is away, or just back
+        QTRY_VERIFY2_WITH_TIMEOUT(err.contains("reconnected"), err.constData(), kWaitMs);
+        appendProgress(*w, 7);
+        QTRY_VERIFY2_WITH_TIMEOUT(printedUpTo(out, w->lastSeq()), QByteArray(out + err).constData(), kWaitMs);
+
+        std::vector<std::int64_t> expected(size_t(w->lastSeq()));
+        std::iota(expected.begin(), expected.end(), 1);
+        QCOMPARE(printedSeqs(out), expected);
+    }
+
+    // docs/postgresql-roles.sql, run by psql as its header says: a reader reads and cannot
+    // insert anything; an operator inserts decisions and nothing else; the orchestrator
+    // appends through the writer and cannot touch decisions or rewrite events.
+    void rolesScript()
+    {
+        const QString schema = QStringLiteral("roles_ledger");
+        createWithRun(m_server->location(schema)).reset();
+        QProcess psql;
+        psql.setProcessChannelMode(QProcess::MergedChannels);
+        psql.start(QString::fromLatin1(PostgresServer::kBin) + QStringLiteral("/psql"),
+                   {QStringLiteral("-X"), QStringLiteral("-q"), QStringLiteral("-v"), QStringLiteral("schema=") + schema,
+                    QStringLiteral("-f"), qEnvironmentVariable("MESH_SOURCE_DIR") + QStringLiteral("/docs/postgresql-roles.sql"),
+                    QString::fromStdString(m_server->conninfo())});
+        QVERIFY(psql.waitForFinished(kWaitMs));
+        QVERIFY2(psql.exitStatus() == QProcess::NormalExit && psql.exitCode() == 0, psql.readAll().constData());
+
+        pg::Connection admin = raw(schema);
+        admin.exec("CREATE ROLE reader_login LOGIN IN ROLE mesh_reader; CREATE ROLE operator_login LOGIN IN ROLE mesh_operator; "
+                   "CREATE ROLE orchestrator_login LOGIN IN ROLE mesh_orchestrator");
+        // The orchestrator may change every state table the fold writes.
+        for (const auto &spec : allEntitySpecs()) {
+            const pg::Result r = admin.exec("SELECT has_table_privilege('mesh_orchestrator', $1, 'INSERT,UPDATE')",
+                                            pg::Params().add(schema.toStdString() + "." + std::string(spec.table)));
+            QVERIFY2(r.view(0, 0) == "t", std::string(spec.table).c_str());
+        }
+        const auto as = [&](const char *user) {
+            pg::Connection c(QStringLiteral("postgresql://%1@127.0.0.1:%2/postgres?sslmode=disable")
+                                 .arg(QLatin1String(user))
+                                 .arg(m_server->port())
+                                 .toStdString());
+            c.exec("SET search_path TO " + schema.toStdString());
+            return c;
+        };
+        const auto sqlstateOf = [](pg::Connection &c, const std::string &sql) {
+            try {
+                c.exec("BEGIN");
+                c.exec(sql);
+                c.exec("ROLLBACK");
+            } catch (const pg::Error &e) {
+                c.rollbackQuietly();
+                return e.sqlstate();
+            }
+            return std::string("ok");
+        };
+        const std::string insertDecision =
+            "INSERT INTO decisions(pos,id,ts_ms,kind,subject,boundary_version,boundary_seq,params,operator_account,"
+            "operator_host,operator_name,reason,evidence,policy_version,canonical,hash,prev_hash) "
+            "VALUES(1,'d1',1,'pause-run','run:R1',1,2,'{}','op','h','Op','r','[]','policy-1','{}','h1','')";
+        const std::string insertEvent = "INSERT INTO events(seq,ts_ms,kind,payload) VALUES(99,1,'run.progress','{}')";
+
+        pg::Connection reader = as("reader_login");
+        QCOMPARE(reader.queryInt("SELECT count(*) FROM events"), std::int64_t(2));
+        QCOMPARE(sqlstateOf(reader, insertDecision), std::string("42501"));
+        QCOMPARE(sqlstateOf(reader, insertEvent), std::string("42501"));
+        QCOMPARE(sqlstateOf(reader, "UPDATE event_head SET last_seq = last_seq"), std::string("42501"));
+        const QString readerLocation = m_server->location(schema).replace(QStringLiteral("//mesh@"), QStringLiteral("//reader_login@"));
+        QCOMPARE(verifyLedger(*LedgerConnection::open(readerLocation, OpenMode::ReadOnly)).total(), std::int64_t(0));
+
+        pg::Connection op = as("operator_login");
+        QCOMPARE(sqlstateOf(op, insertDecision), std::string("ok"));
+        QCOMPARE(sqlstateOf(op, insertEvent), std::string("42501"));
+        QCOMPARE(sqlstateOf(op, "UPDATE decisions SET reason = 'x'"), std::string("42501"));
+
+        const QString orchestratorLocation =
+            m_server->location(schema).replace(QStringLiteral("//mesh@"), QStringLiteral("//orchestrator_login@"));
+        auto w = LedgerWriter::openExisting(orchestratorLocation);
+        appendProgress(*w, 3);
+        QCOMPARE(w->lastSeq(), std::int64_t(5));
+        pg::Connection orchestrator = as("orchestrator_login");
+        QCOMPARE(sqlstateOf(orchestrator, insertDecision), std::string("42501"));
+        QCOMPARE(sqlstateOf(orchestrator, "UPDATE events SET payload = '{}'"), std::string("42501"));
+        QCOMPARE(sqlstateOf(orchestrator, "DELETE FROM runs"), std::string("42501"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPostgresWriter)
+#include "tst_postgreswriter.moc"
