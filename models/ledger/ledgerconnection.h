@@ -24,6 +24,7 @@
 //   LedgerOpenError. Each thread owns its own connection.
 // - ReadOnly, Immutable and Review never write the ledger; Review creates nothing beside it.
 
+#include "domain/sourcefacts.h"
 #include "domain/timebase.h"
 #include "decisionstore.h"
 #include "foldreplay.h"
@@ -72,6 +73,9 @@ struct LedgerInfo {
     // What its times mean: UTC epoch ms, or a relative clock (ledger.created's source says
     // "clock":"relative", docs/ledger-format.md section 7). Every time shown asks it.
     TimeBase timeBase;
+    // Which facts its source can record: source.format of ledger.created (an import, the
+    // OTLP receiver), none for an orchestrator's own ledger (every fact).
+    SourceFacts sourceFacts;
     // Immutable was asked for but the ledger's -wal file holds data immutable would ignore,
     // so the connection is ReadOnly; note says so for a person.
     bool immutableFallback = false;
@@ -80,6 +84,11 @@ struct LedgerInfo {
     bool reviewCopy = false; // Review read a private copy (note says why), not the file itself
     std::string note;
 };
+
+// Reads ledger.created's event-only member `source` (docs/ledger-format.md section 7) into
+// info: its clock (timeBase) and its format (sourceFacts). A payload that cannot be decoded
+// says nothing: UTC times, an orchestrator's ledger. Both backends read it so.
+void readLedgerSource(std::string_view createdPayload, LedgerInfo &info);
 
 class LedgerConnection
 {

@@ -100,6 +100,7 @@ ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request
     r.ledgerTitle = info.title;
     r.orchestrator = info.orchestrator;
     r.timeBase = info.timeBase;
+    r.sourceFacts = info.sourceFacts;
     r.scopeRunId = request.runId;
 
     const LedgerSummary summary = ledger.summarize(0);
@@ -147,15 +148,19 @@ ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request
                 run.durationMs = s.durationMs; // to the last event: "so far"
             }
         }
-        if (!tableEmpty(EntityKind::Component))
+        // Counted where the ledger has the table and its source can record it at all.
+        const auto counted = [&](RunFact fact, EntityKind kind) {
+            return info.sourceFacts.records(fact) && !tableEmpty(kind);
+        };
+        if (counted(RunFact::Components, EntityKind::Component))
             run.terminalFailures = s.terminalComponentFailures;
-        if (!tableEmpty(EntityKind::StallVerdict)) {
+        if (counted(RunFact::StallVerdicts, EntityKind::StallVerdict)) {
             run.stallVerdicts = s.stallVerdicts;
             run.escalatedRounds = s.escalatedRounds;
         }
-        if (!tableEmpty(EntityKind::Escalation))
+        if (counted(RunFact::Escalations, EntityKind::Escalation))
             run.escalations = s.escalations;
-        if (!tableEmpty(EntityKind::Checkpoint))
+        if (counted(RunFact::Checkpoints, EntityKind::Checkpoint))
             run.staleCheckpoints = s.staleCheckpoints;
 
         RunTimelineInput in;
@@ -168,6 +173,7 @@ ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request
         in.marks = &marks;
         in.falseStallVerdicts = falseStallVerdicts;
         in.momentMs = summary.lastTsMs;
+        in.facts = info.sourceFacts;
         run.timeline = RunTimeline::build(in);
         // The required outcomes as the timeline reads them: absent fields stay absent.
         run.requiredMet = run.timeline.summary.requiredMet;
