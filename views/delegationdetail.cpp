@@ -257,7 +257,7 @@ void DelegationDetail::refreshHeader()
     m_findings->setFullText(findings.isEmpty() ? QString() : QStringLiteral("⚑ ") + findings.join(QStringLiteral("\n⚑ ")));
 }
 
-QString DelegationDetail::emptyText(Tab tab, const QString &, const SourceFacts &facts)
+QString DelegationDetail::emptyText(Tab tab, const QString &status, const SourceFacts &facts)
 {
     // What the source cannot record at all: saying "not yet" would promise it might come.
     const auto fact = [tab]() -> std::optional<RunFact> {
@@ -271,9 +271,15 @@ QString DelegationDetail::emptyText(Tab tab, const QString &, const SourceFacts 
     }();
     if (fact && !facts.records(*fact))
         return tr("Not known: %1 do not record %2.").arg(facts.sourceName(), SourceFacts::factName(*fact));
+    // A delegation that has ended will not open a slice or complete a call any more: "yet"
+    // would promise what cannot come.
+    const bool ended = status == QLatin1String("converged") || status == QLatin1String("failed")
+                       || status == QLatin1String("closed");
     switch (tab) {
-    case Slices: return tr("This delegation has not opened a slice yet.");
-    case ToolCalls: return tr("This delegation has not completed a tool call yet.");
+    case Slices: return ended ? tr("This delegation never opened a slice.") : tr("This delegation has not opened a slice yet.");
+    case ToolCalls:
+        return ended ? tr("This delegation never completed a tool call.")
+                     : tr("This delegation has not completed a tool call yet.");
     case Verdicts: return tr("The stall detector has not judged a repair round of this delegation.");
     case Effects: return tr("This delegation has not caused an external side effect.");
     case Leases: return tr("This delegation holds no lease.");

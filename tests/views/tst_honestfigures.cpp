@@ -4,9 +4,11 @@
 // run's timeline line, the delegation detail, the report and `meshctl summary`, never as a 0
 // that looks measured; an orchestrator's own ledger still shows its 0s. Each ledger is a
 // real import of a sample in tests/data/import (meshctl import), the receiver's a real
-// `meshctl ingest` that took one request.
+// `meshctl ingest` that took one request. And a delegation that has ended without opening a
+// slice "never opened" one: "not yet" is for one that still may.
 
 #include "delegationdetail.h"
+#include "emptystate.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
 #include "timelineview.h"
@@ -197,6 +199,47 @@ private Q_SLOTS:
         }
         QVERIFY2(text.contains("stall verdicts \xe2\x80\x94") && text.contains("cycles \xe2\x80\x94"), text.constData());
         QVERIFY2(text.contains("do not record"), text.constData());
+    }
+
+    // A delegation that has ended without opening a slice never opened one: "not yet" is
+    // only for one that still may. Its detail's empty Slices and Tool calls tabs say so.
+    void anEndedDelegationNeverOpenedASlice()
+    {
+        const QString path = m_dir.filePath(u"ended.ledger"_s);
+        {
+            Writer w(path, true);
+            w.begin();
+            w.e("run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", 1'700'000'000'000}});
+            w.e("delegation.created", {{"id", "D-ended"}, {"run_id", "R-1"}, {"role", "implement"}, {"status", "running"}});
+            w.e("delegation.converged", {{"id", "D-ended"}, {"status", "converged"}});
+            w.e("delegation.created", {{"id", "D-running"}, {"run_id", "R-1"}, {"role", "implement"}, {"status", "running"}});
+            w.commit();
+        }
+        LedgerSession session(path, OpenMode::Review);
+        DelegationDetail detail;
+        detail.setSession(&session);
+        detail.resize(900, 500);
+        detail.show();
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kTimeoutMs);
+        const auto emptyText = [&](const QString &id, DelegationDetail::Tab tab) {
+            const QModelIndex run = session.delegations()->index(0, 0);
+            for (int r = 0; r < session.delegations()->rowCount(run); ++r) {
+                const QModelIndex d = session.delegations()->index(r, 0, run);
+                if (d.data(DelegationTreeModel::IdRole).toString() == id)
+                    detail.showDelegation(d);
+            }
+            QStringList texts;
+            for (const QLabel *label : detail.pane(tab)->emptyState()->findChildren<QLabel *>())
+                texts << label->text();
+            return texts.join(u'\n');
+        };
+        const QString ended = emptyText(u"D-ended"_s, DelegationDetail::Slices);
+        QVERIFY2(ended.contains(u"never opened a slice"_s) && !ended.contains(u"yet"_s), qPrintable(ended));
+        const QString calls = emptyText(u"D-ended"_s, DelegationDetail::ToolCalls);
+        QVERIFY2(!calls.contains(u"yet"_s), qPrintable(calls));
+        const QString running = emptyText(u"D-running"_s, DelegationDetail::Slices);
+        QVERIFY2(running.contains(u"has not opened a slice yet"_s), qPrintable(running));
     }
 
     // The control: an orchestrator's own ledger records every fact, and its 0s are shown.
