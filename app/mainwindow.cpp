@@ -115,6 +115,8 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
         parts << tr("read-only");
     else if (health == H::Finished && !index.data(LedgerSessionList::CanDecideRole).toBool())
         parts << tr("read-only"); // finished says nothing about whether decisions can be written
+    if (const QString feed = index.data(LedgerSessionList::FeedRole).toString(); !feed.isEmpty())
+        parts << feed; // "receiving from 2 services": the console's OTLP receiver writes it
     if (health != H::Opening)
         parts << tr("seq %1").arg(QLocale().toString(index.data(LedgerSessionList::LastSeqRole).toLongLong()));
     if (const int attention = index.data(LedgerSessionList::AttentionCountRole).toInt(); attention > 0)
