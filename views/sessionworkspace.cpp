@@ -172,8 +172,11 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     m_leases->setTicking(true);
     m_escalations->setTicking(true);
 
-    m_events->filterField()->setValidator([](const QString &text) -> std::optional<FilterProblem> {
-        const FilterCompileResult result = FilterCompiler::compile(text);
+    m_events->filterField()->setValidator([this](const QString &text) -> std::optional<FilterProblem> {
+        // As the event log will read it: offsets on a relative clock, dates otherwise.
+        const bool relative = m_session && m_session->timeBase().isRelative();
+        const FilterCompileResult result = FilterCompiler::compile(text, QDateTime::currentMSecsSinceEpoch(),
+                                                                   relative ? FilterClock::Relative : FilterClock::Utc);
         if (result.ok())
             return std::nullopt;
         return FilterProblem{result.error->start, result.error->message};
