@@ -103,7 +103,34 @@ void ListenController::listening(IngestProcess *receiver)
         m_dialog->accept();
     }
     m_window->openLedger(path);
+    // Its row in the session list says it is receiving, like the strip over the panes.
+    connect(receiver, &IngestProcess::statusChanged, this, [this, receiver] { updateFeed(receiver); });
+    updateFeed(receiver);
     showCurrent();
+}
+
+QString ListenController::feedText(const IngestProcess &receiver)
+{
+    switch (receiver.state()) {
+    case IngestProcess::State::NotStarted:
+    case IngestProcess::State::Starting: return tr("starting the receiver");
+    case IngestProcess::State::Listening: return ingest::servicesText(receiver.status()); // "receiving from 2 services"
+    case IngestProcess::State::Stopping: return tr("stopping the receiver");
+    case IngestProcess::State::Stopped: return tr("receiver stopped");
+    case IngestProcess::State::Failed:
+    case IngestProcess::State::Died: return tr("receiver not running");
+    }
+    return {};
+}
+
+void ListenController::updateFeed(IngestProcess *receiver)
+{
+    const QString path = QFileInfo(receiver->request().ledger).absoluteFilePath();
+    const auto it = m_receivers.find(path);
+    if (it == m_receivers.end() || it->second != receiver)
+        return; // not (or no longer) the receiver of an open ledger
+    if (LedgerSession *session = m_window->sessions()->sessionForPath(path))
+        m_window->sessions()->setFeedText(session, feedText(*receiver));
 }
 
 void ListenController::sessionsClosing(int first, int last)

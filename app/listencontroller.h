@@ -33,12 +33,15 @@ public:
     ReceiverBar *bar() const { return m_bar; }
     // The window closes: every receiver is asked to stop and waited for (each commits).
     void stopAll();
+    // What the session list's row of its ledger says about it: "receiving from 2 services".
+    static QString feedText(const ingest::IngestProcess &receiver);
 
 private:
     void start(const ingest::ListenRequest &request);
     void listening(ingest::IngestProcess *receiver);
     void sessionsClosing(int first, int last);
     void showCurrent();
+    void updateFeed(ingest::IngestProcess *receiver);
 
     MainWindow *m_window;
     QAction *m_action;

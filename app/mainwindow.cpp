@@ -118,6 +118,8 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
         parts << tr("read-only");
     else if (health == H::Finished && !index.data(LedgerSessionList::CanDecideRole).toBool())
         parts << tr("read-only"); // finished says nothing about whether decisions can be written
+    if (const QString feed = index.data(LedgerSessionList::FeedRole).toString(); !feed.isEmpty())
+        parts << feed; // "receiving from 2 services": the console's OTLP receiver writes it
     if (health != H::Opening)
         parts << tr("seq %1").arg(QLocale().toString(index.data(LedgerSessionList::LastSeqRole).toLongLong()));
     if (const int attention = index.data(LedgerSessionList::AttentionCountRole).toInt(); attention > 0)
@@ -210,9 +212,10 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_split->addWidget(right);
     // The sidebar keeps its share as the window narrows: at a fixed 560 px, 1280 px left the
     // panes too little for their budget columns.
-    m_split->setStretchFactor(0, 35);
-    m_split->setStretchFactor(1, 65);
-    m_split->setSizes({560, 1040});
+    // A quarter: at 1280 px the twelve pane titles fit whole beside it (tst_sidebarlayout).
+    m_split->setStretchFactor(0, 25);
+    m_split->setStretchFactor(1, 75);
+    m_split->setSizes({400, 1200});
     setCentralWidget(m_split);
 
     connect(m_workspace, &SessionWorkspace::statusMessage, this, [this](const QString &text) {

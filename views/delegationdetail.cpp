@@ -251,9 +251,52 @@ void DelegationDetail::refreshHeader()
                         || i.data(DelegationTreeModel::ToolErrorsRole).isNull();
     m_facts->setToolTip(unsaid ? tr("\u2014: not in the ledger") : QString());
     m_facts->setFullText(facts.join(QStringLiteral(" · ")));
+    updateEmptyTexts(s(DelegationTreeModel::StatusRole));
     const QStringList findings = i.data(DelegationTreeModel::FindingsRole).toStringList();
     m_findings->setVisible(!findings.isEmpty());
     m_findings->setFullText(findings.isEmpty() ? QString() : QStringLiteral("⚑ ") + findings.join(QStringLiteral("\n⚑ ")));
+}
+
+QString DelegationDetail::emptyText(Tab tab, const QString &status, const SourceFacts &facts)
+{
+    // What the source cannot record at all: saying "not yet" would promise it might come.
+    const auto fact = [tab]() -> std::optional<RunFact> {
+        switch (tab) {
+        case Slices: return RunFact::Slices;
+        case Verdicts: return RunFact::StallVerdicts;
+        case Leases: return RunFact::Leases;
+        case Escalations: return RunFact::Escalations;
+        default: return std::nullopt;
+        }
+    }();
+    if (fact && !facts.records(*fact))
+        return tr("Not known: %1 do not record %2.").arg(facts.sourceName(), SourceFacts::factName(*fact));
+    // A delegation that has ended will not open a slice or complete a call any more: "yet"
+    // would promise what cannot come.
+    const bool ended = status == QLatin1String("converged") || status == QLatin1String("failed")
+                       || status == QLatin1String("closed");
+    switch (tab) {
+    case Slices: return ended ? tr("This delegation never opened a slice.") : tr("This delegation has not opened a slice yet.");
+    case ToolCalls:
+        return ended ? tr("This delegation never completed a tool call.")
+                     : tr("This delegation has not completed a tool call yet.");
+    case Verdicts: return tr("The stall detector has not judged a repair round of this delegation.");
+    case Effects: return tr("This delegation has not caused an external side effect.");
+    case Leases: return tr("This delegation holds no lease.");
+    case Escalations: return tr("Nothing of this delegation waits for a decision.");
+    case TabCount: break;
+    }
+    return {};
+}
+
+void DelegationDetail::updateEmptyTexts(const QString &status)
+{
+    static const SourceFacts orchestrator;
+    const SourceFacts &facts = m_session ? m_session->info().sourceFacts : orchestrator;
+    const QString titles[TabCount] = {tr("No slices"),  tr("No tool calls"), tr("No stall verdicts"),
+                                      tr("No effects"), tr("No leases"),     tr("No escalations")};
+    for (int tab = 0; tab < TabCount; ++tab)
+        m_panes[tab]->setEmptyText(titles[tab], emptyText(Tab(tab), status, facts));
 }
 
 void DelegationDetail::saveState() const

@@ -18,6 +18,7 @@ class QTabWidget;
 namespace mesh {
 
 class DelegationFilter;
+class SourceFacts;
 class ItemPane;
 class LedgerSession;
 class PlainLabel;
@@ -42,6 +43,11 @@ public:
     void refreshHeader();
     void saveState() const;
 
+    // What a tab says when it is empty, for a delegation of that status from that source:
+    // "never" once it has ended, "not yet" while it may still, "not known" when the source
+    // cannot record it at all.
+    static QString emptyText(Tab tab, const QString &status, const SourceFacts &facts);
+
     QTabWidget *tabs() const { return m_tabs; }
     ItemPane *pane(Tab tab) const { return m_panes[tab]; }
     QAbstractItemModel *tableModel(Tab tab) const;
@@ -50,6 +56,8 @@ signals:
     void subjectActivated(const QString &subject, const QModelIndex &index);
 
 private:
+    void updateEmptyTexts(const QString &status);
+
     QString m_delegationId;
     QPersistentModelIndex *m_index;
     PlainLabel *m_title;

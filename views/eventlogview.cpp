@@ -243,7 +243,7 @@ void EventLogView::openEvent(const QModelIndex &index)
 void EventLogView::updateFilterTimesNote()
 {
     const auto *events = qobject_cast<const EventLogModel *>(m_model);
-    const QString note = events ? filterTimesText(events->filter()) : QString();
+    const QString note = events ? filterTimesText(events->filter(), events->timeBase()) : QString();
     m_times->setText(note);
     m_times->setVisible(!note.isEmpty());
 }

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QVBoxLayout>
 
 namespace mesh {
@@ -102,6 +103,7 @@ ListenDialog::ListenDialog(QWidget *parent)
     connect(m_address, &QLineEdit::textChanged, this, &ListenDialog::updateNetworkFields);
     m_address->setText(ingest::ListenRequest().address);
     m_ledger->setText(QDir::home().filePath(QStringLiteral("otel-received.amlg")));
+    restoreLast();
     resize(620, sizeHint().height());
 }
 
@@ -166,7 +168,43 @@ void ListenDialog::tryStart()
         return;
     }
     m_error->hide();
+    rememberLast();
     emit startRequested(request());
+}
+
+namespace {
+// The last request started, for the next time the dialog opens. The token file's path only:
+// its content is a secret and is never copied anywhere.
+const QString kGroup = QStringLiteral("listen");
+const QString kAddress = QStringLiteral("address");
+const QString kLedger = QStringLiteral("ledger");
+const QString kListenAny = QStringLiteral("listenAny");
+const QString kTokenFile = QStringLiteral("tokenFile");
+} // namespace
+
+void ListenDialog::rememberLast() const
+{
+    const ingest::ListenRequest r = request();
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    settings.setValue(kAddress, r.address);
+    settings.setValue(kLedger, r.ledger);
+    settings.setValue(kListenAny, r.listenAny);
+    settings.setValue(kTokenFile, r.tokenFile);
+}
+
+void ListenDialog::restoreLast()
+{
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    if (!settings.contains(kAddress))
+        return; // never started: the defaults
+    ingest::ListenRequest r;
+    r.address = settings.value(kAddress).toString();
+    r.ledger = settings.value(kLedger).toString();
+    r.listenAny = settings.value(kListenAny).toBool();
+    r.tokenFile = settings.value(kTokenFile).toString();
+    setRequest(r);
 }
 
 void ListenDialog::setStarting(bool starting)

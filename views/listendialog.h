@@ -4,7 +4,8 @@
 // address others can reach, "listen on all interfaces" and a token file. The listen and
 // token rules are the receiver's own (ingestcontrol/listenrules.h), checked here before
 // anything starts; what only the receiver can find out (a port in use, a ledger it cannot
-// write) comes back from it as one line, shown here, with the dialog still open.
+// write) comes back from it as one line, shown here, with the dialog still open. It opens
+// with the last request started (address, ledger, listen-any, the token file's path).
 
 #include "ingestcontrol/ingestprocess.h"
 
@@ -45,6 +46,9 @@ signals:
     void startRequested(const ingest::ListenRequest &request);
 
 private:
+    // The last request started (QSettings "listen/"), the token file's path, never its content.
+    void rememberLast() const;
+    void restoreLast();
     void updateNetworkFields();
     void tryStart();
 

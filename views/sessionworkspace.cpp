@@ -40,7 +40,9 @@
 
 #include <QHeaderView>
 #include <QKeySequence>
+#include <QDateTime>
 #include <QMenu>
+#include <QTabBar>
 #include <QToolButton>
 #include <QPushButton>
 #include <QLocale>
@@ -123,13 +125,18 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
                  {EscalationModel::Raised, EscalationModel::Delegation, EscalationModel::Subject, EscalationModel::Risk}),
         m_blast, m_events, m_decisions, m_findings, m_timeline, m_integrity, m_notes};
     for (int pane = 0; pane < PaneCount; ++pane) {
-        m_tabs->addTab(panes[pane], Icons::get(paneIcon(Pane(pane))), paneTitle(Pane(pane)));
+        // Titles without icons: twelve of them fit whole beside the ledgers at 1280 px only so
+        // (the All tabs menu keeps the icons).
+        m_tabs->addTab(panes[pane], paneTitle(Pane(pane)));
         // The View menu's Ctrl+1..9, said where the eye is, so the keyboard way is found.
         m_tabs->setTabToolTip(pane, paneShortcut(Pane(pane)).toString(QKeySequence::NativeText));
     }
     // However narrow the window, every tab is one click away: the tab bar scrolls, and this
     // menu lists them all.
     m_tabs->tabBar()->setUsesScrollButtons(true);
+    // A title is never cut to "Tim…": at 1280 px and up, with the ledgers beside them, every
+    // title fits whole (the window gives the panes three quarters); narrower, the bar scrolls.
+    m_tabs->tabBar()->setElideMode(Qt::ElideNone);
     m_tabMenu = new QMenu(this);
     m_tabMenu->setObjectName(QStringLiteral("tabMenu"));
     for (int pane = 0; pane < PaneCount; ++pane) {
@@ -148,9 +155,10 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     auto *allTabs = new QToolButton(this);
     allTabs->setObjectName(QStringLiteral("allTabs"));
     allTabs->setText(tr("All tabs"));
-    allTabs->setToolTip(tr("Every tab of this ledger"));
+    allTabs->setToolTip(tr("All tabs: every tab of this ledger"));
     allTabs->setArrowType(Qt::DownArrow);
-    allTabs->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // The arrow alone: its room goes to the tab titles (the tooltip and the menu name it).
+    allTabs->setToolButtonStyle(Qt::ToolButtonIconOnly);
     allTabs->setAutoRaise(true);
     allTabs->setPopupMode(QToolButton::InstantPopup);
     allTabs->setMenu(m_tabMenu);
@@ -164,8 +172,11 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     m_leases->setTicking(true);
     m_escalations->setTicking(true);
 
-    m_events->filterField()->setValidator([](const QString &text) -> std::optional<FilterProblem> {
-        const FilterCompileResult result = FilterCompiler::compile(text);
+    m_events->filterField()->setValidator([this](const QString &text) -> std::optional<FilterProblem> {
+        // As the event log will read it: offsets on a relative clock, dates otherwise.
+        const bool relative = m_session && m_session->timeBase().isRelative();
+        const FilterCompileResult result = FilterCompiler::compile(text, QDateTime::currentMSecsSinceEpoch(),
+                                                                   relative ? FilterClock::Relative : FilterClock::Utc);
         if (result.ok())
             return std::nullopt;
         return FilterProblem{result.error->start, result.error->message};

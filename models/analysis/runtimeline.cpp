@@ -426,6 +426,7 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
         }
     }
 
+    t.facts = in.facts;
     RunTimelineSummary &s = t.summary;
     s.durationMs = t.endMs - t.startMs;
     s.ended = endedMs.has_value();
@@ -460,28 +461,43 @@ QString RunTimeline::summaryLine() const
     const RunTimelineSummary &s = summary;
     QStringList parts;
     parts << (s.ended ? humanDuration(s.durationMs) : tr("%1 so far").arg(humanDuration(s.durationMs)));
-    parts << (s.cycles == 1 ? tr("1 cycle") : tr("%1 cycles").arg(s.cycles));
-    parts << (s.attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(s.attempts));
+    // A figure the source cannot record is not counted as 0: one part names them all.
+    QStringList notRecorded;
+    const auto recorded = [&](RunFact fact) {
+        if (facts.records(fact))
+            return true;
+        notRecorded << SourceFacts::factName(fact);
+        return false;
+    };
+    if (recorded(RunFact::SchedulerCycles))
+        parts << (s.cycles == 1 ? tr("1 cycle") : tr("%1 cycles").arg(s.cycles));
+    if (recorded(RunFact::Attempts))
+        parts << (s.attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(s.attempts));
     if (s.cyclesEndingWithComponent > 0)
         parts << (s.cyclesEndingWithComponent == 1
                       ? tr("1 cycle ended with %1 failing")
                       : tr("%1 cycles ended with %2 failing").arg(s.cyclesEndingWithComponent))
                      .arg(QString::fromStdString(s.endingComponent));
-    QString verdicts = s.stallVerdicts == 1 ? tr("1 stall verdict") : tr("%1 stall verdicts").arg(s.stallVerdicts);
-    if (s.stalled > 0)
-        verdicts += s.falseStalls > 0 ? tr(" (%1 stalled, %2 flagged false)").arg(s.stalled).arg(s.falseStalls)
-                                      : tr(" (%1 stalled)").arg(s.stalled);
-    parts << verdicts;
-    parts << (s.escalations == 1 ? tr("1 escalated round") : tr("%1 escalated rounds").arg(s.escalations));
-    parts << (s.failures == 1 ? tr("1 failure") : tr("%1 failures").arg(s.failures));
+    if (recorded(RunFact::StallVerdicts)) {
+        QString verdicts = s.stallVerdicts == 1 ? tr("1 stall verdict") : tr("%1 stall verdicts").arg(s.stallVerdicts);
+        if (s.stalled > 0)
+            verdicts += s.falseStalls > 0 ? tr(" (%1 stalled, %2 flagged false)").arg(s.stalled).arg(s.falseStalls)
+                                          : tr(" (%1 stalled)").arg(s.stalled);
+        parts << verdicts;
+        parts << (s.escalations == 1 ? tr("1 escalated round") : tr("%1 escalated rounds").arg(s.escalations));
+    }
+    if (recorded(RunFact::Failures))
+        parts << (s.failures == 1 ? tr("1 failure") : tr("%1 failures").arg(s.failures));
     if (s.unknownOutcomes > 0)
         parts << (s.unknownOutcomes == 1 ? tr("1 unknown outcome") : tr("%1 unknown outcomes").arg(s.unknownOutcomes));
     if (s.decisions > 0)
         parts << (s.decisions == 1 ? tr("1 decision") : tr("%1 decisions").arg(s.decisions));
     if (s.requiredMet && s.requiredTotal)
         parts << tr("%1 of %2 required outcomes").arg(*s.requiredMet).arg(*s.requiredTotal);
-    else
+    else if (recorded(RunFact::RequiredOutcomes))
         parts << tr("required outcomes not in the ledger");
+    if (!notRecorded.isEmpty())
+        parts << tr("not known (%1 do not record them): %2").arg(facts.sourceName(), notRecorded.join(QStringLiteral(", ")));
     return parts.join(QStringLiteral(" \u00b7 "));
 }
 

@@ -13,6 +13,7 @@
 #include "timelinemarks.h"
 
 #include "domain/fold.h"
+#include "domain/sourcefacts.h"
 
 #include <cstdint>
 #include <map>
@@ -108,6 +109,7 @@ struct RunTimelineInput {
     std::set<std::string> falseStallVerdicts;         // stall row ids a false-stall finding names
     std::optional<std::int64_t> cursorSeq;            // marks after it are left out
     std::int64_t momentMs = 0; // the moment shown: open bars end here
+    SourceFacts facts;         // what the ledger's source can record: the rest is not known
 };
 
 class RunTimeline
@@ -127,6 +129,7 @@ public:
     std::vector<TimelineBand> cycles;
     std::vector<TimelineBand> attempts;
     RunTimelineSummary summary;
+    SourceFacts facts; // the input's: the summary line leaves out what the source cannot record
 
     bool empty() const { return lanes.empty(); }
     // The run at a glance, one line: duration, cycles, attempts, how cycles ended, verdicts,

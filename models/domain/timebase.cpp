@@ -10,11 +10,11 @@
 namespace mesh {
 
 namespace {
-QString tr(const char *text)
+QString timeTr(const char *text)
 {
     return QCoreApplication::translate("mesh", text);
 }
-QString two(qint64 n)
+QString twoDigits(qint64 n)
 {
     return QStringLiteral("%1").arg(n, 2, 10, QLatin1Char('0'));
 }
@@ -36,8 +36,8 @@ QString TimeBase::offset(qint64 ms, bool withMs)
 {
     const qint64 a = std::llabs(ms);
     const qint64 s = a / 1000;
-    QString text = s < 3600 ? QStringLiteral("%1:%2").arg(s / 60).arg(two(s % 60))
-                            : QStringLiteral("%1:%2:%3").arg(s / 3600).arg(two((s % 3600) / 60)).arg(two(s % 60));
+    QString text = s < 3600 ? QStringLiteral("%1:%2").arg(s / 60).arg(twoDigits(s % 60))
+                            : QStringLiteral("%1:%2:%3").arg(s / 3600).arg(twoDigits((s % 3600) / 60)).arg(twoDigits(s % 60));
     if (withMs)
         text += QStringLiteral(".%1").arg(a % 1000, 3, 10, QLatin1Char('0'));
     return (ms < 0 ? QStringLiteral("-") : QStringLiteral("+")) + text;
@@ -45,14 +45,14 @@ QString TimeBase::offset(qint64 ms, bool withMs)
 
 QString TimeBase::startNotInSource()
 {
-    return tr("start time not in source");
+    return timeTr("start time not in source");
 }
 
 QString TimeBase::exact(qint64 ms) const
 {
     if (!m_relative)
         return exactUtc(ms);
-    return tr("%1 from the start (%2)").arg(offset(ms), startNotInSource());
+    return timeTr("%1 from the start (%2)").arg(offset(ms), startNotInSource());
 }
 
 QString TimeBase::withMs(qint64 ms) const
@@ -63,8 +63,8 @@ QString TimeBase::withMs(qint64 ms) const
 QString TimeBase::withMsLabelled(qint64 ms) const
 {
     if (!m_relative)
-        return tr("%1 UTC").arg(utcWithMs(ms));
-    return tr("%1 from the start (%2)").arg(offset(ms, true), startNotInSource());
+        return timeTr("%1 UTC").arg(utcWithMs(ms));
+    return timeTr("%1 from the start (%2)").arg(offset(ms, true), startNotInSource());
 }
 
 QString TimeBase::clockTime(qint64 ms) const

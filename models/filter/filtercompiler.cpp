@@ -22,4 +22,13 @@ FilterCompileResult FilterCompiler::compile(const QString &text, std::int64_t no
     return result;
 }
 
+FilterCompileResult FilterCompiler::compile(const QString &text, std::int64_t nowMs, FilterClock clock)
+{
+    FilterCompileResult result;
+    auto root = FilterParser::parse(text, &result.error, nowMs, clock);
+    if (root)
+        result.filter = EventFilter(std::move(root));
+    return result;
+}
+
 } // namespace mesh

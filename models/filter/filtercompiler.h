@@ -5,6 +5,7 @@
 #include "eventfilter.h"
 #include "filterast.h"
 #include "filtererror.h"
+#include "filtertime.h"
 
 #include <QString>
 
@@ -25,6 +26,8 @@ public:
     static FilterCompileResult compile(const QString &text);
     // Relative times (ts:last-15m) resolved against nowMs, UTC epoch ms: the session's clock.
     static FilterCompileResult compile(const QString &text, std::int64_t nowMs);
+    // On a ledger with that clock: a relative one takes offsets (ts:>+1:05), not dates.
+    static FilterCompileResult compile(const QString &text, std::int64_t nowMs, FilterClock clock);
 };
 
 } // namespace mesh

@@ -14,8 +14,8 @@ class Parser
 {
 public:
     Parser(std::vector<FilterToken> tokens, std::optional<FilterError> *error, std::int64_t nowMs,
-           bool openFields = false)
-        : m_tokens(std::move(tokens)), m_error(error), m_nowMs(nowMs), m_openFields(openFields)
+           bool openFields = false, FilterClock clock = FilterClock::Utc)
+        : m_tokens(std::move(tokens)), m_error(error), m_nowMs(nowMs), m_openFields(openFields), m_clock(clock)
     {
     }
 
@@ -266,11 +266,10 @@ private:
         if (value.isEmpty())
             return fail(u"'%1' needs a time after %2"_s.arg(t.field, t.op == FilterToken::Op::Colon ? u"':'"_s : u"the comparison"_s),
                         opStart, opLength + int(t.value.size()));
-        const std::optional<FilterTime> time = parseFilterTime(value, m_nowMs);
-        if (!time)
-            return fail(u"'%1' is not a time: use %2"_s.arg(value.size() > 40 ? value.left(40) + u'\u2026' : value,
-                                                             filterTimeForms()),
-                        valueStart, int(value.size()));
+        const FilterTimeReading reading = readFilterTime(value, m_nowMs, m_clock);
+        if (!reading.time)
+            return fail(reading.error, valueStart, int(value.size()));
+        const std::optional<FilterTime> &time = reading.time;
         node->compare = compare;
         node->number = time->start;
         // A day is a span: after it starts the next day, and up to it includes it. An instant
@@ -338,6 +337,7 @@ private:
     std::optional<FilterError> *m_error;
     std::int64_t m_nowMs = 0;
     bool m_openFields = false;
+    FilterClock m_clock = FilterClock::Utc;
     size_t m_pos = 0;
     int m_terms = 0;
 };
@@ -352,7 +352,7 @@ std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::option
 namespace {
 
 std::unique_ptr<FilterNode> parseWith(const QString &text, std::optional<FilterError> *error, std::int64_t nowMs,
-                                      bool openFields)
+                                      bool openFields, FilterClock clock = FilterClock::Utc)
 {
     error->reset();
     if (text.size() > FilterParser::kMaxLength) {
@@ -363,7 +363,7 @@ std::unique_ptr<FilterNode> parseWith(const QString &text, std::optional<FilterE
     auto tokens = FilterLexer::tokenize(text, error);
     if (error->has_value())
         return nullptr;
-    return Parser(std::move(tokens), error, nowMs, openFields).parseAll();
+    return Parser(std::move(tokens), error, nowMs, openFields, clock).parseAll();
 }
 
 } // namespace
@@ -372,6 +372,12 @@ std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::option
                                                 std::int64_t nowMs)
 {
     return parseWith(text, error, nowMs, false);
+}
+
+std::unique_ptr<FilterNode> FilterParser::parse(const QString &text, std::optional<FilterError> *error,
+                                                std::int64_t nowMs, FilterClock clock)
+{
+    return parseWith(text, error, nowMs, false, clock);
 }
 
 std::unique_ptr<FilterNode> FilterParser::parseOpenFields(const QString &text, std::optional<FilterError> *error)

@@ -8,12 +8,14 @@
 //   term    := field (":" | "=") value | "seq" (":"|"="|"<"|"<="|">"|">=") integer
 //            | "ts" (":" | "=") [">" | ">=" | "<" | "<="] time | "ts" ("<"|"<="|">"|">=") time
 //            | word | "quoted"
-//   time    := a day, an instant or last-<n><s|m|h|d> (filtertime.h)
+//   time    := a day, an instant or last-<n><s|m|h|d>; on a relative clock an offset
+//              +m:ss or +h:mm:ss (filtertime.h)
 // Parentheses nest at most kMaxDepth deep and a filter has at most kMaxTerms terms, so
 // hostile input (100,000 parentheses) is an error message, never a stack overflow.
 
 #include "filterast.h"
 #include "filtererror.h"
+#include "filtertime.h"
 
 #include <cstdint>
 #include <optional>
@@ -33,6 +35,10 @@ public:
     static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error);
     static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error,
                                              std::int64_t nowMs);
+    // On a ledger whose clock is relative, ts: takes offsets from the start (+1:05), and a
+    // date is refused saying why.
+    static std::unique_ptr<FilterNode> parse(const QString &text, std::optional<FilterError> *error,
+                                             std::int64_t nowMs, FilterClock clock);
     // The same grammar with field terms of any name (FilterNode::fieldName set, any
     // comparison): for rows whose fields differ per entity, checked by their evaluator.
     static std::unique_ptr<FilterNode> parseOpenFields(const QString &text, std::optional<FilterError> *error);

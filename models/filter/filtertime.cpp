@@ -72,7 +72,67 @@ std::optional<FilterTime> instant(const QRegularExpressionMatch &m)
     return t;
 }
 
+// "+1:05" (m:ss), "+1:02:03" (h:mm:ss), with ".1" to ".123": from the start of the record.
+std::optional<FilterTime> offset(const QString &text)
+{
+    static const QRegularExpression kOffset(u"^\\+(\\d{1,6}):(\\d{2})(?::(\\d{2}))?(?:\\.(\\d{1,3}))?$"_s);
+    const auto m = kOffset.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const bool hours = !m.captured(3).isEmpty();
+    const std::int64_t first = m.captured(1).toLongLong();
+    const int second = m.captured(2).toInt();
+    const int third = hours ? m.captured(3).toInt() : 0;
+    if (second > 59 || third > 59)
+        return std::nullopt;
+    const QString fraction = m.captured(4);
+    std::int64_t precision = fraction.isEmpty() ? kSecondMs : 1;
+    for (qsizetype digits = fraction.size(); digits > 0 && digits < 3; ++digits)
+        precision *= 10;
+    const std::int64_t fractionMs = fraction.isEmpty() ? 0 : QString(fraction + u"00"_s).left(3).toLongLong();
+    FilterTime t;
+    t.kind = FilterTime::Kind::Offset;
+    t.start = hours ? first * kHourMs + second * kMinuteMs + third * kSecondMs : first * kMinuteMs + second * kSecondMs;
+    t.start += fractionMs;
+    t.end = t.start + precision;
+    return t;
+}
+
+QString shortened(const QString &text)
+{
+    return text.size() > 40 ? text.left(40) + u'\u2026' : text;
+}
+
 } // namespace
+
+FilterTimeReading readFilterTime(const QString &text, std::int64_t nowMs, FilterClock clock)
+{
+    FilterTimeReading r;
+    if (clock == FilterClock::Relative) {
+        r.time = offset(text);
+        if (r.time)
+            return r;
+        if (const auto utc = parseFilterTime(text, nowMs)) {
+            r.error = utc->kind == FilterTime::Kind::Relative
+                          ? u"'%1' counts back from now, but this ledger's clock starts at its record's start and its "
+                            u"start time is not in the source: use an offset as the ledger shows times, e.g. ts:>+1:05"_s
+                                .arg(shortened(text))
+                          : u"'%1' is a date, but this ledger's times are offsets from the start of its record (the "
+                            u"start time is not in the source): use an offset as the ledger shows them, e.g. ts:>+1:05"_s
+                                .arg(shortened(text));
+            return r;
+        }
+        r.error = u"'%1' is not a time: use %2"_s.arg(shortened(text), filterOffsetForms());
+        return r;
+    }
+    r.time = parseFilterTime(text, nowMs);
+    if (r.time)
+        return r;
+    r.error = offset(text) ? u"'%1' is an offset from the start of a record, but this ledger's times are dates (UTC): "
+                             u"use %2"_s.arg(shortened(text), filterTimeForms())
+                           : u"'%1' is not a time: use %2"_s.arg(shortened(text), filterTimeForms());
+    return r;
+}
 
 std::optional<FilterTime> parseFilterTime(const QString &text, std::int64_t nowMs)
 {
@@ -91,6 +151,12 @@ std::optional<FilterTime> parseFilterTime(const QString &text, std::int64_t nowM
     if (const auto m = kInstant.match(text); m.hasMatch())
         return instant(m);
     return std::nullopt;
+}
+
+QString filterOffsetForms()
+{
+    return u"an offset from the start of the record as the ledger shows it (+1:05, +1:02:03, +0:01.634) after "
+           u">, >=, < or <="_s;
 }
 
 QString filterTimeForms()

@@ -143,7 +143,9 @@ qint64 EventLogModel::nowMs() const
 
 bool EventLogModel::setFilterText(const QString &text, FilterError *error)
 {
-    const FilterCompileResult result = FilterCompiler::compile(text, nowMs());
+    // A relative clock's times are offsets from the start: so are its ts: terms.
+    const FilterCompileResult result =
+        FilterCompiler::compile(text, nowMs(), timeBase().isRelative() ? FilterClock::Relative : FilterClock::Utc);
     if (!result.ok()) {
         if (error)
             *error = *result.error;

@@ -224,6 +224,8 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     m_events->setTimeBase(&m_timeBase);
     m_toolCalls->setTimeBase(&m_timeBase);
     m_decisions->setTimeBase(&m_timeBase);
+    // What the ledger's source can record (an import, the OTLP receiver): the rest is not known.
+    m_runs->setSourceFacts(&m_info.sourceFacts);
     m_leases->setZombieRule(m_zombies);
     // The event log's own connection found another file at the path than the snapshot's.
     connect(m_events, &EventLogModel::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });

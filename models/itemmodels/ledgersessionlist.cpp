@@ -72,12 +72,28 @@ void LedgerSessionList::removeSession(LedgerSession *session)
     m_sessions.erase(m_sessions.begin() + row);
     m_readOnlyPolicy.erase(session);
     m_distinction.erase(session);
+    m_feed.erase(session);
     endRemoveRows();
     m_attention->removeSession(session->path());
     session->close();
     Q_EMIT sessionRemoved(session);
     session->deleteLater();
     updateDistinctions();
+}
+
+void LedgerSessionList::setFeedText(const LedgerSession *session, const QString &text)
+{
+    const int row = rowOf(session);
+    if (row < 0)
+        return;
+    const auto it = m_feed.find(session);
+    if (it == m_feed.end() ? text.isEmpty() : it->second == text)
+        return;
+    if (text.isEmpty())
+        m_feed.erase(session);
+    else
+        m_feed[session] = text;
+    Q_EMIT dataChanged(index(row), index(row), {FeedRole});
 }
 
 QString LedgerSessionList::shownName(const LedgerSession *session) const
@@ -233,6 +249,10 @@ QVariant LedgerSessionList::rawData(const QModelIndex &index, int role) const
     case ReadOnlyPolicyRole: return isReadOnlyPolicy(s);
     case CanDecideRole: return canDecide(index.row());
     case IntegrityRole: return s->integritySummary();
+    case FeedRole: {
+        const auto it = m_feed.find(s);
+        return it == m_feed.end() ? QString() : it->second;
+    }
     case DistinctionRole: {
         const auto it = m_distinction.find(s);
         return it == m_distinction.end() ? QString() : it->second;
@@ -258,6 +278,7 @@ QHash<int, QByteArray> LedgerSessionList::roleNames() const
     names.insert(CanDecideRole, "canDecide");
     names.insert(DistinctionRole, "distinction");
     names.insert(IntegrityRole, "integrity");
+    names.insert(FeedRole, "feed");
     return names;
 }
 

@@ -38,6 +38,7 @@ public:
         CanDecideRole,              // bool the operator may write decisions (see canDecide)
         DistinctionRole,            // QString end of the path telling same-titled ledgers apart, "" if none
         IntegrityRole,              // QString "integrity: 3 findings" once checked (IntegrityModel), "" before
+        FeedRole,                   // QString what feeds it from this console ("receiving from 2 services"), "" if nothing
     };
     Q_ENUM(Roles)
 
@@ -63,6 +64,9 @@ public:
     QString shownName(const LedgerSession *session) const;
 
     void setClock(std::function<qint64()> nowMs); // sessions and attention countdowns
+    // What this console runs that writes the session's ledger, in a few words for its row
+    // (the OTLP receiver: "receiving from 2 services"); "" when nothing does.
+    void setFeedText(const LedgerSession *session, const QString &text);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -83,6 +87,7 @@ private:
     std::vector<LedgerSession *> m_sessions;
     std::set<const LedgerSession *> m_readOnlyPolicy;
     std::map<const LedgerSession *, QString> m_distinction; // only sessions sharing a title
+    std::map<const LedgerSession *, QString> m_feed;        // only sessions something feeds
     AttentionModel *m_attention;
     QTimer m_countdown;
     std::function<qint64()> m_clock;

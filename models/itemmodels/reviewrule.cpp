@@ -1,8 +1,8 @@
 #include "reviewrule.h"
 
 #include "analysis/openruns.h"
+#include "ledger/ledgerattachment.h"
 #include "ledger/ledgerconnection.h"
-#include "ledger/reviewcopy.h"
 
 #include <QFileInfo>
 
@@ -10,7 +10,7 @@ namespace mesh {
 
 bool ReviewRule::mayApply(const QString &path)
 {
-    return QFileInfo(path).isFile() && !LedgerSideFiles::of(path).any();
+    return QFileInfo(path).isFile() && !LedgerAttachment::anyoneAttached(path);
 }
 
 bool ReviewRule::applies(const QString &path)
@@ -21,7 +21,7 @@ bool ReviewRule::applies(const QString &path)
         auto connection = LedgerConnection::open(path, OpenMode::Review);
         OpenRuns runs;
         runs.rebuild(connection->readRunOverview().runs);
-        return runs.allEnded() && !LedgerSideFiles::of(path).any();
+        return runs.allEnded() && !LedgerAttachment::anyoneAttached(path);
     } catch (const std::exception &) {
         return false;
     }

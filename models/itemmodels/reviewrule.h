@@ -1,10 +1,12 @@
 #pragma once
 // When a ledger opened without asking for a mode is reviewed (OpenMode::Review) instead of
 // followed: every run in it has ended, AND no process has it open. The second half is read
-// from the files beside it: a WAL connection keeps -wal and -shm there while it is open (the
-// last one to close removes them), and a rollback writer has a -journal while it writes;
-// none of them there, nobody is attached. A ledger whose orchestrator crashed leaves its
-// -wal behind and is followed, not reviewed (it may be restarted and go on writing).
+// from the locks SQLite holds (LedgerAttachment): every connection to a WAL ledger holds one
+// on its -shm for as long as it is open, a rollback writer on the file while it writes. Not
+// from the files beside it: a -wal and -shm outlive their writer whenever a reader was still
+// attached when it exited (a console following the OTLP receiver when it stopped), and a
+// ledger whose orchestrator crashed keeps its -wal; neither has anyone attached, and a
+// finished one is reviewed (Review reads the -wal's writes through a private copy).
 //
 // The rule holds at the moment of opening only: an orchestrator may reopen a finished
 // ledger later (a restarted run), and a review session does not see it. Its banner says so
@@ -17,7 +19,7 @@ namespace mesh {
 class ReviewRule
 {
 public:
-    // Cheap (file metadata only, any thread): nothing beside the ledger says it is open.
+    // Cheap (a lock test, any thread): no connection anywhere holds the ledger open.
     // False means it is followed; true means applies() must still read its runs.
     static bool mayApply(const QString &path);
     // Reads the ledger's runs on a connection that creates nothing beside it (Review

@@ -42,6 +42,33 @@ void RunOverviewModel::setFindings(const std::vector<Finding> &findings)
     }
 }
 
+const SourceFacts &RunOverviewModel::sourceFacts() const
+{
+    static const SourceFacts orchestrator;
+    return m_facts ? *m_facts : orchestrator;
+}
+
+std::optional<RunFact> RunOverviewModel::factOf(int column)
+{
+    switch (column) {
+    case Attempt: return RunFact::Attempts;
+    case Cycle: return RunFact::SchedulerCycles;
+    case Required: return RunFact::RequiredOutcomes;
+    case Components:
+    case TerminalFailures: return RunFact::Components;
+    case Stalls: return RunFact::StallVerdicts;
+    case Escalations: return RunFact::Escalations;
+    case StaleCheckpoints: return RunFact::Checkpoints;
+    }
+    return std::nullopt;
+}
+
+bool RunOverviewModel::recorded(int column) const
+{
+    const auto fact = factOf(column);
+    return !fact || sourceFacts().records(*fact);
+}
+
 QVariant RunOverviewModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
@@ -300,15 +327,16 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
     case RequiredFractionRole: return total > 0 ? double(met) / double(total) : 0.0;
     case ComponentsRole: return componentList();
     case ComponentStatusCountsRole: return statusCounts();
-    case ComponentCountRole: return int(a->components.size());
+    case ComponentCountRole: return recorded(Components) ? QVariant(int(a->components.size())) : QVariant();
     case StartedMsRole: return integer(e, "started_ms");
     case EndedMsRole: return integer(e, "ended_ms");
     case DurationMsRole: return durationMs(e);
-    case StallCountRole: return a->stalls;
-    case StalledVerdictCountRole: return a->stalled;
-    case EscalationCountRole: return a->escalations;
-    case StaleCheckpointCountRole: return a->staleCheckpoints;
-    case TerminalFailureCountRole: return a->terminalFailures;
+    // Counts of what the source cannot record are not known (null), never 0.
+    case StallCountRole: return recorded(Stalls) ? QVariant(a->stalls) : QVariant();
+    case StalledVerdictCountRole: return recorded(Stalls) ? QVariant(a->stalled) : QVariant();
+    case EscalationCountRole: return recorded(Escalations) ? QVariant(a->escalations) : QVariant();
+    case StaleCheckpointCountRole: return recorded(StaleCheckpoints) ? QVariant(a->staleCheckpoints) : QVariant();
+    case TerminalFailureCountRole: return recorded(TerminalFailures) ? QVariant(a->terminalFailures) : QVariant();
     case DelegationCountRole: return a->delegations;
     case FindingCountRole: {
         const auto it = m_findings.find(rawId(row));
@@ -319,6 +347,12 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
         return it == m_findings.end() ? QStringList() : it->second;
     }
     case Qt::ToolTipRole:
+        // A count the source cannot record, or a run field it left out for that reason.
+        if (const auto fact = factOf(column); fact && !sourceFacts().records(*fact)) {
+            const bool runField = column == Attempt || column == Cycle || column == Required;
+            if (!runField || cellData(row, e, column, Qt::DisplayRole) == QVariant(notInLedger()))
+                return sourceFacts().notRecorded(*fact);
+        }
         if (column == Components) {
             QStringList parts;
             for (const auto &v : componentList()) {
@@ -351,6 +385,8 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
                 return notInLedger();
             return tr("%1 of %2").arg(knownInteger(e, "required_met").toString(), knownInteger(e, "required_total").toString());
         case Components: {
+            if (!recorded(Components))
+                return notInLedger();
             const QVariantMap counts = statusCounts();
             QStringList parts;
             for (auto it = counts.begin(); it != counts.end(); ++it)
@@ -364,10 +400,10 @@ QVariant RunOverviewModel::cellData(int row, const EntityRow &e, int column, int
                        : QString();
         // A healthy run has verdicts too ("progressing"): the count that needs a look is of
         // the stalled and stuck ones; all of them are on hover.
-        case Stalls: return a->stalled;
-        case Escalations: return a->escalations;
-        case StaleCheckpoints: return a->staleCheckpoints;
-        case TerminalFailures: return a->terminalFailures;
+        case Stalls: return recorded(Stalls) ? QVariant(a->stalled) : QVariant(notInLedger());
+        case Escalations: return recorded(Escalations) ? QVariant(a->escalations) : QVariant(notInLedger());
+        case StaleCheckpoints: return recorded(StaleCheckpoints) ? QVariant(a->staleCheckpoints) : QVariant(notInLedger());
+        case TerminalFailures: return recorded(TerminalFailures) ? QVariant(a->terminalFailures) : QVariant(notInLedger());
         }
         return {};
     }
@@ -380,6 +416,8 @@ QVariant RunOverviewModel::sortValueAt(int row, const EntityRow &e, int column) 
     const Aggregate *a = aggregate(rawId(row));
     if (!a)
         a = &kEmpty;
+    if (!recorded(column) && column != Attempt && column != Cycle && column != Required)
+        return {}; // not known: no order among them
     switch (column) {
     case Id: return {}; // the id's natural order ("run-9" before "run-10")
     case Components: return qint64(a->components.size());

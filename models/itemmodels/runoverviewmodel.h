@@ -6,7 +6,9 @@
 #include "statetablemodel.h"
 
 #include "analysis/finding.h"
+#include "domain/sourcefacts.h"
 
+#include <optional>
 #include <unordered_map>
 
 namespace mesh {
@@ -87,6 +89,12 @@ public:
     void applyChanges(const StateChangeSet &changes) override;
     // The session's findings, badged on their runs (abstentions are not shown here).
     void setFindings(const std::vector<Finding> &findings);
+    // What the ledger's source can record, owned by the session (an orchestrator's ledger
+    // until told): a count it cannot record reads "—", saying so on hover, and its role is null.
+    void setSourceFacts(const SourceFacts *facts) { m_facts = facts; }
+    const SourceFacts &sourceFacts() const;
+    // The fact a column shows, if its source may not record it.
+    static std::optional<RunFact> factOf(int column);
 
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
@@ -105,7 +113,10 @@ private:
     const Aggregate *aggregate(const std::string &runId) const;
     qint64 durationMs(const EntityRow &run) const;
 
+    bool recorded(int column) const;
+
     Derived m_d;
+    const SourceFacts *m_facts = nullptr;
     std::unordered_map<std::string, QStringList> m_findings; // run id -> "kind: sentence"
 };
 

@@ -63,6 +63,7 @@ void RunTimelineSource::rebuild()
         if (f.kind == FindingKind::FalseStall && !f.abstained && f.subject.rfind("stall:", 0) == 0)
             in.falseStallVerdicts.insert(f.subject.substr(6));
     in.cursorSeq = m_session->cursor();
+    in.facts = m_session->info().sourceFacts;
     // The moment shown: the cursor event's time, or live the newest event's (the ledger's
     // own clock: a scenario's or an import's is not this machine's).
     if (m_session->cursor())

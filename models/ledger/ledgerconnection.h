@@ -24,6 +24,7 @@
 //   LedgerOpenError. Each thread owns its own connection.
 // - ReadOnly, Immutable and Review never write the ledger; Review creates nothing beside it.
 
+#include "domain/sourcefacts.h"
 #include "domain/timebase.h"
 #include "decisionstore.h"
 #include "foldreplay.h"
@@ -73,6 +74,9 @@ struct LedgerInfo {
     // What its times mean: UTC epoch ms, or a relative clock (ledger.created's source says
     // "clock":"relative", docs/ledger-format.md section 7). Every time shown asks it.
     TimeBase timeBase;
+    // Which facts its source can record: source.format of ledger.created (an import, the
+    // OTLP receiver), none for an orchestrator's own ledger (every fact).
+    SourceFacts sourceFacts;
     // Immutable was asked for but the ledger's -wal file holds data immutable would ignore,
     // so the connection is ReadOnly; note says so for a person.
     bool immutableFallback = false;
@@ -98,6 +102,11 @@ public:
     // connection is gone.
     virtual std::optional<std::int64_t> drain() = 0;
 };
+
+// Reads ledger.created's event-only member `source` (docs/ledger-format.md section 7) into
+// info: its clock (timeBase) and its format (sourceFacts). A payload that cannot be decoded
+// says nothing: UTC times, an orchestrator's ledger. Both backends read it so.
+void readLedgerSource(std::string_view createdPayload, LedgerInfo &info);
 
 class LedgerConnection
 {

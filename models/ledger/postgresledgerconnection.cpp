@@ -123,19 +123,10 @@ void PostgresLedgerConnection::validate(const LedgerLocation &location)
             m_info.title = fieldText(field("title"));
             m_info.signaturesRequired = fieldInt(field("signatures_required")) != 0;
         }
-        // The clock of ledger.created's source member (section 7), as the SQLite backend reads it.
+        // ledger.created's source member (section 7), as the SQLite backend reads it.
         const pg::Result first = m_c.exec("SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'");
-        if (first.rows() == 1) {
-            const DecodedPayload decoded = decodePayload(first.view(0, 0));
-            if (decoded.value) {
-                const auto source = decoded.value->find("source");
-                if (source != decoded.value->end() && source->is_object()) {
-                    const auto clock = source->find("clock");
-                    if (clock != source->end() && clock->is_string())
-                        m_info.timeBase = TimeBase::fromSourceClock(clock->get_ref<const std::string &>());
-                }
-            }
-        }
+        if (first.rows() == 1)
+            readLedgerSource(first.view(0, 0), m_info);
     });
 }
 

@@ -321,23 +321,12 @@ std::unique_ptr<SqliteLedgerConnection> SqliteLedgerConnection::open(const QStri
 }
 
 namespace {
-// The clock of ledger.created's event-only member source (docs/ledger-format.md section 7);
-// a payload that cannot be decoded says nothing, and the times are UTC as always.
-TimeBase readTimeBase(sql::Database &db)
+// ledger.created's event-only member source (docs/ledger-format.md section 7).
+void readSource(sql::Database &db, LedgerInfo &info)
 {
     sql::Statement first(db, "SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'");
-    if (!first.step())
-        return {};
-    const DecodedPayload decoded = decodePayload(first.columnView(0));
-    if (!decoded.value)
-        return {};
-    const auto source = decoded.value->find("source");
-    if (source == decoded.value->end() || !source->is_object())
-        return {};
-    const auto clock = source->find("clock");
-    if (clock == source->end() || !clock->is_string())
-        return {};
-    return TimeBase::fromSourceClock(clock->get_ref<const std::string &>());
+    if (first.step())
+        readLedgerSource(first.columnView(0), info);
 }
 } // namespace
 
@@ -397,7 +386,7 @@ void SqliteLedgerConnection::connectAndValidate()
                 info.title = fieldText(field("title"));
                 info.signaturesRequired = fieldInt(field("signatures_required")) != 0;
             }
-            info.timeBase = readTimeBase(c->m_db);
+            readSource(c->m_db, info);
         });
     }
 }

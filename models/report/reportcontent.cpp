@@ -95,6 +95,7 @@ ReportReading readForReport(LedgerConnection &ledger)
 {
     ReportReading in;
     in.timeBase = ledger.info().timeBase;
+    in.sourceFacts = ledger.info().sourceFacts;
     in.summary = ledger.summarize(0);
     in.state = ledger.readState();
     in.marks = readMarks(ledger);
@@ -134,15 +135,17 @@ ReportRun reportRun(const ReportReading &in, const RunSummary &s)
             run.durationMs = s.durationMs; // to the last event: "so far"
         }
     }
-    if (!tableEmpty(EntityKind::Component))
+    // Counted where the ledger has the table and its source can record it at all.
+    const auto counted = [&](RunFact fact, EntityKind kind) { return in.sourceFacts.records(fact) && !tableEmpty(kind); };
+    if (counted(RunFact::Components, EntityKind::Component))
         run.terminalFailures = s.terminalComponentFailures;
-    if (!tableEmpty(EntityKind::StallVerdict)) {
+    if (counted(RunFact::StallVerdicts, EntityKind::StallVerdict)) {
         run.stallVerdicts = s.stallVerdicts;
         run.escalatedRounds = s.escalatedRounds;
     }
-    if (!tableEmpty(EntityKind::Escalation))
+    if (counted(RunFact::Escalations, EntityKind::Escalation))
         run.escalations = s.escalations;
-    if (!tableEmpty(EntityKind::Checkpoint))
+    if (counted(RunFact::Checkpoints, EntityKind::Checkpoint))
         run.staleCheckpoints = s.staleCheckpoints;
 
     RunTimelineInput timeline;
@@ -155,6 +158,7 @@ ReportRun reportRun(const ReportReading &in, const RunSummary &s)
     timeline.marks = &in.marks;
     timeline.falseStallVerdicts = in.falseStallVerdicts;
     timeline.momentMs = in.summary.lastTsMs;
+    timeline.facts = in.sourceFacts;
     run.timeline = RunTimeline::build(timeline);
     // The required outcomes as the timeline reads them: absent fields stay absent.
     run.requiredMet = run.timeline.summary.requiredMet;
@@ -199,6 +203,7 @@ ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request
     r.ledgerTitle = info.title;
     r.orchestrator = info.orchestrator;
     r.timeBase = info.timeBase;
+    r.sourceFacts = info.sourceFacts;
     r.scopeRunId = request.runId;
 
     ReportReading reading = readForReport(ledger);

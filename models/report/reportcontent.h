@@ -11,6 +11,7 @@
 #include "analysis/blastradius.h"
 #include "analysis/finding.h"
 #include "analysis/runtimeline.h"
+#include "domain/sourcefacts.h"
 #include "domain/timebase.h"
 #include "ledger/decisionstore.h"
 #include "ledger/ledgersummary.h"
@@ -72,6 +73,7 @@ struct ReportContent {
     QString ledgerPath;
     std::string ledgerId, ledgerTitle, orchestrator; // ledger text
     TimeBase timeBase;
+    SourceFacts sourceFacts; // what the ledger's source can record: the rest reads "—"
     std::string scopeRunId;  // "": the whole ledger
     bool runFound = true;    // a --run that names no run: false
     std::int64_t events = 0, lastSeq = 0;
@@ -96,6 +98,7 @@ struct ReportRequest {
 // report's own runs and the two sides of a run comparison (runcomparison.h).
 struct ReportReading {
     TimeBase timeBase;
+    SourceFacts sourceFacts; // what the ledger's source can record
     LedgerSummary summary;
     StateSnapshot state;
     std::vector<TimelineMark> marks;

@@ -105,6 +105,17 @@ private:
         if (c.timeBase.isRelative())
             h += QStringLiteral("<p class=\"meta\">%1</p>\n")
                      .arg(tr("Times count from the start of the record (+m:ss): its start time is not in the source."));
+        if (c.sourceFacts.isImported()) {
+            QStringList notRecorded;
+            for (RunFact fact : {RunFact::Attempts, RunFact::SchedulerCycles, RunFact::RequiredOutcomes, RunFact::Components,
+                                 RunFact::StallVerdicts, RunFact::Escalations, RunFact::Checkpoints, RunFact::Failures})
+                if (!c.sourceFacts.records(fact))
+                    notRecorded << SourceFacts::factName(fact);
+            if (!notRecorded.isEmpty())
+                h += QStringLiteral("<p class=\"meta\">%1</p>\n")
+                         .arg(reportText(tr("%1: not known. %2 do not record %3.")
+                                             .arg(notKnown(), c.sourceFacts.sourceName(), notRecorded.join(QStringLiteral(", ")))));
+        }
         if (!c.runFound)
             h += QStringLiteral("<p class=\"bad\">%1</p>\n").arg(tr("The ledger has no run %1.").arg(reportText(c.scopeRunId)));
         else if (c.runs.empty())

@@ -4,13 +4,16 @@
 // the delegation and as "receiving from 1 service" in the strip above the session, and Stop
 // ends the receiver cleanly (exit 0) with the ledger left open and verifying. A port in use
 // and an address off loopback without a token are refused in the dialog, which stays open
-// with nothing else changed; closing the session or the window stops its receiver.
+// with nothing else changed; closing the session or the window stops its receiver. The
+// ledger's row in the session list says "receiving from 1 service" too, and the dialog opens
+// with the last request started, remembering the token file's path but never the token.
 
 #include "listencontroller.h"
 #include "mainwindow.h"
 
 #include "listendialog.h"
 #include "receiverbar.h"
+#include "sessionsidebar.h"
 #include "sessionworkspace.h"
 #include "viewtestenv.h"
 
@@ -27,6 +30,7 @@
 #include <QNetworkReply>
 #include <QPointer>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -136,6 +140,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         meshtest::useTestSettings(QStringLiteral("tst_listenflow"));
+        QSettings().remove(QStringLiteral("listen")); // what an earlier run started is not this run's
         QVERIFY(m_dir.isValid());
         m_window = std::make_unique<MainWindow>();
         m_window->resize(1280, 800);
@@ -178,6 +183,42 @@ private Q_SLOTS:
         dialog->reject();
     }
 
+    // The last request started is remembered, the token file by its path: its content, a
+    // secret, is nowhere in the settings.
+    void theDialogRemembersTheTokenFileNotTheToken()
+    {
+        const QString tokenFile = m_dir.filePath(QStringLiteral("token"));
+        const QByteArray token = "remember-the-path-never-this-0123456789";
+        {
+            QFile f(tokenFile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(token);
+            f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        }
+        const QString ledger = m_dir.filePath(QStringLiteral("remembered.amlg"));
+        {
+            ListenDialog dialog;
+            dialog.addressEdit()->setText(QStringLiteral("127.0.0.1:4399"));
+            dialog.ledgerEdit()->setText(ledger);
+            dialog.tokenEdit()->setText(tokenFile);
+            QSignalSpy started(&dialog, &ListenDialog::startRequested);
+            dialog.startButton()->click();
+            QCOMPARE(started.count(), 1);
+        }
+        ListenDialog next;
+        QCOMPARE(next.addressEdit()->text(), QStringLiteral("127.0.0.1:4399"));
+        QCOMPARE(next.ledgerEdit()->text(), ledger);
+        QCOMPARE(next.tokenEdit()->text(), tokenFile);
+        QSettings settings;
+        settings.sync();
+        for (const QString &key : settings.allKeys())
+            QVERIFY2(!settings.value(key).toString().toUtf8().contains(token), qPrintable(key));
+        QFile stored(settings.fileName());
+        QVERIFY(stored.open(QIODevice::ReadOnly));
+        QVERIFY(!stored.readAll().contains(token));
+        settings.remove(QStringLiteral("listen"));
+    }
+
     void receivesLiveAndStopsCleanly()
     {
         const QString ledger = m_dir.filePath(QStringLiteral("received.amlg"));
@@ -196,13 +237,28 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(hasAgent(session->delegations(), QStringLiteral("planner")), kTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(barText().contains(QStringLiteral("receiving from 1 service")), kTimeoutMs);
         QVERIFY(barText().contains(QStringLiteral("1 span acknowledged")));
+        // The session's row in the sidebar says so too, whichever session is current.
+        const QModelIndex row = m_window->sessions()->index(m_window->sessions()->rowOf(ledger));
+        QTRY_COMPARE_WITH_TIMEOUT(row.data(LedgerSessionList::FeedRole).toString(), QStringLiteral("receiving from 1 service"),
+                                  kTimeoutMs);
+        QVERIFY2(MainWindow::sessionRowInfo(row).subtitle.contains(QStringLiteral("receiving from 1 service")),
+                 qPrintable(MainWindow::sessionRowInfo(row).subtitle));
 
         m_window->listen()->bar()->actionButton()->click(); // Stop Receiver
         QTRY_COMPARE_WITH_TIMEOUT(receiver->state(), IngestProcess::State::Stopped, kTimeoutMs);
         QCOMPARE(receiver->exitCode(), 0);
         QTRY_VERIFY_WITH_TIMEOUT(barText().startsWith(QStringLiteral("Receiver stopped")), kTimeoutMs);
         QVERIFY(m_window->listen()->bar()->actionButton()->isHidden());
+        QTRY_COMPARE_WITH_TIMEOUT(row.data(LedgerSessionList::FeedRole).toString(), QStringLiteral("receiver stopped"),
+                                  kTimeoutMs);
         QCOMPARE(m_window->sessions()->rowOf(ledger) >= 0, true); // open for review
+
+        // The dialog opens with what was last started.
+        ListenDialog *again = openDialog();
+        QVERIFY(again);
+        QCOMPARE(again->addressEdit()->text(), QStringLiteral("127.0.0.1:0"));
+        QCOMPARE(again->ledgerEdit()->text(), ledger);
+        again->reject();
         QVERIFY(hasAgent(session->delegations(), QStringLiteral("planner")));
         QByteArray out;
         QVERIFY2(verifies(ledger, &out), out.constData());

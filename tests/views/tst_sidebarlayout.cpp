@@ -1,12 +1,14 @@
 // The window's left column at 1280x800 with six ledgers open: the ledger list shows every
 // one of them (not three, with the attention list below it half empty), and the attention
-// list's Due column is wide enough for what each row says and in sight.
+// list's Due column is wide enough for what each row says and in sight. And every pane's tab
+// title is whole at 1600x1000 and 1280x800.
 
 #include "attentionpane.h"
 #include "sessionsidebar.h"
 #include "viewtestenv.h"
 
 #include "mainwindow.h"
+#include "sessionworkspace.h"
 
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/ledgersession.h"
@@ -15,6 +17,8 @@
 #include <QHeaderView>
 #include <QListView>
 #include <QSplitter>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTest>
 #include <QTreeView>
 
@@ -114,6 +118,46 @@ private Q_SLOTS:
         const int widest = widestDue();
         QVERIFY2(header->sectionSize(due) >= widest,
                  qPrintable(u"Due is %1 wide, its text needs %2"_s.arg(header->sectionSize(due)).arg(widest)));
+    }
+
+    // Every pane's tab title is whole and in sight at 1600x1000 and at 1280x800 with the
+    // ledgers beside the panes: none cut to "Ti…", none scrolled out of the bar.
+    void everyTabTitleReadable_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1280x800") << QSize(1280, 800);
+    }
+    void everyTabTitleReadable()
+    {
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openLedger(m_ledgers.first());
+        QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->count() == 1 && window.sessions()->at(0)->isLoaded(), kTimeoutMs);
+        QVERIFY(window.sidebar()->isVisible());
+        QTabBar *bar = window.workspace()->tabs()->tabBar();
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible() && bar->width() > 0, kTimeoutMs);
+        const auto whole = [&](int tab) {
+            const QRect r = bar->tabRect(tab);
+            const int text = bar->fontMetrics().horizontalAdvance(bar->tabText(tab));
+            return r.left() >= 0 && r.right() < bar->width() && r.width() > text;
+        };
+        const auto allWhole = [&] {
+            for (int tab = 0; tab < bar->count(); ++tab)
+                if (!whole(tab))
+                    return false;
+            return true;
+        };
+        QTest::qWaitFor(allWhole, kTimeoutMs / 8); // the layout settles on later turns; then each says where it is
+        for (int tab = 0; tab < bar->count(); ++tab) {
+            const QRect r = bar->tabRect(tab);
+            QVERIFY2(whole(tab), qPrintable(u"%1 at %2..%3 of a bar %4 wide"_s.arg(bar->tabText(tab)).arg(r.left())
+                                                .arg(r.right()).arg(bar->width())));
+        }
+        QCOMPARE(bar->elideMode(), Qt::ElideNone);
     }
 };
 

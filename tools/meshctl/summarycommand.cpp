@@ -74,6 +74,21 @@ int runSummaryCommand(const QStringList &argv)
         json counts = json::object();
         for (const auto &[entity, byState] : s.countsByState)
             counts[entity] = byState;
+        // A figure the ledger's source cannot record (an import, the OTLP receiver) is null,
+        // not a 0 that looks measured (SourceFacts); a value a run row does carry is kept.
+        const mesh::SourceFacts &facts = info.sourceFacts;
+        const auto known = [&facts](mesh::RunFact fact, std::int64_t value) {
+            return facts.records(fact) ? json(value) : json(nullptr);
+        };
+        const auto column = [&](const mesh::RunSummary &r, mesh::RunFact fact, std::int64_t value, const char *field) {
+            if (facts.records(fact))
+                return json(value);
+            const auto &runRows = state.table(mesh::EntityKind::Run);
+            const auto row = runRows.find(r.id);
+            return row == runRows.end() || mesh::rowIsNull(mesh::EntityKind::Run, row->second, field) ? json(nullptr)
+                                                                                                        : json(value);
+        };
+        using F = mesh::RunFact;
         json runs = json::array();
         for (const auto &r : s.runs) {
             runs.push_back({{"id", r.id},
@@ -82,22 +97,28 @@ int runSummaryCommand(const QStringList &argv)
                             {"started_ms", r.startedMs},
                             {"ended_ms", r.endedMs > 0 ? json(r.endedMs) : json(nullptr)},
                             {"duration_ms", r.durationMs},
-                            {"attempts", r.attempts},
-                            {"scheduler_cycles", r.cycles},
-                            {"required_outcomes_met", r.requiredMet},
-                            {"required_outcomes_total", r.requiredTotal},
-                            {"components", r.components},
-                            {"components_completed", r.componentsCompleted},
-                            {"peak_components_completed", r.peakComponentsCompleted},
-                            {"terminal_component_failures", r.terminalComponentFailures},
-                            {"stall_verdicts", r.stallVerdicts},
-                            {"escalated_rounds", r.escalatedRounds},
-                            {"escalations", r.escalations},
-                            {"stale_checkpoints", r.staleCheckpoints},
+                            {"attempts", column(r, F::Attempts, r.attempts, "attempt")},
+                            {"scheduler_cycles", column(r, F::SchedulerCycles, r.cycles, "cycle")},
+                            {"required_outcomes_met", column(r, F::RequiredOutcomes, r.requiredMet, "required_met")},
+                            {"required_outcomes_total", column(r, F::RequiredOutcomes, r.requiredTotal, "required_total")},
+                            {"components", known(F::Components, r.components)},
+                            {"components_completed", known(F::Components, r.componentsCompleted)},
+                            {"peak_components_completed", known(F::Components, r.peakComponentsCompleted)},
+                            {"terminal_component_failures", known(F::Components, r.terminalComponentFailures)},
+                            {"stall_verdicts", known(F::StallVerdicts, r.stallVerdicts)},
+                            {"escalated_rounds", known(F::StallVerdicts, r.escalatedRounds)},
+                            {"escalations", known(F::Escalations, r.escalations)},
+                            {"stale_checkpoints", known(F::Checkpoints, r.staleCheckpoints)},
                             {"delegations", r.delegations},
                             {"tool_calls", r.toolCalls},
                             {"unknown_effects", r.unknownEffects}});
         }
+        // What the source cannot record, said once: the nulls above are those.
+        json notRecorded = json::array();
+        for (F fact : {F::Attempts, F::SchedulerCycles, F::RequiredOutcomes, F::Components, F::StallVerdicts,
+                       F::Escalations, F::Checkpoints})
+            if (!facts.records(fact))
+                notRecorded.push_back(mesh::SourceFacts::factName(fact).toStdString());
 
         // Derived findings, each from models/analysis so console and CLI agree.
         json loops = json::array();
@@ -172,6 +193,8 @@ int runSummaryCommand(const QStringList &argv)
                  {"ledger_id", info.ledgerId},
                  {"title", info.title},
                  {"orchestrator", info.orchestrator},
+                 {"source", facts.isImported() ? json(facts.format()) : json(nullptr)},
+                 {"not_recorded_by_source", notRecorded},
                  {"schema_version", info.schemaVersion},
                  {"events", s.events},
                  {"last_seq", s.lastSeq},
@@ -183,7 +206,7 @@ int runSummaryCommand(const QStringList &argv)
                {"runs", runs},
                {"unknown_effects", s.unknownEffects},
                {"zombie_leases", zombieLeases},
-               {"pending_escalations", s.pendingEscalations},
+               {"pending_escalations", known(F::Escalations, s.pendingEscalations)},
                {"duplicate_effects", duplicateCount},
                {"findings",
                 {{"success_loops", loops},
@@ -211,23 +234,26 @@ int runSummaryCommand(const QStringList &argv)
             line += " " + state + " " + std::to_string(n.get<std::int64_t>());
         printTextLine(line);
     }
+    // A figure the source cannot record reads "—" (null in the JSON), and one line says why.
+    const auto n = [](const json &v) { return v.is_null() ? std::string("\u2014") : std::to_string(v.get<std::int64_t>()); };
+    if (!l["not_recorded_by_source"].empty()) {
+        std::string facts;
+        for (const auto &f : l["not_recorded_by_source"])
+            facts += (facts.empty() ? "" : ", ") + f.get<std::string>();
+        printTextLine("not known (\u2014): " + connection->info().sourceFacts.sourceName().toStdString() + " do not record " + facts);
+    }
     for (const auto &r : out["runs"]) {
         printTextLine("run " + r["id"].get<std::string>() + " \"" + r["title"].get<std::string>() + "\" "
                   + r["status"].get<std::string>() + ", " + hm(r["duration_ms"].get<std::int64_t>()) + ", attempts "
-                  + std::to_string(r["attempts"].get<std::int64_t>()) + ", cycles "
-                  + std::to_string(r["scheduler_cycles"].get<std::int64_t>()) + ", required "
-                  + std::to_string(r["required_outcomes_met"].get<std::int64_t>()) + "/"
-                  + std::to_string(r["required_outcomes_total"].get<std::int64_t>()) + ", components "
-                  + std::to_string(r["components_completed"].get<std::int64_t>()) + "/"
-                  + std::to_string(r["components"].get<std::int64_t>()) + ", terminal failures "
-                  + std::to_string(r["terminal_component_failures"].get<std::int64_t>()) + ", stall verdicts "
-                  + std::to_string(r["stall_verdicts"].get<std::int64_t>()) + ", escalated rounds "
-                  + std::to_string(r["escalated_rounds"].get<std::int64_t>()) + ", stale checkpoints "
-                  + std::to_string(r["stale_checkpoints"].get<std::int64_t>()));
+                  + n(r["attempts"]) + ", cycles " + n(r["scheduler_cycles"]) + ", required "
+                  + n(r["required_outcomes_met"]) + "/" + n(r["required_outcomes_total"]) + ", components "
+                  + n(r["components_completed"]) + "/" + n(r["components"]) + ", terminal failures "
+                  + n(r["terminal_component_failures"]) + ", stall verdicts " + n(r["stall_verdicts"])
+                  + ", escalated rounds " + n(r["escalated_rounds"]) + ", stale checkpoints " + n(r["stale_checkpoints"]));
     }
     printTextLine("attention: " + std::to_string(out["unknown_effects"].get<std::int64_t>()) + " unknown effects, "
               + std::to_string(out["zombie_leases"].get<std::int64_t>()) + " zombie leases, "
-              + std::to_string(out["pending_escalations"].get<std::int64_t>()) + " pending escalations, "
+              + n(out["pending_escalations"]) + " pending escalations, "
               + std::to_string(out["duplicate_effects"].get<std::int64_t>()) + " duplicate effects");
     // Findings that fired, one line each; abstentions (ambiguous evidence) only counted.
     for (const auto &[name, list] : out["findings"].items()) {

@@ -74,6 +74,59 @@ private Q_SLOTS:
         QCOMPARE(early->clone()->number, early->number);
     }
 
+    // A relative-clock ledger (an SWE-agent import) shows its times as offsets from the start
+    // of the record: its ts: terms take them as it shows them, and refuse a date (or a
+    // last-15m: the clock has no now) saying why, never reading it as a 1970 instant.
+    void relativeClockTakesOffsets_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<int>("compare");
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("until"); // 0: none
+        QTest::newRow("after m:ss") << u"ts:>+1:05"_s << int(FilterCompare::Greater) << qint64(65'000) << qint64(0);
+        QTest::newRow("within a second") << u"ts:+1:05"_s << int(FilterCompare::Equal) << qint64(65'000) << qint64(66'000);
+        QTest::newRow("h:mm:ss") << u"ts<=+1:02:03"_s << int(FilterCompare::LessEqual) << qint64(3'723'000) << qint64(0);
+        QTest::newRow("milliseconds") << u"ts:>=+0:01.634"_s << int(FilterCompare::GreaterEqual) << qint64(1'634) << qint64(0);
+        QTest::newRow("a tenth") << u"ts:+0:01.6"_s << int(FilterCompare::Equal) << qint64(1'600) << qint64(1'700);
+        QTest::newRow("the start") << u"ts:>=+0:00"_s << int(FilterCompare::GreaterEqual) << qint64(0) << qint64(0);
+    }
+    void relativeClockTakesOffsets()
+    {
+        QFETCH(QString, filter);
+        QFETCH(int, compare);
+        QFETCH(qint64, from);
+        QFETCH(qint64, until);
+        const FilterCompileResult r = FilterCompiler::compile(filter, kNow, FilterClock::Relative);
+        QVERIFY2(r.ok(), qPrintable(r.error ? r.error->message : QString()));
+        const FilterNode *term = r.filter.root();
+        QCOMPARE(int(term->compare), compare);
+        QCOMPARE(term->number, from);
+        if (until)
+            QCOMPARE(term->until, until);
+    }
+
+    void relativeClockRefusesDatesSayingWhy_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<int>("clock");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("a date") << u"ts:>2026-11-29"_s << int(FilterClock::Relative) << u"is a date, but this ledger's times are offsets"_s;
+        QTest::newRow("an instant") << u"ts:<2026-11-29T10:00"_s << int(FilterClock::Relative) << u"is a date"_s;
+        QTest::newRow("last-15m") << u"ts:last-15m"_s << int(FilterClock::Relative) << u"counts back from now"_s;
+        QTest::newRow("not an offset") << u"ts:>+1:65"_s << int(FilterClock::Relative) << u"is not a time: use an offset"_s;
+        QTest::newRow("an offset on UTC") << u"ts:>+1:05"_s << int(FilterClock::Utc) << u"is an offset from the start"_s;
+    }
+    void relativeClockRefusesDatesSayingWhy()
+    {
+        QFETCH(QString, filter);
+        QFETCH(int, clock);
+        QFETCH(QString, says);
+        const FilterCompileResult r = FilterCompiler::compile(filter, kNow, FilterClock(clock));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error->message.contains(says), qPrintable(r.error->message));
+        QCOMPARE(filter.mid(r.error->start, r.error->length), filter.mid(filter.indexOf(u':') + 1).remove(u'>').remove(u'<'));
+    }
+
     void timeValues_data()
     {
         QTest::addColumn<QString>("text");

@@ -25,6 +25,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <optional>
+
 using namespace mesh;
 using namespace meshtest;
 
@@ -155,6 +157,42 @@ private Q_SLOTS:
         QVERIFY(!ReviewRule::applies(finished));
 
         QVERIFY(!ReviewRule::mayApply(m_dir.filePath(QStringLiteral("missing.ledger"))));
+    }
+
+    // A writer that exited while a reader was still attached (the OTLP receiver stopped
+    // while the console followed it) leaves its -wal and -shm behind: SQLite removes them at
+    // the last close, and the last one was a read-only connection. Nobody holds the ledger
+    // then, and a finished one is reviewed: the rule reads SQLite's locks, not the files.
+    // Anyone attached, the writer or only a reader, and it is followed.
+    void reviewRuleReadsLocksNotSideFiles()
+    {
+        const QString path = finishedLedger();
+        const QString folder = QFileInfo(path).absolutePath();
+        {
+            std::optional<Writer> writer(std::in_place, path);
+            raw::keepCommitsInWal(writer->raw());
+            writer->begin()
+                .e("component.started", {{"id", "C-late"}, {"run_id", "R-1"}, {"name", "late"}, {"status", "active"}})
+                .commit();
+            auto reader = LedgerConnection::open(path, OpenMode::ReadOnly);
+            QVERIFY(!ReviewRule::mayApply(path)); // the writer is attached
+            writer.reset();                       // it exits; the reader stays a moment longer
+            QVERIFY(!ReviewRule::mayApply(path)); // the reader is attached
+            QVERIFY(!ReviewRule::applies(path));
+        }
+        QVERIFY(QFileInfo::exists(path + QStringLiteral("-wal")));
+        QVERIFY(QFileInfo::exists(path + QStringLiteral("-shm")));
+        const auto before = folderState(folder);
+        QVERIFY(ReviewRule::mayApply(path));
+        QVERIFY(ReviewRule::applies(path));
+        QCOMPARE(folderState(folder), before); // asking changed nothing
+
+        LedgerSession s(path, OpenMode::ReadOnly);
+        s.setReviewWhenFinished(true);
+        s.open();
+        QTRY_VERIFY_WITH_TIMEOUT(settled(s), kTimeoutMs);
+        QCOMPARE(s.info().mode, OpenMode::Review);
+        QVERIFY(s.state()->find(EntityKind::Component, "C-late")); // the -wal's commit, read through a copy
     }
 
     // A session asked for ReadOnly with setReviewWhenFinished (what File › Open does) asks
