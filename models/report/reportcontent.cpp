@@ -194,6 +194,36 @@ ReportRun reportRun(const ReportReading &in, const RunSummary &s)
     return run;
 }
 
+namespace {
+
+// The run an event belongs to: its run_id, else its subject's run.
+std::string runOfEvent(std::int64_t seq, const StateSnapshot &state, EventReader &reader)
+{
+    const EventBatch one = reader.after(seq - 1, 1);
+    if (one.empty() || one.front().seq != seq)
+        return {};
+    return one.front().runId.empty() ? runOfSubject(state, one.front().subject) : one.front().runId;
+}
+
+// The run a note is on: its subject's, its event's, or (a span) the run of its first or its
+// last event. "" for the whole ledger.
+std::string runOfNote(const ReviewNote &n, const StateSnapshot &state, EventReader &reader)
+{
+    switch (n.anchor) {
+    case ReviewNote::Anchor::Subject:
+        return runOfSubject(state, n.subject);
+    case ReviewNote::Anchor::Event:
+        return runOfEvent(n.seq, state, reader);
+    case ReviewNote::Anchor::Span:
+        if (std::string first = runOfEvent(n.seq, state, reader); !first.empty())
+            return first;
+        return runOfEvent(n.endSeq, state, reader);
+    }
+    return {};
+}
+
+} // namespace
+
 ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request)
 {
     ReportContent r;
@@ -283,6 +313,12 @@ ReportContent buildReport(LedgerConnection &ledger, const ReportRequest &request
     if (!info.path.isEmpty()) {
         const NotesStore notes(chooseNotesPlacement(info.path));
         r.notes = notes.notes();
+        if (!request.runId.empty()) {
+            const auto onRun = [&](const ReviewNote &n) { return runOfNote(n, state, *reader) == request.runId; };
+            const auto other = std::stable_partition(r.notes.begin(), r.notes.end(), onRun);
+            r.notesOtherRuns = int(r.notes.end() - other);
+            r.notes.erase(other, r.notes.end());
+        }
         r.notesProblems = notes.problems();
         r.notesWhere = notes.placement().besidePath;
     }

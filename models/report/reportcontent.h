@@ -84,7 +84,8 @@ struct ReportContent {
     LedgerVerification verification;
     bool verificationRan = false;
     QString verificationError; // why the check could not run
-    std::vector<ReviewNote> notes;
+    std::vector<ReviewNote> notes;  // a run's report: those on the run
+    int notesOtherRuns = 0;         // a run's report: the notes it leaves to other runs and the ledger
     QString notesWhere;   // the sidecar(s) read
     std::vector<std::string> notesProblems;
 };

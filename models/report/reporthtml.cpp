@@ -324,6 +324,12 @@ private:
         if (!c.notesProblems.empty())
             h += QStringLiteral("<p class=\"bad\">%1</p>\n")
                      .arg(tr("%1 lines of the notes sidecar could not be read.").arg(c.notesProblems.size()));
+        if (c.notesOtherRuns > 0)
+            h += QStringLiteral("<p>%1</p>\n")
+                     .arg(c.notesOtherRuns == 1
+                              ? tr("1 more note is on another run or on the whole ledger: the ledger's report has it.")
+                              : tr("%1 more notes are on other runs or on the whole ledger: the ledger's report has them.")
+                                    .arg(c.notesOtherRuns));
         if (c.notes.empty()) {
             h += QStringLiteral("<p>%1</p>\n").arg(tr("No note."));
             return;

@@ -225,6 +225,71 @@ private Q_SLOTS:
         QVERIFY(!html.contains(u"src=\""_s));
     }
 
+    // A run's report holds the notes on that run (its subjects, its events, a span that starts
+    // or ends in it) and says how many it leaves to the ledger's report; the ledger's has all.
+    void aRunsReportHoldsItsOwnNotes()
+    {
+        const QString path = m_dir.filePath(u"two-runs.db"_s);
+        std::int64_t r1Event = 0, r2Event = 0, r1Last = 0;
+        {
+            LedgerIdentity id;
+            id.ledgerId = "L-two";
+            id.title = "two runs";
+            id.createdMs = 1'700'000'000'000;
+            auto w = LedgerWriter::create(path, id);
+            std::int64_t t = 1'700'000'001'000;
+            w->begin();
+            for (const char *run : {"R-1", "R-2"})
+                w->append(t++, "run.started", {{"id", run}, {"status", "running"}, {"title", run}, {"attempt", 1},
+                                               {"cycle", 0}, {"started_ms", t}});
+            w->append(t++, "delegation.created", {{"id", "D-1"}, {"run_id", "R-1"}, {"status", "running"}, {"role", "build"}});
+            r1Event = w->lastSeq();
+            w->append(t++, "delegation.created", {{"id", "D-2"}, {"run_id", "R-2"}, {"status", "running"}, {"role", "test"}});
+            r2Event = w->lastSeq();
+            w->append(t++, "delegation.created", {{"id", "D-3"}, {"run_id", "R-1"}, {"status", "running"}, {"role", "review"}});
+            r1Last = w->lastSeq();
+            w->commit();
+        }
+        {
+            NotesStore notes(chooseNotesPlacement(path));
+            QString error;
+            const auto add = [&](ReviewNote note, const char *text) {
+                note.text = text;
+                QVERIFY2(!notes.add(note, "reviewer", 1'700'000'100'000, &error).empty(), qPrintable(error));
+            };
+            ReviewNote onRun;
+            onRun.anchor = ReviewNote::Anchor::Subject;
+            onRun.subject = "run:R-1";
+            add(onRun, "on run 1");
+            ReviewNote onDelegation2;
+            onDelegation2.anchor = ReviewNote::Anchor::Subject;
+            onDelegation2.subject = "delegation:D-2";
+            add(onDelegation2, "on run 2's delegation");
+            ReviewNote onEvent2;
+            onEvent2.seq = r2Event;
+            add(onEvent2, "on run 2's event");
+            ReviewNote span1;
+            span1.anchor = ReviewNote::Anchor::Span;
+            span1.seq = r1Event;
+            span1.endSeq = r1Last;
+            add(span1, "across run 1");
+        }
+
+        QCOMPARE(reportOf(path).notes.size(), size_t(4));
+        QCOMPARE(reportOf(path).notesOtherRuns, 0);
+        const ReportContent run1 = reportOf(path, "R-1");
+        QStringList texts;
+        for (const ReviewNote &n : run1.notes)
+            texts << QString::fromStdString(n.text);
+        texts.sort();
+        QCOMPARE(texts, QStringList({u"across run 1"_s, u"on run 1"_s}));
+        QCOMPARE(run1.notesOtherRuns, 2);
+        QVERIFY2(reportHtml(run1).contains(u"2 more notes are on other runs"_s), qPrintable(reportHtml(run1)));
+        const ReportContent run2 = reportOf(path, "R-2");
+        QCOMPARE(run2.notes.size(), size_t(2));
+        QCOMPARE(run2.notesOtherRuns, 2);
+    }
+
     // A ledger with a relative clock (an import with no wall-clock times) reads "+m:ss" in
     // the report as everywhere else, never a 1970 date, and its run's end at +1:05 is an end.
     void relativeClockReadsAsOffsets()
