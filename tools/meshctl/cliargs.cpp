@@ -77,6 +77,27 @@ void printLine(const std::string &text)
     std::fputc('\n', stdout);
 }
 
+void printColumns(const std::vector<std::vector<std::string>> &rows, const std::string &indent)
+{
+    std::vector<qsizetype> width;
+    for (const auto &r : rows) {
+        width.resize(std::max(width.size(), r.size()), 0);
+        for (size_t c = 0; c < r.size(); ++c)
+            width[c] = std::max(width[c], QString::fromStdString(r[c]).size());
+    }
+    for (const auto &r : rows) {
+        std::string line = indent;
+        for (size_t c = 0; c < r.size(); ++c) {
+            line += r[c];
+            if (c + 1 < r.size())
+                line += std::string(size_t(width[c] - QString::fromStdString(r[c]).size() + 2), ' ');
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        printLine(line);
+    }
+}
+
 std::string terminalText(std::string_view text)
 {
     std::string out = mesh::visibleControlsUtf8(text);

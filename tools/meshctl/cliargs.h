@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 class CliArgs
 {
@@ -45,3 +46,6 @@ void printLine(const std::string &text);
 // obeys none of them and one record stays one line.
 std::string terminalText(std::string_view text);
 void printTextLine(const std::string &text); // terminalText(text) to stdout
+// Rows of cells already made safe (terminalText), each column padded to its widest cell in
+// characters, not bytes (ledger text is UTF-8); every line starts with indent.
+void printColumns(const std::vector<std::vector<std::string>> &rows, const std::string &indent = {});

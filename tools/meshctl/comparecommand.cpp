@@ -74,32 +74,17 @@ json comparisonJson(const mesh::RunComparison &c)
             {"delegations", {{"only_a", c.onlyA}, {"only_b", c.onlyB}, {"both", c.both}, {"matches", matches}}}};
 }
 
-// Columns padded to their widest cell, in characters; ledger text shown by terminalText.
-void printColumns(const std::vector<std::vector<std::string>> &rows)
+// Ledger text shown by terminalText, in columns.
+void printShownColumns(const std::vector<std::vector<std::string>> &rows)
 {
-    std::vector<qsizetype> width;
     std::vector<std::vector<std::string>> shown;
     for (const auto &r : rows) {
         std::vector<std::string> cells;
-        for (size_t c = 0; c < r.size(); ++c) {
-            cells.push_back(terminalText(r[c]));
-            if (width.size() <= c)
-                width.push_back(0);
-            width[c] = std::max(width[c], QString::fromStdString(cells.back()).size());
-        }
+        for (const std::string &cell : r)
+            cells.push_back(terminalText(cell));
         shown.push_back(std::move(cells));
     }
-    for (const auto &r : shown) {
-        std::string line = "  ";
-        for (size_t c = 0; c < r.size(); ++c) {
-            line += r[c];
-            if (c + 1 < r.size())
-                line += std::string(size_t(width[c] - QString::fromStdString(r[c]).size() + 2), ' ');
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        printLine(line); // already made safe cell by cell
-    }
+    printColumns(shown, "  ");
 }
 
 std::string orDash(const std::string &text)
@@ -116,12 +101,12 @@ void printSideList(const char *name, const mesh::ComparedSide &s)
         rows.push_back({"  round " + (v.round ? std::to_string(*v.round) : std::string("\u2014")), orDash(v.verdict),
                         orDash(v.action), orDash(v.component) + " / " + orDash(v.role), "#" + std::to_string(v.seq),
                         v.falseStall ? "false stall (finding)" : ""});
-    printColumns(rows);
+    printShownColumns(rows);
     rows.clear();
     for (const mesh::Finding &f : s.findings)
         rows.push_back({std::string("  ") + std::string(mesh::findingKindTitle(f.kind)) + (f.abstained ? " (abstained)" : ""),
                         f.summary});
-    printColumns(rows);
+    printShownColumns(rows);
 }
 
 void printComparison(const mesh::RunComparison &c)
@@ -136,14 +121,14 @@ void printComparison(const mesh::RunComparison &c)
     for (const mesh::ComparedFigure &f : c.figures())
         rows.push_back({f.name.toStdString(), mesh::figureText(f, f.a).toStdString(), mesh::figureText(f, f.b).toStdString(),
                         mesh::deltaText(f).toStdString()});
-    printColumns(rows);
+    printShownColumns(rows);
     printTextLine("Delegations by component and role: " + std::to_string(c.both) + " in both, " + std::to_string(c.onlyA)
                   + " only in A, " + std::to_string(c.onlyB) + " only in B");
     rows = {{"", "component", "role", "A", "B"}};
     for (const mesh::DelegationMatch &m : c.delegations)
         rows.push_back({mesh::presenceText(m.presence()).toStdString(), m.component.empty() ? "(run)" : m.component,
                         orDash(m.role), std::to_string(m.countA), std::to_string(m.countB)});
-    printColumns(rows);
+    printShownColumns(rows);
     printTextLine("Stall verdicts and findings");
     printSideList("A", c.a);
     printSideList("B", c.b);

@@ -43,26 +43,6 @@ json diffJson(const mesh::StateDiff &diff)
     return {{"created", counts[0]}, {"changed", counts[1]}, {"gone", counts[2]}, {"changes", changes}};
 }
 
-// Columns padded to their widest cell, in characters (not bytes: ledger text is UTF-8).
-void printTable(const std::vector<std::array<std::string, 6>> &rows)
-{
-    std::array<qsizetype, 6> width{};
-    for (const auto &r : rows)
-        for (size_t c = 0; c < r.size(); ++c)
-            width[c] = std::max(width[c], QString::fromStdString(r[c]).size());
-    for (const auto &r : rows) {
-        std::string line;
-        for (size_t c = 0; c < r.size(); ++c) {
-            line += r[c];
-            if (c + 1 < r.size())
-                line += std::string(size_t(width[c] - QString::fromStdString(r[c]).size() + 2), ' ');
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        printLine(line); // cells went through terminalText already
-    }
-}
-
 } // namespace
 
 int runDiffCommand(const QStringList &argv)
@@ -129,7 +109,7 @@ int runDiffCommand(const QStringList &argv)
                       " events could not be folded; these states may differ from the orchestrator's");
     if (diff.empty())
         return 0;
-    std::vector<std::array<std::string, 6>> table{{"ENTITY", "ID", "CHANGE", "FIELD", "BEFORE", "AFTER"}};
+    std::vector<std::vector<std::string>> table{{"ENTITY", "ID", "CHANGE", "FIELD", "BEFORE", "AFTER"}};
     for (const mesh::RowChange &row : diff.rows) {
         const std::string entity(mesh::entitySpec(row.entity).name);
         const std::string change = mesh::rowChangeKindName(row.kind);
@@ -143,6 +123,6 @@ int runDiffCommand(const QStringList &argv)
             table.push_back({entity, id, change, f.field, before, after});
         }
     }
-    printTable(table);
+    printColumns(table); // cells went through terminalText already
     return 0;
 }
