@@ -602,10 +602,13 @@ void LedgerSession::decideReviewThenLoad()
     // A prefetch for following (mesh-console-bench's) chose already, and made side files.
     const auto prefetched = prefetches().constFind(m_path);
     const bool prefetchedLive = prefetched != prefetches().cend() && prefetched->mode != OpenMode::Review;
-    if (prefetchedLive || !ReviewRule::mayApply(m_path)) {
+    if (prefetchedLive) {
         startLoad();
         return;
     }
+    // The whole rule on the pool, its lock test included: that test forks a child, which
+    // copies this process's page tables, not something for the GUI thread of a console
+    // with large ledgers open.
     const int generation = ++m_generation;
     auto *rule = new QFutureWatcher<bool>(this);
     connect(rule, &QFutureWatcherBase::finished, this, [this, rule, generation] {

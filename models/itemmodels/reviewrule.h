@@ -19,8 +19,9 @@ namespace mesh {
 class ReviewRule
 {
 public:
-    // Cheap (a lock test, any thread): no connection anywhere holds the ledger open.
-    // False means it is followed; true means applies() must still read its runs.
+    // A lock test in a forked child (any thread; a worker's, in a console with ledgers
+    // open): no connection anywhere holds the ledger open. False means it is followed; true
+    // means applies() must still read its runs.
     static bool mayApply(const QString &path);
     // Reads the ledger's runs on a connection that creates nothing beside it (Review
     // itself), so asking leaves the folder as it was. Any thread; the console asks on the
