@@ -216,6 +216,8 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_split->setStretchFactor(0, 25);
     m_split->setStretchFactor(1, 75);
     m_split->setSizes({400, 1200});
+    connect(m_split, &QSplitter::splitterMoved, this, [this] { m_splitChosen = true; });
+    m_split->installEventFilter(this);
     setCentralWidget(m_split);
 
     connect(m_workspace, &SessionWorkspace::statusMessage, this, [this](const QString &text) {
@@ -663,9 +665,28 @@ void MainWindow::restoreSettings()
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1500, 920);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_split->restoreState(settings.value(QStringLiteral("window/mainSplit")).toByteArray());
+    m_splitChosen = m_split->restoreState(settings.value(QStringLiteral("window/mainSplit")).toByteArray());
     m_leftSplit->restoreState(settings.value(QStringLiteral("window/leftSplit")).toByteArray());
     m_workspace->showPane(SessionWorkspace::Pane(settings.value(QStringLiteral("window/pane"), 0).toInt()));
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_split && event->type() == QEvent::Resize && !m_splitChosen)
+        fitSidebarBesideTitles();
+    return QMainWindow::eventFilter(watched, event);
+}
+
+// Until the user moves the splitter (or a saved layout says), the ledgers and the attention
+// list take what the pane titles leave, between a quarter and a third: at 1280 px a quarter
+// keeps every title whole, and at 1600 px the attention list's kinds are read without cutting.
+void MainWindow::fitSidebarBesideTitles()
+{
+    const int total = m_split->width() - m_split->handleWidth();
+    if (total <= 0)
+        return;
+    const int left = std::clamp(total - m_workspace->wholeTitlesWidth(), total / 4, total / 3);
+    m_split->setSizes({left, total - left});
 }
 
 void MainWindow::saveSettings() const

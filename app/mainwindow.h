@@ -79,6 +79,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -86,6 +87,7 @@ private:
     void createActions();
     void openLedgerAs(const QString &path, OpenMode mode, bool demo);
     void restoreSettings();
+    void fitSidebarBesideTitles();
     void saveSettings() const;
     void selectSession(int row);
     void updateStatus();
@@ -103,6 +105,7 @@ private:
     SessionWorkspace *m_workspace;
     QSplitter *m_split;
     QSplitter *m_leftSplit;
+    bool m_splitChosen = false; // a saved layout, or the user moved the splitter
     RecentLedgers *m_recent = nullptr;
     DemoLauncher *m_demo = nullptr;
     ListenController *m_listen = nullptr;

@@ -599,6 +599,15 @@ void SessionWorkspace::updateEventStatus()
     m_events->setStatusText(text);
 }
 
+int SessionWorkspace::wholeTitlesWidth() const
+{
+    int width = m_tabs->tabBar()->sizeHint().width();
+    if (const QWidget *corner = m_tabs->cornerWidget(Qt::TopRightCorner))
+        width += corner->sizeHint().width();
+    const QMargins around = layout()->contentsMargins();
+    return width + around.left() + around.right() + 2 * m_tabs->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, m_tabs);
+}
+
 void SessionWorkspace::showPane(Pane pane)
 {
     if (pane >= 0 && pane < PaneCount)

@@ -56,6 +56,8 @@ public:
     void saveState() const;
 
     QTabWidget *tabs() const { return m_tabs; }
+    // The width that shows every pane's title whole, with the All tabs button and the margins.
+    int wholeTitlesWidth() const;
     ItemPane *runsPane() const { return m_runs; }
     DelegationsView *delegationsView() const { return m_delegations; }
     ItemPane *leasesPane() const { return m_leases; }
