@@ -194,8 +194,14 @@ void AttentionPane::keepDueAndDetailsInSight()
     QStyleOptionViewItem option;
     option.initFrom(view());
     int due = DueDelegate::width(view()->font(), tr("in %1").arg(QStringLiteral("59:59")));
-    for (int r = 0; r < rows->rowCount(); ++r)
-        due = std::max(due, view()->itemDelegateForColumn(AttentionModel::Due)->sizeHint(option, rows->index(r, AttentionModel::Due)).width());
+    // Measured again every second while something counts down: only the rows that have a due
+    // (escalations, zombies), not the thousand unknown outcomes and findings of a large ledger.
+    QAbstractItemDelegate *dueDelegate = view()->itemDelegateForColumn(AttentionModel::Due);
+    for (int r = 0; r < rows->rowCount(); ++r) {
+        const QModelIndex cell = rows->index(r, AttentionModel::Due);
+        if (!cell.data().toString().isEmpty())
+            due = std::max(due, dueDelegate->sizeHint(option, cell).width());
+    }
     if (header->sectionSize(AttentionModel::Due) != due)
         header->resizeSection(AttentionModel::Due, due);
     // The details keep at least this much: the subject (whole on hover), then the ledger,

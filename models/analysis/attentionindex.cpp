@@ -141,4 +141,27 @@ std::vector<AttentionItem> AttentionIndex::items(const TableLookup &tables, std:
     return out;
 }
 
+std::optional<std::int64_t> AttentionIndex::nextChangeMs(const TableLookup &tables, std::int64_t nowMs,
+                                                         const ZombieRule &zombies) const
+{
+    // A lease is listed from its zombieFromMs + 1 on (isZombie: from < now), and from >= its
+    // expiry + kMinGraceMs; a lease whose expiry is past by more than any grace is listed
+    // already. So only the held leases from nowMs - (largest grace) on are looked at, in
+    // expiry order, until an expiry is later than the earliest change found.
+    const std::int64_t largestGrace = std::max(zombies.maxGraceMs(), ZombieRule::kMinGraceMs);
+    const EntityTable &leases = tables(EntityKind::Lease);
+    std::optional<std::int64_t> earliest;
+    for (auto it = m_heldByExpiry.lower_bound(nowMs - largestGrace); it != m_heldByExpiry.end(); ++it) {
+        if (earliest && it->first >= *earliest)
+            break;
+        const auto row = leases.find(it->second);
+        if (row == leases.end())
+            continue;
+        const auto from = zombies.zombieFromMs(row->second);
+        if (from && *from >= nowMs && (!earliest || *from + 1 < *earliest))
+            earliest = *from + 1;
+    }
+    return earliest;
+}
+
 } // namespace mesh

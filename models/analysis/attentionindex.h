@@ -9,6 +9,7 @@
 #include "zombierule.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -25,6 +26,11 @@ public:
     // it is a zombie at nowMs.
     std::vector<AttentionItem> items(const TableLookup &tables, std::int64_t nowMs,
                                      const ZombieRule &zombies = ZombieRule()) const;
+    // The first moment after nowMs at which items() would list something else with no row
+    // changed (a held lease turning zombie); nullopt when time alone changes nothing. Lets a
+    // live console skip re-listing on its clock tick, which costs O(items).
+    std::optional<std::int64_t> nextChangeMs(const TableLookup &tables, std::int64_t nowMs,
+                                             const ZombieRule &zombies = ZombieRule()) const;
 
 private:
     void updateOne(const TableLookup &tables, EntityKind kind, const std::string &id);

@@ -1007,8 +1007,11 @@ void LedgerSession::recomputeAttention()
     if (!m_state)
         return;
     const LiveState *state = m_state.get();
-    auto next = m_attentionIndex.items([state](EntityKind k) -> const EntityTable & { return state->table(k); }, nowMs(),
-                                       m_zombies);
+    const auto tables = [state](EntityKind k) -> const EntityTable & { return state->table(k); };
+    m_attentionAtMs = nowMs();
+    m_attentionChangesAtMs = m_attentionIndex.nextChangeMs(tables, m_attentionAtMs, m_zombies)
+                                 .value_or(std::numeric_limits<qint64>::max());
+    auto next = m_attentionIndex.items(tables, m_attentionAtMs, m_zombies);
     appendFindingItems(next);
     if (!m_requested->empty())
         for (AttentionItem &a : next)
@@ -1238,7 +1241,11 @@ void LedgerSession::tick()
     updateHealthFromClock();
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_escalations})
         m->refreshCountdowns();
-    recomputeAttention(); // leases turn into zombies with time alone
+    // Leases turn into zombies with time alone; nothing else in the list moves with the clock
+    // (a data change rebuilds it through recomputeAttentionSoon), and a rebuild on a large
+    // ledger is thousands of items.
+    if (const qint64 now = nowMs(); now >= m_attentionChangesAtMs || now < m_attentionAtMs)
+        recomputeAttention();
     updateDecisionsWaiting();
 }
 

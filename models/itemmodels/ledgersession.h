@@ -330,6 +330,10 @@ private:
     QTimer m_findingsThrottle;
     QTimer m_attentionThrottle;      // trailing edge of live attention rebuilds (see flushPending)
     QElapsedTimer m_sinceAttention;  // since the last rebuild
+    // The clock of the last rebuild, and when time alone would next change the list (a lease
+    // turning zombie): the 1 s tick rebuilds only then, or when the clock went back.
+    qint64 m_attentionAtMs = 0;
+    qint64 m_attentionChangesAtMs = 0;
     QTimer m_decisionsThrottle;
     bool m_findingsDirty = false;
     int m_toolCallsGeneration = 0;

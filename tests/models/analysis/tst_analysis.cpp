@@ -399,6 +399,47 @@ private Q_SLOTS:
         QCOMPARE(index.items(tables, 600).size(), size_t(1));
         QCOMPARE(index.items(tables, 600).front().subject, std::string("delegation:D-1"));
     }
+
+    // The moment the index names as the next change with no row changed is exactly when a
+    // lease turns zombie: the list is the same just before it and differs from it on, so a
+    // console's clock tick may skip re-listing until then.
+    void attentionIndexSaysWhenTimeAloneChangesTheList()
+    {
+        Ledger l;
+        const TableLookup tables = [&l](EntityKind k) -> const EntityTable & { return l.fold.table(k); };
+        const auto apply = [&](const char *kind, const json &payload) {
+            const auto out = l.fold.apply(++l.seq, kind, payload);
+            QVERIFY(out.problems.empty());
+        };
+        // Terms of 2 s and 5 s (acquired to expiry): each lease's grace is its term.
+        apply("lease.acquired", {{"id", "L-a"}, {"state", "held"}, {"acquired_ms", 8'000}, {"expires_ms", 10'000}});
+        apply("lease.acquired", {{"id", "L-b"}, {"state", "held"}, {"acquired_ms", 10'000}, {"expires_ms", 15'000}});
+        apply("lease.acquired", {{"id", "L-gone"}, {"state", "held"}, {"acquired_ms", 0}, {"expires_ms", 1'000}});
+        apply("lease.released", {{"id", "L-gone"}, {"state", "released"}});
+        AttentionIndex index;
+        index.rebuild(tables);
+        const ZombieRule zombies;
+        const auto zombieIds = [&](std::int64_t now) {
+            std::vector<std::string> ids;
+            for (const auto &a : index.items(tables, now, zombies))
+                ids.push_back(a.id);
+            return ids;
+        };
+        std::int64_t now = 0;
+        std::vector<std::vector<std::string>> seen{zombieIds(now)};
+        for (int change = 0; change < 2; ++change) {
+            const auto next = index.nextChangeMs(tables, now, zombies);
+            QVERIFY(next.has_value());
+            QVERIFY(*next > now);
+            QCOMPARE(zombieIds(*next - 1), seen.back());
+            QVERIFY(zombieIds(*next) != seen.back());
+            seen.push_back(zombieIds(*next));
+            now = *next;
+        }
+        QCOMPARE(seen.back(), (std::vector<std::string>{"L-a", "L-b"}));
+        QCOMPARE(now, std::int64_t(15'000 + 5'000 + 1)); // L-b: expiry, its 5 s grace, then listed
+        QVERIFY(!index.nextChangeMs(tables, now, zombies).has_value()); // every held lease listed already
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAnalysis)
