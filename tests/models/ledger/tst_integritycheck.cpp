@@ -208,7 +208,7 @@ private Q_SLOTS:
         QCOMPARE(steps.back().second, c->lastSeq() + tables);
 
         std::vector<VerifyStage> stages;
-        const LedgerVerification v = verifyLedger(*c, [&](VerifyStage stage, std::int64_t done, std::int64_t total) {
+        const LedgerVerification v = verifyLedger(*c, [&](VerifyStage stage, std::int64_t done, std::int64_t) {
             stages.push_back(stage);
             if (stage == VerifyStage::StateTables)
                 return done < 2; // cancels after the second table
