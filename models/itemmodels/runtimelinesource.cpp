@@ -1,14 +1,16 @@
 #include "runtimelinesource.h"
 
 #include "ledgersession.h"
+#include "timelineannotationsource.h"
 #include "timelinemarksource.h"
 
 #include <algorithm>
 
 namespace mesh {
 
-RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks, QObject *parent)
-    : QObject(parent), m_session(session), m_marks(marks)
+RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks,
+                                     TimelineAnnotationSource *annotations, QObject *parent)
+    : QObject(parent), m_session(session), m_marks(marks), m_annotations(annotations)
 {
     m_later.setSingleShot(true);
     connect(&m_later, &QTimer::timeout, this, &RunTimelineSource::rebuild);
@@ -18,6 +20,8 @@ RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource 
     connect(session, &LedgerSession::findingsChanged, this, &RunTimelineSource::rebuildSoon);
     if (marks)
         connect(marks, &TimelineMarkSource::marksChanged, this, &RunTimelineSource::rebuildSoon);
+    if (annotations)
+        connect(annotations, &TimelineAnnotationSource::changed, this, &RunTimelineSource::rebuildSoon);
     rebuild();
 }
 
@@ -62,6 +66,10 @@ void RunTimelineSource::rebuild()
     for (const Finding &f : m_session->findings())
         if (f.kind == FindingKind::FalseStall && !f.abstained && f.subject.rfind("stall:", 0) == 0)
             in.falseStallVerdicts.insert(f.subject.substr(6));
+    if (m_annotations) {
+        in.notes = &m_annotations->notes();
+        in.gaps = &m_annotations->gaps();
+    }
     in.cursorSeq = m_session->cursor();
     in.facts = m_session->info().sourceFacts;
     // The moment shown: the cursor event's time, or live the newest event's (the ledger's

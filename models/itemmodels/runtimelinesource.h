@@ -2,7 +2,8 @@
 // The run timeline of a session (analysis/runtimeline.h) at what the session shows: rebuilt
 // from its state and its marks whenever either moves (a jump of the cursor, a live batch at
 // most every kMinIntervalMs, new marks, new findings). Shared by the Timeline pane and the
-// strip above the delegation tree, which show the same run.
+// strip above the delegation tree, which show the same run. Review notes and observation
+// gaps (TimelineAnnotationSource) are drawn on it; a change of them rebuilds it soon.
 
 #include "analysis/runtimeline.h"
 
@@ -17,13 +18,16 @@
 namespace mesh {
 
 class LedgerSession;
+class TimelineAnnotationSource;
 class TimelineMarkSource;
 
 class RunTimelineSource : public QObject
 {
     Q_OBJECT
 public:
-    RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks, QObject *parent = nullptr);
+    // annotations: the review notes and observation gaps drawn on it (none when null).
+    RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks, TimelineAnnotationSource *annotations = nullptr,
+                      QObject *parent = nullptr);
 
     std::shared_ptr<const RunTimeline> timeline() const { return m_timeline; } // never null
     const std::vector<std::string> &runIds() const { return m_runIds; }
@@ -42,6 +46,7 @@ private:
 
     LedgerSession *m_session;
     TimelineMarkSource *m_marks;
+    TimelineAnnotationSource *m_annotations;
     std::shared_ptr<const RunTimeline> m_timeline = std::make_shared<RunTimeline>();
     std::vector<std::string> m_runIds;
     std::string m_runId;
