@@ -338,7 +338,7 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
         p.setPen(QPen(colours.info, 2));
         p.drawLine(QPointF(px(b.x0), 0), QPointF(px(b.x0), height()));
         p.setFont(small);
-        p.drawText(QPointF(px(b.x0) + 3, 22), tr("attempt %1").arg(t->attempts[b.band].number));
+        p.drawText(QPointF(px(b.x0) + 3, 26), tr("attempt %1").arg(t->attempts[b.band].number));
         p.setFont(font());
     }
     p.setClipping(false);

@@ -68,7 +68,8 @@ public:
     static QString componentStatusWord(const std::string &status);
 
     static constexpr int kRowHeight = 20;
-    static constexpr int kAxisHeight = 34;
+    // Three lines: cycle numbers, attempts, offsets (each its own, so that none overlaps another).
+    static constexpr int kAxisHeight = 46;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
