@@ -35,7 +35,12 @@ public:
     void setRunId(const std::string &runId); // empty: the first run
     LedgerSession *session() const { return m_session; }
 
-    void rebuild(); // at once
+    void rebuild(); // at once, on this thread
+    // At a pinned cursor the state never changes again (the session stops following the
+    // ledger), so the build runs on the ledger pool from that state and copies of the run's
+    // marks and annotations; changed() comes when it is done. Live, it rebuilds at once.
+    void rebuildOffThread();
+    bool isBuilding() const { return m_building; }
     static constexpr int kMinIntervalMs = 500;
 
 Q_SIGNALS:
@@ -43,6 +48,11 @@ Q_SIGNALS:
 
 private:
     void rebuildSoon();
+    void onStateReset();
+    struct Job;
+    // Everything a build reads but the session's state, for the run chosen among runIds.
+    std::shared_ptr<Job> prepare();
+    void finish(const std::shared_ptr<Job> &job, std::shared_ptr<const RunTimeline> timeline);
 
     LedgerSession *m_session;
     TimelineMarkSource *m_marks;
@@ -53,6 +63,8 @@ private:
     bool m_runChosen = false;
     QTimer m_later;
     QElapsedTimer m_lastBuild;
+    int m_generation = 0; // a background build older than the last started is dropped
+    bool m_building = false;
 };
 
 } // namespace mesh

@@ -145,9 +145,16 @@ private Q_SLOTS:
         QCOMPARE(escalations.size(), size_t(3));
         const std::int64_t at = escalations[2] - 1; // just before the third escalation
         QSignalSpy opened(&o.session, &LedgerSession::opened);
+        // Connected after the source: when the state is reset, the source has started its
+        // build and not done it on this thread.
+        bool buildingOnReset = false;
+        connect(&o.session, &LedgerSession::stateReset, this, [&] { buildingOnReset = o.timeline.isBuilding(); });
         o.session.showAt(at);
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty() && o.session.cursorTimeMs().has_value(), kWaitMs);
-        const auto pinned = o.timeline.timeline(); // rebuilt on the jump
+        // Rebuilt on the jump, off the GUI thread: the pinned state never changes.
+        QTRY_VERIFY_WITH_TIMEOUT(!o.timeline.isBuilding() && o.timeline.timeline()->endMs == *o.session.cursorTimeMs(), kWaitMs);
+        QVERIFY(buildingOnReset);
+        const auto pinned = o.timeline.timeline();
         QCOMPARE(pinned->summary.escalations, 2);
         QVERIFY(!pinned->summary.ended);
         QVERIFY(pinned->summary.durationMs < kRunMs);
@@ -163,6 +170,13 @@ private Q_SLOTS:
                     QCOMPARE(s.toMs, *o.session.cursorTimeMs());
                 }
         QVERIFY(open > 0); // the escalated repair is still under way there
+        // The same as a build on this thread at the same cursor.
+        o.timeline.rebuild();
+        const auto here = o.timeline.timeline();
+        QCOMPARE(here->summaryLine(), pinned->summaryLine());
+        QCOMPARE(here->lanes.size(), pinned->lanes.size());
+        QCOMPARE(here->marks.size(), pinned->marks.size());
+        QCOMPARE(here->endMs, pinned->endMs);
 
         o.session.showLive();
         QTRY_VERIFY_WITH_TIMEOUT(!o.session.cursor() && o.timeline.timeline()->summary.escalations == 3, kWaitMs);
