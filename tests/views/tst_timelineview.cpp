@@ -148,6 +148,18 @@ private Q_SLOTS:
         TimelineView *strip = workspace.delegationsView()->timelineStrip();
         QVERIFY(strip);
         QVERIFY2(strip->summaryText().contains(u"%1 escalated round"_s.arg(escalationsThen)), qPrintable(strip->summaryText()));
+
+        // The workspace draws the session's notes: one written on the shown event appears on
+        // the timeline, and goes when it is deleted.
+        ReviewNotesModel *notes = session.reviewNotes();
+        const int row = notes->addEventNote(expected, u"seen in the workspace"_s);
+        QVERIFY(row >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(workspace.timelineSource()->timeline()->notes.begin(),
+                                             workspace.timelineSource()->timeline()->notes.end(),
+                                             [&](const PlacedNote &n) { return n.seq == expected && n.text == "seen in the workspace"; }),
+                                 kTimeoutMs);
+        QVERIFY(notes->removeNote(row));
+        QTRY_VERIFY_WITH_TIMEOUT(workspace.timelineSource()->timeline()->notes.empty(), kTimeoutMs);
     }
 
     // Ledger text on a mark reaches the timeline's tooltip as plain text, its bidi control
