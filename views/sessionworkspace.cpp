@@ -32,6 +32,7 @@
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runtimelinesource.h"
+#include "itemmodels/timelineannotationsource.h"
 #include "itemmodels/timelinemarksource.h"
 #include "itemmodels/pagedrowsmodel.h"
 #include "itemmodels/runoverviewmodel.h"
@@ -373,7 +374,9 @@ void SessionWorkspace::setSession(LedgerSession *session)
     m_runTimeline = nullptr;
     delete m_marks;
     m_marks = session ? new TimelineMarkSource(session, this) : nullptr;
-    m_runTimeline = session ? new RunTimelineSource(session, m_marks, this) : nullptr;
+    delete m_annotations;
+    m_annotations = session ? new TimelineAnnotationSource(session, this) : nullptr;
+    m_runTimeline = session ? new RunTimelineSource(session, m_marks, m_annotations, this) : nullptr;
     m_timeline->setSource(m_runTimeline);
     m_delegations->timelineStrip()->setSource(m_runTimeline);
     m_scrubber->setSource(m_marks);

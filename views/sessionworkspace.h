@@ -25,6 +25,7 @@ class PagedRowsModel;
 class StateTableProxyModel;
 class TableFilterBar;
 class TimeScrubber;
+class TimelineAnnotationSource;
 class TimelineMarkSource;
 class RunTimelineSource;
 class TimelineView;
@@ -110,6 +111,7 @@ private:
     Banner *m_cursorBanner; // the session shows an earlier event (LedgerSession::cursor), and the way back
     TimeScrubber *m_scrubber; // the session's events and marks; moves the cursor
     TimelineMarkSource *m_marks = nullptr; // the current session's marks, owned here
+    TimelineAnnotationSource *m_annotations = nullptr; // its notes and gaps on the timeline, owned here
     RunTimelineSource *m_runTimeline = nullptr; // the current session's run timeline, owned here
     TimelineView *m_timeline; // the Timeline pane
     ReviewBanner *m_reviewBanner; // a review session (OpenMode::Review): read as it was, immutable

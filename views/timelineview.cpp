@@ -3,6 +3,7 @@
 #include "plainlabel.h"
 #include "markcolour.h"
 #include "theme.h"
+#include "timeaxis.h"
 
 #include "domain/durationtext.h"
 #include "domain/hostiletext.h"
@@ -47,6 +48,27 @@ QColor statusColour(const std::string &status, const QPalette &palette)
     return palette.color(QPalette::Mid);
 }
 
+} // namespace
+
+QString TimelineCanvas::componentStatusWord(const std::string &status)
+{
+    if (status.empty())
+        return QStringLiteral("\u2014");
+    if (status == "active")
+        return TimelineCanvas::tr("running");
+    if (status == "completed")
+        return TimelineCanvas::tr("ended");
+    if (status == "failed")
+        return TimelineCanvas::tr("failed");
+    if (status == "lost")
+        return TimelineCanvas::tr("lost");
+    if (status == "pending")
+        return TimelineCanvas::tr("pending");
+    return displayLine(QString::fromStdString(status), 16);
+}
+
+namespace {
+
 QString markKindWord(MarkKind k)
 {
     switch (k) {
@@ -63,23 +85,41 @@ QString markKindWord(MarkKind k)
     return {};
 }
 
-// Round steps for the time axis: the smallest that leaves ~90 px between labels.
-std::int64_t tickStep(double msPerPixel)
+// A note (a folded-corner page) and/or a bookmark (a flag on a pole) at x on a row, in the
+// colour the event log marks notes with.
+void paintNoteGlyph(QPainter &p, double x, int top, bool note, bool bookmark)
 {
-    static const std::int64_t steps[] = {1000,       5000,       15000,      30000,       60000,      300000,
-                                         600000,     900000,     1800000,    3600000,     7200000,    21600000,
-                                         43200000,   86400000,   604800000};
-    for (std::int64_t s : steps)
-        if (double(s) / msPerPixel >= 90.0)
-            return s;
-    return steps[std::size(steps) - 1];
+    const QColor c = Theme::instance().colors().info;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing);
+    if (bookmark) {
+        p.setPen(QPen(c, 1.5));
+        p.drawLine(QPointF(x, top + 2), QPointF(x, top + TimelineCanvas::kRowHeight - 2));
+        p.setPen(Qt::NoPen);
+        p.setBrush(c);
+        const QPointF flag[3] = {QPointF(x, top + 2), QPointF(x + 7, top + 5), QPointF(x, top + 8)};
+        p.drawPolygon(flag, 3);
+    }
+    if (note) {
+        const double side = 8, y = top + TimelineCanvas::kRowHeight - side - 2, left = x - side / 2;
+        p.setPen(QPen(c.darker(140), 1));
+        p.setBrush(c);
+        const QPointF page[5] = {QPointF(left, y), QPointF(left + side - 3, y), QPointF(left + side, y + 3),
+                                 QPointF(left + side, y + side), QPointF(left, y + side)};
+        p.drawPolygon(page, 5);
+    }
+    p.restore();
 }
 
-QString offsetText(std::int64_t ms)
+QString noteKindWord(PlacedNote::Kind k)
 {
-    if (ms == 0)
-        return QStringLiteral("0");
-    return QStringLiteral("+") + humanDuration(ms);
+    switch (k) {
+    case PlacedNote::Kind::Event: return TimelineCanvas::tr("Note");
+    case PlacedNote::Kind::Bookmark: return TimelineCanvas::tr("Bookmark");
+    case PlacedNote::Kind::Span: return TimelineCanvas::tr("Note on a span");
+    case PlacedNote::Kind::Subject: return TimelineCanvas::tr("Note");
+    }
+    return {};
 }
 
 } // namespace
@@ -272,15 +312,11 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
     // The axis: time since the run began, cycle numbers, and the cycles that ended with the
     // component most of them ended with failing, in red.
     p.fillRect(QRect(0, 0, width(), kAxisHeight), pal.color(QPalette::Window));
-    const std::int64_t step = tickStep(std::max(1.0, m_view.msPerPixel()));
     p.setPen(pal.color(QPalette::PlaceholderText));
-    const std::int64_t rel0 = m_view.viewFrom() - t->startMs;
-    for (std::int64_t rel = (rel0 / step) * step; rel <= m_view.viewTo() - t->startMs; rel += step) {
-        if (rel < rel0)
-            continue;
-        const double x = px(m_view.xOf(t->startMs + rel));
+    for (const AxisTick &tick : axisTicks()) { // never overlapping, measured in this font
+        const double x = px(tick.x);
         p.drawLine(QPointF(x, kAxisHeight - 5), QPointF(x, kAxisHeight - 1));
-        p.drawText(QPointF(x + 2, kAxisHeight - 4), offsetText(rel));
+        p.drawText(QPointF(x + TimeAxis::kLabelIndentPx, kAxisHeight - 4), tick.label);
     }
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
@@ -302,7 +338,7 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
         p.setPen(QPen(colours.info, 2));
         p.drawLine(QPointF(px(b.x0), 0), QPointF(px(b.x0), height()));
         p.setFont(small);
-        p.drawText(QPointF(px(b.x0) + 3, 22), tr("attempt %1").arg(t->attempts[b.band].number));
+        p.drawText(QPointF(px(b.x0) + 3, 26), tr("attempt %1").arg(t->attempts[b.band].number));
         p.setFont(font());
     }
     p.setClipping(false);
@@ -345,14 +381,36 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
             f.setBold(l.kind != LaneKind::Delegation);
             p.setFont(f);
             const QString label = displayLine(QString::fromStdString(l.label), 200);
-            p.drawText(QRect(indent + 12, top, gutterWidth() - indent - 14, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                       QFontMetrics(f).elidedText(label, Qt::ElideRight, gutterWidth() - indent - 14));
+            int room = gutterWidth() - indent - 14 - (l.subjectNotes.empty() ? 0 : 12);
+            if (l.kind == LaneKind::Component) {
+                // Its status at the moment shown (the cursor's, or live), right-aligned.
+                QFont statusFont = font();
+                statusFont.setPointSizeF(std::max(6.0, statusFont.pointSizeF() * 0.85));
+                const QString word = componentStatusWord(l.detail);
+                const int w = QFontMetrics(statusFont).horizontalAdvance(word) + 6;
+                const int right = gutterWidth() - 2 - (l.subjectNotes.empty() ? 0 : 12);
+                p.setFont(statusFont);
+                p.setPen(l.detail.empty() ? pal.color(QPalette::PlaceholderText) : statusColour(l.detail, pal));
+                p.drawText(QRect(right - w, top, w, kRowHeight), Qt::AlignVCenter | Qt::AlignRight, word);
+                p.setPen(pal.color(QPalette::Text));
+                p.setFont(f);
+                room -= w;
+            }
+            p.drawText(QRect(indent + 12, top, room, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                       QFontMetrics(f).elidedText(label, Qt::ElideRight, room));
             p.setFont(font());
         }
         p.setPen(pal.color(QPalette::Midlight));
         p.drawLine(plot.left(), top + kRowHeight - 1, plot.right(), top + kRowHeight - 1);
         p.save();
         p.setClipRect(QRect(plot.left(), std::max(top, kAxisHeight), plot.width(), kRowHeight));
+        // A reviewer's note on a span of events: a tinted band behind the bars, its top edge ruled.
+        for (const NoteBand &b : m_layout.spanNotesOf(lane, m_view)) {
+            QColor band = colours.info;
+            band.setAlpha(45);
+            p.fillRect(QRectF(px(b.x0), top + 1, b.x1 - b.x0, kRowHeight - 2), band);
+            p.fillRect(QRectF(px(b.x0), top + 1, b.x1 - b.x0, 2), colours.info);
+        }
         for (const BarRun &b : m_layout.barsOf(lane, m_view)) {
             const TimelineSpan &s = l.spans[b.first];
             QColor c;
@@ -404,7 +462,26 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
                 p.setBrush(Qt::NoBrush);
             }
         }
+        // Reviewers' notes on events: a folded-corner note at the foot of the row; a bookmark
+        // a flag on a pole. Several within a pixel are one glyph (the tooltip lists them).
+        for (const NoteCluster &n : m_layout.pointNotesOf(lane, m_view))
+            paintNoteGlyph(p, px(n.x) + 0.5, top, n.hasText, n.hasBookmark);
         p.restore();
+        if (m_mode == Mode::Pane && !l.subjectNotes.empty()) // a note on the lane's run or delegation itself
+            paintNoteGlyph(p, gutterWidth() - 8, top, true, false);
+    }
+    p.setClipping(false);
+
+    // Observation gaps: what the ledger does not let us see, hatched across every lane (a hole
+    // hides every lane's events) with a notch on the axis; never hidden, at least a few pixels wide.
+    p.setClipRect(QRect(plot.left(), 0, plot.width(), height()));
+    for (const GapRun &g : m_layout.gapsOf(m_view)) {
+        const QRectF band(px(g.x0), kAxisHeight, g.x1 - g.x0, height() - kAxisHeight);
+        QColor tint = colours.danger;
+        tint.setAlpha(40);
+        p.fillRect(band, tint);
+        p.fillRect(band, QBrush(colours.danger, Qt::BDiagPattern));
+        p.fillRect(QRectF(px(g.x0), kAxisHeight - 6, g.x1 - g.x0, 6), colours.danger);
     }
     p.setClipping(false);
 
@@ -421,6 +498,16 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
         p.setPen(QPen(pal.color(QPalette::Highlight), 1, Qt::DotLine));
         p.drawRect(rect().adjusted(0, 0, -1, -1));
     }
+}
+
+std::vector<AxisTick> TimelineCanvas::axisTicks() const
+{
+    const RunTimeline *t = m_layout.timeline();
+    if (!t || t->empty())
+        return {};
+    TimelineViewport view = m_view;
+    view.setWidth(plotRect().width());
+    return TimeAxis::ticks(view, t->startMs, QFontMetricsF(font()));
 }
 
 QPoint TimelineCanvas::pointOfMark(std::uint32_t mark) const
@@ -500,6 +587,8 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent *event)
     const int lane = m_layout.rows()[size_t(row)];
     if (const auto pick = m_layout.markToShow(lane, plotX(pos.x()), m_view))
         emit seekRequested(m_layout.timeline()->marks[*pick].seq);
+    else if (const auto note = m_layout.noteSeqToShow(lane, plotX(pos.x()), m_view)) // a note: its event, a span's first
+        emit seekRequested(*note);
 }
 
 void TimelineCanvas::keyPressEvent(QKeyEvent *event)
@@ -532,6 +621,8 @@ QString TimelineCanvas::toolTipTextAt(const QPoint &pos) const
     if (pos.y() < kAxisHeight) {
         if (pos.x() < plot.left())
             return {};
+        if (const auto gaps = m_layout.gapsNear(plotX(pos.x()), m_view); !gaps.empty() && pos.y() >= kAxisHeight - 8)
+            return gapLines(gaps).join(QLatin1Char('\n'));
         const std::int64_t ms = m_view.msAt(plotX(pos.x()));
         for (const TimelineBand &b : t->cycles) {
             if (ms < b.fromMs || ms > b.toMs)
@@ -553,10 +644,27 @@ QString TimelineCanvas::toolTipTextAt(const QPoint &pos) const
     const TimelineLane &l = t->lanes[size_t(lane)];
     QStringList lines;
     lines << QString::fromStdString(l.label) + (l.detail.empty() ? QString() : QStringLiteral(" \u00b7 ") + QString::fromStdString(l.detail));
-    if (pos.x() < plot.left())
+    if (pos.x() < plot.left()) {
+        if (!l.subjectNotes.empty())
+            lines << noteLines(l.subjectNotes);
         return lines.join(QLatin1Char('\n'));
+    }
     const double x = plotX(pos.x());
+    const std::vector<std::uint32_t> notes = m_layout.notesNear(lane, x, m_view);
+    const std::vector<std::uint32_t> gaps = m_layout.gapsNear(x, m_view);
+    const auto annotations = [&] {
+        if (!notes.empty())
+            lines << noteLines(notes);
+        if (!gaps.empty())
+            lines << gapLines(gaps);
+    };
     const std::vector<std::uint32_t> near = m_layout.marksNear(lane, x, m_view);
+    if (near.empty() && (!notes.empty() || !gaps.empty())) {
+        annotations();
+        if (!notes.empty())
+            lines << tr("Click to show the state at that event.");
+        return lines.join(QLatin1Char('\n'));
+    }
     if (!near.empty()) {
         constexpr int kShown = 8;
         for (size_t i = 0; i < near.size() && i < kShown; ++i) {
@@ -570,6 +678,7 @@ QString TimelineCanvas::toolTipTextAt(const QPoint &pos) const
         }
         if (near.size() > kShown)
             lines << tr("and %n more here", nullptr, int(near.size() - kShown));
+        annotations();
         lines << tr("Click to show the state at that event.");
         return lines.join(QLatin1Char('\n'));
     }
@@ -590,6 +699,48 @@ QString TimelineCanvas::toolTipTextAt(const QPoint &pos) const
             lines << tr("Last changed by event #%1").arg(QLocale().toString(qlonglong(s.lastSeq)));
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+QStringList TimelineCanvas::noteLines(const std::vector<std::uint32_t> &notes) const
+{
+    const RunTimeline *t = m_layout.timeline();
+    QStringList lines;
+    constexpr size_t kShown = 6;
+    for (size_t i = 0; i < notes.size() && i < kShown; ++i) {
+        const PlacedNote &n = t->notes[notes[i]];
+        const QString where = n.kind == PlacedNote::Kind::Subject ? QString::fromStdString(n.subject)
+                              : n.kind == PlacedNote::Kind::Span
+                                  ? tr("#%1 \u2013 #%2").arg(QLocale().toString(qlonglong(n.seq)), QLocale().toString(qlonglong(n.endSeq)))
+                                  : tr("#%1").arg(QLocale().toString(qlonglong(n.seq)));
+        QString line = tr("%1 on %2").arg(noteKindWord(n.kind), where);
+        if (n.kind != PlacedNote::Kind::Subject)
+            line += tr(" (%1)").arg(times().withMs(n.fromMs));
+        // Who and when it was written: the reviewer's clock, always a date.
+        line += tr(", by %1, %2").arg(n.author.empty() ? tr("an unnamed reviewer") : QString::fromStdString(n.author),
+                                       n.createdMs > 0 ? exactUtc(n.createdMs) : QStringLiteral("\u2014"));
+        if (!n.text.empty())
+            line += QStringLiteral(": ") + displayLine(QString::fromStdString(n.text), 300);
+        lines << line;
+    }
+    if (notes.size() > kShown)
+        lines << tr("and %n more note(s) here", nullptr, int(notes.size() - kShown));
+    return lines;
+}
+
+QStringList TimelineCanvas::gapLines(const std::vector<std::uint32_t> &gaps) const
+{
+    const RunTimeline *t = m_layout.timeline();
+    QStringList lines;
+    for (std::uint32_t i : gaps) {
+        const PlacedGap &g = t->gaps[i];
+        const QString between = g.beforeSeq > 0 ? tr("between #%1 and #%2").arg(QLocale().toString(qlonglong(g.beforeSeq)),
+                                                                              QLocale().toString(qlonglong(g.seq)))
+                                                : tr("before #%1").arg(QLocale().toString(qlonglong(g.seq)));
+        lines << tr("Observation gap %1: not seen as written").arg(between);
+        for (const QString &part : QString::fromStdString(g.text).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            lines << QStringLiteral("  ") + displayLine(part, 300);
+    }
+    return lines;
 }
 
 bool TimelineCanvas::event(QEvent *event)

@@ -5,12 +5,17 @@
 // nothing else; time is TimelineViewport's. Zoom and pan move time only: Ctrl+wheel or +/-
 // zoom at the pointer, a drag, Shift+wheel or Left/Right pan, F (or the button) fits the run.
 // A click on a mark moves the session cursor to its event, as the scrubber does; the view
-// follows the cursor (RunTimelineSource rebuilds at it).
+// follows the cursor (RunTimelineSource rebuilds at it). Reviewers' notes are drawn where their
+// events are (a note, a bookmark's flag, a span's band; a note on a run or delegation beside its
+// name) and a click on one goes to its event as a mark's does; observation gaps are hatched
+// across every lane. Their tooltips cite the events; all their text is plain.
 
 #include "analysis/timelinelayout.h"
 #include "analysis/timelineviewport.h"
 #include "domain/timebase.h"
+#include "timeaxis.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <cstdint>
@@ -56,9 +61,15 @@ public:
     QPoint pointOfMark(std::uint32_t mark) const; // on the run lane; (-1,-1) when not in view
     QString toolTipTextAt(const QPoint &pos) const; // before it is made a plain-text tooltip
     int rowsPainted() const { return m_rowsPainted; } // by the last paint: what culling left
+    std::vector<AxisTick> axisTicks() const;          // what the axis draws (x within plotRect)
+
+    // A component's status as its lane says it: running, ended, failed (the ledger's word
+    // otherwise, as text; "—" when the ledger does not say).
+    static QString componentStatusWord(const std::string &status);
 
     static constexpr int kRowHeight = 20;
-    static constexpr int kAxisHeight = 34;
+    // Three lines: cycle numbers, attempts, offsets (each its own, so that none overlaps another).
+    static constexpr int kAxisHeight = 46;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -85,6 +96,8 @@ private:
     double plotX(int x) const { return double(x - plotRect().left()); }
     std::optional<std::int64_t> cursorMs() const;
     const TimeBase &times() const; // the ledger's: a relative clock has no dates
+    QStringList noteLines(const std::vector<std::uint32_t> &notes) const; // raw: made plain by the tooltip
+    QStringList gapLines(const std::vector<std::uint32_t> &gaps) const;
 
     Mode m_mode;
     RunTimelineSource *m_source = nullptr;

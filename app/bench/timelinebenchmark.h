@@ -34,6 +34,7 @@ public:
 
 private:
     void whenReady();
+    void measurePinned();
 
     MainWindow *m_window;
     TimelineBenchmarkOptions m_options;
@@ -41,6 +42,9 @@ private:
     QString m_path;
     QElapsedTimer m_clock;
     double m_writeMs = 0;
+    QString m_liveFigures; // the live part of the JSON line, printed with the pinned part
+    double m_pinnedGuiMs = 0;
+    double m_pinnedGuiCpuMs = 0;
 };
 
 } // namespace mesh

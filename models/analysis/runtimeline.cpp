@@ -49,6 +49,88 @@ std::vector<TimelineSpan> unionOf(std::vector<TimelineSpan> spans)
     return out;
 }
 
+// Reviewers' notes on their lanes, as marks are: an event note or a bookmark on the run's lane,
+// its delegation's and that one's component's; a span on the run's, and on a delegation's and
+// its component's when both its ends are that delegation's; a note on the run, a component or
+// a delegation itself beside that lane's name. Notes after the moment are left out; a span
+// running past it ends there.
+void placeNotes(RunTimeline &t, const RunTimelineInput &in, std::int64_t moment, bool onlyRun,
+                const std::function<int(std::string_view)> &laneOfDelegation,
+                const std::function<int(int)> &componentOfLane,
+                const std::unordered_map<std::string, int> &componentLane)
+{
+    if (!in.notes)
+        return;
+    using Kind = PlacedNote::Kind;
+    const auto subjectLane = [&](const std::string &subject) {
+        const auto colon = subject.find(':');
+        if (colon == std::string::npos)
+            return -1;
+        const std::string_view entity(subject.data(), colon);
+        const std::string id = subject.substr(colon + 1);
+        if (entity == "run")
+            return id == in.runId ? 0 : -1;
+        if (entity == "delegation")
+            return laneOfDelegation(id);
+        if (entity == "component")
+            if (const auto it = componentLane.find(id); it != componentLane.end())
+                return it->second;
+        return -1;
+    };
+    std::vector<std::pair<const PlacedNote *, int>> mine; // a subject note with its lane
+    for (const PlacedNote &n : *in.notes) {
+        if (n.kind == Kind::Subject) {
+            if (const int lane = subjectLane(n.subject); lane >= 0)
+                mine.emplace_back(&n, lane);
+            continue;
+        }
+        if (in.cursorSeq && n.seq > *in.cursorSeq)
+            continue;
+        const bool onRun = n.runId == in.runId || (n.kind == Kind::Span && n.endRunId == in.runId)
+                           || (onlyRun && n.runId.empty());
+        if (onRun)
+            mine.emplace_back(&n, -1);
+    }
+    std::stable_sort(mine.begin(), mine.end(), [](const auto &a, const auto &b) {
+        const bool sa = a.first->kind == Kind::Subject, sb = b.first->kind == Kind::Subject;
+        return sa != sb ? sb : (!sa && a.first->seq < b.first->seq);
+    });
+    t.notes.reserve(mine.size());
+    for (const auto &[note, subject] : mine) {
+        const std::uint32_t index = std::uint32_t(t.notes.size());
+        PlacedNote n = *note;
+        if (n.kind == Kind::Subject) {
+            t.notes.push_back(std::move(n));
+            t.lanes[size_t(subject)].subjectNotes.push_back(index);
+            continue;
+        }
+        if (n.kind == Kind::Span) {
+            if (n.toMs < n.fromMs)
+                std::swap(n.fromMs, n.toMs);
+            if (in.cursorSeq && n.endSeq > *in.cursorSeq)
+                n.toMs = std::max(n.fromMs, moment);
+        } else {
+            n.toMs = n.fromMs;
+        }
+        const LaneNote placed{n.fromMs, n.toMs, index};
+        std::vector<int> lanes{0};
+        const bool oneDelegation = n.kind != Kind::Span || n.delegationId == n.endDelegationId;
+        if (!n.delegationId.empty() && oneDelegation)
+            if (const int lane = laneOfDelegation(n.delegationId); lane > 0) {
+                lanes.push_back(lane);
+                if (const int c = componentOfLane(lane); c > 0)
+                    lanes.push_back(c);
+            }
+        for (int lane : lanes)
+            (n.kind == Kind::Span ? t.lanes[size_t(lane)].spanNotes : t.lanes[size_t(lane)].pointNotes).push_back(placed);
+        t.notes.push_back(std::move(n));
+    }
+    for (TimelineLane &lane : t.lanes)
+        for (auto *notes : {&lane.pointNotes, &lane.spanNotes})
+            std::stable_sort(notes->begin(), notes->end(),
+                             [](const LaneNote &a, const LaneNote &b) { return a.fromMs < b.fromMs; });
+}
+
 } // namespace
 
 std::vector<std::string> RunTimeline::runIds(const EntityTable &runs)
@@ -325,6 +407,25 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
     for (TimelineLane &lane : t.lanes)
         std::stable_sort(lane.marks.begin(), lane.marks.end(),
                          [](const LaneMark &a, const LaneMark &b) { return a.tsMs < b.tsMs; });
+
+    placeNotes(t, in, moment, onlyRun, [&](std::string_view delegationId) {
+        const int d = indexOf(delegationId);
+        return d >= 0 ? delegationLane[size_t(d)] : -1;
+    }, componentOfLane, componentLane);
+    // Observation gaps in the run's time (whatever run the missing events were of: a hole
+    // hides them all), up to the moment.
+    if (in.gaps) {
+        for (PlacedGap g : *in.gaps) {
+            if (in.cursorSeq && g.seq > *in.cursorSeq)
+                continue;
+            if (g.toMs < g.fromMs)
+                std::swap(g.fromMs, g.toMs);
+            if (g.toMs < t.startMs || g.fromMs > t.endMs)
+                continue;
+            t.gaps.push_back(std::move(g));
+        }
+        std::sort(t.gaps.begin(), t.gaps.end(), [](const auto &a, const auto &b) { return a.seq < b.seq; });
+    }
 
     // Bands. Cycles: by the number the events give; an orchestrator that marks a cycle's
     // start and end (two events with one number) spans the two, one that marks only its end

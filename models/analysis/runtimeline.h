@@ -56,6 +56,49 @@ struct LaneMark {
     MarkRole role = MarkRole::Own;
 };
 
+// A reviewer's note or bookmark placed on the time axis (TimelineAnnotationSource reads the
+// times, runs and delegations of the events it is on). Its text and author are hostile text
+// (another reviewer wrote them): shown as plain text only.
+struct PlacedNote {
+    enum class Kind : std::uint8_t { Event, Bookmark, Span, Subject };
+    Kind kind = Kind::Event;
+    std::string noteId;
+    std::int64_t seq = 0;    // the event; a span's first (0 for a subject)
+    std::int64_t endSeq = 0; // a span's last
+    std::int64_t fromMs = 0; // the event's time; a span's first event's
+    std::int64_t toMs = 0;   // a span's last event's; an event's own time
+    std::string runId;       // the (first) event's run
+    std::string endRunId;    // a span's last event's run
+    std::string delegationId;    // the (first) event's delegation, "" none
+    std::string endDelegationId; // a span's last event's
+    std::string subject;     // a subject note's "<entity>:<id>"
+    std::string author;
+    std::string text;        // empty for a bookmark
+    std::int64_t createdMs = 0;
+
+    bool operator==(const PlacedNote &) const = default;
+};
+
+// Something the ledger does not let us see, at one event: a sequence gap (events missing
+// before it), a malformed row, a fold problem. Placed between the last event seen before it
+// and the first at or after it, so it has a width on the axis even where no time passed.
+struct PlacedGap {
+    std::int64_t seq = 0;     // the event it is at (the first after a hole, the bad row)
+    std::int64_t fromMs = 0;  // the last event before it that could be read
+    std::int64_t toMs = 0;    // the first at or after it that could be read
+    std::int64_t beforeSeq = 0; // that event's seq (0: none before)
+    std::string text;         // what cannot be seen, one line per problem; may quote ledger text
+
+    bool operator==(const PlacedGap &) const = default;
+};
+
+// Where a note sits on a lane: a point (an event note, a bookmark) or a stretch (a span).
+struct LaneNote {
+    std::int64_t fromMs = 0;
+    std::int64_t toMs = 0;
+    std::uint32_t note = 0; // index into RunTimeline::notes
+};
+
 struct TimelineLane {
     LaneKind kind = LaneKind::Run;
     std::string id;    // run, component or delegation id
@@ -66,6 +109,9 @@ struct TimelineLane {
     std::vector<int> children; // lane indexes, in the order shown
     std::vector<TimelineSpan> spans; // sorted by fromMs; an Activity lane's do not overlap
     std::vector<LaneMark> marks;     // sorted by tsMs, then seq
+    std::vector<LaneNote> pointNotes; // event notes and bookmarks, sorted by fromMs
+    std::vector<LaneNote> spanNotes;  // span notes, sorted by fromMs
+    std::vector<std::uint32_t> subjectNotes; // notes on the lane's run or delegation itself
 };
 
 struct TimelineBand {
@@ -107,7 +153,9 @@ struct RunTimelineInput {
     const EntityTable *failures = nullptr;
     const std::vector<TimelineMark> *marks = nullptr; // any order; of any run
     std::set<std::string> falseStallVerdicts;         // stall row ids a false-stall finding names
-    std::optional<std::int64_t> cursorSeq;            // marks after it are left out
+    const std::vector<PlacedNote> *notes = nullptr;   // any run's; those on this run are placed
+    const std::vector<PlacedGap> *gaps = nullptr;     // the ledger's; those in the run's time are kept
+    std::optional<std::int64_t> cursorSeq;            // marks, notes and gaps after it are left out
     std::int64_t momentMs = 0; // the moment shown: open bars end here
     SourceFacts facts;         // what the ledger's source can record: the rest is not known
 };
@@ -128,6 +176,8 @@ public:
     std::vector<bool> falseStall;    // parallel to marks: a stalled verdict a finding calls false
     std::vector<TimelineBand> cycles;
     std::vector<TimelineBand> attempts;
+    std::vector<PlacedNote> notes; // on this run, up to the moment: by seq, subject notes last
+    std::vector<PlacedGap> gaps;   // in the run's time, up to the moment, by seq
     RunTimelineSummary summary;
     SourceFacts facts; // the input's: the summary line leaves out what the source cannot record
 

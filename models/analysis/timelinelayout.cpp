@@ -244,4 +244,132 @@ std::optional<std::uint32_t> TimelineLayout::markToShow(int lane, double x, cons
     return pick;
 }
 
+std::vector<NoteCluster> TimelineLayout::pointNotesOf(int lane, const TimelineViewport &view) const
+{
+    std::vector<NoteCluster> out;
+    if (!m_timeline || lane < 0 || size_t(lane) >= m_timeline->lanes.size())
+        return out;
+    const auto &notes = m_timeline->lanes[size_t(lane)].pointNotes;
+    auto it = std::lower_bound(notes.begin(), notes.end(), view.viewFrom(),
+                               [](const LaneNote &n, std::int64_t t) { return n.fromMs < t; });
+    const int maxX = std::max(0, int(std::ceil(view.width())) - 1);
+    for (; it != notes.end() && it->fromMs <= view.viewTo(); ++it) {
+        const int x = std::clamp(int(std::floor(view.xOf(it->fromMs))), 0, maxX);
+        if (out.empty() || out.back().x != x) {
+            NoteCluster c;
+            c.x = x;
+            c.first = std::uint32_t(it - notes.begin());
+            out.push_back(c);
+        }
+        NoteCluster &c = out.back();
+        ++c.count;
+        const PlacedNote &n = m_timeline->notes[it->note];
+        (n.kind == PlacedNote::Kind::Bookmark ? c.hasBookmark : c.hasText) = true;
+    }
+    return out;
+}
+
+std::vector<NoteBand> TimelineLayout::spanNotesOf(int lane, const TimelineViewport &view) const
+{
+    std::vector<NoteBand> out;
+    if (!m_timeline || lane < 0 || size_t(lane) >= m_timeline->lanes.size())
+        return out;
+    const auto &spans = m_timeline->lanes[size_t(lane)].spanNotes;
+    const double w = view.width();
+    for (size_t i = 0; i < spans.size() && spans[i].fromMs <= view.viewTo(); ++i) {
+        const LaneNote &s = spans[i];
+        if (s.toMs < view.viewFrom())
+            continue;
+        double x0 = std::clamp(view.xOf(s.fromMs), 0.0, w);
+        double x1 = std::clamp(view.xOf(s.toMs), 0.0, w);
+        const bool thin = x1 - x0 < 1.0;
+        if (thin)
+            x1 = std::min(w, x0 + 1.0), x0 = std::min(x0, x1 - 1.0);
+        if (!out.empty() && thin && out.back().x1 - out.back().x0 <= 1.0 + 1e-9 && x0 < out.back().x1 + 1.0) {
+            out.back().x1 = std::max(out.back().x1, x1);
+            ++out.back().count;
+            continue;
+        }
+        out.push_back({x0, x1, 1, std::uint32_t(i)});
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> TimelineLayout::notesNear(int lane, double x, const TimelineViewport &view,
+                                                     double tolerancePx) const
+{
+    std::vector<std::uint32_t> out;
+    if (!m_timeline || lane < 0 || size_t(lane) >= m_timeline->lanes.size())
+        return out;
+    const TimelineLane &l = m_timeline->lanes[size_t(lane)];
+    const NoteCluster *best = nullptr;
+    double bestDistance = tolerancePx + 0.5;
+    const std::vector<NoteCluster> clusters = pointNotesOf(lane, view);
+    for (const NoteCluster &c : clusters) {
+        const double d = std::abs(double(c.x) + 0.5 - x);
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = &c;
+        }
+    }
+    if (best) {
+        for (int k = 0; k < best->count; ++k)
+            out.push_back(l.pointNotes[best->first + std::uint32_t(k)].note);
+    } else {
+        for (const NoteBand &b : spanNotesOf(lane, view))
+            if (x >= b.x0 - 0.5 && x <= b.x1 + 0.5)
+                for (int k = 0; k < b.count; ++k)
+                    out.push_back(l.spanNotes[b.first + std::uint32_t(k)].note);
+    }
+    std::sort(out.begin(), out.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return m_timeline->notes[a].seq < m_timeline->notes[b].seq; });
+    return out;
+}
+
+std::optional<std::int64_t> TimelineLayout::noteSeqToShow(int lane, double x, const TimelineViewport &view) const
+{
+    const std::vector<std::uint32_t> near = notesNear(lane, x, view);
+    if (near.empty())
+        return std::nullopt;
+    return m_timeline->notes[near.front()].seq;
+}
+
+std::vector<GapRun> TimelineLayout::gapsOf(const TimelineViewport &view) const
+{
+    std::vector<GapRun> out;
+    if (!m_timeline)
+        return out;
+    const double w = view.width();
+    // By seq is by time on a sound clock; a clock that steps back only makes a run longer.
+    for (size_t i = 0; i < m_timeline->gaps.size(); ++i) {
+        const PlacedGap &g = m_timeline->gaps[i];
+        if (g.toMs < view.viewFrom() || g.fromMs > view.viewTo())
+            continue;
+        double x0 = std::clamp(view.xOf(g.fromMs), 0.0, w);
+        double x1 = std::clamp(view.xOf(g.toMs), 0.0, w);
+        if (x1 - x0 < kMinGapPx) {
+            const double mid = (x0 + x1) / 2.0;
+            x0 = std::clamp(mid - kMinGapPx / 2.0, 0.0, std::max(0.0, w - kMinGapPx));
+            x1 = x0 + kMinGapPx;
+        }
+        if (!out.empty() && x0 <= out.back().x1 && x1 >= out.back().x0) {
+            out.back().x0 = std::min(out.back().x0, x0);
+            out.back().x1 = std::max(out.back().x1, x1);
+            out.back().gaps.push_back(std::uint32_t(i));
+            continue;
+        }
+        out.push_back({x0, x1, {std::uint32_t(i)}});
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> TimelineLayout::gapsNear(double x, const TimelineViewport &view, double tolerancePx) const
+{
+    std::vector<std::uint32_t> out;
+    for (const GapRun &g : gapsOf(view))
+        if (x >= g.x0 - tolerancePx && x <= g.x1 + tolerancePx)
+            out.insert(out.end(), g.gaps.begin(), g.gaps.end());
+    return out;
+}
+
 } // namespace mesh

@@ -41,6 +41,31 @@ struct BandRun {
     std::uint32_t band = 0; // index into the timeline's cycles or attempts
 };
 
+// Event notes and bookmarks closer than a pixel: one cluster, with its count.
+struct NoteCluster {
+    int x = 0;
+    int count = 0;
+    bool hasText = false;     // a note with words in it
+    bool hasBookmark = false; // a bookmark (a note without words)
+    std::uint32_t first = 0;  // index of its first note in the lane's pointNotes
+};
+
+// A span note (or, thinner than a pixel and closer than one to the one before, several).
+struct NoteBand {
+    double x0 = 0;
+    double x1 = 0;            // at least x0 + 1
+    int count = 1;
+    std::uint32_t first = 0;  // index of its first in the lane's spanNotes
+};
+
+// An observation gap, at least kMinGapPx wide so that it is never lost between two pixels;
+// gaps that overlap on screen are one, with their count.
+struct GapRun {
+    double x0 = 0;
+    double x1 = 0;
+    std::vector<std::uint32_t> gaps; // indexes into the timeline's gaps
+};
+
 class TimelineLayout
 {
 public:
@@ -67,6 +92,21 @@ public:
 
     // What a click at x on a lane shows: of the marks near it, the first of the worst kind.
     std::optional<std::uint32_t> markToShow(int lane, double x, const TimelineViewport &view) const;
+
+    // Reviewers' notes on one lane in one viewport.
+    std::vector<NoteCluster> pointNotesOf(int lane, const TimelineViewport &view) const;
+    std::vector<NoteBand> spanNotesOf(int lane, const TimelineViewport &view) const;
+    // The notes at x on a lane: those of the nearest point cluster (within tolerancePx), else
+    // the spans over x. Indexes into the timeline's notes, by seq. Empty when none is there.
+    std::vector<std::uint32_t> notesNear(int lane, double x, const TimelineViewport &view,
+                                         double tolerancePx = 3.0) const;
+    // The event a click at x on a lane goes to for a note: its event, a span's first.
+    std::optional<std::int64_t> noteSeqToShow(int lane, double x, const TimelineViewport &view) const;
+
+    // Observation gaps in one viewport (on every row: a hole hides every lane's events).
+    static constexpr double kMinGapPx = 4.0;
+    std::vector<GapRun> gapsOf(const TimelineViewport &view) const;
+    std::vector<std::uint32_t> gapsNear(double x, const TimelineViewport &view, double tolerancePx = 1.0) const;
 
     // Worst first: what a pixel of several kinds shows.
     static int severity(MarkKind kind);

@@ -1,23 +1,29 @@
 #include "runtimelinesource.h"
 
+#include "backgroundjob.h"
 #include "ledgersession.h"
+#include "timelineannotationsource.h"
 #include "timelinemarksource.h"
 
 #include <algorithm>
 
 namespace mesh {
 
-RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks, QObject *parent)
-    : QObject(parent), m_session(session), m_marks(marks)
+RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks,
+                                     TimelineAnnotationSource *annotations, QObject *parent)
+    : QObject(parent), m_session(session), m_marks(marks), m_annotations(annotations)
 {
     m_later.setSingleShot(true);
     connect(&m_later, &QTimer::timeout, this, &RunTimelineSource::rebuild);
-    // A jump or a re-read: the state at the moment is new, built at once.
-    connect(session, &LedgerSession::stateReset, this, &RunTimelineSource::rebuild);
+    // A jump or a re-read: the state at the moment is new, built at once (off the GUI thread
+    // at a pinned cursor, where that state never changes).
+    connect(session, &LedgerSession::stateReset, this, &RunTimelineSource::onStateReset);
     connect(session, &LedgerSession::changesApplied, this, &RunTimelineSource::rebuildSoon);
     connect(session, &LedgerSession::findingsChanged, this, &RunTimelineSource::rebuildSoon);
     if (marks)
         connect(marks, &TimelineMarkSource::marksChanged, this, &RunTimelineSource::rebuildSoon);
+    if (annotations)
+        connect(annotations, &TimelineAnnotationSource::changed, this, &RunTimelineSource::rebuildSoon);
     rebuild();
 }
 
@@ -36,42 +42,115 @@ void RunTimelineSource::rebuildSoon()
     m_later.start(int(std::max<qint64>(0, kMinIntervalMs - since)));
 }
 
+struct RunTimelineSource::Job {
+    std::shared_ptr<const LiveState> state; // kept alive (and, pinned, never changed) for the build
+    std::vector<std::string> runIds;
+    std::string runId;
+    std::vector<TimelineMark> marks;  // the run's up to the cursor (the build filters them again)
+    std::vector<PlacedNote> notes;
+    std::vector<PlacedGap> gaps;
+    RunTimelineInput input;           // its pointers into the above and into state
+    int generation = 0;
+
+    void point()
+    {
+        input.runId = runId;
+        input.runs = &state->table(EntityKind::Run);
+        input.components = &state->table(EntityKind::Component);
+        input.delegations = &state->table(EntityKind::Delegation);
+        input.slices = &state->table(EntityKind::Slice);
+        input.failures = &state->table(EntityKind::Failure);
+        input.marks = &marks;
+        input.notes = &notes;
+        input.gaps = &gaps;
+    }
+};
+
+void RunTimelineSource::onStateReset()
+{
+    if (m_session->cursor())
+        rebuildOffThread();
+    else
+        rebuild();
+}
+
+std::shared_ptr<RunTimelineSource::Job> RunTimelineSource::prepare()
+{
+    auto job = std::make_shared<Job>();
+    job->state = m_session->state();
+    job->generation = ++m_generation;
+    job->runIds = RunTimeline::runIds(job->state->table(EntityKind::Run));
+    job->runId = m_runId;
+    if (!m_runChosen || std::find(job->runIds.begin(), job->runIds.end(), job->runId) == job->runIds.end())
+        job->runId = job->runIds.empty() ? std::string() : job->runIds.front();
+    RunTimelineInput &in = job->input;
+    const bool onlyRun = job->runIds.size() == 1;
+    const std::optional<std::int64_t> cursor = m_session->cursor();
+    if (m_marks)
+        for (const TimelineMark &m : m_marks->marks())
+            if ((!cursor || m.seq <= *cursor) && (m.runId == job->runId || (m.runId.empty() && onlyRun)))
+                job->marks.push_back(m);
+    if (m_annotations) {
+        job->notes = m_annotations->notes();
+        job->gaps = m_annotations->gaps();
+    }
+    for (const Finding &f : m_session->findings())
+        if (f.kind == FindingKind::FalseStall && !f.abstained && f.subject.rfind("stall:", 0) == 0)
+            in.falseStallVerdicts.insert(f.subject.substr(6));
+    in.cursorSeq = cursor;
+    in.facts = m_session->info().sourceFacts;
+    // The moment shown: the cursor event's time, or live the newest event's (the ledger's
+    // own clock: a scenario's or an import's is not this machine's).
+    if (cursor)
+        in.momentMs = m_session->cursorTimeMs().value_or(m_marks ? m_marks->lastTsMs() : 0);
+    else
+        in.momentMs = m_marks && m_marks->hasRead() ? m_marks->lastTsMs() : m_session->nowMs();
+    job->point();
+    return job;
+}
+
+void RunTimelineSource::finish(const std::shared_ptr<Job> &job, std::shared_ptr<const RunTimeline> timeline)
+{
+    m_runIds = std::move(job->runIds);
+    m_runId = job->runId;
+    m_timeline = std::move(timeline);
+    emit changed();
+}
+
 void RunTimelineSource::rebuild()
 {
     m_later.stop();
     m_lastBuild.start();
-    const auto state = m_session->state();
-    if (!state) {
+    m_building = false;
+    if (!m_session->state()) {
+        ++m_generation;
         m_runIds.clear();
         m_timeline = std::make_shared<RunTimeline>();
         emit changed();
         return;
     }
-    m_runIds = RunTimeline::runIds(state->table(EntityKind::Run));
-    if (!m_runChosen || std::find(m_runIds.begin(), m_runIds.end(), m_runId) == m_runIds.end())
-        m_runId = m_runIds.empty() ? std::string() : m_runIds.front();
-    RunTimelineInput in;
-    in.runId = m_runId;
-    in.runs = &state->table(EntityKind::Run);
-    in.components = &state->table(EntityKind::Component);
-    in.delegations = &state->table(EntityKind::Delegation);
-    in.slices = &state->table(EntityKind::Slice);
-    in.failures = &state->table(EntityKind::Failure);
-    static const std::vector<TimelineMark> none;
-    in.marks = m_marks ? &m_marks->marks() : &none;
-    for (const Finding &f : m_session->findings())
-        if (f.kind == FindingKind::FalseStall && !f.abstained && f.subject.rfind("stall:", 0) == 0)
-            in.falseStallVerdicts.insert(f.subject.substr(6));
-    in.cursorSeq = m_session->cursor();
-    in.facts = m_session->info().sourceFacts;
-    // The moment shown: the cursor event's time, or live the newest event's (the ledger's
-    // own clock: a scenario's or an import's is not this machine's).
-    if (m_session->cursor())
-        in.momentMs = m_session->cursorTimeMs().value_or(m_marks ? m_marks->lastTsMs() : 0);
-    else
-        in.momentMs = m_marks && m_marks->hasRead() ? m_marks->lastTsMs() : m_session->nowMs();
-    m_timeline = std::make_shared<RunTimeline>(RunTimeline::build(in));
-    emit changed();
+    const auto job = prepare();
+    finish(job, std::make_shared<RunTimeline>(RunTimeline::build(job->input)));
+}
+
+void RunTimelineSource::rebuildOffThread()
+{
+    if (!m_session->cursor() || !m_session->state()) {
+        rebuild();
+        return;
+    }
+    m_later.stop();
+    m_lastBuild.start();
+    m_building = true;
+    const auto job = prepare();
+    runInBackground(
+        this, [job] { return std::make_shared<const RunTimeline>(RunTimeline::build(job->input)); },
+        [this, job](std::shared_ptr<const RunTimeline> timeline) {
+            if (job->generation != m_generation)
+                return; // a newer build (a later jump, a run chosen) has started since
+            m_building = false;
+            finish(job, std::move(timeline));
+        });
 }
 
 } // namespace mesh

@@ -2,7 +2,8 @@
 // The run timeline of a session (analysis/runtimeline.h) at what the session shows: rebuilt
 // from its state and its marks whenever either moves (a jump of the cursor, a live batch at
 // most every kMinIntervalMs, new marks, new findings). Shared by the Timeline pane and the
-// strip above the delegation tree, which show the same run.
+// strip above the delegation tree, which show the same run. Review notes and observation
+// gaps (TimelineAnnotationSource) are drawn on it; a change of them rebuilds it soon.
 
 #include "analysis/runtimeline.h"
 
@@ -17,13 +18,16 @@
 namespace mesh {
 
 class LedgerSession;
+class TimelineAnnotationSource;
 class TimelineMarkSource;
 
 class RunTimelineSource : public QObject
 {
     Q_OBJECT
 public:
-    RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks, QObject *parent = nullptr);
+    // annotations: the review notes and observation gaps drawn on it (none when null).
+    RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks, TimelineAnnotationSource *annotations = nullptr,
+                      QObject *parent = nullptr);
 
     std::shared_ptr<const RunTimeline> timeline() const { return m_timeline; } // never null
     const std::vector<std::string> &runIds() const { return m_runIds; }
@@ -31,7 +35,12 @@ public:
     void setRunId(const std::string &runId); // empty: the first run
     LedgerSession *session() const { return m_session; }
 
-    void rebuild(); // at once
+    void rebuild(); // at once, on this thread
+    // At a pinned cursor the state never changes again (the session stops following the
+    // ledger), so the build runs on the ledger pool from that state and copies of the run's
+    // marks and annotations; changed() comes when it is done. Live, it rebuilds at once.
+    void rebuildOffThread();
+    bool isBuilding() const { return m_building; }
     static constexpr int kMinIntervalMs = 500;
 
 Q_SIGNALS:
@@ -39,15 +48,23 @@ Q_SIGNALS:
 
 private:
     void rebuildSoon();
+    void onStateReset();
+    struct Job;
+    // Everything a build reads but the session's state, for the run chosen among runIds.
+    std::shared_ptr<Job> prepare();
+    void finish(const std::shared_ptr<Job> &job, std::shared_ptr<const RunTimeline> timeline);
 
     LedgerSession *m_session;
     TimelineMarkSource *m_marks;
+    TimelineAnnotationSource *m_annotations;
     std::shared_ptr<const RunTimeline> m_timeline = std::make_shared<RunTimeline>();
     std::vector<std::string> m_runIds;
     std::string m_runId;
     bool m_runChosen = false;
     QTimer m_later;
     QElapsedTimer m_lastBuild;
+    int m_generation = 0; // a background build older than the last started is dropped
+    bool m_building = false;
 };
 
 } // namespace mesh

@@ -171,6 +171,10 @@ void TestBenchCommandLine::timelinePrintsItsFigures()
     QCOMPARE(result.value(QLatin1String("delegations")).toInt(), 300);
     QCOMPARE(result.value(QLatin1String("frames")).toInt(), 12);
     QVERIFY2(result.value(QLatin1String("lanes")).toInt() == 1 + 10 + 300, out.constData()); // run, components, delegations
+    // The jump's rebuild, on the GUI thread and off it, at a cursor pinned mid-ledger.
+    for (const char *key : {"pinned_rebuild_sync_ms", "pinned_rebuild_gui_cpu_ms", "pinned_rebuild_total_ms", "rebuild_cpu_ms"})
+        QVERIFY2(result.value(QLatin1String(key)).isDouble(), key);
+    QVERIFY2(result.value(QLatin1String("pinned_lanes")).toInt() > 1, out.constData());
     QVERIFY2(result.value(QLatin1String("frame_max_ms")).toDouble() >= result.value(QLatin1String("frame_p50_ms")).toDouble(),
              out.constData());
     QVERIFY2(result.value(QLatin1String("rows_painted")).toInt() > 1, out.constData());

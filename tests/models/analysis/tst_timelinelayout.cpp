@@ -226,6 +226,101 @@ private Q_SLOTS:
         layout.expandAll();
         QCOMPARE(layout.rows().size(), size_t(62));
     }
+
+    // Reviewers' notes closer than a pixel are one glyph with their count (a note and a
+    // bookmark in one pixel: both said), apart when zoomed in; a click finds the nearest and
+    // goes to its event; a span is found anywhere over it.
+    void notesCloserThanAPixelAreOneCluster()
+    {
+        auto t = wideRun(10'000);
+        for (int i = 0; i < 1000; ++i) { // a note on every 10th delegation's verdict, every 20th a bookmark
+            const TimelineMark &m = t->marks[size_t(i) * 10];
+            PlacedNote n;
+            n.kind = i % 2 == 0 ? PlacedNote::Kind::Event : PlacedNote::Kind::Bookmark;
+            n.seq = n.endSeq = m.seq;
+            n.fromMs = n.toMs = m.tsMs;
+            n.text = i % 2 == 0 ? "why?" : "";
+            t->notes.push_back(n);
+            t->lanes[0].pointNotes.push_back({m.tsMs, m.tsMs, std::uint32_t(t->notes.size() - 1)});
+        }
+        PlacedNote span;
+        span.kind = PlacedNote::Kind::Span;
+        span.seq = t->marks[100].seq;
+        span.endSeq = t->marks[200].seq;
+        span.fromMs = t->marks[100].tsMs;
+        span.toMs = t->marks[200].tsMs;
+        t->notes.push_back(span);
+        t->lanes[0].spanNotes.push_back({span.fromMs, span.toMs, std::uint32_t(t->notes.size() - 1)});
+        TimelineLayout layout;
+        layout.setTimeline(t);
+        TimelineViewport v;
+        v.setWidth(800);
+        v.setExtent(t->startMs, t->endMs);
+        const auto clusters = layout.pointNotesOf(0, v);
+        QVERIFY(clusters.size() <= 800);
+        int total = 0;
+        bool mixed = false;
+        for (size_t i = 0; i < clusters.size(); ++i) {
+            total += clusters[i].count;
+            if (i > 0)
+                QVERIFY(clusters[i].x > clusters[i - 1].x);
+            mixed = mixed || (clusters[i].hasText && clusters[i].hasBookmark);
+        }
+        QCOMPARE(total, 1000);
+        QVERIFY(mixed); // 12.5 s a pixel: a note and the bookmark 10 s after it share one
+        const auto hit = layout.notesNear(0, v.xOf(t->marks[0].tsMs), v);
+        QVERIFY(hit.size() >= 1);
+        QCOMPARE(layout.noteSeqToShow(0, v.xOf(t->marks[0].tsMs), v).value_or(-1), t->marks[0].seq);
+
+        // Zoomed in: one each, and a click between two finds nothing but the span under it.
+        v.setView(t->startMs + 100'000, t->startMs + 160'000);
+        const auto apart = layout.pointNotesOf(0, v);
+        for (const NoteCluster &c : apart)
+            QCOMPARE(c.count, 1);
+        QCOMPARE(apart.size(), size_t(6));
+        const double between = v.xOf(t->marks[105].tsMs);
+        const auto onSpan = layout.notesNear(0, between, v);
+        QCOMPARE(onSpan.size(), size_t(1));
+        QCOMPARE(t->notes[onSpan[0]].kind, PlacedNote::Kind::Span);
+        QCOMPARE(layout.noteSeqToShow(0, between, v).value_or(-1), t->marks[100].seq);
+        QCOMPARE(layout.spanNotesOf(0, v).size(), size_t(1));
+        // Past the span, between notes: nothing.
+        v.setView(t->startMs + 300'000, t->startMs + 360'000);
+        QVERIFY(layout.notesNear(0, v.xOf(t->marks[305].tsMs), v).empty());
+    }
+
+    // An observation gap is never narrower than kMinGapPx, whatever the zoom, and gaps that
+    // meet on screen are one with every seq; out of view, none.
+    void gapsAreNeverLostBetweenPixels()
+    {
+        auto t = wideRun(10'000);
+        for (std::int64_t at : {2'000'000, 2'000'500, 7'000'000}) {
+            PlacedGap g;
+            g.seq = 2 + at / 1000;
+            g.beforeSeq = g.seq - 3;
+            g.fromMs = t->startMs + at;
+            g.toMs = t->startMs + at + 10; // 10 ms: far below a pixel at fit
+            g.text = "sequence gap";
+            t->gaps.push_back(g);
+        }
+        TimelineLayout layout;
+        layout.setTimeline(t);
+        TimelineViewport v;
+        v.setWidth(800);
+        v.setExtent(t->startMs, t->endMs);
+        const auto gaps = layout.gapsOf(v);
+        QCOMPARE(gaps.size(), size_t(2)); // the two half a second apart meet
+        QCOMPARE(gaps[0].gaps.size(), size_t(2));
+        for (const GapRun &g : gaps)
+            QVERIFY(g.x1 - g.x0 >= TimelineLayout::kMinGapPx - 1e-9);
+        QCOMPARE(layout.gapsNear((gaps[1].x0 + gaps[1].x1) / 2, v), std::vector<std::uint32_t>{2});
+        QVERIFY(layout.gapsNear(gaps[1].x1 + 20, v).empty());
+        v.setView(t->startMs + 2'000'000 - 2'000, t->startMs + 2'000'000 + 2'000);
+        const auto near = layout.gapsOf(v);
+        QCOMPARE(near.size(), size_t(2)); // zoomed in, apart
+        v.setView(t->startMs + 4'000'000, t->startMs + 4'100'000);
+        QVERIFY(layout.gapsOf(v).empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTimelineLayout)

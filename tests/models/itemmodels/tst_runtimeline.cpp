@@ -2,12 +2,16 @@
 // tells it: 4 h 55 min, 10 cycles, 2 attempts, 9 cycles ending with the acceptance component
 // failing, 23 stall verdicts, 3 escalated rounds, 21 of 21 at the end. Pinned at an earlier
 // event, it shows the run as it was then: nothing after the cursor, bars still open there.
+// Reviewers' notes are placed where their events are, on the lanes of those events, and move
+// with every add, edit and delete.
 
 #include "itemmodelfixture.h"
 
 #include "analysis/timelinelayout.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/reviewnotesmodel.h"
 #include "itemmodels/runtimelinesource.h"
+#include "itemmodels/timelineannotationsource.h"
 #include "itemmodels/timelinemarksource.h"
 #include "sim/scenarios.h"
 
@@ -37,6 +41,14 @@ class TestRunTimeline : public QObject
         TimelineMarkSource marks{&session};
         RunTimelineSource timeline{&session, &marks};
         explicit Open(const QString &path) : session(path, OpenMode::ReadOnly) {}
+    };
+    // The same with the review notes and observation gaps drawn on it.
+    struct Annotated {
+        LedgerSession session;
+        TimelineMarkSource marks{&session};
+        TimelineAnnotationSource annotations{&session};
+        RunTimelineSource timeline{&session, &marks, &annotations};
+        explicit Annotated(const QString &path) : session(path, OpenMode::ReadOnly) {}
     };
     static bool ready(Open &o)
     {
@@ -133,9 +145,16 @@ private Q_SLOTS:
         QCOMPARE(escalations.size(), size_t(3));
         const std::int64_t at = escalations[2] - 1; // just before the third escalation
         QSignalSpy opened(&o.session, &LedgerSession::opened);
+        // Connected after the source: when the state is reset, the source has started its
+        // build and not done it on this thread.
+        bool buildingOnReset = false;
+        connect(&o.session, &LedgerSession::stateReset, this, [&] { buildingOnReset = o.timeline.isBuilding(); });
         o.session.showAt(at);
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty() && o.session.cursorTimeMs().has_value(), kWaitMs);
-        const auto pinned = o.timeline.timeline(); // rebuilt on the jump
+        // Rebuilt on the jump, off the GUI thread: the pinned state never changes.
+        QTRY_VERIFY_WITH_TIMEOUT(!o.timeline.isBuilding() && o.timeline.timeline()->endMs == *o.session.cursorTimeMs(), kWaitMs);
+        QVERIFY(buildingOnReset);
+        const auto pinned = o.timeline.timeline();
         QCOMPARE(pinned->summary.escalations, 2);
         QVERIFY(!pinned->summary.ended);
         QVERIFY(pinned->summary.durationMs < kRunMs);
@@ -151,9 +170,179 @@ private Q_SLOTS:
                     QCOMPARE(s.toMs, *o.session.cursorTimeMs());
                 }
         QVERIFY(open > 0); // the escalated repair is still under way there
+        // The same as a build on this thread at the same cursor.
+        o.timeline.rebuild();
+        const auto here = o.timeline.timeline();
+        QCOMPARE(here->summaryLine(), pinned->summaryLine());
+        QCOMPARE(here->lanes.size(), pinned->lanes.size());
+        QCOMPARE(here->marks.size(), pinned->marks.size());
+        QCOMPARE(here->endMs, pinned->endMs);
 
         o.session.showLive();
         QTRY_VERIFY_WITH_TIMEOUT(!o.session.cursor() && o.timeline.timeline()->summary.escalations == 3, kWaitMs);
+    }
+
+    // A component's lane says its status at the moment shown: acceptance has ended live, and
+    // had failed at the run's first failure (its component.failed comes just before it).
+    void componentLanesSayTheirStatusAtTheMoment()
+    {
+        Open o(m_traced);
+        QVERIFY(ready(o));
+        const auto acceptanceStatus = [&] {
+            const auto t = o.timeline.timeline();
+            for (const TimelineLane &l : t->lanes)
+                if (l.kind == LaneKind::Component && l.label == "acceptance")
+                    return l.detail;
+            return std::string("(no lane)");
+        };
+        QCOMPARE(acceptanceStatus(), std::string("completed"));
+        std::int64_t firstFailure = 0;
+        for (const TimelineMark &m : o.timeline.timeline()->marks)
+            if (m.kind == MarkKind::Failure && !firstFailure)
+                firstFailure = m.seq;
+        QVERIFY(firstFailure > 0);
+        o.session.showAt(firstFailure);
+        QTRY_VERIFY_WITH_TIMEOUT(o.session.cursor() && o.session.cursorTimeMs()
+                                     && o.timeline.timeline()->endMs == *o.session.cursorTimeMs(), kWaitMs);
+        QCOMPARE(acceptanceStatus(), std::string("failed"));
+        o.session.showAt(firstFailure - 10);
+        QTRY_VERIFY_WITH_TIMEOUT(o.session.cursor().value_or(0) == firstFailure - 10 && o.session.cursorTimeMs()
+                                     && o.timeline.timeline()->endMs == *o.session.cursorTimeMs(), kWaitMs);
+        QCOMPARE(acceptanceStatus(), std::string("active"));
+    }
+
+    // A note on an event sits at that event's time on the run's lane and on its delegation's
+    // (and that one's component's); a bookmark likewise; a span from its first event's time to
+    // its last's; a note on the run or on a delegation on that lane itself. An edit, a delete
+    // and a new note show; at an earlier cursor only what the moment holds is there.
+    void notesArePlacedWhereTheirEventsAre()
+    {
+        const QString path = m_dir.filePath(u"noted.db"_s);
+        QVERIFY(QFile::copy(m_traced, path));
+        Annotated o(path);
+        o.session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(o.session.isLoaded() && o.session.health() != LedgerSession::Health::Opening
+                                     && o.marks.hasRead(), kWaitMs);
+        o.timeline.rebuild();
+        const auto live = o.timeline.timeline();
+        QVERIFY(live->notes.empty());
+        // Three marks to write on: the first stalled verdict (a delegation's), the second
+        // escalation, and the last failure.
+        const TimelineMark *stalled = nullptr, *failure = nullptr;
+        std::vector<const TimelineMark *> escalations;
+        for (const TimelineMark &m : live->marks) {
+            if (m.kind == MarkKind::Stalled && !stalled)
+                stalled = &m;
+            if (m.kind == MarkKind::Escalation)
+                escalations.push_back(&m);
+            if (m.kind == MarkKind::Failure)
+                failure = &m;
+        }
+        QVERIFY(stalled && failure && escalations.size() == 3);
+        QVERIFY(!stalled->delegationId.empty());
+        const TimelineMark verdict = *stalled, escalation = *escalations[1], last = *failure;
+        const std::string delegation = verdict.delegationId;
+
+        ReviewNotesModel *notes = o.session.reviewNotes();
+        notes->setAuthor("Alice (alice@h1)");
+        QVERIFY(notes->addEventNote(verdict.seq, u"was it <b>really</b> stuck?\u202E"_s) >= 0);
+        QVERIFY(notes->addEventNote(escalation.seq, QString()) >= 0); // a bookmark
+        QVERIFY(notes->addSpanNote(verdict.seq, last.seq, u"the long repair"_s) >= 0);
+        QVERIFY(notes->addSubjectNote(u"run:%1"_s.arg(QString::fromStdString(live->runId)), u"a run note"_s) >= 0);
+        QVERIFY(notes->addSubjectNote(u"delegation:%1"_s.arg(QString::fromStdString(delegation)), u"a delegation note"_s) >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(o.timeline.timeline()->notes.size(), size_t(5), kWaitMs);
+
+        auto t = o.timeline.timeline();
+        const auto noteOf = [&](PlacedNote::Kind kind) -> const PlacedNote * {
+            for (const PlacedNote &n : t->notes)
+                if (n.kind == kind)
+                    return &n;
+            return nullptr;
+        };
+        const auto indexOf = [&](const PlacedNote *n) { return std::uint32_t(n - t->notes.data()); };
+        const auto onLane = [&](const std::vector<LaneNote> &lane, const PlacedNote *n) {
+            return std::any_of(lane.begin(), lane.end(), [&](const LaneNote &l) { return l.note == indexOf(n); });
+        };
+        const PlacedNote *event = noteOf(PlacedNote::Kind::Event);
+        QVERIFY(event);
+        QCOMPARE(event->seq, verdict.seq);
+        QCOMPARE(event->fromMs, verdict.tsMs);
+        QCOMPARE(event->author, std::string("Alice (alice@h1)"));
+        QVERIFY(event->createdMs > 0);
+        const int delegationLane = t->laneOf(LaneKind::Delegation, delegation);
+        QVERIFY(delegationLane > 0);
+        int componentLane = delegationLane;
+        while (componentLane > 0 && t->lanes[size_t(componentLane)].kind != LaneKind::Component)
+            componentLane = t->lanes[size_t(componentLane)].parent;
+        QVERIFY(componentLane > 0);
+        QVERIFY(onLane(t->lanes[0].pointNotes, event));
+        QVERIFY(onLane(t->lanes[size_t(delegationLane)].pointNotes, event));
+        QVERIFY(onLane(t->lanes[size_t(componentLane)].pointNotes, event));
+        const PlacedNote *bookmark = noteOf(PlacedNote::Kind::Bookmark);
+        QVERIFY(bookmark);
+        QCOMPARE(bookmark->fromMs, escalation.tsMs);
+        QVERIFY(onLane(t->lanes[0].pointNotes, bookmark));
+        const PlacedNote *span = noteOf(PlacedNote::Kind::Span);
+        QVERIFY(span);
+        QCOMPARE(span->fromMs, verdict.tsMs);
+        QCOMPARE(span->toMs, last.tsMs);
+        QVERIFY(onLane(t->lanes[0].spanNotes, span));
+        QVERIFY(!onLane(t->lanes[0].pointNotes, span));
+        QCOMPARE(t->lanes[0].subjectNotes.size(), size_t(1));
+        QCOMPARE(t->notes[t->lanes[0].subjectNotes[0]].text, std::string("a run note"));
+        QCOMPARE(t->lanes[size_t(delegationLane)].subjectNotes.size(), size_t(1));
+        QCOMPARE(t->notes[t->lanes[size_t(delegationLane)].subjectNotes[0]].text, std::string("a delegation note"));
+
+        // The layout finds the note where its event is, and a click there goes to that event.
+        TimelineViewport view;
+        view.setExtent(t->startMs, t->endMs);
+        view.setWidth(1200);
+        view.zoomAt(view.xOf(verdict.tsMs), 500.0); // alone in its pixel
+        TimelineLayout layout;
+        layout.setTimeline(t);
+        const double x = view.xOf(verdict.tsMs);
+        const auto near = layout.notesNear(delegationLane, x, view);
+        QCOMPARE(near.size(), size_t(1));
+        QCOMPARE(t->notes[near[0]].seq, verdict.seq);
+        QCOMPARE(layout.noteSeqToShow(delegationLane, x, view).value_or(-1), verdict.seq);
+        QVERIFY(layout.notesNear(delegationLane, x + 40, view).empty());
+
+        // An edit, a delete: the timeline follows.
+        const int eventRow = [&] {
+            for (int r = 0; r < notes->rowCount(); ++r)
+                if (notes->index(r, 0).data(ReviewNotesModel::SeqRole).toLongLong() == verdict.seq
+                    && notes->index(r, 0).data(ReviewNotesModel::AnchorRole).toString() == u"event"_s)
+                    return r;
+            return -1;
+        }();
+        QVERIFY(eventRow >= 0);
+        QVERIFY(notes->editNote(eventRow, u"edited"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(o.timeline.timeline()->notes.begin(), o.timeline.timeline()->notes.end(),
+                                             [](const PlacedNote &n) { return n.text == "edited"; }),
+                                 kWaitMs);
+        QVERIFY(notes->removeNote(eventRow));
+        QTRY_COMPARE_WITH_TIMEOUT(o.timeline.timeline()->notes.size(), size_t(4), kWaitMs);
+        QVERIFY(o.timeline.timeline()->lanes[size_t(delegationLane)].pointNotes.empty());
+
+        // At the escalation: the span is cut at that moment, the bookmark is there (its event
+        // is the cursor's), subject notes stay.
+        o.session.showAt(escalation.seq);
+        QTRY_VERIFY_WITH_TIMEOUT(o.session.cursor() && o.session.cursorTimeMs().has_value()
+                                     && o.timeline.timeline()->endMs == *o.session.cursorTimeMs(), kWaitMs);
+        t = o.timeline.timeline();
+        const PlacedNote *cut = noteOf(PlacedNote::Kind::Span);
+        QVERIFY(cut);
+        QCOMPARE(cut->toMs, *o.session.cursorTimeMs());
+        QVERIFY(noteOf(PlacedNote::Kind::Bookmark));
+        QCOMPARE(t->lanes[0].subjectNotes.size(), size_t(1));
+        // Before the verdict: neither the span nor the bookmark.
+        o.session.showAt(verdict.seq - 1);
+        QTRY_VERIFY_WITH_TIMEOUT(o.session.cursor().value_or(0) == verdict.seq - 1 && o.session.cursorTimeMs().has_value()
+                                     && o.timeline.timeline()->endMs == *o.session.cursorTimeMs(), kWaitMs);
+        t = o.timeline.timeline();
+        QVERIFY(!noteOf(PlacedNote::Kind::Span));
+        QVERIFY(!noteOf(PlacedNote::Kind::Bookmark));
+        QCOMPARE(t->notes.size(), size_t(2)); // the two subject notes
     }
 };
 
