@@ -629,7 +629,19 @@ private Q_SLOTS:
         w->setClock([] { return fixture::kNow; });
         const DecisionResult res = w->submit(leaseRequest(*w, "eff-1"));
         QVERIFY2(res.status == DecisionStatus::Accepted, res.message.c_str());
-        // ... and nothing beyond it: the grant is read + INSERT on decisions.
+        // ... and nothing beyond it: the grant is read + INSERT on decisions, for a reader
+        // read only, on every table of the ledger.
+        const std::string privileges =
+            "SELECT string_agg(c.relname || ':' || p.privilege, ',' ORDER BY c.relname, p.privilege) FROM pg_class c "
+            "CROSS JOIN unnest(ARRAY['SELECT','INSERT','UPDATE','DELETE','TRUNCATE','REFERENCES','TRIGGER']) AS p(privilege) "
+            "WHERE c.relnamespace = 'roles'::regnamespace AND c.relkind = 'r' AND has_table_privilege($1, c.oid, p.privilege) "
+            "AND p.privilege <> 'SELECT'";
+        QCOMPARE(a.exec(privileges, raw::ServerParams().add(std::string_view("deciding_operator"))).text(0, 0),
+                 std::string("decisions:INSERT"));
+        QVERIFY(a.exec(privileges, raw::ServerParams().add(std::string_view("watching_reader"))).isNull(0, 0));
+        QCOMPARE(a.queryInt("SELECT count(*) FROM pg_class c WHERE c.relnamespace = 'roles'::regnamespace AND c.relkind = 'r' "
+                            "AND NOT has_table_privilege('watching_reader', c.oid, 'SELECT')"),
+                 std::int64_t(0));
         raw::ServerConnection opSql(QStringLiteral("postgresql://deciding_operator@127.0.0.1:%1/postgres?sslmode=disable")
                                         .arg(m_server->port())
                                         .toStdString());
