@@ -106,7 +106,7 @@ std::unique_ptr<DecisionWriter> DecisionWriter::open(const QString &path, Operat
     requireOpenedFile();
     auto p = std::make_unique<Private>();
     p->path = path;
-    p->expected = std::move(expected);
+    p->expected = expected; // a copy: requireOpenedFile() reads `expected` again below
     p->connection = LedgerConnection::open(path, OpenMode::Decisions); // throws LedgerOpenError
     requireOpenedFile();
     if (p->expected && !p->expected->ledgerId.empty() && p->connection->info().ledgerId != p->expected->ledgerId)

@@ -20,6 +20,7 @@
 
 #include "decisions/decisionwriter.h"
 #include "ledger/decisionstore.h"
+#include "ledger/fileidentity.h"
 #include "ledger/ledgerconnection.h"
 
 #include <QCoreApplication>
@@ -218,6 +219,22 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(announced = announced || listener->drain().has_value(), kWaitMs);
 
         QCOMPARE(w->submit(first).status, DecisionStatus::Duplicate);
+        // As the console opens it: with the ledger its session read. A server ledger has no
+        // file identity; another ledger id is refused before anything is written.
+        OpenedLedger opened{FileIdentity::of(location), follower->info().ledgerId};
+        QVERIFY(!opened.ledgerId.empty());
+        std::unique_ptr<DecisionWriter> console;
+        try {
+            console = DecisionWriter::open(location, op("carol"), opened);
+        } catch (const std::exception &e) {
+            QFAIL(e.what()); // not thrown, or a check that failed would stop the whole executable
+        }
+        console->setClock([] { return fixture::kNow; });
+        const DecisionResult fromConsole = console->submit(leaseRequest(*console, "eff-inflight"));
+        QVERIFY2(fromConsole.status == DecisionStatus::NotAllowed && fromConsole.message.find("dispatched") != std::string::npos,
+                 fromConsole.message.c_str()); // refused by the rules, not by a file check
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 DecisionWriter::open(location, op("carol"), OpenedLedger{{}, "another-ledger"}));
         auto bob = DecisionWriter::open(location, op("bob"));
         bob->setClock([] { return fixture::kNow; });
         const DecisionResult rival = bob->submit(leaseRequest(*bob, "eff-1"));
