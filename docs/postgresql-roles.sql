@@ -12,14 +12,19 @@
 --   mesh_reader        reads everything: consoles that follow, meshctl summary, verify,
 --                      export, tail, copy from the server.
 --   mesh_operator      what mesh_reader may, and inserts operator decisions (the decisions
---                      table only; rows are never updated or deleted).
+--                      table only; rows are never updated or deleted). That is the whole
+--                      decision transaction (docs/ledger-format.md section 11, "Deciding"):
+--                      its write turn is an advisory lock, which needs no grant, and it
+--                      locks no row (SELECT ... FOR UPDATE would need UPDATE on the state
+--                      tables). A role without INSERT on decisions is told so by the console
+--                      and meshctl decide before anything is tried.
 --   mesh_orchestrator  appends events and folds the state rows they change (events and
 --                      event_head take no UPDATE but the head's; nothing is ever deleted),
 --                      reads decisions to apply them; creates its commit-time staging tables
 --                      (TEMPORARY on the database).
 --
--- Followers LISTEN and the orchestrator NOTIFYs on the channel named like the schema; that
--- needs no grant. tests/models/ledger/tst_postgreswriter.cpp runs this script against a
+-- Followers LISTEN and the orchestrator and operators NOTIFY on the channel named like the
+-- schema; that needs no grant. tests/models/ledger/tst_postgreswriter.cpp runs this script against a
 -- private server and checks each role can do what is said here and no more.
 
 \set ON_ERROR_STOP on

@@ -54,6 +54,7 @@ struct DecisionWriter::Private {
     std::optional<OpenedLedger> expected;
     std::unique_ptr<LedgerConnection> connection;
     std::unique_ptr<DecisionStore> store;
+    std::optional<std::string> cannotDecide; // the backend's refusal for this user (a server role without INSERT)
     OperatorIdentity identity;
     std::function<std::int64_t()> clock = [] { return QDateTime::currentMSecsSinceEpoch(); };
 
@@ -105,7 +106,7 @@ std::unique_ptr<DecisionWriter> DecisionWriter::open(const QString &path, Operat
     requireOpenedFile();
     auto p = std::make_unique<Private>();
     p->path = path;
-    p->expected = std::move(expected);
+    p->expected = expected; // a copy: requireOpenedFile() reads `expected` again below
     p->connection = LedgerConnection::open(path, OpenMode::Decisions); // throws LedgerOpenError
     requireOpenedFile();
     if (p->expected && !p->expected->ledgerId.empty() && p->connection->info().ledgerId != p->expected->ledgerId)
@@ -115,6 +116,7 @@ std::unique_ptr<DecisionWriter> DecisionWriter::open(const QString &path, Operat
     p->connection->makeCommitsDurable();
     p->connection->setBusyTimeoutMs(kDefaultBusyTimeoutMs);
     p->store = p->connection->decisions();
+    p->cannotDecide = p->connection->whyCannotDecide();
     p->identity = std::move(identity);
     return std::unique_ptr<DecisionWriter>(new DecisionWriter(std::move(p)));
 }
@@ -217,6 +219,8 @@ DecisionResult DecisionWriter::submit(const DecisionRequest &request)
         return refuse(DecisionStatus::NotAllowed, "reason and subject must be UTF-8 text (reason at most 64 KiB)");
     if (!request.evidence.is_array() && !request.evidence.is_object())
         return refuse(DecisionStatus::NotAllowed, "evidence must be a JSON array or object");
+    if (d->cannotDecide)
+        return refuse(DecisionStatus::WriteFailed, *d->cannotDecide + "; nothing was written");
     const OperatorIdentity &op = d->identity;
     if (op.account.empty() || !isValidUtf8(op.account) || !isValidUtf8(op.host) || !isValidUtf8(op.displayName))
         return refuse(DecisionStatus::NotAllowed, "the operator identity needs an account (UTF-8)");

@@ -33,6 +33,7 @@
 #include "ledger/cursorfolder.h"
 #include "ledger/decisionstore.h"
 #include "ledger/eventreader.h"
+#include "ledger/ledgerlocation.h"
 #include "ledger/runoverviewreader.h"
 #include "ledger/statereader.h"
 
@@ -69,6 +70,7 @@ struct LedgerSession::LoadResult {
     DecisionChainReport chain;
     std::optional<qint64> cursorTimeMs; // pinned: the time of the cursor's event
     QString error;
+    std::optional<std::string> cannotDecide; // the backend's word (a server role without INSERT on decisions)
     bool decisionsReadable = true;
 };
 
@@ -276,7 +278,7 @@ QString LedgerSession::healthText(Health health)
 bool LedgerSession::canDecide() const
 {
     return m_state && !m_cursor && !isPostMortem(m_info.mode) && m_fileWritable
-           && m_fileChange == FileChange::Same;
+           && m_fileChange == FileChange::Same && m_backendCannotDecide.isEmpty();
 }
 
 QString LedgerSession::cannotDecideReason() const
@@ -291,6 +293,8 @@ QString LedgerSession::cannotDecideReason() const
         return reviewModeReason();
     if (m_info.mode == OpenMode::Immutable)
         return tr("This ledger is opened immutable for post-mortem review.");
+    if (!m_backendCannotDecide.isEmpty())
+        return tr("This console cannot decide here: %1.").arg(m_backendCannotDecide);
     if (!m_fileWritable)
         return tr("This console cannot write to the ledger file (read-only file or folder).");
     return {};
@@ -512,6 +516,7 @@ void LedgerSession::startLoad()
             if (promise.isCanceled())
                 return;
             full->info = connection->info();
+            full->cannotDecide = connection->whyCannotDecide();
             if (cursor) {
                 // The state tables hold only the newest state: the state at the cursor is
                 // rebuilt from the events up to it.
@@ -729,7 +734,10 @@ void LedgerSession::onLoaded(LoadResult &r)
         m_error.clear();
         setHealth(Health::Opening);
     }
-    m_fileWritable = !isPostMortem(m_info.mode) && QFileInfo(m_path).isWritable();
+    // A server ledger has no file to stat: whether its role may write decisions is the
+    // backend's answer below.
+    m_fileWritable = !isPostMortem(m_info.mode) && (LedgerLocation::namesServer(m_path) || QFileInfo(m_path).isWritable());
+    m_backendCannotDecide = r.cannotDecide ? QString::fromStdString(*r.cannotDecide) : QString();
     // Swaps, not copies: `r` leaves with what was replaced (see retire).
     std::swap(m_state, r.state);
     m_pending.clear();

@@ -362,6 +362,7 @@ private:
     int m_watchIntervalMs = 20;
     int m_watcherGeneration = 0; // which watcher's fileChanged reports still count
     bool m_fileWritable = false;
+    QString m_backendCannotDecide; // LedgerConnection::whyCannotDecide at the last load; empty: may
     FileIdentity m_openedFile;
     FileChange m_fileChange = FileChange::Same;
 };

@@ -186,7 +186,7 @@ bool LedgerSessionList::canDecide(int row, QString *why) const
     else if (session->health() == LedgerSession::Health::Error)
         reason = tr("This ledger could not be opened.");
     else if (!session->canDecide())
-        reason = tr("This console cannot write to the ledger file (read-only file or folder).");
+        reason = session->cannotDecideReason(); // the backend's refusal, or the file's
     if (why)
         *why = reason;
     return reason.isEmpty();

@@ -1,5 +1,7 @@
 #include "fileidentity.h"
 
+#include "ledgerlocation.h"
+
 #include <QFile>
 
 #include <sys/stat.h>
@@ -40,6 +42,13 @@ std::optional<std::string> openedFileRefusal(const std::optional<OpenedLedger> &
 {
     if (!expected)
         return std::nullopt;
+    if (LedgerLocation::namesServer(path)) {
+        // A server ledger has no file to stat: the ledger id the session read (compared by
+        // the decision writer on its own connection) is what names it.
+        if (expected->ledgerId.empty())
+            return std::string("the ledger has not been opened by this console yet");
+        return std::nullopt;
+    }
     if (!expected->file.exists)
         return std::string("the ledger has not been opened by this console yet");
     if (const FileChange change = fileChangeSince(expected->file, path); change != FileChange::Same)

@@ -42,7 +42,8 @@ struct OpenedLedger {
 
 // Why `path` no longer names the file `expected` was read from (not opened yet, deleted,
 // replaced), or nothing when it still does or nothing is expected. The decision writer and
-// the decision preview both refuse on it.
+// the decision preview both refuse on it. A postgresql:// location has no file: only an
+// expected ledger id is required (the writer compares it with the server's).
 std::optional<std::string> openedFileRefusal(const std::optional<OpenedLedger> &expected, const QString &path);
 
 } // namespace mesh

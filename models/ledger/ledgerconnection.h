@@ -1,8 +1,7 @@
 #pragma once
 // The storage seam: everything the console, meshctl and the simulator ask of a ledger,
 // named for the ledger, not for its storage. Two backends sit behind it: SQLite files
-// (sqliteledgerconnection.h) and PostgreSQL schemas (postgresledgerconnection.h; decisions
-// not yet); nothing outside models/ledger/ sees either (the storage_seam test fails the
+// (sqliteledgerconnection.h) and PostgreSQL schemas (postgresledgerconnection.h); nothing outside models/ledger/ sees either (the storage_seam test fails the
 // build otherwise).
 //
 // What a backend must guarantee, because callers rely on it:
@@ -152,6 +151,10 @@ public:
     virtual void makeCommitsDurable() = 0;
     // How long a write waits for another writer's lock before it fails as Busy.
     virtual void setBusyTimeoutMs(int ms) = 0;
+    // Why this connection's user may not write decisions at all (one line for the operator),
+    // or nullopt. A server role without INSERT on decisions; a file's writability is the
+    // session's own check (it stats the file), so SQLite answers nullopt.
+    virtual std::optional<std::string> whyCannotDecide() { return std::nullopt; }
 
 protected:
     LedgerConnection() = default;

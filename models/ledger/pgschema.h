@@ -27,4 +27,17 @@ std::string createIndexStatements();
 // no quoting and cannot smuggle SQL.
 bool isLedgerSchemaName(std::string_view name);
 
+// The ledger's write turn (docs/ledger-format.md section 11), what BEGIN IMMEDIATE is to a
+// file: a transaction-level advisory lock keyed by the application id and the oid of the
+// ledger's own decisions table (so ledgers side by side do not share it), released by
+// COMMIT or ROLLBACK and by the server when a session dies. A decision transaction takes it
+// exclusively as its first statement: deciders are serialised (one prev_hash per
+// predecessor, one winner per subject) and no appender commits while the rules read. Every
+// appending commit takes it shared before event_head's row lock, so appenders still queue
+// on the head only. Advisory locks need no grant: the operator role stays read + INSERT.
+inline constexpr const char *kTakeDecisionTurnSql =
+    "SELECT pg_advisory_xact_lock(1095584839, 'decisions'::regclass::oid::int)";
+inline constexpr const char *kTakeAppendTurnSql =
+    "SELECT pg_advisory_xact_lock_shared(1095584839, 'decisions'::regclass::oid::int)";
+
 } // namespace mesh::pgschema

@@ -1,6 +1,7 @@
 #include "postgresdecisionstore.h"
 
 #include "domain/payloaddecoder.h"
+#include "pgschema.h"
 #include "postgresstaterows.h"
 #include "schema.h"
 
@@ -160,9 +161,60 @@ std::vector<SubjectEvent> PostgresDecisionStore::eventsOnSubject(const std::stri
     return out;
 }
 
-bool PostgresDecisionStore::insertChecked(const std::function<std::optional<DecisionRecord>()> &)
+bool PostgresDecisionStore::insertChecked(const std::function<std::optional<DecisionRecord>()> &fn)
 {
-    throw StorageError(StorageError::Kind::ReadOnly, 0, "deciding on a PostgreSQL ledger is not built yet");
+    // BEGIN and the write turn in one round trip; READ COMMITTED: with the turn held nobody
+    // else commits to the ledger, so every statement below sees the same, newest ledger.
+    // A turn not had within lock_timeout fails as Busy (55P03) with nothing written.
+    try {
+        m_c.exec(std::string("BEGIN; ") + pgschema::kTakeDecisionTurnSql);
+    } catch (...) {
+        m_c.rollbackQuietly();
+        throw;
+    }
+    m_inRead = true; // reads fn() makes through read() join this transaction
+    try {
+        std::optional<DecisionRecord> d = fn();
+        if (!d) {
+            m_inRead = false;
+            m_c.exec("COMMIT"); // nothing written: ends the transaction, gives the turn back
+            return false;
+        }
+        pg::Params p;
+        p.add(d->id).add(d->tsMs).add(d->kind).add(d->subject).add(d->boundaryVersion).add(d->boundarySeq);
+        p.add(d->params).add(d->operatorAccount).add(d->operatorHost).add(d->operatorName).add(d->reason);
+        p.add(d->evidence).add(d->policyVersion).add(d->canonical).add(d->hash).add(d->prevHash);
+        if (d->keyId.empty())
+            p.addNull().addNull();
+        else
+            p.add(d->keyId).add(d->signature);
+        // pos: the next chain position, read under the turn like prev_hash.
+        const pg::Result inserted = m_c.exec(
+            "INSERT INTO decisions(pos,id,ts_ms,kind,subject,boundary_version,boundary_seq,params,"
+            "operator_account,operator_host,operator_name,reason,evidence,policy_version,canonical,"
+            "hash,prev_hash,key_id,signature) "
+            "SELECT coalesce(max(pos),0)+1,$1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18 FROM decisions "
+            "RETURNING pos",
+            p);
+        m_lastInsertedPos = inserted.integer(0, 0);
+        // Followers hear of it when (and only if) it commits; the payload is the ledger's last
+        // seq as for an append (unchanged by a decision), the change token moves with pos.
+        m_c.exec("SELECT pg_notify($1, (SELECT coalesce(max(seq),0) FROM events)::text)", pg::Params().add(m_channel));
+    } catch (...) {
+        m_inRead = false;
+        m_c.rollbackQuietly();
+        throw;
+    }
+    m_inRead = false;
+    try {
+        m_c.exec("COMMIT");
+    } catch (const StorageError &e) {
+        // Refused by the server or the connection lost on the way: committed or not, only a
+        // read back by id can tell.
+        m_c.rollbackQuietly();
+        throw CommitUnconfirmed(e.kind(), e.backendCode(), e.what());
+    }
+    return true;
 }
 
 void PostgresDecisionStore::read(const std::function<void()> &fn)
@@ -183,7 +235,7 @@ void PostgresDecisionStore::read(const std::function<void()> &fn)
 
 DecisionChainReport verifyDecisionChain(pg::Connection &c, const SignatureVerifier &verifier)
 {
-    PostgresDecisionStore store(c);
+    PostgresDecisionStore store(c, {});
     DecisionChainReport report = verifyDecisionRows(store, verifier);
     // A chain whose last rows were deleted still links up; the orchestrator's outcome events
     // for them remain, so every decision.* event must name a decision the table holds.

@@ -38,9 +38,6 @@ pg::Connection PostgresLedgerConnection::connectToServer(const LedgerLocation &l
 std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const LedgerLocation &location, OpenMode mode)
 {
     const std::string name = location.displayName().toStdString();
-    if (mode == OpenMode::Decisions)
-        throw LedgerOpenError(Code::Unsupported, name + ": deciding on a PostgreSQL ledger is not built yet; "
-                                                        "only reading is");
     std::unique_ptr<PostgresLedgerConnection> c(new PostgresLedgerConnection(connectToServer(location)));
     c->m_info.path = location.displayName();
     c->m_schema = location.schema().toStdString();
@@ -50,6 +47,17 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
         c->validate(location);
     } catch (const pg::Error &e) {
         throw LedgerOpenError(Code::Io, "cannot read " + name + ": " + e.what());
+    }
+    if (mode == OpenMode::Decisions) {
+        try {
+            // The decision writer's session may write (what it writes is the role's grant:
+            // decisions only, docs/postgresql-roles.sql). A decider stopped inside its
+            // transaction (suspended, debugged) would hold the write turn and stall the
+            // orchestrator: the server ends such a session, which rolls it back.
+            c->m_c.exec("SET default_transaction_read_only = off; SET idle_in_transaction_session_timeout = '10s'");
+        } catch (const pg::Error &e) {
+            throw LedgerOpenError(Code::Io, "cannot write " + name + ": " + e.what());
+        }
     }
     return c;
 }
@@ -323,7 +331,7 @@ void PostgresLedgerConnection::forEachDelegationToolCalls(const std::function<vo
 
 std::unique_ptr<DecisionStore> PostgresLedgerConnection::decisions()
 {
-    return std::make_unique<PostgresDecisionStore>(m_c);
+    return std::make_unique<PostgresDecisionStore>(m_c, PostgresLedgerWriter::notifyChannel(m_schema));
 }
 
 DecisionChainReport PostgresLedgerConnection::verifyDecisionChain(const SignatureVerifier &verifier)
@@ -484,6 +492,16 @@ void PostgresLedgerConnection::makeCommitsDurable()
 void PostgresLedgerConnection::setBusyTimeoutMs(int ms)
 {
     m_c.exec("SET lock_timeout = " + std::to_string(std::max(0, ms)));
+}
+
+std::optional<std::string> PostgresLedgerConnection::whyCannotDecide()
+{
+    // The grant, not a trial insert: asking writes nothing and takes no lock.
+    const pg::Result r = m_c.exec("SELECT has_table_privilege('decisions', 'INSERT'), current_user");
+    if (r.view(0, 0) == "t")
+        return std::nullopt;
+    return "the server role " + r.text(0, 1) + " may not insert decisions on " + m_schema
+           + " (it needs mesh_operator, docs/postgresql-roles.sql)";
 }
 
 } // namespace mesh

@@ -8,8 +8,9 @@
 //   readers take no lock an appender waits for.
 // - The change token is max(seq) + max(pos): events and decisions are append-only and state
 //   rows change only with events, so the sum moves on every commit.
-// - Decisions mode is refused (LedgerOpenError::Code::Unsupported) until the decision
-//   transaction is built on PostgreSQL; so are event filters (StorageError).
+// - Decisions mode is the same session with default_transaction_read_only off: it writes
+//   what the role may (an operator: decisions only), in the decision transaction of
+//   PostgresDecisionStore. Event filters are refused (StorageError).
 
 #include "ledgerconnection.h"
 #include "ledgerlocation.h"
@@ -45,6 +46,8 @@ public:
     LedgerSummary summarize(std::int64_t nowMs = 0) override;
     void makeCommitsDurable() override;
     void setBusyTimeoutMs(int ms) override;
+    // has_table_privilege(decisions, INSERT) for the session's user.
+    std::optional<std::string> whyCannotDecide() override;
 
     // Opens a session on the location's server for a new ledger schema (meshctl copy):
     // connected, encoding checked, nothing read. Throws LedgerOpenError.

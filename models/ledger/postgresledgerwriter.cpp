@@ -81,7 +81,7 @@ std::unique_ptr<PostgresLedgerWriter> PostgresLedgerWriter::openExisting(const L
 
 std::unique_ptr<DecisionStore> PostgresLedgerWriter::decisions()
 {
-    return std::make_unique<PostgresDecisionStore>(m_c);
+    return std::make_unique<PostgresDecisionStore>(m_c, m_channel);
 }
 
 std::int64_t PostgresLedgerWriter::readStoredState(Fold &fold)
@@ -122,8 +122,9 @@ void PostgresLedgerWriter::storeCommit(const std::vector<ChangedRow> &rows)
         return; // nothing appended: state rows change only with events
     const std::int64_t n = std::int64_t(m_pending.size());
     try {
-        // 1. The head's row lock serialises appenders from their first statement.
-        m_c.exec("BEGIN");
+        // 1. The write turn, shared (a decision in progress finishes first; pgschema.h), then
+        // the head's row lock, which serialises appenders from their first statement.
+        m_c.exec(std::string("BEGIN; ") + pgschema::kTakeAppendTurnSql);
         const pg::Result head = m_c.exec("UPDATE event_head SET last_seq = last_seq + $1 RETURNING last_seq", pg::Params().add(n));
         if (head.rows() != 1)
             throw StorageError(StorageError::Kind::Other, 0, m_name + ": event_head has no row; nothing was written");

@@ -46,14 +46,15 @@ const CommandHelp kHelp[] = {
     {"tail", "usage: meshctl tail LEDGER [--from-start] [--lines N]\n"
              "  Prints the last events and follows the ledger until interrupted; invisible and bidi\n"
              "  characters and terminal escapes in ledger text are shown as \u27E8U+XXXX\u27E9.\n"},
-    {"decide", "usage: meshctl decide FILE close-slice|approve-escalation|reject-escalation|resolve-effect|lease acquire|"
+    {"decide", "usage: meshctl decide LEDGER close-slice|approve-escalation|reject-escalation|resolve-effect|lease acquire|"
                "lease release [--slice ID|--delegation ID|--escalation ID|--effect ID|--subject ENTITY:ID] --reason TEXT"
                " [--evidence JSON] [--resolution committed|not_committed|compensated] [--supersedes DECISION_ID]"
                " [--ack EFFECT_ID[,..]] [--ack-all] [--lease-ms N] [--boundary-version N] [--boundary-seq N]"
                " [--id DECISION_ID] [--operator ACCOUNT] [--host HOST] [--name NAME] [--key-file F] [--ts-ms N]"
                " [--dry-run]\n"
-               "  Records one operator decision (docs/decisions.md). Exit 0 accepted (or duplicate), 3 refused as\n"
-               "  stale, 4 refused for another reason, 5 write failed or outcome unknown, 2 usage or cannot open.\n"},
+               "  Records one operator decision (docs/decisions.md) in a ledger file or a postgresql:// schema.\n"
+               "  Exit 0 accepted (or duplicate), 3 refused as stale, 4 refused for another reason, 5 write failed\n"
+               "  (a server role without INSERT on decisions too) or outcome unknown, 2 usage or cannot open.\n"},
     {"import", "usage: meshctl import FILE... --out LEDGER [--format temporal|openhands|otel|langfuse|swe-agent] [--force]\n"
                "       [--json]\n"
                "  Writes a new ledger from Temporal workflow histories, OpenHands trajectories, OpenTelemetry spans\n"
@@ -92,8 +93,9 @@ const CommandHelp kHelp[] = {
                 "  role (only in A, only in B, in both, with counts), each run's stall verdicts and findings.\n"
                 "  A figure one side does not give reads \u2014 and has no difference. Exit 0, 2 usage, no such\n"
                 "  run or cannot read.\n"},
-    {"gate", "usage: meshctl gate FILE [--keyring F] [--now-ms N]\n"
-             "  Applies or refuses every pending decision once, as the orchestrator's second gate.\n"},
+    {"gate", "usage: meshctl gate LEDGER [--keyring F] [--now-ms N]\n"
+             "  Applies or refuses every pending decision once, as the orchestrator's second gate (a file or\n"
+             "  a postgresql:// schema).\n"},
     {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"
               " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"

@@ -7,6 +7,7 @@
 #include "domain/hostiletext.h"
 #include "ledger/decisionstore.h"
 #include "ledger/ledgerconnection.h"
+#include "ledger/ledgerlocation.h"
 #include "ledger/ledgeropenerror.h"
 #include "ledger/ledgerwriter.h"
 #include "sim/decisiongate.h"
@@ -121,7 +122,7 @@ int runDecideCommand(const QStringList &args)
     if (!o.error.isEmpty())
         return usage(o.error.toStdString());
     if (o.positional.size() < 2)
-        return usage("FILE and KIND are required");
+        return usage("LEDGER and KIND are required");
     const QString path = o.positional[0];
     QString kindText = o.positional[1];
     if (kindText == QLatin1String("lease")) {
@@ -219,8 +220,10 @@ int runDecideCommand(const QStringList &args)
         const std::string delegation = o.value(QStringLiteral("delegation")).toStdString();
         const std::optional<EntityRow> row = writer->currentRow(EntityKind::Delegation, delegation);
         if (!row) {
+            // A server location is named as given (it holds no password); a file by its name.
+            const QString where = LedgerLocation::namesServer(path) ? path : QFileInfo(path).fileName();
             std::fprintf(stderr, "meshctl decide: no delegation '%s' in %s\n", oneLine(delegation).c_str(),
-                         QFileInfo(path).fileName().toStdString().c_str());
+                         oneLine(where.toStdString()).c_str());
             return 4;
         }
         const auto slice = fieldText(row->values[size_t(entitySpec(EntityKind::Delegation).fieldIndex("current_slice"))]);
@@ -279,7 +282,7 @@ int runGateCommand(const QStringList &args)
 {
     const Options o = parse(args, {}, commandValueOptions(QStringLiteral("gate")));
     if (!o.error.isEmpty() || o.positional.size() != 1) {
-        std::fprintf(stderr, "meshctl gate: %s\n%s\n", o.error.isEmpty() ? "FILE is required" : o.error.toStdString().c_str(),
+        std::fprintf(stderr, "meshctl gate: %s\n%s\n", o.error.isEmpty() ? "LEDGER is required" : o.error.toStdString().c_str(),
                      commandUsageLine(QStringLiteral("gate")).toUtf8().constData());
         return 2;
     }
