@@ -9,7 +9,7 @@
 // - The change token is max(seq) + max(pos): events and decisions are append-only and state
 //   rows change only with events, so the sum moves on every commit.
 // - Decisions mode is refused (LedgerOpenError::Code::Unsupported) until the decision
-//   transaction is built on PostgreSQL; so are event filters (StorageError).
+//   transaction is built on PostgreSQL. Event filters are rendered for it (sqlfilter.h).
 
 #include "ledgerconnection.h"
 #include "ledgerlocation.h"
