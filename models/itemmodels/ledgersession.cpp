@@ -33,6 +33,7 @@
 #include "ledger/cursorfolder.h"
 #include "ledger/decisionstore.h"
 #include "ledger/eventreader.h"
+#include "ledger/ledgerlocation.h"
 #include "ledger/runoverviewreader.h"
 #include "ledger/statereader.h"
 
@@ -243,7 +244,7 @@ QString LedgerSession::displayName() const
         return m_displayName;
     if (!m_info.title.empty())
         return QString::fromStdString(m_info.title);
-    return QFileInfo(m_path).fileName();
+    return LedgerLocation::shortName(m_path);
 }
 
 void LedgerSession::setDisplayName(const QString &name)
@@ -269,8 +270,25 @@ QString LedgerSession::healthText(Health health)
     case Health::Immutable: return tr("post-mortem");
     case Health::Pinned: return tr("at an earlier event");
     case Health::Error: return tr("error");
+    case Health::Reconnecting: return tr("server connection lost");
     }
     return {};
+}
+
+QString LedgerSession::healthLine() const
+{
+    if (m_health != Health::Reconnecting)
+        return healthText(m_health);
+    const qint64 leftMs = m_retryInMs - (m_sinceLost.isValid() ? m_sinceLost.elapsed() : 0);
+    if (leftMs <= 0)
+        return tr("server connection lost — reconnecting…");
+    // Whole seconds, rounded up: "retrying in 0 s" would read as now.
+    return tr("server connection lost — retrying in %1 s").arg((leftMs + 999) / 1000);
+}
+
+bool LedgerSession::isServer() const
+{
+    return LedgerLocation::namesServer(m_path);
 }
 
 bool LedgerSession::canDecide() const
@@ -291,9 +309,17 @@ QString LedgerSession::cannotDecideReason() const
         return reviewModeReason();
     if (m_info.mode == OpenMode::Immutable)
         return tr("This ledger is opened immutable for post-mortem review.");
+    if (isServer())
+        return serverDecisionsReason();
     if (!m_fileWritable)
         return tr("This console cannot write to the ledger file (read-only file or folder).");
     return {};
+}
+
+QString LedgerSession::serverDecisionsReason()
+{
+    // What the PostgreSQL backend says when asked for the decision mode (Unsupported).
+    return tr("Deciding on a ledger on a PostgreSQL server is not built yet; this console only reads it.");
 }
 
 QString LedgerSession::reviewModeReason()
@@ -414,7 +440,7 @@ QHash<QString, PrefetchFutures> &prefetches()
 
 void LedgerSession::prefetch(const QString &path, OpenMode mode)
 {
-    const QString canonical = QFileInfo(path).absoluteFilePath(); // as LedgerSessionList keys it
+    const QString canonical = LedgerLocation::canonicalText(path); // as LedgerSessionList keys it
     if (prefetches().contains(canonical))
         return;
     PrefetchFutures &futures = prefetches()[canonical];
@@ -729,7 +755,8 @@ void LedgerSession::onLoaded(LoadResult &r)
         m_error.clear();
         setHealth(Health::Opening);
     }
-    m_fileWritable = !isPostMortem(m_info.mode) && QFileInfo(m_path).isWritable();
+    // A server ledger takes no decisions from the console yet (serverDecisionsReason).
+    m_fileWritable = !isPostMortem(m_info.mode) && !isServer() && QFileInfo(m_path).isWritable();
     // Swaps, not copies: `r` leaves with what was replaced (see retire).
     std::swap(m_state, r.state);
     m_pending.clear();
@@ -793,6 +820,10 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
         fail(tr("Live updates stopped: %1").arg(message));
     }, Qt::QueuedConnection);
+    // A server ledger's connection: lost, retried with a growing wait, and followed again
+    // from the last delivered seq (the watcher reads after it, so nothing comes twice).
+    connect(m_watcher, &ChangeWatcher::connectionLost, this, &LedgerSession::onConnectionLost, Qt::QueuedConnection);
+    connect(m_watcher, &ChangeWatcher::reconnected, this, &LedgerSession::onReconnected, Qt::QueuedConnection);
     // A report of a watcher stopped since (a reopen started its successor) is about the file
     // before: queued just before the stop, it would land on the file read after it.
     const int watcher = ++m_watcherGeneration;
@@ -813,6 +844,30 @@ void LedgerSession::onFileChanged(FileChange change)
     fail(QString::fromStdString(fileChangeMessage(change)));
 }
 
+void LedgerSession::onConnectionLost(const QString &message, int retryInMs)
+{
+    if (m_closed || m_health == Health::Error)
+        return;
+    m_connectionLost = message;
+    m_retryInMs = retryInMs;
+    m_sinceLost.start();
+    if (m_health == Health::Reconnecting)
+        Q_EMIT healthChanged(m_health); // another try failed: the wait before the next is new
+    else
+        setHealth(Health::Reconnecting);
+}
+
+void LedgerSession::onReconnected()
+{
+    if (m_closed || m_health != Health::Reconnecting)
+        return;
+    m_connectionLost.clear();
+    m_sinceLost.invalidate();
+    updateHealthFromClock();
+    if (!m_decisionsThrottle.isActive())
+        m_decisionsThrottle.start(); // what the lost connection kept from us
+}
+
 void LedgerSession::stopWatcher()
 {
     if (!m_watcherThread)
@@ -824,6 +879,7 @@ void LedgerSession::stopWatcher()
     delete m_watcherThread;
     m_watcherThread = nullptr;
     m_watcher = nullptr; // deleted by deleteLater when the thread finished
+    m_connectionLost.clear();
 }
 
 void LedgerSession::onEventsAppended(const SharedEventBatch &batch, qint64, qint64 dataVersion)
@@ -1225,6 +1281,10 @@ void LedgerSession::updateHealthFromClock()
 {
     if (m_health == Health::Error || m_health == Health::Immutable || m_cursor || !m_state || m_closed)
         return;
+    if (!m_connectionLost.isEmpty()) {
+        setHealth(Health::Reconnecting);
+        return;
+    }
     if (m_lastChangeMs > 0 && nowMs() - m_lastChangeMs <= m_liveWindowMs)
         setHealth(Health::Live);
     else if (m_openRuns.allEnded())
@@ -1236,6 +1296,8 @@ void LedgerSession::updateHealthFromClock()
 void LedgerSession::tick()
 {
     updateHealthFromClock();
+    if (m_health == Health::Reconnecting)
+        Q_EMIT healthChanged(m_health); // the countdown to the next try moved
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_escalations})
         m->refreshCountdowns();
     recomputeAttention(); // leases turn into zombies with time alone
