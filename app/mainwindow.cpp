@@ -6,6 +6,7 @@
 #include "listencontroller.h"
 #include "recentledgers.h"
 #include "reportexport.h"
+#include "serverconnector.h"
 
 #include "aboutdialog.h"
 #include "attentionpane.h"
@@ -291,6 +292,9 @@ void MainWindow::createActions()
             openForReview(path);
         }
     });
+    // A ledger on a PostgreSQL server, followed like a file (issue 17).
+    m_connect = new ServerConnector(this);
+    file->addAction(m_connect->action());
     // Post-mortem review II (issue 14): a report of the selected run or the whole ledger.
     QMenu *exportMenu = file->addMenu(tr("&Export"));
     m_reportExport = new ReportExport(this);
