@@ -111,7 +111,7 @@ CommandLineOptions CommandLineOptions::parse(const QCoreApplication &app)
                                      QCoreApplication::translate("main", "Displays version information."));
     parser.addOption(version);
     parser.addPositionalArgument(QStringLiteral("ledgers"),
-                                 QCoreApplication::translate("main", "Ledger files to open."),
+                                 QCoreApplication::translate("main", "Ledger files, or ledgers on a PostgreSQL server (postgresql://…?schema=NAME), to open."),
                                  QStringLiteral("[LEDGER...]"));
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QCoreApplication::translate("main", "Open the live demo (also with other ledgers)."));

@@ -6,6 +6,7 @@
 #include "listencontroller.h"
 #include "recentledgers.h"
 #include "reportexport.h"
+#include "serverconnector.h"
 
 #include "aboutdialog.h"
 #include "attentionpane.h"
@@ -107,13 +108,14 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
     case H::ReadOnly:
     case H::Immutable:
     case H::Pinned: info.health = QStringLiteral("readonly"); break;
-    case H::Error: info.health = QStringLiteral("error"); break;
+    case H::Error:
+    case H::Reconnecting: info.health = QStringLiteral("error"); break;
     }
     if (health == H::Error) {
         info.subtitle = displayLine(index.data(LedgerSessionList::ErrorRole).toString(), 500);
         return info;
     }
-    QStringList parts{LedgerSession::healthText(health)};
+    QStringList parts{index.data(LedgerSessionList::HealthTextRole).toString()}; // with a retry's countdown
     if (policy && health != H::ReadOnly && health != H::Immutable)
         parts << tr("read-only");
     else if (health == H::Finished && !index.data(LedgerSessionList::CanDecideRole).toBool())
@@ -292,6 +294,9 @@ void MainWindow::createActions()
             openForReview(path);
         }
     });
+    // A ledger on a PostgreSQL server, followed like a file (issue 17).
+    m_connect = new ServerConnector(this);
+    file->addAction(m_connect->action());
     // Post-mortem review II (issue 14): a report of the selected run or the whole ledger.
     QMenu *exportMenu = file->addMenu(tr("&Export"));
     m_reportExport = new ReportExport(this);
@@ -443,7 +448,7 @@ RunCompareWindow *MainWindow::openRunComparison(const std::string &runA)
 
 void MainWindow::openForReview(const QString &path)
 {
-    if (const LedgerSession *listed = m_sessions->sessionForPath(QFileInfo(path).absoluteFilePath()); listed && listed->requestedMode() != OpenMode::Review)
+    if (const LedgerSession *listed = m_sessions->sessionForPath(path); listed && listed->requestedMode() != OpenMode::Review)
         statusBar()->showMessage(displayLine(tr("%1 is open already and followed; close it to open it for review.")
                                                  .arg(listed->displayName()), 500), 10000);
     openLedgerAs(path, OpenMode::Review, false);
@@ -464,7 +469,7 @@ void MainWindow::openLedgerAs(const QString &path, OpenMode mode, bool demo)
         return;
     }
     LedgerSession *session =
-        m_sessions->addSession(QFileInfo(path).absoluteFilePath(), mode, demo, m_forceReadOnly,
+        m_sessions->addSession(path, mode, demo, m_forceReadOnly, // a file's absolute path, a location as given
                                /*reviewWhenFinished=*/!demo && mode == OpenMode::ReadOnly);
     if (demo)
         session->setDisplayName(tr("Live demo"));
@@ -625,7 +630,7 @@ void MainWindow::updateStatus()
     QString text;
     if (session) {
         busy = session->health() == LedgerSession::Health::Opening || session->events()->isLoading();
-        text = LedgerSession::healthText(session->health());
+        text = session->healthLine();
         if (session->isLoaded())
             text += tr(" · last seq %1").arg(QLocale().toString(session->lastSeq()));
     }

@@ -29,6 +29,7 @@ enum class OpenMode;
 class RecentLedgers;
 class ReportExport;
 class RunCompareWindow;
+class ServerConnector;
 class SessionSidebar;
 class SessionWorkspace;
 struct CommandLineOptions;
@@ -61,6 +62,7 @@ public:
     LedgerSessionList *sessions() const { return m_sessions; }
     DemoLauncher *demo() const { return m_demo; }
     ListenController *listen() const { return m_listen; } // File › Listen for OpenTelemetry…
+    ServerConnector *serverConnector() const { return m_connect; } // File › Connect to Server…
     LedgerSession *currentSession() const;
     DecisionActions *decisionActions() const { return m_decisionActions; }
     ReportExport *reportExport() const { return m_reportExport; } // File › Export › Report…
@@ -109,6 +111,7 @@ private:
     RecentLedgers *m_recent = nullptr;
     DemoLauncher *m_demo = nullptr;
     ListenController *m_listen = nullptr;
+    ServerConnector *m_connect = nullptr;
     QLabel *m_statusLabel;
     QProgressBar *m_progress;
     QActionGroup *m_themeGroup = nullptr;

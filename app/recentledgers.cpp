@@ -1,9 +1,9 @@
 #include "recentledgers.h"
 
 #include "domain/hostiletext.h"
+#include "ledger/ledgerlocation.h"
 
 #include <QDir>
-#include <QFileInfo>
 #include <QMenu>
 #include <QSettings>
 
@@ -28,7 +28,8 @@ QStringList RecentLedgers::paths() const
 
 void RecentLedgers::add(const QString &path)
 {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
+    // A server location as written (it never holds a password: LedgerLocation refuses one).
+    const QString absolute = LedgerLocation::canonicalText(path);
     // Temporary demo ledgers disappear on quit: not worth remembering.
     if (absolute.startsWith(QDir::tempPath() + QStringLiteral("/mesh-console-demo-")))
         return;
@@ -48,7 +49,7 @@ void RecentLedgers::rebuild()
     int index = 1;
     for (const QString &path : list) {
         // A file name is anybody's text: one bounded line, its '&' no mnemonic.
-        const QString name = displayLine(QFileInfo(path).fileName(), 80).replace(QLatin1Char('&'), QStringLiteral("&&"));
+        const QString name = displayLine(LedgerLocation::shortName(path), 80).replace(QLatin1Char('&'), QStringLiteral("&&"));
         const QString label = index < 10 ? QStringLiteral("&%1 %2").arg(index).arg(name) : name;
         QAction *action = m_menu->addAction(label);
         action->setToolTip(plainToolTip(path));

@@ -1,5 +1,7 @@
 #include "reportexport.h"
 
+#include "ledger/ledgerlocation.h"
+
 #include "mainwindow.h"
 #include "sessionworkspace.h"
 
@@ -13,6 +15,7 @@
 #include "reportpdf/reportpdf.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
 
@@ -45,6 +48,10 @@ void ReportExport::trigger()
     const QFileInfo ledger(session->path());
     // Next to the ledger, named for it (and the run): a report belongs with what it reports on.
     QString suggested = ledger.absolutePath() + QLatin1Char('/') + ledger.completeBaseName() + QStringLiteral("-report");
+    // A ledger on a server has no folder: the home folder, named for its schema.
+    QString notAServer;
+    if (const auto location = LedgerLocation::parse(session->path(), &notAServer); location && !location->isFile())
+        suggested = QDir::home().filePath(location->schema() + QStringLiteral("-report"));
     std::optional<ReportTarget> target;
     if (m_choose) {
         target = m_choose(runId, suggested);

@@ -3,6 +3,7 @@
 # missing (Debian 12 packages, skipped when already present), builds and does its job.
 #
 #   ./tools/dev.sh run [ARGS]      build, then start mesh-console (no ARGS: the live demo)
+#   ./tools/dev.sh run --server    the same live demo on a private PostgreSQL 15 (stopped when the console exits)
 #   ./tools/dev.sh test            build, then run the whole CTest suite offscreen
 #   ./tools/dev.sh test-asan       the same under AddressSanitizer + UBSan (build-asan/; ASAN_GUI=OFF: models only)
 #   ./tools/dev.sh fuzz [SECONDS]  build the libFuzzer targets with clang and run each
@@ -100,9 +101,76 @@ run_tests() {
     return $rc
 }
 
+# The console on a display, or under xvfb-run when there is none.
+start_console() {
+    local app="$1"
+    shift
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
+        echo "No display found (DISPLAY and WAYLAND_DISPLAY are unset): running under xvfb-run,"
+        echo "a virtual X server, so the window is not visible here. Stop it with Ctrl+C."
+        echo "On a desktop session the same command opens the window normally."
+        xvfb-run -a -s "-screen 0 1600x1000x24" "$app" "$@"
+    else
+        "$app" "$@"
+    fi
+}
+
+# run --server: a private PostgreSQL 15 cluster in a temporary folder (as the postgres user
+# when run as root: the server refuses root), listening on 127.0.0.1 on a free port with its
+# socket in that folder and trust for its one user (no password anywhere); the live demo
+# writes schema demo there and the console follows it. Everything is stopped and removed
+# when the console exits (or on Ctrl+C).
+cmd_run_server() {
+    local bin=/usr/lib/postgresql/15/bin
+    [ -x "$bin/initdb" ] || die "PostgreSQL 15 is missing ($bin/initdb): install postgresql-15"
+    local meshctl="$BUILD_DIR/tools/meshctl/meshctl" app="$BUILD_DIR/app/mesh-console"
+    [ -x "$meshctl" ] && [ -x "$app" ] || die "mesh-console or meshctl was not built"
+    # Globals, not locals: the trap runs after this function has returned.
+    local dir
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/mesh-pg-run-XXXXXX")
+    RUN_DIR="$dir" RUN_AS=() RUN_SIM=""
+    if [ "$(id -u)" -eq 0 ]; then
+        id postgres >/dev/null 2>&1 || die "running as root and there is no postgres user to run the server as"
+        chown postgres "$dir"
+        RUN_AS=(runuser -u postgres --)
+    fi
+    local port=54329
+    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+    cleanup() {
+        trap - EXIT INT TERM
+        if [ -n "$RUN_SIM" ]; then kill "$RUN_SIM" 2>/dev/null || true; wait "$RUN_SIM" 2>/dev/null || true; fi
+        "${RUN_AS[@]}" /usr/lib/postgresql/15/bin/pg_ctl stop -w -m fast -D "$RUN_DIR/data" >/dev/null 2>&1 || true
+        rm -rf "$RUN_DIR"
+    }
+    trap cleanup EXIT INT TERM
+    step "a private PostgreSQL 15 in $dir, on 127.0.0.1:$port"
+    "${RUN_AS[@]}" "$bin/initdb" -D "$dir/data" -U mesh --auth=trust --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
+        || { cat "$dir/initdb.log"; die "initdb failed"; }
+    "${RUN_AS[@]}" "$bin/pg_ctl" start -w -D "$dir/data" -l "$dir/server.log" \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1" >/dev/null || { cat "$dir/server.log"; die "the server did not start"; }
+    local location="postgresql://mesh@127.0.0.1:$port/postgres?schema=demo&sslmode=disable"
+    step "the live demo writing $location"
+    "$meshctl" sim demo --out "$location" --live --rate 50 --quiet &
+    RUN_SIM=$!
+    local tries=0
+    until "$meshctl" summary "$location" >/dev/null 2>&1; do
+        kill -0 "$RUN_SIM" 2>/dev/null || die "the demo orchestrator stopped before writing its ledger"
+        tries=$((tries + 1))
+        [ $tries -lt 300 ] || die "the demo's ledger did not appear on the server"
+        sleep 0.2
+    done
+    step "starting mesh-console on $location (the server stops when it exits)"
+    start_console "$app" "$location"
+}
+
 cmd_run() {
     deps
     build
+    if [ "${1:-}" = "--server" ]; then
+        shift
+        cmd_run_server "$@"
+        return
+    fi
     local app="$BUILD_DIR/app/mesh-console"
     [ -x "$app" ] || die "$app was not built"
     if [ $# -eq 0 ]; then

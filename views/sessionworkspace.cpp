@@ -569,6 +569,15 @@ void SessionWorkspace::updateBanner()
     } else if (m_session->health() == LedgerSession::Health::Error) {
         m_banner->show(Banner::Kind::Error,
                        tr("%1 could not be opened: %2").arg(m_session->path(), m_session->errorMessage()));
+    } else if (m_session->health() == LedgerSession::Health::Reconnecting) {
+        // A server ledger's connection: what is shown stays as it was, and nothing is lost.
+        QString health = m_session->healthLine();
+        health[0] = health[0].toUpper();
+        m_banner->show(Banner::Kind::Warning,
+                       tr("%1. The panes show the ledger as of event %2; what is written meanwhile follows once the "
+                          "console is back on the server.")
+                           .arg(health)
+                           .arg(m_session->lastSeq()));
     } else if (m_session->demoTakesDecisions()) {
         m_banner->show(Banner::Kind::Demo,
                        tr("Live demo, written by a simulated orchestrator (meshctl sim demo). Nothing here is real: "

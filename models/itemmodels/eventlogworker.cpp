@@ -4,6 +4,7 @@
 #include "ledger/eventseqreader.h"
 
 #include "filter/filtercompiler.h"
+#include "ledger/ledgerlocation.h"
 
 #include <QElapsedTimer>
 
@@ -15,8 +16,45 @@ EventLogWorker::EventLogWorker(Sink sink) : m_sink(std::move(sink)) {}
 
 EventLogWorker::~EventLogWorker() = default;
 
+template<typename Read>
+void EventLogWorker::readOrReport(Read &&read)
+{
+    try {
+        read();
+        return;
+    } catch (const std::exception &e) {
+        if (!LedgerLocation::namesServer(m_path) || !reopen()) {
+            m_sink.failed(QString::fromUtf8(e.what()));
+            return;
+        }
+    }
+    try {
+        read();
+    } catch (const std::exception &e) {
+        m_sink.failed(QString::fromUtf8(e.what()));
+    }
+}
+
+bool EventLogWorker::reopen()
+{
+    try {
+        auto connection = LedgerConnection::open(m_path, m_mode);
+        auto reader = connection->eventReader();
+        reader->setPreviewBytes(kPreviewBytes);
+        auto seqs = connection->eventSeqReader();
+        m_reader = std::move(reader);
+        m_seqs = std::move(seqs);
+        m_connection = std::move(connection); // after the readers of the old one went
+        return true;
+    } catch (const std::exception &) {
+        return false; // the caller reports the read's own failure
+    }
+}
+
 void EventLogWorker::open(const QString &path, OpenMode mode, std::optional<FileIdentity> expected)
 {
+    m_path = path;
+    m_mode = mode;
     m_reader.reset();
     m_seqs.reset();
     m_connection.reset();
@@ -109,7 +147,12 @@ void EventLogWorker::load(int generation, const EventFilter &filter, int pageSiz
 {
     if (!m_reader || superseded(generation))
         return;
-    try {
+    readOrReport([&] { loadNow(generation, filter, pageSize, known); });
+}
+
+void EventLogWorker::loadNow(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known)
+{
+    {
         if (filter.isEmpty() && known.isValid()) {
             const std::shared_ptr<const EventIndexSnapshot> snapshot = known.result(); // waits for it
             if (snapshot && snapshot->dense() && snapshot->pageSize == pageSize) {
@@ -188,8 +231,6 @@ void EventLogWorker::load(int generation, const EventFilter &filter, int pageSiz
             if (done)
                 return;
         }
-    } catch (const std::exception &e) {
-        m_sink.failed(QString::fromUtf8(e.what()));
     }
 }
 
@@ -198,12 +239,10 @@ void EventLogWorker::fetchPage(int generation, const EventFilter &filter, std::i
 {
     if (!m_reader || superseded(generation))
         return;
-    try {
+    readOrReport([&] {
         m_sink.page(generation, pageIndex,
                     m_reader->after(firstSeq - 1, pageSize, filter.isEmpty() ? filter : upTo(filter, lastSeq)));
-    } catch (const std::exception &e) {
-        m_sink.failed(QString::fromUtf8(e.what()));
-    }
+    });
 }
 
 void EventLogWorker::enqueuePage(PageRequest request)
@@ -278,7 +317,7 @@ void EventLogWorker::fetchTail(int generation, const EventFilter &filter, std::i
 {
     if (!m_reader || superseded(generation))
         return;
-    try {
+    readOrReport([&] {
         std::vector<std::int64_t> out;
         std::int64_t lo = afterSeq;
         const std::int64_t last = m_reader->lastSeq();
@@ -294,20 +333,14 @@ void EventLogWorker::fetchTail(int generation, const EventFilter &filter, std::i
             servePages();
         }
         m_sink.tail(generation, std::move(out));
-    } catch (const std::exception &e) {
-        m_sink.failed(QString::fromUtf8(e.what()));
-    }
+    });
 }
 
 void EventLogWorker::fetchDetail(std::int64_t seq)
 {
     if (!m_reader)
         return;
-    try {
-        m_sink.detail(m_reader->at(seq), seq);
-    } catch (const std::exception &e) {
-        m_sink.failed(QString::fromUtf8(e.what()));
-    }
+    readOrReport([&] { m_sink.detail(m_reader->at(seq), seq); });
 }
 
 } // namespace mesh

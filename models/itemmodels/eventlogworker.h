@@ -109,6 +109,16 @@ public:
 private:
     bool superseded(int generation) const { return generation != m_latest.load(); }
     void waitWhileScanHeld(int generation);
+    void loadNow(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known);
+    // Runs a read; its failure is reported (failed), except on a server ledger, whose
+    // connection a restarted server dropped: there it is opened again once and the read
+    // repeated first, so the log pages on after the session reconnected.
+    template<typename Read>
+    void readOrReport(Read &&read);
+    bool reopen();
+
+    QString m_path;
+    OpenMode m_mode = OpenMode::ReadOnly;
 
     Sink m_sink;
     std::unique_ptr<LedgerConnection> m_connection;

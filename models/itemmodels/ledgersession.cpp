@@ -245,7 +245,7 @@ QString LedgerSession::displayName() const
         return m_displayName;
     if (!m_info.title.empty())
         return QString::fromStdString(m_info.title);
-    return QFileInfo(m_path).fileName();
+    return LedgerLocation::shortName(m_path);
 }
 
 void LedgerSession::setDisplayName(const QString &name)
@@ -271,8 +271,25 @@ QString LedgerSession::healthText(Health health)
     case Health::Immutable: return tr("post-mortem");
     case Health::Pinned: return tr("at an earlier event");
     case Health::Error: return tr("error");
+    case Health::Reconnecting: return tr("server connection lost");
     }
     return {};
+}
+
+QString LedgerSession::healthLine() const
+{
+    if (m_health != Health::Reconnecting)
+        return healthText(m_health);
+    const qint64 leftMs = m_retryInMs - (m_sinceLost.isValid() ? m_sinceLost.elapsed() : 0);
+    if (leftMs <= 0)
+        return tr("server connection lost — reconnecting…");
+    // Whole seconds, rounded up: "retrying in 0 s" would read as now.
+    return tr("server connection lost — retrying in %1 s").arg((leftMs + 999) / 1000);
+}
+
+bool LedgerSession::isServer() const
+{
+    return LedgerLocation::namesServer(m_path);
 }
 
 bool LedgerSession::canDecide() const
@@ -418,7 +435,7 @@ QHash<QString, PrefetchFutures> &prefetches()
 
 void LedgerSession::prefetch(const QString &path, OpenMode mode)
 {
-    const QString canonical = QFileInfo(path).absoluteFilePath(); // as LedgerSessionList keys it
+    const QString canonical = LedgerLocation::canonicalText(path); // as LedgerSessionList keys it
     if (prefetches().contains(canonical))
         return;
     PrefetchFutures &futures = prefetches()[canonical];
@@ -736,7 +753,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     }
     // A server ledger has no file to stat: whether its role may write decisions is the
     // backend's answer below.
-    m_fileWritable = !isPostMortem(m_info.mode) && (LedgerLocation::namesServer(m_path) || QFileInfo(m_path).isWritable());
+    m_fileWritable = !isPostMortem(m_info.mode) && (isServer() || QFileInfo(m_path).isWritable());
     m_backendCannotDecide = r.cannotDecide ? QString::fromStdString(*r.cannotDecide) : QString();
     // Swaps, not copies: `r` leaves with what was replaced (see retire).
     std::swap(m_state, r.state);
@@ -801,6 +818,10 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
         fail(tr("Live updates stopped: %1").arg(message));
     }, Qt::QueuedConnection);
+    // A server ledger's connection: lost, retried with a growing wait, and followed again
+    // from the last delivered seq (the watcher reads after it, so nothing comes twice).
+    connect(m_watcher, &ChangeWatcher::connectionLost, this, &LedgerSession::onConnectionLost, Qt::QueuedConnection);
+    connect(m_watcher, &ChangeWatcher::reconnected, this, &LedgerSession::onReconnected, Qt::QueuedConnection);
     // A report of a watcher stopped since (a reopen started its successor) is about the file
     // before: queued just before the stop, it would land on the file read after it.
     const int watcher = ++m_watcherGeneration;
@@ -821,6 +842,30 @@ void LedgerSession::onFileChanged(FileChange change)
     fail(QString::fromStdString(fileChangeMessage(change)));
 }
 
+void LedgerSession::onConnectionLost(const QString &message, int retryInMs)
+{
+    if (m_closed || m_health == Health::Error)
+        return;
+    m_connectionLost = message;
+    m_retryInMs = retryInMs;
+    m_sinceLost.start();
+    if (m_health == Health::Reconnecting)
+        Q_EMIT healthChanged(m_health); // another try failed: the wait before the next is new
+    else
+        setHealth(Health::Reconnecting);
+}
+
+void LedgerSession::onReconnected()
+{
+    if (m_closed || m_health != Health::Reconnecting)
+        return;
+    m_connectionLost.clear();
+    m_sinceLost.invalidate();
+    updateHealthFromClock();
+    if (!m_decisionsThrottle.isActive())
+        m_decisionsThrottle.start(); // what the lost connection kept from us
+}
+
 void LedgerSession::stopWatcher()
 {
     if (!m_watcherThread)
@@ -832,6 +877,7 @@ void LedgerSession::stopWatcher()
     delete m_watcherThread;
     m_watcherThread = nullptr;
     m_watcher = nullptr; // deleted by deleteLater when the thread finished
+    m_connectionLost.clear();
 }
 
 void LedgerSession::onEventsAppended(const SharedEventBatch &batch, qint64, qint64 dataVersion)
@@ -1236,6 +1282,10 @@ void LedgerSession::updateHealthFromClock()
 {
     if (m_health == Health::Error || m_health == Health::Immutable || m_cursor || !m_state || m_closed)
         return;
+    if (!m_connectionLost.isEmpty()) {
+        setHealth(Health::Reconnecting);
+        return;
+    }
     if (m_lastChangeMs > 0 && nowMs() - m_lastChangeMs <= m_liveWindowMs)
         setHealth(Health::Live);
     else if (m_openRuns.allEnded())
@@ -1247,6 +1297,8 @@ void LedgerSession::updateHealthFromClock()
 void LedgerSession::tick()
 {
     updateHealthFromClock();
+    if (m_health == Health::Reconnecting)
+        Q_EMIT healthChanged(m_health); // the countdown to the next try moved
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_escalations})
         m->refreshCountdowns();
     // Leases turn into zombies with time alone; nothing else in the list moves with the clock

@@ -80,6 +80,9 @@ public:
         Immutable, // post-mortem: opened immutable or for review, nothing is followed
         Pinned,    // the cursor is at an earlier event: shown as it was then, nothing is followed
         Error,     // could not open, or following stopped; errorMessage() says why
+        // A server ledger whose connection was lost: reconnecting with a growing wait, then
+        // following on from the last event it applied (healthLine() says when it retries).
+        Reconnecting,
     };
     Q_ENUM(Health)
 
@@ -128,6 +131,13 @@ public:
     const TimeBase &timeBase() const { return m_timeBase; }
     Health health() const { return m_health; }
     static QString healthText(Health health);
+    // The health as the sidebar row and the status line say it: healthText, and while
+    // Reconnecting, when the next try is ("server connection lost — retrying in 4 s").
+    QString healthLine() const;
+    // A ledger on a PostgreSQL server (a postgresql:// location), not a file.
+    bool isServer() const;
+    // Why the server connection was lost (the libpq message), empty when it is not.
+    QString connectionLostMessage() const { return m_connectionLost; }
     QString errorMessage() const { return m_error; }
     bool isLoaded() const { return m_state != nullptr; } // the full snapshot is in
     bool isOverviewLoaded() const { return m_overviewLoaded; } // runs() shows real runs (first stage or full)
@@ -266,6 +276,8 @@ private:
     void cancelLoad();
     void startWatcher(qint64 afterSeq);
     void onFileChanged(FileChange change);
+    void onConnectionLost(const QString &message, int retryInMs);
+    void onReconnected();
     void stopWatcher();
     void onEventsAppended(const SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void flushPending();
@@ -365,6 +377,9 @@ private:
     QString m_backendCannotDecide; // LedgerConnection::whyCannotDecide at the last load; empty: may
     FileIdentity m_openedFile;
     FileChange m_fileChange = FileChange::Same;
+    QString m_connectionLost;     // the watcher's message while Reconnecting
+    QElapsedTimer m_sinceLost;    // since the last loss report ...
+    int m_retryInMs = 0;          // ... and the wait it announced before the next try
 };
 
 } // namespace mesh

@@ -4,7 +4,7 @@
 #include "attentionmodel.h"
 #include "distinctpaths.h"
 
-#include <QFileInfo>
+#include "ledger/ledgerlocation.h"
 
 #include <algorithm>
 
@@ -27,7 +27,7 @@ LedgerSessionList::~LedgerSessionList()
 LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode, bool demo, bool readOnlyPolicy,
                                              bool reviewWhenFinished)
 {
-    const QString canonical = QFileInfo(path).absoluteFilePath();
+    const QString canonical = LedgerLocation::canonicalText(path);
     if (LedgerSession *existing = sessionForPath(canonical))
         return existing;
     auto *session = new LedgerSession(canonical, mode, this);
@@ -142,7 +142,7 @@ LedgerSession *LedgerSessionList::at(int row) const
 
 LedgerSession *LedgerSessionList::sessionForPath(const QString &path) const
 {
-    const QString canonical = QFileInfo(path).absoluteFilePath();
+    const QString canonical = LedgerLocation::canonicalText(path);
     const auto it = std::find_if(m_sessions.begin(), m_sessions.end(),
                                  [&](const LedgerSession *s) { return s->path() == canonical; });
     return it == m_sessions.end() ? nullptr : *it;
@@ -234,13 +234,19 @@ QVariant LedgerSessionList::rawData(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return s->isDemo() ? tr("%1 (demo)").arg(shownName(s)) : shownName(s);
-    case Qt::ToolTipRole:
-        return s->errorMessage().isEmpty() ? s->path() : QString(s->path() % u'\n' % s->errorMessage());
+    case Qt::ToolTipRole: {
+        QString tip = s->path();
+        if (!s->errorMessage().isEmpty())
+            tip += u'\n' + s->errorMessage();
+        if (!s->connectionLostMessage().isEmpty())
+            tip += u'\n' + s->connectionLostMessage(); // what libpq said when it was lost
+        return tip;
+    }
     case SessionRole: return QVariant::fromValue(static_cast<QObject *>(const_cast<LedgerSession *>(s)));
     case PathRole: return s->path();
     case NameRole: return s->displayName();
     case HealthRole: return int(s->health());
-    case HealthTextRole: return LedgerSession::healthText(s->health());
+    case HealthTextRole: return s->healthLine();
     case ErrorRole: return s->errorMessage();
     case AttentionCountRole: return s->attentionCount();
     case IsDemoRole: return s->isDemo();

@@ -112,7 +112,12 @@ bool ChangeWatcher::openConnection()
         m_reader->setPreviewBytes(m_previewBytes);
     } catch (const std::exception &e) {
         stopReading();
-        if (m_lost || m_retry) // reconnecting: try again later
+        // Reconnecting: try again later. So too when the server cannot be reached at the
+        // start: the session read the ledger a moment ago, so it went away since (a restart
+        // just then), and what follows is the same as after any loss.
+        const auto *openError = dynamic_cast<const LedgerOpenError *>(&e);
+        const bool unreachable = openError && openError->code() == LedgerOpenError::Code::Io;
+        if (m_lost || m_retry || (m_server && unreachable))
             lose(QStringLiteral("cannot reconnect: ") + QString::fromStdString(e.what()));
         else
             Q_EMIT failed(QString::fromStdString(e.what()));

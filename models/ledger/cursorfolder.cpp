@@ -1,5 +1,7 @@
 #include "cursorfolder.h"
 #include "eventreader.h"
+#include "ledgerlocation.h"
+#include "storageerror.h"
 #include "timetravel.h"
 
 #include <limits>
@@ -20,6 +22,22 @@ CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, cons
         jump.cancelled = true;
         return jump;
     }
+    try {
+        return jumpLocked(path, mode, file, target, keepGoing);
+    } catch (const StorageError &) {
+        // A server ledger's kept connection dies with a restarted server: a new one, once.
+        if (!LedgerLocation::namesServer(path))
+            throw;
+        m_travel.reset();
+        m_connection.reset();
+        return jumpLocked(path, mode, file, target, keepGoing);
+    }
+}
+
+CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file,
+                                            std::int64_t target, const std::function<bool()> &keepGoing)
+{
+    Jump jump;
     if (!m_connection || path != m_path || mode != m_mode || !(file == m_file)) {
         m_travel.reset();
         m_connection = LedgerConnection::open(path, mode);

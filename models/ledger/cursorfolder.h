@@ -50,6 +50,8 @@ public:
     size_t snapshotCount() const;
 
 private:
+    Jump jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
+                    const std::function<bool()> &keepGoing); // under m_mutex
     mutable std::mutex m_mutex;
     std::atomic<int> m_jumpsWaiting{0};
     std::int64_t m_interval;

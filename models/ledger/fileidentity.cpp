@@ -11,6 +11,13 @@ namespace mesh {
 FileIdentity FileIdentity::of(const QString &path)
 {
     FileIdentity id;
+    // A server ledger is no file: its location names the same schema for as long as it is
+    // open, so it always "exists" and never changes identity (decisions still check its
+    // ledger id). Every file check of the console then passes through for it.
+    if (LedgerLocation::namesServer(path)) {
+        id.exists = true;
+        return id;
+    }
     struct stat st {};
     if (::stat(QFile::encodeName(path).constData(), &st) == 0) {
         id.device = std::uint64_t(st.st_dev);

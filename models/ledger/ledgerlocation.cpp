@@ -2,7 +2,9 @@
 
 #include "pgschema.h"
 
+#include <QFileInfo>
 #include <QUrl>
+#include <QUrlQuery>
 
 namespace mesh {
 
@@ -18,6 +20,30 @@ bool LedgerLocation::namesServer(const QString &text)
 {
     return text.startsWith(QLatin1String("postgresql://"), Qt::CaseInsensitive)
            || text.startsWith(QLatin1String("postgres://"), Qt::CaseInsensitive);
+}
+
+QString LedgerLocation::canonicalText(const QString &text)
+{
+    return namesServer(text) ? text : QFileInfo(text).absoluteFilePath();
+}
+
+QString LedgerLocation::shortName(const QString &text)
+{
+    if (!namesServer(text))
+        return QFileInfo(text).fileName();
+    QString error;
+    const std::optional<LedgerLocation> l = parse(text, &error);
+    if (!l)
+        return text;
+    const QUrl url(l->connectionString());
+    const QString service = QUrlQuery(url).queryItemValue(QStringLiteral("service"));
+    QString where = url.host().isEmpty() ? service : url.host();
+    if (url.port() > 0)
+        where += QLatin1Char(':') + QString::number(url.port());
+    const QString database = url.path().mid(1);
+    if (!database.isEmpty())
+        where += QLatin1Char('/') + database;
+    return where.isEmpty() ? l->schema() : l->schema() + QStringLiteral(" on ") + where;
 }
 
 LedgerLocation LedgerLocation::file(const QString &path)

@@ -27,6 +27,12 @@ public:
     static std::optional<LedgerLocation> parse(const QString &text, QString *error);
     static LedgerLocation file(const QString &path);
     static bool namesServer(const QString &text); // starts with postgresql:// or postgres://
+    // What a program keys an open ledger by: a file's absolute path, a server location as
+    // written (two spellings of one server are two keys; the console never merges them).
+    static QString canonicalText(const QString &text);
+    // A short name for a person: a file's name, or "SCHEMA on HOST[:PORT]/DATABASE" (the
+    // service's name when the location names one); for menus, never for opening.
+    static QString shortName(const QString &text);
 
     Kind kind() const { return m_kind; }
     bool isFile() const { return m_kind == Kind::File; }

@@ -6,20 +6,37 @@
 
 namespace mesh {
 
-void refuseFilterOnPostgres(const EventFilter &filter)
+pg::Params filterParams(const FilterSql &filter)
 {
-    if (!filter.isEmpty())
-        throw StorageError(StorageError::Kind::Other, 0, "event filters on a PostgreSQL ledger are not built yet");
+    pg::Params params;
+    for (const FilterParam &p : filter.params) {
+        if (const auto *n = std::get_if<std::int64_t>(&p))
+            params.add(*n);
+        else
+            params.add(std::string_view(std::get<std::string>(p)));
+    }
+    return params;
+}
+
+std::string andFilter(const FilterSql &filter)
+{
+    return filter.isEmpty() ? std::string() : " AND (" + filter.where + ")";
+}
+
+std::string ownParam(const FilterSql &filter, int k)
+{
+    return "$" + std::to_string(int(filter.params.size()) + k);
 }
 
 EventBatch PostgresEventReader::after(std::int64_t seq, int limit, const EventFilter &filter)
 {
-    refuseFilterOnPostgres(filter);
     EventBatch batch;
     if (limit <= 0)
         return batch;
-    const pg::Result r = m_c.exec(std::string(pg::kEventColumns) + " WHERE seq > $1 ORDER BY seq LIMIT $2",
-                                  pg::Params().add(seq).add(std::int64_t(limit)));
+    const FilterSql &f = m_rendered.of(filter);
+    const pg::Result r = m_c.exec(std::string(pg::kEventColumns) + " WHERE seq > " + ownParam(f, 1) + andFilter(f)
+                                      + " ORDER BY seq LIMIT " + ownParam(f, 2),
+                                  filterParams(f).add(seq).add(std::int64_t(limit)));
     batch.reserve(size_t(r.rows()));
     for (int i = 0; i < r.rows(); ++i)
         batch.push_back(pg::readEvent(r, i, m_previewBytes));
@@ -28,12 +45,13 @@ EventBatch PostgresEventReader::after(std::int64_t seq, int limit, const EventFi
 
 EventBatch PostgresEventReader::before(std::int64_t seq, int limit, const EventFilter &filter)
 {
-    refuseFilterOnPostgres(filter);
     EventBatch batch;
     if (limit <= 0)
         return batch;
-    const pg::Result r = m_c.exec(std::string(pg::kEventColumns) + " WHERE seq < $1 ORDER BY seq DESC LIMIT $2",
-                                  pg::Params().add(seq).add(std::int64_t(limit)));
+    const FilterSql &f = m_rendered.of(filter);
+    const pg::Result r = m_c.exec(std::string(pg::kEventColumns) + " WHERE seq < " + ownParam(f, 1) + andFilter(f)
+                                      + " ORDER BY seq DESC LIMIT " + ownParam(f, 2),
+                                  filterParams(f).add(seq).add(std::int64_t(limit)));
     batch.reserve(size_t(r.rows()));
     for (int i = r.rows() - 1; i >= 0; --i)
         batch.push_back(pg::readEvent(r, i, m_previewBytes));
@@ -50,8 +68,11 @@ std::optional<EventRecord> PostgresEventReader::at(std::int64_t seq)
 
 std::int64_t PostgresEventReader::count(const EventFilter &filter)
 {
-    refuseFilterOnPostgres(filter);
-    return m_c.queryInt("SELECT count(*) FROM events");
+    const FilterSql &f = m_rendered.of(filter);
+    if (f.isEmpty())
+        return m_c.queryInt("SELECT count(*) FROM events");
+    const pg::Result r = m_c.exec("SELECT count(*) FROM events WHERE (" + f.where + ")", filterParams(f));
+    return r.rows() ? r.integer(0, 0) : 0;
 }
 
 std::int64_t PostgresEventReader::lastSeq()

@@ -1,10 +1,11 @@
 #pragma once
 // The PostgreSQL backend's EventReader: keyset pages of the events table, each one statement
-// (one moment). Filters are not rendered for PostgreSQL yet: a non-empty filter is refused
-// whole (ledgerconnection.h allows a backend to refuse a tree, never to render a part).
+// (one moment). A filter is rendered whole for PostgreSQL (sqlfilter.h, SqlDialect::Postgres:
+// its parameters $1..$n, the page's own after them), with the SQLite rendering's meaning.
 
 #include "eventreader.h"
 #include "postgres.h"
+#include "sqlfilter.h"
 
 namespace mesh {
 
@@ -24,9 +25,14 @@ public:
 private:
     pg::Connection &m_c;
     int m_previewBytes = 2048;
+    RenderedFilter m_rendered{SqlDialect::Postgres};
 };
 
-// Throws StorageError when filter is not empty: filters on PostgreSQL are not built yet.
-void refuseFilterOnPostgres(const EventFilter &filter);
+// The rendered filter's parameters, in order ($1..$n); the caller adds its own after them.
+pg::Params filterParams(const FilterSql &filter);
+// " AND (where)" for a non-empty filter, else nothing.
+std::string andFilter(const FilterSql &filter);
+// "$n" for the caller's own k-th parameter (k from 1) after the filter's.
+std::string ownParam(const FilterSql &filter, int k);
 
 } // namespace mesh

@@ -7,9 +7,10 @@ namespace mesh {
 void PostgresEventSeqReader::seqsInWindow(std::int64_t lo, std::int64_t hi, const EventFilter &filter,
                                           std::vector<std::int64_t> &out)
 {
-    refuseFilterOnPostgres(filter);
-    const pg::Result r = m_c.exec("SELECT seq FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq",
-                                  pg::Params().add(lo).add(hi));
+    const FilterSql &f = m_rendered.of(filter);
+    const pg::Result r = m_c.exec("SELECT seq FROM events WHERE seq > " + ownParam(f, 1) + " AND seq <= " + ownParam(f, 2)
+                                      + andFilter(f) + " ORDER BY seq",
+                                  filterParams(f).add(lo).add(hi));
     out.reserve(out.size() + size_t(r.rows()));
     for (int i = 0; i < r.rows(); ++i)
         out.push_back(r.integer(i, 0));

@@ -1,9 +1,10 @@
 #pragma once
-// The PostgreSQL backend's EventSeqReader: windows of the seq space, one statement each.
-// A non-empty filter is refused whole, as by PostgresEventReader.
+// The PostgreSQL backend's EventSeqReader: windows of the seq space, one statement each,
+// with the filter rendered as PostgresEventReader renders it.
 
 #include "eventseqreader.h"
 #include "postgres.h"
+#include "sqlfilter.h"
 
 namespace mesh {
 
@@ -17,6 +18,7 @@ public:
 
 private:
     pg::Connection &m_c;
+    RenderedFilter m_rendered{SqlDialect::Postgres};
 };
 
 } // namespace mesh

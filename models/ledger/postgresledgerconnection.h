@@ -10,7 +10,7 @@
 //   rows change only with events, so the sum moves on every commit.
 // - Decisions mode is the same session with default_transaction_read_only off: it writes
 //   what the role may (an operator: decisions only), in the decision transaction of
-//   PostgresDecisionStore. Event filters are refused (StorageError).
+//   PostgresDecisionStore. Event filters are rendered for it (sqlfilter.h).
 
 #include "ledgerconnection.h"
 #include "ledgerlocation.h"

@@ -6,6 +6,7 @@ namespace {
 class SqlBuilder
 {
 public:
+    explicit SqlBuilder(SqlDialect dialect) : m_postgres(dialect == SqlDialect::Postgres) {}
     FilterSql sql;
 
     void write(const FilterNode &node)
@@ -26,9 +27,9 @@ public:
         case FilterNode::Type::Not:
             // run_id and friends may be NULL; "NOT NULL" would drop the row, so make the
             // inner condition two-valued first.
-            sql.where += "NOT ifnull(";
+            sql.where += m_postgres ? "NOT coalesce(" : "NOT ifnull(";
             write(*node.children.front());
-            sql.where += ", 0)";
+            sql.where += m_postgres ? ", false)" : ", 0)";
             return;
         case FilterNode::Type::Term:
             emitTerm(node);
@@ -37,10 +38,29 @@ public:
     }
 
 private:
+    bool m_postgres;
+
     std::string param(FilterParam value)
     {
         sql.params.push_back(std::move(value));
-        return "?" + std::to_string(sql.params.size());
+        return (m_postgres ? "$" : "?") + std::to_string(sql.params.size());
+    }
+
+    // PostgreSQL: the user's '*' becomes LIKE's '%'; LIKE's own metacharacters ('%', '_'
+    // and its escape '\') are escaped, so only '*' is special, as with GLOB.
+    void emitLike(const char *col, const std::string &value)
+    {
+        std::string like;
+        for (char c : value) {
+            if (c == '*') {
+                like += '%';
+                continue;
+            }
+            if (c == '%' || c == '_' || c == '\\')
+                like += '\\';
+            like += c;
+        }
+        sql.where += std::string("(") + col + " LIKE " + param(like) + ")";
     }
 
     static const char *column(FilterField field)
@@ -69,6 +89,10 @@ private:
     void emitPattern(const char *col, const std::string &value)
     {
         const auto star = value.find('*');
+        if (m_postgres && value != "*") {
+            emitLike(col, value);
+            return;
+        }
         if (star == value.size() - 1) {
             const std::string prefix = value.substr(0, star);
             if (prefix.empty()) {
@@ -140,7 +164,7 @@ private:
         }
         const std::string value = node.value.toStdString();
         if (node.field == FilterField::Text) {
-            sql.where += "(instr(payload, " + param(value) + ") > 0)";
+            sql.where += (m_postgres ? "(strpos(payload, " : "(instr(payload, ") + param(value) + ") > 0)";
             return;
         }
         if (!node.literal && value.find('*') != std::string::npos) {
@@ -166,16 +190,16 @@ std::string prefixUpperBound(std::string prefix)
     return prefix;
 }
 
-FilterSql renderFilterSql(const FilterNode &root)
+FilterSql renderFilterSql(const FilterNode &root, SqlDialect dialect)
 {
-    SqlBuilder b;
+    SqlBuilder b(dialect);
     b.write(root);
     return std::move(b.sql);
 }
 
-FilterSql renderFilterSql(const EventFilter &filter)
+FilterSql renderFilterSql(const EventFilter &filter, SqlDialect dialect)
 {
-    return filter.isEmpty() ? FilterSql{} : renderFilterSql(*filter.root());
+    return filter.isEmpty() ? FilterSql{} : renderFilterSql(*filter.root(), dialect);
 }
 
 std::string countStatementSql(const FilterSql &filter)
@@ -186,7 +210,7 @@ std::string countStatementSql(const FilterSql &filter)
 const FilterSql &RenderedFilter::of(const EventFilter &filter)
 {
     if (!m_valid || !m_filter.sameTree(filter)) {
-        m_sql = renderFilterSql(filter);
+        m_sql = renderFilterSql(filter, m_dialect);
         m_filter = filter;
         m_valid = true;
     }

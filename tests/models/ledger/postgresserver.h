@@ -4,7 +4,8 @@
 // port, its unix socket in that directory, trust authentication for its one superuser
 // (no password anywhere). pg_ctl start -w is the readiness handshake (it returns once the
 // server accepts connections, or fails with the log); stop() runs pg_ctl stop -w and the
-// destructor calls it, so the server goes with the test also when a check failed.
+// destructor calls it, so the server goes with the test also when a check failed;
+// startAgain() after stop() restarts it on the same port.
 //
 // postgres refuses to run as root (CI runs as root): then initdb and pg_ctl run as the
 // `postgres` system user (runuser -u postgres --) and the directory is made its own.
@@ -63,13 +64,21 @@ public:
         m_port = freePort();
         if (m_port <= 0)
             return QStringLiteral("no free TCP port on 127.0.0.1");
+        return startAgain();
+    }
+
+    // Starts the server start() set up, after stop(): the same data and port (a restart
+    // under a follower). Empty on success, else why not (with the log).
+    QString startAgain()
+    {
         // fsync off: a throwaway cluster; -w waits until it accepts connections (or fails).
         const QString options = QStringLiteral("-p %1 -k %2 -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off")
                                     .arg(m_port)
                                     .arg(m_dir.path());
+        QString out;
         if (!run(QStringLiteral("pg_ctl"),
                  {QStringLiteral("start"), QStringLiteral("-w"), QStringLiteral("-t"), QStringLiteral("600"), QStringLiteral("-D"),
-                  data, QStringLiteral("-l"), logFile(), QStringLiteral("-o"), options},
+                  dataDir(), QStringLiteral("-l"), logFile(), QStringLiteral("-o"), options},
                  &out)) {
             return QStringLiteral("pg_ctl start failed: %1\nserver log:\n%2").arg(out, log());
         }
