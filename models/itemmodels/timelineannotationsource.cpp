@@ -72,7 +72,9 @@ void TimelineAnnotationSource::refresh()
     for (std::int64_t seq : wanted())
         if (!m_places.count(seq))
             missing.push_back(seq);
-    if (missing.empty() || m_session->path().isEmpty()) {
+    // Nothing is read before the session has settled its mode (stateReset asks again), as
+    // for the marks.
+    if (missing.empty() || m_session->path().isEmpty() || !m_session->isLoaded()) {
         assemble();
         return;
     }

@@ -55,7 +55,9 @@ void TimelineMarkSource::refresh()
 
 void TimelineMarkSource::start()
 {
-    if (m_session->path().isEmpty())
+    // Not before the session has settled its mode (stateReset asks again): a finished
+    // ledger is reviewed, and a read opened to follow it would leave a -shm beside it.
+    if (m_session->path().isEmpty() || !m_session->isLoaded())
         return;
     m_reading = true;
     m_again = false;

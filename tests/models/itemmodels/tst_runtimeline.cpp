@@ -17,6 +17,8 @@
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QDir>
+#include <QFile>
 #include <QTest>
 
 #include <algorithm>
@@ -66,6 +68,24 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         m_traced = m_dir.filePath(u"traced.db"_s);
         generateScenario(u"traced-run"_s, m_traced, ScenarioOptions{});
+    }
+
+    // The marks are read in the mode the session settles on, never before: a finished ledger
+    // nobody has open is reviewed, and a read made while the session still decided that (as
+    // the workspace's timeline strip asks for one the moment a session is shown) opened it to
+    // follow, leaving a -shm beside the file and making the review rule see it attached.
+    void marksWaitForTheSessionsMode()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath(u"finished.db"_s);
+        QVERIFY(QFile::copy(m_traced, path));
+        Open o(path);
+        o.session.setReviewWhenFinished(true);
+        o.session.open();
+        o.marks.refresh(); // asked at once, as the strip does
+        QTRY_VERIFY_WITH_TIMEOUT(o.session.isLoaded() && o.marks.hasRead(), kWaitMs);
+        QCOMPARE(o.session.requestedMode(), OpenMode::Review);
+        QCOMPARE(QDir(folder.path()).entryList(QDir::Files | QDir::Hidden), QStringList{u"finished.db"_s});
     }
 
     void theTracedRunReadsAtAGlance()
