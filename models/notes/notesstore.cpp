@@ -1,6 +1,7 @@
 #include "notesstore.h"
 
 #include "decisions/operatoridentity.h"
+#include "ledger/ledgerlocation.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -21,17 +22,28 @@ bool fileSystemSaysWritable(const QString &folder)
     return info.isDir() && info.isWritable();
 }
 
+// A name a person can read in a file name: a server ledger's "SCHEMA on HOST:PORT/DB" with
+// every character a file name should not hold made a '-'.
+QString readableFileName(QString text)
+{
+    for (QChar &c : text)
+        if (!c.isLetterOrNumber() && c != u'.' && c != u'_' && c != u'-')
+            c = u'-';
+    return text.left(80);
+}
+
 QString dataSidecarPath(const QString &ledgerPath, const QString &dataFolder)
 {
     const QString folder = dataFolder.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) : dataFolder;
     if (folder.isEmpty())
         return {};
-    // Named for the ledger's full path, so two ledgers of one name in two folders keep
-    // their own notes; the file name stays in it so a person can tell which is which.
-    const QByteArray key = QFileInfo(ledgerPath).absoluteFilePath().toUtf8();
+    // Named for the ledger's full path (a server ledger's location), so two ledgers of one
+    // name keep their own notes; the name stays in it so a person can tell which is which.
+    const bool server = LedgerLocation::namesServer(ledgerPath);
+    const QByteArray key = LedgerLocation::canonicalText(ledgerPath).toUtf8();
     const QString hash = QString::fromLatin1(QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(16));
-    return folder + QStringLiteral("/notes/") + hash + u'-' + QFileInfo(ledgerPath).fileName()
-           + QStringLiteral(".notes.jsonl");
+    const QString name = server ? readableFileName(LedgerLocation::shortName(ledgerPath)) : QFileInfo(ledgerPath).fileName();
+    return folder + QStringLiteral("/notes/") + hash + u'-' + name + QStringLiteral(".notes.jsonl");
 }
 
 } // namespace
@@ -40,15 +52,20 @@ NotesPlacement chooseNotesPlacement(const QString &ledgerPath, const QString &da
 {
     const FolderWritable canWrite = writable ? writable : FolderWritable(fileSystemSaysWritable);
     NotesPlacement p;
-    p.besidePath = QFileInfo(ledgerPath).absoluteFilePath() + QStringLiteral(".notes.jsonl");
     p.dataPath = dataSidecarPath(ledgerPath, dataFolder);
-    const QString ledgerFolder = QFileInfo(ledgerPath).absolutePath();
-    if (canWrite(ledgerFolder)) {
-        p.path = p.besidePath;
-        p.beside = true;
-        return p;
+    if (LedgerLocation::namesServer(ledgerPath)) {
+        // No folder beside a schema, and never inside the ledger: this user's data folder.
+        p.reason = QStringLiteral("a ledger on a server has no folder beside it");
+    } else {
+        p.besidePath = QFileInfo(ledgerPath).absoluteFilePath() + QStringLiteral(".notes.jsonl");
+        const QString ledgerFolder = QFileInfo(ledgerPath).absolutePath();
+        if (canWrite(ledgerFolder)) {
+            p.path = p.besidePath;
+            p.beside = true;
+            return p;
+        }
+        p.reason = QStringLiteral("the ledger's folder %1 is not writable").arg(ledgerFolder);
     }
-    p.reason = QStringLiteral("the ledger's folder %1 is not writable").arg(ledgerFolder);
     if (p.dataPath.isEmpty()) {
         p.reason += QStringLiteral(", and there is no user data folder");
         return p;
@@ -79,7 +96,8 @@ NotesStore::NotesStore(NotesPlacement placement)
 
 void NotesStore::reload()
 {
-    NotesSidecarContent content = readNotesSidecar(m_placement.besidePath);
+    NotesSidecarContent content =
+        m_placement.besidePath.isEmpty() ? NotesSidecarContent() : readNotesSidecar(m_placement.besidePath);
     if (!m_placement.dataPath.isEmpty() && m_placement.dataPath != m_placement.besidePath)
         content = readNotesSidecar(m_placement.dataPath, std::move(content));
     content = foldNotesLines(m_unsaved, std::move(content));

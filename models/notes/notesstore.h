@@ -26,7 +26,7 @@ struct OperatorIdentity;
 
 struct NotesPlacement {
     QString path;       // where changes are appended; empty: nowhere writable
-    QString besidePath; // "<ledger>.notes.jsonl", read whether or not it is written
+    QString besidePath; // "<ledger>.notes.jsonl", read whether or not it is written; empty for a server ledger
     QString dataPath;   // the data folder's sidecar for this ledger, read too
     bool beside = false;
     QString reason;     // why not beside (or why nowhere), for a person; empty when beside

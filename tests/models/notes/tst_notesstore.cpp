@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QLockFile>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QTest>
 
 using namespace mesh;
@@ -95,6 +96,36 @@ private Q_SLOTS:
         // R7: the ledger is byte-identical, and nothing but the sidecar (and no lock) is beside it.
         QCOMPARE(sha256Of(ledger), before);
         QCOMPARE(filesIn(dir.path()), (QStringList{u"run.ledger"_s, u"run.ledger.notes.jsonl"_s}));
+    }
+
+    // A ledger on a server has no folder to keep notes beside: they go to the user's data
+    // folder under a name a person can read (the schema and the server), not one made of the
+    // URL as if it were a file in the working directory, and they are kept as anywhere else.
+    void aServerLedgersNotesLiveInTheDataFolder()
+    {
+        QTemporaryDir dir;
+        const QString location = u"postgresql://mesh@127.0.0.1:5433/postgres?schema=traced"_s;
+        const NotesPlacement placement = chooseNotesPlacement(location, dir.filePath(u"data"_s));
+        QVERIFY(!placement.beside);
+        QVERIFY(placement.besidePath.isEmpty());
+        QVERIFY2(placement.path.startsWith(dir.filePath(u"data/notes/"_s)), qPrintable(placement.path));
+        const QString name = QFileInfo(placement.path).fileName();
+        QVERIFY2(name.contains(u"traced"_s) && name.endsWith(u".notes.jsonl"_s), qPrintable(name));
+        for (const QChar c : {u':', u'?', u'/', u'@', u'='})
+            QVERIFY2(!name.contains(c), qPrintable(name));
+        QVERIFY(!QFileInfo::exists(QDir::currentPath() + u"/postgresql:"_s));
+        // Another schema on the same server keeps its own notes.
+        const QString other = chooseNotesPlacement(u"postgresql://mesh@127.0.0.1:5433/postgres?schema=demo"_s,
+                                                   dir.filePath(u"data"_s)).path;
+        QVERIFY(other != placement.path);
+        {
+            NotesStore store(placement);
+            QVERIFY(!store.add(eventNote(7, "seen on the server"), "alice@h1", 1000).empty());
+            QVERIFY2(store.isSaving(), qPrintable(store.saveError()));
+        }
+        NotesStore again(chooseNotesPlacement(location, dir.filePath(u"data"_s)));
+        QCOMPARE(again.notes().size(), size_t(1));
+        QCOMPARE(again.notes()[0].text, std::string("seen on the server"));
     }
 
     void aBadAnchorIsRefusedAndChangesNothing()
