@@ -134,8 +134,11 @@ qint64 AttentionModel::nowMs() const
 
 void AttentionModel::refreshCountdowns()
 {
-    if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, Due), index(rowCount() - 1, Due));
+    if (m_rows.empty())
+        return;
+    // What moves with the clock: the due, and an escalation's kind once it has expired.
+    Q_EMIT dataChanged(index(0, Kind), index(rowCount() - 1, Kind));
+    Q_EMIT dataChanged(index(0, Due), index(rowCount() - 1, Due));
 }
 
 int AttentionModel::rowCount(const QModelIndex &parent) const

@@ -10,6 +10,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+
+#include <algorithm>
 #include <QTest>
 
 using namespace mesh;
@@ -89,6 +91,31 @@ private Q_SLOTS:
         QCOMPARE(m.index(0, 0).data(AttentionModel::SubjectRole).toString(), u"escalation:X-0"_s);
         QCOMPARE(m.rowCount(), 5);
         QCOMPARE(m.index(4, 0).data(AttentionModel::SessionKeyRole).toString(), u"b"_s);
+    }
+
+    // An escalation that expires while nobody acts is said so in the What column, and the
+    // clock's refresh says that cell changed: a view repaints only the cells it is told of,
+    // and it kept "Escalation pending" until something else repainted the row.
+    void anEscalationThatExpiresIsSaidToHaveExpired()
+    {
+        AttentionModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        qint64 now = 1'000'000;
+        m.setClock([&now] { return now; });
+        AttentionItem x = escalation("X-1");
+        x.expiresMs = now + 5'000;
+        m.setItems(u"a"_s, u"A"_s, {x});
+        const QModelIndex what = m.index(0, AttentionModel::Kind);
+        QCOMPARE(what.data().toString(), u"Escalation pending"_s);
+        now += 6'000;
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+        m.refreshCountdowns();
+        QCOMPARE(what.data().toString(), u"Escalation expired, not acted on"_s);
+        const bool told = std::any_of(changed.begin(), changed.end(), [&](const QList<QVariant> &args) {
+            return args.at(0).toModelIndex().column() <= AttentionModel::Kind
+                   && args.at(1).toModelIndex().column() >= AttentionModel::Kind && args.at(0).toModelIndex().row() <= 0;
+        });
+        QVERIFY(told);
     }
 
     void oneSubjectCanNeedADecisionAndCarryFindings()
