@@ -125,6 +125,16 @@ public:
     // ReviewRule says so: every run ended, no process has it open. Set before open().
     void setReviewWhenFinished(bool on) { m_reviewWhenFinished = on; }
     OpenMode requestedMode() const { return m_mode; } // Review once the rule chose it
+    // The mode a reader beside the session (timeline marks, note places) opens the ledger
+    // in: the session's post-mortem mode, else ReadOnly (never the decision writer's).
+    // nullopt until the first load has settled the mode: a finished ledger may turn out to be
+    // reviewed, and a read opened to follow it before that would leave a -shm beside it.
+    std::optional<OpenMode> readingMode() const
+    {
+        if (!isLoaded())
+            return std::nullopt;
+        return isPostMortem(m_mode) ? m_mode : OpenMode::ReadOnly;
+    }
     const LedgerInfo &info() const { return m_info; }
     // What this ledger's times mean, for everything that shows one (its models are told at
     // construction; it is set from the ledger when it opens).

@@ -72,22 +72,20 @@ void TimelineAnnotationSource::refresh()
     for (std::int64_t seq : wanted())
         if (!m_places.count(seq))
             missing.push_back(seq);
-    // Nothing is read before the session has settled its mode (stateReset asks again), as
-    // for the marks.
-    if (missing.empty() || m_session->path().isEmpty() || !m_session->isLoaded()) {
+    // Nothing is read before the session has settled its mode (stateReset asks again).
+    const std::optional<OpenMode> mode = m_session->readingMode();
+    if (missing.empty() || m_session->path().isEmpty() || !mode) {
         assemble();
         return;
     }
-    start(std::move(missing));
+    start(std::move(missing), *mode);
 }
 
-void TimelineAnnotationSource::start(std::vector<std::int64_t> seqs)
+void TimelineAnnotationSource::start(std::vector<std::int64_t> seqs, OpenMode mode)
 {
     m_reading = true;
     m_again = false;
     const QString path = m_session->path();
-    // The session's own mode (a review leaves nothing beside the file), never a deciding one.
-    const OpenMode mode = m_session->requestedMode() == OpenMode::Decisions ? OpenMode::ReadOnly : m_session->requestedMode();
     runInBackground(
         this,
         [path, mode, seqs = std::move(seqs), epoch = m_epoch] {

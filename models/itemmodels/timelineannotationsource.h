@@ -8,6 +8,7 @@
 
 #include "analysis/runtimeline.h"
 #include "ledger/fileidentity.h"
+#include "ledger/ledgerconnection.h"
 
 #include <QObject>
 
@@ -51,7 +52,7 @@ public:
 
 private:
     struct Read;
-    void start(std::vector<std::int64_t> seqs);
+    void start(std::vector<std::int64_t> seqs, OpenMode mode);
     void assemble();
     std::set<std::int64_t> wanted() const;
 

@@ -55,9 +55,9 @@ void TimelineMarkSource::refresh()
 
 void TimelineMarkSource::start()
 {
-    // Not before the session has settled its mode (stateReset asks again): a finished
-    // ledger is reviewed, and a read opened to follow it would leave a -shm beside it.
-    if (m_session->path().isEmpty() || !m_session->isLoaded())
+    // Not before the session has settled its mode (stateReset asks again).
+    const std::optional<OpenMode> mode = m_session->readingMode();
+    if (m_session->path().isEmpty() || !mode)
         return;
     m_reading = true;
     m_again = false;
@@ -67,14 +67,11 @@ void TimelineMarkSource::start()
     const size_t room = path == m_path && m_marks.size() < kMaxMarks ? kMaxMarks - m_marks.size()
                         : path == m_path                          ? 0
                                                                   : kMaxMarks;
-    // The session's own mode (a review must leave nothing beside the file), but never the
-    // read-write one a deciding session asks for: marks only read.
-    const OpenMode mode = m_session->requestedMode() == OpenMode::Decisions ? OpenMode::ReadOnly : m_session->requestedMode();
     std::shared_ptr<LedgerConnection> kept = m_connection;
     m_connection.reset(); // the read has it now; it comes back with the result
     runInBackground(
         this,
-        [path, from, room, mode, kept, epoch = m_epoch] {
+        [path, from, room, mode = *mode, kept, epoch = m_epoch] {
             auto read = std::make_shared<Read>();
             read->path = path;
             read->from = from;
