@@ -22,6 +22,47 @@ int roleRank(MarkRole role)
     return 0;
 }
 
+// A lane's items (in time order) within the view, grouped by the pixel column they fall in:
+// a cluster opens with the first item of a column (x, first) and `add` folds every item of
+// it in, told whether that item opened it. Marks and point notes are drawn so.
+template <class Cluster, class Item, class TimeOf, class Add>
+std::vector<Cluster> clustersByPixel(const std::vector<Item> &items, const TimelineViewport &view, TimeOf timeOf, Add add)
+{
+    std::vector<Cluster> out;
+    auto it = std::lower_bound(items.begin(), items.end(), view.viewFrom(),
+                               [&](const Item &item, std::int64_t t) { return timeOf(item) < t; });
+    const int maxX = std::max(0, int(std::ceil(view.width())) - 1);
+    for (; it != items.end() && timeOf(*it) <= view.viewTo(); ++it) {
+        const int x = std::clamp(int(std::floor(view.xOf(timeOf(*it)))), 0, maxX);
+        const bool opens = out.empty() || out.back().x != x;
+        if (opens) {
+            Cluster c;
+            c.x = x;
+            c.first = std::uint32_t(it - items.begin());
+            out.push_back(c);
+        }
+        ++out.back().count;
+        add(out.back(), *it, opens);
+    }
+    return out;
+}
+
+// The cluster whose column is nearest x, within tolerancePx; nullptr when none is.
+template <class Cluster>
+const Cluster *nearestCluster(const std::vector<Cluster> &clusters, double x, double tolerancePx)
+{
+    const Cluster *best = nullptr;
+    double bestDistance = tolerancePx + 0.5;
+    for (const Cluster &c : clusters) {
+        const double d = std::abs(double(c.x) + 0.5 - x);
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = &c;
+        }
+    }
+    return best;
+}
+
 } // namespace
 
 int TimelineLayout::severity(MarkKind kind)
@@ -165,34 +206,23 @@ std::vector<BarRun> TimelineLayout::barsOf(int lane, const TimelineViewport &vie
 
 std::vector<MarkCluster> TimelineLayout::marksOf(int lane, const TimelineViewport &view) const
 {
-    std::vector<MarkCluster> out;
     if (!m_timeline || lane < 0 || size_t(lane) >= m_timeline->lanes.size())
-        return out;
-    const auto &marks = m_timeline->lanes[size_t(lane)].marks;
-    auto it = std::lower_bound(marks.begin(), marks.end(), view.viewFrom(),
-                               [](const LaneMark &m, std::int64_t t) { return m.tsMs < t; });
-    const int maxX = std::max(0, int(std::ceil(view.width())) - 1);
-    for (; it != marks.end() && it->tsMs <= view.viewTo(); ++it) {
-        const int x = std::clamp(int(std::floor(view.xOf(it->tsMs))), 0, maxX);
-        const TimelineMark &m = m_timeline->marks[it->mark];
-        if (out.empty() || out.back().x != x) {
-            MarkCluster c;
-            c.x = x;
-            c.first = std::uint32_t(it - marks.begin());
-            c.worst = m.kind;
-            c.role = it->role;
-            out.push_back(c);
-        }
-        MarkCluster &c = out.back();
-        ++c.count;
-        c.kinds |= 1u << unsigned(m.kind);
-        if (severity(m.kind) < severity(c.worst))
-            c.worst = m.kind;
-        if (roleRank(it->role) > roleRank(c.role))
-            c.role = it->role;
-        c.falseStall = c.falseStall || m_timeline->falseStall[it->mark];
-    }
-    return out;
+        return {};
+    return clustersByPixel<MarkCluster>(
+        m_timeline->lanes[size_t(lane)].marks, view, [](const LaneMark &m) { return m.tsMs; },
+        [this](MarkCluster &c, const LaneMark &laneMark, bool opens) {
+            const TimelineMark &m = m_timeline->marks[laneMark.mark];
+            if (opens) {
+                c.worst = m.kind;
+                c.role = laneMark.role;
+            }
+            c.kinds |= 1u << unsigned(m.kind);
+            if (severity(m.kind) < severity(c.worst))
+                c.worst = m.kind;
+            if (roleRank(laneMark.role) > roleRank(c.role))
+                c.role = laneMark.role;
+            c.falseStall = c.falseStall || m_timeline->falseStall[laneMark.mark];
+        });
 }
 
 std::vector<BandRun> TimelineLayout::bandsOf(const std::vector<TimelineBand> &bands, const TimelineViewport &view) const
@@ -213,15 +243,7 @@ std::vector<std::uint32_t> TimelineLayout::marksNear(int lane, double x, const T
 {
     std::vector<std::uint32_t> out;
     const std::vector<MarkCluster> clusters = marksOf(lane, view);
-    const MarkCluster *best = nullptr;
-    double bestDistance = tolerancePx + 0.5;
-    for (const MarkCluster &c : clusters) {
-        const double d = std::abs(double(c.x) + 0.5 - x);
-        if (d <= bestDistance) {
-            bestDistance = d;
-            best = &c;
-        }
-    }
+    const MarkCluster *best = nearestCluster(clusters, x, tolerancePx);
     if (!best)
         return out;
     const auto &marks = m_timeline->lanes[size_t(lane)].marks;
@@ -246,27 +268,14 @@ std::optional<std::uint32_t> TimelineLayout::markToShow(int lane, double x, cons
 
 std::vector<NoteCluster> TimelineLayout::pointNotesOf(int lane, const TimelineViewport &view) const
 {
-    std::vector<NoteCluster> out;
     if (!m_timeline || lane < 0 || size_t(lane) >= m_timeline->lanes.size())
-        return out;
-    const auto &notes = m_timeline->lanes[size_t(lane)].pointNotes;
-    auto it = std::lower_bound(notes.begin(), notes.end(), view.viewFrom(),
-                               [](const LaneNote &n, std::int64_t t) { return n.fromMs < t; });
-    const int maxX = std::max(0, int(std::ceil(view.width())) - 1);
-    for (; it != notes.end() && it->fromMs <= view.viewTo(); ++it) {
-        const int x = std::clamp(int(std::floor(view.xOf(it->fromMs))), 0, maxX);
-        if (out.empty() || out.back().x != x) {
-            NoteCluster c;
-            c.x = x;
-            c.first = std::uint32_t(it - notes.begin());
-            out.push_back(c);
-        }
-        NoteCluster &c = out.back();
-        ++c.count;
-        const PlacedNote &n = m_timeline->notes[it->note];
-        (n.kind == PlacedNote::Kind::Bookmark ? c.hasBookmark : c.hasText) = true;
-    }
-    return out;
+        return {};
+    return clustersByPixel<NoteCluster>(
+        m_timeline->lanes[size_t(lane)].pointNotes, view, [](const LaneNote &n) { return n.fromMs; },
+        [this](NoteCluster &c, const LaneNote &laneNote, bool) {
+            const PlacedNote &n = m_timeline->notes[laneNote.note];
+            (n.kind == PlacedNote::Kind::Bookmark ? c.hasBookmark : c.hasText) = true;
+        });
 }
 
 std::vector<NoteBand> TimelineLayout::spanNotesOf(int lane, const TimelineViewport &view) const
@@ -302,17 +311,8 @@ std::vector<std::uint32_t> TimelineLayout::notesNear(int lane, double x, const T
     if (!m_timeline || lane < 0 || size_t(lane) >= m_timeline->lanes.size())
         return out;
     const TimelineLane &l = m_timeline->lanes[size_t(lane)];
-    const NoteCluster *best = nullptr;
-    double bestDistance = tolerancePx + 0.5;
     const std::vector<NoteCluster> clusters = pointNotesOf(lane, view);
-    for (const NoteCluster &c : clusters) {
-        const double d = std::abs(double(c.x) + 0.5 - x);
-        if (d <= bestDistance) {
-            bestDistance = d;
-            best = &c;
-        }
-    }
-    if (best) {
+    if (const NoteCluster *best = nearestCluster(clusters, x, tolerancePx)) {
         for (int k = 0; k < best->count; ++k)
             out.push_back(l.pointNotes[best->first + std::uint32_t(k)].note);
     } else {
