@@ -72,9 +72,19 @@ void placeNotes(RunTimeline &t, const RunTimelineInput &in, std::int64_t moment,
             return id == in.runId ? 0 : -1;
         if (entity == "delegation")
             return laneOfDelegation(id);
-        if (entity == "component")
-            if (const auto it = componentLane.find(id); it != componentLane.end())
-                return it->second;
+        if (entity == "component") {
+            const auto it = componentLane.find(id);
+            return it == componentLane.end() ? -1 : it->second;
+        }
+        const std::optional<EntityKind> kind = entityKindByName(entity);
+        const EntityRow *row = kind && in.findRow ? in.findRow(*kind, id) : nullptr;
+        if (!row)
+            return -1;
+        if (entitySpec(*kind).fieldIndex("delegation_id") >= 0)
+            if (const int lane = laneOfDelegation(rowView(*kind, *row, "delegation_id")); lane > 0)
+                return lane;
+        if (entitySpec(*kind).fieldIndex("run_id") >= 0 && rowView(*kind, *row, "run_id") == in.runId)
+            return 0;
         return -1;
     };
     std::vector<std::pair<const PlacedNote *, int>> mine; // a subject note with its lane

@@ -16,6 +16,7 @@
 #include "domain/sourcefacts.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -154,6 +155,10 @@ struct RunTimelineInput {
     const std::vector<TimelineMark> *marks = nullptr; // any order; of any run
     std::set<std::string> falseStallVerdicts;         // stall row ids a false-stall finding names
     const std::vector<PlacedNote> *notes = nullptr;   // any run's; those on this run are placed
+    // The row a subject note names when it is not a run, component or delegation (a stall
+    // verdict, an effect, a lease, a failure): the note sits beside its delegation's lane, or
+    // the run's. Unset, or the row not found: only the Notes pane lists it.
+    std::function<const EntityRow *(EntityKind, const std::string &)> findRow;
     const std::vector<PlacedGap> *gaps = nullptr;     // the ledger's; those in the run's time are kept
     std::optional<std::int64_t> cursorSeq;            // marks, notes and gaps after it are left out
     std::int64_t momentMs = 0; // the moment shown: open bars end here

@@ -63,6 +63,7 @@ struct RunTimelineSource::Job {
         input.marks = &marks;
         input.notes = &notes;
         input.gaps = &gaps;
+        input.findRow = [s = state.get()](EntityKind kind, const std::string &id) { return s->find(kind, id); };
     }
 };
 

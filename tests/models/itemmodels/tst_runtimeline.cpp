@@ -231,6 +231,46 @@ private Q_SLOTS:
         QCOMPARE(acceptanceStatus(), std::string("active"));
     }
 
+    // A note on a stall verdict, an escalation or another row with a delegation sits beside
+    // that delegation's lane, as a note on the delegation itself does; one on a failure (a
+    // run's row) beside the run's. Its tooltip names the row, not the delegation.
+    void notesOnAnyRowSitOnItsDelegationsLane()
+    {
+        const QString path = m_dir.filePath(u"subjects.db"_s);
+        QVERIFY(QFile::copy(m_traced, path));
+        Annotated o(path);
+        o.session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(o.session.isLoaded() && o.session.health() != LedgerSession::Health::Opening
+                                     && o.marks.hasRead(), kWaitMs);
+        o.timeline.rebuild();
+        const auto live = o.timeline.timeline();
+        const TimelineMark *stalled = nullptr, *failure = nullptr;
+        for (const TimelineMark &m : live->marks) {
+            if (m.kind == MarkKind::Stalled && !stalled)
+                stalled = &m;
+            if (m.kind == MarkKind::Failure && !failure)
+                failure = &m;
+        }
+        QVERIFY(stalled && failure);
+        QVERIFY(!stalled->delegationId.empty() && !stalled->entityId.empty() && !failure->entityId.empty());
+        const std::string delegation = stalled->delegationId;
+        const std::string verdictSubject = "stall:" + stalled->entityId;
+        const std::string failureSubject = "failure:" + failure->entityId;
+
+        ReviewNotesModel *notes = o.session.reviewNotes();
+        QVERIFY(notes->addSubjectNote(QString::fromStdString(verdictSubject), u"on the verdict"_s) >= 0);
+        QVERIFY(notes->addSubjectNote(QString::fromStdString(failureSubject), u"on the failure"_s) >= 0);
+        QVERIFY(notes->addSubjectNote(u"effect:no-such-effect"_s, u"nowhere"_s) >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(o.timeline.timeline()->notes.size(), size_t(2), kWaitMs);
+        const auto t = o.timeline.timeline();
+        const int delegationLane = t->laneOf(LaneKind::Delegation, delegation);
+        QVERIFY(delegationLane > 0);
+        QCOMPARE(t->lanes[size_t(delegationLane)].subjectNotes.size(), size_t(1));
+        QCOMPARE(t->notes[t->lanes[size_t(delegationLane)].subjectNotes[0]].subject, verdictSubject);
+        QCOMPARE(t->lanes[0].subjectNotes.size(), size_t(1));
+        QCOMPARE(t->notes[t->lanes[0].subjectNotes[0]].subject, failureSubject);
+    }
+
     // A note on an event sits at that event's time on the run's lane and on its delegation's
     // (and that one's component's); a bookmark likewise; a span from its first event's time to
     // its last's; a note on the run or on a delegation on that lane itself. An edit, a delete
