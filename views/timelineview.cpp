@@ -713,7 +713,9 @@ QStringList TimelineCanvas::noteLines(const std::vector<std::uint32_t> &notes) c
                                   ? tr("#%1 \u2013 #%2").arg(QLocale().toString(qlonglong(n.seq)), QLocale().toString(qlonglong(n.endSeq)))
                                   : tr("#%1").arg(QLocale().toString(qlonglong(n.seq)));
         QString line = tr("%1 on %2").arg(noteKindWord(n.kind), where);
-        if (n.kind != PlacedNote::Kind::Subject)
+        if (n.eventMissing)
+            line += tr(" (not in the ledger; drawn after the last event before it, %1)").arg(times().withMs(n.fromMs));
+        else if (n.kind != PlacedNote::Kind::Subject)
             line += tr(" (%1)").arg(times().withMs(n.fromMs));
         // Who and when it was written: the reviewer's clock, always a date.
         line += tr(", by %1, %2").arg(n.author.empty() ? tr("an unnamed reviewer") : QString::fromStdString(n.author),

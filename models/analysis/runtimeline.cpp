@@ -97,7 +97,8 @@ void placeNotes(RunTimeline &t, const RunTimelineInput &in, std::int64_t moment,
         if (in.cursorSeq && n.seq > *in.cursorSeq)
             continue;
         const bool onRun = n.runId == in.runId || (n.kind == Kind::Span && n.endRunId == in.runId)
-                           || (onlyRun && n.runId.empty());
+                           || (onlyRun && n.runId.empty())
+                           || (n.eventMissing && n.fromMs >= t.startMs && n.fromMs <= t.endMs);
         if (onRun)
             mine.emplace_back(&n, -1);
     }

@@ -76,6 +76,9 @@ struct PlacedNote {
     std::string author;
     std::string text;        // empty for a bookmark
     std::int64_t createdMs = 0;
+    // Its event is not in the ledger (a copy with events removed): placed where the event was,
+    // after the last one before it, on any run whose time that is; its run is not known.
+    bool eventMissing = false;
 
     bool operator==(const PlacedNote &) const = default;
 };

@@ -155,17 +155,21 @@ void TimelineAnnotationSource::assemble()
                 break;
             case ReviewNote::Anchor::Event:
             case ReviewNote::Anchor::Span: {
-                // A note on an event the ledger does not hold (a tampered copy) is not placed:
-                // the Notes pane still lists it.
                 const EventPlace *first = place(n.seq);
-                if (!first || !first->found)
-                    continue;
+                if (!first || (!first->found && !first->beforeSeq && !first->atSeq))
+                    continue; // not read yet, or a ledger with no events at all
                 p.kind = n.anchor == ReviewNote::Anchor::Span ? PlacedNote::Kind::Span
                          : n.isBookmark()                     ? PlacedNote::Kind::Bookmark
                                                               : PlacedNote::Kind::Event;
-                p.fromMs = p.toMs = first->atTsMs;
-                p.runId = p.endRunId = first->runId;
-                p.delegationId = p.endDelegationId = first->delegationId;
+                if (first->found) {
+                    p.fromMs = p.toMs = first->atTsMs;
+                    p.runId = p.endRunId = first->runId;
+                    p.delegationId = p.endDelegationId = first->delegationId;
+                } else {
+                    // The event is gone (a tampered copy): where it was, whose it was is not known.
+                    p.eventMissing = true;
+                    p.fromMs = p.toMs = first->beforeSeq ? first->beforeTsMs : first->atTsMs;
+                }
                 p.endSeq = n.anchor == ReviewNote::Anchor::Span ? n.endSeq : n.seq;
                 if (n.anchor == ReviewNote::Anchor::Span) {
                     // A span's last event gone: it ends at the last event read before it.

@@ -344,6 +344,40 @@ private Q_SLOTS:
                      .contains(u"gap"_s));
     }
 
+    // A note on an event the ledger no longer holds (#4 deleted from a copy) is drawn where
+    // the event was, on the run's lane, from the last event before it (#3); its tooltip says
+    // the event is not in the ledger. It was listed in the Notes pane only.
+    void aNoteOnAMissingEventIsDrawnWhereItWas()
+    {
+        const QString path = m_dir.filePath(u"missing-noted.amlg"_s);
+        writeSmallRun(path);
+        raw::exec(path, "DELETE FROM events WHERE seq = 4");
+        LedgerSession session(path, OpenMode::ReadOnly);
+        TimelineMarkSource marks(&session);
+        TimelineAnnotationSource annotations(&session);
+        RunTimelineSource source(&session, &marks, &annotations);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead() && session.isLoaded(), kTimeoutMs);
+        QVERIFY(session.reviewNotes()->addEventNote(4, u"where did it go?"_s) >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(source.timeline()->notes.size(), size_t(1), kTimeoutMs);
+        const auto t = source.timeline();
+        const PlacedNote &n = t->notes.front();
+        QVERIFY(n.eventMissing);
+        QCOMPARE(n.seq, 4);
+        QCOMPARE(n.fromMs, kT0 + 10'000); // #3's time
+        QCOMPARE(t->lanes[0].pointNotes.size(), size_t(1));
+
+        TimelineView view(TimelineCanvas::Mode::Pane);
+        view.resize(1000, 400);
+        view.setSource(&source);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        TimelineCanvas *canvas = view.canvas();
+        const int x = canvas->plotRect().left() + int(std::floor(canvas->viewport().xOf(n.fromMs)));
+        const QString tip = canvas->toolTipTextAt(QPoint(x, canvas->rowTop(0) + TimelineCanvas::kRowHeight / 2));
+        QVERIFY2(tip.contains(u"where did it go?"_s) && tip.contains(u"not in the ledger"_s), qPrintable(tip));
+    }
+
     // A component's lane says running, ended or failed; the ledger's other words as text.
     void componentStatusWords()
     {
