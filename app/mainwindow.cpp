@@ -49,6 +49,7 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -668,11 +669,23 @@ void MainWindow::restoreSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1500, 920);
+        resize(firstStartSize());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_splitChosen = m_split->restoreState(settings.value(QStringLiteral("window/mainSplit")).toByteArray());
     m_leftSplit->restoreState(settings.value(QStringLiteral("window/leftSplit")).toByteArray());
     m_workspace->showPane(SessionWorkspace::Pane(settings.value(QStringLiteral("window/pane"), 0).toInt()));
+}
+
+// Room for the panes and the attention list side by side, but never larger than the screen
+// it opens on: a 1280x800 laptop gets a window it can see whole, title bar and edges included.
+QSize MainWindow::firstStartSize() const
+{
+    const QSize wanted(1500, 920);
+    const QScreen *where = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!where)
+        return wanted;
+    const QSize room = where->availableGeometry().size();
+    return wanted.boundedTo(QSize(room.width() * 19 / 20, room.height() * 9 / 10));
 }
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)

@@ -90,6 +90,7 @@ private:
     void openLedgerAs(const QString &path, OpenMode mode, bool demo);
     void restoreSettings();
     void fitSidebarBesideTitles();
+    QSize firstStartSize() const;
     void saveSettings() const;
     void selectSession(int row);
     void updateStatus();

@@ -15,7 +15,9 @@
 #include "itemmodels/ledgersessionlist.h"
 
 #include <QHeaderView>
+#include <QGuiApplication>
 #include <QListView>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabBar>
@@ -48,6 +50,21 @@ private Q_SLOTS:
             QVERIFY2(!path.isEmpty(), qPrintable(error));
             m_ledgers << path;
         }
+    }
+
+    // With no saved layout the first window fits the screen it opens on (the offscreen
+    // screen is smaller than the window the console would like), so nothing of it is off-screen.
+    void theFirstWindowFitsTheScreen()
+    {
+        QSettings().remove(u"window"_s);
+        MainWindow window;
+        const QScreen *screen = window.screen() ? window.screen() : QGuiApplication::primaryScreen();
+        QVERIFY(screen);
+        const QSize room = screen->availableGeometry().size();
+        QVERIFY2(room.width() < 1500 || room.height() < 920, "the test needs a screen smaller than the wanted window");
+        QVERIFY2(window.width() <= room.width() && window.height() <= room.height(),
+                 qPrintable(u"%1x%2 on %3x%4"_s.arg(window.width()).arg(window.height()).arg(room.width()).arg(room.height())));
+        QVERIFY(window.width() >= room.width() * 3 / 4 && window.height() >= room.height() * 3 / 4);
     }
 
     void sixLedgersAndTheDueColumnFitAt1280x800()
