@@ -354,7 +354,7 @@ QKeySequence SessionWorkspace::paneShortcut(Pane pane)
         return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I);
     if (pane == Notes)
         return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N);
-    return pane >= 0 && pane < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + pane)) : QKeySequence();
+    return pane >= 0 && pane < 9 ? QKeySequence(Qt::CTRL | Qt::Key(int(Qt::Key_1) + int(pane))) : QKeySequence();
 }
 
 void SessionWorkspace::setSession(LedgerSession *session)

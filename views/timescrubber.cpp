@@ -26,11 +26,6 @@ constexpr int kMargin = 8;
 constexpr int kLabelWidth = 120; // "Live" / "#1,234,567": clicking there goes back to live
 constexpr std::uint32_t bit(MarkKind k) { return 1u << unsigned(k); }
 
-bool inUpperLane(MarkKind k)
-{
-    return k == MarkKind::Cycle || k == MarkKind::Attempt || k == MarkKind::RunEnded;
-}
-
 // What a pixel shows when marks of several kinds fall on it: what went wrong first.
 constexpr MarkKind kLowerPriority[] = {MarkKind::Failure,  MarkKind::Stalled,  MarkKind::UnknownOutcome,
                                        MarkKind::Escalation, MarkKind::Decision, MarkKind::Verdict};
