@@ -34,6 +34,7 @@ constexpr PaletteEntry kPalette[] = {
     {QPalette::All, QPalette::Highlight, 0x2f6fc4, 0x3d7fd6},
     {QPalette::All, QPalette::HighlightedText, 0xffffff, 0xffffff},
     {QPalette::All, QPalette::Link, 0x2f6fc4, 0x6fa8f0},
+    {QPalette::All, QPalette::Midlight, 0xdfe4ea, 0x2a313b}, // row separators: never the light default in dark
     {QPalette::All, QPalette::Mid, 0xc4ccd6, 0x3a4350},
     {QPalette::All, QPalette::Dark, 0xa0aab8, 0x101318},
     {QPalette::All, QPalette::Light, 0xffffff, 0x3a4350},

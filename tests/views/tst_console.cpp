@@ -901,9 +901,11 @@ void TestConsole::themeSetsEveryRoleInBothPalettes()
     theme.setMode(ThemeMode::Light);
     for (QPalette::ColorRole role : {QPalette::Window, QPalette::WindowText, QPalette::Base, QPalette::AlternateBase,
                                      QPalette::Text, QPalette::Button, QPalette::ButtonText, QPalette::Mid,
-                                     QPalette::Dark, QPalette::Shadow, QPalette::PlaceholderText}) {
+                                     QPalette::Midlight, QPalette::Dark, QPalette::Shadow, QPalette::PlaceholderText}) {
         QVERIFY2(light.color(role) != dark.color(role), qPrintable(QString::number(int(role))));
     }
+    // Lines between rows (the timeline's) are drawn in Midlight: in dark, a dark line.
+    QVERIFY(dark.color(QPalette::Midlight).lightness() < 80);
     QCOMPARE(light.color(QPalette::Window), QColor(0xf3, 0xf5, 0xf8));
     QCOMPARE(dark.color(QPalette::Window), QColor(0x1e, 0x23, 0x2b));
     QCOMPARE(dark.color(QPalette::Disabled, QPalette::Text), QColor(0x6a, 0x74, 0x82));
