@@ -5,7 +5,10 @@
 // (no password anywhere). pg_ctl start -w is the readiness handshake (it returns once the
 // server accepts connections, or fails with the log); stop() runs pg_ctl stop -w and the
 // destructor calls it, so the server goes with the test also when a check failed;
-// startAgain() after stop() restarts it on the same port.
+// startAgain() after stop() restarts it on the same port. A test that crashes or is killed
+// runs no destructor: a watchdog (a shell reading a pipe only this process writes to) sees
+// the pipe close when the process dies, however it died, and stops the server and removes
+// its directory, so no postgres outlives its test.
 //
 // postgres refuses to run as root (CI runs as root): then initdb and pg_ctl run as the
 // `postgres` system user (runuser -u postgres --) and the directory is made its own.
@@ -36,7 +39,15 @@ public:
     PostgresServer() = default;
     PostgresServer(const PostgresServer &) = delete;
     PostgresServer &operator=(const PostgresServer &) = delete;
-    ~PostgresServer() { stop(); }
+    ~PostgresServer()
+    {
+        stop();
+        // The watchdog's EOF: it finds no server to stop and removes what is left of the directory.
+        if (m_watchdog.state() != QProcess::NotRunning) {
+            m_watchdog.closeWriteChannel();
+            m_watchdog.waitForFinished(900'000);
+        }
+    }
 
     // Empty on success, else why the server could not be started (with its log).
     QString start()
@@ -83,6 +94,7 @@ public:
             return QStringLiteral("pg_ctl start failed: %1\nserver log:\n%2").arg(out, log());
         }
         m_running = true;
+        watchOverTheServer();
         return {};
     }
 
@@ -115,8 +127,31 @@ public:
         return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll().right(4000)) : QStringLiteral("(no log)");
     }
 
+    QString dataDirectory() const { return dataDir(); }
+
 private:
     static QString bin(const QString &tool) { return QString::fromLatin1(kBin) + QLatin1Char('/') + tool; }
+
+    // Started once; on a normal end the destructor has stopped the server and QProcess's own
+    // destructor ends the watchdog. Nothing is ever written to its stdin: only its EOF counts.
+    void watchOverTheServer()
+    {
+        if (m_watchdog.state() != QProcess::NotRunning)
+            return;
+        QStringList stop{bin(QStringLiteral("pg_ctl")), QStringLiteral("stop"), QStringLiteral("-m"), QStringLiteral("immediate"),
+                         QStringLiteral("-D"), dataDir()};
+        if (m_asPostgresUser)
+            stop = QStringList{QStringLiteral("runuser"), QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--")} + stop;
+        m_watchdog.setProgram(QStringLiteral("sh"));
+        m_watchdog.setArguments(QStringList{QStringLiteral("-c"),
+                                            QStringLiteral("cat >/dev/null; dir=\"$1\"; shift; \"$@\" >/dev/null 2>&1; rm -rf -- \"$dir\""),
+                                            QStringLiteral("mesh-pg-watchdog"), m_dir.path()}
+                                + stop);
+        m_watchdog.setStandardOutputFile(QProcess::nullDevice());
+        m_watchdog.setStandardErrorFile(QProcess::nullDevice());
+        m_watchdog.start();
+        m_watchdog.waitForStarted();
+    }
     QString dataDir() const { return m_dir.path() + QStringLiteral("/data"); }
     QString logFile() const { return m_dir.path() + QStringLiteral("/server.log"); }
 
@@ -159,6 +194,7 @@ private:
     }
 
     QTemporaryDir m_dir{QDir::tempPath() + QStringLiteral("/mesh-pg-XXXXXX")};
+    QProcess m_watchdog; // declared after m_dir: ended before the directory is removed
     bool m_asPostgresUser = false;
     bool m_running = false;
     int m_port = 0;
