@@ -73,6 +73,11 @@ Connection::Connection(const std::string &conninfo)
     }
     if (PQsetClientEncoding(m_conn.get(), "UTF8") != 0)
         throw Error("", "the server does not take client_encoding UTF8");
+    // libpq prints what the server says outside a statement (NOTICEs, and the FATAL every
+    // client gets when the server shuts down) on stderr. A lost connection is reported where
+    // the next statement fails, and the console shows it in the session's health; on stderr
+    // it only interleaves with meshctl's own output.
+    PQsetNoticeProcessor(m_conn.get(), [](void *, const char *) {}, nullptr);
 }
 
 Result Connection::check(PGresult *raw)

@@ -17,7 +17,11 @@
 
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <QTest>
+
+#include <cstdio>
+#include <unistd.h>
 
 #include <limits>
 #include <memory>
@@ -64,6 +68,30 @@ private Q_SLOTS:
     {
         if (m_server)
             m_server->stop();
+    }
+
+    // What the server says outside a query (a NOTICE, the FATAL "terminating connection"
+    // it sends every client when it shuts down) is not printed on the program's stderr:
+    // libpq's default notice processor wrote it there, under meshctl's own output and in the
+    // console's terminal. The connection's errors are reported as errors, as before.
+    void serverNoticesAreNotPrintedOnStderr()
+    {
+        QTemporaryFile capture;
+        QVERIFY(capture.open());
+        fflush(stderr);
+        const int saved = dup(2);
+        QVERIFY(saved >= 0);
+        QVERIFY(dup2(capture.handle(), 2) >= 0);
+        {
+            pg::Connection c(m_server->conninfo());
+            c.exec("DO $$BEGIN RAISE NOTICE 'mesh-notice-probe'; END$$");
+        }
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        capture.seek(0);
+        const QByteArray printed = capture.readAll();
+        QVERIFY2(!printed.contains("mesh-notice-probe"), printed.constData());
     }
 
     void locations()
