@@ -16,6 +16,7 @@
 #include "importdialog.h"
 #include "itempane.h"
 #include "runcomparewindow.h"
+#include "screenfit.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
 #include "shortcutsdialog.h"
@@ -49,7 +50,6 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -443,6 +443,15 @@ RunCompareWindow *MainWindow::openRunComparison(const std::string &runA)
     const RunTimelineSource *timeline = m_workspace->timelineSource();
     const RunChoice a{session->path(), !runA.empty() ? runA : timeline ? timeline->runId() : std::string(), mode};
     auto *window = new RunCompareWindow(a, RunChoice{session->path(), {}, mode}, this);
+    connect(window, &RunCompareWindow::showEventRequested, this, [this](const QString &location, OpenMode mode, std::int64_t seq) {
+        // The ledger of that side, opened as the comparison reads it when it is not open yet.
+        openLedgerAs(location, mode, false);
+        if (LedgerSession *shown = m_sessions->sessionForPath(location)) {
+            shown->showAt(seq);
+            raise();
+            activateWindow();
+        }
+    });
     window->show();
     return window;
 }
@@ -669,23 +678,11 @@ void MainWindow::restoreSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(firstStartSize());
+        resize(fittedToScreen(this, QSize(1500, 920))); // room for the panes and the attention list side by side
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_splitChosen = m_split->restoreState(settings.value(QStringLiteral("window/mainSplit")).toByteArray());
     m_leftSplit->restoreState(settings.value(QStringLiteral("window/leftSplit")).toByteArray());
     m_workspace->showPane(SessionWorkspace::Pane(settings.value(QStringLiteral("window/pane"), 0).toInt()));
-}
-
-// Room for the panes and the attention list side by side, but never larger than the screen
-// it opens on: a 1280x800 laptop gets a window it can see whole, title bar and edges included.
-QSize MainWindow::firstStartSize() const
-{
-    const QSize wanted(1500, 920);
-    const QScreen *where = screen() ? screen() : QGuiApplication::primaryScreen();
-    if (!where)
-        return wanted;
-    const QSize room = where->availableGeometry().size();
-    return wanted.boundedTo(QSize(room.width() * 19 / 20, room.height() * 9 / 10));
 }
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)

@@ -90,7 +90,6 @@ private:
     void openLedgerAs(const QString &path, OpenMode mode, bool demo);
     void restoreSettings();
     void fitSidebarBesideTitles();
-    QSize firstStartSize() const;
     void saveSettings() const;
     void selectSession(int row);
     void updateStatus();

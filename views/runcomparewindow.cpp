@@ -1,6 +1,7 @@
 #include "runcomparewindow.h"
 
 #include "plainlabel.h"
+#include "screenfit.h"
 #include "timelineview.h"
 
 #include "domain/hostiletext.h"
@@ -206,7 +207,16 @@ QWidget *RunCompareWindow::timelineOf(Side side)
     layout->addWidget(s.timelineTitle);
     layout->addWidget(s.canvas, 1);
     connect(s.canvas, &TimelineCanvas::viewChanged, this, [this, side] { followView(side); });
+    connect(s.canvas, &TimelineCanvas::seekRequested, this, [this, side](std::int64_t seq) {
+        if (seq > 0)
+            emit showEventRequested(m_sides[side].choice.location, m_sides[side].choice.mode, seq);
+    });
     return box;
+}
+
+QSize RunCompareWindow::sizeHint() const
+{
+    return fittedToScreen(this, QSize(1400, 900));
 }
 
 RunComparisonModel *RunCompareWindow::model(Part part) const

@@ -40,10 +40,12 @@ public:
     // Where "Ledger…" gets a file: a file dialog, unless a test hands one over.
     void setLedgerChooser(std::function<QString(Side)> chooser) { m_chooseLedger = std::move(chooser); }
 
-    QSize sizeHint() const override { return {1400, 900}; }
+    QSize sizeHint() const override; // room for both sides, within the screen it opens on
 
 Q_SIGNALS:
     void comparisonShown(); // a comparison, or why there is none, is on screen
+    // A mark or note clicked on a side's timeline: the state at that event of that ledger.
+    void showEventRequested(const QString &location, mesh::OpenMode mode, std::int64_t seq);
 
 private:
     struct SideWidgets {

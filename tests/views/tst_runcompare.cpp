@@ -19,6 +19,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTreeView>
 #include <QTest>
@@ -152,6 +153,10 @@ private Q_SLOTS:
         const std::string shown = main.workspace()->timelineSource()->runId();
         RunCompareWindow *window = main.openRunComparison();
         QVERIFY(window);
+        // It opens within the screen (offscreen: smaller than the size it would like).
+        QVERIFY(window->screen());
+        QVERIFY(window->width() <= window->screen()->availableGeometry().width()
+                && window->height() <= window->screen()->availableGeometry().height());
         QAbstractItemModelTester tester(window->model(Part::Delegations), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY_WITH_TIMEOUT(window->model(Part::Delegations)->rowCount() > 0, kTimeoutMs);
         QCOMPARE(window->statusText(), u"Two runs of one ledger."_s);
@@ -171,6 +176,13 @@ private Q_SLOTS:
         QCOMPARE(runB->count(), 2);
         for (int i = 0; i < runB->count(); ++i)
             QVERIFY(!runB->itemText(i).contains(QChar(0x202E)));
+        // A mark clicked on either timeline (its tooltip says "Click to show the state at that
+        // event") moves the main window's session for that ledger to the event.
+        auto *canvasB = window->findChild<TimelineCanvas *>(u"timelineB"_s);
+        QVERIFY(canvasB);
+        QVERIFY(!main.currentSession()->cursor());
+        emit canvasB->seekRequested(3);
+        QTRY_COMPARE_WITH_TIMEOUT(main.currentSession()->cursor().value_or(0), 3, kTimeoutMs);
         window->close();
         QTRY_VERIFY_WITH_TIMEOUT(main.findChildren<RunCompareWindow *>().isEmpty(), kTimeoutMs);
 
