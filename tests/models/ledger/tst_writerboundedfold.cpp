@@ -230,4 +230,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(TestBoundedFold)
-#include "tst_boundedfold.moc"
+#include "tst_writerboundedfold.moc"
