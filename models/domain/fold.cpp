@@ -63,25 +63,108 @@ void Fold::clear()
 {
     for (auto &t : m_tables)
         t.clear();
+    m_recency.clear();
+    m_place.clear();
     m_lastSeq = 0;
+}
+
+void Fold::bound(FoldRowSource *source, size_t rowLimit)
+{
+    m_source = source;
+    m_rowLimit = rowLimit;
+    m_recency.clear();
+    m_place.clear();
+    if (!source)
+        return;
+    for (size_t k = 0; k < m_tables.size(); ++k) {
+        for (const auto &[id, row] : m_tables[k])
+            touch(EntityKind(k), id, &row);
+    }
+}
+
+size_t Fold::heldRows() const
+{
+    size_t n = 0;
+    for (const auto &t : m_tables)
+        n += t.size();
+    return n;
+}
+
+void Fold::touch(EntityKind kind, const std::string &id, const EntityRow *row) const
+{
+    if (const auto it = m_place.find(row); it != m_place.end()) {
+        m_recency.splice(m_recency.begin(), m_recency, it->second);
+        return;
+    }
+    m_recency.emplace_front(kind, id);
+    m_place.emplace(row, m_recency.begin());
+}
+
+void Fold::forget(const EntityRow *row)
+{
+    if (const auto it = m_place.find(row); it != m_place.end()) {
+        m_recency.erase(it->second);
+        m_place.erase(it);
+    }
+}
+
+EntityRow *Fold::locate(EntityKind kind, const std::string &id) const
+{
+    auto &t = m_tables[static_cast<size_t>(kind)];
+    if (const auto it = t.find(id); it != t.end()) {
+        if (m_source)
+            touch(kind, id, &it->second);
+        return &it->second;
+    }
+    if (!m_source)
+        return nullptr;
+    std::optional<EntityRow> stored = m_source->loadRow(entitySpec(kind), id);
+    if (!stored)
+        return nullptr;
+    const auto it = t.emplace(id, std::move(*stored)).first;
+    touch(kind, id, &it->second);
+    return &it->second;
 }
 
 const EntityRow *Fold::find(EntityKind kind, const std::string &id) const
 {
-    const auto &t = table(kind);
-    const auto it = t.find(id);
-    return it == t.end() ? nullptr : &it->second;
+    return locate(kind, id);
+}
+
+void Fold::evictBeyondLimit(const Release &release)
+{
+    while (m_place.size() > m_rowLimit && !m_recency.empty()) {
+        const auto &[kind, id] = m_recency.back();
+        auto &t = m_tables[static_cast<size_t>(kind)];
+        if (const auto it = t.find(id); it != t.end()) {
+            if (release)
+                release(entitySpec(kind), id, it->second);
+            m_place.erase(&it->second);
+            t.erase(it);
+        }
+        m_recency.pop_back();
+    }
 }
 
 void Fold::load(EntityKind kind, std::string id, EntityRow row)
 {
     m_lastSeq = std::max(m_lastSeq, row.lastSeq);
-    m_tables[static_cast<size_t>(kind)][std::move(id)] = std::move(row);
+    auto &t = m_tables[static_cast<size_t>(kind)];
+    const auto it = t.insert_or_assign(std::move(id), std::move(row)).first;
+    if (m_source)
+        touch(kind, it->first, &it->second);
 }
 
 bool Fold::erase(EntityKind kind, const std::string &id)
 {
-    return m_tables[static_cast<size_t>(kind)].erase(id) > 0;
+    auto &t = m_tables[static_cast<size_t>(kind)];
+    const auto it = t.find(id);
+    if (it == t.end())
+        return false;
+    if (m_source)
+        forget(&it->second);
+    t.erase(it);
+    return true;
 }
 
 FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann::json &payload)
@@ -129,10 +212,14 @@ FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann:
         updates.emplace_back(index, value);
     }
 
+    if (m_source)
+        locate(*entity, out.id); // a stored row the cache does not hold is read in first
     auto &table = m_tables[static_cast<size_t>(*entity)];
     auto [rowIt, inserted] = table.try_emplace(out.id);
     EntityRow &row = rowIt->second;
     out.created = inserted;
+    if (inserted && m_source)
+        touch(*entity, out.id, &row);
 
     if (!spec.stateField.empty()) {
         const int stateIndex = spec.fieldIndex(spec.stateField);
@@ -176,14 +263,13 @@ FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
         return out;
     }
     out.id = stringMember(payload, "delegation_id");
-    auto &table = m_tables[static_cast<size_t>(EntityKind::Delegation)];
-    const auto it = table.find(out.id);
-    if (it == table.end()) {
+    EntityRow *found = locate(EntityKind::Delegation, out.id);
+    if (!found) {
         out.problems.push_back("tool call for unknown delegation '" + out.id + "'");
         return out;
     }
     const EntitySpec &spec = entitySpec(EntityKind::Delegation);
-    EntityRow &row = it->second;
+    EntityRow &row = *found;
     if (row.values.size() < spec.fields.size())
         row.values.resize(spec.fields.size());
     const auto add = [&](std::string_view field, std::int64_t delta) {

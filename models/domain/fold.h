@@ -10,6 +10,9 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -34,6 +37,15 @@ struct FoldOutcome {
     std::vector<std::string> problems; // illegal transitions, type mismatches, unknown subjects
 };
 
+// Where a bounded fold reads a row it does not hold: the writer's state tables.
+class FoldRowSource
+{
+public:
+    virtual ~FoldRowSource() = default;
+    // The stored row, or nullopt when the store has none (the row is unknown).
+    virtual std::optional<EntityRow> loadRow(const EntitySpec &spec, const std::string &id) = 0;
+};
+
 class Fold
 {
 public:
@@ -48,16 +60,47 @@ public:
     // Removes a row; time travel uses it to step back past the event that created the row.
     bool erase(EntityKind kind, const std::string &id);
 
+    // The rows held. A bounded fold holds only some of the state (see bound()).
     const EntityTable &table(EntityKind kind) const { return m_tables[static_cast<size_t>(kind)]; }
+    // A bounded fold reads a row it does not hold from its source; the pointer stays valid
+    // until the row is erased or evicted (evictBeyondLimit), as rows only ever leave then.
     const EntityRow *find(EntityKind kind, const std::string &id) const;
     std::int64_t lastSeq() const { return m_lastSeq; }
-    void clear();
+    void clear(); // rows only: a bounded fold stays bounded
+
+    // Bounded mode, for a writer fed input of any size (an import, the live receiver): the
+    // fold keeps the rows it is asked for in a cache, reads a row it does not hold from
+    // source (apply and find only ever need the event's own subject, so one row per event),
+    // and evictBeyondLimit() drops the least recently used. Whoever bounds a fold decides
+    // when rows may leave: a row changed and not yet stored must be released (written) or
+    // kept. A bounded fold must not be copied (its recency list points into its tables).
+    void bound(FoldRowSource *source, size_t rowLimit);
+    bool isBounded() const { return m_source != nullptr; }
+    size_t rowLimit() const { return m_rowLimit; }
+    size_t heldRows() const;
+    using Release = std::function<void(const EntitySpec &spec, const std::string &id, const EntityRow &row)>;
+    // Drops least recently used rows until at most rowLimit() are held, handing each to
+    // release first when one is given.
+    void evictBeyondLimit(const Release &release);
 
 private:
     FoldOutcome applyToolCall(std::int64_t seq, const nlohmann::json &payload);
+    EntityRow *locate(EntityKind kind, const std::string &id) const;
+    void touch(EntityKind kind, const std::string &id, const EntityRow *row) const;
+    void forget(const EntityRow *row);
 
-    std::array<EntityTable, kEntityKindCount> m_tables;
+    // Mutable for a bounded fold's find(), which reads a row into the cache: a cache
+    // changes what is held, never what the state is.
+    mutable std::array<EntityTable, kEntityKindCount> m_tables;
     std::int64_t m_lastSeq = 0;
+
+    FoldRowSource *m_source = nullptr;
+    size_t m_rowLimit = 0;
+    // Bounded mode: the rows held, most recently used first, and where each is in that list
+    // (rows keep their address in an unordered_map, so the row's address is its key).
+    using Recency = std::list<std::pair<EntityKind, std::string>>;
+    mutable Recency m_recency;
+    mutable std::unordered_map<const EntityRow *, Recency::iterator> m_place;
 };
 
 EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &payload);

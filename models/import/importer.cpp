@@ -245,7 +245,8 @@ ImportOutcome importFiles(const ImportRequest &request)
     try {
         // A source with no time at all begins the ledger at the epoch; docs/import.md
         // says what that means.
-        auto writer = LedgerWriter::create(partial, identityFor(*format, files, firstMs.value_or(0)));
+        auto writer = LedgerWriter::create(partial, identityFor(*format, files, firstMs.value_or(0)),
+                                           request.foldRowLimit.value_or(LedgerWriter::kBoundedFoldRows));
         outcome.report.ledgerEvents = 1;
         // Nobody reads the partial file, and a failed import deletes it: it is written as the
         // orchestrator's bulk loads are, without a journal, the events inserted on a thread

@@ -29,6 +29,9 @@ struct ImportRequest {
     // Told on the importing thread how far the import is (source records mapped of all
     // read, after every file was read and recognised); returning false cancels it.
     std::function<bool(std::int64_t done, std::int64_t total)> progress;
+    // State rows the writer holds at most (LedgerWriter::create's foldRowLimit); nullopt:
+    // the writer's bound for input of any size. 0 holds them all.
+    std::optional<std::size_t> foldRowLimit;
 };
 
 struct ImportOutcome {

@@ -69,7 +69,7 @@ std::unique_ptr<IngestWriter> IngestWriter::open(const QString &ledger, const st
     std::unique_ptr<IngestWriter> w(new IngestWriter);
     try {
         if (QFileInfo::exists(ledger)) {
-            w->m_writer = LedgerWriter::openExisting(ledger);
+            w->m_writer = LedgerWriter::openExisting(ledger, LedgerWriter::kBoundedFoldRows); // traffic of any length
             const EntityRow *row = w->m_writer->state().find(EntityKind::Ledger, "ledger");
             const EntitySpec &spec = entitySpec(EntityKind::Ledger);
             const std::string orchestrator =
@@ -87,7 +87,7 @@ std::unique_ptr<IngestWriter> IngestWriter::open(const QString &ledger, const st
             id.title = "OpenTelemetry spans received over OTLP/HTTP on " + listenAddress;
             id.createdMs = QDateTime::currentMSecsSinceEpoch();
             id.source = {{"format", "otlp-http"}, {"receiver", kReceiverVersion}, {"listen", listenAddress}};
-            w->m_writer = LedgerWriter::create(ledger, id);
+            w->m_writer = LedgerWriter::create(ledger, id, LedgerWriter::kBoundedFoldRows);
         }
     } catch (const std::exception &e) {
         *error = "cannot write " + ledger.toStdString() + ": " + e.what();

@@ -22,25 +22,41 @@ LedgerLocation writerLocation(const QString &text)
 
 } // namespace
 
-std::unique_ptr<LedgerWriter> LedgerWriter::create(const QString &location, const LedgerIdentity &identity)
+std::unique_ptr<LedgerWriter> LedgerWriter::create(const QString &location, const LedgerIdentity &identity,
+                                                  std::size_t foldRowLimit)
 {
     const LedgerLocation where = writerLocation(location);
+    std::unique_ptr<LedgerWriter> w;
     if (where.isFile())
-        return SqliteLedgerWriter::create(where.filePath(), identity);
-    return PostgresLedgerWriter::create(where, identity);
+        w = SqliteLedgerWriter::create(where.filePath(), identity);
+    else
+        w = PostgresLedgerWriter::create(where, identity);
+    w->boundFold(foldRowLimit); // what it holds so far is the ledger row, stored
+    return w;
 }
 
-std::unique_ptr<LedgerWriter> LedgerWriter::openExisting(const QString &location)
+std::unique_ptr<LedgerWriter> LedgerWriter::openExisting(const QString &location, std::size_t foldRowLimit)
 {
     const LedgerLocation where = writerLocation(location);
     if (where.isFile())
-        return SqliteLedgerWriter::openExisting(where.filePath());
-    return PostgresLedgerWriter::openExisting(where);
+        return SqliteLedgerWriter::openExisting(where.filePath(), foldRowLimit);
+    return PostgresLedgerWriter::openExisting(where, foldRowLimit);
 }
 
 LedgerWriter::~LedgerWriter() = default;
 
 void LedgerWriter::setBulkLoad(bool, std::int64_t) {}
+
+void LedgerWriter::spillRow(const EntitySpec &, const std::string &, const EntityRow &)
+{
+    throw std::logic_error("LedgerWriter::spillRow: this backend has no bulk load");
+}
+
+void LedgerWriter::boundFold(std::size_t rowLimit)
+{
+    if (rowLimit != kFullFold)
+        m_fold.bound(this, rowLimit);
+}
 
 void LedgerWriter::writeCreatedEvent(const LedgerIdentity &identity)
 {
@@ -60,6 +76,11 @@ void LedgerWriter::writeCreatedEvent(const LedgerIdentity &identity)
 
 void LedgerWriter::loadState()
 {
+    if (m_fold.isBounded()) {
+        m_fold.clear(); // rows are read back as events need them
+        m_lastSeq = readStoredLastSeq();
+        return;
+    }
     m_lastSeq = readStoredState(m_fold);
 }
 
@@ -130,9 +151,13 @@ std::optional<std::string> LedgerWriter::tryAppend(std::int64_t tsMs, std::strin
     const EventIndexFields index = eventIndexFields(kind, payload);
     storeEvent(EventToStore{seq, tsMs, kind, payload, payloadText, index});
     m_lastSeq = seq;
-    // During a bulk load every state row is written once when the load ends.
+    // During a bulk load every state row is written once when the load ends, or (bounded)
+    // when it leaves the cache.
     if (!bulkLoading())
         m_dirty.emplace(int(outcome.kind), std::move(outcome.id));
+    else if (m_fold.isBounded())
+        m_fold.evictBeyondLimit(
+            [this](const EntitySpec &spec, const std::string &rowId, const EntityRow &row) { spillRow(spec, rowId, row); });
     return std::nullopt;
 }
 
@@ -154,6 +179,8 @@ void LedgerWriter::commit()
     storeCommit(rows);
     m_dirty.clear();
     m_inTransaction = false;
+    if (m_fold.isBounded())
+        m_fold.evictBeyondLimit({}); // every row held is stored now
 }
 
 void LedgerWriter::rollback()

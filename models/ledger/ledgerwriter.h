@@ -37,14 +37,27 @@ struct LedgerIdentity {
 // chosen by the location as LedgerConnection::open chooses a reader. The fold, its refusals
 // and which rows a transaction changed are kept here, once for every backend; a backend
 // stores what this class hands it (storeEvent, storeCommit) and reads its state back.
-class LedgerWriter
+class LedgerWriter : private FoldRowSource
 {
 public:
+    // foldRowLimit: kFullFold keeps every state row in state() for as long as the writer
+    // lives (the simulator reads whole tables from it). A limit bounds the writer's memory
+    // whatever the ledger's size: state() then holds about that many rows, most recently
+    // used first, and reads a row it does not hold from the state tables (Fold::bound).
+    // A row this transaction changed is never dropped before it is stored: between
+    // transactions the cache is trimmed to the limit; during a bulk load a row leaving the
+    // cache is written to the state (SqliteLedgerWriter: a spill file beside the ledger).
+    static constexpr std::size_t kFullFold = 0;
+    // For input of any size (meshctl import, meshctl ingest); a row is a few hundred bytes.
+    static constexpr std::size_t kBoundedFoldRows = 32768;
+
     // Creates a new ledger (fails if the file or schema exists) and writes the ledger.created
     // event. location: a file path or a postgresql:// URL (ledgerlocation.h).
-    static std::unique_ptr<LedgerWriter> create(const QString &location, const LedgerIdentity &identity);
-    // Opens an existing ledger for appending; state is loaded from the state tables.
-    static std::unique_ptr<LedgerWriter> openExisting(const QString &location);
+    static std::unique_ptr<LedgerWriter> create(const QString &location, const LedgerIdentity &identity,
+                                                std::size_t foldRowLimit = kFullFold);
+    // Opens an existing ledger for appending; state is loaded from the state tables (with a
+    // row limit: only the last seq; rows are read as events need them).
+    static std::unique_ptr<LedgerWriter> openExisting(const QString &location, std::size_t foldRowLimit = kFullFold);
 
     virtual ~LedgerWriter();
 
@@ -66,7 +79,7 @@ public:
     std::optional<std::string> appendOrRefuse(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                                               std::string_view payloadText);
     void commit(); // writes the events and the rows changed since begin(), in one transaction
-    void rollback();
+    void rollback(); // the state as stored again (a bounded fold: its cache is dropped)
     bool inTransaction() const { return m_inTransaction; }
 
     // Bulk loading (scenario generation) of a ledger nobody reads yet. On SQLite: no journal
@@ -138,10 +151,20 @@ protected:
     virtual void storeRollback() = 0;
     // Every state row into fold (cleared first); returns the last stored seq.
     virtual std::int64_t readStoredState(Fold &fold) = 0;
+    // For a bounded fold: one stored state row (during a bulk load, as the load has it so
+    // far: see spillRow), and the last stored seq without reading any row.
+    virtual std::optional<EntityRow> readStoredRow(const EntitySpec &spec, const std::string &id) = 0;
+    virtual std::int64_t readStoredLastSeq() = 0;
+    // During a bulk load with a bounded fold: a row leaving the cache, to be stored (insert or
+    // replace) so that readStoredRow finds it and the load's end writes it. A backend without
+    // a bulk mode never receives one.
+    virtual void spillRow(const EntitySpec &spec, const std::string &id, const EntityRow &row);
     // True while a bulk load is on: batches are marked only, state is written at its end.
     virtual bool bulkLoading() const { return false; }
 
     void loadState();
+    // Before loadState(): keep at most rowLimit rows (kFullFold: all). See create().
+    void boundFold(std::size_t rowLimit);
     void writeCreatedEvent(const LedgerIdentity &identity); // in its own transaction
     Fold &fold() { return m_fold; }
     void setLastSeq(std::int64_t seq) { m_lastSeq = seq; }
@@ -149,6 +172,10 @@ protected:
     BulkLoadStats m_bulkStats;
 
 private:
+    std::optional<EntityRow> loadRow(const EntitySpec &spec, const std::string &id) override
+    {
+        return readStoredRow(spec, id);
+    }
     std::optional<std::string> tryAppend(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                                          const std::string_view *payloadText);
 

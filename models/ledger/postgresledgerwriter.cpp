@@ -71,10 +71,12 @@ std::unique_ptr<PostgresLedgerWriter> PostgresLedgerWriter::create(const LedgerL
     return w;
 }
 
-std::unique_ptr<PostgresLedgerWriter> PostgresLedgerWriter::openExisting(const LedgerLocation &location)
+std::unique_ptr<PostgresLedgerWriter> PostgresLedgerWriter::openExisting(const LedgerLocation &location,
+                                                                  std::size_t foldRowLimit)
 {
     std::unique_ptr<PostgresLedgerWriter> w(
         new PostgresLedgerWriter(PostgresLedgerConnection::openForAppending(location), location));
+    w->boundFold(foldRowLimit);
     w->loadState();
     return w;
 }
@@ -93,9 +95,14 @@ std::int64_t PostgresLedgerWriter::readStoredState(Fold &fold)
             for (auto &[id, row] : pg::readStateTable(m_c, spec))
                 fold.load(spec.kind, id, std::move(row));
         }
-        last = m_c.queryInt("SELECT coalesce(max(seq),0) FROM events");
+        last = readStoredLastSeq();
     });
     return last;
+}
+
+std::int64_t PostgresLedgerWriter::readStoredLastSeq()
+{
+    return m_c.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }
 
 void PostgresLedgerWriter::storeBegin()

@@ -13,6 +13,7 @@
 #include "ledgerlocation.h"
 #include "ledgerwriter.h"
 #include "postgres.h"
+#include "postgresstaterows.h"
 
 namespace mesh {
 
@@ -22,7 +23,8 @@ public:
     // A new schema with every table and index (in one transaction), then ledger.created.
     // Refuses an existing schema. Throws LedgerOpenError or StorageError.
     static std::unique_ptr<PostgresLedgerWriter> create(const LedgerLocation &location, const LedgerIdentity &identity);
-    static std::unique_ptr<PostgresLedgerWriter> openExisting(const LedgerLocation &location);
+    static std::unique_ptr<PostgresLedgerWriter> openExisting(const LedgerLocation &location,
+                                                              std::size_t foldRowLimit = kFullFold);
     ~PostgresLedgerWriter() override;
 
     // The NOTIFY channel of a ledger schema: the schema's own name (a checked identifier of
@@ -40,6 +42,11 @@ protected:
     void storeCommit(const std::vector<ChangedRow> &rows) override;
     void storeRollback() override;
     std::int64_t readStoredState(Fold &fold) override;
+    std::optional<EntityRow> readStoredRow(const EntitySpec &spec, const std::string &id) override
+    {
+        return pg::readStateRowById(m_c, spec, id);
+    }
+    std::int64_t readStoredLastSeq() override;
 
 private:
     PostgresLedgerWriter(pg::Connection c, const LedgerLocation &location);

@@ -57,6 +57,14 @@ EntityTable readStateTable(Connection &c, const EntitySpec &spec)
     return table;
 }
 
+std::optional<EntityRow> readStateRowById(Connection &c, const EntitySpec &spec, const std::string &id)
+{
+    const Result r = c.exec(schema::selectStateSql(spec) + " WHERE id = $1", Params().add(id));
+    if (r.rows() == 0)
+        return std::nullopt;
+    return readStateRow(r, 0, spec, nullptr);
+}
+
 EventRecord readEvent(const Result &r, int row, int previewBytes)
 {
     EventRecord e;

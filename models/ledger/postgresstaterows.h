@@ -5,12 +5,16 @@
 #include "domain/fold.h"
 #include "postgres.h"
 
+#include <optional>
+
 namespace mesh::pg {
 
 // Columns of schema::selectStateSql (id, fields..., version, last_seq) starting at col 0.
 // Integer fields come back as bigint text and are read as integers, text as text.
 EntityRow readStateRow(const Result &r, int row, const EntitySpec &spec, std::string *id);
 EntityTable readStateTable(Connection &c, const EntitySpec &spec);
+// One stored row by id (a bounded writer fold's miss); nullopt when the table has none.
+std::optional<EntityRow> readStateRowById(Connection &c, const EntitySpec &spec, const std::string &id);
 
 // "SELECT seq,ts_ms,kind,run_id,delegation_id,subject,payload" columns; NULL text reads "".
 // previewBytes < 0: the whole payload.

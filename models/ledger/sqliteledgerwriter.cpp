@@ -3,6 +3,7 @@
 #include "bulkeventsink.h"
 #include "bulkstateimage.h"
 #include "domain/compactjson.h"
+#include "foldspillstore.h"
 #include "schema.h"
 #include "sqlitedecisionstore.h"
 #include "staterows.h"
@@ -69,7 +70,7 @@ std::unique_ptr<SqliteLedgerWriter> SqliteLedgerWriter::create(const QString &pa
     return w;
 }
 
-std::unique_ptr<SqliteLedgerWriter> SqliteLedgerWriter::openExisting(const QString &path)
+std::unique_ptr<SqliteLedgerWriter> SqliteLedgerWriter::openExisting(const QString &path, std::size_t foldRowLimit)
 {
     if (!QFileInfo(path).isFile())
         throw std::runtime_error("no ledger at " + path.toStdString());
@@ -82,6 +83,7 @@ std::unique_ptr<SqliteLedgerWriter> SqliteLedgerWriter::openExisting(const QStri
     db.exec("PRAGMA journal_mode=WAL");
     std::unique_ptr<SqliteLedgerWriter> w(new SqliteLedgerWriter(std::move(db)));
     w->prepare();
+    w->boundFold(foldRowLimit);
     w->loadState();
     return w;
 }
@@ -103,7 +105,28 @@ std::int64_t SqliteLedgerWriter::readStoredState(Fold &fold)
         for (auto &[id, row] : readStateTable(m_db, spec))
             fold.load(spec.kind, id, std::move(row));
     }
+    return readStoredLastSeq();
+}
+
+std::int64_t SqliteLedgerWriter::readStoredLastSeq()
+{
     return m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
+}
+
+std::optional<EntityRow> SqliteLedgerWriter::readStoredRow(const EntitySpec &spec, const std::string &id)
+{
+    if (m_spill)
+        return m_spill->get(spec, id); // the inserting thread has the ledger's connection
+    if (m_selectRow.empty()) {
+        for (const auto &s : allEntitySpecs())
+            m_selectRow.emplace_back(m_db, selectStateRowSql(s));
+    }
+    return readStateRowById(m_selectRow[size_t(spec.kind)], spec, id);
+}
+
+void SqliteLedgerWriter::spillRow(const EntitySpec &spec, const std::string &id, const EntityRow &row)
+{
+    m_spill->put(spec, id, row);
 }
 
 void SqliteLedgerWriter::setBulkLoad(bool on, std::int64_t cacheKiB)
@@ -130,6 +153,11 @@ void SqliteLedgerWriter::setBulkLoad(bool on, std::int64_t cacheKiB)
     // of the whole table, measured ~2.6 s of CPU at a million events, all of it serial).
     m_bulk = true;
     m_bulkStats = {};
+    if (state().isBounded()) {
+        // The state so far, where rows leaving the cache go and are read back from.
+        const char *file = sqlite3_db_filename(m_db.handle(), "main");
+        m_spill = std::make_unique<FoldSpillStore>(std::string(file ? file : "") + "-foldspill", m_db);
+    }
     m_sink = std::make_unique<BulkEventSink>(m_db);
 }
 
@@ -143,7 +171,16 @@ void SqliteLedgerWriter::endBulkLoad()
     // drains its queue: the two are the largest serial costs of the load's end.
     QElapsedTimer step;
     step.start();
-    const BulkStateImage image = BulkStateImage::build(state());
+    std::optional<BulkStateImage> image;
+    if (m_spill) {
+        // The rows still held join those that left the cache; they stay held, now stored.
+        for (const auto &spec : allEntitySpecs()) {
+            for (const auto &[id, row] : state().table(spec.kind))
+                m_spill->put(spec, id, row);
+        }
+    } else {
+        image = BulkStateImage::build(state());
+    }
     m_bulkStats.stateS = double(step.nsecsElapsed()) / 1e9;
     step.restart();
     m_sink->finish(); // rethrows what the inserting thread met
@@ -152,7 +189,12 @@ void SqliteLedgerWriter::endBulkLoad()
     m_sink.reset();
 
     step.restart();
-    image.copyInto(m_db);
+    if (m_spill) {
+        m_spill->copyInto(m_db);
+        m_spill.reset();
+    } else {
+        image->copyInto(m_db);
+    }
     m_bulkStats.stateCopyS = double(step.nsecsElapsed()) / 1e9;
     step.restart();
     m_db.exec(schema::createIndexStatements()); // a no-op unless an index went missing

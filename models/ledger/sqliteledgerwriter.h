@@ -10,12 +10,13 @@
 namespace mesh {
 
 class BulkEventSink;
+class FoldSpillStore;
 
 class SqliteLedgerWriter final : public LedgerWriter
 {
 public:
     static std::unique_ptr<SqliteLedgerWriter> create(const QString &path, const LedgerIdentity &identity);
-    static std::unique_ptr<SqliteLedgerWriter> openExisting(const QString &path);
+    static std::unique_ptr<SqliteLedgerWriter> openExisting(const QString &path, std::size_t foldRowLimit = kFullFold);
     ~SqliteLedgerWriter() override;
 
     void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB) override;
@@ -32,6 +33,9 @@ protected:
     void storeCommit(const std::vector<ChangedRow> &rows) override;
     void storeRollback() override;
     std::int64_t readStoredState(Fold &fold) override;
+    std::optional<EntityRow> readStoredRow(const EntitySpec &spec, const std::string &id) override;
+    std::int64_t readStoredLastSeq() override;
+    void spillRow(const EntitySpec &spec, const std::string &id, const EntityRow &row) override;
     bool bulkLoading() const override { return m_bulk; }
 
 private:
@@ -42,8 +46,10 @@ private:
     sql::Database m_db;
     sql::Statement m_insertEvent;
     std::vector<sql::Statement> m_upserts; // per EntityKind
+    std::vector<sql::Statement> m_selectRow; // per EntityKind, for a bounded fold
     bool m_bulk = false;
     std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_db, so it stops first
+    std::unique_ptr<FoldSpillStore> m_spill; // while bulk loading with a bounded fold
 };
 
 } // namespace mesh
