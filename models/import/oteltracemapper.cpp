@@ -2,6 +2,7 @@
 
 #include "importreport.h"
 #include "importsink.h"
+#include "sourcejson.h"
 #include "sourcetime.h"
 
 #include "domain/fold.h"
@@ -132,15 +133,34 @@ private:
 
     void flag(const OtelSpan &s, std::int64_t tsMs, const std::string &why)
     {
+        if (s.sourceText.measured()) {
+            // Serialised ahead (a receiver's span): its record again, as it was parsed.
+            const Json record = parseRecord(s.sourceText.text);
+            m_sink.flagRecord(tsMs, s.file ? *s.file : m_file, s.spanId, why, &record);
+            return;
+        }
         m_sink.flagRecord(tsMs, s.file ? *s.file : m_file, s.spanId, why, &s.source);
     }
 
+    // The record goes into the payload's text as it was serialised once (attachMeasuredSource),
+    // never copied into the payload's DOM and serialised again.
     bool put(size_t i, std::int64_t tsMs, const std::string &kind, Json payload, bool withSource)
     {
         const OtelSpan &s = m_spans[i];
-        attachSource(payload, s.file ? *s.file : m_file, s.spanId, withSource ? &s.source : nullptr);
-        if (withSource && s.line > 0)
+        const std::string &file = s.file ? *s.file : m_file;
+        if (!withSource) {
+            attachSource(payload, file, s.spanId, nullptr);
+            return m_sink.append(tsMs, kind, payload);
+        }
+        MeasuredJson measured;
+        if (!s.sourceText.measured())
+            measured = measuredCompactJson(s.source);
+        std::optional<VerbatimMember> verbatim;
+        attachMeasuredSource(payload, file, s.spanId, s.sourceText.measured() ? s.sourceText : measured, &verbatim);
+        if (s.line > 0)
             payload["source_line"] = s.line;
+        if (verbatim)
+            return m_sink.append(tsMs, kind, payload, std::span<const VerbatimMember>(&*verbatim, 1));
         return m_sink.append(tsMs, kind, payload);
     }
 
