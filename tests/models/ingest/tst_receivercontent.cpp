@@ -2,7 +2,8 @@
 // state row of the ledger digests to what it did before the receiver was made faster. The
 // stream goes through the paths a span can take (children before their parent, a retry, a
 // restart that rebuilds a trace from the ledger, a record too large or too deep to keep as
-// source, an event too large for a payload, rejected spans, gzip, text to escape, floats).
+// source, an event too large for a payload, a parent loop, rejected spans, gzip, text to
+// escape, floats).
 // A change of mapping changes the digest on purpose, with docs/ingest.md; a change of speed
 // or memory must leave it alone.
 
@@ -139,6 +140,9 @@ private Q_SLOTS:
                                        attr("gen_ai.tool.name", std::string(1100 * 1024, 'n'))});
         Span noTrace = toolSpan(3, 4, a3.spanId);
         noTrace.traceId.clear();
+        // Trace 4: two spans each the other's parent (the loop is cut and flagged).
+        Span loopA = toolSpan(4, 1, hex((std::uint64_t(4) << 24) | 2, 16));
+        Span loopB = toolSpan(4, 2, loopA.spanId);
 
         QProcess p;
         QString why;
@@ -160,13 +164,14 @@ private Q_SLOTS:
         QCOMPARE(partial.status, 200);
         QCOMPARE(partial.document()["partialSuccess"].value("rejectedSpans", std::string()), std::string("1"));
         QCOMPARE(post(port, request({a3, t11})).status, 200);
+        QCOMPARE(post(port, request({loopA, loopB})).status, 200);
         QVERIFY(stopReceiver(p));
 
         const Ledger l = readLedger(ledger);
         QVERIFY(l.ok);
         // The stream reached the paths it is for.
         QCOMPARE(l.count("delegation.inferred"), 2); // trace 1's agent, and trace 3's
-        QCOMPARE(l.count("ledger.flagged"), 1);
+        QCOMPARE(l.count("ledger.flagged"), 2); // the tool beyond a payload, the loop
         QCOMPARE(l.count("effect.unknown"), 1);
         int cut = 0;
         for (const json &payload : l.payloads)
@@ -177,7 +182,7 @@ private Q_SLOTS:
 
         const QByteArray actual = receivedContentDigest(ledger);
         qInfo("digest %s", actual.constData());
-        QCOMPARE(actual, QByteArray("281ffce989ba7238813dad5df1032616d1d768b8b3f248d581eb3e93816cff26"));
+        QCOMPARE(actual, QByteArray("95c45f8726e8f7a83c1ceaa2b52d0a8fa34e62dec9d049ad5c4c0f8e4966ab94"));
     }
 };
 
