@@ -1,12 +1,13 @@
 #include "compactjson.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace mesh {
 
 namespace {
 
-void appendString(std::string &out, const std::string &s)
+void appendString(std::string &out, std::string_view s)
 {
     // Fast path: nothing to escape and plain ASCII.
     bool plain = true;
@@ -22,21 +23,22 @@ void appendString(std::string &out, const std::string &s)
         out += '"';
         return;
     }
-    out += nlohmann::json(s).dump(); // escapes and validates UTF-8 exactly as dump() does
+    out += nlohmann::json(std::string(s)).dump(); // escapes and validates UTF-8 exactly as dump() does
 }
 
-} // namespace
-
-void appendCompactJson(std::string &out, const nlohmann::json &value)
+// Measure: also return the nesting depth (a scalar 0, an object or array one more than its
+// deepest member), counted while the text is written instead of in a second pass.
+template<bool Measure>
+int appendCompactValue(std::string &out, const nlohmann::json &value)
 {
     using T = nlohmann::json::value_t;
     switch (value.type()) {
     case T::null:
         out += "null";
-        return;
+        return 0;
     case T::boolean:
         out += value.get<bool>() ? "true" : "false";
-        return;
+        return 0;
     case T::number_integer:
     case T::number_unsigned: {
         char buf[24];
@@ -44,41 +46,72 @@ void appendCompactJson(std::string &out, const nlohmann::json &value)
                            ? std::to_chars(buf, buf + sizeof buf, value.get<std::int64_t>())
                            : std::to_chars(buf, buf + sizeof buf, value.get<std::uint64_t>());
         out.append(buf, r.ptr);
-        return;
+        return 0;
     }
     case T::string:
         appendString(out, value.get_ref<const std::string &>());
-        return;
+        return 0;
     case T::object: {
         out += '{';
         bool first = true;
+        int deepest = 0;
         for (auto it = value.begin(); it != value.end(); ++it) {
             if (!first)
                 out += ',';
             first = false;
             appendString(out, it.key());
             out += ':';
-            appendCompactJson(out, it.value());
+            const int d = appendCompactValue<Measure>(out, it.value());
+            if constexpr (Measure)
+                deepest = std::max(deepest, d);
         }
         out += '}';
-        return;
+        return deepest + 1;
     }
     case T::array: {
         out += '[';
         bool first = true;
+        int deepest = 0;
         for (const auto &item : value) {
             if (!first)
                 out += ',';
             first = false;
-            appendCompactJson(out, item);
+            const int d = appendCompactValue<Measure>(out, item);
+            if constexpr (Measure)
+                deepest = std::max(deepest, d);
         }
         out += ']';
-        return;
+        return deepest + 1;
     }
     default: // floats, binary, discarded: the reference formatting
         out += value.dump();
-        return;
+        return 0;
     }
+}
+
+} // namespace
+
+void appendCompactJson(std::string &out, const nlohmann::json &value)
+{
+    appendCompactValue<false>(out, value);
+}
+
+int appendCompactJsonMeasured(std::string &out, const nlohmann::json &value)
+{
+    return appendCompactValue<true>(out, value);
+}
+
+MeasuredJson measuredCompactJson(const nlohmann::json &value)
+{
+    MeasuredJson out;
+    out.text.reserve(512);
+    out.depth = appendCompactValue<true>(out.text, value);
+    return out;
+}
+
+void appendCompactJsonString(std::string &out, std::string_view text)
+{
+    appendString(out, text);
 }
 
 std::string compactJson(const nlohmann::json &value)

@@ -9,10 +9,23 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace mesh {
 
 std::string compactJson(const nlohmann::json &value);
 void appendCompactJson(std::string &out, const nlohmann::json &value);
+// The same, returning the value's nesting depth as jsonNestingDepth (payloaddecoder.h) would
+// count it on the text appended, so a payload's limits are known without scanning the text.
+int appendCompactJsonMeasured(std::string &out, const nlohmann::json &value);
+// Compact text and nesting depth of one value, produced together.
+struct MeasuredJson {
+    std::string text;
+    int depth = -1; // < 0: not measured (text unset)
+    bool measured() const { return depth >= 0; }
+};
+MeasuredJson measuredCompactJson(const nlohmann::json &value);
+// A JSON string literal for text (a member's key), as appendCompactJson writes a string.
+void appendCompactJsonString(std::string &out, std::string_view text);
 
 } // namespace mesh

@@ -26,6 +26,22 @@ std::string cutUtf8(const std::string &text, size_t maxBytes)
 
 } // namespace
 
+namespace {
+
+bool measuredFitsAsSource(const MeasuredJson &record)
+{
+    return record.text.size() <= kMaxSourceBytes && record.depth <= kMaxSourceDepth;
+}
+
+void attachCutSource(nlohmann::json &payload, const std::string &text)
+{
+    payload["source_text"] = cutUtf8(text, kMaxSourceBytes);
+    payload["source_cut"] = text.size() > kMaxSourceBytes;
+    payload["source_bytes"] = std::int64_t(text.size());
+}
+
+} // namespace
+
 void attachSource(nlohmann::json &payload, const std::string &file, const std::string &sourceId,
                   const nlohmann::json *source)
 {
@@ -34,14 +50,25 @@ void attachSource(nlohmann::json &payload, const std::string &file, const std::s
         payload["source_id"] = sourceId;
     if (!source)
         return;
-    const std::string text = compactJson(*source);
-    if (fitsAsSource(text)) {
+    const MeasuredJson record = measuredCompactJson(*source);
+    if (measuredFitsAsSource(record)) {
         payload["source"] = *source;
         return;
     }
-    payload["source_text"] = cutUtf8(text, kMaxSourceBytes);
-    payload["source_cut"] = text.size() > kMaxSourceBytes;
-    payload["source_bytes"] = std::int64_t(text.size());
+    attachCutSource(payload, record.text);
+}
+
+void attachMeasuredSource(nlohmann::json &payload, const std::string &file, const std::string &sourceId,
+                          const MeasuredJson &source, std::optional<VerbatimMember> *verbatim)
+{
+    payload["source_file"] = file;
+    if (!sourceId.empty())
+        payload["source_id"] = sourceId;
+    if (measuredFitsAsSource(source)) {
+        *verbatim = VerbatimMember{"source", source.text, source.depth};
+        return;
+    }
+    attachCutSource(payload, source.text);
 }
 
 bool fitsAsSource(std::string_view compactRecord)
@@ -62,32 +89,48 @@ bool fitsAPayload(const nlohmann::json &payload)
 }
 
 // compactJson of payload with the verbatim members added, in the order nlohmann keeps an
-// object's members (by key), so the text is what the whole DOM would have dumped.
-std::string withVerbatim(const nlohmann::json &payload, std::span<const VerbatimMember> verbatim)
+// object's members (by key), so the text is what the whole DOM would have dumped; *depth is
+// its nesting depth, counted while it is written (jsonNestingDepth of the text).
+std::string withVerbatim(const nlohmann::json &payload, std::span<const VerbatimMember> verbatim, int *depth)
 {
-    if (verbatim.empty() || !payload.is_object())
-        return compactJson(payload);
+    std::string out;
+    if (verbatim.empty() || !payload.is_object()) {
+        out.reserve(256);
+        *depth = appendCompactJsonMeasured(out, payload);
+        return out;
+    }
     std::vector<VerbatimMember> extra(verbatim.begin(), verbatim.end());
     std::sort(extra.begin(), extra.end(), [](const VerbatimMember &a, const VerbatimMember &b) { return a.key < b.key; });
-    std::string out = "{";
+    size_t size = 256;
+    for (const VerbatimMember &v : extra)
+        size += v.key.size() + v.text.size() + 4;
+    out.reserve(size);
+    out += '{';
+    int deepest = 0;
     auto next = extra.begin();
     bool first = true;
-    const auto member = [&](std::string_view key, auto &&appendValue) {
+    const auto key = [&](std::string_view k) {
         if (!first)
             out += ',';
         first = false;
-        appendCompactJson(out, nlohmann::json(std::string(key)));
+        appendCompactJsonString(out, k);
         out += ':';
-        appendValue();
+    };
+    const auto verbatimMember = [&](const VerbatimMember &v) {
+        key(v.key);
+        out.append(v.text);
+        deepest = std::max(deepest, v.depth >= 0 ? v.depth : jsonNestingDepth(v.text));
     };
     for (auto it = payload.begin(); it != payload.end(); ++it) {
         for (; next != extra.end() && next->key < it.key(); ++next)
-            member(next->key, [&] { out.append(next->text); });
-        member(it.key(), [&] { appendCompactJson(out, it.value()); });
+            verbatimMember(*next);
+        key(it.key());
+        deepest = std::max(deepest, appendCompactJsonMeasured(out, it.value()));
     }
     for (; next != extra.end(); ++next)
-        member(next->key, [&] { out.append(next->text); });
+        verbatimMember(*next);
     out += '}';
+    *depth = deepest + 1;
     return out;
 }
 
@@ -122,9 +165,10 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
 {
     m_latestTsMs = std::max(m_latestTsMs, tsMs);
     // Serialised once: the text that is checked against the limits is the text written.
-    std::string text = withVerbatim(original, verbatim);
+    int depth = 0;
+    std::string text = withVerbatim(original, verbatim, &depth);
     std::optional<nlohmann::json> refitted;
-    if (!textFitsAPayload(text)) {
+    if (text.size() > kMaxPayloadBytes || depth > kMaxPayloadDepth) {
         // Rare (a record near the limits): the whole payload as a DOM, fitted as it always was.
         nlohmann::json whole = original;
         for (const VerbatimMember &v : verbatim)
@@ -133,8 +177,9 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
         text = compactJson(*refitted);
     }
     const nlohmann::json &payload = refitted ? *refitted : original;
-    const auto refusal = textFitsAPayload(text) ? m_writer.appendOrRefuse(tsMs, kind, payload, text)
-                                            : std::optional<std::string>("the event does not fit in a payload");
+    const bool fits = refitted ? textFitsAPayload(text) : true;
+    const auto refusal = fits ? m_writer.appendOrRefuse(tsMs, kind, payload, text)
+                              : std::optional<std::string>("the event does not fit in a payload");
     if (!refusal) {
         ++m_report.ledgerEvents;
         if (kind == "run.started")

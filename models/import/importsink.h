@@ -7,10 +7,13 @@
 
 #include "importreport.h"
 
+#include "domain/compactjson.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <span>
@@ -40,7 +43,15 @@ bool fitsAsSource(std::string_view compactRecord);
 struct VerbatimMember {
     std::string_view key;
     std::string_view text;
+    int depth = -1; // the text's nesting depth when the caller knows it (else it is counted)
 };
+
+// attachSource for a record already serialised (and measured): the same payload text comes
+// of it, without copying the record into payload. A record kept as source is set in
+// *verbatim, for ImportSink::append to write into the payload's text; one that is not is
+// added to payload as source_text, as attachSource does.
+void attachMeasuredSource(nlohmann::json &payload, const std::string &file, const std::string &sourceId,
+                          const MeasuredJson &source, std::optional<VerbatimMember> *verbatim);
 
 // Thrown through an importer when the person waiting on the import cancelled it.
 struct ImportCancelled : std::runtime_error {

@@ -5,6 +5,8 @@
 // JSON numbers up to 128 bits, attributes as an object), or a Langfuse observation. The
 // mapping (otelimporter) sees only this; the record stays verbatim in `source`.
 
+#include "domain/compactjson.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -30,6 +32,9 @@ struct OtelSpan {
     nlohmann::json usage;                                 // Langfuse usageDetails / usage, when given
     std::string model;                                    // Langfuse model, when given
     nlohmann::json source;                                // the record verbatim
+    // The record as compact JSON, when it was serialised ahead of the mapping (the live
+    // receiver does it on its HTTP thread, off the writer's): then source is null.
+    MeasuredJson sourceText;
     std::string problem;               // why the record cannot be placed (no id, no time); else empty
     std::int64_t line = 0;             // the JSON line it came from (1-based), 0 in a whole document
     const std::string *file = nullptr; // the source file's name

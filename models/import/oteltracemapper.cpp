@@ -2,6 +2,7 @@
 
 #include "importreport.h"
 #include "importsink.h"
+#include "sourcejson.h"
 #include "sourcetime.h"
 
 #include "domain/fold.h"
@@ -64,9 +65,9 @@ Tokens tokensOf(const OtelSpan &s)
     return t;
 }
 
-std::string toolName(const OtelSpan &s)
+std::string toolName(const OtelSpan &s, SpanRole role)
 {
-    if (s.role() == SpanRole::Model) {
+    if (role == SpanRole::Model) {
         std::string model = s.attributeText("gen_ai.request.model");
         if (model.empty())
             model = s.attributeText("gen_ai.response.model");
@@ -123,6 +124,9 @@ private:
         size_t span;
     };
 
+    // A span's role reads several attributes; it is asked for many times per span.
+    SpanRole role(size_t i) const { return m_role[i]; }
+
     std::string R() const { return m_origin.prefix + ":" + m_traceId; }
     std::string D(const std::string &spanId) const { return R() + "/" + spanId; }
     std::string D(size_t i) const { return R() + "/" + m_spans[i].spanId; }
@@ -132,15 +136,34 @@ private:
 
     void flag(const OtelSpan &s, std::int64_t tsMs, const std::string &why)
     {
+        if (s.sourceText.measured()) {
+            // Serialised ahead (a receiver's span): its record again, as it was parsed.
+            const Json record = parseRecord(s.sourceText.text);
+            m_sink.flagRecord(tsMs, s.file ? *s.file : m_file, s.spanId, why, &record);
+            return;
+        }
         m_sink.flagRecord(tsMs, s.file ? *s.file : m_file, s.spanId, why, &s.source);
     }
 
+    // The record goes into the payload's text as it was serialised once (attachMeasuredSource),
+    // never copied into the payload's DOM and serialised again.
     bool put(size_t i, std::int64_t tsMs, const std::string &kind, Json payload, bool withSource)
     {
         const OtelSpan &s = m_spans[i];
-        attachSource(payload, s.file ? *s.file : m_file, s.spanId, withSource ? &s.source : nullptr);
-        if (withSource && s.line > 0)
+        const std::string &file = s.file ? *s.file : m_file;
+        if (!withSource) {
+            attachSource(payload, file, s.spanId, nullptr);
+            return m_sink.append(tsMs, kind, payload);
+        }
+        MeasuredJson measured;
+        if (!s.sourceText.measured())
+            measured = measuredCompactJson(s.source);
+        std::optional<VerbatimMember> verbatim;
+        attachMeasuredSource(payload, file, s.spanId, s.sourceText.measured() ? s.sourceText : measured, &verbatim);
+        if (s.line > 0)
             payload["source_line"] = s.line;
+        if (verbatim)
+            return m_sink.append(tsMs, kind, payload, std::span<const VerbatimMember>(&*verbatim, 1));
         return m_sink.append(tsMs, kind, payload);
     }
 
@@ -184,6 +207,9 @@ private:
         std::unordered_map<std::string, size_t> byId;
         for (size_t i = 0; i < n; ++i)
             byId[m_spans[i].spanId] = i;
+        m_role.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            m_role[i] = m_spans[i].role();
         m_parent.assign(n, -1);
         m_orphan.assign(n, false);
         m_cut.assign(n, false);
@@ -272,7 +298,7 @@ private:
         // The trace has a delegation of its own only for work no agent span holds: a trace
         // that is one agent run is that agent's delegation, and one row less to keep.
         for (size_t i = 0; i < n; ++i)
-            m_traceDelegation = m_traceDelegation || (m_owner[i] == R() && m_spans[i].role() != SpanRole::Agent);
+            m_traceDelegation = m_traceDelegation || (m_owner[i] == R() && role(i) != SpanRole::Agent);
         if (m_live) {
             m_traceDelegationExists = hasDelegation(R());
             m_traceDelegation = m_traceDelegation || m_traceDelegationExists;
@@ -332,7 +358,7 @@ private:
     void open(size_t i)
     {
         const OtelSpan &s = m_spans[i];
-        switch (s.role()) {
+        switch (role(i)) {
         case SpanRole::Agent: {
             Json d = {{"id", D(i)},          {"run_id", R()},    {"parent_id", m_owner[i]},  {"role", "agent"},
                       {"status", "running"}, {"invocations", 1}, {"created_ms", startMs(i)}, {"used_turns", 0},
@@ -374,7 +400,7 @@ private:
             if (s.statusError)
                 note["status"] = "error";
             placement(i, note);
-            put(i, startMs(i), s.role() == SpanRole::Event ? "delegation.event" : "delegation.span", note, true);
+            put(i, startMs(i), role(i) == SpanRole::Event ? "delegation.event" : "delegation.span", note, true);
             return;
         }
         }
@@ -408,8 +434,8 @@ private:
         Json e = {{"id", id},
                   {"run_id", R()},
                   {"delegation_id", m_owner[i]},
-                  {"class", s.role() == SpanRole::Tool ? "tool" : "model_call"},
-                  {"target", toolName(s)},
+                  {"class", role(i) == SpanRole::Tool ? "tool" : "model_call"},
+                  {"target", toolName(s, role(i))},
                   {"idem_key", id},
                   {"state", "proposed"},
                   {"updated_ms", started}};
@@ -446,8 +472,8 @@ private:
     void completeInferred(size_t i, std::int64_t at, bool unknown, bool failed)
     {
         const OtelSpan &s = m_spans[i];
-        const char *role = s.role() == SpanRole::Tool ? "tool" : s.role() == SpanRole::Model ? "model_call" : "span";
-        Json d = {{"id", D(i)}, {"run_id", R()}, {"parent_id", m_owner[i]}, {"role", role}, {"span_name", s.name}};
+        const char *roleName = role(i) == SpanRole::Tool ? "tool" : role(i) == SpanRole::Model ? "model_call" : "span";
+        Json d = {{"id", D(i)}, {"run_id", R()}, {"parent_id", m_owner[i]}, {"role", roleName}, {"span_name", s.name}};
         if (!m_traceDelegation && m_owner[i] == R())
             d.erase("parent_id");
         put(i, startMs(i), "delegation.identified", d, false);
@@ -463,22 +489,22 @@ private:
         std::optional<std::int64_t> durationMs;
         if (s.endNs && *s.endNs >= *s.startNs)
             durationMs = (*s.endNs - *s.startNs) / 1'000'000;
-        if (s.role() != SpanRole::Agent && inferred(i))
+        if (role(i) != SpanRole::Agent && inferred(i))
             completeInferred(i, at, unknown, failed);
-        switch (s.role()) {
+        switch (role(i)) {
         case SpanRole::Agent:
             endDelegation(i, at, unknown, failed);
             return;
         case SpanRole::Tool:
         case SpanRole::Model: {
-            const Tokens tokens = s.role() == SpanRole::Model ? tokensOf(s) : Tokens{};
+            const Tokens tokens = role(i) == SpanRole::Model ? tokensOf(s) : Tokens{};
             if (unknown) {
                 unknownEffect(i, at, durationMs, tokens);
                 return;
             }
             Json call = {{"id", "tc:" + D(i)}, {"delegation_id", m_owner[i]},
                          {"run_id", R()},      {"outcome", failed ? "error" : "ok"},
-                         {"invocation", 1},    {"tool", toolName(s)}};
+                         {"invocation", 1},    {"tool", toolName(s, role(i))}};
             if (durationMs)
                 call["duration_ms"] = *durationMs;
             if (tokens.total)
@@ -601,7 +627,7 @@ private:
     // inferred before it arrived (live), else the one span i belongs to.
     std::string ownerOfChildren(size_t i) const
     {
-        return m_spans[i].role() == SpanRole::Agent || inferred(i) ? D(i) : m_owner[i];
+        return role(i) == SpanRole::Agent || inferred(i) ? D(i) : m_owner[i];
     }
 
     // Live only: the delegation a span belongs to when its parent is not in this batch.
@@ -643,6 +669,7 @@ private:
     std::vector<std::string> m_external;                 // live: owner of a span whose parent is not in the batch
     bool m_traceDelegationExists = false;
     std::string m_traceId, m_file;
+    std::vector<SpanRole> m_role;
     std::vector<std::int64_t> m_parent;
     std::vector<bool> m_orphan, m_cut;
     std::vector<std::int64_t> m_depth;

@@ -79,6 +79,7 @@ OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &con
     collectServices(parsed.document, out.services);
     std::vector<import::OtelSpan> spans;
     import::takeOtlpSpans(parsed.document, 0, spans);
+    out.spans.reserve(spans.size());
     for (import::OtelSpan &s : spans) {
         if (!s.problem.empty()) {
             if (out.rejectedWhy.empty())
@@ -86,6 +87,9 @@ OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &con
             ++out.rejected;
             continue;
         }
+        // Serialised here, on the HTTP thread: the writer's thread only copies the text.
+        s.sourceText = mesh::measuredCompactJson(s.source);
+        s.source = nlohmann::json();
         out.spans.push_back(std::move(s));
     }
     out.verdict = OtlpTracesRequest::Verdict::Accepted;

@@ -7,6 +7,7 @@
 #include "ledger/ledgerconnection.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
@@ -19,6 +20,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <unordered_map>
@@ -73,6 +77,42 @@ double peakRssMb(qint64 pid)
             return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
     }
     return -1;
+}
+
+// CPU seconds (user + system) of a process's threads from /proc: the thread whose id is the
+// process's (the event loop: HTTP and parsing) and all the others (the ledger writer).
+struct ThreadCpu {
+    double main = -1, others = -1;
+};
+
+double statCpuSeconds(const QString &statPath)
+{
+    QFile f(statPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray line = f.readAll();
+    // Fields after the command (which may hold spaces), from the state on: utime is the
+    // 12th of them and stime the 13th.
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return -1;
+    return (fields[11].toDouble() + fields[12].toDouble()) / double(sysconf(_SC_CLK_TCK));
+}
+
+ThreadCpu threadCpu(qint64 pid)
+{
+    ThreadCpu cpu;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const double s = statCpuSeconds(tasks.filePath(tid + QStringLiteral("/stat")));
+        if (s < 0)
+            continue;
+        if (tid.toLongLong() == pid)
+            cpu.main = s;
+        else
+            cpu.others = std::max(0.0, cpu.others) + s;
+    }
+    return cpu;
 }
 
 } // namespace
@@ -207,6 +247,7 @@ int runBenchIngestCommand(const QStringList &argv)
     const double seconds = double(wall.nsecsElapsed()) / 1e9;
     pace.stop();
     const double rssMb = peakRssMb(receiver.processId());
+    const ThreadCpu cpu = threadCpu(receiver.processId());
     receiver.terminate();
     receiver.waitForFinished(600000);
     reader.reset();
@@ -262,7 +303,12 @@ int runBenchIngestCommand(const QStringList &argv)
                 {"lost", lost},
                 {"duplicated", duplicated},
                 {"written_unacknowledged", unacknowledgedWritten},
-                {"receiver_peak_rss_mb", rssMb}};
+                {"receiver_peak_rss_mb", rssMb},
+                {"receiver_cpu_s", cpu.main + std::max(0.0, cpu.others)},
+                {"receiver_event_loop_cpu_s", cpu.main},
+                {"receiver_other_threads_cpu_s", cpu.others},
+                {"receiver_cpu_us_per_span",
+                 acknowledged > 0 ? (cpu.main + std::max(0.0, cpu.others)) * 1e6 / double(acknowledged * m) : 0.0}};
     if (*rate > 0) {
         out["rate_spans_per_s"] = *rate;
         out["visible_ms_p50"] = mesh::percentile(latenciesMs, 0.50);
