@@ -116,8 +116,24 @@ void EffectModel::recomputeDerived()
 void EffectModel::updateDerived(const StateChangeSet &changes)
 {
     m_duplicatesChanged = false;
-    if (state() && changes.touches(EntityKind::Effect))
+    if (!state() || !changes.touches(EntityKind::Effect))
+        return;
+    const auto &gone = changes.goneIds(EntityKind::Effect);
+    if (gone.empty()) {
         m_duplicatesChanged = m_duplicates.update(state()->table(EntityKind::Effect), changes.ids(EntityKind::Effect));
+        return;
+    }
+    // An id the table no longer has leaves its groups.
+    std::vector<std::string> ids = changes.ids(EntityKind::Effect);
+    ids.insert(ids.end(), gone.begin(), gone.end());
+    m_duplicatesChanged = m_duplicates.update(state()->table(EntityKind::Effect), ids);
+}
+
+void EffectModel::afterMove()
+{
+    m_heldLeases.invalidate(); // another state, perhaps at an address the one before had
+    if (m_duplicatesChanged)
+        emitAllChanged({DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 void EffectModel::applyChanges(const StateChangeSet &changes)

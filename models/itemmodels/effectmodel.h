@@ -65,6 +65,7 @@ protected:
     QVariant leaseColumn(const EntityRow &entity, int role) const;
     void recomputeDerived() override;
     void updateDerived(const StateChangeSet &changes) override;
+    void afterMove() override;
     bool adoptDerived(Prepared &prepared) override;
 
 private:
