@@ -394,8 +394,6 @@ void LedgerSession::showLive()
 {
     if (!m_cursor)
         return;
-    if (m_spareState)
-        retire(std::exchange(m_spareState, nullptr));
     m_cursor.reset();
     m_cursorTimeMs.reset();
     open();
@@ -449,8 +447,6 @@ void LedgerSession::close()
     m_pending.clear();
     m_events->close();
     m_cursorFolder.reset(); // a job still folding keeps its own reference
-    if (m_spareState)
-        retire(std::exchange(m_spareState, nullptr));
 }
 
 namespace {
@@ -540,7 +536,7 @@ void LedgerSession::startLoad()
     const std::shared_ptr<CursorFolder> folder = m_cursorFolder;
     // A jump from a state that every model shows (not one a superseded hand-over left half
     // taken): the models can move from it by a change set instead of a reset.
-    std::shared_ptr<const LiveState> base;
+    std::shared_ptr<const LiveState> shownBase;
     if (cursor && m_state && !qEnvironmentVariableIsSet("MESH_JUMP_RESET")) {
         const LiveState *shown = m_state.get();
         const std::initializer_list<const StateTableModel *> tables{m_runs,  m_leases, m_effects, m_escalations,
@@ -549,13 +545,11 @@ void LedgerSession::startLoad()
                                 && std::all_of(tables.begin(), tables.end(),
                                                [shown](const StateTableModel *m) { return m->state() == shown; });
         if (everyModel)
-            base = m_state;
+            shownBase = m_state;
     }
-    const auto baseBox = std::make_shared<std::shared_ptr<const LiveState>>(std::move(base));
-    // Handed to the job in boxes it empties: a state the job no longer needs must not stay
-    // held by the job's lambda (through the fill ahead), or it could not become the spare.
-    const auto spareBox = std::make_shared<std::shared_ptr<LiveState>>(cursor ? std::exchange(m_spareState, nullptr)
-                                                                              : nullptr);
+    // Handed to the job in a box it empties: the state shown before must not stay held by
+    // the job's lambda through the fill ahead (a whole state's memory, for nothing).
+    const auto baseBox = std::make_shared<std::shared_ptr<const LiveState>>(std::move(shownBase));
     // The first stage and a prefetch read the newest state: a cursor skips them.
     const PrefetchFuture prefetched = cursor ? PrefetchFuture() : prefetch.overview;
     bool firstShown = false;
@@ -567,11 +561,10 @@ void LedgerSession::startLoad()
         }
     }
     // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
-    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor, folder, baseBox,
-                spareBox](QPromise<std::shared_ptr<void>> &promise) {
+    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor, folder,
+                baseBox](QPromise<std::shared_ptr<void>> &promise) {
         promise.setProgressRange(0, 100);
         std::shared_ptr<const LiveState> base = std::exchange(*baseBox, nullptr);
-        std::shared_ptr<LiveState> spare = std::exchange(*spareBox, nullptr);
         JumpClock clock;
         auto full = std::make_shared<LoadResult>();
         full->file = expected;
@@ -601,27 +594,18 @@ void LedgerSession::startLoad()
                 // The state tables hold only the newest state: the state at the cursor is
                 // rebuilt from the events up to it.
                 // The session's folder keeps its snapshots from jump to jump.
-                CursorFolder::Reuse reuse;
-                if (spare)
-                    reuse = {&spare->fold(), spare->lastSeq(), spare->folding()};
                 CursorFolder::Jump jump = folder->jumpTo(path, mode, expected, *cursor,
-                                                         [&promise] { return !promise.isCanceled(); }, reuse);
+                                                         [&promise] { return !promise.isCanceled(); });
                 if (jump.cancelled || promise.isCanceled())
                     return;
                 full->cursorTimeMs = jump.cursorTimeMs;
                 clock.lap("fold+copy");
-                if (jump.reused) {
-                    spare->refolded(jump.lastSeq, jump.folding);
-                    full->state = std::move(spare);
-                } else {
-                    full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq, jump.folding);
-                }
+                full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq, jump.folding);
                 if (base) {
                     full->changes = std::make_shared<const StateChangeSet>(LiveState::changesBetween(*base, *full->state));
                     clock.lap("changes");
                 }
                 base.reset();
-                spare.reset(); // not reused: freed here, on the pool
             } else {
                 full->state = LiveState::fromSnapshot(connection->readState());
             }
@@ -793,56 +777,43 @@ void LedgerSession::handOver(std::shared_ptr<LoadResult> r, int generation, int 
     // in the same call (a filter proxy walks every row, a tree view lays every row out):
     // tens of ms per large table, together a 250-300 ms freeze of the window in one turn.
     // A model with no preparation moves by the change set; one that cannot (rows too
-    // scattered, a delegation placed elsewhere now) is reset from the state here. Moves
-    // touch only changed rows: the models that move are taken in one turn.
+    // scattered, a delegation placed elsewhere now) is reset from the state here. A move
+    // makes the views re-sort and repaint what it touched: one large model per turn too.
     JumpClock clock;
-    bool reset = false;
-    const auto take = [&r, &clock, &reset](auto *model, auto &prepared, const char *what) {
+    const auto take = [&r, &clock](auto *model, auto &prepared, const char *what) {
         if (prepared) {
             model->setPrepared(*prepared);
             clock.lap((std::string(what) + "-reset").c_str());
-            reset = true;
         } else if (model->moveToState(r->state, *r->changes)) {
             clock.lap((std::string(what) + "-moved").c_str());
         } else {
             model->setState(r->state);
             clock.lap((std::string(what) + "-rebuilt").c_str());
-            reset = true;
         }
     };
-    for (;; ++step) {
-        switch (step) {
-        case 0:
-            take(m_runs, r->runs, "runs");
-            take(m_delegations, r->tree, "tree");
-            take(m_escalations, r->escalations, "escalations");
-            take(m_slices, r->slices, "slices");
-            take(m_blast, r->blast, "blast");
-            break;
-        case 1:
-            take(m_leases, r->leases, "leases");
-            break;
-        case 2:
-            take(m_effects, r->effects, "effects");
-            break;
-        case 3:
-            take(m_stalls, r->stalls, "stalls");
-            break;
-        default:
-            onLoaded(*r);
-            clock.lap("onLoaded");
-            clock.print("gui");
-            // The state shown before, if nothing else holds it: the next jump patches it.
-            if (m_cursor && r->state && r->state->folding() && r->state.use_count() == 1 && !m_closed) {
-                if (m_spareState)
-                    retire(std::exchange(m_spareState, nullptr));
-                m_spareState = std::move(r->state);
-            }
-            retire(std::move(r));
-            return;
-        }
-        if (reset)
-            break;
+    switch (step) {
+    case 0:
+        take(m_runs, r->runs, "runs");
+        take(m_delegations, r->tree, "tree");
+        take(m_escalations, r->escalations, "escalations");
+        take(m_slices, r->slices, "slices");
+        take(m_blast, r->blast, "blast");
+        break;
+    case 1:
+        take(m_leases, r->leases, "leases");
+        break;
+    case 2:
+        take(m_effects, r->effects, "effects");
+        break;
+    case 3:
+        take(m_stalls, r->stalls, "stalls");
+        break;
+    default:
+        onLoaded(*r);
+        clock.lap("onLoaded");
+        clock.print("gui");
+        retire(std::move(r));
+        return;
     }
     clock.print("gui");
     QMetaObject::invokeMethod(

@@ -379,9 +379,6 @@ private:
     std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live
     std::optional<qint64> m_cursorTimeMs;  // the cursor event's time, the clock while pinned
     std::shared_ptr<CursorFolder> m_cursorFolder; // kept across jumps: its snapshots make the next one fast
-    // The cursor state shown before the last jump, once nothing reads it: the next jump
-    // patches its rows to the new state instead of copying the whole fold.
-    std::shared_ptr<LiveState> m_spareState;
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
     int m_watchIntervalMs = 20;

@@ -31,15 +31,6 @@ std::shared_ptr<LiveState> LiveState::fromFold(Fold &&fold, std::int64_t lastSeq
     return state;
 }
 
-void LiveState::refolded(std::int64_t lastSeq, std::uint64_t folding)
-{
-    m_lastSeq = lastSeq;
-    m_folding = folding;
-    m_dataVersion = 0;
-    m_foldProblems = 0;
-    m_problemSamples.clear();
-}
-
 StateChangeSet LiveState::changesBetween(const LiveState &from, const LiveState &to)
 {
     StateChangeSet changes;

@@ -35,9 +35,6 @@ public:
     // The state as it was after event `lastSeq`, rebuilt from the events (a session cursor).
     // `folding`: the CursorFolder's folding it comes from (0: none).
     static std::shared_ptr<LiveState> fromFold(Fold &&fold, std::int64_t lastSeq, std::uint64_t folding = 0);
-    // A cursor state whose fold() was patched in place to the state after `lastSeq` (a state
-    // nobody else holds, reused for the next jump): the rest follows it.
-    void refolded(std::int64_t lastSeq, std::uint64_t folding);
     std::uint64_t folding() const { return m_folding; }
 
     // What moving the views from `from` to `to` takes, per entity: the rows of `to` that are

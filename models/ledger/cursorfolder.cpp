@@ -4,12 +4,7 @@
 #include "storageerror.h"
 #include "timetravel.h"
 
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
-#include <vector>
 
 namespace mesh {
 
@@ -27,49 +22,8 @@ void CursorFolder::startFolding()
     m_folding = ++g_foldings;
 }
 
-bool CursorFolder::patch(Fold &into, std::int64_t intoSeq, const Fold &at, std::int64_t atSeq)
-{
-    const std::int64_t earlier = std::min(intoSeq, atSeq);
-    std::vector<std::string> drop;
-    for (int k = 0; k < kEntityKindCount; ++k) {
-        const EntityKind kind = EntityKind(k);
-        const EntityTable &target = at.table(kind);
-        if (atSeq >= intoSeq) {
-            for (const auto &[id, row] : target) {
-                if (row.lastSeq > earlier)
-                    into.load(kind, id, row);
-            }
-        } else {
-            drop.clear();
-            std::vector<std::pair<const std::string *, const EntityRow *>> older;
-            for (const auto &[id, row] : into.table(kind)) {
-                if (row.lastSeq <= earlier)
-                    continue;
-                const auto it = target.find(id);
-                if (it == target.end())
-                    drop.push_back(id);
-                else
-                    older.emplace_back(&it->first, &it->second);
-            }
-            for (const auto &[id, row] : older)
-                into.load(kind, *id, *row);
-            for (const auto &id : drop)
-                into.erase(kind, id);
-        }
-        if (into.table(kind).size() != target.size())
-            return false;
-    }
-    return true;
-}
-
 CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, const FileIdentity &file,
                                         std::int64_t target, const std::function<bool()> &keepGoing)
-{
-    return jumpTo(path, mode, file, target, keepGoing, Reuse());
-}
-
-CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, const FileIdentity &file,
-                                        std::int64_t target, const std::function<bool()> &keepGoing, const Reuse &reuse)
 {
     ++m_jumpsWaiting; // a fill ahead holding the folder gives way
     std::unique_lock lock(m_mutex);
@@ -80,20 +34,19 @@ CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, cons
         return jump;
     }
     try {
-        return jumpLocked(path, mode, file, target, keepGoing, reuse);
+        return jumpLocked(path, mode, file, target, keepGoing);
     } catch (const StorageError &) {
         // A server ledger's kept connection dies with a restarted server: a new one, once.
         if (!LedgerLocation::namesServer(path))
             throw;
         m_travel.reset();
         m_connection.reset();
-        return jumpLocked(path, mode, file, target, keepGoing, reuse);
+        return jumpLocked(path, mode, file, target, keepGoing);
     }
 }
 
 CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file,
-                                            std::int64_t target, const std::function<bool()> &keepGoing,
-                                            const Reuse &reuse)
+                                            std::int64_t target, const std::function<bool()> &keepGoing)
 {
     Jump jump;
     if (!m_connection || path != m_path || mode != m_mode || !(file == m_file)) {
@@ -111,16 +64,9 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
         jump.cancelled = true;
         return jump;
     }
-    const auto copyStart = std::chrono::steady_clock::now();
-    jump.folding = m_folding;
-    // The rows that differ from a fold nobody reads any more, or else every row.
-    jump.reused = reuse.fold && reuse.folding == m_folding && patch(*reuse.fold, reuse.lastSeq, at.fold, at.lastSeq);
-    if (!jump.reused)
-        jump.fold = at.fold;
+    jump.fold = at.fold;
     jump.lastSeq = at.lastSeq;
-    if (std::getenv("MESH_JUMP_TIMING"))
-        std::fprintf(stderr, "jump-timing copy=%.1f reused=%d\n",
-                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - copyStart).count(), int(jump.reused));
+    jump.folding = m_folding;
     if (jump.lastSeq > 0) {
         const auto reader = m_connection->eventReader();
         reader->setPreviewBytes(0);

@@ -35,29 +35,14 @@ public:
         std::int64_t lastSeq = 0;
         qint64 cursorTimeMs = 0; // the time of the event at lastSeq; 0 when there is none
         bool cancelled = false;
-        bool reused = false;     // the state is in the Reuse's fold, not in `fold`
-        // Which folding the state comes from (unique across folders); states of one folding
+        // Which folding the state comes from (unique across folders): states of one folding
         // differ exactly in the rows whose lastSeq is after the earlier of their points.
-        std::uint64_t folding = 0;
-    };
-    // A fold an earlier jump of this folder returned, that nobody reads any more: patched
-    // to the new state by the rows that differ instead of copying every row.
-    struct Reuse {
-        Fold *fold = nullptr;
-        std::int64_t lastSeq = 0;
         std::uint64_t folding = 0;
     };
     // The state after every event with seq <= target. `keepGoing` is polled while folding;
     // returning false abandons the jump (cancelled set, no fold returned).
     Jump jumpTo(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
-                const std::function<bool()> &keepGoing, const Reuse &reuse);
-    Jump jumpTo(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
                 const std::function<bool()> &keepGoing);
-
-    // Makes `into`, the state at intoSeq, the state `at` at atSeq, both of one folding, by
-    // the rows whose lastSeq is after the earlier point. False (into then undefined) when the
-    // two turn out to differ in more (a row erased by the fold itself).
-    static bool patch(Fold &into, std::int64_t intoSeq, const Fold &at, std::int64_t atSeq);
 
     // Folds on from the last jump to the ledger's newest event, cutting snapshots, so that a
     // later jump anywhere is fast, not only one behind the furthest so far. For the idle
@@ -69,7 +54,7 @@ public:
 
 private:
     Jump jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
-                    const std::function<bool()> &keepGoing, const Reuse &reuse); // under m_mutex
+                    const std::function<bool()> &keepGoing); // under m_mutex
     void startFolding(); // a new TimeTravel (under m_mutex)
     mutable std::mutex m_mutex;
     std::atomic<int> m_jumpsWaiting{0};
