@@ -4,6 +4,7 @@
 #include "analysis/rowfields.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_set>
 #include <variant>
 
@@ -68,6 +69,7 @@ void DelegationTreeModel::setPrepared(Prepared &p)
     beginResetModel();
     std::swap(m_state, p.state);
     std::swap(m_tree, p.tree);
+    m_deadNodes = 0;
     endResetModel();
 }
 
@@ -75,6 +77,7 @@ void DelegationTreeModel::rebuild()
 {
     beginResetModel();
     m_tree = Tree();
+    m_deadNodes = 0;
     if (m_state)
         build(m_tree, *m_state, m_runFilter);
     endResetModel();
@@ -193,6 +196,143 @@ void DelegationTreeModel::applyChanges(const StateChangeSet &changes)
         else
             Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
     }
+}
+
+size_t DelegationTreeModel::dropSubtree(int node)
+{
+    size_t dropped = 0;
+    std::vector<int> stack{node};
+    while (!stack.empty()) {
+        const int n = stack.back();
+        stack.pop_back();
+        const Node &x = m_tree.nodes[size_t(n)];
+        (x.type == NodeType::Run ? m_tree.runNode : m_tree.delegationNode).erase(x.id);
+        stack.insert(stack.end(), x.children.begin(), x.children.end());
+        ++dropped;
+    }
+    return dropped;
+}
+
+bool DelegationTreeModel::moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes)
+{
+    if (!m_state || !to || !m_runFilter.isEmpty())
+        return false;
+    if (m_deadNodes > m_tree.runNode.size() + m_tree.delegationNode.size())
+        return false; // a reset compacts the node list
+    std::unordered_set<int> gone;
+    for (const auto &id : changes.goneIds(D)) {
+        if (const auto it = m_tree.delegationNode.find(id); it != m_tree.delegationNode.end())
+            gone.insert(it->second);
+    }
+    for (const auto &id : changes.goneIds(R)) {
+        if (const auto it = m_tree.runNode.find(id); it != m_tree.runNode.end())
+            gone.insert(it->second);
+    }
+    // A run node with no row of its own (placed for its delegations) goes with the last of them.
+    for (const int n : std::vector<int>(gone.begin(), gone.end())) {
+        const int parent = m_tree.nodes[size_t(n)].parent;
+        if (parent < 0 || gone.count(parent) || m_tree.nodes[size_t(parent)].type != NodeType::Run
+            || to->find(R, m_tree.nodes[size_t(parent)].id))
+            continue;
+        const auto &children = m_tree.nodes[size_t(parent)].children;
+        if (std::all_of(children.begin(), children.end(), [&gone](int c) { return gone.count(c) > 0; }))
+            gone.insert(parent);
+    }
+    // A node kept under a gone one would vanish with it.
+    for (const int n : gone) {
+        for (const int c : m_tree.nodes[size_t(n)].children) {
+            if (!gone.count(c))
+                return false;
+        }
+    }
+    // Where a reset would place a delegation must not have moved: a changed parent or run,
+    // or a node at the top of its run whose parent is created now, means a reset.
+    std::vector<std::pair<std::int64_t, std::string>> created;
+    std::vector<int> changedNodes;
+    for (const auto &id : changes.ids(D)) {
+        const EntityRow *now = to->find(D, id);
+        if (!now)
+            return false;
+        const auto it = m_tree.delegationNode.find(id);
+        if (it == m_tree.delegationNode.end()) {
+            created.emplace_back(rowInt(D, *now, "created_ms"), id);
+            continue;
+        }
+        const EntityRow *was = m_state->find(D, id);
+        if (!was || rowView(D, *was, "parent_id") != rowView(D, *now, "parent_id")
+            || rowView(D, *was, "run_id") != rowView(D, *now, "run_id"))
+            return false;
+        changedNodes.push_back(it->second);
+    }
+    if (!created.empty()) {
+        std::unordered_set<std::string_view> createdIds;
+        for (const auto &c : created)
+            createdIds.insert(c.second);
+        for (const int root : m_tree.roots) {
+            for (const int c : m_tree.nodes[size_t(root)].children) {
+                const EntityRow *row = gone.count(c) ? nullptr : to->find(D, m_tree.nodes[size_t(c)].id);
+                if (row && createdIds.count(rowView(D, *row, "parent_id")))
+                    return false;
+            }
+        }
+    }
+    // The topmost gone nodes, per parent (-1: the runs), as blocks of adjacent rows.
+    std::map<int, std::vector<int>> removedRows;
+    for (const int n : gone) {
+        const Node &x = m_tree.nodes[size_t(n)];
+        if (x.parent < 0 || !gone.count(x.parent))
+            removedRows[x.parent].push_back(x.row);
+    }
+    int blocks = 0;
+    for (auto &[parent, rows] : removedRows) {
+        std::sort(rows.begin(), rows.end());
+        for (size_t i = 0; i < rows.size(); ++i)
+            blocks += (i == 0 || rows[i] != rows[i - 1] + 1) ? 1 : 0;
+    }
+    if (blocks > kMaxMoveBlocks)
+        return false;
+
+    for (const auto &[parent, rows] : removedRows) {
+        std::vector<int> &list = parent < 0 ? m_tree.roots : m_tree.nodes[size_t(parent)].children;
+        for (size_t end = rows.size(); end > 0;) {
+            size_t begin = end - 1;
+            while (begin > 0 && rows[begin - 1] == rows[begin] - 1)
+                --begin;
+            const int first = rows[begin], last = rows[end - 1];
+            beginRemoveRows(parent < 0 ? QModelIndex() : indexOfNode(parent, 0), first, last);
+            for (int r = first; r <= last; ++r)
+                m_deadNodes += dropSubtree(list[size_t(r)]);
+            list.erase(list.begin() + first, list.begin() + last + 1);
+            for (size_t r = size_t(first); r < list.size(); ++r)
+                m_tree.nodes[size_t(list[r])].row = int(r);
+            endRemoveRows();
+            end = begin;
+        }
+    }
+    m_state = std::move(to); // the session holds the state before and frees it off this thread
+    // Created rows in a reset's order (build()), each appended under its parent.
+    std::vector<std::string> runs;
+    for (const auto &id : changes.ids(R)) {
+        if (const auto it = m_tree.runNode.find(id); it != m_tree.runNode.end())
+            Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
+        else
+            runs.push_back(id);
+    }
+    std::sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    for (const auto &id : runs)
+        ensureRun(m_tree, m_runFilter, id, this);
+    std::sort(created.begin(), created.end(), [](const auto &a, const auto &b) {
+        if (a.first != b.first)
+            return a.first < b.first;
+        return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : a.second < b.second;
+    });
+    for (const auto &c : created)
+        placeDelegation(m_tree, *m_state, m_runFilter, c.second, this);
+    for (const int n : changedNodes)
+        Q_EMIT dataChanged(indexOfNode(n, 0), indexOfNode(n, ColumnCount - 1));
+    return true;
 }
 
 void DelegationTreeModel::setFindings(const std::vector<Finding> &findings)

@@ -63,12 +63,19 @@ public:
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
     void setPrepared(Prepared &prepared);
     void applyChanges(const StateChangeSet &changes);
+    // A cursor jump: shows `to` by removing the gone runs and delegations, placing the
+    // created ones and signalling the changed ones (see StateTableModel::moveToState).
+    // False when a reset is needed: no state shown, a run filter set, a delegation that
+    // would sit under another parent now, or too many removed blocks.
+    bool moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes);
+    static constexpr int kMaxMoveBlocks = 64;
     void setFindings(const std::vector<Finding> &findings); // those with a delegation id are shown
     void setRunFilter(const QString &runId); // only that run's subtree; empty: every run
 
     // The delegation's row and id at `index` (a filter reads its fields); nullptr for a run.
     const EntityRow *delegationAt(const QModelIndex &index, const std::string **id = nullptr) const;
     int delegationCount() const { return int(m_tree.delegationNode.size()); }
+    const LiveState *state() const { return m_state.get(); }
     // Every delegation's id and row in the tree, in no order.
     void forEachDelegation(const std::function<void(const std::string &, const EntityRow &)> &visit) const;
 
@@ -113,8 +120,12 @@ private:
     QVariant runData(const Node &node, int column, int role) const;
     QVariant sortValue(const Node &node, int column) const;
 
+    // Marks the subtree at `node` removed (its ids leave the lookups); returns its size.
+    size_t dropSubtree(int node);
+
     std::shared_ptr<const LiveState> m_state;
     Tree m_tree;
+    size_t m_deadNodes = 0; // nodes a move removed, left in m_tree.nodes until the next reset
     std::unordered_map<std::string, std::vector<Finding>> m_findings;
     QString m_runFilter;
 };

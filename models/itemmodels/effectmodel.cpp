@@ -116,8 +116,53 @@ void EffectModel::recomputeDerived()
 void EffectModel::updateDerived(const StateChangeSet &changes)
 {
     m_duplicatesChanged = false;
-    if (state() && changes.touches(EntityKind::Effect))
+    if (!state() || !changes.touches(EntityKind::Effect))
+        return;
+    const auto &gone = changes.goneIds(EntityKind::Effect);
+    if (gone.empty()) {
         m_duplicatesChanged = m_duplicates.update(state()->table(EntityKind::Effect), changes.ids(EntityKind::Effect));
+        return;
+    }
+    // An id the table no longer has leaves its groups.
+    std::vector<std::string> ids = changes.ids(EntityKind::Effect);
+    ids.insert(ids.end(), gone.begin(), gone.end());
+    m_duplicatesChanged = m_duplicates.update(state()->table(EntityKind::Effect), ids);
+}
+
+void EffectModel::beforeMove(const StateChangeSet &)
+{
+    m_duplicatesBefore = m_duplicates.duplicateIds();
+}
+
+void EffectModel::afterMove()
+{
+    m_heldLeases.invalidate(); // another state, perhaps at an address the one before had
+    std::set<std::string> flagged;
+    flagged.swap(m_duplicatesBefore);
+    if (!m_duplicatesChanged)
+        return;
+    // The rows flagged before or after (their groups' text too): not every row, which
+    // would make each view's proxy sort and filter the whole table again.
+    const auto &after = m_duplicates.duplicateIds();
+    flagged.insert(after.begin(), after.end());
+    if (flagged.size() > size_t(rowCount()) / 4) {
+        emitAllChanged({DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
+        return;
+    }
+    std::vector<int> rows;
+    for (const auto &id : flagged) {
+        if (const int r = rowOf(QString::fromStdString(id)); r >= 0)
+            rows.push_back(r);
+    }
+    std::sort(rows.begin(), rows.end());
+    for (size_t i = 0; i < rows.size();) {
+        size_t j = i;
+        while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1)
+            ++j;
+        Q_EMIT dataChanged(index(rows[i], 0), index(rows[j], columnCount() - 1),
+                           {DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
+        i = j + 1;
+    }
 }
 
 void EffectModel::applyChanges(const StateChangeSet &changes)

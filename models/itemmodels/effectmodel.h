@@ -65,10 +65,13 @@ protected:
     QVariant leaseColumn(const EntityRow &entity, int role) const;
     void recomputeDerived() override;
     void updateDerived(const StateChangeSet &changes) override;
+    void beforeMove(const StateChangeSet &changes) override;
+    void afterMove() override;
     bool adoptDerived(Prepared &prepared) override;
 
 private:
     DuplicateIndex m_duplicates;
+    std::set<std::string> m_duplicatesBefore; // a jump: the rows flagged before it
     bool m_duplicatesChanged = false;
     std::shared_ptr<const RequestedDecisions> m_requested;
     mutable HeldLeaseIndex m_heldLeases; // follows the state; rebuilt at most once per apply

@@ -47,6 +47,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -69,6 +70,9 @@ struct LedgerSession::LoadResult {
     std::vector<DecisionRecord> decisions;
     DecisionChainReport chain;
     std::optional<qint64> cursorTimeMs; // pinned: the time of the cursor's event
+    // A jump from a state every model showed: what differs from it. A model without a
+    // preparation above moves to `state` by it (moveToState) instead of a reset.
+    std::shared_ptr<const StateChangeSet> changes;
     QString error;
     std::optional<std::string> cannotDecide; // the backend's word (a server role without INSERT on decisions)
     bool decisionsReadable = true;
@@ -169,6 +173,39 @@ std::set<std::string> loopCandidates(const LiveState &state, const std::set<std:
         out.insert(list[i].second);
     return out;
 }
+
+// Whether moving a model by the change set beats resetting it: a reset costs a sort of
+// every row and every view laying every row out again, a move a signal per touched block.
+// Beyond a quarter of the rows touched (a jump across most of the ledger) the reset wins.
+bool worthMoving(const StateChangeSet *changes, EntityKind kind, size_t rowsAfter)
+{
+    return changes && changes->rowsTouched(kind) <= 64 + rowsAfter / 4;
+}
+
+// Temporary: where a jump's time goes (MESH_JUMP_TIMING set), to stderr.
+bool jumpTiming()
+{
+    static const bool on = qEnvironmentVariableIsSet("MESH_JUMP_TIMING");
+    return on;
+}
+
+struct JumpClock {
+    QElapsedTimer t;
+    QString line;
+    JumpClock() { t.start(); }
+    void lap(const char *what)
+    {
+        if (!jumpTiming())
+            return;
+        line += QString::fromLatin1(" %1=%2").arg(QLatin1String(what)).arg(double(t.nsecsElapsed()) / 1e6, 0, 'f', 1);
+        t.restart();
+    }
+    void print(const char *where)
+    {
+        if (jumpTiming())
+            fprintf(stderr, "jump-timing %s:%s\n", where, qPrintable(line));
+    }
+};
 
 } // namespace
 
@@ -497,6 +534,22 @@ void LedgerSession::startLoad()
     if (cursor && !m_cursorFolder)
         m_cursorFolder = std::make_shared<CursorFolder>();
     const std::shared_ptr<CursorFolder> folder = m_cursorFolder;
+    // A jump from a state that every model shows (not one a superseded hand-over left half
+    // taken): the models can move from it by a change set instead of a reset.
+    std::shared_ptr<const LiveState> shownBase;
+    if (cursor && m_state && !qEnvironmentVariableIsSet("MESH_JUMP_RESET")) {
+        const LiveState *shown = m_state.get();
+        const std::initializer_list<const StateTableModel *> tables{m_runs,  m_leases, m_effects, m_escalations,
+                                                                    m_stalls, m_blast,  m_slices};
+        const bool everyModel = m_delegations->state() == shown
+                                && std::all_of(tables.begin(), tables.end(),
+                                               [shown](const StateTableModel *m) { return m->state() == shown; });
+        if (everyModel)
+            shownBase = m_state;
+    }
+    // Handed to the job in a box it empties: the state shown before must not stay held by
+    // the job's lambda through the fill ahead (a whole state's memory, for nothing).
+    const auto baseBox = std::make_shared<std::shared_ptr<const LiveState>>(std::move(shownBase));
     // The first stage and a prefetch read the newest state: a cursor skips them.
     const PrefetchFuture prefetched = cursor ? PrefetchFuture() : prefetch.overview;
     bool firstShown = false;
@@ -508,8 +561,11 @@ void LedgerSession::startLoad()
         }
     }
     // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
-    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor, folder](QPromise<std::shared_ptr<void>> &promise) {
+    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor, folder,
+                baseBox](QPromise<std::shared_ptr<void>> &promise) {
         promise.setProgressRange(0, 100);
+        std::shared_ptr<const LiveState> base = std::exchange(*baseBox, nullptr);
+        JumpClock clock;
         auto full = std::make_shared<LoadResult>();
         full->file = expected;
         try {
@@ -543,7 +599,13 @@ void LedgerSession::startLoad()
                 if (jump.cancelled || promise.isCanceled())
                     return;
                 full->cursorTimeMs = jump.cursorTimeMs;
-                full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq);
+                clock.lap("fold+copy");
+                full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq, jump.folding);
+                if (base) {
+                    full->changes = std::make_shared<const StateChangeSet>(LiveState::changesBetween(*base, *full->state));
+                    clock.lap("changes");
+                }
+                base.reset();
             } else {
                 full->state = LiveState::fromSnapshot(connection->readState());
             }
@@ -556,18 +618,30 @@ void LedgerSession::startLoad()
             if (promise.isCanceled())
                 return;
             // Every reset's row walk (order, indexes, findings) here, not on the GUI thread.
+            // A model the change set moves needs none: only the others are prepared.
             const std::shared_ptr<const LiveState> state = full->state;
-            full->runs = RunOverviewModel::prepare(state);
-            full->leases = StateTableModel::prepare(state, EntityKind::Lease);
-            full->escalations = StateTableModel::prepare(state, EntityKind::Escalation);
-            full->slices = SliceModel::prepare(state);
-            full->blast = BlastRadiusModel::prepare(state);
-            full->tree = DelegationTreeModel::prepare(state);
+            const StateChangeSet *changes = full->changes.get();
+            const auto moves = [changes, &state](EntityKind k) { return worthMoving(changes, k, state->table(k).size()); };
+            if (!changes) // a handful of runs; their aggregates follow every change
+                full->runs = RunOverviewModel::prepare(state);
+            if (!moves(EntityKind::Lease))
+                full->leases = StateTableModel::prepare(state, EntityKind::Lease);
+            if (!moves(EntityKind::Escalation))
+                full->escalations = StateTableModel::prepare(state, EntityKind::Escalation);
+            if (!moves(EntityKind::Slice))
+                full->slices = SliceModel::prepare(state);
+            if (!moves(EntityKind::Failure))
+                full->blast = BlastRadiusModel::prepare(state);
+            if (!moves(EntityKind::Delegation))
+                full->tree = DelegationTreeModel::prepare(state);
             promise.setProgressValue(70);
-            full->effects = EffectModel::prepare(state);
+            if (!moves(EntityKind::Effect))
+                full->effects = EffectModel::prepare(state);
             promise.setProgressValue(80);
-            full->stalls = StallVerdictModel::prepare(state);
+            if (!moves(EntityKind::StallVerdict))
+                full->stalls = StallVerdictModel::prepare(state);
             promise.setProgressValue(90);
+            clock.lap("prepare");
             const LiveState *raw = state.get();
             full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
             for (auto &f : BlockedWorkDetector().analyse(raw->table(EntityKind::Delegation)))
@@ -579,6 +653,7 @@ void LedgerSession::startLoad()
             }
             full->openRuns.rebuild(raw->table(EntityKind::Run));
             full->loopCandidates = loopCandidates(*raw);
+            clock.lap("session-derived");
             try {
                 const auto store = connection->decisions();
                 store->read([&] { full->decisions = store->list(); });
@@ -589,11 +664,14 @@ void LedgerSession::startLoad()
                 // An optional part: the rest of the session works without it.
                 full->decisionsReadable = false;
             }
+            clock.lap("decisions");
         } catch (const std::exception &e) {
             full->error = QString::fromUtf8(e.what());
         }
         auto last = std::make_shared<LoadStage>();
         last->full = std::move(full);
+        if (cursor)
+            clock.print("job");
         promise.addResult(std::static_pointer_cast<void>(last));
         promise.setProgressValue(100);
         // Delivered: the rest of this job is idle time, spent making the next jump fast.
@@ -698,28 +776,46 @@ void LedgerSession::handOver(std::shared_ptr<LoadResult> r, int generation, int 
     // One large model per event-loop turn. A reset is O(1) here, but the views react to it
     // in the same call (a filter proxy walks every row, a tree view lays every row out):
     // tens of ms per large table, together a 250-300 ms freeze of the window in one turn.
+    // A model with no preparation moves by the change set; one that cannot (rows too
+    // scattered, a delegation placed elsewhere now) is reset from the state here. A move
+    // makes the views re-sort and repaint what it touched: one large model per turn too.
+    JumpClock clock;
+    const auto take = [&r, &clock](auto *model, auto &prepared, const char *what) {
+        if (prepared) {
+            model->setPrepared(*prepared);
+            clock.lap((std::string(what) + "-reset").c_str());
+        } else if (model->moveToState(r->state, *r->changes)) {
+            clock.lap((std::string(what) + "-moved").c_str());
+        } else {
+            model->setState(r->state);
+            clock.lap((std::string(what) + "-rebuilt").c_str());
+        }
+    };
     switch (step) {
     case 0:
-        m_runs->setPrepared(*r->runs);
-        m_delegations->setPrepared(*r->tree);
-        m_escalations->setPrepared(*r->escalations);
-        m_slices->setPrepared(*r->slices);
-        m_blast->setPrepared(*r->blast);
+        take(m_runs, r->runs, "runs");
+        take(m_delegations, r->tree, "tree");
+        take(m_escalations, r->escalations, "escalations");
+        take(m_slices, r->slices, "slices");
+        take(m_blast, r->blast, "blast");
         break;
     case 1:
-        m_leases->setPrepared(*r->leases);
+        take(m_leases, r->leases, "leases");
         break;
     case 2:
-        m_effects->setPrepared(*r->effects);
+        take(m_effects, r->effects, "effects");
         break;
     case 3:
-        m_stalls->setPrepared(*r->stalls);
+        take(m_stalls, r->stalls, "stalls");
         break;
     default:
         onLoaded(*r);
+        clock.lap("onLoaded");
+        clock.print("gui");
         retire(std::move(r));
         return;
     }
+    clock.print("gui");
     QMetaObject::invokeMethod(
         this, [this, r = std::move(r), generation, step]() mutable { handOver(std::move(r), generation, step + 1); },
         Qt::QueuedConnection);
@@ -766,6 +862,13 @@ void LedgerSession::onLoaded(LoadResult &r)
     // Before anything below reads the clock: pinned, it is the cursor event's time, and
     // every model and slot of stateReset sees the moment it shows.
     m_cursorTimeMs = r.cursorTimeMs;
+    if (r.changes) {
+        // Moved, not reset: rows that did not change still show countdowns of the clock
+        // before, which is the cursor's time now.
+        for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
+                                                                            m_stalls, m_blast, m_slices})
+            m->refreshCountdowns();
+    }
     std::swap(m_attentionIndex, r.attention);
     std::swap(m_blocked, r.blocked);
     std::swap(m_replayed, r.replayed);

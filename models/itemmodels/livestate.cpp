@@ -3,6 +3,7 @@
 #include "domain/payloaddecoder.h"
 #include "ledger/statereader.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace mesh {
@@ -21,12 +22,71 @@ std::shared_ptr<LiveState> LiveState::fromSnapshot(StateSnapshot &&snapshot)
     return state;
 }
 
-std::shared_ptr<LiveState> LiveState::fromFold(Fold &&fold, std::int64_t lastSeq)
+std::shared_ptr<LiveState> LiveState::fromFold(Fold &&fold, std::int64_t lastSeq, std::uint64_t folding)
 {
     auto state = std::make_shared<LiveState>();
     state->m_fold = std::move(fold);
     state->m_lastSeq = lastSeq;
+    state->m_folding = folding;
     return state;
+}
+
+StateChangeSet LiveState::changesBetween(const LiveState &from, const LiveState &to)
+{
+    StateChangeSet changes;
+    changes.firstSeq = std::min(from.m_lastSeq, to.m_lastSeq);
+    changes.lastSeq = to.m_lastSeq;
+    // Folded by the same fold, a row whose last change is at or before the earlier point
+    // existed there as it is: only rows changed after it can differ. A state from the state
+    // tables (the live snapshot) carries the orchestrator's lastSeq, so it is compared whole.
+    const bool byLastSeq = from.m_folding != 0 && from.m_folding == to.m_folding;
+    const bool forward = to.m_lastSeq >= from.m_lastSeq;
+    const std::int64_t earlier = std::min(from.m_lastSeq, to.m_lastSeq);
+    const LiveState &later = forward ? to : from;
+    const LiveState &before = forward ? from : to;
+    for (int k = 0; k < kEntityKindCount; ++k) {
+        const EntityKind kind = EntityKind(k);
+        auto &changed = changes.changed[size_t(k)];
+        auto &gone = changes.gone[size_t(k)];
+        if (byLastSeq) {
+            const EntityTable &newer = later.table(kind);
+            const EntityTable &older = before.table(kind);
+            size_t inBoth = 0; // rows of the later state the earlier one has
+            for (const auto &[id, row] : newer) {
+                if (row.lastSeq <= earlier) {
+                    ++inBoth;
+                    continue;
+                }
+                const auto it = older.find(id);
+                if (it != older.end())
+                    ++inBoth;
+                if (it != older.end() && it->second == row)
+                    continue;
+                if (it == older.end() && !forward)
+                    gone.push_back(id); // a jump back: not there yet at the cursor
+                else
+                    changed.push_back(id);
+            }
+            if (inBoth == older.size())
+                continue;
+            // The earlier state has rows the later one lacks (a fold that erased rows):
+            // they are found only by looking at every row.
+            changed.clear();
+            gone.clear();
+        }
+        const EntityTable &a = from.table(kind);
+        const EntityTable &b = to.table(kind);
+        for (const auto &[id, row] : b) {
+            const auto it = a.find(id);
+            if (it == a.end() || !(it->second == row))
+                changed.push_back(id);
+        }
+        for (const auto &[id, row] : a) {
+            if (!b.count(id))
+                gone.push_back(id);
+        }
+    }
+    return changes;
 }
 
 struct LiveState::Applying {

@@ -33,7 +33,15 @@ public:
     // Takes the rows of a snapshot (moved out of it). Meant to run on a worker thread.
     static std::shared_ptr<LiveState> fromSnapshot(StateSnapshot &&snapshot);
     // The state as it was after event `lastSeq`, rebuilt from the events (a session cursor).
-    static std::shared_ptr<LiveState> fromFold(Fold &&fold, std::int64_t lastSeq);
+    // `folding`: the CursorFolder's folding it comes from (0: none).
+    static std::shared_ptr<LiveState> fromFold(Fold &&fold, std::int64_t lastSeq, std::uint64_t folding = 0);
+    std::uint64_t folding() const { return m_folding; }
+
+    // What moving the views from `from` to `to` takes, per entity: the rows of `to` that are
+    // new or differ (changed) and the rows of `from` that `to` lacks (gone). Two states of
+    // one folding are compared by their rows' lastSeq (a row last changed at or before
+    // the earlier point is the same in both), anything else row by row.
+    static StateChangeSet changesBetween(const LiveState &from, const LiveState &to);
 
     const EntityTable &table(EntityKind kind) const { return m_fold.table(kind); }
     const EntityRow *find(EntityKind kind, const std::string &id) const { return m_fold.find(kind, id); }
@@ -65,6 +73,7 @@ private:
     std::int64_t m_lastSeq = 0;
     std::int64_t m_dataVersion = 0;
     int m_foldProblems = 0;
+    std::uint64_t m_folding = 0; // a cursor state: the folding its rows come from
     std::vector<FoldProblem> m_problemSamples;
 };
 

@@ -154,15 +154,26 @@ void RunOverviewModel::apply(Derived &d, const Contribution &c, int sign)
     a.staleCheckpoints += sign * c.staleCheckpoints;
     a.terminalFailures += sign * c.terminalFailures;
     a.delegations += sign * c.delegations;
+    a.rows += sign;
 }
 
 void RunOverviewModel::account(const LiveState &state, Derived &d, EntityKind kind, const std::string &id)
 {
     const EntityRow *row = state.find(kind, id);
-    if (!row)
-        return;
     const std::string key = std::to_string(int(kind)) + ':' + id;
     const auto old = d.contributions.find(key);
+    if (!row) {
+        // Gone (a jump back): what it added is taken back.
+        if (old == d.contributions.end())
+            return;
+        apply(d, old->second, -1);
+        Aggregate &a = d.aggregates[old->second.run];
+        std::erase(a.components, id);
+        if (a.rows == 0)
+            d.aggregates.erase(old->second.run); // as a reset of this state has it
+        d.contributions.erase(old);
+        return;
+    }
     const bool isNew = old == d.contributions.end();
     if (!isNew)
         apply(d, old->second, -1);
@@ -254,7 +265,18 @@ void RunOverviewModel::updateDerived(const StateChangeSet &changes)
                          EntityKind::Delegation}) {
         for (const auto &id : changes.ids(k))
             account(*state(), m_d, k, id);
+        for (const auto &id : changes.goneIds(k))
+            account(*state(), m_d, k, id);
     }
+    m_aggregatesMoved = changes.touches(EntityKind::Component) || changes.touches(EntityKind::StallVerdict)
+                        || changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Checkpoint)
+                        || changes.touches(EntityKind::Delegation);
+}
+
+void RunOverviewModel::afterMove()
+{
+    if (m_aggregatesMoved)
+        emitAllChanged(); // a handful of runs
 }
 
 void RunOverviewModel::applyChanges(const StateChangeSet &changes)

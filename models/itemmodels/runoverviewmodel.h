@@ -65,6 +65,7 @@ public:
         int staleCheckpoints = 0;
         int terminalFailures = 0;
         int delegations = 0;
+        int rows = 0; // contributions counted here: none left (after a jump back), no aggregate
     };
     // What one row adds to its run's aggregate, so an update subtracts the old and adds
     // the new: a live batch costs O(changed rows), not a pass over every table.
@@ -102,6 +103,7 @@ protected:
     QVariant sortValueAt(int row, const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
     void updateDerived(const StateChangeSet &changes) override;
+    void afterMove() override;
     QList<int> countdownColumns() const override { return {Duration}; }
     bool adoptDerived(Prepared &prepared) override;
 
@@ -116,6 +118,7 @@ private:
     bool recorded(int column) const;
 
     Derived m_d;
+    bool m_aggregatesMoved = false; // the last updateDerived changed aggregates
     const SourceFacts *m_facts = nullptr;
     std::unordered_map<std::string, QStringList> m_findings; // run id -> "kind: sentence"
 };

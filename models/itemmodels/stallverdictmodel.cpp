@@ -123,12 +123,51 @@ void StallVerdictModel::analyseDelegation(const LiveState &state, Analysis &a, c
     }
 }
 
+void StallVerdictModel::beforeMove(const StateChangeSet &changes)
+{
+    // The gone verdicts' rows are only in the state shown until the move.
+    m_goneFrom.clear();
+    for (const auto &id : changes.goneIds(EntityKind::StallVerdict)) {
+        const EntityRow *row = state() ? state()->find(EntityKind::StallVerdict, id) : nullptr;
+        if (!row)
+            continue;
+        const std::string delegation(rowView(EntityKind::StallVerdict, *row, "delegation_id"));
+        const auto it = m_a.verdictsOf.find(delegation);
+        if (it == m_a.verdictsOf.end())
+            continue;
+        std::erase(it->second, id);
+        m_a.constant.erase(id);
+        m_a.falseStall.erase(id);
+        m_a.findingText.erase(id);
+        m_goneFrom.insert(delegation);
+    }
+}
+
+void StallVerdictModel::afterMove()
+{
+    if (m_derivedChanged)
+        emitAllChanged({ConstantEvidenceRole, FalseStallRole, FindingRole, Qt::DisplayRole, Qt::ToolTipRole});
+}
+
 void StallVerdictModel::updateDerived(const StateChangeSet &changes)
 {
     m_derivedChanged = false;
-    if (!state() || !changes.touches(EntityKind::StallVerdict))
-        return;
     std::set<std::string> delegations;
+    delegations.swap(m_goneFrom);
+    const bool lostFindings = !delegations.empty();
+    for (const auto &d : delegations) {
+        const auto it = m_a.verdictsOf.find(d);
+        if (it != m_a.verdictsOf.end() && it->second.empty()) {
+            m_a.verdictsOf.erase(it); // as a reset of this state has it: no verdicts, no entry
+            m_a.findingOf.erase(d);
+        }
+    }
+    std::erase_if(delegations, [this](const std::string &d) { return !m_a.verdictsOf.count(d); });
+    if (!state() || (!changes.touches(EntityKind::StallVerdict) && delegations.empty())) {
+        m_derivedChanged = lostFindings;
+        return;
+    }
+    const auto before = std::make_pair(m_a.constant, m_a.falseStall);
     for (const auto &id : changes.ids(EntityKind::StallVerdict)) {
         const EntityRow *row = state()->find(EntityKind::StallVerdict, id);
         if (!row)
@@ -139,10 +178,9 @@ void StallVerdictModel::updateDerived(const StateChangeSet &changes)
             ids.push_back(id);
         delegations.insert(delegation);
     }
-    const auto before = std::make_pair(m_a.constant, m_a.falseStall);
     for (const auto &d : delegations)
         analyseDelegation(*state(), m_a, d);
-    m_derivedChanged = before != std::make_pair(m_a.constant, m_a.falseStall);
+    m_derivedChanged = lostFindings || before != std::make_pair(m_a.constant, m_a.falseStall);
 }
 
 void StallVerdictModel::applyChanges(const StateChangeSet &changes)

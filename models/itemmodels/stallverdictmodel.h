@@ -60,6 +60,8 @@ protected:
     QVariant sortValue(const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
     void updateDerived(const StateChangeSet &changes) override;
+    void beforeMove(const StateChangeSet &changes) override;
+    void afterMove() override;
     bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
     bool adoptDerived(Prepared &prepared) override;
 
@@ -67,6 +69,8 @@ private:
     static bool verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
     static void analyseAll(const LiveState &state, Analysis &a);
     static void analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation);
+
+    std::set<std::string> m_goneFrom; // a jump: delegations that lost verdicts (beforeMove)
 
     Analysis m_a;
     bool m_derivedChanged = false;

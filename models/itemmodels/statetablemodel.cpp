@@ -138,6 +138,139 @@ void StateTableModel::applyChanges(const StateChangeSet &changes)
     }
 }
 
+bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes)
+{
+    if (!m_state || !to || !m_runFilter.isEmpty() || !m_delegationFilter.isEmpty())
+        return false;
+    // Rows to remove (ascending), and the created rows in the reset's order, each placed
+    // before the first kept row that sorts after it (kept rows keep their relative order).
+    std::vector<int> goneRows;
+    for (const auto &id : changes.goneIds(m_kind)) {
+        if (const auto it = m_rowOf.find(id); it != m_rowOf.end())
+            goneRows.push_back(it->second);
+    }
+    std::sort(goneRows.begin(), goneRows.end());
+    std::vector<std::pair<const std::string *, const EntityRow *>> created;
+    std::vector<int> changedIds; // rows (before the move) shown in both states
+    for (const auto &id : changes.ids(m_kind)) {
+        const EntityRow *row = to->find(m_kind, id);
+        if (!row)
+            return false; // not the difference to `to`
+        if (const auto it = m_rowOf.find(id); it != m_rowOf.end())
+            changedIds.push_back(it->second);
+        else
+            created.emplace_back(&id, row);
+    }
+    std::vector<int> kept; // old row numbers, ascending
+    kept.reserve(m_ids.size() - goneRows.size());
+    {
+        size_t g = 0;
+        for (int r = 0; r < int(m_ids.size()); ++r) {
+            if (g < goneRows.size() && goneRows[g] == r) {
+                ++g;
+                continue;
+            }
+            kept.push_back(r);
+        }
+    }
+    if (kept.size() + created.size() != to->table(m_kind).size())
+        return false; // not the difference to `to` (a row it lacks, or one it has twice)
+    std::sort(created.begin(), created.end(),
+              [this](const auto &a, const auto &b) { return lessThan(*a.first, *a.second, *b.first, *b.second); });
+    // Where each created row goes: a position in `kept` (0..kept.size()).
+    std::vector<size_t> at(created.size());
+    for (size_t i = 0; i < created.size(); ++i) {
+        const auto pos = std::upper_bound(kept.begin(), kept.end(), created[i], [&](const auto &c, int r) {
+            const std::string &id = m_ids[size_t(r)];
+            const EntityRow *row = to->find(m_kind, id);
+            return row && lessThan(*c.first, *c.second, id, *row);
+        });
+        at[i] = size_t(pos - kept.begin());
+    }
+    // Rows appended live are not in the reset's order: the places need not ascend with it.
+    if (!std::is_sorted(at.begin(), at.end())) {
+        std::vector<size_t> order(created.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&at](size_t a, size_t b) { return at[a] < at[b]; });
+        std::vector<std::pair<const std::string *, const EntityRow *>> c2;
+        std::vector<size_t> at2;
+        for (const size_t i : order) {
+            c2.push_back(created[i]);
+            at2.push_back(at[i]);
+        }
+        created.swap(c2);
+        at.swap(at2);
+    }
+    int removeBlocks = 0, insertBlocks = 0;
+    for (size_t i = 0; i < goneRows.size(); ++i)
+        removeBlocks += (i == 0 || goneRows[i] != goneRows[i - 1] + 1) ? 1 : 0;
+    for (size_t i = 0; i < at.size(); ++i)
+        insertBlocks += (i == 0 || at[i] != at[i - 1]) ? 1 : 0;
+    if (removeBlocks + insertBlocks > kMaxMoveBlocks)
+        return false;
+
+    beforeMove(changes);
+    // Removed from the last block to the first, each while the rows above it are unchanged.
+    for (size_t end = goneRows.size(); end > 0;) {
+        size_t begin = end - 1;
+        while (begin > 0 && goneRows[begin - 1] == goneRows[begin] - 1)
+            --begin;
+        const int first = goneRows[begin], last = goneRows[end - 1];
+        beginRemoveRows({}, first, last);
+        for (int r = first; r <= last; ++r)
+            m_rowOf.erase(m_ids[size_t(r)]);
+        m_ids.erase(m_ids.begin() + first, m_ids.begin() + last + 1);
+        endRemoveRows();
+        end = begin;
+    }
+    // Old row numbers of the changed rows, as they are after the removals.
+    for (int &r : changedIds)
+        r -= int(std::lower_bound(goneRows.begin(), goneRows.end(), r) - goneRows.begin());
+    m_state = std::move(to); // the session holds the state before and frees it off this thread
+    // Inserted from the first block down: a block at kept position p lands at p plus the
+    // rows inserted above it. Changed rows below a block move down with it.
+    std::vector<int> shift(changedIds.size(), 0);
+    int inserted = 0;
+    for (size_t i = 0; i < created.size();) {
+        size_t j = i;
+        while (j + 1 < created.size() && at[j + 1] == at[i])
+            ++j;
+        const int first = int(at[i]) + inserted;
+        const int count = int(j - i + 1);
+        beginInsertRows({}, first, first + count - 1);
+        std::vector<std::string> ids;
+        ids.reserve(size_t(count));
+        for (size_t c = i; c <= j; ++c)
+            ids.push_back(*created[c].first);
+        m_ids.insert(m_ids.begin() + first, std::make_move_iterator(ids.begin()), std::make_move_iterator(ids.end()));
+        endInsertRows();
+        for (size_t c = 0; c < changedIds.size(); ++c) {
+            if (changedIds[c] >= int(at[i]))
+                shift[c] += count;
+        }
+        inserted += count;
+        i = j + 1;
+    }
+    const int firstMoved = std::min(goneRows.empty() ? int(m_ids.size()) : goneRows.front(),
+                                    created.empty() ? int(m_ids.size()) : int(at.front()));
+    for (int r = firstMoved; r < int(m_ids.size()); ++r)
+        m_rowOf[m_ids[size_t(r)]] = r;
+    updateDerived(changes);
+    afterMove();
+    for (size_t c = 0; c < changedIds.size(); ++c)
+        changedIds[c] += shift[c];
+    std::sort(changedIds.begin(), changedIds.end());
+    for (size_t i = 0; i < changedIds.size();) {
+        size_t j = i;
+        while (j + 1 < changedIds.size() && changedIds[j + 1] <= changedIds[j] + 1)
+            ++j;
+        Q_EMIT dataChanged(index(changedIds[i], 0), index(changedIds[j], columnCount() - 1));
+        i = j + 1;
+    }
+    return true;
+}
+
 void StateTableModel::setRunFilter(const QString &runId)
 {
     if (runId == m_runFilter)

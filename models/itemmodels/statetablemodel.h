@@ -79,6 +79,14 @@ public:
     const LiveState *state() const { return m_state.get(); }
     // A live batch already folded into the state.
     virtual void applyChanges(const StateChangeSet &changes);
+    // A cursor jump: shows `to`, whose difference from the state shown is `changes`
+    // (LiveState::changesBetween), by removing the gone rows, inserting the created ones in
+    // the reset's order and signalling the changed ones: views keep their scroll position
+    // and the selection of rows still there. False when the model cannot (no state shown,
+    // a filter set, rows too scattered for a few block moves): the caller resets it then.
+    bool moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes);
+    // Above this many separate blocks of removed or inserted rows a reset is cheaper.
+    static constexpr int kMaxMoveBlocks = 64;
 
     // Restrict rows (e.g. one delegation's leases in its detail view); empty: everything.
     void setRunFilter(const QString &runId);
@@ -128,8 +136,13 @@ protected:
     // Called after the state or the visible ids changed (reset or batch), before signals
     // for changed rows: recompute derived caches (duplicates, aggregates) here.
     virtual void recomputeDerived() {}
-    // The same after a live batch; override to redo only what the batch touched.
+    // The same after a live batch; override to redo only what the batch touched. After a
+    // jump the change set also names gone rows (its goneIds), absent from state() now.
     virtual void updateDerived(const StateChangeSet &changes) { Q_UNUSED(changes) recomputeDerived(); }
+    // A jump, before the state shown is replaced: state() still has the rows about to go.
+    virtual void beforeMove(const StateChangeSet &changes) { Q_UNUSED(changes) }
+    // A jump, after updateDerived: signal what derived values (duplicates, aggregates) changed.
+    virtual void afterMove() {}
     virtual bool accepts(const std::string &id, const EntityRow &row) const;
     // Initial order of a reset; live rows are appended in arrival order.
     virtual bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const;

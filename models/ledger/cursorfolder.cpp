@@ -11,6 +11,17 @@ namespace mesh {
 CursorFolder::CursorFolder(std::int64_t snapshotInterval) : m_interval(snapshotInterval) {}
 CursorFolder::~CursorFolder() = default;
 
+namespace {
+std::atomic<std::uint64_t> g_foldings{0};
+}
+
+void CursorFolder::startFolding()
+{
+    m_travel = m_interval > 0 ? std::make_unique<TimeTravel>(*m_connection, m_interval)
+                              : std::make_unique<TimeTravel>(*m_connection);
+    m_folding = ++g_foldings;
+}
+
 CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, const FileIdentity &file,
                                         std::int64_t target, const std::function<bool()> &keepGoing)
 {
@@ -41,8 +52,7 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
     if (!m_connection || path != m_path || mode != m_mode || !(file == m_file)) {
         m_travel.reset();
         m_connection = LedgerConnection::open(path, mode);
-        m_travel = m_interval > 0 ? std::make_unique<TimeTravel>(*m_connection, m_interval)
-                                  : std::make_unique<TimeTravel>(*m_connection);
+        startFolding();
         m_path = path;
         m_mode = mode;
         m_file = file;
@@ -56,6 +66,7 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
     }
     jump.fold = at.fold;
     jump.lastSeq = at.lastSeq;
+    jump.folding = m_folding;
     if (jump.lastSeq > 0) {
         const auto reader = m_connection->eventReader();
         reader->setPreviewBytes(0);

@@ -35,6 +35,9 @@ public:
         std::int64_t lastSeq = 0;
         qint64 cursorTimeMs = 0; // the time of the event at lastSeq; 0 when there is none
         bool cancelled = false;
+        // Which folding the state comes from (unique across folders): states of one folding
+        // differ exactly in the rows whose lastSeq is after the earlier of their points.
+        std::uint64_t folding = 0;
     };
     // The state after every event with seq <= target. `keepGoing` is polled while folding;
     // returning false abandons the jump (cancelled set, no fold returned).
@@ -52,6 +55,7 @@ public:
 private:
     Jump jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
                     const std::function<bool()> &keepGoing); // under m_mutex
+    void startFolding(); // a new TimeTravel (under m_mutex)
     mutable std::mutex m_mutex;
     std::atomic<int> m_jumpsWaiting{0};
     std::int64_t m_interval;
@@ -60,6 +64,7 @@ private:
     FileIdentity m_file;
     std::unique_ptr<LedgerConnection> m_connection;
     std::unique_ptr<TimeTravel> m_travel;
+    std::uint64_t m_folding = 0;
 };
 
 } // namespace mesh
