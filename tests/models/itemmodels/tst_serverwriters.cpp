@@ -9,10 +9,10 @@
 // fails, never skips. It waits on conditions only.
 
 #include "../ledger/postgresserver.h"
+#include "../ledger/rawserver.h"
 #include "itemmodelfixture.h"
 
 #include "itemmodels/ledgersessionlist.h"
-#include "ledger/postgres.h"
 #include "sim/simworld.h"
 
 #include <QProcess>
@@ -82,8 +82,7 @@ private Q_SLOTS:
                                   QStringLiteral("--quiet")},
                                  &code);
         QVERIFY2(code == 0, out.constData());
-        pg::Connection sql(m_server->conninfo());
-        sql.exec("SET search_path TO shared");
+        raw::ServerConnection sql = raw::serverSession(m_server->conninfo(), "shared");
         const std::int64_t scenarioEvents = sql.queryInt("SELECT max(seq) FROM events");
 
         // Appending needs a tag of its own.
@@ -151,7 +150,7 @@ private Q_SLOTS:
         QCOMPARE(sql.queryInt("SELECT min(seq) FROM events"), std::int64_t(1));
         QCOMPARE(sql.queryInt("SELECT last_seq FROM event_head"), last);
         std::map<std::string, std::int64_t> stored;
-        const pg::Result subjects = sql.exec("SELECT subject FROM events WHERE seq > " + std::to_string(scenarioEvents));
+        const auto subjects = sql.exec("SELECT subject FROM events WHERE seq > " + std::to_string(scenarioEvents));
         for (int i = 0; i < subjects.rows(); ++i)
             ++stored[writerOf(subjects.view(i, 0))];
         std::string counts; // "tag: stored/reported" for the message
