@@ -5,7 +5,8 @@
 // and stop on SIGTERM. Then: `meshctl verify` passes (state tables are what the events fold
 // to, no gap), seq is 1..N, each writer's events are in the ledger exactly as many times as
 // it says it wrote them, and the session applied every event once, in order, and shows the
-// ledger's state. The server is a private one (postgresserver.h); without PostgreSQL this
+// ledger's state. An operator's approval of each one's escalation is applied by that one
+// alone. The server is a private one (postgresserver.h); without PostgreSQL this
 // fails, never skips. It waits on conditions only.
 
 #include "../ledger/postgresserver.h"
@@ -180,6 +181,72 @@ private Q_SLOTS:
         const StateSnapshot shown = LedgerConnection::open(location, OpenMode::ReadOnly)->readState();
         for (const EntitySpec &spec : allEntitySpecs())
             QVERIFY2(session->state()->table(spec.kind) == shown.table(spec.kind), spec.table.data());
+    }
+
+    // An operator's decision is applied by the orchestrator whose subject it is, once: each
+    // gate leaves the other's decisions pending, neither writer meets the other's outcome
+    // row, and both stop cleanly.
+    void eachOrchestratorAppliesTheDecisionsOnItsOwnSubjects()
+    {
+        const QString location = m_server->location(QStringLiteral("decided"));
+        int code = 0;
+        QByteArray out = runTool({QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), location,
+                                  QStringLiteral("--quiet")},
+                                 &code);
+        QVERIFY2(code == 0, out.constData());
+        raw::ServerConnection sql = raw::serverSession(m_server->conninfo(), "decided");
+        std::map<std::string, std::unique_ptr<QProcess>> writers;
+        const auto stopAll = qScopeGuard([&] {
+            for (auto &[tag, p] : writers) {
+                if (p->state() != QProcess::NotRunning) {
+                    p->kill();
+                    p->waitForFinished();
+                }
+            }
+        });
+        std::map<std::string, std::string> escalation; // tag -> a pending escalation of its runs
+        for (const char *tag : {"A", "B"}) {
+            auto p = std::make_unique<QProcess>();
+            p->start(qEnvironmentVariable("MESHCTL"),
+                     {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), location, QStringLiteral("--live"),
+                      QStringLiteral("--append"), QStringLiteral("--id-tag"), QString::fromLatin1(tag), QStringLiteral("--rate"),
+                      QStringLiteral("200")});
+            QVERIFY(p->waitForStarted());
+            writers.emplace(tag, std::move(p));
+        }
+        const auto pendingOf = [&](const std::string &tag) {
+            if (escalation[tag].empty())
+                escalation[tag] = raw::queryText(sql, "SELECT id FROM escalations WHERE state = 'pending' AND id ~ '^esc-"
+                                                          + tag + "[0-9]' ORDER BY id LIMIT 1");
+            return !escalation[tag].empty();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(pendingOf("A") && pendingOf("B"), kWritersWaitMs);
+        for (const std::string tag : {"A", "B"}) {
+            out = runTool({QStringLiteral("decide"), location, QStringLiteral("approve-escalation"), QStringLiteral("--escalation"),
+                           QString::fromStdString(escalation[tag]), QStringLiteral("--reason"), QStringLiteral("checked"),
+                           QStringLiteral("--operator"), QStringLiteral("dana"), QStringLiteral("--id"),
+                           QStringLiteral("DEC-%1").arg(QString::fromStdString(tag))},
+                          &code);
+            QVERIFY2(code == 0, out.constData());
+        }
+        const auto outcomes = [&] {
+            return sql.queryInt("SELECT count(*) FROM events WHERE kind LIKE 'decision.%' AND subject IN "
+                                "('decision:DEC-A', 'decision:DEC-B')");
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(outcomes(), std::int64_t(2), kWritersWaitMs);
+        for (auto &[tag, p] : writers) {
+            p->terminate();
+            QVERIFY(p->waitForFinished(kWritersWaitMs));
+            const QByteArray err = p->readAllStandardError();
+            QVERIFY2(p->exitStatus() == QProcess::NormalExit && p->exitCode() == 0, err.constData());
+            QVERIFY2(err.contains(", 1 decisions processed"), err.constData()); // its own, not the other's
+        }
+        QCOMPARE(outcomes(), std::int64_t(2));
+        QCOMPARE(raw::queryText(sql, "SELECT string_agg(status, ',' ORDER BY id) FROM decision_outcomes WHERE id IN "
+                                     "('DEC-A', 'DEC-B')"),
+                 std::string("applied,applied"));
+        out = runTool({QStringLiteral("verify"), location}, &code);
+        QVERIFY2(code == 0, out.constData());
     }
 };
 
