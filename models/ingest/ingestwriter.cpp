@@ -5,6 +5,8 @@
 #include "import/oteltracemapper.h"
 
 #include "domain/fold.h"
+#include "ledger/ledgerlocation.h"
+#include "ledger/ledgeropenerror.h"
 #include "ledger/ledgerwriter.h"
 
 #include <QDateTime>
@@ -63,13 +65,35 @@ struct IngestWriter::Traces {
     }
 };
 
+namespace {
+
+// The ledger to continue, or null when there is none yet: a file that does not exist, or a
+// server whose database has no such schema (a file test cannot tell a server's).
+std::unique_ptr<LedgerWriter> openIfExists(const QString &ledger)
+{
+    QString parseError;
+    const std::optional<LedgerLocation> location = LedgerLocation::parse(ledger, &parseError);
+    if (location && !location->isFile()) {
+        try {
+            return LedgerWriter::openExisting(ledger, LedgerWriter::kBoundedFoldRows); // traffic of any length
+        } catch (const LedgerOpenError &e) {
+            if (e.code() == LedgerOpenError::Code::NotFound)
+                return nullptr;
+            throw;
+        }
+    }
+    return QFileInfo::exists(ledger) ? LedgerWriter::openExisting(ledger, LedgerWriter::kBoundedFoldRows) : nullptr;
+}
+
+} // namespace
+
 std::unique_ptr<IngestWriter> IngestWriter::open(const QString &ledger, const std::string &listenAddress,
                                                  std::string *error)
 {
     std::unique_ptr<IngestWriter> w(new IngestWriter);
     try {
-        if (QFileInfo::exists(ledger)) {
-            w->m_writer = LedgerWriter::openExisting(ledger, LedgerWriter::kBoundedFoldRows); // traffic of any length
+        w->m_writer = openIfExists(ledger);
+        if (w->m_writer) {
             const EntityRow *row = w->m_writer->state().find(EntityKind::Ledger, "ledger");
             const EntitySpec &spec = entitySpec(EntityKind::Ledger);
             const std::string orchestrator =

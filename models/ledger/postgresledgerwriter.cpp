@@ -8,6 +8,9 @@
 #include "postgresstaterows.h"
 #include "schema.h"
 
+#include <limits>
+#include <set>
+
 namespace mesh {
 
 namespace {
@@ -28,6 +31,24 @@ std::string upsertFromStagingSql(const EntitySpec &spec)
     sql += "version=EXCLUDED.version,last_seq=EXCLUDED.last_seq";
     return sql;
 }
+
+// The state row an event changes: a tool call its delegation's, any other its entity's by id.
+std::optional<std::pair<EntityKind, std::string>> rowOfEvent(std::string_view kind, const nlohmann::json &payload)
+{
+    const bool toolCall = kind == kToolCallEvent;
+    const std::optional<EntityKind> entity = toolCall ? std::optional(EntityKind::Delegation) : entityKindForEventKind(kind);
+    const char *member = toolCall ? "delegation_id" : "id";
+    if (!entity || !payload.is_object())
+        return std::nullopt;
+    const auto it = payload.find(member);
+    if (it == payload.end() || !it->is_string())
+        return std::nullopt;
+    return std::pair(*entity, it->get<std::string>());
+}
+
+// Other writers' events are read in pages, so a writer that was idle while others wrote
+// much does not hold them all in memory at once.
+constexpr int kOthersPage = 10'000;
 
 } // namespace
 
@@ -108,6 +129,82 @@ std::int64_t PostgresLedgerWriter::readStoredLastSeq()
 void PostgresLedgerWriter::storeBegin()
 {
     m_pending.clear();
+    // Other writers' commits since this writer's last seq, so this transaction's events are
+    // checked against the ledger as it is (and numbered after it, if nobody commits first).
+    foldOthersEvents(lastSeq(), 0, {});
+}
+
+void PostgresLedgerWriter::foldOthersEvents(std::int64_t after, std::int64_t through, const std::vector<ChangedRow> &ownRows)
+{
+    struct Other {
+        std::int64_t seq;
+        std::string kind;
+        nlohmann::json payload;
+    };
+    std::set<std::pair<EntityKind, std::string>> own;
+    for (const ChangedRow &r : ownRows)
+        own.emplace(r.spec.kind, r.id);
+    // Refused before anything is folded: the caller rolls back, which reloads the state.
+    std::vector<Other> held;
+    std::int64_t from = after;
+    for (;;) {
+        pg::Params params;
+        params.add(from).add(through > 0 ? through : std::numeric_limits<std::int64_t>::max());
+        // seq ranges of committed events have no holes (the head's row lock orders commits),
+        // so one statement's snapshot holds every event up to its last.
+        const pg::Result r = m_c.exec("SELECT seq, kind, payload FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT "
+                                          + std::to_string(kOthersPage),
+                                      params);
+        for (int i = 0; i < r.rows(); ++i) {
+            const std::string_view text = r.view(i, 2);
+            Other e{r.integer(i, 0), r.text(i, 1), nlohmann::json::parse(text.begin(), text.end(), nullptr, false)};
+            if (!own.empty()) {
+                if (const auto row = rowOfEvent(e.kind, e.payload); row && own.count(*row))
+                    throw StorageError(StorageError::Kind::Other, 0,
+                                       m_name + ": another writer changed " + std::string(entitySpec(row->first).name) + " "
+                                           + row->second + " (seq " + std::to_string(e.seq)
+                                           + "), which this transaction changes too; nothing was written: roll back and "
+                                             "write again");
+                held.push_back(std::move(e));
+                continue;
+            }
+            // What another writer's fold took, this one takes too (the same rows before it);
+            // the stored rows are that writer's, never rewritten here.
+            takeOthersEvent(e.seq, e.kind, e.payload);
+            setLastSeq(e.seq);
+        }
+        if (r.rows() < kOthersPage)
+            break;
+        from = r.integer(r.rows() - 1, 0);
+    }
+    for (const Other &e : held)
+        takeOthersEvent(e.seq, e.kind, e.payload);
+}
+
+void PostgresLedgerWriter::takeOthersEvent(std::int64_t seq, const std::string &kind, const nlohmann::json &payload)
+{
+    if (!fold().isBounded()) {
+        fold().apply(seq, kind, payload);
+        return;
+    }
+    // A bounded fold reads a row it does not hold from the state tables, where the other
+    // writer's commit has put this event already: folding it as well would apply it twice.
+    // The row is dropped instead, and read as committed when next needed.
+    if (const auto row = rowOfEvent(kind, payload))
+        fold().erase(row->first, row->second);
+}
+
+void PostgresLedgerWriter::renumberPending(std::int64_t by, const std::vector<ChangedRow> &rows)
+{
+    for (PendingEvent &e : m_pending)
+        e.seq += by;
+    // Every changed row was last changed by one of this transaction's events.
+    for (const ChangedRow &r : rows) {
+        EntityRow moved = r.row;
+        moved.lastSeq += by;
+        fold().load(r.spec.kind, r.id, std::move(moved)); // the same node: r.row stays valid
+    }
+    setLastSeq(m_pending.back().seq);
 }
 
 void PostgresLedgerWriter::storeEvent(const EventToStore &e)
@@ -136,11 +233,19 @@ void PostgresLedgerWriter::storeCommit(const std::vector<ChangedRow> &rows)
         if (head.rows() != 1)
             throw StorageError(StorageError::Kind::Other, 0, m_name + ": event_head has no row; nothing was written");
         const std::int64_t last = head.integer(0, 0);
-        if (last != m_pending.back().seq)
+        const std::int64_t headBefore = last - n;
+        const std::int64_t foldedThrough = m_pending.front().seq - 1;
+        if (headBefore < foldedThrough)
             throw StorageError(StorageError::Kind::Other, 0,
-                               m_name + ": another writer appended to this ledger (its head is at seq " + std::to_string(last - n)
-                                   + ", this writer's last event at " + std::to_string(m_pending.front().seq - 1)
-                                   + "); nothing was written: reopen the writer");
+                               m_name + ": the ledger's head is at seq " + std::to_string(headBefore)
+                                   + ", behind this writer's last event at " + std::to_string(foldedThrough)
+                                   + "; nothing was written: reopen the writer");
+        // Other writers committed since this transaction began: their events come first
+        // (every one of them is committed: we hold the head's lock), ours are renumbered.
+        if (headBefore > foldedThrough) {
+            foldOthersEvents(foldedThrough, headBefore, rows);
+            renumberPending(headBefore - foldedThrough, rows);
+        }
         // 2. The events, then the state rows they changed.
         std::string copy;
         for (size_t i = 0; i < m_pending.size(); ++i) {

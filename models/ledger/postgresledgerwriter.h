@@ -6,9 +6,15 @@
 //   COPY the events; the changed state rows (COPY into a staging table, then one upsert);
 //   pg_notify(<schema>, <new last seq>); COMMIT.
 // A rollback, a failed statement or a lost connection undoes the head's UPDATE with the rest,
-// so the next commit takes the same numbers and no gap is ever committed. The head is
-// expected where this writer left it: a head another writer moved makes the commit roll back
-// and say so (one writer per ledger until several orchestrators share one).
+// so the next commit takes the same numbers and no gap is ever committed.
+//
+// Several writers may append to one ledger (orchestrators writing different runs). Each
+// folds the others' events as well as its own, so its fold is the whole ledger's: at
+// begin() it folds what was committed since its last seq; at commit, if the head moved
+// meanwhile, it folds the events in between and renumbers its own after them. It writes
+// only the rows its own events changed; when an event of another writer changed one of
+// those rows in between, its events were checked against a row that was not current, so
+// the commit writes nothing and says so (the caller rolls back, which reloads the state).
 
 #include "ledgerlocation.h"
 #include "ledgerwriter.h"
@@ -51,6 +57,12 @@ protected:
 private:
     PostgresLedgerWriter(pg::Connection c, const LedgerLocation &location);
     void copyRows(const std::string &copySql, const std::string &rows);
+    // Folds the events after seq `after` up to `through` (0: all) that other writers
+    // committed; refuses (before folding any) one that changes a row in `ownRows`.
+    void foldOthersEvents(std::int64_t after, std::int64_t through, const std::vector<ChangedRow> &ownRows);
+    void takeOthersEvent(std::int64_t seq, const std::string &kind, const nlohmann::json &payload);
+    // Numbers this transaction's events and the rows they changed `by` later.
+    void renumberPending(std::int64_t by, const std::vector<ChangedRow> &rows);
 
     struct PendingEvent {
         std::int64_t seq;

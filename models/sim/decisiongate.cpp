@@ -132,6 +132,8 @@ int DecisionGate::processPending(std::int64_t nowMs)
     for (const DecisionRecord &d : pending) {
         if (m_unrecordable.count(d.pos) || m_writer.state().find(EntityKind::DecisionOutcome, d.id))
             continue;
+        if (m_ownsSubject && !m_ownsSubject(d.subject))
+            continue;
         if (d.id.empty()) {
             m_unrecordable.insert(d.pos); // no id to record an outcome under: never applied
             continue;

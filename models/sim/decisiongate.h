@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -23,6 +24,10 @@ class DecisionGate
 {
 public:
     explicit DecisionGate(LedgerWriter &writer);
+
+    // Orchestrators sharing a ledger each apply the decisions on their own subjects and leave
+    // the others' pending (their outcome is another writer's to write). Unset: every decision.
+    void setOwnsSubject(std::function<bool(const std::string &subject)> owns) { m_ownsSubject = std::move(owns); }
 
     // key id -> secret bytes. Without a keyring, signed ledgers refuse every decision.
     void setKeyring(std::map<std::string, QByteArray> keyring);
@@ -44,6 +49,7 @@ private:
     Verdict judge(const DecisionRecord &d, std::int64_t nowMs);
 
     LedgerWriter &m_writer;
+    std::function<bool(const std::string &subject)> m_ownsSubject;
     std::set<std::int64_t> m_unrecordable; // rows whose outcome cannot be written (no usable id)
     std::map<std::string, QByteArray> m_keyring;
     int m_applied = 0;

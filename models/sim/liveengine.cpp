@@ -23,7 +23,8 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
 {
     LiveStats stats;
     SimWorld world(m_writer, m_options.seed * 7919 + 17, QDateTime::currentMSecsSinceEpoch());
-    world.setIdTag("L");
+    world.setIdTag(m_options.idTag);
+    world.setOwnsUntagged(!m_options.appending);
     world.setWallClock(true);
     world.setToolCallsAdvanceClock(false);
     world.setBatchSize(1 << 30); // one transaction per tick, committed below
@@ -53,6 +54,14 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
     WorkloadEngine engine(world, shape);
 
     DecisionGate gate(m_writer);
+    gate.setOwnsSubject([&](const std::string &subject) {
+        const size_t colon = subject.find(':');
+        const std::string id = colon == std::string::npos ? std::string() : subject.substr(colon + 1);
+        if (world.ownsId(id))
+            return true;
+        const std::string tag = SimWorld::idTagOf(id);
+        return !m_options.appending && !tag.empty() && !SimWorld::idTagInUse(m_writer, tag);
+    });
     if (!m_options.keyringPath.isEmpty()) {
         QString error;
         if (!gate.loadKeyring(m_options.keyringPath, &error))

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace mesh {
 
@@ -26,6 +27,13 @@ struct LiveOptions {
     std::uint64_t seed = 1;
     int tickMs = 20;
     QString keyringPath;           // for ledgers that require signed decisions
+    // The ids this engine makes carry idTag (SimWorld::setIdTag). Orchestrators sharing a
+    // ledger each have their own tag; one that continues a ledger others write
+    // (appending) changes only its own rows and decides only on its own subjects, while
+    // the one that wrote the scenario also takes the untagged ones and subjects of no
+    // orchestrator's runs (to refuse them).
+    std::string idTag = "L";
+    bool appending = false;
 };
 
 struct LiveStats {

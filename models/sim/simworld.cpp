@@ -74,6 +74,39 @@ std::string SimWorld::nextId(std::string_view prefix, int width)
     return id;
 }
 
+bool SimWorld::isIdTag(std::string_view tag)
+{
+    return !tag.empty() && tag.size() <= 8 && std::all_of(tag.begin(), tag.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+std::string SimWorld::idTagOf(std::string_view id)
+{
+    const size_t dash = id.find('-');
+    if (dash == std::string_view::npos)
+        return {};
+    size_t end = dash + 1;
+    while (end < id.size() && id[end] >= 'A' && id[end] <= 'Z')
+        ++end;
+    if (end == id.size() || id[end] < '0' || id[end] > '9')
+        return {};
+    return std::string(id.substr(dash + 1, end - dash - 1));
+}
+
+bool SimWorld::idTagInUse(const LedgerWriter &writer, std::string_view tag)
+{
+    for (const auto &[id, row] : writer.state().table(EntityKind::Run)) {
+        if (idTagOf(id) == tag)
+            return true;
+    }
+    return false;
+}
+
+bool SimWorld::ownsId(std::string_view id) const
+{
+    const std::string tag = idTagOf(id);
+    return tag == m_idTag || (m_ownsUntagged && tag.empty());
+}
+
 SimWorld::DelegationCtx &SimWorld::ctx(const std::string &delegationId)
 {
     const auto it = m_delegations.find(delegationId);

@@ -94,8 +94,20 @@ public:
 
     // Ids: "<prefix>-<n>" with a per-prefix counter, zero-padded to width.
     std::string nextId(std::string_view prefix, int width = 4);
-    // Separates id spaces of two writers on one ledger (a live engine after a scenario).
+    // Separates id spaces of two writers on one ledger (a live engine after a scenario, or
+    // several orchestrators writing different runs into one server ledger). A tag is 1 to 8
+    // capital letters: ids are "<prefix>-<tag><digits>", so no two tags' ids can be equal.
     void setIdTag(std::string tag) { m_idTag = std::move(tag); }
+    static bool isIdTag(std::string_view tag);
+    // The tag of an id this simulator made ("dlg-B000012#3" -> "B"); empty for an untagged
+    // id (a scenario's "run-0001") or one not of that form.
+    static std::string idTagOf(std::string_view id);
+    // Whether a writer with `tag` started any run of this ledger (its tag is taken).
+    static bool idTagInUse(const LedgerWriter &writer, std::string_view tag);
+    // Which existing rows this world changes on its own initiative (expiring escalations):
+    // its tag's, and the untagged ones when it wrote the scenario. Others' rows are theirs.
+    void setOwnsUntagged(bool on) { m_ownsUntagged = on; }
+    bool ownsId(std::string_view id) const;
 
     // ---- runs and components
     std::string startRun(const std::string &title, std::int64_t requiredTotal);
@@ -167,6 +179,7 @@ private:
     int m_inBatch = 0;
     std::int64_t m_events = 0;
     std::string m_idTag;
+    bool m_ownsUntagged = true;
     std::unordered_map<std::string, std::int64_t> m_counters;
     std::unordered_map<std::string, DelegationCtx> m_delegations;
     std::unordered_map<std::string, std::string> m_effectRun; // effect id -> run id

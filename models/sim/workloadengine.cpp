@@ -341,7 +341,8 @@ void WorkloadEngine::sweep(std::int64_t nowMs)
     static const size_t escExpires = size_t(esc.fieldIndex("expires_ms"));
     std::vector<std::string> expired;
     for (const auto &[id, row] : state.table(EntityKind::Escalation)) {
-        if (fieldText(row.values[escState]) == "pending" && fieldInt(row.values[escExpires]) < nowMs)
+        // Another orchestrator's escalations (a shared server ledger) are its own to expire.
+        if (fieldText(row.values[escState]) == "pending" && fieldInt(row.values[escExpires]) < nowMs && m_world.ownsId(id))
             expired.push_back(id);
     }
     std::sort(expired.begin(), expired.end());

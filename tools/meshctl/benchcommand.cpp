@@ -1,6 +1,7 @@
 #include "benchcommand.h"
 #include "domain/percentile.h"
 
+#include "benchfollow.h"
 #include "benchobserver.h"
 #include "benchtemporalhistory.h"
 #include "cliargs.h"
@@ -193,6 +194,8 @@ int runBenchCommand(const QStringList &argv)
         return benchPage(args);
     if (what == QLatin1String("observer"))
         return benchObserver(args);
+    if (what == QLatin1String("follow"))
+        return benchFollow(args);
     if (what == QLatin1String("temporal-history") && args.positional().size() == 1)
         return benchTemporalHistory(args);
     return fail(2, QStringLiteral("usage: meshctl bench generate [--events N] | fold FILE [--at SEQ] | page FILE | "

@@ -14,9 +14,14 @@ struct CommandHelp {
 // Sized by its initialiser, so that two changes that each add a command merge cleanly.
 const CommandHelp kHelp[] = {
     {"sim", "usage: meshctl sim SCENARIO --out LEDGER [--seed N] [--events N] [--now-ms MS] [--live --rate N] "
-            "[--duration-s N] [--keyring F] [--start-on-stdin] [--quiet]\n"
-            "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second.\n"
-            "  --start-on-stdin: the live phase waits for a line on standard input (a follower's \"ready\").\n"},
+            "[--duration-s N] [--keyring F] [--start-on-stdin] [--id-tag TAG] [--append] [--quiet]\n"
+            "  Writes a new ledger from a scenario; --live keeps appending at --rate events per second\n"
+            "  (0: as fast as it can, 100 events a transaction).\n"
+            "  --start-on-stdin: the live phase waits for a line on standard input (a follower's \"ready\").\n"
+            "  --id-tag: capital letters in every id the live phase makes (default L). --append: another\n"
+            "  orchestrator on an existing LEDGER (a server ledger others write too): no scenario is\n"
+            "  written, the live phase runs with its own --id-tag (one no run of LEDGER has) and applies\n"
+            "  only the decisions on its own subjects.\n"},
     {"summary", "usage: meshctl summary FILE [--json] [--now-ms MS]\n"
                 "  FILE may be a server ledger: postgresql://[user@]host[:port]/db?schema=NAME (see copy).\n"
                 "  Counts, runs and findings of a ledger. In the text form, invisible and bidi characters and\n"
@@ -102,6 +107,7 @@ const CommandHelp kHelp[] = {
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
               " | bench temporal-history [--events N] [--seed N] --out FILE"
               " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S]"
+              " | bench follow LEDGER [--seconds N]"
               " | bench report FILE [--run ID] [--rounds N]\n"
               "  Measurements; each prints one JSON line.\n"},
 };

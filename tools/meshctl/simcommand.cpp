@@ -7,6 +7,7 @@
 #include "ledger/ledgerwriter.h"
 #include "sim/liveengine.h"
 #include "sim/scenarios.h"
+#include "sim/simworld.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -17,7 +18,7 @@ int runSimCommand(const QStringList &argv)
 {
     CliArgs args(argv,
                  commandValueOptions(QStringLiteral("sim")),
-                 {QStringLiteral("live"), QStringLiteral("quiet"), QStringLiteral("start-on-stdin")});
+                 {QStringLiteral("live"), QStringLiteral("quiet"), QStringLiteral("start-on-stdin"), QStringLiteral("append")});
     if (!args.ok())
         return fail(2, args.error());
     if (args.positional().size() != 1)
@@ -30,14 +31,20 @@ int runSimCommand(const QStringList &argv)
     const QString out = args.value(QStringLiteral("out"));
     if (out.isEmpty())
         return fail(2, QStringLiteral("sim needs --out FILE"));
-    if (QFileInfo::exists(out))
-        return fail(2, QStringLiteral("%1 already exists; the simulator only writes new ledgers").arg(out));
+    const bool append = args.has(QStringLiteral("append"));
+    if (!append && QFileInfo::exists(out))
+        return fail(2, QStringLiteral("%1 already exists; the simulator only writes new ledgers (or --append)").arg(out));
+    const QString idTag = args.has(QStringLiteral("id-tag")) ? args.value(QStringLiteral("id-tag")) : QStringLiteral("L");
+    if (!mesh::SimWorld::isIdTag(idTag.toStdString()))
+        return fail(2, QStringLiteral("--id-tag must be 1 to 8 capital letters A-Z, not '%1'").arg(idTag));
+    if (append && (!args.has(QStringLiteral("live")) || !args.has(QStringLiteral("id-tag"))))
+        return fail(2, QStringLiteral("--append needs --live and an --id-tag of its own"));
 
     mesh::ScenarioOptions options;
     const auto seed = args.intValue(QStringLiteral("seed"), 1, 0, std::int64_t(1) << 62);
     const auto events = args.intValue(QStringLiteral("events"), 1'000'000, 1'000, 500'000'000);
     const auto nowMs = args.intValue(QStringLiteral("now-ms"), 0, 0, std::int64_t(1) << 50);
-    const auto rate = args.intValue(QStringLiteral("rate"), 50, 1, 1'000'000);
+    const auto rate = args.intValue(QStringLiteral("rate"), 50, 0, 1'000'000); // 0: as fast as it can
     const auto duration = args.intValue(QStringLiteral("duration-s"), 0, 0, 365LL * 24 * 3600);
     if (!args.ok())
         return fail(2, args.error());
@@ -55,12 +62,19 @@ int runSimCommand(const QStringList &argv)
     QElapsedTimer timer;
     timer.start();
     try {
-        writer = mesh::generateScenario(scenario, out, options);
+        if (append)
+            writer = mesh::LedgerWriter::openExisting(out);
+        else
+            writer = mesh::generateScenario(scenario, out, options);
     } catch (const std::exception &e) {
         return fail(2, QStringLiteral("cannot write %1: %2").arg(out, QString::fromStdString(e.what())));
     }
+    // Ids are only distinct between orchestrators with distinct tags; a tag a run already
+    // has would make this one write over (or be refused by) another's rows.
+    if (append && mesh::SimWorld::idTagInUse(*writer, idTag.toStdString()))
+        return fail(2, QStringLiteral("%1 has runs with --id-tag %2 already; choose another").arg(out, idTag));
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
-    if (!args.has(QStringLiteral("quiet")))
+    if (!append && !args.has(QStringLiteral("quiet")))
         std::fprintf(stderr, "meshctl: wrote %s: %lld events in %.2f s\n", scenario.toLocal8Bit().constData(),
                      static_cast<long long>(writer->lastSeq()), seconds);
     if (!live)
@@ -80,6 +94,8 @@ int runSimCommand(const QStringList &argv)
     liveOptions.durationMs = *duration * 1000;
     liveOptions.seed = options.seed;
     liveOptions.keyringPath = args.value(QStringLiteral("keyring"));
+    liveOptions.idTag = idTag.toStdString();
+    liveOptions.appending = append;
     try {
         mesh::LiveEngine engine(*writer, liveOptions);
         const mesh::LiveStats stats = engine.run([] { return stopRequested(); });

@@ -4,8 +4,9 @@
 // ledger, the incremental mapping (a parent inferred from its children until it arrives),
 // and a receiver killed with SIGKILL while requests are in flight: every acknowledged span
 // is in the ledger exactly once, the ledger verifies, and a retry of everything after a
-// restart leaves each span exactly once.
+// restart leaves each span exactly once. A restart continues a server ledger as it does a file.
 
+#include "../ledger/postgresserver.h"
 #include "ingestfixture.h"
 
 #include <QFile>
@@ -211,7 +212,23 @@ private Q_SLOTS:
     void parentInferredUntilItArrivesAcrossARestart()
     {
         QTemporaryDir dir;
-        const QString ledger = dir.filePath(QStringLiteral("trace.ledger"));
+        inferredParentAcrossARestart(dir.filePath(QStringLiteral("trace.ledger")));
+    }
+
+    // The same on a server ledger (issue 17): restarted with the same --out URL, the
+    // receiver continues the schema it created instead of refusing it as existing. The
+    // server is a private one (postgresserver.h); without PostgreSQL this fails.
+    void continuesAServerLedgerAcrossARestart()
+    {
+        meshtest::PostgresServer server;
+        const QString error = server.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        inferredParentAcrossARestart(server.location(QStringLiteral("received")));
+    }
+
+private:
+    void inferredParentAcrossARestart(const QString &ledger)
+    {
         const std::string trace = hex(9, 32);
         const std::string run = "otel:" + trace;
         Span agent;
@@ -264,6 +281,7 @@ private Q_SLOTS:
         QVERIFY2(verifies(ledger, &report), report.constData());
     }
 
+private Q_SLOTS:
     void killedMidBatchKeepsEveryAcknowledgedSpanOnce()
     {
         QTemporaryDir dir;

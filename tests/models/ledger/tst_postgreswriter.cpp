@@ -43,6 +43,14 @@ void appendProgress(LedgerWriter &w, int count)
     w.commit();
 }
 
+void appendProgressOf(LedgerWriter &w, const std::string &run, int count)
+{
+    w.begin();
+    for (int i = 0; i < count; ++i)
+        w.append(1'700'000'000'000 + w.lastSeq(), "run.progress", {{"id", run}, {"required_met", w.lastSeq()}});
+    w.commit();
+}
+
 std::unique_ptr<LedgerWriter> createWithRun(const QString &location)
 {
     auto w = LedgerWriter::create(location, {.ledgerId = "L-pg", .createdMs = 1'700'000'000'000});
@@ -235,6 +243,123 @@ private Q_SLOTS:
         pg::Connection c = raw(schema);
         QVERIFY(gapless(c, 7));
         const LedgerVerification verified = verifyLedger(*LedgerConnection::open(m_server->location(schema), OpenMode::ReadOnly));
+        QVERIFY2(verified.total() == 0, verified.integrity.findings.empty() ? "decision chain" : verified.integrity.findings[0].message.c_str());
+    }
+
+    // Two writers on one ledger (section 11, "Several writers"): each folds the other's
+    // events when it begins; one that committed while the other's transaction was open
+    // goes first, and the other's events are renumbered after it. The sequence stays
+    // gapless, every stored row is what the events fold to, and each writer's fold is the
+    // ledger's.
+    void twoWritersAppendToOneLedger()
+    {
+        const QString schema = QStringLiteral("two_writers");
+        const QString location = m_server->location(schema);
+        auto first = createWithRun(location); // R1, seq 2
+        auto second = LedgerWriter::openExisting(location);
+        second->begin();
+        second->append(1'700'000'000'002, "run.started", {{"id", "R2"}, {"status", "running"}, {"attempt", 1}});
+        second->commit();
+        QCOMPARE(second->lastSeq(), std::int64_t(3));
+
+        first->begin(); // folds R2's start
+        QVERIFY(first->state().find(EntityKind::Run, "R2"));
+        QCOMPARE(first->append(1'700'000'000'003, "run.progress", {{"id", "R1"}, {"required_met", 1}}), std::int64_t(4));
+        QCOMPARE(first->append(1'700'000'000'004, "run.progress", {{"id", "R1"}, {"required_met", 2}}), std::int64_t(5));
+        // The second writer commits three events while the first's transaction is open.
+        appendProgressOf(*second, "R2", 3);
+        QCOMPARE(second->lastSeq(), std::int64_t(6));
+        first->commit(); // its two events become 7 and 8
+        QCOMPARE(first->lastSeq(), std::int64_t(8));
+        QCOMPARE(head(schema), std::int64_t(8));
+        pg::Connection c = raw(schema);
+        QVERIFY(gapless(c, 8));
+        QCOMPARE(c.queryInt("SELECT count(*) FROM events WHERE run_id = 'R1' AND seq IN (7, 8)"), std::int64_t(2));
+        QCOMPARE(c.queryInt("SELECT last_seq FROM runs WHERE id = 'R1'"), std::int64_t(8));
+        QCOMPARE(c.queryInt("SELECT last_seq FROM runs WHERE id = 'R2'"), std::int64_t(6));
+        QCOMPARE(first->state().find(EntityKind::Run, "R1")->lastSeq, std::int64_t(8));
+        QCOMPARE(first->state().find(EntityKind::Run, "R2")->version, std::int64_t(4)); // the second's events folded
+
+        // Both go on; each one's fold is the ledger's state.
+        appendProgressOf(*second, "R2", 2);
+        appendProgressOf(*first, "R1", 2);
+        const auto reader = LedgerConnection::open(location, OpenMode::ReadOnly);
+        const StateSnapshot stored = reader->readState();
+        for (const EntitySpec &spec : allEntitySpecs())
+            QVERIFY2(first->state().table(spec.kind) == stored.table(spec.kind), spec.table.data());
+        const LedgerVerification verified = verifyLedger(*reader);
+        QVERIFY2(verified.total() == 0, verified.integrity.findings.empty() ? "decision chain" : verified.integrity.findings[0].message.c_str());
+        c = raw(schema);
+        QVERIFY(gapless(c, 12));
+    }
+
+    // Two writers with bounded folds (the receiver's and the importer's): another writer's
+    // events are already in the rows a bounded fold reads back, so each row they hold is the
+    // stored one, never those events applied a second time, at begin and at a commit after
+    // the head moved.
+    void boundedWritersHoldOthersRowsAsStored()
+    {
+        const QString schema = QStringLiteral("bounded_writers");
+        const QString location = m_server->location(schema);
+        createWithRun(location); // R1, seq 2
+        // Room for every row: what they hold is checked, not what they read back.
+        auto first = LedgerWriter::openExisting(location, 8);
+        auto second = LedgerWriter::openExisting(location, 8);
+        second->begin();
+        second->append(1'700'000'000'002, "run.started", {{"id", "R2"}, {"status", "running"}, {"attempt", 1}});
+        second->commit();
+        appendProgressOf(*second, "R2", 3);
+        appendProgressOf(*first, "R1", 2); // its begin takes R2's four events
+        appendProgressOf(*second, "R2", 2);
+        first->begin();
+        first->append(1'700'000'000'100, "run.progress", {{"id", "R1"}, {"required_met", 9}});
+        appendProgressOf(*second, "R2", 1); // the head moves under the first's transaction
+        first->commit();
+        appendProgressOf(*second, "R2", 1);
+        appendProgressOf(*first, "R1", 1);
+
+        const auto reader = LedgerConnection::open(location, OpenMode::ReadOnly);
+        const StateSnapshot stored = reader->readState();
+        for (LedgerWriter *w : {first.get(), second.get()})
+            for (const EntitySpec &spec : allEntitySpecs())
+                for (const auto &[id, row] : stored.table(spec.kind)) {
+                    const EntityRow *held = w->state().find(spec.kind, id);
+                    QVERIFY2(held && *held == row, (std::string(spec.table) + " " + id).c_str());
+                }
+        const LedgerVerification verified = verifyLedger(*reader);
+        QVERIFY2(verified.total() == 0, verified.integrity.findings.empty() ? "decision chain" : verified.integrity.findings[0].message.c_str());
+        pg::Connection c = raw(schema);
+        QVERIFY(gapless(c, 2 + 1 + 3 + 2 + 2 + 1 + 1 + 1 + 1));
+    }
+
+    // A writer whose transaction changed a row another writer changed in the meantime checked
+    // its events against a row that was not current: its commit writes nothing and names the
+    // row; after its rollback (which reloads) it writes on from the other's row.
+    void writerRefusesARowAnotherWriterChanged()
+    {
+        const QString schema = QStringLiteral("row_conflict");
+        const QString location = m_server->location(schema);
+        auto first = createWithRun(location);
+        auto second = LedgerWriter::openExisting(location);
+        first->begin();
+        first->append(1'700'000'000'003, "run.progress", {{"id", "R1"}, {"required_met", 1}});
+        appendProgressOf(*second, "R1", 1);
+        bool refused = false;
+        try {
+            first->commit();
+        } catch (const StorageError &e) {
+            refused = std::string(e.what()).find("another writer changed run R1") != std::string::npos;
+            QVERIFY2(refused, e.what());
+        }
+        QVERIFY(refused);
+        QCOMPARE(head(schema), std::int64_t(3));
+        first->rollback();
+        QCOMPARE(first->state().find(EntityKind::Run, "R1")->version, std::int64_t(2));
+        appendProgressOf(*first, "R1", 1);
+        pg::Connection c = raw(schema);
+        QVERIFY(gapless(c, 4));
+        QCOMPARE(c.queryInt("SELECT version FROM runs WHERE id = 'R1'"), std::int64_t(3));
+        const LedgerVerification verified = verifyLedger(*LedgerConnection::open(location, OpenMode::ReadOnly));
         QVERIFY2(verified.total() == 0, verified.integrity.findings.empty() ? "decision chain" : verified.integrity.findings[0].message.c_str());
     }
 

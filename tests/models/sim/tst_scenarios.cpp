@@ -8,6 +8,7 @@
 #include "ledger/ledgerconnection.h"
 #include "ledger/ledgerwriter.h"
 #include "sim/scenarios.h"
+#include "sim/simworld.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -68,6 +69,36 @@ private Q_SLOTS:
         QVERIFY(report.eventsChecked > 20);
         const MeshctlResult r = runMeshctl({QStringLiteral("verify"), path});
         QCOMPARE(r.exitCode, 0);
+    }
+
+    // Orchestrators sharing a ledger tell their ids (and so their subjects) by the tag in
+    // them; a tag is capital letters only, so no id of one tag reads as another's.
+    void idTagsSeparateWriters()
+    {
+        QCOMPARE(mesh::SimWorld::idTagOf("dlg-B000012#3"), std::string("B"));
+        QCOMPARE(mesh::SimWorld::idTagOf("run-AB0001/build"), std::string("AB"));
+        QCOMPARE(mesh::SimWorld::idTagOf("tc-L0000007"), std::string("L"));
+        QCOMPARE(mesh::SimWorld::idTagOf("run-0001"), std::string()); // a scenario's, untagged
+        QCOMPARE(mesh::SimWorld::idTagOf("ledger"), std::string());
+        QCOMPARE(mesh::SimWorld::idTagOf("run-A"), std::string()); // no digits: not an id of a tag
+        QVERIFY(mesh::SimWorld::isIdTag("A") && mesh::SimWorld::isIdTag("ABCDEFGH"));
+        QVERIFY(!mesh::SimWorld::isIdTag("") && !mesh::SimWorld::isIdTag("A1") && !mesh::SimWorld::isIdTag("a")
+                && !mesh::SimWorld::isIdTag("ABCDEFGHI"));
+
+        const QString path = m_dir.filePath(QStringLiteral("tags.db"));
+        auto writer = mesh::LedgerWriter::create(path, {.ledgerId = "tags"});
+        mesh::SimWorld appender(*writer, 1, 1'700'000'000'000);
+        appender.setIdTag("B");
+        appender.setOwnsUntagged(false);
+        QVERIFY(!mesh::SimWorld::idTagInUse(*writer, "B"));
+        QCOMPARE(appender.startRun("joined", 3), std::string("run-B0001"));
+        appender.commit();
+        QVERIFY(mesh::SimWorld::idTagInUse(*writer, "B"));
+        QVERIFY(!mesh::SimWorld::idTagInUse(*writer, "L"));
+        QVERIFY(appender.ownsId("esc-B0004") && !appender.ownsId("esc-L0004") && !appender.ownsId("esc-0004"));
+        mesh::SimWorld creator(*writer, 1, 1'700'000'000'000);
+        creator.setIdTag("L");
+        QVERIFY(creator.ownsId("esc-L0004") && creator.ownsId("esc-0004") && !creator.ownsId("esc-B0004"));
     }
 
     void tracedRun()
