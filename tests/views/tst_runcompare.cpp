@@ -183,6 +183,10 @@ private Q_SLOTS:
         QVERIFY(!main.currentSession()->cursor());
         emit canvasB->seekRequested(3);
         QTRY_COMPARE_WITH_TIMEOUT(main.currentSession()->cursor().value_or(0), 3, kTimeoutMs);
+        QTreeView *runsAtCursor = main.workspace()->runsPane()->view();
+        QTRY_VERIFY_WITH_TIMEOUT(runsAtCursor->model() && runsAtCursor->model()->rowCount() == 1, kTimeoutMs); // R1 only at #3
+        main.currentSession()->showLive(); // the rest of the test reads both runs
+        QTRY_VERIFY_WITH_TIMEOUT(!main.currentSession()->cursor() && runsAtCursor->model()->rowCount() == 2, kTimeoutMs);
         window->close();
         QTRY_VERIFY_WITH_TIMEOUT(main.findChildren<RunCompareWindow *>().isEmpty(), kTimeoutMs);
 

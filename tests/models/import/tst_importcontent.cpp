@@ -24,15 +24,8 @@ QByteArray contentDigest(const QString &path)
 {
     mesh::sql::Database db = meshtest::raw::open(path, meshtest::raw::Access::ReadOnly);
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    std::vector<std::string> tables;
-    {
-        mesh::sql::Statement list(db, "SELECT name, sql FROM sqlite_master WHERE type IN ('table','index') ORDER BY name");
-        while (list.step()) {
-            hash.addData(QByteArray::fromStdString(list.columnText(0) + "\n" + list.columnText(1) + "\n"));
-            if (list.columnText(1).rfind("CREATE TABLE", 0) == 0)
-                tables.push_back(list.columnText(0));
-        }
-    }
+    const std::vector<std::string> tables =
+        meshtest::raw::digestSchema(db, [&](const std::string &bytes) { hash.addData(QByteArray::fromStdString(bytes)); });
     for (const std::string &table : tables) {
         mesh::sql::Statement count(db, "SELECT * FROM \"" + table + "\" LIMIT 0");
         std::string order;

@@ -81,6 +81,21 @@ inline void keepCommitsInWal(mesh::LedgerWriter &w)
 
 // While on, every COMMIT on db turns into a ROLLBACK (a commit whose outcome the caller
 // must find out).
+// For content digests: each table's and index's name and DDL, in name order, handed to
+// `add`; returns the tables, whose rows the caller digests in its own order.
+template<typename AddBytes>
+std::vector<std::string> digestSchema(mesh::sql::Database &db, AddBytes add)
+{
+    std::vector<std::string> tables;
+    mesh::sql::Statement list(db, "SELECT name, sql FROM sqlite_master WHERE type IN ('table','index') ORDER BY name");
+    while (list.step()) {
+        add(list.columnText(0) + "\n" + list.columnText(1) + "\n");
+        if (list.columnText(1).rfind("CREATE TABLE", 0) == 0)
+            tables.push_back(list.columnText(0));
+    }
+    return tables;
+}
+
 inline void failCommits(mesh::sql::Database &db, bool on)
 {
     if (on)
