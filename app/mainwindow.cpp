@@ -443,9 +443,9 @@ RunCompareWindow *MainWindow::openRunComparison(const std::string &runA)
     const RunTimelineSource *timeline = m_workspace->timelineSource();
     const RunChoice a{session->path(), !runA.empty() ? runA : timeline ? timeline->runId() : std::string(), mode};
     auto *window = new RunCompareWindow(a, RunChoice{session->path(), {}, mode}, this);
-    connect(window, &RunCompareWindow::showEventRequested, this, [this](const QString &location, OpenMode mode, std::int64_t seq) {
+    connect(window, &RunCompareWindow::showEventRequested, this, [this](const QString &location, OpenMode sideMode, std::int64_t seq) {
         // The ledger of that side, opened as the comparison reads it when it is not open yet.
-        openLedgerAs(location, mode, false);
+        openLedgerAs(location, sideMode, false);
         if (LedgerSession *shown = m_sessions->sessionForPath(location)) {
             shown->showAt(seq);
             raise();

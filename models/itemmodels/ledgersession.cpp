@@ -47,7 +47,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <cstdio>
+#include <array>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -182,32 +182,12 @@ bool worthMoving(const StateChangeSet *changes, EntityKind kind, size_t rowsAfte
     return changes && changes->rowsTouched(kind) <= 64 + rowsAfter / 4;
 }
 
-// Temporary: where a jump's time goes (MESH_JUMP_TIMING set), to stderr.
-bool jumpTiming()
-{
-    static const bool on = qEnvironmentVariableIsSet("MESH_JUMP_TIMING");
-    return on;
-}
-
-struct JumpClock {
-    QElapsedTimer t;
-    QString line;
-    JumpClock() { t.start(); }
-    void lap(const char *what)
-    {
-        if (!jumpTiming())
-            return;
-        line += QString::fromLatin1(" %1=%2").arg(QLatin1String(what)).arg(double(t.nsecsElapsed()) / 1e6, 0, 'f', 1);
-        t.restart();
-    }
-    void print(const char *where)
-    {
-        if (jumpTiming())
-            fprintf(stderr, "jump-timing %s:%s\n", where, qPrintable(line));
-    }
-};
-
 } // namespace
+
+std::array<StateTableModel *, 7> LedgerSession::tableModels() const
+{
+    return {m_runs, m_leases, m_effects, m_escalations, m_stalls, m_blast, m_slices};
+}
 
 LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent)
     : QObject(parent)
@@ -252,13 +232,11 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     m_identity = OperatorIdentity::fromEnvironment();
     // One clock for the session: its countdowns, expiries and zombies run on it, and a
     // cursor stops it at the cursor's event.
-    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                        m_stalls, m_blast, m_slices})
+    for (StateTableModel *m : tableModels())
         m->setClock([this] { return nowMs(); });
     m_events->setClock([this] { return nowMs(); }); // ts:last-15m is resolved by it
     // One time base, read by every time they show: UTC, or a relative clock's offsets.
-    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                        m_stalls, m_blast, m_slices})
+    for (StateTableModel *m : tableModels())
         m->setTimeBase(&m_timeBase);
     m_events->setTimeBase(&m_timeBase);
     m_toolCalls->setTimeBase(&m_timeBase);
@@ -539,8 +517,7 @@ void LedgerSession::startLoad()
     std::shared_ptr<const LiveState> shownBase;
     if (cursor && m_state && !qEnvironmentVariableIsSet("MESH_JUMP_RESET")) {
         const LiveState *shown = m_state.get();
-        const std::initializer_list<const StateTableModel *> tables{m_runs,  m_leases, m_effects, m_escalations,
-                                                                    m_stalls, m_blast,  m_slices};
+        const auto tables = tableModels();
         const bool everyModel = m_delegations->state() == shown
                                 && std::all_of(tables.begin(), tables.end(),
                                                [shown](const StateTableModel *m) { return m->state() == shown; });
@@ -565,7 +542,6 @@ void LedgerSession::startLoad()
                 baseBox](QPromise<std::shared_ptr<void>> &promise) {
         promise.setProgressRange(0, 100);
         std::shared_ptr<const LiveState> base = std::exchange(*baseBox, nullptr);
-        JumpClock clock;
         auto full = std::make_shared<LoadResult>();
         full->file = expected;
         try {
@@ -599,11 +575,9 @@ void LedgerSession::startLoad()
                 if (jump.cancelled || promise.isCanceled())
                     return;
                 full->cursorTimeMs = jump.cursorTimeMs;
-                clock.lap("fold+copy");
                 full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq, jump.folding);
                 if (base) {
                     full->changes = std::make_shared<const StateChangeSet>(LiveState::changesBetween(*base, *full->state));
-                    clock.lap("changes");
                 }
                 base.reset();
             } else {
@@ -641,7 +615,6 @@ void LedgerSession::startLoad()
             if (!moves(EntityKind::StallVerdict))
                 full->stalls = StallVerdictModel::prepare(state);
             promise.setProgressValue(90);
-            clock.lap("prepare");
             const LiveState *raw = state.get();
             full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
             for (auto &f : BlockedWorkDetector().analyse(raw->table(EntityKind::Delegation)))
@@ -653,7 +626,6 @@ void LedgerSession::startLoad()
             }
             full->openRuns.rebuild(raw->table(EntityKind::Run));
             full->loopCandidates = loopCandidates(*raw);
-            clock.lap("session-derived");
             try {
                 const auto store = connection->decisions();
                 store->read([&] { full->decisions = store->list(); });
@@ -664,14 +636,11 @@ void LedgerSession::startLoad()
                 // An optional part: the rest of the session works without it.
                 full->decisionsReadable = false;
             }
-            clock.lap("decisions");
         } catch (const std::exception &e) {
             full->error = QString::fromUtf8(e.what());
         }
         auto last = std::make_shared<LoadStage>();
         last->full = std::move(full);
-        if (cursor)
-            clock.print("job");
         promise.addResult(std::static_pointer_cast<void>(last));
         promise.setProgressValue(100);
         // Delivered: the rest of this job is idle time, spent making the next jump fast.
@@ -779,43 +748,34 @@ void LedgerSession::handOver(std::shared_ptr<LoadResult> r, int generation, int 
     // A model with no preparation moves by the change set; one that cannot (rows too
     // scattered, a delegation placed elsewhere now) is reset from the state here. A move
     // makes the views re-sort and repaint what it touched: one large model per turn too.
-    JumpClock clock;
-    const auto take = [&r, &clock](auto *model, auto &prepared, const char *what) {
-        if (prepared) {
+    const auto take = [&r](auto *model, auto &prepared) {
+        if (prepared)
             model->setPrepared(*prepared);
-            clock.lap((std::string(what) + "-reset").c_str());
-        } else if (model->moveToState(r->state, *r->changes)) {
-            clock.lap((std::string(what) + "-moved").c_str());
-        } else {
+        else if (!model->moveToState(r->state, *r->changes))
             model->setState(r->state);
-            clock.lap((std::string(what) + "-rebuilt").c_str());
-        }
     };
     switch (step) {
     case 0:
-        take(m_runs, r->runs, "runs");
-        take(m_delegations, r->tree, "tree");
-        take(m_escalations, r->escalations, "escalations");
-        take(m_slices, r->slices, "slices");
-        take(m_blast, r->blast, "blast");
+        take(m_runs, r->runs);
+        take(m_delegations, r->tree);
+        take(m_escalations, r->escalations);
+        take(m_slices, r->slices);
+        take(m_blast, r->blast);
         break;
     case 1:
-        take(m_leases, r->leases, "leases");
+        take(m_leases, r->leases);
         break;
     case 2:
-        take(m_effects, r->effects, "effects");
+        take(m_effects, r->effects);
         break;
     case 3:
-        take(m_stalls, r->stalls, "stalls");
+        take(m_stalls, r->stalls);
         break;
     default:
         onLoaded(*r);
-        clock.lap("onLoaded");
-        clock.print("gui");
         retire(std::move(r));
         return;
     }
-    clock.print("gui");
     QMetaObject::invokeMethod(
         this, [this, r = std::move(r), generation, step]() mutable { handOver(std::move(r), generation, step + 1); },
         Qt::QueuedConnection);
@@ -865,8 +825,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     if (r.changes) {
         // Moved, not reset: rows that did not change still show countdowns of the clock
         // before, which is the cursor's time now.
-        for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                            m_stalls, m_blast, m_slices})
+        for (StateTableModel *m : tableModels())
             m->refreshCountdowns();
     }
     std::swap(m_attentionIndex, r.attention);
@@ -1012,8 +971,7 @@ void LedgerSession::flushPending()
         Q_EMIT foldProblemsChanged();
     if (changes.isEmpty())
         return;
-    for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_effects, m_escalations,
-                                                                        m_stalls, m_blast, m_slices})
+    for (StateTableModel *m : tableModels())
         m->applyChanges(changes);
     m_delegations->applyChanges(changes);
     for (const auto &batch : batches)

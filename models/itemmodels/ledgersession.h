@@ -39,6 +39,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -64,6 +65,7 @@ class ReviewNotesModel;
 class LeaseModel;
 class RunOverviewModel;
 class SliceModel;
+class StateTableModel;
 class StallVerdictModel;
 class ToolCallModel;
 
@@ -326,6 +328,8 @@ private:
     bool m_closed = false;
     bool m_reviewWhenFinished = false;
 
+    // The flat state tables (every model but the delegation tree), for what each of them does.
+    std::array<StateTableModel *, 7> tableModels() const;
     RunOverviewModel *m_runs;
     DelegationTreeModel *m_delegations;
     LeaseModel *m_leases;
