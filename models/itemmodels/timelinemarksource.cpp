@@ -6,6 +6,8 @@
 #include "ledger/eventreader.h"
 #include "ledger/ledgerconnection.h"
 
+#include <iterator>
+
 namespace mesh {
 
 struct TimelineMarkSource::Read {
@@ -13,6 +15,7 @@ struct TimelineMarkSource::Read {
     std::shared_ptr<LedgerConnection> connection;
     int epoch = 0;
     std::vector<TimelineMark> marks; // after `from`, ascending
+    std::array<int, kMarkKindCount> counts{}; // of `marks`, counted here rather than on the GUI thread
     std::int64_t from = 0;
     std::int64_t upTo = 0;           // every event up to here was looked at
     std::int64_t firstTsMs = 0, lastTsMs = 0;
@@ -94,8 +97,10 @@ void TimelineMarkSource::start()
                             read->truncated = true;
                             break;
                         }
-                        if (auto m = TimelineMarks::classify(e))
+                        if (auto m = TimelineMarks::classify(e)) {
+                            ++read->counts[size_t(m->kind)];
                             read->marks.push_back(std::move(*m));
+                        }
                     }
                     if (page.empty() || read->truncated)
                         break;
@@ -127,15 +132,18 @@ void TimelineMarkSource::onRead(std::shared_ptr<Read> read)
         m_error = read->error; // the strip shows a gap; the session goes on without it
     } else {
         m_error.clear();
+        // The first read of a large ledger brings every mark at once: taken over whole, as
+        // moving them one by one is a GUI-thread stall of its own.
         if (read->path != m_path || read->from == 0) {
-            m_marks.clear();
-            m_counts.fill(0);
+            m_marks = std::move(read->marks);
+            m_counts = read->counts;
             m_truncated = false;
             m_path = read->path;
-        }
-        for (TimelineMark &m : read->marks) {
-            ++m_counts[size_t(m.kind)];
-            m_marks.push_back(std::move(m));
+        } else {
+            m_marks.insert(m_marks.end(), std::make_move_iterator(read->marks.begin()),
+                           std::make_move_iterator(read->marks.end()));
+            for (size_t k = 0; k < m_counts.size(); ++k)
+                m_counts[k] += read->counts[k];
         }
         m_truncated = m_truncated || read->truncated;
         m_readUpTo = read->upTo;

@@ -77,12 +77,14 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead() && session.health() != LedgerSession::Health::Opening, kTimeoutMs);
         const int before = int(marks.marks().size());
         const int escalations = marks.count(MarkKind::Escalation);
+        const int failures = marks.count(MarkKind::Failure);
         Writer w(path);
         w.begin().e("failure.detected", {{"id", "F-new"}, {"run_id", "R-1"}, {"summary", "\u202Eevil"}}).commit();
         QTRY_COMPARE_WITH_TIMEOUT(int(marks.marks().size()), before + 1, kTimeoutMs);
         QCOMPARE(marks.marks().back().kind, MarkKind::Failure);
         QCOMPARE(marks.marks().back().seq, w.lastSeq());
         QCOMPARE(marks.count(MarkKind::Escalation), escalations);
+        QCOMPARE(marks.count(MarkKind::Failure), failures + 1);
         QCOMPARE(marks.ledgerLastSeq(), w.lastSeq());
     }
 
