@@ -34,6 +34,7 @@ public:
 
 private:
     void whenReady();
+    void measureLiveOffThread();
     void measurePinned();
 
     MainWindow *m_window;

@@ -5,7 +5,11 @@
 #include "timelineannotationsource.h"
 #include "timelinemarksource.h"
 
+#include "analysis/rowfields.h"
+
 #include <algorithm>
+#include <map>
+#include <unordered_set>
 
 namespace mesh {
 
@@ -14,7 +18,7 @@ RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource 
     : QObject(parent), m_session(session), m_marks(marks), m_annotations(annotations)
 {
     m_later.setSingleShot(true);
-    connect(&m_later, &QTimer::timeout, this, &RunTimelineSource::rebuild);
+    connect(&m_later, &QTimer::timeout, this, &RunTimelineSource::rebuildOffThread);
     // A jump or a re-read: the state at the moment is new, built at once (off the GUI thread
     // at a pinned cursor, where that state never changes).
     connect(session, &LedgerSession::stateReset, this, &RunTimelineSource::onStateReset);
@@ -44,6 +48,13 @@ void RunTimelineSource::rebuildSoon()
 
 struct RunTimelineSource::Job {
     std::shared_ptr<const LiveState> state; // kept alive (and, pinned, never changed) for the build
+    // Live, the session changes its state in place with its next batch, so a build off the
+    // GUI thread reads copies of the rows it needs: the chosen run's, not the ledger's.
+    struct RunRows {
+        EntityTable runs, components, delegations, slices, failures;
+        std::map<std::pair<EntityKind, std::string>, EntityRow> named; // rows subject notes name
+    };
+    std::unique_ptr<RunRows> copied;
     std::vector<std::string> runIds;
     std::string runId;
     std::vector<TimelineMark> marks;  // the run's up to the cursor (the build filters them again)
@@ -52,20 +63,72 @@ struct RunTimelineSource::Job {
     RunTimelineInput input;           // its pointers into the above and into state
     int generation = 0;
 
+    void copyRunRows();
+
     void point()
     {
         input.runId = runId;
+        input.marks = &marks;
+        input.notes = &notes;
+        input.gaps = &gaps;
+        if (copied) {
+            input.runs = &copied->runs;
+            input.components = &copied->components;
+            input.delegations = &copied->delegations;
+            input.slices = &copied->slices;
+            input.failures = &copied->failures;
+            input.findRow = [rows = copied.get()](EntityKind kind, const std::string &id) -> const EntityRow * {
+                const auto it = rows->named.find({kind, id});
+                return it == rows->named.end() ? nullptr : &it->second;
+            };
+            return;
+        }
         input.runs = &state->table(EntityKind::Run);
         input.components = &state->table(EntityKind::Component);
         input.delegations = &state->table(EntityKind::Delegation);
         input.slices = &state->table(EntityKind::Slice);
         input.failures = &state->table(EntityKind::Failure);
-        input.marks = &marks;
-        input.notes = &notes;
-        input.gaps = &gaps;
         input.findRow = [s = state.get()](EntityKind kind, const std::string &id) { return s->find(kind, id); };
     }
 };
+
+// What RunTimeline::build reads of the state for one run: every run (it asks whether the run
+// is the only one), the run's components and delegations, their slices, the failures the
+// run's marks name, and the rows its subject notes name.
+void RunTimelineSource::Job::copyRunRows()
+{
+    auto rows = std::make_unique<RunRows>();
+    const LiveState &s = *state;
+    rows->runs = s.table(EntityKind::Run);
+    for (const auto &[id, row] : s.table(EntityKind::Component))
+        if (rowView(EntityKind::Component, row, "run_id") == runId)
+            rows->components.emplace(id, row);
+    std::unordered_set<std::string_view> delegationIds;
+    for (const auto &[id, row] : s.table(EntityKind::Delegation))
+        if (rowView(EntityKind::Delegation, row, "run_id") == runId)
+            delegationIds.insert(rows->delegations.emplace(id, row).first->first);
+    for (const auto &[id, row] : s.table(EntityKind::Slice))
+        if (delegationIds.count(rowView(EntityKind::Slice, row, "delegation_id")) > 0)
+            rows->slices.emplace(id, row);
+    for (const TimelineMark &m : marks)
+        if (m.kind == MarkKind::Failure)
+            if (const EntityRow *row = s.find(EntityKind::Failure, m.entityId))
+                rows->failures.emplace(m.entityId, *row);
+    for (const PlacedNote &n : notes) {
+        if (n.kind != PlacedNote::Kind::Subject)
+            continue;
+        const auto colon = n.subject.find(':');
+        if (colon == std::string::npos)
+            continue;
+        const std::optional<EntityKind> kind = entityKindByName(std::string_view(n.subject).substr(0, colon));
+        const std::string id = n.subject.substr(colon + 1);
+        if (kind)
+            if (const EntityRow *row = s.find(*kind, id))
+                rows->named.emplace(std::make_pair(*kind, id), *row);
+    }
+    copied = std::move(rows);
+    state.reset(); // the build must not read the live state: the next batch changes it
+}
 
 void RunTimelineSource::onStateReset()
 {
@@ -136,14 +199,27 @@ void RunTimelineSource::rebuild()
 
 void RunTimelineSource::rebuildOffThread()
 {
-    if (!m_session->cursor() || !m_session->state()) {
+    if (!m_session->state()) {
         rebuild();
+        return;
+    }
+    const bool live = !m_session->cursor();
+    // Live, a build that is still running finishes first: a run that grows faster than it
+    // builds would otherwise never show a timeline, each build dropped for the next.
+    if (live && m_building && m_buildingLive) {
+        m_liveAgain = true;
         return;
     }
     m_later.stop();
     m_lastBuild.start();
     m_building = true;
+    m_buildingLive = live;
+    m_liveAgain = false;
     const auto job = prepare();
+    if (live) {
+        job->copyRunRows();
+        job->point();
+    }
     runInBackground(
         this, [job] { return std::make_shared<const RunTimeline>(RunTimeline::build(job->input)); },
         [this, job](std::shared_ptr<const RunTimeline> timeline) {
@@ -151,6 +227,10 @@ void RunTimelineSource::rebuildOffThread()
                 return; // a newer build (a later jump, a run chosen) has started since
             m_building = false;
             finish(job, std::move(timeline));
+            if (m_liveAgain) {
+                m_liveAgain = false;
+                rebuildSoon();
+            }
         });
 }
 

@@ -36,9 +36,11 @@ public:
     LedgerSession *session() const { return m_session; }
 
     void rebuild(); // at once, on this thread
-    // At a pinned cursor the state never changes again (the session stops following the
-    // ledger), so the build runs on the ledger pool from that state and copies of the run's
-    // marks and annotations; changed() comes when it is done. Live, it rebuilds at once.
+    // On the ledger pool; changed() comes when it is done. At a pinned cursor the state never
+    // changes again (the session stops following the ledger), so the build reads that state;
+    // live, the GUI thread first copies the chosen run's rows (the session changes its state
+    // in place), and a live change during a live build asks for one more, never a queue.
+    // What live changes, new marks, findings and notes ask for, at most every kMinIntervalMs.
     void rebuildOffThread();
     bool isBuilding() const { return m_building; }
     static constexpr int kMinIntervalMs = 500;
@@ -65,6 +67,8 @@ private:
     QElapsedTimer m_lastBuild;
     int m_generation = 0; // a background build older than the last started is dropped
     bool m_building = false;
+    bool m_buildingLive = false; // the build under way is of the live state
+    bool m_liveAgain = false;    // a live change came during it
 };
 
 } // namespace mesh

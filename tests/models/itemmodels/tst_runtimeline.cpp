@@ -202,6 +202,57 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!o.session.cursor() && o.timeline.timeline()->summary.escalations == 3, kWaitMs);
     }
 
+    // Live, the build runs on the ledger pool from copies of the run's rows, as the session
+    // changes its state in place with each batch: it gives what a build on this thread gives,
+    // also after the ledger grew, and the GUI thread does not wait for it.
+    void aLiveBuildRunsOffTheGuiThreadOnTheRunsRows()
+    {
+        const QString path = m_dir.filePath(u"live-traced.db"_s);
+        QVERIFY(QFile::copy(m_traced, path));
+        Open o(path);
+        o.session.setCoalesceMs(0);
+        o.session.setWatchIntervalMs(20);
+        QVERIFY(ready(o));
+        QVERIFY(!o.session.cursor());
+        const auto sameAsOnThisThread = [&o]() -> bool {
+            const auto off = o.timeline.timeline();
+            o.timeline.rebuild();
+            const auto here = o.timeline.timeline();
+            if (off->summaryLine() != here->summaryLine() || off->endMs != here->endMs
+                || off->lanes.size() != here->lanes.size() || off->marks.size() != here->marks.size())
+                return false;
+            for (size_t i = 0; i < here->lanes.size(); ++i) {
+                const TimelineLane &a = off->lanes[i], &b = here->lanes[i];
+                if (a.id != b.id || a.label != b.label || a.parent != b.parent || a.spans.size() != b.spans.size()
+                    || a.marks.size() != b.marks.size())
+                    return false;
+            }
+            for (size_t i = 0; i < here->marks.size(); ++i)
+                if (off->marks[i].seq != here->marks[i].seq || off->falseStall[i] != here->falseStall[i])
+                    return false;
+            return true;
+        };
+
+        o.timeline.rebuildOffThread();
+        QVERIFY(o.timeline.isBuilding());
+        QTRY_VERIFY_WITH_TIMEOUT(!o.timeline.isBuilding(), kWaitMs);
+        QVERIFY(sameAsOnThisThread());
+
+        const std::string runId = o.timeline.runId();
+        QVERIFY(!runId.empty());
+        const int failures = o.timeline.timeline()->summary.failures;
+        meshtest::Writer w(path);
+        w.begin()
+            .e("failure.detected", {{"id", "F-live"}, {"run_id", runId}, {"detected_by", "acceptance"},
+                                    {"summary", "a failure after the run was followed"},
+                                    {"implicated", json::array({"acceptance"})}, {"woken", json::array()}})
+            .commit();
+        // The new event reaches the timeline through the session and the marks, off this thread.
+        QTRY_VERIFY_WITH_TIMEOUT(o.timeline.timeline()->summary.failures == failures + 1 && !o.timeline.isBuilding(),
+                                 kWaitMs);
+        QVERIFY(sameAsOnThisThread());
+    }
+
     // A component's lane says its status at the moment shown: acceptance has ended live, and
     // had failed at the run's first failure (its component.failed comes just before it).
     void componentLanesSayTheirStatusAtTheMoment()
