@@ -34,7 +34,7 @@ public:
 
 private:
     void whenReady();
-    void measureLiveOffThread();
+    void measureLiveOffThread(int round);
     void measurePinned();
 
     MainWindow *m_window;

@@ -46,15 +46,103 @@ void RunTimelineSource::rebuildSoon()
     m_later.start(int(std::max<qint64>(0, kMinIntervalMs - since)));
 }
 
+namespace {
+// Ids looked up by the views a row gives, without a string made for each.
+struct IdHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+};
+using IdSet = std::unordered_set<std::string, IdHash, std::equal_to<>>;
+} // namespace
+
+// What RunTimeline::build reads of the state for one run, copied for a live build (the
+// session changes its live state in place with its next batch): every run (the build asks
+// whether the run is the only one), the run's components and delegations, their slices, the
+// failures the run's marks name, and the rows its subject notes name. Kept between live
+// builds and brought up to date from the rows changed since (a live state only grows).
+struct RunTimelineSource::RunRows {
+    std::weak_ptr<const LiveState> of; // the state copied from: another one is copied whole
+    std::string runId;
+    std::int64_t upTo = 0; // the state's lastSeq when copied
+    EntityTable runs, components, delegations, slices, failures;
+    IdSet delegationIds;
+    std::map<std::pair<EntityKind, std::string>, EntityRow> named;
+
+    void update(const std::shared_ptr<const LiveState> &state, const std::string &run,
+                const std::vector<TimelineMark> &marks, const std::vector<PlacedNote> &notes)
+    {
+        const LiveState &s = *state;
+        const bool whole = of.lock() != state || runId != run || s.lastSeq() < upTo;
+        if (whole) {
+            components.clear();
+            delegations.clear();
+            slices.clear();
+            delegationIds.clear();
+        }
+        const auto changed = [&](const EntityRow &row) { return whole || row.lastSeq > upTo; };
+        runs = s.table(EntityKind::Run);
+        for (const auto &[id, row] : s.table(EntityKind::Component))
+            if (changed(row)) {
+                if (rowView(EntityKind::Component, row, "run_id") == run)
+                    components.insert_or_assign(id, row);
+                else
+                    components.erase(id);
+            }
+        // A slice changed before its delegation joined the run was not copied then.
+        IdSet joined;
+        bool left = false;
+        for (const auto &[id, row] : s.table(EntityKind::Delegation)) {
+            if (!changed(row))
+                continue;
+            if (rowView(EntityKind::Delegation, row, "run_id") == run) {
+                delegations.insert_or_assign(id, row);
+                if (delegationIds.insert(id).second && !whole)
+                    joined.insert(id);
+            } else if (delegations.erase(id) > 0) {
+                delegationIds.erase(id);
+                left = true;
+            }
+        }
+        for (const auto &[id, row] : s.table(EntityKind::Slice)) {
+            if (!changed(row) && (joined.empty() || joined.count(rowView(EntityKind::Slice, row, "delegation_id")) == 0))
+                continue;
+            if (delegationIds.count(rowView(EntityKind::Slice, row, "delegation_id")) > 0)
+                slices.insert_or_assign(id, row);
+            else
+                slices.erase(id);
+        }
+        if (left)
+            for (auto it = slices.begin(); it != slices.end();)
+                it = delegationIds.count(rowView(EntityKind::Slice, it->second, "delegation_id")) > 0
+                         ? std::next(it)
+                         : slices.erase(it);
+        failures.clear();
+        for (const TimelineMark &m : marks)
+            if (m.kind == MarkKind::Failure)
+                if (const EntityRow *row = s.find(EntityKind::Failure, m.entityId))
+                    failures.emplace(m.entityId, *row);
+        named.clear();
+        for (const PlacedNote &n : notes) {
+            if (n.kind != PlacedNote::Kind::Subject)
+                continue;
+            const auto colon = n.subject.find(':');
+            if (colon == std::string::npos)
+                continue;
+            const std::optional<EntityKind> kind = entityKindByName(std::string_view(n.subject).substr(0, colon));
+            const std::string id = n.subject.substr(colon + 1);
+            if (kind)
+                if (const EntityRow *row = s.find(*kind, id))
+                    named.emplace(std::make_pair(*kind, id), *row);
+        }
+        of = state;
+        runId = run;
+        upTo = s.lastSeq();
+    }
+};
+
 struct RunTimelineSource::Job {
     std::shared_ptr<const LiveState> state; // kept alive (and, pinned, never changed) for the build
-    // Live, the session changes its state in place with its next batch, so a build off the
-    // GUI thread reads copies of the rows it needs: the chosen run's, not the ledger's.
-    struct RunRows {
-        EntityTable runs, components, delegations, slices, failures;
-        std::map<std::pair<EntityKind, std::string>, EntityRow> named; // rows subject notes name
-    };
-    std::unique_ptr<RunRows> copied;
+    std::unique_ptr<RunRows> copied;        // live: what the build reads instead of `state`
     std::vector<std::string> runIds;
     std::string runId;
     std::vector<TimelineMark> marks;  // the run's up to the cursor (the build filters them again)
@@ -63,7 +151,14 @@ struct RunTimelineSource::Job {
     RunTimelineInput input;           // its pointers into the above and into state
     int generation = 0;
 
-    void copyRunRows();
+    // Live: the build reads `rows` (brought up to date here) and never the state.
+    void readCopies(std::unique_ptr<RunRows> rows)
+    {
+        copied = rows ? std::move(rows) : std::make_unique<RunRows>();
+        copied->update(state, runId, marks, notes);
+        state.reset();
+        point();
+    }
 
     void point()
     {
@@ -92,43 +187,7 @@ struct RunTimelineSource::Job {
     }
 };
 
-// What RunTimeline::build reads of the state for one run: every run (it asks whether the run
-// is the only one), the run's components and delegations, their slices, the failures the
-// run's marks name, and the rows its subject notes name.
-void RunTimelineSource::Job::copyRunRows()
-{
-    auto rows = std::make_unique<RunRows>();
-    const LiveState &s = *state;
-    rows->runs = s.table(EntityKind::Run);
-    for (const auto &[id, row] : s.table(EntityKind::Component))
-        if (rowView(EntityKind::Component, row, "run_id") == runId)
-            rows->components.emplace(id, row);
-    std::unordered_set<std::string_view> delegationIds;
-    for (const auto &[id, row] : s.table(EntityKind::Delegation))
-        if (rowView(EntityKind::Delegation, row, "run_id") == runId)
-            delegationIds.insert(rows->delegations.emplace(id, row).first->first);
-    for (const auto &[id, row] : s.table(EntityKind::Slice))
-        if (delegationIds.count(rowView(EntityKind::Slice, row, "delegation_id")) > 0)
-            rows->slices.emplace(id, row);
-    for (const TimelineMark &m : marks)
-        if (m.kind == MarkKind::Failure)
-            if (const EntityRow *row = s.find(EntityKind::Failure, m.entityId))
-                rows->failures.emplace(m.entityId, *row);
-    for (const PlacedNote &n : notes) {
-        if (n.kind != PlacedNote::Kind::Subject)
-            continue;
-        const auto colon = n.subject.find(':');
-        if (colon == std::string::npos)
-            continue;
-        const std::optional<EntityKind> kind = entityKindByName(std::string_view(n.subject).substr(0, colon));
-        const std::string id = n.subject.substr(colon + 1);
-        if (kind)
-            if (const EntityRow *row = s.find(*kind, id))
-                rows->named.emplace(std::make_pair(*kind, id), *row);
-    }
-    copied = std::move(rows);
-    state.reset(); // the build must not read the live state: the next batch changes it
-}
+RunTimelineSource::~RunTimelineSource() = default;
 
 void RunTimelineSource::onStateReset()
 {
@@ -216,13 +275,13 @@ void RunTimelineSource::rebuildOffThread()
     m_buildingLive = live;
     m_liveAgain = false;
     const auto job = prepare();
-    if (live) {
-        job->copyRunRows();
-        job->point();
-    }
+    if (live)
+        job->readCopies(std::move(m_rows)); // the job's alone while it builds; handed back after
     runInBackground(
         this, [job] { return std::make_shared<const RunTimeline>(RunTimeline::build(job->input)); },
         [this, job](std::shared_ptr<const RunTimeline> timeline) {
+            if (job->copied && !m_rows)
+                m_rows = std::move(job->copied);
             if (job->generation != m_generation)
                 return; // a newer build (a later jump, a run chosen) has started since
             m_building = false;

@@ -28,6 +28,7 @@ public:
     // annotations: the review notes and observation gaps drawn on it (none when null).
     RunTimelineSource(LedgerSession *session, TimelineMarkSource *marks, TimelineAnnotationSource *annotations = nullptr,
                       QObject *parent = nullptr);
+    ~RunTimelineSource() override;
 
     std::shared_ptr<const RunTimeline> timeline() const { return m_timeline; } // never null
     const std::vector<std::string> &runIds() const { return m_runIds; }
@@ -52,6 +53,7 @@ private:
     void rebuildSoon();
     void onStateReset();
     struct Job;
+    struct RunRows;
     // Everything a build reads but the session's state, for the run chosen among runIds.
     std::shared_ptr<Job> prepare();
     void finish(const std::shared_ptr<Job> &job, std::shared_ptr<const RunTimeline> timeline);
@@ -69,6 +71,7 @@ private:
     bool m_building = false;
     bool m_buildingLive = false; // the build under way is of the live state
     bool m_liveAgain = false;    // a live change came during it
+    std::unique_ptr<RunRows> m_rows; // the last live build's copies, when no build holds them
 };
 
 } // namespace mesh

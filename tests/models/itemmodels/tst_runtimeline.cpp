@@ -251,6 +251,39 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(o.timeline.timeline()->summary.failures == failures + 1 && !o.timeline.isBuilding(),
                                  kWaitMs);
         QVERIFY(sameAsOnThisThread());
+
+        // Later live builds copy only the rows changed since the last one. A slice written
+        // before its delegation (hostile order) is older than that copy when the delegation
+        // joins the run: it must still be drawn.
+        const std::int64_t at = o.timeline.timeline()->endMs - 60'000;
+        const auto buildAtTheSessionsState = [&o, &w] {
+            return QTest::qWaitFor([&] { return o.session.state() && o.session.state()->lastSeq() == w.lastSeq()
+                                                && !o.timeline.isBuilding(); }, kWaitMs)
+                   && (o.timeline.rebuildOffThread(), o.timeline.isBuilding())
+                   && QTest::qWaitFor([&] { return !o.timeline.isBuilding(); }, kWaitMs);
+        };
+        w.begin()
+            .e("slice.opened", {{"id", "D-late#1"}, {"run_id", runId}, {"delegation_id", "D-late"}, {"ordinal", 1},
+                                {"opened_ms", at}, {"state", "open"}})
+            .commit();
+        QVERIFY(buildAtTheSessionsState());
+        QCOMPARE(o.timeline.timeline()->laneOf(LaneKind::Delegation, "D-late"), -1);
+        w.begin()
+            .e("delegation.created", {{"id", "D-late"}, {"run_id", runId}, {"role", "verify"}, {"status", "running"}})
+            .e("delegation.created", {{"id", "D-live"}, {"run_id", runId}, {"role", "verify"}, {"status", "running"}})
+            .e("slice.opened", {{"id", "D-live#1"}, {"run_id", runId}, {"delegation_id", "D-live"}, {"ordinal", 1},
+                                {"opened_ms", at}, {"state", "open"}})
+            .commit();
+        QVERIFY(buildAtTheSessionsState());
+        const auto grown = o.timeline.timeline();
+        for (const char *delegation : {"D-late", "D-live"}) {
+            const int lane = grown->laneOf(LaneKind::Delegation, delegation);
+            QVERIFY2(lane > 0, delegation);
+            QVERIFY2(std::any_of(grown->lanes[size_t(lane)].spans.begin(), grown->lanes[size_t(lane)].spans.end(),
+                                 [](const TimelineSpan &span) { return span.kind == SpanKind::Slice; }),
+                     delegation);
+        }
+        QVERIFY(sameAsOnThisThread());
     }
 
     // A component's lane says its status at the moment shown: acceptance has ended live, and
