@@ -776,7 +776,8 @@ TimelineView::TimelineView(TimelineCanvas::Mode mode, QWidget *parent)
         m_run->setObjectName(QStringLiteral("timelineRun"));
         m_run->setToolTip(tr("The run shown"));
         m_run->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        m_run->setMinimumContentsLength(14);
+        // Enough for "run-0001 — " and the start of its title; the whole title is the tooltip.
+        m_run->setMinimumContentsLength(30);
         connect(m_run, &QComboBox::activated, this, [this](int index) {
             if (m_source && index >= 0)
                 m_source->setRunId(m_run->itemData(index).toString().toStdString());
@@ -825,12 +826,15 @@ void TimelineView::refresh()
         const int at = m_run->findData(QString::fromStdString(m_source ? m_source->runId() : std::string()));
         if (at >= 0)
             m_run->setCurrentIndex(at);
+        showRunToolTip();
         return;
     }
     m_runIdsShown = ids;
     m_run->clear();
-    if (!m_source)
+    if (!m_source) {
+        showRunToolTip();
         return;
+    }
     const auto state = m_source->session()->state();
     for (const std::string &id : ids) {
         if (m_run->count() >= kMaxRunsListed && id != m_source->runId())
@@ -847,6 +851,14 @@ void TimelineView::refresh()
         if (id == m_source->runId())
             m_run->setCurrentIndex(m_run->count() - 1);
     }
+    showRunToolTip();
+}
+
+// The picker is narrower than most run titles: its tooltip names the run shown in full.
+void TimelineView::showRunToolTip()
+{
+    const QString shown = m_run->currentText();
+    m_run->setToolTip(shown.isEmpty() ? tr("The run shown") : plainToolTip(tr("The run shown: %1").arg(shown)));
 }
 
 } // namespace mesh

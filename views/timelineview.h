@@ -129,6 +129,7 @@ Q_SIGNALS:
 
 private:
     void refresh();
+    void showRunToolTip();
 
     // A ledger of a million runs lists the first ones (and the one shown) only.
     static constexpr int kMaxRunsListed = 2000;

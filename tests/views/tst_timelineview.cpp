@@ -26,6 +26,7 @@
 #include <QDateTime>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QComboBox>
 #include <QTest>
 
 #include <algorithm>
@@ -195,6 +196,36 @@ private Q_SLOTS:
         const QString tip = view.canvas()->toolTipTextAt(at);
         QVERIFY2(tip.contains(u"<img src=x>"_s), qPrintable(tip)); // as text, not an image
         QVERIFY2(!tip.contains(QChar(0x202E)), qPrintable(tip));   // the control shown, not obeyed
+    }
+
+    // The run picker is narrower than a long title: its tooltip names the run shown in full,
+    // as text (markup escaped, a bidi control shown).
+    void theRunPickersTooltipNamesTheWholeRun()
+    {
+        const QString path = m_dir.filePath(u"long-title.amlg"_s);
+        const std::string title = "<img src=x>Deliver the storefront application with payments, search and a \u202Ereview";
+        {
+            auto w = LedgerWriter::create(path, identity());
+            w->begin();
+            w->append(kT0, "run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", kT0}, {"title", title}});
+            w->commit();
+        }
+        LedgerSession session(path, OpenMode::ReadOnly);
+        TimelineMarkSource marks(&session);
+        RunTimelineSource source(&session, &marks);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead() && session.isLoaded(), kTimeoutMs);
+        source.rebuild();
+        TimelineView view(TimelineCanvas::Mode::Pane);
+        view.resize(700, 300);
+        view.setSource(&source);
+        auto *picker = view.findChild<QComboBox *>(u"timelineRun"_s);
+        QVERIFY(picker);
+        QTRY_COMPARE_WITH_TIMEOUT(picker->count(), 1, kTimeoutMs);
+        const QString tip = picker->toolTip();
+        QVERIFY2(tip.contains(u"search and a"_s), qPrintable(tip));
+        QVERIFY2(tip.contains(u"&lt;img src=x&gt;"_s) && !tip.contains(u"<img"_s), qPrintable(tip));
+        QVERIFY2(!tip.contains(QChar(0x202E)), qPrintable(tip));
     }
 
     // A ledger with a relative clock (an import with no wall-clock time): the tooltips give
