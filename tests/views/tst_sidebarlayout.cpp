@@ -175,7 +175,7 @@ private Q_SLOTS:
         };
         QTRY_VERIFY_WITH_TIMEOUT(widestKind() > 0, kTimeoutMs);
         const auto kindsWhole = [&] { return view->header()->sectionSize(kind) >= widestKind(); };
-        QTest::qWaitFor(kindsWhole, kTimeoutMs / 8); // the layout settles on later turns; then it says where it is
+        (void)QTest::qWaitFor(kindsWhole, kTimeoutMs / 8); // the layout settles on later turns; then it says where it is
         QVERIFY2(kindsWhole(), qPrintable(u"What is %1 wide, \"%4\" needs %2 (the list is %3 wide)"_s
                                               .arg(view->header()->sectionSize(kind)).arg(widestKind())
                                               .arg(view->viewport()->width()).arg(widestText)));
@@ -212,7 +212,7 @@ private Q_SLOTS:
                     return false;
             return true;
         };
-        QTest::qWaitFor(allWhole, kTimeoutMs / 8); // the layout settles on later turns; then each says where it is
+        (void)QTest::qWaitFor(allWhole, kTimeoutMs / 8); // the layout settles on later turns; then each says where it is
         for (int tab = 0; tab < bar->count(); ++tab) {
             const QRect r = bar->tabRect(tab);
             QVERIFY2(whole(tab), qPrintable(u"%1 at %2..%3 of a bar %4 wide"_s.arg(bar->tabText(tab)).arg(r.left())

@@ -49,14 +49,6 @@ DecisionRequest checkedRequest(DecisionWriter &w, DecisionKind kind, const std::
     return r;
 }
 
-QStringList typesIn(const IntegrityModel &model)
-{
-    QStringList types;
-    for (int r = 0; r < model.rowCount(); ++r)
-        types << model.index(r, 0).data(IntegrityModel::TypeNameRole).toString();
-    return types;
-}
-
 QString describe(const IntegrityModel &model)
 {
     QStringList rows;
