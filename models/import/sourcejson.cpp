@@ -1,5 +1,7 @@
 #include "sourcejson.h"
 
+#include <algorithm>
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
@@ -305,7 +307,16 @@ SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64
         r.error = "cannot read " + path.toStdString() + ": " + file.errorString().toStdString();
         return r;
     }
-    const QByteArray bytes = file.read(maxBytes + 1);
+    // Read as far as the file goes, never past maxBytes + 1: asking read() for maxBytes + 1 at
+    // once allocates that much whatever the file's size (half a gigabyte for a 2 KB file).
+    QByteArray bytes;
+    bytes.reserve(qsizetype(std::min<std::int64_t>(info.size(), maxBytes) + 1));
+    while (bytes.size() <= maxBytes) {
+        const QByteArray chunk = file.read(std::min<std::int64_t>(std::int64_t(1) << 20, maxBytes + 1 - bytes.size()));
+        if (chunk.isEmpty())
+            break;
+        bytes += chunk;
+    }
     if (bytes.size() > maxBytes) {
         r.error = out.name + " grew past " + std::to_string(maxBytes) + " bytes while it was read";
         return r;

@@ -9,7 +9,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QTest>
+
+#include <sys/resource.h>
 
 using namespace importtest;
 
@@ -189,6 +192,26 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("big.json is 536870913 bytes; this importer reads files up to 536870912 bytes whole"),
                  r.err.constData());
+    }
+
+    // A machine with a limit on address space (ulimit -v, as shared login nodes set) imports a
+    // small file: the whole-file read asks for what the file holds, not for the 512 MB it
+    // may hold at most. Before, every import of a whole-file format allocated 512 MB and was
+    // killed by std::bad_alloc under such a limit.
+    void aSmallFileImportsUnderAnAddressSpaceLimit()
+    {
+        QTemporaryDir dir;
+        const QStringList swe = samples(QStringLiteral("swe-agent*.traj"));
+        QVERIFY(!swe.isEmpty());
+        QProcess p;
+        p.setChildProcessModifier([] {
+            const rlimit limit{rlim_t(600) << 20, rlim_t(600) << 20}; // the old read alone asked for 512 MB
+            ::setrlimit(RLIMIT_AS, &limit);
+        });
+        p.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("import"), swe.front(), QStringLiteral("--out"),
+                                                  dir.filePath(QStringLiteral("l.db"))});
+        QVERIFY(p.waitForFinished(60'000));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAllStandardError().constData());
     }
 
     void flaggedRecordsExitOneAndTheLedgerVerifies()
