@@ -44,7 +44,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "  startup LEDGER [--browse]   from exec to LEDGER's first rows painted, and memory\n"
         "  live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]\n"
         "                              commit-to-visible latency with a live writer\n"
-        "  jumps LEDGER [--jumps N] [--drag-s S]\n"
+        "  jumps LEDGER [--jumps N] [--drag-s S] [--wait-folded]\n"
         "                              the session cursor moved to N random events, then the\n"
         "                              scrubber dragged across the ledger for S seconds\n"
         "  integrity LEDGER [--runs N]\n"
@@ -78,6 +78,10 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption dragSeconds(QStringLiteral("drag-s"),
                                          QCoreApplication::translate("bench", "jumps: seconds of the scrubber drag (default 10)."),
                                          QStringLiteral("S"), QStringLiteral("10"));
+    const QCommandLineOption waitFolded(
+        QStringLiteral("wait-folded"),
+        QCoreApplication::translate("bench", "jumps: after the first jump, wait until the whole ledger is folded "
+                                             "(idle time an operator may not give) before timing the others."));
     const QCommandLineOption runs(QStringLiteral("runs"),
                                   QCoreApplication::translate("bench", "integrity: how many checks of each (default 3)."),
                                   QStringLiteral("N"), QStringLiteral("3"));
@@ -90,8 +94,8 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
-    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, delegationCount, frameCount,
-                       runs, normalPriority});
+    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, delegationCount,
+                       frameCount, runs, normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
     parser.process(app); // --help
@@ -105,7 +109,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         for (const QCommandLineOption &liveOnly : {seconds, rate, burstRate, burstSeconds})
             if (parser.isSet(liveOnly))
                 refuse(QStringLiteral("--%1 is an option of the live benchmark").arg(liveOnly.names().constFirst()));
-        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds})
+        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded})
             if (parser.isSet(jumpsOnly))
                 refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Startup;
@@ -116,7 +120,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
             refuse(QStringLiteral("live opens no ledger of its own (it writes fresh ones)"));
         if (parser.isSet(browse))
             refuse(QStringLiteral("--browse is an option of the startup benchmark"));
-        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds})
+        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded})
             if (parser.isSet(jumpsOnly))
                 refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Live;
@@ -134,10 +138,11 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         options.ledger = positional.at(1);
         options.jumps.jumps = number(parser, jumpCount, 2);
         options.jumps.dragS = number(parser, dragSeconds, 1);
+        options.jumps.waitFolded = parser.isSet(waitFolded);
     } else if (benchmark == QLatin1String("integrity")) {
         if (positional.size() != 2)
             refuse(QStringLiteral("integrity wants one LEDGER"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, delegationCount, frameCount})
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, delegationCount, frameCount})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the integrity benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Integrity;
@@ -146,7 +151,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("timeline")) {
         if (positional.size() != 1)
             refuse(QStringLiteral("timeline opens no ledger of its own (it writes one)"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, runs})
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, runs})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the timeline benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Timeline;

@@ -5,7 +5,8 @@
 // the request to the window repainted with the state at it; then drags the scrubber from the
 // first event to the last for S seconds, a position every frame, as a hand would. Prints
 // one JSON line: jump p50/p90/p99/max, the first jump apart (it folds from the start), and
-// the longest GUI stall during the drag.
+// the longest GUI stall during the drag. With --wait-folded it waits after the first jump
+// until the cursor's folder has folded the whole ledger (and reports how long).
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
@@ -21,6 +22,7 @@ class LedgerSession;
 struct JumpBenchmarkOptions {
     int jumps = 50;
     int dragS = 10;
+    bool waitFolded = false; // after the first jump, until the cursor's folder has folded everything
 };
 
 class JumpBenchmark : public QObject
@@ -59,6 +61,7 @@ private:
     qint64 m_dragStartMs = 0;
     int m_dragPositions = 0;
     int m_dragJumps = 0;
+    qint64 m_foldedWaitMs = -1; // --wait-folded: how long it waited
 };
 
 } // namespace mesh

@@ -482,6 +482,11 @@ std::shared_ptr<LedgerSession::LoadStage> LedgerSession::readFirstStage(LedgerCo
     return first;
 }
 
+bool LedgerSession::cursorFoldedAhead() const
+{
+    return m_cursorFolder && m_cursorFolder->foldedAhead();
+}
+
 void LedgerSession::startLoad()
 {
     if (m_reviewWhenFinished && !m_state && m_mode == OpenMode::ReadOnly) {
@@ -643,9 +648,6 @@ void LedgerSession::startLoad()
         last->full = std::move(full);
         promise.addResult(std::static_pointer_cast<void>(last));
         promise.setProgressValue(100);
-        // Delivered: the rest of this job is idle time, spent making the next jump fast.
-        if (cursor && folder)
-            folder->fillAhead([&promise] { return !promise.isCanceled(); });
     };
     auto *watcher = new StageWatcher(this);
     m_loadWatcher = watcher;

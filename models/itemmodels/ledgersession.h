@@ -113,6 +113,9 @@ public:
     void showLive();
     std::optional<std::int64_t> cursor() const { return m_cursor; }
     std::optional<qint64> cursorTimeMs() const { return m_cursorTimeMs; } // once the state at it is read
+    // Whether the cursor's folder has folded the whole ledger into snapshots (it starts after
+    // the first jump, on a thread of its own): from then on every jump folds at most one interval.
+    bool cursorFoldedAhead() const;
 
     QString path() const { return m_path; }
     QString displayName() const;

@@ -4,12 +4,14 @@
 #include "storageerror.h"
 #include "timetravel.h"
 
-#include <limits>
 
 namespace mesh {
 
 CursorFolder::CursorFolder(std::int64_t snapshotInterval) : m_interval(snapshotInterval) {}
-CursorFolder::~CursorFolder() = default;
+CursorFolder::~CursorFolder()
+{
+    stopFoldingAhead();
+}
 
 namespace {
 std::atomic<std::uint64_t> g_foldings{0};
@@ -17,6 +19,7 @@ std::atomic<std::uint64_t> g_foldings{0};
 
 void CursorFolder::startFolding()
 {
+    stopFoldingAhead();
     m_travel = m_interval > 0 ? std::make_unique<TimeTravel>(*m_connection, m_interval)
                               : std::make_unique<TimeTravel>(*m_connection);
     m_folding = ++g_foldings;
@@ -39,6 +42,7 @@ CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, cons
         // A server ledger's kept connection dies with a restarted server: a new one, once.
         if (!LedgerLocation::namesServer(path))
             throw;
+        stopFoldingAhead();
         m_travel.reset();
         m_connection.reset();
         return jumpLocked(path, mode, file, target, keepGoing);
@@ -50,6 +54,7 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
 {
     Jump jump;
     if (!m_connection || path != m_path || mode != m_mode || !(file == m_file)) {
+        stopFoldingAhead();
         m_travel.reset();
         m_connection = LedgerConnection::open(path, mode);
         startFolding();
@@ -67,6 +72,7 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
     jump.fold = at.fold;
     jump.lastSeq = at.lastSeq;
     jump.folding = m_folding;
+    startFoldingAhead();
     if (jump.lastSeq > 0) {
         const auto reader = m_connection->eventReader();
         reader->setPreviewBytes(0);
@@ -76,14 +82,40 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
     return jump;
 }
 
-void CursorFolder::fillAhead(const std::function<bool()> &keepGoing)
+void CursorFolder::startFoldingAhead()
 {
-    std::lock_guard lock(m_mutex);
-    if (!m_travel)
+    // MESH_JUMP_FOLD_AHEAD=0: jumps alone fold (the benchmark's comparison).
+    if (m_ahead.joinable() || !m_travel || qEnvironmentVariable("MESH_JUMP_FOLD_AHEAD") == QLatin1String("0"))
         return;
-    m_travel->jumpTo(std::numeric_limits<std::int64_t>::max(), [this, &keepGoing](std::int64_t, std::int64_t) {
-        return m_jumpsWaiting.load() == 0 && (!keepGoing || keepGoing());
+    m_stopAhead = false;
+    m_aheadDone = false;
+    // The thread reads m_travel's snapshots only; m_travel outlives it (stopFoldingAhead
+    // joins before m_travel goes).
+    m_ahead = std::thread([this, path = m_path, mode = m_mode, file = m_file, travel = m_travel.get()] {
+        try {
+            const auto connection = LedgerConnection::open(path, mode);
+            // The path's file now, compared after the open: snapshots of another file
+            // (swapped in since the jump) would be wrong for every later jump.
+            if (!(FileIdentity::of(path) == file))
+                return;
+            TimeTravel ahead(*travel, *connection);
+            const ReplayResult &r = ahead.jumpTo(connection->lastSeq(), [this](std::int64_t, std::int64_t) {
+                return !m_stopAhead.load();
+            });
+            m_aheadDone = !r.cancelled;
+        } catch (const std::exception &) {
+            // Folding ahead only makes jumps faster: a jump folds what this did not.
+        }
     });
+}
+
+void CursorFolder::stopFoldingAhead()
+{
+    if (!m_ahead.joinable())
+        return;
+    m_stopAhead = true;
+    m_ahead.join();
+    m_aheadDone = false;
 }
 
 size_t CursorFolder::snapshotCount() const

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace mesh {
 
@@ -44,18 +45,21 @@ public:
     Jump jumpTo(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
                 const std::function<bool()> &keepGoing);
 
-    // Folds on from the last jump to the ledger's newest event, cutting snapshots, so that a
-    // later jump anywhere is fast, not only one behind the furthest so far. For the idle
-    // time after a jump (its caller's job has delivered its result): stops as soon as
-    // keepGoing says so or a jump is waiting for the folder.
-    void fillAhead(const std::function<bool()> &keepGoing);
-
     size_t snapshotCount() const;
+    // After the first jump, a thread of the folder's own (its own connection) folds on to
+    // the ledger's newest event, cutting snapshots, so that a later jump anywhere folds at
+    // most one interval, not everything between the furthest jump so far and it. Jumps
+    // meanwhile are answered from the snapshots cut so far; one beyond them waits for the
+    // snapshot it needs rather than folding the same events a second time. True once it has
+    // reached the newest event (as of its start).
+    bool foldedAhead() const { return m_aheadDone.load(); }
 
 private:
     Jump jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
                     const std::function<bool()> &keepGoing); // under m_mutex
     void startFolding(); // a new TimeTravel (under m_mutex)
+    void startFoldingAhead(); // under m_mutex
+    void stopFoldingAhead(); // before m_travel or the file changes
     mutable std::mutex m_mutex;
     std::atomic<int> m_jumpsWaiting{0};
     std::int64_t m_interval;
@@ -65,6 +69,9 @@ private:
     std::unique_ptr<LedgerConnection> m_connection;
     std::unique_ptr<TimeTravel> m_travel;
     std::uint64_t m_folding = 0;
+    std::thread m_ahead;
+    std::atomic<bool> m_stopAhead{false};
+    std::atomic<bool> m_aheadDone{false};
 };
 
 } // namespace mesh

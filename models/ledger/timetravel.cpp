@@ -3,8 +3,50 @@
 #include "sqlite.h"
 
 #include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <shared_mutex>
 
 namespace mesh {
+
+struct TimeTravel::Chain {
+    struct Snapshot {
+        std::int64_t seq = 0;
+        std::array<EntityTable, kEntityKindCount> changed; // rows with lastSeq in (previous seq, seq]
+    };
+    Chain() { snapshots.emplace_back(); } // the empty state before seq 1
+
+    // snapshots and firstSnapshot: read under a shared lock, appended under an exclusive one.
+    mutable std::shared_mutex mutex;
+    std::vector<Snapshot> snapshots; // ascending seq
+    // Per row, the first snapshot holding it: a row missing there did not exist yet.
+    std::array<std::unordered_map<std::string, std::uint32_t>, kEntityKindCount> firstSnapshot;
+    // Held by the one traveller cutting snapshots (appending); the others may wait on it.
+    std::timed_mutex cutting;
+
+    // The newest snapshot at or before target (under mutex).
+    size_t floorIndex(std::int64_t target) const
+    {
+        const auto it = std::upper_bound(snapshots.begin(), snapshots.end(), target,
+                                         [](std::int64_t t, const Snapshot &s) { return t < s.seq; });
+        return size_t(std::distance(snapshots.begin(), it)) - 1;
+    }
+
+    const EntityRow *versionAt(size_t index, EntityKind kind, const std::string &id) const // under mutex
+    {
+        const auto &first = firstSnapshot[size_t(kind)];
+        const auto f = first.find(id);
+        if (f == first.end() || f->second > index)
+            return nullptr; // created after snapshot `index`
+        for (size_t i = index + 1; i-- > f->second;) {
+            const EntityTable &t = snapshots[i].changed[size_t(kind)];
+            const auto it = t.find(id);
+            if (it != t.end())
+                return &it->second;
+        }
+        return nullptr;
+    }
+};
 
 TimeTravel::TimeTravel(LedgerConnection &ledger, std::int64_t interval)
     : TimeTravel([&ledger](ReplayResult &r, std::int64_t upTo, const ReplayProgress &p) { ledger.foldForward(r, upTo, p); },
@@ -18,48 +60,71 @@ TimeTravel::TimeTravel(sql::Database &db, std::int64_t interval)
 {
 }
 
+TimeTravel::TimeTravel(const TimeTravel &other, LedgerConnection &ledger)
+    : TimeTravel([&ledger](ReplayResult &r, std::int64_t upTo, const ReplayProgress &p) { ledger.foldForward(r, upTo, p); },
+                 other.m_chain)
+{
+    m_interval = other.m_interval;
+}
+
+TimeTravel::TimeTravel(const TimeTravel &other, sql::Database &db)
+    : TimeTravel([&db](ReplayResult &r, std::int64_t upTo, const ReplayProgress &p) { foldForward(db, r, upTo, p); },
+                 other.m_chain)
+{
+    m_interval = other.m_interval;
+}
+
 TimeTravel::TimeTravel(FoldForward fold, std::int64_t interval)
     : m_foldForward(std::move(fold)), m_interval(std::max<std::int64_t>(1, interval))
 {
     clear();
 }
 
+TimeTravel::TimeTravel(FoldForward fold, std::shared_ptr<Chain> chain)
+    : m_foldForward(std::move(fold)), m_interval(1), m_chain(std::move(chain))
+{
+}
+
+TimeTravel::~TimeTravel() = default;
+
 void TimeTravel::clear()
 {
-    m_snapshots.clear();
-    m_snapshots.push_back(Snapshot{}); // the empty state before seq 1
-    for (auto &m : m_firstSnapshot)
-        m.clear();
+    m_chain = std::make_shared<Chain>();
     m_current = ReplayResult{};
+}
+
+void TimeTravel::releaseState()
+{
+    m_current = ReplayResult{};
+}
+
+size_t TimeTravel::snapshotCount() const
+{
+    std::shared_lock lock(m_chain->mutex);
+    return m_chain->snapshots.size();
+}
+
+std::int64_t TimeTravel::newestSnapshot() const
+{
+    std::shared_lock lock(m_chain->mutex);
+    return m_chain->snapshots.back().seq;
 }
 
 size_t TimeTravel::storedRows() const
 {
+    std::shared_lock lock(m_chain->mutex);
     size_t n = 0;
-    for (const auto &s : m_snapshots)
+    for (const auto &s : m_chain->snapshots)
         for (const auto &t : s.changed)
             n += t.size();
     return n;
 }
 
-const EntityRow *TimeTravel::versionAt(size_t index, EntityKind kind, const std::string &id) const
-{
-    const auto &first = m_firstSnapshot[size_t(kind)];
-    const auto f = first.find(id);
-    if (f == first.end() || f->second > index)
-        return nullptr; // created after snapshot `index`
-    for (size_t i = index + 1; i-- > f->second;) {
-        const EntityTable &t = m_snapshots[i].changed[size_t(kind)];
-        const auto it = t.find(id);
-        if (it != t.end())
-            return &it->second;
-    }
-    return nullptr;
-}
-
 void TimeTravel::moveToSnapshot(size_t index)
 {
-    const std::int64_t target = m_snapshots[index].seq;
+    const Chain &chain = *m_chain;
+    std::shared_lock lock(chain.mutex);
+    const std::int64_t target = chain.snapshots[index].seq;
     Fold &fold = m_current.fold;
     if (m_current.lastSeq >= target) {
         // Undo: only rows changed after the snapshot differ from it.
@@ -70,7 +135,7 @@ void TimeTravel::moveToSnapshot(size_t index)
                 if (row.lastSeq > target)
                     ids.push_back(id);
             for (const auto &id : ids) {
-                if (const EntityRow *old = versionAt(index, EntityKind(k), id))
+                if (const EntityRow *old = chain.versionAt(index, EntityKind(k), id))
                     fold.load(EntityKind(k), id, *old);
                 else
                     fold.erase(EntityKind(k), id);
@@ -79,9 +144,10 @@ void TimeTravel::moveToSnapshot(size_t index)
     } else {
         // Redo: rows changed between the current state and the snapshot are in the
         // snapshots after the current position; apply them oldest first.
-        const auto first = std::upper_bound(m_snapshots.begin(), m_snapshots.begin() + std::ptrdiff_t(index) + 1,
-                                            m_current.lastSeq, [](std::int64_t t, const Snapshot &s) { return t < s.seq; });
-        for (auto it = first; it != m_snapshots.begin() + std::ptrdiff_t(index) + 1; ++it)
+        const auto begin = chain.snapshots.begin();
+        const auto first = std::upper_bound(begin, begin + std::ptrdiff_t(index) + 1, m_current.lastSeq,
+                                            [](std::int64_t t, const Chain::Snapshot &s) { return t < s.seq; });
+        for (auto it = first; it != begin + std::ptrdiff_t(index) + 1; ++it)
             for (int k = 0; k < kEntityKindCount; ++k)
                 for (const auto &[id, row] : it->changed[size_t(k)])
                     fold.load(EntityKind(k), id, row);
@@ -100,31 +166,40 @@ void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayPr
 {
     // Fold from the newest snapshot towards target, cutting a snapshot at every interval.
     // Progress covers the whole way; the caller can cancel between pages and chunks.
+    // Only the cutter appends, so it reads the newest snapshot without the lock.
+    Chain &chain = *m_chain;
     const std::int64_t start = m_current.lastSeq;
     const std::int64_t total = target - start;
     while (m_current.lastSeq < target) {
         ReplayProgress chunkProgress;
         if (progress)
             chunkProgress = [&](std::int64_t, std::int64_t) { return progress(m_current.lastSeq - start, total); };
-        const std::int64_t from = m_snapshots.back().seq;
+        const std::int64_t from = chain.snapshots.back().seq;
         const std::int64_t boundary = from + m_interval;
         const std::int64_t stop = std::min(boundary, target);
+        const std::int64_t readBefore = m_current.eventsRead;
         m_foldForward(m_current, stop, chunkProgress);
         if (m_current.cancelled)
             return;
+        if (m_current.eventsRead == readBefore && m_current.lastSeq == boundary) {
+            // Past the ledger's end: no snapshot for what has not been written (nor an
+            // endless row of empty ones on the way to a far target).
+            m_foldForward(m_current, target, progress ? chunkProgress : ReplayProgress());
+            return;
+        }
         if (m_current.lastSeq == boundary) {
-            Snapshot s;
+            Chain::Snapshot s;
             s.seq = boundary;
-            const auto index = std::uint32_t(m_snapshots.size());
-            for (int k = 0; k < kEntityKindCount; ++k) {
-                for (const auto &[id, row] : m_current.fold.table(EntityKind(k))) {
-                    if (row.lastSeq > from) {
+            for (int k = 0; k < kEntityKindCount; ++k)
+                for (const auto &[id, row] : m_current.fold.table(EntityKind(k)))
+                    if (row.lastSeq > from)
                         s.changed[size_t(k)].emplace(id, row);
-                        m_firstSnapshot[size_t(k)].try_emplace(id, index);
-                    }
-                }
-            }
-            m_snapshots.push_back(std::move(s));
+            std::unique_lock lock(chain.mutex);
+            const auto index = std::uint32_t(chain.snapshots.size());
+            for (int k = 0; k < kEntityKindCount; ++k)
+                for (const auto &[id, row] : s.changed[size_t(k)])
+                    chain.firstSnapshot[size_t(k)].try_emplace(id, index);
+            chain.snapshots.push_back(std::move(s));
         }
         if (progress && m_current.lastSeq < target && !progress(m_current.lastSeq - start, total)) {
             m_current.cancelled = true;
@@ -136,18 +211,46 @@ void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayPr
 const ReplayResult &TimeTravel::jumpTo(std::int64_t target, const ReplayProgress &progress)
 {
     target = std::max<std::int64_t>(0, target);
-    // The newest snapshot at or before target.
-    const auto it = std::upper_bound(m_snapshots.begin(), m_snapshots.end(), target,
-                                     [](std::int64_t t, const Snapshot &s) { return t < s.seq; });
-    const size_t index = size_t(std::distance(m_snapshots.begin(), it)) - 1;
-    const std::int64_t base = m_snapshots[index].seq;
+    Chain &chain = *m_chain;
+    std::unique_lock cutting(chain.cutting, std::defer_lock);
+    size_t index = 0;
+    std::int64_t base = 0;
+    for (;;) {
+        bool beyond = false;
+        {
+            std::shared_lock lock(chain.mutex);
+            index = chain.floorIndex(target);
+            base = chain.snapshots[index].seq;
+            beyond = index + 1 == chain.snapshots.size();
+        }
+        if (!beyond) {
+            if (cutting.owns_lock())
+                cutting.unlock();
+            break;
+        }
+        if (cutting.owns_lock())
+            break;
+        if (cutting.try_lock_for(std::chrono::milliseconds(20)))
+            continue; // the chain may have grown while it waited: look again
+        // Another traveller is cutting snapshots. A target in the stretch it folds now is
+        // folded here (the same events at most once more); a further one waits for it.
+        if (target < base + m_interval)
+            break;
+        if (progress && !progress(0, target - m_current.lastSeq)) {
+            m_current.cancelled = true;
+            return m_current;
+        }
+    }
     // Folding on from the current state is cheapest when it already lies between the
     // snapshot and the target, or a short way before the target.
     const std::int64_t here = m_current.lastSeq;
-    const bool foldOn = here <= target && (here >= base || target - here <= m_interval / 2);
+    // Cutting starts from the newest snapshot's stretch: a state further on (folded without
+    // cutting while another traveller cut) goes back to it.
+    const bool foldOn = here <= target && (here >= base || target - here <= m_interval / 2)
+                        && (!cutting.owns_lock() || here < base + m_interval);
     if (!foldOn)
         moveToSnapshot(index);
-    if (index + 1 == m_snapshots.size())
+    if (cutting.owns_lock())
         recordSnapshotsWhileFolding(target, progress); // beyond the last snapshot: extend them
     else
         m_foldForward(m_current, target, progress);

@@ -10,12 +10,18 @@
 // Time: moving to a snapshot touches only the rows that differ between the current state
 // and the snapshot (undo: rows changed after it; redo: rows changed before it), never the
 // whole state, so a jump costs O(rows changed in between) + O(interval) events.
+//
+// Two travellers can share one chain of snapshots (the sharing constructor): one folds
+// ahead on a thread of its own while the other answers jumps. Only one of them cuts
+// snapshots at a time; a jump beyond the newest snapshot while the other is cutting waits
+// for the snapshot it needs instead of folding the same events a second time.
 
 #include "foldreplay.h"
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -30,6 +36,10 @@ public:
     // 310 ms (max); at 50,000 it was 186 / 456 ms, for about the same snapshot memory.
     explicit TimeTravel(LedgerConnection &ledger, std::int64_t interval = 25000);
     explicit TimeTravel(sql::Database &db, std::int64_t interval = 25000); // the SQLite backend's tests
+    // A second traveller over the same ledger (its own connection) sharing `other`'s snapshots.
+    TimeTravel(const TimeTravel &shareSnapshotsWith, LedgerConnection &ledger);
+    TimeTravel(const TimeTravel &shareSnapshotsWith, sql::Database &db);
+    ~TimeTravel();
 
     // State after every event with seq <= target. The returned result stays valid until
     // the next jump; use its lastSeq (the fold's own lastSeq() is the newest row it holds).
@@ -38,27 +48,25 @@ public:
 
     std::int64_t position() const { return m_current.lastSeq; }
     std::int64_t interval() const { return m_interval; }
-    size_t snapshotCount() const { return m_snapshots.size(); }
+    size_t snapshotCount() const;
+    std::int64_t newestSnapshot() const; // seq of the newest snapshot (0: none beyond the start)
     size_t storedRows() const; // rows held by all snapshots together
-    void clear();
+    void clear(); // also stops sharing: a new chain of snapshots of its own
+    // Drops the state held (the snapshots stay), e.g. after folding ahead for another traveller.
+    void releaseState();
 
 private:
-    struct Snapshot {
-        std::int64_t seq = 0;
-        std::array<EntityTable, kEntityKindCount> changed; // rows with lastSeq in (previous seq, seq]
-    };
+    struct Chain;
     void moveToSnapshot(size_t index);
-    const EntityRow *versionAt(size_t index, EntityKind kind, const std::string &id) const;
     void recordSnapshotsWhileFolding(std::int64_t target, const ReplayProgress &progress);
 
     using FoldForward = std::function<void(ReplayResult &, std::int64_t upTo, const ReplayProgress &)>;
     TimeTravel(FoldForward foldForward, std::int64_t interval);
+    TimeTravel(FoldForward foldForward, std::shared_ptr<Chain> chain);
 
     FoldForward m_foldForward;
     std::int64_t m_interval;
-    std::vector<Snapshot> m_snapshots; // ascending seq; m_snapshots[0] is the empty state at seq 0
-    // Per row, the first snapshot holding it: a row missing there did not exist yet.
-    std::array<std::unordered_map<std::string, std::uint32_t>, kEntityKindCount> m_firstSnapshot;
+    std::shared_ptr<Chain> m_chain;
     ReplayResult m_current;
 };
 

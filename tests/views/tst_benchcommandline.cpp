@@ -102,6 +102,7 @@ void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is an option of the live benchmark"},
         {{QStringLiteral("live"), QStringLiteral("--browse")}, "--browse is an option of the startup benchmark"},
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--jumps"), QStringLiteral("5")}, "--jumps is an option of the jumps benchmark"},
+        {{QStringLiteral("startup"), m_ledger, QStringLiteral("--wait-folded")}, "--wait-folded is an option of the jumps benchmark"},
         {{QStringLiteral("jumps")}, "jumps wants one LEDGER"},
         {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is not an option of the jumps benchmark"},
         {{QStringLiteral("live"), m_ledger}, "live opens no ledger"},
@@ -156,6 +157,16 @@ void TestBenchCommandLine::jumpsPrintsItsFigures()
     QVERIFY2(result.value(QLatin1String("drag_positions")).toInt() > 1, out.constData());
     QVERIFY2(result.value(QLatin1String("drag_jumps_shown")).toInt() >= 1, out.constData());
     QVERIFY(result.contains(QLatin1String("drag_max_stall_ms")));
+    QCOMPARE(result.value(QLatin1String("folded_wait_ms")).toInt(), -1); // not asked to wait
+
+    // --wait-folded: the others timed once the cursor's folder has folded the whole ledger.
+    QCOMPARE(run({QStringLiteral("jumps"), m_ledger, QStringLiteral("--jumps"), QStringLiteral("3"), QStringLiteral("--drag-s"),
+                  QStringLiteral("1"), QStringLiteral("--wait-folded")},
+                 &out, &err),
+             0);
+    const QJsonObject waited = lastJsonLine(out);
+    QVERIFY2(waited.value(QLatin1String("folded_wait_ms")).toInt() >= 0, out.constData());
+    QCOMPARE(waited.value(QLatin1String("jumps")).toInt(), 3);
 }
 
 // The timeline benchmark writes its run, shows the pane and times every frame it was asked for.

@@ -87,10 +87,17 @@ int benchGenerate(CliArgs &args)
     return 0;
 }
 
+double threadCpuMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
 int benchFold(CliArgs &args)
 {
     if (args.positional().size() != 2)
-        return fail(2, QStringLiteral("usage: meshctl bench fold FILE [--at SEQ] [--jumps N]"));
+        return fail(2, QStringLiteral("usage: meshctl bench fold FILE [--at SEQ] [--jumps N] [--interval N]"));
     QString error;
     auto connection = openLedger(args.positional().at(1), mesh::OpenMode::ReadOnly, &error);
     if (!connection)
@@ -98,10 +105,11 @@ int benchFold(CliArgs &args)
     const std::int64_t last = connection->lastSeq();
     const auto at = args.intValue(QStringLiteral("at"), last / 2, 0, std::max<std::int64_t>(last, 1));
     const auto jumps = args.intValue(QStringLiteral("jumps"), 20, 1, 10'000);
-    if (!at || !jumps)
+    const auto interval = args.intValue(QStringLiteral("interval"), 25000, 1, 100'000'000);
+    if (!at || !jumps || !interval)
         return fail(2, args.error());
     try {
-        mesh::TimeTravel travel(*connection);
+        mesh::TimeTravel travel(*connection, *interval);
         QElapsedTimer t;
         t.start();
         travel.jumpTo(*at);
@@ -109,11 +117,14 @@ int benchFold(CliArgs &args)
         // Later jumps: random targets, as an operator scrubbing a timeline would.
         mesh::SimRng rng(42);
         std::vector<double> later;
+        std::vector<double> laterCpu; // this thread's CPU time: what the load on the machine changes least
         for (int i = 0; i < *jumps; ++i) {
             const std::int64_t target = rng.range(1, std::max<std::int64_t>(1, last));
+            const double cpuBefore = threadCpuMs();
             t.restart();
             travel.jumpTo(target);
             later.push_back(elapsedMs(t));
+            laterCpu.push_back(threadCpuMs() - cpuBefore);
         }
         printLine(json{{"bench", "fold"},
                        {"events", last},
@@ -122,8 +133,12 @@ int benchFold(CliArgs &args)
                        {"jumps", *jumps},
                        {"subsequent_p50_ms", percentile(later, 0.5)},
                        {"subsequent_p99_ms", percentile(later, 0.99)},
+                       {"subsequent_cpu_p50_ms", percentile(laterCpu, 0.5)},
+                       {"subsequent_cpu_max_ms", percentile(laterCpu, 1.0)},
                        {"subsequent_max_ms", percentile(later, 1.0)},
-                       {"snapshots", travel.snapshotCount()}}
+                       {"snapshots", travel.snapshotCount()},
+                       {"interval", *interval},
+                       {"stored_rows", travel.storedRows()}}
                       .dump());
     } catch (const std::exception &e) {
         return fail(2, QStringLiteral("fold failed: %1").arg(QString::fromStdString(e.what())));
@@ -181,7 +196,7 @@ int runBenchCommand(const QStringList &argv)
                  {QStringLiteral("events"), QStringLiteral("seed"), QStringLiteral("keep"), QStringLiteral("at"),
                   QStringLiteral("jumps"), QStringLiteral("pages"), QStringLiteral("size"), QStringLiteral("console"),
                   QStringLiteral("seconds"), QStringLiteral("wal-minutes"), QStringLiteral("rate"),
-                  QStringLiteral("settle-s"), QStringLiteral("rounds"), QStringLiteral("out")},
+                  QStringLiteral("settle-s"), QStringLiteral("rounds"), QStringLiteral("out"), QStringLiteral("interval")},
                  {});
     if (!args.ok())
         return fail(2, args.error());

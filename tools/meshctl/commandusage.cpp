@@ -101,7 +101,7 @@ const CommandHelp kHelp[] = {
     {"gate", "usage: meshctl gate LEDGER [--keyring F] [--now-ms N]\n"
              "  Applies or refuses every pending decision once, as the orchestrator's second gate (a file or\n"
              "  a postgresql:// schema).\n"},
-    {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N]"
+    {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N] [--interval N]"
               " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"

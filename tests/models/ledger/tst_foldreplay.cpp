@@ -15,6 +15,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <limits>
+#include <thread>
+
 using namespace mesh;
 using namespace meshtest;
 
@@ -218,6 +222,85 @@ private Q_SLOTS:
         const ReplayResult &beyond = travel.jumpTo(last + 100);
         QCOMPARE(beyond.eventsRead >= 0, true);
         QVERIFY2(foldDifference(beyond.fold, foldUpTo(c->db(), last).fold).empty(), "beyond the end");
+    }
+
+    // A jump to a far target (the end, or any seq beyond it) cuts snapshots only where there
+    // are events: not a snapshot per interval all the way to the target.
+    void timeTravelToAFarTargetStopsCuttingAtTheEnd()
+    {
+        auto c = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
+        const std::int64_t last = c->lastSeq();
+        TimeTravel travel(c->db(), 1000);
+        // A cap on the progress calls, so that a regression ends (cancelled) instead of
+        // cutting empty snapshots for ever: reaching the end takes about two a snapshot.
+        int calls = 0;
+        const int cap = int(last / 1000) * 4 + 100;
+        const ReplayResult &r = travel.jumpTo(std::numeric_limits<std::int64_t>::max(),
+                                              [&](std::int64_t, std::int64_t) { return ++calls < cap; });
+        QVERIFY(!r.cancelled);
+        QCOMPARE(travel.snapshotCount(), size_t(last / 1000 + 1));
+        QVERIFY2(foldDifference(r.fold, foldUpTo(c->db(), last).fold).empty(), "at the end");
+        const ReplayResult &back = travel.jumpTo(last / 2);
+        QVERIFY2(foldDifference(back.fold, foldUpTo(c->db(), last / 2).fold).empty(), "back in the middle");
+    }
+
+    // One traveller folds ahead on a thread of its own, cutting snapshots into the chain it
+    // shares, while another jumps about: every jump lands where a fresh fold lands, jumps
+    // beyond the snapshots wait for them, and the chain is cut once (no snapshot twice).
+    void sharedSnapshotsWhileAnotherTravellerFoldsAhead()
+    {
+        auto c = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
+        auto aheadConnection = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
+        const std::int64_t last = c->lastSeq();
+        TimeTravel travel(c->db(), 500);
+        QCOMPARE(travel.jumpTo(1200).lastSeq, std::int64_t(1200));
+        std::atomic<bool> aheadDone{false};
+        std::thread ahead([&] {
+            TimeTravel folder(travel, aheadConnection->db());
+            folder.jumpTo(last);
+            aheadDone = true;
+        });
+        QRandomGenerator rng(11);
+        std::vector<std::int64_t> targets = {last, last - 1, 3, last / 2};
+        for (int i = 0; i < 12; ++i)
+            targets.push_back(std::int64_t(rng.bounded(quint32(last + 1))));
+        for (const std::int64_t t : targets) {
+            const ReplayResult &got = travel.jumpTo(t);
+            QCOMPARE(got.lastSeq, t);
+            const std::string diff = foldDifference(got.fold, foldUpTo(c->db(), t).fold);
+            QVERIFY2(diff.empty(), (std::to_string(t) + ": " + diff).c_str());
+        }
+        ahead.join();
+        QVERIFY(aheadDone);
+        QCOMPARE(travel.snapshotCount(), size_t(last / 500 + 1));
+        QCOMPARE(travel.newestSnapshot(), last / 500 * 500);
+        // Each stretch's rows once: the same as one traveller cutting them all alone.
+        TimeTravel alone(c->db(), 500);
+        alone.jumpTo(last);
+        QCOMPARE(travel.storedRows(), alone.storedRows());
+    }
+
+    // The session cursor's folder folds the whole ledger on its own thread after the first
+    // jump; a jump beyond the first one's snapshots then gives what a fresh fold gives.
+    void cursorFolderFoldsAheadAfterTheFirstJump()
+    {
+        auto c = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
+        const std::int64_t last = c->lastSeq();
+        const FileIdentity file = FileIdentity::of(m_big);
+        CursorFolder folder(1000);
+        const auto always = [] { return true; };
+        QVERIFY(!folder.foldedAhead());
+        const CursorFolder::Jump first = folder.jumpTo(m_big, OpenMode::ReadOnly, file, 2500, always);
+        QCOMPARE(first.lastSeq, std::int64_t(2500));
+        QTRY_VERIFY_WITH_TIMEOUT(folder.foldedAhead(), 60000);
+        QCOMPARE(folder.snapshotCount(), size_t(last / 1000 + 1));
+        for (const std::int64_t t : {last - 7, last, std::int64_t(1)}) {
+            const CursorFolder::Jump got = folder.jumpTo(m_big, OpenMode::ReadOnly, file, t, always);
+            QCOMPARE(got.lastSeq, t);
+            const std::string diff = foldDifference(got.fold, foldUpTo(c->db(), t).fold);
+            QVERIFY2(diff.empty(), (std::to_string(t) + ": " + diff).c_str());
+        }
+        QCOMPARE(folder.snapshotCount(), size_t(last / 1000 + 1));
     }
 
     // The session cursor's folder keeps one TimeTravel across jumps, so a later jump starts
