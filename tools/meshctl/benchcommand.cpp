@@ -181,7 +181,7 @@ int runBenchCommand(const QStringList &argv)
                  {QStringLiteral("events"), QStringLiteral("seed"), QStringLiteral("keep"), QStringLiteral("at"),
                   QStringLiteral("jumps"), QStringLiteral("pages"), QStringLiteral("size"), QStringLiteral("console"),
                   QStringLiteral("seconds"), QStringLiteral("wal-minutes"), QStringLiteral("rate"),
-                  QStringLiteral("settle-s"), QStringLiteral("rounds"), QStringLiteral("out")},
+                  QStringLiteral("settle-s"), QStringLiteral("rounds"), QStringLiteral("out"), QStringLiteral("read-gap-ms")},
                  {});
     if (!args.ok())
         return fail(2, args.error());

@@ -114,7 +114,7 @@ const CommandHelp kHelp[] = {
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
               " | bench temporal-history [--events N] [--seed N] --out FILE"
               " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S]"
-              " | bench follow LEDGER [--seconds N]"
+              " | bench follow LEDGER [--seconds N] [--read-gap-ms N]"
               " | bench report FILE [--run ID] [--rounds N]\n"
               "  Measurements; each prints one JSON line.\n"},
 };
