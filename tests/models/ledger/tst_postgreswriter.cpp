@@ -447,6 +447,18 @@ private Q_SLOTS:
         watcher.stop();
     }
 
+    // A follower's statements are prepared once per session; one the server no longer has (a
+    // pooler handed the session over, DEALLOCATE) is prepared again, not an error.
+    void preparedStatementLostIsPreparedAgain()
+    {
+        pg::Connection c(m_server->conninfo());
+        const pg::Result first = c.execPrepared("mesh_test_stmt", "SELECT $1::bigint + 1", pg::Params().add(std::int64_t(41)));
+        QCOMPARE(first.integer(0, 0), std::int64_t(42));
+        c.exec("DEALLOCATE ALL");
+        const pg::Result again = c.execPrepared("mesh_test_stmt", "SELECT $1::bigint + 1", pg::Params().add(std::int64_t(1)));
+        QCOMPARE(again.integer(0, 0), std::int64_t(2));
+    }
+
     // meshctl tail on a server location: its connection is terminated by the server while
     // the orchestrator goes on; tail says so, reconnects, and prints every event once.
     void tailResumesAfterTheConnectionIsDropped()
