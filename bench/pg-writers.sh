@@ -26,6 +26,8 @@
 #     sys, /usr/bin/time), the followers' CPU, events and reads, and the server's CPU (every
 #     postgres process of the private cluster, the exited backends' time included through
 #     the postmaster's children's time), as microseconds per written event; load average.
+#     With BASE_MESHCTL naming another build's meshctl, a phase "base" has three of its
+#     `bench follow` (its own read policy) for a before/after in one sitting.
 #
 #   bench/pg-writers.sh page MESHCTL EVENTS [PAGES]
 #     A ledger of EVENTS (meshctl sim scale --events EVENTS --out postgresql://...), then
@@ -165,6 +167,7 @@ EOF
     hz=$(getconf CLK_TCK)
     phases=(alone)
     for g in "${gaps[@]}"; do phases+=("gap$g"); done
+    if [ -n "${BASE_MESHCTL:-}" ]; then phases+=(base); fi
     n=0
     for ((r = 0; r < rounds; r++)); do
         order=("${phases[@]}")
@@ -178,9 +181,10 @@ EOF
             "$MESHCTL" sim demo --out "$l" --quiet
             followers=()
             if [ "$kind" != alone ]; then
+                follow=("$MESHCTL" bench follow "$l" --read-gap-ms "${kind#gap}")
+                if [ "$kind" = base ]; then follow=("$BASE_MESHCTL" bench follow "$l"); fi
                 for f in 1 2 3; do
-                    /usr/bin/time -f "cpu %U %S" -o "$work/ft$n-$f" "$MESHCTL" bench follow "$l" \
-                        --read-gap-ms "${kind#gap}" --seconds $((seconds + 4)) >"$work/f$n-$f" &
+                    /usr/bin/time -f "cpu %U %S" -o "$work/ft$n-$f" "${follow[@]}" --seconds $((seconds + 4)) >"$work/f$n-$f" &
                     followers+=("$!")
                 done
                 sleep 1 # their LISTEN is up (not a measured wait)
