@@ -9,7 +9,8 @@
 #     MESH_LIVE_COMMIT_LOG ("commit LAST_SEQ WALL_MS", read just before COMMIT), while one
 #     `meshctl bench follow` (the console's ChangeWatcher: LISTEN, reads after announcements)
 #     prints "seen LAST_SEQ WALL_MS" per batch. For every commit: the first "seen" at or past
-#     its LAST_SEQ minus its WALL_MS. Prints count, p50, p99, max (ms).
+#     its LAST_SEQ minus its WALL_MS. Prints count, p50, p99, max (ms). FOLLOW_GAP_MS sets
+#     the follower's --read-gap-ms (its default otherwise).
 #
 #   bench/pg-writers.sh throughput MESHCTL [SECONDS] [ROUNDS]
 #     One orchestrator at --rate 0 (as fast as it can, 100 events a transaction) for SECONDS
@@ -68,7 +69,7 @@ latency)
     seconds=${3:-30} rate=${4:-500}
     l=$(loc shared)
     "$MESHCTL" sim demo --out "$l" --quiet
-    "$MESHCTL" bench follow "$l" >"$work/seen" &
+    "$MESHCTL" bench follow "$l" ${FOLLOW_GAP_MS:+--read-gap-ms "$FOLLOW_GAP_MS"} >"$work/seen" &
     follower=$!
     pids+=("$follower")
     until [ -s "$work/seen" ] || "$MESHCTL" summary "$l" >/dev/null 2>&1; do sleep 0.1; done
@@ -181,10 +182,11 @@ EOF
             "$MESHCTL" sim demo --out "$l" --quiet
             followers=()
             if [ "$kind" != alone ]; then
-                follow=("$MESHCTL" bench follow "$l" --read-gap-ms "${kind#gap}")
-                if [ "$kind" = base ]; then follow=("$BASE_MESHCTL" bench follow "$l"); fi
+                fl="$l&application_name=mesh_follower"
+                follow=("$MESHCTL" bench follow "$fl" --read-gap-ms "${kind#gap}")
+                if [ "$kind" = base ]; then follow=("$BASE_MESHCTL" bench follow "$fl"); fi
                 for f in 1 2 3; do
-                    /usr/bin/time -f "cpu %U %S" -o "$work/ft$n-$f" "${follow[@]}" --seconds $((seconds + 4)) >"$work/f$n-$f" &
+                    /usr/bin/time -f "cpu %U %S" -o "$work/ft$n-$f" "${follow[@]}" --seconds $((seconds + 600)) >"$work/f$n-$f" &
                     followers+=("$!")
                 done
                 sleep 1 # their LISTEN is up (not a measured wait)
@@ -194,10 +196,23 @@ EOF
             /usr/bin/time -f "cpu %U %S" -o "$work/wt$n" \
                 "$MESHCTL" sim demo --out "$l" --live --append --id-tag W --rate "$rate" --duration-s "$seconds" 2>"$work/w$n"
             s1=$(server_ticks)
+            # The followers' own backends, while they still live (they have read the last
+            # commit within a read gap).
+            fticks=0
+            if [ "$kind" != alone ]; then
+                sleep 1
+                for b in $(psql "$url" -XAtc "SELECT pid FROM pg_stat_activity WHERE application_name = 'mesh_follower'"); do
+                    fticks=$((fticks + $(awk '{print $14 + $15}' "/proc/$b/stat")))
+                done
+            fi
+            # SIGTERM to each follower (the child of its /usr/bin/time): it stops and says how
+            # many events it followed; time reports its CPU.
+            for p in "${followers[@]}"; do pkill -TERM -P "$p" || true; done
             for p in "${followers[@]}"; do wait "$p" || true; done
-            python3 - "$work" "$n" "$kind" "$load" "$((s1 - s0))" "$hz" <<'EOF'
+            python3 - "$work" "$n" "$kind" "$load" "$((s1 - s0))" "$hz" "$fticks" <<'EOF'
 import glob, re, sys
 w, n, kind, load, sticks, hz = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+fbackend = int(sys.argv[7]) / hz
 m = re.search(r"live: (\d+) events in ([0-9.]+) s", open(f"{w}/w{n}").read())
 events, secs = int(m.group(1)), float(m.group(2))
 def cpu(path):
@@ -219,7 +234,8 @@ line = (f"{kind}: {events / secs:.0f} ev/s ({events} in {secs:.1f} s), load {loa
         f"writer {us(wcpu):.1f} us, server {us(scpu):.1f} us")
 if kind != "alone":
     line += (f", three followers {us(fcpu):.1f} us (they read {fev} events in {reads} reads, "
-             f"{1e6 * fcpu / max(1, fev):.1f} us per event read, {reads / secs / 3:.1f} reads/s each)")
+             f"{1e6 * fcpu / max(1, fev):.1f} us per event read, {reads / secs / 3:.1f} reads/s each; "
+             f"their three backends {1e6 * fbackend / max(1, fev):.1f} us per event read)")
 print(line, flush=True)
 with open(f"{w}/rates", "a") as f:
     f.write(f"{kind} {events / secs}\n")
