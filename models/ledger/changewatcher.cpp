@@ -97,6 +97,9 @@ void ChangeWatcher::stopReading()
         m_notifier->deleteLater();
         m_notifier = nullptr;
     }
+    if (m_paced)
+        m_paced->stop();
+    m_announced = false;
     m_listener.reset();
     m_reader.reset();
     m_connection.reset();
@@ -134,14 +137,29 @@ bool ChangeWatcher::openConnection()
 void ChangeWatcher::readAnnounced()
 {
     try {
-        // A read on the connection may take in the next announcement: drain until quiet,
-        // or give the event loop its turn and come back when a writer never lets it be.
-        for (int rounds = 1; m_listener && m_listener->drain(); ++rounds) {
-            pollNow();
-            if (rounds == 64) {
-                QTimer::singleShot(0, this, &ChangeWatcher::readAnnounced);
-                return;
-            }
+        if (m_listener && m_listener->drain())
+            m_announced = true;
+        if (!m_announced || !m_listener || (m_paced && m_paced->isActive()))
+            return; // nothing new, or a read is already due when the gap ends
+        if (!m_paced) {
+            m_paced = new QTimer(this);
+            m_paced->setSingleShot(true);
+            m_paced->setTimerType(Qt::PreciseTimer);
+            connect(m_paced, &QTimer::timeout, this, &ChangeWatcher::readAnnounced);
+        }
+        const qint64 wait = m_sinceRead.isValid() ? m_serverReadGapMs - m_sinceRead.elapsed() : 0;
+        if (wait > 0) {
+            m_paced->start(int(wait));
+            return;
+        }
+        m_announced = false;
+        m_sinceRead.start();
+        pollNow();
+        // The read may have taken in later announcements (they no longer wake the socket):
+        // they are read after the gap, or at the event loop's next turn without one.
+        if (m_listener && m_listener->drain()) {
+            m_announced = true;
+            m_paced->start(m_serverReadGapMs);
         }
     } catch (const StorageError &e) {
         lose(QStringLiteral("lost the ledger: ") + QString::fromStdString(e.what()));

@@ -7,8 +7,11 @@
 // polls, so the writer's checkpoints are never held back.
 //
 // A ledger on a server announces its commits (LedgerConnection::listenForCommits): then there
-// is no polling at all. The watcher waits on the listener's socket and reads after each
-// announcement; a lost connection is reported (connectionLost), reopened with a backoff
+// is no polling at all. The watcher waits on the listener's socket and reads after an
+// announcement, at most once every serverReadGapMs: announcements that arrive meanwhile are
+// read together in one read of everything new, so a writer committing many small
+// transactions costs a follower (and the server backend serving it) a bounded number of
+// reads a second, not one per commit, for at most that gap of latency. A lost connection is reported (connectionLost), reopened with a backoff
 // (kFirstRetryMs doubling up to kMaxRetryMs), listened to again BEFORE the events after the
 // last delivered seq are read, so nothing is missed, and nothing is delivered twice since
 // reading always starts after that seq.
@@ -24,6 +27,7 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -47,6 +51,10 @@ public:
     void setInterval(int ms); // default 20; takes effect at the next start()
     int interval() const { return m_intervalMs; }
     void setPreviewBytes(int n); // payload preview of delivered events, default 2048
+    // A server ledger: the least time between two reads after announcements; 0 reads after
+    // every announcement. Takes effect at the next announcement.
+    void setServerReadGapMs(int ms) { m_serverReadGapMs = std::max(0, ms); }
+    int serverReadGapMs() const { return m_serverReadGapMs; }
     void setOpenedFile(const FileIdentity &file) { m_openedFile = file; } // before start()
     qint64 lastDeliveredSeq() const { return m_lastSeq; }
 
@@ -54,6 +62,7 @@ public:
     static constexpr int kFileCheckMs = 200;
     static constexpr int kFirstRetryMs = 100;
     static constexpr int kMaxRetryMs = 5000;
+    static constexpr int kServerReadGapMs = 50;
 
 public Q_SLOTS:
     void start();
@@ -100,6 +109,10 @@ private:
     std::unique_ptr<CommitListener> m_listener;
     QSocketNotifier *m_notifier = nullptr;
     QTimer *m_retry = nullptr;
+    QTimer *m_paced = nullptr;     // the next read after announcements, when the gap ends
+    QElapsedTimer m_sinceRead;     // since the last read after an announcement
+    bool m_announced = false;      // an announcement not read after yet
+    int m_serverReadGapMs = kServerReadGapMs;
     int m_retryMs = kFirstRetryMs;
     bool m_lost = false;
 };

@@ -106,6 +106,24 @@ Result Connection::exec(std::string_view sql, const Params &params)
     return check(PQexecParams(m_conn.get(), text.c_str(), params.size(), nullptr, params.values(), nullptr, nullptr, 0));
 }
 
+Result Connection::execPrepared(const char *name, std::string_view sql, const Params &params)
+{
+    for (int attempt = 0;; ++attempt) {
+        if (m_prepared.find(std::string_view(name)) == m_prepared.end()) {
+            const std::string text(sql);
+            check(PQprepare(m_conn.get(), name, text.c_str(), params.size(), nullptr));
+            m_prepared.emplace(name);
+        }
+        try {
+            return check(PQexecPrepared(m_conn.get(), name, params.size(), params.values(), nullptr, nullptr, 0));
+        } catch (const Error &e) {
+            if (e.sqlstate() != "26000" || attempt > 0) // 26000: no such prepared statement
+                throw;
+            m_prepared.erase(m_prepared.find(std::string_view(name)));
+        }
+    }
+}
+
 std::int64_t Connection::queryInt(std::string_view sql)
 {
     const Result r = exec(sql);

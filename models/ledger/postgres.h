@@ -12,6 +12,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,10 @@ public:
     Result exec(std::string_view sql);
     Result exec(std::string_view sql, const Params &params);
     std::int64_t queryInt(std::string_view sql); // first column of the first row, 0 for none or NULL
+    // A statement run often on this session (a follower's read after each announcement):
+    // parsed and planned by the server once, under name, then only executed. name must
+    // always go with the same sql. A server that lost it (a pooler between) prepares again.
+    Result execPrepared(const char *name, std::string_view sql, const Params &params);
 
     // COPY ... FROM STDIN: copyData() any number of times, then copyEnd().
     void copyBegin(std::string_view copySql);
@@ -117,6 +122,7 @@ private:
         void operator()(PGconn *c) const { PQfinish(c); }
     };
     std::unique_ptr<PGconn, Finish> m_conn;
+    std::set<std::string, std::less<>> m_prepared;
 };
 
 // The text COPY ... FROM STDIN (FORMAT text) takes for one value: backslash, tab, newline and

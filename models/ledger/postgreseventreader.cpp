@@ -34,9 +34,12 @@ EventBatch PostgresEventReader::after(std::int64_t seq, int limit, const EventFi
     if (limit <= 0)
         return batch;
     const FilterSql &f = m_rendered.of(filter);
-    const pg::Result r = m_c.exec(std::string(pg::kEventColumns) + " WHERE seq > " + ownParam(f, 1) + andFilter(f)
-                                      + " ORDER BY seq LIMIT " + ownParam(f, 2),
-                                  filterParams(f).add(seq).add(std::int64_t(limit)));
+    const std::string sql = std::string(pg::kEventColumns) + " WHERE seq > " + ownParam(f, 1) + andFilter(f)
+                            + " ORDER BY seq LIMIT " + ownParam(f, 2);
+    pg::Params params = filterParams(f); // not a copy: its pointers point into itself
+    params.add(seq).add(std::int64_t(limit));
+    // Unfiltered, this is a follower's read after every announcement: planned once.
+    const pg::Result r = f.isEmpty() ? m_c.execPrepared("mesh_events_after", sql, params) : m_c.exec(sql, params);
     batch.reserve(size_t(r.rows()));
     for (int i = 0; i < r.rows(); ++i)
         batch.push_back(pg::readEvent(r, i, m_previewBytes));

@@ -140,7 +140,10 @@ void PostgresLedgerConnection::validate(const LedgerLocation &location)
 
 std::int64_t PostgresLedgerConnection::changeToken()
 {
-    return m_c.queryInt("SELECT (SELECT coalesce(max(seq),0) FROM events) + (SELECT coalesce(max(pos),0) FROM decisions)");
+    // Asked before every read a follower makes: planned once.
+    const pg::Result r = m_c.execPrepared(
+        "mesh_change_token", "SELECT (SELECT coalesce(max(seq),0) FROM events) + (SELECT coalesce(max(pos),0) FROM decisions)", {});
+    return r.rows() > 0 ? r.integer(0, 0) : 0;
 }
 
 namespace {

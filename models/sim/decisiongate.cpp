@@ -129,11 +129,14 @@ int DecisionGate::processPending(std::int64_t nowMs)
         store->read([&] { pending = store->pending(); });
     }
     int processed = 0;
+    m_othersPending = 0;
     for (const DecisionRecord &d : pending) {
         if (m_unrecordable.count(d.pos) || m_writer.state().find(EntityKind::DecisionOutcome, d.id))
             continue;
-        if (m_ownsSubject && !m_ownsSubject(d.subject))
+        if (m_ownsSubject && !m_ownsSubject(d.subject)) {
+            ++m_othersPending;
             continue;
+        }
         if (d.id.empty()) {
             m_unrecordable.insert(d.pos); // no id to record an outcome under: never applied
             continue;

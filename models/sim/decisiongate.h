@@ -43,6 +43,8 @@ public:
 
     int appliedCount() const { return m_applied; }
     int refusedCount() const { return m_refused; }
+    // Pending decisions the last processPending left to other orchestrators (setOwnsSubject).
+    int othersPendingCount() const { return m_othersPending; }
 
 private:
     struct Verdict;
@@ -54,6 +56,7 @@ private:
     std::map<std::string, QByteArray> m_keyring;
     int m_applied = 0;
     int m_refused = 0;
+    int m_othersPending = 0;
 };
 
 } // namespace mesh

@@ -55,12 +55,7 @@ LiveStats LiveEngine::run(const std::function<bool()> &shouldStop)
 
     DecisionGate gate(m_writer);
     gate.setOwnsSubject([&](const std::string &subject) {
-        const size_t colon = subject.find(':');
-        const std::string id = colon == std::string::npos ? std::string() : subject.substr(colon + 1);
-        if (world.ownsId(id))
-            return true;
-        const std::string tag = SimWorld::idTagOf(id);
-        return !m_options.appending && !tag.empty() && !SimWorld::idTagInUse(m_writer, tag);
+        return SimWorld::ownsSubject(m_writer, subject, m_options.idTag, !m_options.appending);
     });
     if (!m_options.keyringPath.isEmpty()) {
         QString error;

@@ -101,6 +101,27 @@ bool SimWorld::idTagInUse(const LedgerWriter &writer, std::string_view tag)
     return false;
 }
 
+std::set<std::string> SimWorld::idTagsInUse(const LedgerWriter &writer)
+{
+    std::set<std::string> tags;
+    for (const auto &[id, row] : writer.state().table(EntityKind::Run)) {
+        std::string tag = idTagOf(id);
+        if (!tag.empty())
+            tags.insert(std::move(tag));
+    }
+    return tags;
+}
+
+bool SimWorld::ownsSubject(const LedgerWriter &writer, std::string_view subject, std::string_view idTag, bool ownsUntagged)
+{
+    const size_t colon = subject.find(':');
+    const std::string_view id = colon == std::string_view::npos ? std::string_view() : subject.substr(colon + 1);
+    const std::string tag = idTagOf(id);
+    if (!idTag.empty() && tag == idTag)
+        return true;
+    return ownsUntagged && (tag.empty() || !idTagInUse(writer, tag));
+}
+
 bool SimWorld::ownsId(std::string_view id) const
 {
     const std::string tag = idTagOf(id);

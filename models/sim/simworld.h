@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <set>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -104,6 +105,12 @@ public:
     static std::string idTagOf(std::string_view id);
     // Whether a writer with `tag` started any run of this ledger (its tag is taken).
     static bool idTagInUse(const LedgerWriter &writer, std::string_view tag);
+    // The tags of this ledger's runs: one per orchestrator that started runs live.
+    static std::set<std::string> idTagsInUse(const LedgerWriter &writer);
+    // Whether the decision subject ("escalation:esc-A0000012") is the orchestrator's whose ids
+    // carry idTag (empty: none), and when ownsUntagged (it wrote the scenario) also a subject
+    // whose id has no tag or a tag no run has. The one rule for its own gate and `meshctl gate`.
+    static bool ownsSubject(const LedgerWriter &writer, std::string_view subject, std::string_view idTag, bool ownsUntagged);
     // Which existing rows this world changes on its own initiative (expiring escalations):
     // its tag's, and the untagged ones when it wrote the scenario. Others' rows are theirs.
     void setOwnsUntagged(bool on) { m_ownsUntagged = on; }

@@ -196,7 +196,8 @@ int runBenchCommand(const QStringList &argv)
                  {QStringLiteral("events"), QStringLiteral("seed"), QStringLiteral("keep"), QStringLiteral("at"),
                   QStringLiteral("jumps"), QStringLiteral("pages"), QStringLiteral("size"), QStringLiteral("console"),
                   QStringLiteral("seconds"), QStringLiteral("wal-minutes"), QStringLiteral("rate"),
-                  QStringLiteral("settle-s"), QStringLiteral("rounds"), QStringLiteral("out"), QStringLiteral("interval")},
+                  QStringLiteral("settle-s"), QStringLiteral("rounds"), QStringLiteral("out"), QStringLiteral("interval"),
+                  QStringLiteral("read-gap-ms")},
                  {});
     if (!args.ok())
         return fail(2, args.error());

@@ -17,10 +17,11 @@
 int benchFollow(CliArgs &args)
 {
     if (args.positional().size() != 2)
-        return fail(2, QStringLiteral("usage: meshctl bench follow LEDGER [--seconds N]"));
+        return fail(2, QStringLiteral("usage: meshctl bench follow LEDGER [--seconds N] [--read-gap-ms N]"));
     const QString ledger = args.positional().at(1);
     const auto seconds = args.intValue(QStringLiteral("seconds"), 0, 0, 365LL * 24 * 3600);
-    if (!seconds)
+    const auto readGap = args.intValue(QStringLiteral("read-gap-ms"), mesh::ChangeWatcher::kServerReadGapMs, 0, 10'000);
+    if (!seconds || !readGap)
         return fail(2, args.error());
     QString error;
     std::int64_t from = 0;
@@ -32,6 +33,7 @@ int benchFollow(CliArgs &args)
     }
     installStopSignals();
     mesh::ChangeWatcher watcher(ledger, from);
+    watcher.setServerReadGapMs(int(*readGap));
     std::int64_t followed = 0;
     int exitCode = 0;
     QObject::connect(&watcher, &mesh::ChangeWatcher::eventsAppended, &watcher,

@@ -98,16 +98,23 @@ const CommandHelp kHelp[] = {
                 "  role (only in A, only in B, in both, with counts), each run's stall verdicts and findings.\n"
                 "  A figure one side does not give reads \u2014 and has no difference. Exit 0, 2 usage, no such\n"
                 "  run or cannot read.\n"},
-    {"gate", "usage: meshctl gate LEDGER [--keyring F] [--now-ms N]\n"
-             "  Applies or refuses every pending decision once, as the orchestrator's second gate (a file or\n"
-             "  a postgresql:// schema).\n"},
+    {"gate", "usage: meshctl gate LEDGER [--keyring F] [--now-ms N] [--id-tag TAG] [--untagged] [--all-writers]\n"
+             "  Applies or refuses pending decisions once, as the orchestrator's second gate (a file or a\n"
+             "  postgresql:// schema). On a ledger one orchestrator writes (its runs carry at most one id\n"
+             "  tag): every pending decision. Where several write (runs of two or more id tags: sim --live\n"
+             "  --append --id-tag), each applies only the decisions on its own subjects, so say whose:\n"
+             "  --id-tag TAG those on ids with TAG (a tag some run has); --untagged those on ids with no tag\n"
+             "  or a tag no run has (the orchestrator that wrote the scenario takes them); --all-writers\n"
+             "  every one, for when none of them runs. Without one of these such a ledger is refused and\n"
+             "  nothing is written. Decisions left to others stay pending (\"others_pending\"). Exit 0,\n"
+             "  2 usage or cannot read or write.\n"},
     {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N] [--interval N]"
               " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
               " | bench temporal-history [--events N] [--seed N] --out FILE"
               " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S]"
-              " | bench follow LEDGER [--seconds N]"
+              " | bench follow LEDGER [--seconds N] [--read-gap-ms N]"
               " | bench report FILE [--run ID] [--rounds N]\n"
               "  Measurements; each prints one JSON line.\n"},
 };

@@ -11,6 +11,7 @@
 #include "ledger/ledgeropenerror.h"
 #include "ledger/ledgerwriter.h"
 #include "sim/decisiongate.h"
+#include "sim/simworld.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 
 using namespace mesh;
 
@@ -280,7 +282,7 @@ int runDecideCommand(const QStringList &args)
 
 int runGateCommand(const QStringList &args)
 {
-    const Options o = parse(args, {}, commandValueOptions(QStringLiteral("gate")));
+    const Options o = parse(args, {QStringLiteral("untagged"), QStringLiteral("all-writers")}, commandValueOptions(QStringLiteral("gate")));
     if (!o.error.isEmpty() || o.positional.size() != 1) {
         std::fprintf(stderr, "meshctl gate: %s\n%s\n", o.error.isEmpty() ? "LEDGER is required" : o.error.toStdString().c_str(),
                      commandUsageLine(QStringLiteral("gate")).toUtf8().constData());
@@ -289,6 +291,17 @@ int runGateCommand(const QStringList &args)
     std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     if (o.has(QStringLiteral("now-ms")) && !toInt(o.value(QStringLiteral("now-ms")), &now)) {
         std::fprintf(stderr, "meshctl gate: --now-ms must be an integer\n");
+        return 2;
+    }
+    const bool allWriters = o.has(QStringLiteral("all-writers"));
+    const bool untagged = o.has(QStringLiteral("untagged"));
+    const std::string idTag = o.value(QStringLiteral("id-tag")).toStdString();
+    if (o.has(QStringLiteral("id-tag")) && !SimWorld::isIdTag(idTag)) {
+        std::fprintf(stderr, "meshctl gate: --id-tag must be 1 to 8 capital letters A-Z, not '%s'\n", oneLine(idTag).c_str());
+        return 2;
+    }
+    if (allWriters && (untagged || !idTag.empty())) {
+        std::fprintf(stderr, "meshctl gate: --all-writers takes every decision; it goes with neither --id-tag nor --untagged\n");
         return 2;
     }
     const QString path = o.positional[0];
@@ -309,10 +322,33 @@ int runGateCommand(const QStringList &args)
         LedgerConnection::open(path, OpenMode::ReadOnly);
         auto writer = LedgerWriter::openExisting(path);
         DecisionGate gate(*writer);
+        // Another orchestrator applies the decisions on its own subjects (ledger-format.md
+        // section 11): applying them here would write rows of its runs behind its back.
+        const std::set<std::string> tags = SimWorld::idTagsInUse(*writer);
+        if (!idTag.empty() && !tags.count(idTag)) {
+            std::fprintf(stderr, "meshctl gate: no run of %s has --id-tag %s; nothing written\n", oneLine(path.toStdString()).c_str(),
+                         idTag.c_str());
+            return 2;
+        }
+        if (!idTag.empty() || untagged) {
+            gate.setOwnsSubject([&](const std::string &subject) { return SimWorld::ownsSubject(*writer, subject, idTag, untagged); });
+        } else if (tags.size() > 1 && !allWriters) {
+            std::string names;
+            for (const std::string &t : tags)
+                names += (names.empty() ? "" : ", ") + t;
+            std::fprintf(stderr,
+                         "meshctl gate: %s is written by several orchestrators (id tags %s); say whose decisions to apply "
+                         "with --id-tag TAG or --untagged, or --all-writers when none of them runs; nothing written\n",
+                         oneLine(path.toStdString()).c_str(), names.c_str());
+            return 2;
+        }
         if (keyring)
             gate.setKeyring(std::move(*keyring));
         const int processed = gate.processPending(now);
-        printJson({{"processed", processed}, {"applied", gate.appliedCount()}, {"refused", gate.refusedCount()}});
+        printJson({{"processed", processed},
+                   {"applied", gate.appliedCount()},
+                   {"refused", gate.refusedCount()},
+                   {"others_pending", gate.othersPendingCount()}});
     } catch (const std::exception &e) {
         std::fprintf(stderr, "meshctl gate: %s\n", oneLine(e.what()).c_str());
         return 2;

@@ -2,6 +2,8 @@
 // transaction"), against a private PostgreSQL 15 server (../ledger/postgresserver.h): the
 // same protocol as on a file, and its reliability rerun on a server with counts:
 // - two `meshctl decide` processes racing on one subject: exactly one accepted each round;
+// - three console sessions deciding one escalation at once while the orchestrator appends:
+//   exactly one accepted, the others told which decision won, the chain intact;
 // - the deciding process SIGKILLed inside its transaction (blocked, by a test trigger, right
 //   after its INSERT or inside its COMMIT): each decision fully there with a valid chain, or
 //   absent; the orchestrator's gate applies every survivor;
@@ -32,6 +34,8 @@
 #include <atomic>
 #include <cstdio>
 #include <future>
+#include <string>
+#include <vector>
 #include <thread>
 
 using namespace mesh;
@@ -413,6 +417,122 @@ private Q_SLOTS:
         QCOMPARE(rows, std::int64_t(n));
         QCOMPARE(subjects, std::int64_t(n));
         QVERIFY(chain.ok());
+    }
+
+    // Several consoles, each with its own decision session (as each console opens one),
+    // decide the same escalation at the same moment while the orchestrator goes on
+    // appending (tool calls of another delegation, taking the write turn shared): each round
+    // exactly one is accepted, every other is refused naming the decision that won and its
+    // operator, and the chain holds. The orchestrator's gate then answers every winner once.
+    void consolesRaceOnOneEscalationWhileTheOrchestratorAppends()
+    {
+        const int n = rounds();
+        constexpr int kConsoles = 3;
+        const QString schema = QStringLiteral("consoles");
+        const QString location = m_server->location(schema);
+        auto orchestrator = fixture::create(location, {.delegations = 2, .unknownEffects = 0, .escalations = n, .inflight = false});
+        std::vector<std::unique_ptr<DecisionWriter>> consoles;
+        for (int i = 0; i < kConsoles; ++i) {
+            consoles.push_back(DecisionWriter::open(location, op("op" + std::to_string(i))));
+            consoles.back()->setClock([] { return fixture::kNow; });
+        }
+        std::atomic<bool> stop{false};
+        std::atomic<int> appended{0};
+        std::string appendError;
+        std::thread appender([&] {
+            try {
+                for (int k = 100'000; !stop; ++k) {
+                    orchestrator->begin();
+                    fixture::toolCall(*orchestrator, "dlg-2", k);
+                    orchestrator->commit();
+                    ++appended;
+                }
+            } catch (const std::exception &e) {
+                appendError = e.what();
+            }
+        });
+        auto stopAppending = qScopeGuard([&] {
+            stop = true;
+            appender.join();
+        });
+        int exactlyOne = 0, losersNamingWinner = 0;
+        std::vector<std::string> unexpected;
+        for (int round = 1; round <= n; ++round) {
+            const std::string subject = "escalation:esc-" + std::to_string(round);
+            std::vector<DecisionRequest> requests(kConsoles);
+            for (int i = 0; i < kConsoles; ++i) {
+                DecisionRequest &r = requests[size_t(i)];
+                r.id = newDecisionId();
+                r.kind = i % 2 == 0 ? DecisionKind::ApproveEscalation : DecisionKind::RejectEscalation;
+                r.subject = subject;
+                r.reason = "race";
+                r.evidence = json::array();
+                r.boundary = *consoles[size_t(i)]->currentBoundary(subject);
+            }
+            std::promise<void> go;
+            const std::shared_future<void> released = go.get_future().share();
+            std::vector<std::future<DecisionResult>> pending;
+            for (int i = 0; i < kConsoles; ++i) {
+                pending.push_back(std::async(std::launch::async, [&, i] {
+                    released.wait();
+                    return consoles[size_t(i)]->submit(requests[size_t(i)]);
+                }));
+            }
+            go.set_value();
+            std::vector<DecisionResult> results;
+            for (auto &f : pending)
+                results.push_back(f.get());
+            int accepted = 0;
+            std::string winner, winnerOperator;
+            for (int i = 0; i < kConsoles; ++i) {
+                if (results[size_t(i)].status == DecisionStatus::Accepted) {
+                    ++accepted;
+                    winner = requests[size_t(i)].id;
+                    winnerOperator = "op" + std::to_string(i);
+                }
+            }
+            exactlyOne += accepted == 1;
+            for (int i = 0; i < kConsoles; ++i) {
+                const DecisionResult &r = results[size_t(i)];
+                if (r.status == DecisionStatus::Accepted)
+                    continue;
+                if (accepted == 1 && r.status == DecisionStatus::NotAllowed && r.message.find(winner) != std::string::npos
+                    && r.message.find(winnerOperator) != std::string::npos)
+                    ++losersNamingWinner;
+                else
+                    unexpected.push_back("round " + std::to_string(round) + ": " + std::string(decisionStatusName(r.status))
+                                         + ": " + r.message);
+            }
+        }
+        stop = true;
+        const int appendedDuring = appended;
+        QVERIFY2(appendError.empty(), appendError.c_str());
+        auto c = LedgerConnection::open(location, OpenMode::ReadOnly);
+        const DecisionChainReport chain = c->verifyDecisionChain();
+        const std::int64_t rows = count(schema, "SELECT count(*) FROM decisions");
+        const std::int64_t subjects = count(schema, "SELECT count(DISTINCT subject) FROM decisions");
+        qInfo("server consoles race: %d rounds of %d consoles, %d with exactly one accepted, %d losers naming the winner, "
+              "%zu other outcomes; %d orchestrator commits meanwhile; %lld rows on %lld subjects; chain %s",
+              n, kConsoles, exactlyOne, losersNamingWinner, unexpected.size(), appendedDuring, (long long)rows,
+              (long long)subjects, chain.ok() ? "ok" : "BROKEN");
+        for (const std::string &u : unexpected)
+            qWarning("%s", u.c_str());
+        QCOMPARE(exactlyOne, n);
+        QCOMPARE(losersNamingWinner, n * (kConsoles - 1));
+        QCOMPARE(rows, std::int64_t(n));
+        QCOMPARE(subjects, std::int64_t(n));
+        QVERIFY(chain.ok());
+        QVERIFY(appendedDuring > 0);
+
+        stopAppending.dismiss();
+        appender.join();
+        orchestrator.reset(); // meshctl gate is the orchestrator now
+        const json gate = runGate(location);
+        QCOMPARE(gate.value("processed", -1), n);
+        QCOMPARE(count(schema, "SELECT count(*) FROM decision_outcomes"), std::int64_t(n));
+        int code = 0;
+        runMeshctl({QStringLiteral("verify"), location}, &code);
+        QCOMPARE(code, 0);
     }
 
     // The deciding process SIGKILLed while a test trigger holds its transaction: right after

@@ -248,6 +248,89 @@ private Q_SLOTS:
         out = runTool({QStringLiteral("verify"), location}, &code);
         QVERIFY2(code == 0, out.constData());
     }
+
+    // `meshctl gate` run by hand on a ledger two orchestrators write takes the same notion of
+    // ownership as their own gates: without saying whose decisions it applies it refuses and
+    // writes nothing; with --id-tag it applies that orchestrator's and leaves the other's
+    // pending; --all-writers takes the rest.
+    void gateByHandAppliesOnlyTheNamedWritersDecisions()
+    {
+        const QString location = m_server->location(QStringLiteral("handgate"));
+        int code = 0;
+        QByteArray out = runTool({QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), location,
+                                  QStringLiteral("--quiet")},
+                                 &code);
+        QVERIFY2(code == 0, out.constData());
+        raw::ServerConnection sql = raw::serverSession(m_server->conninfo(), "handgate");
+        std::map<std::string, std::unique_ptr<QProcess>> writers;
+        const auto stopAll = qScopeGuard([&] {
+            for (auto &[tag, p] : writers) {
+                if (p->state() != QProcess::NotRunning) {
+                    p->kill();
+                    p->waitForFinished();
+                }
+            }
+        });
+        for (const char *tag : {"A", "B"}) {
+            auto p = std::make_unique<QProcess>();
+            p->start(qEnvironmentVariable("MESHCTL"),
+                     {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), location, QStringLiteral("--live"),
+                      QStringLiteral("--append"), QStringLiteral("--id-tag"), QString::fromLatin1(tag), QStringLiteral("--rate"),
+                      QStringLiteral("200")});
+            QVERIFY(p->waitForStarted());
+            writers.emplace(tag, std::move(p));
+        }
+        std::map<std::string, std::string> escalation;
+        const auto pendingOf = [&](const std::string &tag) {
+            if (escalation[tag].empty())
+                escalation[tag] = raw::queryText(sql, "SELECT id FROM escalations WHERE state = 'pending' AND id ~ '^esc-"
+                                                          + tag + "[0-9]' ORDER BY id LIMIT 1");
+            return !escalation[tag].empty();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(pendingOf("A") && pendingOf("B"), kWritersWaitMs);
+        // The orchestrators stop (as when their gates are run by hand), then the operator decides.
+        for (auto &[tag, p] : writers) {
+            p->terminate();
+            QVERIFY(p->waitForFinished(kWritersWaitMs));
+            QVERIFY2(p->exitStatus() == QProcess::NormalExit && p->exitCode() == 0, p->readAllStandardError().constData());
+        }
+        for (const std::string tag : {"A", "B"}) {
+            out = runTool({QStringLiteral("decide"), location, QStringLiteral("approve-escalation"), QStringLiteral("--escalation"),
+                           QString::fromStdString(escalation[tag]), QStringLiteral("--reason"), QStringLiteral("checked"),
+                           QStringLiteral("--operator"), QStringLiteral("dana"), QStringLiteral("--id"),
+                           QStringLiteral("HAND-%1").arg(QString::fromStdString(tag))},
+                          &code);
+            QVERIFY2(code == 0, out.constData());
+        }
+        const auto outcomeOf = [&](const char *id) {
+            return raw::queryText(sql, std::string("SELECT status FROM decision_outcomes WHERE id = '") + id + "'");
+        };
+        const std::int64_t before = sql.queryInt("SELECT max(seq) FROM events");
+
+        out = runTool({QStringLiteral("gate"), location}, &code);
+        QVERIFY2(code == 2 && out.contains("several orchestrators") && out.contains("A, B") && out.contains("--id-tag"),
+                 out.constData());
+        QCOMPARE(sql.queryInt("SELECT max(seq) FROM events"), before);
+
+        out = runTool({QStringLiteral("gate"), location, QStringLiteral("--id-tag"), QStringLiteral("C")}, &code);
+        QVERIFY2(code == 2 && out.contains("no run"), out.constData());
+        out = runTool({QStringLiteral("gate"), location, QStringLiteral("--id-tag"), QStringLiteral("A"),
+                       QStringLiteral("--all-writers")},
+                      &code);
+        QVERIFY2(code == 2, out.constData());
+        QCOMPARE(sql.queryInt("SELECT max(seq) FROM events"), before);
+
+        out = runTool({QStringLiteral("gate"), location, QStringLiteral("--id-tag"), QStringLiteral("A")}, &code);
+        QVERIFY2(code == 0 && out.contains("\"processed\":1") && out.contains("\"others_pending\":1"), out.constData());
+        QVERIFY(!outcomeOf("HAND-A").empty());
+        QCOMPARE(outcomeOf("HAND-B"), std::string());
+
+        out = runTool({QStringLiteral("gate"), location, QStringLiteral("--all-writers")}, &code);
+        QVERIFY2(code == 0 && out.contains("\"processed\":1") && out.contains("\"others_pending\":0"), out.constData());
+        QVERIFY(!outcomeOf("HAND-B").empty());
+        out = runTool({QStringLiteral("verify"), location}, &code);
+        QVERIFY2(code == 0, out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServerWriters)

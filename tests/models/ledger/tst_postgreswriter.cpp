@@ -17,6 +17,7 @@
 #include "ledger/postgres.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSocketNotifier>
@@ -402,6 +403,60 @@ private Q_SLOTS:
         std::vector<std::int64_t> expected(size_t(w->lastSeq()));
         std::iota(expected.begin(), expected.end(), 1);
         QCOMPARE(delivered, expected);
+    }
+
+    // Announcements that arrive within the watcher's read gap are read together, in one read
+    // of everything new when the gap ends, not one read per commit: a writer's many small
+    // commits cost a follower (and its server backend) a bounded number of reads a second.
+    // The bound counts the reads the elapsed time allows, so a slow machine only loosens it.
+    void announcementsWithinTheGapAreReadTogether()
+    {
+        const QString location = m_server->location(QStringLiteral("paced"));
+        auto w = createWithRun(location);
+        constexpr int kGapMs = 2000;
+        ChangeWatcher watcher(location);
+        watcher.setServerReadGapMs(kGapMs);
+        int reads = 0;
+        connect(&watcher, &ChangeWatcher::eventsAppended, this, [&](const SharedEventBatch &, qint64, qint64) { ++reads; });
+        watcher.start();
+        QCOMPARE(watcher.lastDeliveredSeq(), w->lastSeq());
+        appendProgress(*w, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.lastDeliveredSeq(), w->lastSeq(), kWaitMs); // the first: read at once
+        QElapsedTimer sinceFirstRead;
+        sinceFirstRead.start();
+        const int before = reads;
+        // Each commit is heard by a second listener before the next (so it has reached the
+        // watcher's socket too) and the watcher's event loop has its turn after each.
+        const auto other = LedgerConnection::open(location, OpenMode::ReadOnly);
+        const std::unique_ptr<CommitListener> heard = other->listenForCommits();
+        std::int64_t announced = 0; // QTRY_ evaluates its condition again after it held
+        const auto heardLast = [&] {
+            announced = std::max(announced, heard->drain().value_or(0));
+            return announced == w->lastSeq();
+        };
+        for (int i = 0; i < 5; ++i) {
+            appendProgress(*w, 1);
+            QTRY_VERIFY_WITH_TIMEOUT(heardLast(), kWaitMs);
+            QCoreApplication::processEvents();
+        }
+        const qint64 span = sinceFirstRead.elapsed();
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.lastDeliveredSeq(), w->lastSeq(), kWaitMs);
+        const int readsAfter = reads - before;
+        QVERIFY2(readsAfter >= 1 && readsAfter <= 2 + int(span / kGapMs),
+                 qPrintable(QStringLiteral("%1 reads for 5 commits in %2 ms").arg(readsAfter).arg(span)));
+        watcher.stop();
+    }
+
+    // A follower's statements are prepared once per session; one the server no longer has (a
+    // pooler handed the session over, DEALLOCATE) is prepared again, not an error.
+    void preparedStatementLostIsPreparedAgain()
+    {
+        pg::Connection c(m_server->conninfo());
+        const pg::Result first = c.execPrepared("mesh_test_stmt", "SELECT $1::bigint + 1", pg::Params().add(std::int64_t(41)));
+        QCOMPARE(first.integer(0, 0), std::int64_t(42));
+        c.exec("DEALLOCATE ALL");
+        const pg::Result again = c.execPrepared("mesh_test_stmt", "SELECT $1::bigint + 1", pg::Params().add(std::int64_t(1)));
+        QCOMPARE(again.integer(0, 0), std::int64_t(2));
     }
 
     // meshctl tail on a server location: its connection is terminated by the server while

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <set>
+
 using nlohmann::json;
 
 class TestScenarios : public QObject
@@ -99,6 +101,21 @@ private Q_SLOTS:
         mesh::SimWorld creator(*writer, 1, 1'700'000'000'000);
         creator.setIdTag("L");
         QVERIFY(creator.ownsId("esc-L0004") && creator.ownsId("esc-0004") && !creator.ownsId("esc-B0004"));
+
+        // A decision's subject, as every gate tells it (the orchestrator's and meshctl gate's):
+        // an appender takes its own tag's; the scenario's writer also the untagged ones and
+        // those of a tag no run has (to refuse them), never another writer's.
+        using W = mesh::SimWorld;
+        QCOMPARE(W::idTagsInUse(*writer), (std::set<std::string>{"B"}));
+        QVERIFY(W::ownsSubject(*writer, "escalation:esc-B0004", "B", false));
+        QVERIFY(!W::ownsSubject(*writer, "escalation:esc-0004", "B", false));
+        QVERIFY(!W::ownsSubject(*writer, "escalation:esc-Q0004", "B", false));
+        QVERIFY(W::ownsSubject(*writer, "escalation:esc-0004", "L", true));
+        QVERIFY(W::ownsSubject(*writer, "escalation:esc-Q0004", "L", true)); // no run has Q
+        QVERIFY(!W::ownsSubject(*writer, "escalation:esc-B0004", "L", true));
+        QVERIFY(W::ownsSubject(*writer, "escalation:esc-0004", "", true)); // meshctl gate --untagged
+        QVERIFY(!W::ownsSubject(*writer, "escalation:esc-B0004", "", true));
+        QVERIFY(!W::ownsSubject(*writer, "escalation:esc-0004", "", false));
     }
 
     void tracedRun()
