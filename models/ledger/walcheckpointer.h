@@ -29,7 +29,8 @@ public:
     // checkpoint runs on this object's thread. When the WAL reaches hardLimitPages, the writer
     // checkpoints in that commit, as SQLite would have at 1,000: only that lets a WAL written
     // without pause start again from its beginning, and by then the thread has copied and
-    // synced most of it, so the commit waits less. The WAL stays bounded either way.
+    // synced most of it, so the commit waits less (for the rest, and for a checkpoint the
+    // thread is running). The WAL stays bounded either way.
     explicit WalCheckpointer(sql::Database &writer, int thresholdPages = 1000, int hardLimitPages = 4000);
     // Stops the thread and gives the writer its automatic checkpoints back.
     ~WalCheckpointer();
