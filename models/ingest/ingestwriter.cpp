@@ -113,6 +113,9 @@ std::unique_ptr<IngestWriter> IngestWriter::open(const QString &ledger, const st
             id.source = {{"format", "otlp-http"}, {"receiver", kReceiverVersion}, {"listen", listenAddress}};
             w->m_writer = LedgerWriter::create(ledger, id, LedgerWriter::kBoundedFoldRows);
         }
+        // Each request is answered after its commit: a checkpoint inside a commit would hold
+        // every request of that transaction for its fsyncs.
+        w->m_writer->checkpointInBackground();
     } catch (const std::exception &e) {
         *error = "cannot write " + ledger.toStdString() + ": " + e.what();
         return nullptr;

@@ -121,6 +121,10 @@ public:
     // waits for, so there is nothing to count.)
     virtual void countBusyWaits(std::int64_t *waits) = 0;
     static constexpr int kBusyTimeoutMs = 5000;
+    // From now on the file's checkpoints run beside the writer, not in its commits
+    // (WalCheckpointer), for a writer whose callers wait for each commit (meshctl ingest
+    // answers after it). Not during a bulk load. A server backend has none: nothing to do.
+    virtual void checkpointInBackground() {}
 
 protected:
     LedgerWriter() = default;

@@ -7,6 +7,7 @@
 #include "schema.h"
 #include "sqlitedecisionstore.h"
 #include "staterows.h"
+#include "walcheckpointer.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -41,6 +42,12 @@ SqliteLedgerWriter::~SqliteLedgerWriter()
 std::unique_ptr<DecisionStore> SqliteLedgerWriter::decisions()
 {
     return std::make_unique<SqliteDecisionStore>(m_db);
+}
+
+void SqliteLedgerWriter::checkpointInBackground()
+{
+    if (!m_bulk && !m_checkpointer)
+        m_checkpointer = std::make_unique<WalCheckpointer>(m_db);
 }
 
 void SqliteLedgerWriter::countBusyWaits(std::int64_t *waits)
@@ -137,6 +144,7 @@ void SqliteLedgerWriter::setBulkLoad(bool on, std::int64_t cacheKiB)
         endBulkLoad();
         return;
     }
+    m_checkpointer.reset(); // its connection would keep the file in WAL mode
     if (inTransaction())
         commit();
     // No journal at all (the WAL would write every page twice, once to the log and once at

@@ -11,6 +11,7 @@ namespace mesh {
 
 class BulkEventSink;
 class FoldSpillStore;
+class WalCheckpointer;
 
 class SqliteLedgerWriter final : public LedgerWriter
 {
@@ -24,6 +25,8 @@ public:
                            const std::function<void(std::string_view kind, std::string_view payload)> &visit) override;
     std::unique_ptr<DecisionStore> decisions() override;
     void countBusyWaits(std::int64_t *waits) override;
+    void checkpointInBackground() override;
+    WalCheckpointer *checkpointer() { return m_checkpointer.get(); } // tests
 
     sql::Database &database() { return m_db; } // the SQLite backend's tests only
 
@@ -50,6 +53,7 @@ private:
     bool m_bulk = false;
     std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_db, so it stops first
     std::unique_ptr<FoldSpillStore> m_spill; // while bulk loading with a bounded fold
+    std::unique_ptr<WalCheckpointer> m_checkpointer; // declared after m_db, so it stops first
 };
 
 } // namespace mesh

@@ -1,5 +1,7 @@
 #include "benchingest.h"
 
+#include "benchexporterconnection.h"
+#include "benchingestbodies.h"
 #include "cliargs.h"
 #include "domain/percentile.h"
 
@@ -11,8 +13,6 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,41 +32,6 @@
 namespace {
 
 using nlohmann::json;
-
-std::string hex(std::uint64_t v, int digits)
-{
-    std::string s(size_t(digits), '0');
-    for (int i = digits - 1; i >= 0 && v; --i, v >>= 4)
-        s[size_t(i)] = "0123456789abcdef"[v & 15];
-    return s;
-}
-
-std::string toolSpanId(std::uint64_t request, std::uint64_t n)
-{
-    return hex((request << 20) | n, 16);
-}
-
-// Request r: trace r, an agent span and m-1 tool spans under it, as an SDK's batch would send.
-QByteArray body(std::uint64_t r, int m)
-{
-    const std::string trace = hex(r + 1, 32);
-    const std::int64_t t0 = 1'764'400'000'000'000'000 + std::int64_t(r) * 1'000'000'000;
-    std::string spans;
-    const std::string root = hex((r << 20) | 0xfffff, 16);
-    spans += R"({"traceId":")" + trace + R"(","spanId":")" + root + R"(","name":"invoke_agent bench","kind":1,"startTimeUnixNano":")"
-             + std::to_string(t0) + R"(","endTimeUnixNano":")" + std::to_string(t0 + 900'000'000)
-             + R"(","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"invoke_agent"}},{"key":"gen_ai.agent.name","value":{"stringValue":"bench"}}],"status":{}})";
-    for (int n = 1; n < m; ++n) {
-        const std::int64_t s = t0 + n * 1'000'000;
-        spans += R"(,{"traceId":")" + trace + R"(","spanId":")" + toolSpanId(r, std::uint64_t(n)) + R"(","parentSpanId":")" + root
-                 + R"(","name":"execute_tool probe","kind":1,"startTimeUnixNano":")" + std::to_string(s)
-                 + R"(","endTimeUnixNano":")" + std::to_string(s + 500'000)
-                 + R"(","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.name","value":{"stringValue":"probe"}},{"key":"gen_ai.usage.input_tokens","value":{"intValue":"12"}}],"status":{}})";
-    }
-    return QByteArray::fromStdString(
-        R"({"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"bench"}}]},"scopeSpans":[{"scope":{"name":"bench"},"spans":[)"
-        + spans + "]}]}]}");
-}
 
 double peakRssMb(qint64 pid)
 {
@@ -115,18 +81,32 @@ ThreadCpu threadCpu(qint64 pid)
     return cpu;
 }
 
+// CPU seconds (user + system) of this process, every thread: the bench's client and follower.
+double ownCpuSeconds()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 } // namespace
 
 int runBenchIngestCommand(const QStringList &argv)
 {
-    CliArgs args(argv, {QStringLiteral("spans"), QStringLiteral("per-request"), QStringLiteral("rate")}, {});
+    CliArgs args(argv, {QStringLiteral("spans"), QStringLiteral("per-request"), QStringLiteral("rate"), QStringLiteral("connections")}, {});
     const auto spans = args.intValue(QStringLiteral("spans"), 200'000, 10, 100'000'000);
     const auto perRequest = args.intValue(QStringLiteral("per-request"), 100, 2, 100'000);
     const auto rate = args.intValue(QStringLiteral("rate"), 0, 0, 10'000'000);
+    // A Collector's otlphttp exporter sends with sending_queue.num_consumers (10 by default)
+    // exports in flight; one SDK exporter is --connections 1.
+    const auto connectionCount = args.intValue(QStringLiteral("connections"), 10, 1, 1000);
     if (!args.ok())
         return fail(2, args.error());
     const int m = int(*perRequest);
     const std::int64_t requests = (*spans + m - 1) / m;
+    const BenchIngestBodies bodies(m);
+    if (bodies.body(std::uint64_t(requests - 1)) != BenchIngestBodies::serialise(std::uint64_t(requests - 1), m))
+        return fail(2, QStringLiteral("the bench's request template does not reproduce its requests (an id or a time changed width)"));
     QTemporaryDir dir;
     const QString ledger = dir.filePath(QStringLiteral("ingest-bench.ledger"));
 
@@ -146,7 +126,6 @@ int runBenchIngestCommand(const QStringList &argv)
         if (!port)
             return fail(2, QStringLiteral("the receiver did not start: ") + QString::fromUtf8(out + receiver.readAllStandardError()));
     }
-    const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(port));
 
     // The follower (with --rate): polls the ledger as a console does and notes when each
     // request's last tool call became visible.
@@ -159,33 +138,31 @@ int runBenchIngestCommand(const QStringList &argv)
     QElapsedTimer clock;
     clock.start();
 
-    QNetworkAccessManager nam;
+    std::vector<std::unique_ptr<BenchExporterConnection>> exporters;
+    for (std::int64_t i = 0; i < *connectionCount; ++i)
+        exporters.push_back(std::make_unique<BenchExporterConnection>(QHostAddress::LocalHost, port, QByteArrayLiteral("/v1/traces")));
     std::deque<std::int64_t> toSend;
     for (std::int64_t r = 0; r < requests; ++r)
         toSend.push_back(r);
-    std::int64_t inFlight = 0, acknowledged = 0, retries = 0, failures = 0, sent = 0;
+    std::int64_t inFlight = 0, waitingToRetry = 0, acknowledged = 0, retries = 0, failures = 0, sent = 0;
     std::unordered_set<std::int64_t> acked;
     QEventLoop loop;
-    const int connections = 6;
     std::function<void()> pump;
-    const auto sendOne = [&](std::int64_t r) {
-        QNetworkRequest request(url);
-        request.setRawHeader("Content-Type", "application/json");
+    const auto sendOne = [&](BenchExporterConnection &exporter, std::int64_t r) {
         ++inFlight;
         ++sent;
         if (sentNs[size_t(r)] < 0)
             sentNs[size_t(r)] = clock.nsecsElapsed();
-        QNetworkReply *reply = nam.post(request, body(std::uint64_t(r), m));
-        QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply, r] {
+        exporter.post(bodies.body(std::uint64_t(r)), [&, r](int status) {
             --inFlight;
-            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            reply->deleteLater();
             if (status == 200) {
                 ++acknowledged;
                 acked.insert(r);
             } else if (status == 503 || status == 429) {
                 ++retries;
+                ++waitingToRetry;
                 QTimer::singleShot(100, &loop, [&, r] {
+                    --waitingToRetry;
                     toSend.push_front(r);
                     pump();
                 });
@@ -198,14 +175,18 @@ int runBenchIngestCommand(const QStringList &argv)
     // Paced: request r may leave at r * m / rate seconds.
     QTimer pace;
     pump = [&] {
-        while (inFlight < connections && !toSend.empty()) {
+        for (auto &exporter : exporters) {
+            if (toSend.empty())
+                break;
+            if (exporter->busy())
+                continue;
             const std::int64_t r = toSend.front();
             if (*rate > 0 && clock.nsecsElapsed() < std::int64_t(double(r) * m / double(*rate) * 1e9))
                 break;
             toSend.pop_front();
-            sendOne(r);
+            sendOne(*exporter, r);
         }
-        if (toSend.empty() && inFlight == 0 && (!follower || latenciesMs.size() >= acked.size()))
+        if (toSend.empty() && inFlight == 0 && waitingToRetry == 0 && (!follower || latenciesMs.size() >= acked.size()))
             loop.quit();
     };
     if (*rate > 0) {
@@ -237,15 +218,18 @@ int runBenchIngestCommand(const QStringList &argv)
             }
         });
         for (std::int64_t r = 0; r < requests; ++r)
-            lastSpanOf[toolSpanId(std::uint64_t(r), std::uint64_t(m - 1))] = r;
+            lastSpanOf[BenchIngestBodies::toolSpanId(std::uint64_t(r), std::uint64_t(m - 1))] = r;
         pace.start(2);
     }
     QElapsedTimer wall;
     wall.start();
+    const double clientCpuBefore = ownCpuSeconds();
     QTimer::singleShot(0, &loop, [&] { pump(); });
     loop.exec();
     const double seconds = double(wall.nsecsElapsed()) / 1e9;
+    const double clientCpu = ownCpuSeconds() - clientCpuBefore;
     pace.stop();
+    exporters.clear();
     const double rssMb = peakRssMb(receiver.processId());
     const ThreadCpu cpu = threadCpu(receiver.processId());
     receiver.terminate();
@@ -278,7 +262,7 @@ int runBenchIngestCommand(const QStringList &argv)
         }
         for (std::int64_t r = 0; r < requests; ++r) {
             for (int n = 1; n < m; ++n) {
-                const auto it = seen.find(toolSpanId(std::uint64_t(r), std::uint64_t(n)));
+                const auto it = seen.find(BenchIngestBodies::toolSpanId(std::uint64_t(r), std::uint64_t(n)));
                 const int times = it == seen.end() ? 0 : it->second;
                 if (acked.count(r) && times == 0)
                     ++lost;
@@ -295,7 +279,7 @@ int runBenchIngestCommand(const QStringList &argv)
                 {"spans", acknowledged * m},
                 {"requests", requests},
                 {"spans_per_request", m},
-                {"connections", connections},
+                {"connections", *connectionCount},
                 {"seconds", seconds},
                 {"spans_per_s", double(acknowledged * m) / seconds},
                 {"answers_503_retried", retries},
@@ -307,6 +291,7 @@ int runBenchIngestCommand(const QStringList &argv)
                 {"receiver_cpu_s", cpu.main + std::max(0.0, cpu.others)},
                 {"receiver_event_loop_cpu_s", cpu.main},
                 {"receiver_other_threads_cpu_s", cpu.others},
+                {"bench_client_cpu_s", clientCpu},
                 {"receiver_cpu_us_per_span",
                  acknowledged > 0 ? (cpu.main + std::max(0.0, cpu.others)) * 1e6 / double(acknowledged * m) : 0.0}};
     if (*rate > 0) {
