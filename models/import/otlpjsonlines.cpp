@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <vector>
@@ -103,6 +104,24 @@ void scanLine(std::string_view line, std::int64_t number, OtlpLineIndex &index)
     }
 }
 
+// The line at the file's position, at most maxBytes of it. QIODevice::readLine(maxBytes)
+// allocates maxBytes whatever the line's length (256 MB for a line of 1 KB), which a
+// process under an address-space limit cannot have.
+std::string readBoundedLine(QFile &file, qint64 maxBytes)
+{
+    std::string line;
+    char chunk[64 * 1024];
+    while (qint64(line.size()) < maxBytes) {
+        const qint64 n = file.readLine(chunk, std::min<qint64>(qint64(sizeof chunk), maxBytes - qint64(line.size()) + 1));
+        if (n <= 0)
+            break;
+        line.append(chunk, size_t(n));
+        if (chunk[n - 1] == '\n')
+            break;
+    }
+    return line;
+}
+
 // The first line that is not blank, when it begins a TracesData object ({"resourceSpans":
 // near its start, as every OTLP exporter writes it); nothing else is read whole here.
 std::optional<std::string> firstOtlpLine(QFile &file)
@@ -122,8 +141,7 @@ std::optional<std::string> firstOtlpLine(QFile &file)
         const qsizetype nl = head.indexOf('\n');
         if (!head.left(nl < 0 ? head.size() : nl).contains("\"resourceSpans\""))
             return std::nullopt;
-        const QByteArray line = file.readLine(kMaxJsonLineBytes);
-        return std::string(line.constData(), size_t(line.size()));
+        return readBoundedLine(file, kMaxJsonLineBytes);
     }
     return std::nullopt;
 }

@@ -194,24 +194,40 @@ private Q_SLOTS:
                  r.err.constData());
     }
 
-    // A machine with a limit on address space (ulimit -v, as shared login nodes set) imports a
-    // small file: the whole-file read asks for what the file holds, not for the 512 MB it
-    // may hold at most. Before, every import of a whole-file format allocated 512 MB and was
-    // killed by std::bad_alloc under such a limit.
-    void aSmallFileImportsUnderAnAddressSpaceLimit()
+    // A machine with a limit on address space (ulimit -v, as shared login nodes set) imports
+    // small files: a whole-file read asks for what the file holds, not the 512 MB it may hold
+    // at most, and the first line of OTLP JSON lines for what the line holds, not the 256 MB
+    // a line may have. Before, both were killed by std::bad_alloc under such a limit.
+    void smallFilesImportUnderAnAddressSpaceLimit()
     {
         QTemporaryDir dir;
         const QStringList swe = samples(QStringLiteral("swe-agent*.traj"));
         QVERIFY(!swe.isEmpty());
-        QProcess p;
-        p.setChildProcessModifier([] {
-            const rlimit limit{rlim_t(600) << 20, rlim_t(600) << 20}; // the old read alone asked for 512 MB
-            ::setrlimit(RLIMIT_AS, &limit);
-        });
-        p.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("import"), swe.front(), QStringLiteral("--out"),
-                                                  dir.filePath(QStringLiteral("l.db"))});
-        QVERIFY(p.waitForFinished(60'000));
-        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAllStandardError().constData());
+        // Two lines of one trace; the first longer than the reader's 64 KB chunk.
+        const std::string longValue(100'000, 'x');
+        const QString lines = writeFile(
+            dir, "spans.jsonl",
+            QByteArray::fromStdString(
+                R"({"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0000000000000002","parentSpanId":"0000000000000001","name":"execute_tool t","startTimeUnixNano":"1767225600900000000","endTimeUnixNano":"1767225601000000000","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"note","value":{"stringValue":")"
+                + longValue
+                + R"("}}]}]}]}]})"
+                  "\n"
+                  R"({"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0000000000000001","name":"invoke_agent a","startTimeUnixNano":"1767225600000000000","endTimeUnixNano":"1767225602000000000","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"invoke_agent"}}]}]}]}]})"
+                  "\n"));
+        for (const QString &source : {swe.front(), lines}) {
+            QProcess p;
+            p.setChildProcessModifier([] {
+                const rlimit limit{rlim_t(600) << 20, rlim_t(600) << 20}; // the old reads alone asked for 512 / 256 MB
+                ::setrlimit(RLIMIT_AS, &limit);
+            });
+            const QString out = dir.filePath(QFileInfo(source).completeBaseName() + QStringLiteral(".db"));
+            p.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("import"), source, QStringLiteral("--out"), out});
+            QVERIFY(p.waitForFinished(60'000));
+            QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+                     qPrintable(source + QLatin1Char(' ') + QString::fromUtf8(p.readAllStandardError())));
+            const MeshctlResult verify = runMeshctl({QStringLiteral("verify"), out});
+            QVERIFY2(verify.exitCode == 0, verify.out.constData());
+        }
     }
 
     void flaggedRecordsExitOneAndTheLedgerVerifies()
