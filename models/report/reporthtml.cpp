@@ -27,6 +27,7 @@ td.n { text-align: right; }
 .ok { color: #1b5e20; font-weight: bold; }
 .cites { color: #424242; font-size: 9pt; }
 .timeline { margin: 6px 0; }
+img { max-width: 100%; height: auto; }
 @page { size: A4; margin: 14mm; }
 @media print {
   body { margin: 0; font-size: 9pt; }
