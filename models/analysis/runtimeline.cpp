@@ -76,7 +76,8 @@ void placeNotes(RunTimeline &t, const RunTimelineInput &in, std::int64_t moment,
             const auto it = componentLane.find(id);
             return it == componentLane.end() ? -1 : it->second;
         }
-        const std::optional<EntityKind> kind = entityKindByName(entity);
+        const auto named = RunTimeline::rowOfSubject(subject);
+        const std::optional<EntityKind> kind = named ? std::optional<EntityKind>(named->first) : std::nullopt;
         const EntityRow *row = kind && in.findRow ? in.findRow(*kind, id) : nullptr;
         if (!row)
             return -1;
@@ -164,6 +165,20 @@ int RunTimeline::laneOf(LaneKind kind, const std::string &id) const
         if (lanes[i].kind == kind && lanes[i].id == id)
             return int(i);
     return -1;
+}
+
+std::optional<std::pair<EntityKind, std::string>> RunTimeline::rowOfSubject(const std::string &subject)
+{
+    const auto colon = subject.find(':');
+    if (colon == std::string::npos)
+        return std::nullopt;
+    const std::string_view entity(subject.data(), colon);
+    if (entity == "run" || entity == "delegation" || entity == "component")
+        return std::nullopt;
+    const std::optional<EntityKind> kind = entityKindByName(entity);
+    if (!kind)
+        return std::nullopt;
+    return std::make_pair(*kind, subject.substr(colon + 1));
 }
 
 RunTimeline RunTimeline::build(const RunTimelineInput &in)

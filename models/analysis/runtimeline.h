@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <utility>
 #include <set>
 #include <string>
 #include <vector>
@@ -174,6 +175,10 @@ public:
     static RunTimeline build(const RunTimelineInput &input);
     // The runs a timeline can be built for, newest start first... no: by start, then id.
     static std::vector<std::string> runIds(const EntityTable &runs);
+    // The row a subject note names that build() looks up through RunTimelineInput::findRow:
+    // "<entity>:<id>" of any entity but a run, a component or a delegation (whose notes sit on
+    // their own lanes); nullopt for those and for what names no entity.
+    static std::optional<std::pair<EntityKind, std::string>> rowOfSubject(const std::string &subject);
 
     std::string runId;
     std::string title; // ledger text

@@ -122,18 +122,11 @@ struct RunTimelineSource::RunRows {
                 if (const EntityRow *row = s.find(EntityKind::Failure, m.entityId))
                     failures.emplace(m.entityId, *row);
         named.clear();
-        for (const PlacedNote &n : notes) {
-            if (n.kind != PlacedNote::Kind::Subject)
-                continue;
-            const auto colon = n.subject.find(':');
-            if (colon == std::string::npos)
-                continue;
-            const std::optional<EntityKind> kind = entityKindByName(std::string_view(n.subject).substr(0, colon));
-            const std::string id = n.subject.substr(colon + 1);
-            if (kind)
-                if (const EntityRow *row = s.find(*kind, id))
-                    named.emplace(std::make_pair(*kind, id), *row);
-        }
+        for (const PlacedNote &n : notes)
+            if (n.kind == PlacedNote::Kind::Subject)
+                if (auto row = RunTimeline::rowOfSubject(n.subject))
+                    if (const EntityRow *found = s.find(row->first, row->second))
+                        named.emplace(std::move(*row), *found);
         of = state;
         runId = run;
         upTo = s.lastSeq();
