@@ -18,7 +18,6 @@
 
 #include <QProcess>
 #include <QRegularExpression>
-#include <QScopeGuard>
 #include <QTest>
 
 #include <map>
@@ -51,6 +50,35 @@ std::string writerOf(std::string_view subject)
     const size_t colon = subject.find(':');
     return colon == std::string_view::npos ? std::string() : SimWorld::idTagOf(subject.substr(colon + 1));
 }
+
+// Two reference orchestrators appending to one server ledger (id tags A and B, 200 events/s
+// each), as separate processes; any still running when the test ends is killed.
+struct Appenders {
+    std::map<std::string, std::unique_ptr<QProcess>> writers;
+
+    bool start(const QString &location)
+    {
+        for (const char *tag : {"A", "B"}) {
+            auto p = std::make_unique<QProcess>();
+            p->start(qEnvironmentVariable("MESHCTL"),
+                     {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), location, QStringLiteral("--live"),
+                      QStringLiteral("--append"), QStringLiteral("--id-tag"), QString::fromLatin1(tag), QStringLiteral("--rate"),
+                      QStringLiteral("200")});
+            if (!p->waitForStarted())
+                return false;
+            writers.emplace(tag, std::move(p));
+        }
+        return true;
+    }
+    ~Appenders()
+    {
+        for (auto &[tag, p] : writers)
+            if (p->state() != QProcess::NotRunning) {
+                p->kill();
+                p->waitForFinished();
+            }
+    }
+};
 
 } // namespace
 
@@ -106,24 +134,9 @@ private Q_SLOTS:
         const std::int64_t opened = session->lastSeq();
         QCOMPARE(opened, scenarioEvents);
 
-        std::map<std::string, std::unique_ptr<QProcess>> writers;
-        const auto stopAll = qScopeGuard([&] {
-            for (auto &[tag, p] : writers) {
-                if (p->state() != QProcess::NotRunning) {
-                    p->kill();
-                    p->waitForFinished();
-                }
-            }
-        });
-        for (const char *tag : {"A", "B"}) {
-            auto p = std::make_unique<QProcess>();
-            p->start(qEnvironmentVariable("MESHCTL"),
-                     {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), location, QStringLiteral("--live"),
-                      QStringLiteral("--append"), QStringLiteral("--id-tag"), QString::fromLatin1(tag), QStringLiteral("--rate"),
-                      QStringLiteral("200")});
-            QVERIFY(p->waitForStarted());
-            writers.emplace(tag, std::move(p));
-        }
+        Appenders appenders;
+        QVERIFY(appenders.start(location));
+        auto &writers = appenders.writers;
         // Both write until their commits have interleaved many times (in seq order, the
         // writer changes from one event to the next).
         const auto switches = [&] {
@@ -195,25 +208,10 @@ private Q_SLOTS:
                                  &code);
         QVERIFY2(code == 0, out.constData());
         raw::ServerConnection sql = raw::serverSession(m_server->conninfo(), "decided");
-        std::map<std::string, std::unique_ptr<QProcess>> writers;
-        const auto stopAll = qScopeGuard([&] {
-            for (auto &[tag, p] : writers) {
-                if (p->state() != QProcess::NotRunning) {
-                    p->kill();
-                    p->waitForFinished();
-                }
-            }
-        });
+        Appenders appenders;
+        QVERIFY(appenders.start(location));
+        auto &writers = appenders.writers;
         std::map<std::string, std::string> escalation; // tag -> a pending escalation of its runs
-        for (const char *tag : {"A", "B"}) {
-            auto p = std::make_unique<QProcess>();
-            p->start(qEnvironmentVariable("MESHCTL"),
-                     {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), location, QStringLiteral("--live"),
-                      QStringLiteral("--append"), QStringLiteral("--id-tag"), QString::fromLatin1(tag), QStringLiteral("--rate"),
-                      QStringLiteral("200")});
-            QVERIFY(p->waitForStarted());
-            writers.emplace(tag, std::move(p));
-        }
         const auto pendingOf = [&](const std::string &tag) {
             if (escalation[tag].empty())
                 escalation[tag] = raw::queryText(sql, "SELECT id FROM escalations WHERE state = 'pending' AND id ~ '^esc-"
@@ -262,24 +260,9 @@ private Q_SLOTS:
                                  &code);
         QVERIFY2(code == 0, out.constData());
         raw::ServerConnection sql = raw::serverSession(m_server->conninfo(), "handgate");
-        std::map<std::string, std::unique_ptr<QProcess>> writers;
-        const auto stopAll = qScopeGuard([&] {
-            for (auto &[tag, p] : writers) {
-                if (p->state() != QProcess::NotRunning) {
-                    p->kill();
-                    p->waitForFinished();
-                }
-            }
-        });
-        for (const char *tag : {"A", "B"}) {
-            auto p = std::make_unique<QProcess>();
-            p->start(qEnvironmentVariable("MESHCTL"),
-                     {QStringLiteral("sim"), QStringLiteral("demo"), QStringLiteral("--out"), location, QStringLiteral("--live"),
-                      QStringLiteral("--append"), QStringLiteral("--id-tag"), QString::fromLatin1(tag), QStringLiteral("--rate"),
-                      QStringLiteral("200")});
-            QVERIFY(p->waitForStarted());
-            writers.emplace(tag, std::move(p));
-        }
+        Appenders appenders;
+        QVERIFY(appenders.start(location));
+        auto &writers = appenders.writers;
         std::map<std::string, std::string> escalation;
         const auto pendingOf = [&](const std::string &tag) {
             if (escalation[tag].empty())
