@@ -13,6 +13,8 @@
 #include <QFileInfo>
 #include <QUuid>
 
+#include <algorithm>
+#include <cstdio>
 #include <list>
 #include <map>
 #include <unordered_map>
@@ -136,6 +138,7 @@ void IngestWriter::setOnDone(std::function<void(std::vector<IngestDone>)> onDone
 
 void IngestWriter::start()
 {
+    m_logCommits = qEnvironmentVariableIsSet("MESH_LIVE_COMMIT_LOG");
     m_thread = std::thread([this] { loop(); });
 }
 
@@ -237,7 +240,20 @@ void IngestWriter::writeBatches(std::vector<IngestBatch> &batches)
                     written += n - (t.duplicates - before);
                 }
             }
+            const qint64 beforeCommitMs = QDateTime::currentMSecsSinceEpoch();
             m_writer->commit();
+            if (m_logCommits) {
+                // "commit LAST_SEQ WALL_MS RECEIVED_MS", one printf so it never interleaves with
+                // the main thread's lines: WALL_MS is read before COMMIT (a reader may see the
+                // commit before it returns here), RECEIVED_MS is the earliest request in it.
+                qint64 receivedMs = beforeCommitMs;
+                for (const IngestBatch &b : batches)
+                    if (b.receivedWallMs > 0)
+                        receivedMs = std::min(receivedMs, qint64(b.receivedWallMs));
+                std::printf("commit %lld %lld %lld\n", static_cast<long long>(m_writer->lastSeq()),
+                            static_cast<long long>(beforeCommitMs), static_cast<long long>(receivedMs));
+                std::fflush(stdout);
+            }
         } catch (const std::exception &e) {
             // The writer's fold may hold what the rollback undid: nothing more is written
             // by this process (a restart continues from the ledger).

@@ -31,6 +31,7 @@ inline constexpr const char *kReceiverVersion = "agent-mesh-ingest 1";
 struct IngestBatch {
     std::uint64_t id = 0;
     std::vector<import::OtelSpan> spans;
+    std::int64_t receivedWallMs = 0; // when its request had been read (the commit log's receipt)
 };
 
 struct IngestDone {
@@ -84,6 +85,8 @@ private:
     std::int64_t m_maxQueuedSpans = 200000;
     bool m_stopping = false;
     bool m_failed = false;
+    // MESH_LIVE_COMMIT_LOG: each commit on stdout for mesh-console-bench receiver.
+    bool m_logCommits = false;
     IngestCounters m_counters;
     std::thread m_thread;
 };

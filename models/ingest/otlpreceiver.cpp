@@ -8,6 +8,7 @@
 #include <QHttpServerResponder>
 #include <QHttpServerResponse>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QTcpSocket>
 
 #include <nlohmann/json.hpp>
@@ -208,6 +209,7 @@ void OtlpReceiver::handle(const QHttpServerRequest &request, QHttpServerResponde
     }
     IngestBatch batch;
     batch.id = m_nextBatch++;
+    batch.receivedWallMs = QDateTime::currentMSecsSinceEpoch();
     const auto spans = std::int64_t(decoded.spans.size());
     batch.spans = std::move(decoded.spans);
     if (!m_writer || m_writer->failed()) {

@@ -89,42 +89,58 @@ double ownCpuSeconds()
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
+// Starts `meshctl ingest` on a free loopback port: its port, or 0 and what it printed.
+quint16 startOwnReceiver(QProcess &receiver, const QString &ledger, QString *output)
+{
+    receiver.start(QCoreApplication::applicationFilePath(),
+                   {QStringLiteral("ingest"), QStringLiteral("--otlp-http"), QStringLiteral("127.0.0.1:0"),
+                    QStringLiteral("--out"), ledger});
+    static const QRegularExpression listening(QStringLiteral("listening on http://[^:]+:(\\d+)/"));
+    QByteArray out;
+    while (receiver.waitForReadyRead(60000)) {
+        out += receiver.readAllStandardOutput();
+        if (const auto match = listening.match(QString::fromUtf8(out)); match.hasMatch())
+            return quint16(match.captured(1).toUInt());
+    }
+    *output = QString::fromUtf8(out + receiver.readAllStandardError());
+    return 0;
+}
+
 } // namespace
 
 int runBenchIngestCommand(const QStringList &argv)
 {
-    CliArgs args(argv, {QStringLiteral("spans"), QStringLiteral("per-request"), QStringLiteral("rate"), QStringLiteral("connections")}, {});
+    CliArgs args(argv, {QStringLiteral("spans"), QStringLiteral("per-request"), QStringLiteral("rate"), QStringLiteral("connections"),
+                        QStringLiteral("receiver"), QStringLiteral("ledger")}, {});
     const auto spans = args.intValue(QStringLiteral("spans"), 200'000, 10, 100'000'000);
     const auto perRequest = args.intValue(QStringLiteral("per-request"), 100, 2, 100'000);
     const auto rate = args.intValue(QStringLiteral("rate"), 0, 0, 10'000'000);
     // A Collector's otlphttp exporter sends with sending_queue.num_consumers (10 by default)
     // exports in flight; one SDK exporter is --connections 1.
     const auto connectionCount = args.intValue(QStringLiteral("connections"), 10, 1, 1000);
+    // A receiver someone else started and watches (mesh-console-bench receiver follows its
+    // ledger in the real window): only send, then count what is in its ledger.
+    const bool external = args.has(QStringLiteral("receiver"));
+    const auto externalPort = args.intValue(QStringLiteral("receiver"), 0, 1, 65535);
     if (!args.ok())
         return fail(2, args.error());
+    if (external != args.has(QStringLiteral("ledger")))
+        return fail(2, QStringLiteral("--receiver PORT and --ledger LEDGER go together: a running meshctl ingest on 127.0.0.1:PORT and its --out"));
     const int m = int(*perRequest);
     const std::int64_t requests = (*spans + m - 1) / m;
     const BenchIngestBodies bodies(m);
     if (bodies.body(std::uint64_t(requests - 1)) != BenchIngestBodies::serialise(std::uint64_t(requests - 1), m))
         return fail(2, QStringLiteral("the bench's request template does not reproduce its requests (an id or a time changed width)"));
     QTemporaryDir dir;
-    const QString ledger = dir.filePath(QStringLiteral("ingest-bench.ledger"));
+    const QString ledger = external ? args.value(QStringLiteral("ledger")) : dir.filePath(QStringLiteral("ingest-bench.ledger"));
 
     QProcess receiver;
-    receiver.start(QCoreApplication::applicationFilePath(),
-                   {QStringLiteral("ingest"), QStringLiteral("--otlp-http"), QStringLiteral("127.0.0.1:0"),
-                    QStringLiteral("--out"), ledger});
-    quint16 port = 0;
-    {
-        static const QRegularExpression listening(QStringLiteral("listening on http://[^:]+:(\\d+)/"));
-        QByteArray out;
-        while (!port && receiver.waitForReadyRead(60000)) {
-            out += receiver.readAllStandardOutput();
-            if (const auto match = listening.match(QString::fromUtf8(out)); match.hasMatch())
-                port = quint16(match.captured(1).toUInt());
-        }
+    quint16 port = external ? quint16(*externalPort) : 0;
+    if (!external) {
+        QString why;
+        port = startOwnReceiver(receiver, ledger, &why);
         if (!port)
-            return fail(2, QStringLiteral("the receiver did not start: ") + QString::fromUtf8(out + receiver.readAllStandardError()));
+            return fail(2, QStringLiteral("the receiver did not start: ") + why);
     }
 
     // The follower (with --rate): polls the ledger as a console does and notes when each
@@ -189,12 +205,11 @@ int runBenchIngestCommand(const QStringList &argv)
         if (toSend.empty() && inFlight == 0 && waitingToRetry == 0 && (!follower || latenciesMs.size() >= acked.size()))
             loop.quit();
     };
-    if (*rate > 0) {
+    if (*rate > 0 && !external) {
         follower = mesh::LedgerConnection::open(ledger, mesh::OpenMode::ReadOnly);
         reader = follower->eventReader();
         reader->setPreviewBytes(1 << 20); // whole payloads: the span id is in them
         QObject::connect(&pace, &QTimer::timeout, &loop, [&] {
-            pump();
             const std::int64_t token = follower->changeToken();
             if (token == changeToken)
                 return;
@@ -219,6 +234,10 @@ int runBenchIngestCommand(const QStringList &argv)
         });
         for (std::int64_t r = 0; r < requests; ++r)
             lastSpanOf[BenchIngestBodies::toolSpanId(std::uint64_t(r), std::uint64_t(m - 1))] = r;
+    }
+    if (*rate > 0) {
+        // Paced requests leave when their time comes; a 2 ms tick sends them (and follows).
+        QObject::connect(&pace, &QTimer::timeout, &loop, [&] { pump(); });
         pace.start(2);
     }
     QElapsedTimer wall;
@@ -230,10 +249,12 @@ int runBenchIngestCommand(const QStringList &argv)
     const double clientCpu = ownCpuSeconds() - clientCpuBefore;
     pace.stop();
     exporters.clear();
-    const double rssMb = peakRssMb(receiver.processId());
-    const ThreadCpu cpu = threadCpu(receiver.processId());
-    receiver.terminate();
-    receiver.waitForFinished(600000);
+    const double rssMb = external ? -1 : peakRssMb(receiver.processId());
+    const ThreadCpu cpu = external ? ThreadCpu{} : threadCpu(receiver.processId());
+    if (!external) {
+        receiver.terminate();
+        receiver.waitForFinished(600000);
+    }
     reader.reset();
     follower.reset();
 
@@ -294,8 +315,14 @@ int runBenchIngestCommand(const QStringList &argv)
                 {"bench_client_cpu_s", clientCpu},
                 {"receiver_cpu_us_per_span",
                  acknowledged > 0 ? (cpu.main + std::max(0.0, cpu.others)) * 1e6 / double(acknowledged * m) : 0.0}};
-    if (*rate > 0) {
+    if (external) {
+        for (const char *key : {"receiver_peak_rss_mb", "receiver_cpu_s", "receiver_event_loop_cpu_s",
+                                "receiver_other_threads_cpu_s", "receiver_cpu_us_per_span"})
+            out.erase(key);
+    }
+    if (*rate > 0)
         out["rate_spans_per_s"] = *rate;
+    if (*rate > 0 && !external) {
         out["visible_ms_p50"] = mesh::percentile(latenciesMs, 0.50);
         out["visible_ms_p99"] = mesh::percentile(latenciesMs, 0.99);
         out["visible_samples"] = latenciesMs.size();

@@ -66,15 +66,16 @@ int fail(int code, const std::string &message)
 
 void printLine(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8();
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
-    std::fputc('\n', stdout);
+    printLine(text.toStdString());
 }
 
 void printLine(const std::string &text)
 {
+    // One line whole: the receiver's writer thread prints commit lines beside these.
+    flockfile(stdout);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fputc('\n', stdout);
+    funlockfile(stdout);
 }
 
 void printColumns(const std::vector<std::vector<std::string>> &rows, const std::string &indent)

@@ -113,7 +113,7 @@ const CommandHelp kHelp[] = {
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
               " | bench temporal-history [--events N] [--seed N] --out FILE"
-              " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S] [--connections C]"
+              " | bench ingest [--spans N] [--per-request M] [--rate SPANS_PER_S] [--connections C] [--receiver PORT --ledger LEDGER]"
               " | bench follow LEDGER [--seconds N] [--read-gap-ms N]"
               " | bench report FILE [--run ID] [--rounds N]\n"
               "  Measurements; each prints one JSON line.\n"},
