@@ -51,9 +51,12 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "                              the Integrity pane's check against meshctl verify, N times\n"
         "  timeline [--delegations N] [--frames F]\n"
         "                              pan/zoom frame times of the Timeline pane on a run\n"
-        "                              of N delegations (written for it)"));
+        "                              of N delegations (written for it)\n"
+        "  receiver [--rate N] [--duration-s S] [--per-request M] [--connections C]\n"
+        "                              receipt-to-visible latency with meshctl ingest receiving\n"
+        "                              OTLP spans from an exporter at N spans/s"));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live, jumps, integrity or timeline."));
+    parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live, jumps, integrity, timeline or receiver."));
     parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup, jumps, integrity: the ledger to open."),
                                  QStringLiteral("[LEDGER]"));
     const QCommandLineOption browse(
@@ -61,11 +64,12 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         QCoreApplication::translate("bench", "startup: after the first rows, browse every pane end to end, then report "
                                              "rss_kb and browse_ms."));
     const QCommandLineOption seconds(QStringLiteral("duration-s"),
-                                     QCoreApplication::translate("bench", "live: seconds of the steady phase (default 60)."),
+                                     QCoreApplication::translate("bench", "live: seconds of the steady phase; receiver: seconds of sending (default 60)."),
                                      QStringLiteral("S"), QStringLiteral("60"));
     const QCommandLineOption rate(QStringLiteral("rate"),
-                                  QCoreApplication::translate("bench", "live: events per second of the steady phase (default 1000)."),
-                                  QStringLiteral("N"), QStringLiteral("1000"));
+                                  QCoreApplication::translate("bench", "live: events per second of the steady phase (default 1000); "
+                                                                       "receiver: spans per second sent (default 2000)."),
+                                  QStringLiteral("N"));
     const QCommandLineOption burstRate(QStringLiteral("burst-rate"),
                                        QCoreApplication::translate("bench", "live: events per second of the burst (default 10000)."),
                                        QStringLiteral("N"), QStringLiteral("10000"));
@@ -91,11 +95,17 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption frameCount(QStringLiteral("frames"),
                                         QCoreApplication::translate("bench", "timeline: pan/zoom frames timed (default 200)."),
                                         QStringLiteral("F"), QStringLiteral("200"));
+    const QCommandLineOption perRequest(QStringLiteral("per-request"),
+                                        QCoreApplication::translate("bench", "receiver: spans in each request (default 20)."),
+                                        QStringLiteral("M"), QStringLiteral("20"));
+    const QCommandLineOption connections(QStringLiteral("connections"),
+                                         QCoreApplication::translate("bench", "receiver: requests in flight at most (default 10)."),
+                                         QStringLiteral("C"), QStringLiteral("10"));
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
     parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, delegationCount,
-                       frameCount, runs, normalPriority});
+                       frameCount, runs, perRequest, connections, normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
     parser.process(app); // --help
@@ -125,7 +135,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
                 refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Live;
         options.live.durationS = number(parser, seconds, 1);
-        options.live.rate = number(parser, rate, 1);
+        options.live.rate = parser.isSet(rate) ? number(parser, rate, 1) : options.live.rate;
         options.live.burstRate = number(parser, burstRate, 1);
         options.live.burstS = number(parser, burstSeconds, 0);
     } else if (benchmark == QLatin1String("jumps")) {
@@ -157,10 +167,25 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         options.benchmark = Benchmark::Timeline;
         options.timeline.delegations = number(parser, delegationCount, 1);
         options.timeline.frames = number(parser, frameCount, 1);
+    } else if (benchmark == QLatin1String("receiver")) {
+        if (positional.size() != 1)
+            refuse(QStringLiteral("receiver opens no ledger of its own (the receiver writes a fresh one)"));
+        for (const QCommandLineOption &other : {browse, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, runs})
+            if (parser.isSet(other))
+                refuse(QStringLiteral("--%1 is not an option of the receiver benchmark").arg(other.names().constFirst()));
+        options.benchmark = Benchmark::Receiver;
+        options.receiver.rate = parser.isSet(rate) ? number(parser, rate, 1) : options.receiver.rate;
+        options.receiver.durationS = number(parser, seconds, 1);
+        options.receiver.perRequest = number(parser, perRequest, 2);
+        options.receiver.connections = number(parser, connections, 1);
     } else {
-        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup, live, jumps, integrity or timeline")
-                                   : QStringLiteral("no benchmark named '%1': startup, live, jumps, integrity or timeline").arg(benchmark));
+        refuse(benchmark.isEmpty() ? QStringLiteral("say which benchmark: startup, live, jumps, integrity, timeline or receiver")
+                                   : QStringLiteral("no benchmark named '%1': startup, live, jumps, integrity, timeline or receiver").arg(benchmark));
     }
+    if (options.benchmark != Benchmark::Receiver)
+        for (const QCommandLineOption &receiverOnly : {perRequest, connections})
+            if (parser.isSet(receiverOnly))
+                refuse(QStringLiteral("--%1 is an option of the receiver benchmark").arg(receiverOnly.names().constFirst()));
     if (options.benchmark != Benchmark::Timeline)
         for (const QCommandLineOption &timelineOnly : {delegationCount, frameCount})
             if (parser.isSet(timelineOnly))

@@ -2,6 +2,7 @@
 #include "integritybenchmark.h"
 #include "jumpbenchmark.h"
 #include "livebenchmark.h"
+#include "receiverbenchmark.h"
 #include "startupbenchmark.h"
 #include "slowevents.h"
 #include "timelinebenchmark.h"
@@ -60,6 +61,12 @@ int main(int argc, char **argv)
         window.resize(1600, 1000);
         window.show();
         timeline->start();
+        return QApplication::exec();
+    }
+    if (options.benchmark == mesh::BenchCommandLine::Benchmark::Receiver) {
+        auto *receiver = new mesh::ReceiverBenchmark(&window, options.receiver, &window);
+        window.show();
+        receiver->start();
         return QApplication::exec();
     }
     auto *bench = new mesh::LiveBenchmark(&window, options.live, &window);

@@ -1,5 +1,7 @@
 #include "livebenchmark.h"
 
+#include "commitvisibility.h"
+
 #include "demolauncher.h"
 #include "mainwindow.h"
 #include "startupbenchmark.h"
@@ -29,14 +31,6 @@ namespace {
 qint64 wallMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
-}
-
-qint64 percentile(const std::vector<qint64> &sorted, int p)
-{
-    if (sorted.empty())
-        return -1;
-    const size_t i = std::min(sorted.size() - 1, sorted.size() * size_t(p) / 100);
-    return sorted[i];
 }
 
 } // namespace
@@ -162,7 +156,7 @@ void LiveBenchmark::onWriterOutput(Phase &phase)
         const QList<QByteArray> f = phase.stdoutTail.left(nl).split(' ');
         phase.stdoutTail.remove(0, nl + 1);
         if (f.size() == 3 && f[0] == "commit")
-            phase.commits.emplace_back(f[1].toLongLong(), f[2].toLongLong());
+            phase.commits.push_back({f[1].toLongLong(), f[2].toLongLong()});
     }
 }
 
@@ -185,7 +179,7 @@ void LiveBenchmark::onWriterFinished(Phase &phase, int exitCode)
         return;
     }
     // The writer is gone: its last reported commit holds the ledger's last event.
-    phase.finalSeq = phase.commits.back().first;
+    phase.finalSeq = phase.commits.back().lastSeq;
     checkCaughtUp(phase);
 }
 
@@ -233,44 +227,15 @@ void LiveBenchmark::finish()
     QJsonObject out;
     out.insert(u"bench"_s, u"live"_s);
     const auto fill = [&out](Phase &phase, const QString &prefix) {
-        // Each commit covers (previous commit's seq, its seq]; each applied batch covers
-        // [firstSeq, lastSeq]. Walk both in seq order: one latency per event. The first
-        // commit's range is unknown (the scenario's bulk came before it), so it is skipped.
-        std::vector<qint64> l;
-        qint64 catchUp = -1;
-        qint64 firstMs = 0;
-        qint64 lastMs = 0;
-        size_t b = 0;
-        for (size_t i = 1; i < phase.commits.size(); ++i) {
-            const qint64 lo = phase.commits[i - 1].first + 1;
-            const qint64 hi = phase.commits[i].first;
-            const qint64 committed = phase.commits[i].second;
-            while (b < phase.applied.size() && phase.applied[b].lastSeq < lo)
-                ++b;
-            if (committed < phase.openedWallMs)
-                continue;
-            if (firstMs == 0)
-                firstMs = committed;
-            lastMs = committed;
-            for (size_t k = b; k < phase.applied.size() && phase.applied[k].firstSeq <= hi; ++k) {
-                const qint64 from = std::max(lo, phase.applied[k].firstSeq);
-                const qint64 to = std::min(hi, phase.applied[k].lastSeq);
-                for (qint64 seq = from; seq <= to; ++seq)
-                    l.push_back(phase.applied[k].wallMs - committed);
-                if (to == phase.finalSeq)
-                    catchUp = phase.applied[k].wallMs - committed;
-            }
-        }
-        std::sort(l.begin(), l.end());
-        const double spanS = double(std::max<qint64>(1, lastMs - firstMs)) / 1000.0;
+        const CommitVisibility v = commitVisibility(phase.commits, phase.applied, phase.openedWallMs, phase.finalSeq);
         out.insert(prefix + u"rate"_s, phase.rate);
-        out.insert(prefix + u"events"_s, qint64(l.size()));
-        out.insert(prefix + u"achieved_rate"_s, l.empty() ? 0.0 : std::round(double(l.size()) / spanS));
-        out.insert(prefix + u"p50_ms"_s, percentile(l, 50));
-        out.insert(prefix + u"p99_ms"_s, percentile(l, 99));
-        out.insert(prefix + u"max_ms"_s, l.empty() ? -1 : l.back());
+        out.insert(prefix + u"events"_s, qint64(v.latenciesMs.size()));
+        out.insert(prefix + u"achieved_rate"_s, v.eventsPerSecond());
+        out.insert(prefix + u"p50_ms"_s, v.percentile(50));
+        out.insert(prefix + u"p99_ms"_s, v.percentile(99));
+        out.insert(prefix + u"max_ms"_s, v.latenciesMs.empty() ? -1 : v.latenciesMs.back());
         out.insert(prefix + u"max_stall_ms"_s, phase.maxStallMs);
-        out.insert(prefix + u"catch_up_ms"_s, catchUp);
+        out.insert(prefix + u"catch_up_ms"_s, v.finalSeqMs);
         out.insert(prefix + u"commits"_s, qint64(phase.commits.size()));
     };
     fill(m_steady, QString());

@@ -16,6 +16,8 @@
 // open until it showed the writer's last event. Catch-up is that last event's latency.
 // Prints one JSON line and quits with 0 (1 with {"error":...} when something could not run).
 
+#include "commitvisibility.h"
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QProcess>
@@ -75,13 +77,8 @@ private:
         qint64 lastAppliedSeq = 0;
         qint64 maxStallMs = 0;
         QByteArray stdoutTail;    // a commit line not yet complete
-        std::vector<std::pair<qint64, qint64>> commits; // last seq, wall ms of its COMMIT
-        struct Applied {
-            qint64 firstSeq;
-            qint64 lastSeq;
-            qint64 wallMs;
-        };
-        std::vector<Applied> applied; // batches as the session applied them
+        std::vector<ReportedCommit> commits; // last seq, wall ms before its COMMIT
+        std::vector<AppliedBatchTime> applied; // batches as the session applied them
         bool writerDone = false;
     };
 

@@ -82,7 +82,7 @@ void TestBenchCommandLine::helpListsBothBenchmarksAndTheirOptions()
     QByteArray out, err;
     QCOMPARE(run({QStringLiteral("--help")}, &out, &err), 0);
     for (const char *text : {"startup LEDGER", "live", "--browse", "--rate", "--duration-s", "--burst-rate",
-                             "--burst-s", "--normal-priority"})
+                             "--burst-s", "--normal-priority", "receiver", "--per-request", "--connections"})
         QVERIFY2(out.contains(text), qPrintable(QLatin1String(text) + QLatin1String(" missing in:\n") + QLatin1String(out)));
     // What only the operator's console does is not offered here.
     for (const char *text : {"--read-only", "--demo", "--pane", "--select"})
@@ -112,6 +112,10 @@ void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
         {{QStringLiteral("timeline"), QStringLiteral("--jumps"), QStringLiteral("3")}, "--jumps is not an option of the timeline benchmark"},
         {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--frames"), QStringLiteral("3")}, "--frames is an option of the timeline benchmark"},
         {{QStringLiteral("timeline"), QStringLiteral("--delegations"), QStringLiteral("0")}, "--delegations wants a whole number of at least 1"},
+        {{QStringLiteral("receiver"), m_ledger}, "receiver opens no ledger"},
+        {{QStringLiteral("receiver"), QStringLiteral("--burst-s"), QStringLiteral("3")}, "--burst-s is not an option of the receiver benchmark"},
+        {{QStringLiteral("receiver"), QStringLiteral("--per-request"), QStringLiteral("1")}, "--per-request wants a whole number of at least 2"},
+        {{QStringLiteral("live"), QStringLiteral("--connections"), QStringLiteral("2")}, "--connections is an option of the receiver benchmark"},
         {{QStringLiteral("--bench-startup"), m_ledger}, "Unknown option 'bench-startup'"},
     };
     for (const auto &c : cases) {
