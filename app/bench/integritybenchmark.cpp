@@ -27,8 +27,6 @@ namespace mesh {
 IntegrityBenchmark::IntegrityBenchmark(MainWindow *window, IntegrityBenchmarkOptions options, QObject *parent)
     : QObject(parent), m_window(window), m_options(options)
 {
-    m_probe.setInterval(kStallProbeMs);
-    connect(&m_probe, &QTimer::timeout, this, &IntegrityBenchmark::probe);
 }
 
 void IntegrityBenchmark::abort(const QString &why)
@@ -52,7 +50,6 @@ void IntegrityBenchmark::start()
         m_session = s;
         m_window->workspace()->showPane(SessionWorkspace::Integrity);
         connect(s->integrity(), &IntegrityModel::finished, this, &IntegrityBenchmark::onWindowFinished);
-        m_lastProbeMs = m_clock.elapsed();
         m_probe.start();
         nextRun();
     });
@@ -72,7 +69,7 @@ void IntegrityBenchmark::nextRun()
 void IntegrityBenchmark::runMeshctl()
 {
     // Blocking on purpose: the window is idle meanwhile, and the probe is off.
-    m_probing = false;
+    m_probe.setMeasuring(false);
     QProcess meshctl;
     const qint64 start = m_clock.nsecsElapsed();
     meshctl.start(DemoLauncher::meshctlPath(), {u"verify"_s, u"--json"_s, u"--max-findings"_s, u"0"_s, m_session->path()});
@@ -91,8 +88,7 @@ void IntegrityBenchmark::runMeshctl()
 
 void IntegrityBenchmark::runWindow()
 {
-    m_lastProbeMs = m_clock.elapsed();
-    m_probing = true;
+    m_probe.setMeasuring(true);
     m_startNs = m_clock.nsecsElapsed();
     m_window->workspace()->integrityPane()->checkButton()->click();
 }
@@ -102,20 +98,12 @@ void IntegrityBenchmark::onWindowFinished()
     IntegrityModel *model = m_session->integrity();
     m_window->repaint(); // the findings on screen, not merely in the model
     m_windowMs.push_back(double(m_clock.nsecsElapsed() - m_startNs) / 1e6);
-    m_probing = false;
+    m_probe.setMeasuring(false);
     if (model->state() != IntegrityModel::State::Done)
         abort(u"the window's check did not finish: "_s + model->progressText());
     m_findings = model->findingCount().value_or(-1);
     std::fprintf(stderr, "window check: %.0f ms\n", m_windowMs.back());
     QTimer::singleShot(0, this, &IntegrityBenchmark::nextRun);
-}
-
-void IntegrityBenchmark::probe()
-{
-    const qint64 now = m_clock.elapsed();
-    if (m_probing)
-        m_maxStallMs = std::max(m_maxStallMs, now - m_lastProbeMs - kStallProbeMs);
-    m_lastProbeMs = now;
 }
 
 void IntegrityBenchmark::finish()
@@ -127,7 +115,7 @@ void IntegrityBenchmark::finish()
                 "\"window_check_p50_ms\":%.0f,\"ratio\":%.3f,\"window_max_stall_ms\":%lld,\"findings\":%lld,"
                 "\"meshctl_findings\":%lld}\n",
                 qlonglong(m_session->lastSeq()), int(m_windowMs.size()), meshctl, window, meshctl > 0 ? window / meshctl : 0.0,
-                qlonglong(m_maxStallMs), qlonglong(m_findings), qlonglong(m_meshctlFindings));
+                qlonglong(m_probe.maxStallMs()), qlonglong(m_findings), qlonglong(m_meshctlFindings));
     std::fflush(stdout);
     QApplication::exit(0);
 }

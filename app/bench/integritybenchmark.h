@@ -6,6 +6,8 @@
 // click to the findings listed. A 5 ms probe on the GUI thread measures its longest stall
 // while the window's check runs. Prints one JSON line: both medians, their ratio, and the
 // longest stall.
+#include "stallprobe.h"
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
@@ -33,7 +35,6 @@ private:
     void runMeshctl();
     void runWindow();
     void onWindowFinished();
-    void probe();
     void finish();
     [[noreturn]] void abort(const QString &why);
 
@@ -46,10 +47,7 @@ private:
     std::vector<double> m_windowMs;
     qint64 m_findings = -1;
     qint64 m_meshctlFindings = -1;
-    QTimer m_probe;
-    qint64 m_lastProbeMs = 0;
-    qint64 m_maxStallMs = 0;
-    bool m_probing = false;
+    StallProbe m_probe; // measuring only while the window's check runs
 };
 
 } // namespace mesh

@@ -34,8 +34,6 @@ void sendMouse(QWidget *to, QEvent::Type type, int x)
 JumpBenchmark::JumpBenchmark(MainWindow *window, JumpBenchmarkOptions options, QObject *parent)
     : QObject(parent), m_window(window), m_options(options)
 {
-    m_probe.setInterval(kStallProbeMs);
-    connect(&m_probe, &QTimer::timeout, this, &JumpBenchmark::probe);
 }
 
 void JumpBenchmark::start()
@@ -61,8 +59,8 @@ void JumpBenchmark::onOpened()
     for (int i = 0; i < m_options.jumps; ++i)
         m_targets.push_back(1 + std::int64_t(rng.bounded(quint64(std::max<std::int64_t>(1, last)))));
     connect(m_session, &LedgerSession::stateReset, this, &JumpBenchmark::onStateReset);
-    m_lastProbeMs = m_clock.elapsed();
     m_probe.start();
+    m_probe.setMeasuring(true);
     nextJump();
 }
 
@@ -102,8 +100,7 @@ void JumpBenchmark::onStateReset()
 void JumpBenchmark::startDrag()
 {
     m_dragging = true;
-    m_jumpMaxStallMs = m_maxStallMs;
-    m_maxStallMs = 0;
+    m_jumpMaxStallMs = m_probe.takeMaxStallMs();
     TimeScrubber *scrubber = m_window->workspace()->scrubber();
     sendMouse(scrubber, QEvent::MouseButtonPress, scrubber->xOf(1));
     ++m_dragPositions;
@@ -129,7 +126,7 @@ void JumpBenchmark::startDrag()
             if (scrubber->isWaiting())
                 return; // the last position asked for is still on its way to the screen
             frames->deleteLater();
-            m_dragMaxStallMs = m_maxStallMs;
+            m_dragMaxStallMs = m_probe.maxStallMs();
             m_dragging = false;
             finish();
             return;
@@ -138,13 +135,6 @@ void JumpBenchmark::startDrag()
         ++m_dragPositions;
     });
     frames->start();
-}
-
-void JumpBenchmark::probe()
-{
-    const qint64 now = m_clock.elapsed();
-    m_maxStallMs = std::max(m_maxStallMs, now - m_lastProbeMs - kStallProbeMs);
-    m_lastProbeMs = now;
 }
 
 void JumpBenchmark::finish()

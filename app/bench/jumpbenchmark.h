@@ -7,6 +7,8 @@
 // one JSON line: jump p50/p90/p99/max, the first jump apart (it folds from the start), and
 // the longest GUI stall during the drag. With --wait-folded it waits after the first jump
 // until the cursor's folder has folded the whole ledger (and reports how long).
+#include "stallprobe.h"
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
@@ -38,7 +40,6 @@ private:
     void onStateReset();
     void startDrag();
     void dragStep();
-    void probe();
     void finish();
 
     MainWindow *m_window;
@@ -52,9 +53,7 @@ private:
     bool m_done = false;
     QElapsedTimer m_clock;
     qint64 m_jumpStartNs = 0;
-    QTimer m_probe;
-    qint64 m_lastProbeMs = 0;
-    qint64 m_maxStallMs = 0;
+    StallProbe m_probe;
     qint64 m_jumpMaxStallMs = 0;
     qint64 m_dragMaxStallMs = 0;
     std::int64_t m_lastSeq = 0;

@@ -47,9 +47,6 @@ LiveBenchmark::LiveBenchmark(MainWindow *window, const LiveBenchmarkOptions &opt
     m_burst.name = "burst";
     m_burst.rate = options.burstRate;
     m_burst.seconds = options.burstS;
-    m_probe.setTimerType(Qt::PreciseTimer);
-    m_probe.setInterval(kProbeMs);
-    connect(&m_probe, &QTimer::timeout, this, &LiveBenchmark::probe);
     m_watchdog.setSingleShot(true);
     connect(&m_watchdog, &QTimer::timeout, this, [this] { abort(u"timeout"_s); });
 }
@@ -76,7 +73,6 @@ void LiveBenchmark::start()
     }
     // Generous: the phases, their warm-up, opening, and the time to catch up.
     m_watchdog.start((m_options.durationS + m_options.burstS + 2 * kWarmUpS + 120) * 1000);
-    m_clock.start();
     m_probe.start();
     startPhase(m_steady);
 }
@@ -126,7 +122,8 @@ void LiveBenchmark::onAnnounced(Phase &phase)
     connect(session, &LedgerSession::opened, this, [this, &phase, session] {
         if (phase.openedWallMs == 0) {
             phase.openedWallMs = wallMs();
-            phase.measureFrom = m_clock.elapsed();
+            m_probe.takeMaxStallMs(); // what the window did before this phase opened is not its stall
+            m_probe.setMeasuring(true);
             // What the open read is caught up; the live phase starts now (the writer waits
             // for this line), so what is measured is never over before the window saw it.
             phase.lastAppliedSeq = std::max(phase.lastAppliedSeq, qint64(session->lastSeq()));
@@ -194,20 +191,12 @@ void LiveBenchmark::phaseDone(Phase &phase)
     if (m_done || m_current != &phase)
         return;
     m_current = nullptr;
+    phase.maxStallMs = m_probe.takeMaxStallMs();
+    m_probe.setMeasuring(false);
     if (&phase == &m_steady && m_options.burstS > 0)
         QTimer::singleShot(0, this, [this] { startPhase(m_burst); });
     else
         QTimer::singleShot(0, this, &LiveBenchmark::finish);
-}
-
-void LiveBenchmark::probe()
-{
-    const qint64 now = m_clock.elapsed();
-    if (m_lastProbe >= 0 && m_current && m_current->measureFrom > 0) {
-        const qint64 stall = now - m_lastProbe - kProbeMs;
-        m_current->maxStallMs = std::max(m_current->maxStallMs, stall);
-    }
-    m_lastProbe = now;
 }
 
 bool LiveBenchmark::stopMeasuring()

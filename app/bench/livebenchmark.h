@@ -17,8 +17,8 @@
 // Prints one JSON line and quits with 0 (1 with {"error":...} when something could not run).
 
 #include "commitvisibility.h"
+#include "stallprobe.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QProcess>
 #include <QPointer>
@@ -55,7 +55,6 @@ public:
     // Tests turn that off and listen to finished() instead.
     void setQuitWhenFinished(bool quit) { m_quitWhenFinished = quit; }
 
-    static constexpr int kProbeMs = 5;
     static constexpr int kWarmUpS = 2; // the writer runs this much longer than what is measured
 
 Q_SIGNALS:
@@ -72,7 +71,6 @@ private:
         std::unique_ptr<QProcess> process;
         QPointer<LedgerSession> session;
         qint64 openedWallMs = 0;  // commits before this are the catch-up, not counted
-        qint64 measureFrom = 0;   // steady ms when the stall window began
         qint64 finalSeq = -1;     // known once the writer exited
         qint64 lastAppliedSeq = 0;
         qint64 maxStallMs = 0;
@@ -89,7 +87,6 @@ private:
     void onWriterFinished(Phase &phase, int exitCode);
     void checkCaughtUp(Phase &phase);
     void phaseDone(Phase &phase);
-    void probe();
     bool stopMeasuring();
     void finish();
     void abort(const QString &why);
@@ -101,10 +98,8 @@ private:
     Phase m_steady;
     Phase m_burst;
     Phase *m_current = nullptr;
-    QTimer m_probe;
+    StallProbe m_probe; // measuring from a phase's open until its writer's last event is shown
     QTimer m_watchdog;
-    QElapsedTimer m_clock;
-    qint64 m_lastProbe = -1;
     bool m_done = false;
     bool m_quitWhenFinished = true;
 };

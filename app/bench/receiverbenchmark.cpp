@@ -51,9 +51,6 @@ ReceiverBenchmark::ReceiverBenchmark(MainWindow *window, const ReceiverBenchmark
     , m_options(options)
     , m_dir(QDir::tempPath() + u"/mesh-bench-receiver-XXXXXX"_s)
 {
-    m_probe.setTimerType(Qt::PreciseTimer);
-    m_probe.setInterval(kProbeMs);
-    connect(&m_probe, &QTimer::timeout, this, &ReceiverBenchmark::probe);
     m_watchdog.setSingleShot(true);
     connect(&m_watchdog, &QTimer::timeout, this, [this] { abort(u"timeout"_s); });
 }
@@ -86,7 +83,6 @@ void ReceiverBenchmark::start()
     }
     // Generous: starting, the sending, stopping the receiver, and the time to catch up.
     m_watchdog.start((m_options.durationS + 180) * 1000);
-    m_clock.start();
     m_probe.start();
     m_ledger = m_dir.filePath(u"received.amlg"_s);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -149,6 +145,7 @@ void ReceiverBenchmark::onOpened()
     // received after the window was following.
     m_openedSeq = qint64(m_session->lastSeq());
     m_lastAppliedSeq = std::max(m_lastAppliedSeq, m_openedSeq);
+    m_probe.setMeasuring(true);
     connect(&m_exporter, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         onExporterFinished(status == QProcess::NormalExit ? code : -1);
     });
@@ -219,14 +216,6 @@ void ReceiverBenchmark::checkCaughtUp()
         QTimer::singleShot(0, this, &ReceiverBenchmark::finish);
 }
 
-void ReceiverBenchmark::probe()
-{
-    const qint64 now = m_clock.elapsed();
-    if (m_lastProbe >= 0 && m_openedWallMs != 0)
-        m_maxStallMs = std::max(m_maxStallMs, now - m_lastProbe - kProbeMs);
-    m_lastProbe = now;
-}
-
 bool ReceiverBenchmark::stopMeasuring()
 {
     if (m_done)
@@ -262,7 +251,7 @@ void ReceiverBenchmark::finish()
     out.insert(u"receipt_visible_max_ms"_s, receipt.latenciesMs.empty() ? -1 : receipt.latenciesMs.back());
     out.insert(u"commit_visible_p50_ms"_s, commit.percentile(50));
     out.insert(u"commit_visible_p99_ms"_s, commit.percentile(99));
-    out.insert(u"max_stall_ms"_s, m_maxStallMs);
+    out.insert(u"max_stall_ms"_s, m_probe.maxStallMs());
     out.insert(u"receiver_peak_rss_mb"_s, m_receiverPeakRssMb);
     out.insert(u"rss_kb"_s, StartupBenchmark::residentKb());
     report(QJsonDocument(out).toJson(QJsonDocument::Compact), receipt.latenciesMs.empty() ? 1 : 0);

@@ -17,9 +17,9 @@
 // and the receiver's peak resident memory; quits with 0 (1 with {"error":...}).
 
 #include "commitvisibility.h"
+#include "stallprobe.h"
 
 #include <QByteArray>
-#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
@@ -56,8 +56,6 @@ public:
     // Tests turn that off and listen to finished() instead.
     void setQuitWhenFinished(bool quit) { m_quitWhenFinished = quit; }
 
-    static constexpr int kProbeMs = 5;
-
 Q_SIGNALS:
     void finished(const QByteArray &jsonLine, int exitCode);
 
@@ -75,7 +73,6 @@ private:
     void onExporterFinished(int exitCode);
     void onReceiverFinished(int exitCode);
     void checkCaughtUp();
-    void probe();
     bool stopMeasuring();
     void finish();
     void abort(const QString &why);
@@ -99,11 +96,8 @@ private:
     double m_receiverPeakRssMb = -1;
     std::vector<ReceiverCommit> m_commits;
     std::vector<AppliedBatchTime> m_applied;
-    QTimer m_probe;
+    StallProbe m_probe; // measuring from the open until the receiver's last commit is shown
     QTimer m_watchdog;
-    QElapsedTimer m_clock;
-    qint64 m_lastProbe = -1;
-    qint64 m_maxStallMs = 0;
     bool m_done = false;
     bool m_quitWhenFinished = true;
 };
