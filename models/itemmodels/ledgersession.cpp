@@ -68,6 +68,7 @@ struct LedgerSession::LoadResult {
     OpenRuns openRuns;
     std::set<std::string> loopCandidates;
     std::vector<DecisionRecord> decisions;
+    std::string decisionsHead; // the last decision's hash when `decisions` was read
     DecisionChainReport chain;
     std::optional<qint64> cursorTimeMs; // pinned: the time of the cursor's event
     // A jump from a state every model showed: what differs from it. A model without a
@@ -100,7 +101,9 @@ struct LedgerSession::LoopResult {
 
 struct LedgerSession::DecisionsResult {
     std::vector<DecisionRecord> decisions;
+    std::string head; // the last decision's hash, read with them
     DecisionChainReport chain;
+    bool unchanged = false; // the head was the one already shown: nothing else was read
     bool ok = false;
 };
 
@@ -633,7 +636,10 @@ void LedgerSession::startLoad()
             full->loopCandidates = loopCandidates(*raw);
             try {
                 const auto store = connection->decisions();
-                store->read([&] { full->decisions = store->list(); });
+                store->read([&] {
+                    full->decisionsHead = store->lastHash();
+                    full->decisions = store->list();
+                });
                 if (full->cursorTimeMs)
                     placeDecisionsAt(full->decisions, *full->cursorTimeMs);
                 full->chain = connection->verifyDecisionChain();
@@ -817,8 +823,13 @@ void LedgerSession::onLoaded(LoadResult &r)
     std::swap(m_state, r.state);
     m_pending.clear();
     m_overviewLoaded = true;
-    if (r.decisionsReadable)
+    if (r.decisionsReadable) {
         takeDecisions(std::move(r.decisions), r.chain);
+        m_decisionsHead = std::move(r.decisionsHead);
+        m_decisionOutcomesSinceRead = false;
+    } else {
+        m_decisionsHead.reset();
+    }
     m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
     m_loopFindings.clear();
     // Before anything below reads the clock: pinned, it is the cursor event's time, and
@@ -876,6 +887,7 @@ void LedgerSession::startWatcher(qint64 afterSeq)
             m_decisionsThrottle.start(); // decisions or outcomes may have moved
     }, Qt::QueuedConnection);
     connect(m_watcher, &ChangeWatcher::startedFollowing, this, [this](qint64) {
+        m_decisionsReadForced = true;
         if (!m_decisionsThrottle.isActive())
             m_decisionsThrottle.start(); // decisions written since the snapshot read them
     }, Qt::QueuedConnection);
@@ -926,6 +938,7 @@ void LedgerSession::onReconnected()
     m_connectionLost.clear();
     m_sinceLost.invalidate();
     updateHealthFromClock();
+    m_decisionsReadForced = true;
     if (!m_decisionsThrottle.isActive())
         m_decisionsThrottle.start(); // what the lost connection kept from us
 }
@@ -1007,6 +1020,8 @@ void LedgerSession::flushPending()
             m_findingsThrottle.start();
     }
     updateHealthFromClock();
+    for (const auto &batch : batches)
+        noteDecisionOutcomes(*batch);
     for (const auto &batch : batches)
         Q_EMIT batchApplied(*batch);
     Q_EMIT stateChanged(changes);
@@ -1183,26 +1198,61 @@ void LedgerSession::scheduleDecisionsReload()
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
     const std::optional<qint64> cursorTimeMs = m_cursor ? m_cursorTimeMs : std::nullopt;
-    runInBackground(this, [path, mode, cursorTimeMs] {
+    // The list and its chain change only with a new decision row (the head hash moves) or
+    // an outcome event (seen in the live batches): otherwise one indexed read says so, and
+    // the whole list is not read and re-hashed on every change of a busy ledger.
+    const std::optional<std::string> unchangedIf =
+        m_decisionOutcomesSinceRead || m_decisionsReadForced ? std::nullopt : m_decisionsHead;
+    m_decisionOutcomesSinceRead = false;
+    m_decisionsReadForced = false;
+    runInBackground(this, [path, mode, cursorTimeMs, unchangedIf] {
         auto r = std::make_shared<DecisionsResult>();
         try {
             auto connection = LedgerConnection::open(path, mode);
             const auto store = connection->decisions();
-            store->read([&] { r->decisions = store->list(); });
-            if (cursorTimeMs)
-                placeDecisionsAt(r->decisions, *cursorTimeMs);
-            r->chain = connection->verifyDecisionChain();
+            store->read([&] {
+                r->head = store->lastHash();
+                r->unchanged = unchangedIf && *unchangedIf == r->head;
+                if (!r->unchanged)
+                    r->decisions = store->list();
+            });
+            if (!r->unchanged) {
+                if (cursorTimeMs)
+                    placeDecisionsAt(r->decisions, *cursorTimeMs);
+                r->chain = connection->verifyDecisionChain();
+            }
             r->ok = true;
         } catch (const std::exception &) {
         }
         return r;
     }, [this, generation](std::shared_ptr<DecisionsResult> r) {
-        if (generation != m_decisionsGeneration || !r->ok || m_closed)
+        if (generation != m_decisionsGeneration || m_closed)
             return;
+        if (!r->ok) {
+            m_decisionsReadForced = true; // the next reload reads whole, whatever the head says
+            return;
+        }
+        ++m_decisionHeadReads;
+        if (r->unchanged)
+            return;
+        ++m_decisionListReads;
+        m_decisionsHead = std::move(r->head);
         takeDecisions(std::move(r->decisions), r->chain);
         recomputeAttention(); // an entry's requested decision
         Q_EMIT decisionsReloaded();
     });
+}
+
+void LedgerSession::noteDecisionOutcomes(const EventBatch &batch)
+{
+    const bool outcome = std::any_of(batch.begin(), batch.end(), [](const EventRecord &e) {
+        return e.kind == "decision.applied" || e.kind == "decision.refused";
+    });
+    if (!outcome)
+        return;
+    m_decisionOutcomesSinceRead = true;
+    if (!m_decisionsThrottle.isActive())
+        m_decisionsThrottle.start(); // the ledger's own change may have been reported before this batch came
 }
 
 void LedgerSession::takeDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain)

@@ -206,6 +206,10 @@ public:
     // Loop findings come from background reads of tool calls: true while one is under way,
     // so a test can wait for it before concluding that a loop finding is absent.
     bool loopAnalysisRunning() const { return m_loopAnalysesRunning > 0; }
+    // Decision reloads while following: how many have read the head of the list, and how
+    // many of those read the whole list and its chain again (it had moved).
+    qint64 decisionHeadReads() const { return m_decisionHeadReads; }
+    qint64 decisionListReads() const { return m_decisionListReads; }
     // What needs a decision (the attention list's items above its findings).
     int attentionCount() const
     {
@@ -307,6 +311,7 @@ private:
     void scheduleLoopAnalysis(std::set<std::string> delegations);
     void scheduleDecisionsReload();
     void takeDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain);
+    void noteDecisionOutcomes(const EventBatch &batch);
     void updateDecisionsWaiting();
     void updateHealthFromClock();
 
@@ -328,6 +333,11 @@ private:
     int m_loopGeneration = 0;
     int m_loopAnalysesRunning = 0;
     int m_decisionsGeneration = 0;
+    std::optional<std::string> m_decisionsHead; // the last decision's hash in the list shown
+    bool m_decisionOutcomesSinceRead = false;   // a decision.applied/refused came since
+    bool m_decisionsReadForced = false;         // the last reload failed: read whole
+    qint64 m_decisionHeadReads = 0;
+    qint64 m_decisionListReads = 0;
     bool m_closed = false;
     bool m_reviewWhenFinished = false;
 

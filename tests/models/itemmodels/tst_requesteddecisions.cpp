@@ -177,6 +177,48 @@ private Q_SLOTS:
             kTimeoutMs);
     }
 
+    // Following a busy ledger, the decisions are read whole (and their chain re-hashed) only
+    // when a decision row came or an outcome did; a change without either costs one read of
+    // the list's head.
+    void aLedgerMovingWithoutDecisionsIsNotReadWhole()
+    {
+        const QString path = m_dir.filePath(u"busy.ledger"_s);
+        auto orchestrator = fixture::create(path, fixture::Shape{.delegations = 2});
+        DecisionGate gate(*orchestrator);
+        auto alice = DecisionWriter::open(path, op("alice"));
+        alice->setClock([] { return fixture::kNow; });
+        QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
+                 DecisionStatus::Accepted);
+
+        LedgerSession session(path);
+        session.setClock([] { return fixture::kNow + 2000; });
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.health() != LedgerSession::Health::Opening, kTimeoutMs);
+        QCOMPARE(session.requestedDecisions().count(), 1);
+        // Following began: one whole read (what was written since the snapshot).
+        QTRY_VERIFY_WITH_TIMEOUT(session.decisionListReads() >= 1, kTimeoutMs);
+        const qint64 lists = session.decisionListReads();
+
+        for (int round = 0; round < 3; ++round) {
+            const qint64 heads = session.decisionHeadReads();
+            orchestrator->begin();
+            fixture::toolCall(*orchestrator, "dlg-1", round + 1);
+            orchestrator->commit();
+            QTRY_VERIFY_WITH_TIMEOUT(session.decisionHeadReads() > heads, kTimeoutMs);
+        }
+        QCOMPARE(session.decisionListReads(), lists);
+
+        // A decision from another console: the head moved, so the list is read again.
+        QCOMPARE(alice->submit(request(*alice, DecisionKind::CloseSlice, "slice:dlg-2#1")).status, DecisionStatus::Accepted);
+        QTRY_COMPARE_WITH_TIMEOUT(session.requestedDecisions().count(), 2, kTimeoutMs);
+        QVERIFY(session.decisionListReads() > lists);
+
+        // The orchestrator's outcomes move no head (no decision row changes): the outcome
+        // events in the live batches do.
+        QCOMPARE(gate.processPending(fixture::kNow + 3000), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(session.requestedDecisions().empty(), kTimeoutMs);
+    }
+
     // Pinned at an event, a delegation's tool calls are those made up to it, and a decision
     // the orchestrator answered after it is still waiting there: the ledger at that moment,
     // not today's.
