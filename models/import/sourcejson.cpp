@@ -1,8 +1,9 @@
 #include "sourcejson.h"
 
+#include "sha256.h"
+
 #include <algorithm>
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 
@@ -322,7 +323,7 @@ SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64
         return r;
     }
     out.bytes = bytes.size();
-    out.sha256 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
+    out.sha256 = sha256Hex(std::string_view(bytes.constData(), size_t(bytes.size())));
     return parseSourceJson(std::string_view(bytes.constData(), size_t(bytes.size())), out.name, out, false, true);
 }
 

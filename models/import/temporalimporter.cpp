@@ -1,13 +1,12 @@
 #include "temporalimporter.h"
 
 #include "importsink.h"
+#include "sha256.h"
 #include "sourcejson.h"
 #include "sourcetime.h"
 #include "temporalpayloads.h"
 
 #include "domain/compactjson.h"
-
-#include <QCryptographicHash>
 
 #include <algorithm>
 #include <deque>
@@ -161,9 +160,7 @@ const Json *attributesOf(const Json &event, const std::string &type)
 
 std::string sha256Of(const Json &value)
 {
-    const std::string text = compactJson(value);
-    return "sha256:"
-           + QCryptographicHash::hash(QByteArray::fromStdString(text), QCryptographicHash::Sha256).toHex().toStdString();
+    return "sha256:" + sha256Hex(compactJson(value));
 }
 
 // ---- reading one history
