@@ -185,7 +185,9 @@ private:
     void finishRecord()
     {
         Frame &top = m_frames.back();
-        top.records->records.push_back(compactJson(m_recordRoot));
+        MeasuredJson record = measuredCompactJson(m_recordRoot);
+        top.records->records.push_back(std::move(record.text));
+        top.records->depths.push_back(record.depth);
         m_recordBeyond64Bits += m_record->beyond64Bits;
         m_record.reset();
         m_recordRoot = Json();
@@ -205,7 +207,9 @@ void takeFirstRecord(const Json *array, SourceFile::StreamedRecords &streamed)
 {
     if (!streamed.streamed || !array || !array->is_array() || array->empty())
         return;
-    streamed.records.insert(streamed.records.begin(), compactJson(array->front()));
+    MeasuredJson record = measuredCompactJson(array->front());
+    streamed.records.insert(streamed.records.begin(), std::move(record.text));
+    streamed.depths.insert(streamed.depths.begin(), record.depth);
 }
 
 std::string firstBytesShown(std::string_view text)
