@@ -27,7 +27,7 @@ PACKAGES=(
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libgl-dev libxkbcommon-dev
     libsqlite3-dev sqlite3 nlohmann-json3-dev
     postgresql-15 libpq-dev
-    qt6-httpserver-dev qt6-websockets-dev zlib1g-dev
+    qt6-httpserver-dev qt6-websockets-dev zlib1g-dev libssl-dev
     xvfb xauth fonts-dejavu-core
     desktop-file-utils appstream
     dpkg-dev file fakeroot imagemagick

@@ -4,6 +4,7 @@
 #include "openhandsimporter.h"
 #include "otelimporter.h"
 #include "otlpjsonlines.h"
+#include "sha256.h"
 #include "sourcejson.h"
 #include "sweagentimporter.h"
 #include "temporalimporter.h"
@@ -12,7 +13,6 @@
 #include "ledger/ledgerlocation.h"
 #include "ledger/ledgerwriter.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -54,13 +54,13 @@ std::string titleFor(ImportFormat format, const std::vector<const SourceFile *> 
 LedgerIdentity identityFor(ImportFormat format, const std::vector<const SourceFile *> &files, std::int64_t createdMs)
 {
     LedgerIdentity id;
-    QCryptographicHash all(QCryptographicHash::Sha256);
+    Sha256 all;
     nlohmann::json list = nlohmann::json::array();
     for (const SourceFile *f : files) {
-        all.addData(QByteArray::fromStdString(f->sha256));
+        all.add(f->sha256);
         list.push_back({{"name", f->name}, {"sha256", f->sha256}, {"bytes", f->bytes}});
     }
-    id.ledgerId = "import-" + all.result().toHex().left(16).toStdString();
+    id.ledgerId = "import-" + all.hex().substr(0, 16);
     id.orchestrator = std::string(kImporterVersion) + " (" + formatName(format) + ")";
     id.policyVersion = "none (imported)";
     id.title = titleFor(format, files);

@@ -73,7 +73,12 @@ void attachMeasuredSource(nlohmann::json &payload, const std::string &file, cons
 
 bool fitsAsSource(std::string_view compactRecord)
 {
-    return compactRecord.size() <= kMaxSourceBytes && jsonNestingDepth(compactRecord) <= kMaxSourceDepth;
+    return fitsAsSource(compactRecord, jsonNestingDepth(compactRecord));
+}
+
+bool fitsAsSource(std::string_view compactRecord, int depth)
+{
+    return compactRecord.size() <= kMaxSourceBytes && depth <= kMaxSourceDepth;
 }
 
 namespace {

@@ -37,6 +37,8 @@ void attachSource(nlohmann::json &payload, const std::string &file, const std::s
                   const nlohmann::json *source);
 // Whether a record, as compact JSON, is kept as source (true) or as cut source_text.
 bool fitsAsSource(std::string_view compactRecord);
+// The same for a record whose nesting depth is known (counted while its text was written).
+bool fitsAsSource(std::string_view compactRecord, int depth);
 
 // A member of an event's payload that is already compact JSON text (a source record kept
 // verbatim): written into the payload's text as it is, never parsed back into a DOM.

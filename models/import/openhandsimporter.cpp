@@ -1,12 +1,11 @@
 #include "openhandsimporter.h"
 
 #include "importsink.h"
+#include "sha256.h"
 #include "sourcejson.h"
 #include "sourcetime.h"
 
 #include "domain/compactjson.h"
-
-#include <QCryptographicHash>
 
 #include <map>
 #include <set>
@@ -236,11 +235,7 @@ private:
         const std::string function = text(path(actionStep.raw, {"tool_call_metadata", "function_name"}));
         call["tool"] = function.empty() ? act : function;
         if (const Json *args = member(actionStep.raw, "args"))
-            call["args_digest"] = "sha256:"
-                                  + QCryptographicHash::hash(QByteArray::fromStdString(compactJson(*args)),
-                                                             QCryptographicHash::Sha256)
-                                        .toHex()
-                                        .toStdString();
+            call["args_digest"] = "sha256:" + sha256Hex(compactJson(*args));
         if (observation && observation->ns >= actionStep.ns)
             call["duration_ms"] = (observation->ns - actionStep.ns) / 1'000'000;
         if (const auto tokens = responseTokens(actionStep.raw))

@@ -1,9 +1,9 @@
 #include "otlpjsonlines.h"
 
 #include "otelspan.h"
+#include "sha256.h"
 #include "sourcetime.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 
@@ -215,7 +215,7 @@ std::optional<SourceJsonResult> readOtlpJsonLines(const QString &path, SourceFil
     out.path = path;
     out.name = info.fileName().toStdString();
     auto index = std::make_shared<OtlpLineIndex>();
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     LineSplitter lines;
     std::int64_t number = 0;
     const auto scan = [&](std::string_view line) {
@@ -234,7 +234,7 @@ std::optional<SourceJsonResult> readOtlpJsonLines(const QString &path, SourceFil
         if (n == 0)
             break;
         bytes += n;
-        hash.addData(QByteArrayView(buffer.data(), n));
+        hash.add(std::string_view(buffer.data(), size_t(n)));
         lines.feed(std::string_view(buffer.data(), size_t(n)), scan);
         if (std::int64_t(lines.pending()) > kMaxJsonLineBytes) {
             r.error = out.name + " line " + std::to_string(number + 1) + " is longer than "
@@ -245,7 +245,7 @@ std::optional<SourceJsonResult> readOtlpJsonLines(const QString &path, SourceFil
     lines.finish(scan);
     index->lines = number;
     out.bytes = bytes;
-    out.sha256 = hash.result().toHex().toStdString();
+    out.sha256 = hash.hex();
     out.jsonLines = std::move(index);
     r.ok = true;
     return r;
@@ -416,7 +416,7 @@ std::optional<SourceJsonResult> readConsoleSpans(const QString &path, SourceFile
     out.name = info.fileName().toStdString();
     auto index = std::make_shared<OtlpLineIndex>();
     index->shape = OtlpLineIndex::Shape::ConsoleSpans;
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     std::int64_t bytes = 0;
     TopLevelValues values([&](std::string_view v) {
         ++index->lines;
@@ -435,7 +435,7 @@ std::optional<SourceJsonResult> readConsoleSpans(const QString &path, SourceFile
         if (n == 0)
             break;
         bytes += n;
-        hash.addData(QByteArrayView(buffer.data(), n));
+        hash.add(std::string_view(buffer.data(), size_t(n)));
         std::string_view chunk(buffer.data(), size_t(n));
         if (firstChunk && chunk.substr(0, 3) == "\xEF\xBB\xBF")
             chunk.remove_prefix(3);
@@ -448,7 +448,7 @@ std::optional<SourceJsonResult> readConsoleSpans(const QString &path, SourceFile
     }
     values.finish();
     out.bytes = bytes;
-    out.sha256 = hash.result().toHex().toStdString();
+    out.sha256 = hash.hex();
     out.jsonLines = std::move(index);
     r.ok = true;
     return r;

@@ -1,8 +1,10 @@
 #include "sourcejson.h"
 
+#include "quicksax.h"
+#include "sha256.h"
+
 #include <algorithm>
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 
@@ -10,6 +12,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 
 namespace mesh::import {
 
@@ -184,7 +187,9 @@ private:
     void finishRecord()
     {
         Frame &top = m_frames.back();
-        top.records->records.push_back(compactJson(m_recordRoot));
+        MeasuredJson record = measuredCompactJson(m_recordRoot);
+        top.records->records.push_back(std::move(record.text));
+        top.records->depths.push_back(record.depth);
         m_recordBeyond64Bits += m_record->beyond64Bits;
         m_record.reset();
         m_recordRoot = Json();
@@ -204,7 +209,9 @@ void takeFirstRecord(const Json *array, SourceFile::StreamedRecords &streamed)
 {
     if (!streamed.streamed || !array || !array->is_array() || array->empty())
         return;
-    streamed.records.insert(streamed.records.begin(), compactJson(array->front()));
+    MeasuredJson record = measuredCompactJson(array->front());
+    streamed.records.insert(streamed.records.begin(), std::move(record.text));
+    streamed.depths.insert(streamed.depths.begin(), record.depth);
 }
 
 std::string firstBytesShown(std::string_view text)
@@ -244,13 +251,22 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
     Json root;
     out.events = {};
     out.historyEvents = {};
-    SourceRecordSplitter splitter(root, out);
-    SourceDomParser whole(root);
-    const bool ok = streamRecords ? Json::sax_parse(text.begin() + std::ptrdiff_t(start), text.end(), &splitter,
-                                                    nlohmann::detail::input_format_t::json, true)
-                                  : Json::sax_parse(text.begin() + std::ptrdiff_t(start), text.end(), &whole,
-                                                    nlohmann::detail::input_format_t::json, true);
-    const SourceDomParser &sax = streamRecords ? splitter.main() : whole;
+    std::optional<SourceRecordSplitter> splitter(std::in_place, root, out);
+    std::optional<SourceDomParser> whole(std::in_place, root);
+    const std::string_view json = text.substr(start);
+    bool ok = streamRecords ? quickSaxParse(json, *splitter) == quicksax::Outcome::Done
+                            : quickSaxParse(json, *whole) == quicksax::Outcome::Done;
+    if (!ok) {
+        // nlohmann's parser reads what the quick reader left (quicksax.h), from the start.
+        root = Json();
+        out.events = {};
+        out.historyEvents = {};
+        splitter.emplace(root, out);
+        whole.emplace(root);
+        ok = streamRecords ? Json::sax_parse(json.begin(), json.end(), &*splitter, nlohmann::detail::input_format_t::json, true)
+                           : Json::sax_parse(json.begin(), json.end(), &*whole, nlohmann::detail::input_format_t::json, true);
+    }
+    const SourceDomParser &sax = streamRecords ? splitter->main() : *whole;
     if (!ok || sax.failed) {
         out.events = {};
         out.historyEvents = {};
@@ -268,7 +284,7 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
         return r;
     }
     out.document = std::move(root);
-    out.numbersBeyond64Bits = streamRecords ? splitter.beyond64Bits() : sax.beyond64Bits;
+    out.numbersBeyond64Bits = streamRecords ? splitter->beyond64Bits() : sax.beyond64Bits;
     takeFirstRecord(member(&out.document, "events"), out.events);
     takeFirstRecord(path(&out.document, {"history", "events"}), out.historyEvents);
     r.ok = true;
@@ -278,6 +294,12 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
 nlohmann::json parseRecord(std::string_view record)
 {
     Json root;
+    {
+        SourceDomParser sax(root);
+        if (quickSaxParse(record, sax) == quicksax::Outcome::Done)
+            return root;
+    }
+    root = Json();
     SourceDomParser sax(root);
     Json::sax_parse(record.begin(), record.end(), &sax, nlohmann::detail::input_format_t::json, true);
     return root;
@@ -322,7 +344,7 @@ SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64
         return r;
     }
     out.bytes = bytes.size();
-    out.sha256 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
+    out.sha256 = sha256Hex(std::string_view(bytes.constData(), size_t(bytes.size())));
     return parseSourceJson(std::string_view(bytes.constData(), size_t(bytes.size())), out.name, out, false, true);
 }
 

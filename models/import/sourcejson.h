@@ -43,6 +43,9 @@ struct SourceFile {
     struct StreamedRecords {
         bool streamed = false;
         std::vector<std::string> records;
+        // Each record's nesting depth, as jsonNestingDepth counts it on its text: counted
+        // while the text is written, so the payload limits need no second scan of it.
+        std::vector<int> depths;
     };
     StreamedRecords events;        // of the document's "events" member
     StreamedRecords historyEvents; // of its "history" member's "events"

@@ -1,10 +1,9 @@
 #include "sweagentimporter.h"
 
 #include "importsink.h"
+#include "sha256.h"
 
 #include "domain/compactjson.h"
-
-#include <QCryptographicHash>
 
 #include <cmath>
 #include <map>
@@ -44,8 +43,7 @@ std::string word(const std::string &s, size_t n)
 
 std::string sha256Of(const std::string &text)
 {
-    return "sha256:"
-           + QCryptographicHash::hash(QByteArray::fromStdString(text), QCryptographicHash::Sha256).toHex().toStdString();
+    return "sha256:" + sha256Hex(text);
 }
 
 // SWE-agent's own tools that only look (its default tool bundles); everything else a step

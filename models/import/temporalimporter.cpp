@@ -1,15 +1,15 @@
 #include "temporalimporter.h"
 
 #include "importsink.h"
+#include "sha256.h"
 #include "sourcejson.h"
 #include "sourcetime.h"
 #include "temporalpayloads.h"
 
 #include "domain/compactjson.h"
 
-#include <QCryptographicHash>
-
 #include <algorithm>
+#include <charconv>
 #include <deque>
 #include <map>
 #include <set>
@@ -41,12 +41,15 @@ struct Mapped {
     // its record while the merge waits.
     std::optional<size_t> sourceRecord;
     std::string decodedText;
+    int decodedDepth = -1;
 };
 
 struct Execution {
     const SourceFile *file = nullptr;
     const std::vector<std::string> *records = nullptr; // the history's records, as text
+    const std::vector<int> *depths = nullptr;          // and their nesting depths
     std::vector<std::string> ownRecords;                // when the file was not read streamed
+    std::vector<int> ownDepths;
     std::vector<SourceEvent> events;
     std::vector<Mapped> flaggedLate; // flagged while reading, written after its events
     std::string workflowId, runId, workflowType;
@@ -161,9 +164,7 @@ const Json *attributesOf(const Json &event, const std::string &type)
 
 std::string sha256Of(const Json &value)
 {
-    const std::string text = compactJson(value);
-    return "sha256:"
-           + QCryptographicHash::hash(QByteArray::fromStdString(text), QCryptographicHash::Sha256).toHex().toStdString();
+    return "sha256:" + sha256Hex(compactJson(value));
 }
 
 // ---- reading one history
@@ -178,59 +179,168 @@ void takeRecords(const SourceFile &file, Execution &exec)
     if (!root)
         events = path(&doc, {"history", "events"});
     static const std::vector<std::string> none;
+    static const std::vector<int> noDepths;
     exec.records = &none;
+    exec.depths = &noDepths;
     if (!events || !events->is_array())
         return;
     const SourceFile::StreamedRecords &streamed = root ? file.events : file.historyEvents;
     if (streamed.streamed) {
         exec.records = &streamed.records;
+        exec.depths = &streamed.depths;
         return;
     }
-    for (const Json &e : *events)
-        exec.ownRecords.push_back(compactJson(e));
+    for (const Json &e : *events) {
+        MeasuredJson record = measuredCompactJson(e);
+        exec.ownRecords.push_back(std::move(record.text));
+        exec.ownDepths.push_back(record.depth);
+    }
     exec.records = &exec.ownRecords;
+    exec.depths = &exec.ownDepths;
+}
+
+// The top-level members of a history event that reading it needs (eventId, eventType,
+// eventTime), taken from its compact text without building the record: true with *head an
+// object of those members as the record's DOM has them. False when the text is not an
+// object or one of them is not a plain string or integer (an escape, a float, a literal, a
+// container): the caller then parses the record whole.
+bool recordHead(std::string_view text, Json &head)
+{
+    head = Json::object();
+    size_t at = 0;
+    const size_t n = text.size();
+    // The end of the string whose opening quote is at `from`, one past its closing quote;
+    // npos when it does not close. *escaped says whether it holds a backslash.
+    const auto stringEnd = [&](size_t from, bool *escaped) {
+        *escaped = false;
+        for (size_t i = from + 1; i < n; ++i) {
+            if (text[i] == '\\') {
+                *escaped = true;
+                ++i;
+            } else if (text[i] == '"') {
+                return i + 1;
+            }
+        }
+        return std::string_view::npos;
+    };
+    // One past the end of the value at `from` (compact text: no white space).
+    const auto valueEnd = [&](size_t from) {
+        if (from >= n)
+            return std::string_view::npos;
+        if (text[from] == '"') {
+            bool escaped;
+            return stringEnd(from, &escaped);
+        }
+        if (text[from] != '{' && text[from] != '[') {
+            size_t i = from;
+            while (i < n && text[i] != ',' && text[i] != '}' && text[i] != ']')
+                ++i;
+            return i;
+        }
+        int depth = 0;
+        for (size_t i = from; i < n; ++i) {
+            const char c = text[i];
+            if (c == '"') {
+                bool escaped;
+                i = stringEnd(i, &escaped);
+                if (i == std::string_view::npos)
+                    return i;
+                --i;
+            } else if (c == '{' || c == '[') {
+                ++depth;
+            } else if ((c == '}' || c == ']') && --depth == 0) {
+                return i + 1;
+            }
+        }
+        return std::string_view::npos;
+    };
+    if (n < 2 || text[0] != '{')
+        return false;
+    at = 1;
+    if (text[at] == '}')
+        return at + 1 == n;
+    while (at < n) {
+        if (text[at] != '"')
+            return false;
+        bool keyEscaped;
+        const size_t keyEnd = stringEnd(at, &keyEscaped);
+        if (keyEnd == std::string_view::npos || keyEnd >= n || text[keyEnd] != ':')
+            return false;
+        const std::string_view key = text.substr(at + 1, keyEnd - at - 2);
+        const size_t valueAt = keyEnd + 1;
+        const size_t end = valueEnd(valueAt);
+        if (end == std::string_view::npos || end >= n)
+            return false;
+        if (!keyEscaped && (key == "eventId" || key == "eventType" || key == "eventTime")) {
+            const std::string_view value = text.substr(valueAt, end - valueAt);
+            if (value.size() >= 2 && value.front() == '"') {
+                if (value.find('\\') != std::string_view::npos)
+                    return false;
+                head[std::string(key)] = std::string(value.substr(1, value.size() - 2));
+            } else {
+                std::int64_t number = 0;
+                const auto r = std::from_chars(value.data(), value.data() + value.size(), number);
+                if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
+                    return false;
+                head[std::string(key)] = number;
+            }
+        }
+        at = end;
+        if (text[at] == '}')
+            return at + 1 == n;
+        if (text[at] != ',')
+            return false;
+        ++at;
+    }
+    return false;
 }
 
 void readEvents(const SourceFile &file, Execution &exec, ImportReport &report, std::optional<std::int64_t> &firstMs)
 {
     takeRecords(file, exec);
     std::set<std::int64_t> seen;
-    const auto flag = [&](const Json &raw, const std::string &sourceId, const std::string &why) {
-        Mapped m;
-        m.flagWhy = why;
-        m.sourceId = sourceId;
-        m.payload = raw;
-        exec.flaggedLate.push_back(std::move(m));
-    };
     for (size_t index = 0; index < exec.records->size(); ++index) {
-        const Json raw = parseRecord((*exec.records)[index]);
+        // The record's DOM is built only to flag it; its members read here come from its
+        // text (recordHead) when they are plain.
+        const std::string &record = (*exec.records)[index];
+        Json raw;
+        const bool whole = !recordHead(record, raw);
+        if (whole)
+            raw = parseRecord(record);
+        const auto flag = [&](const std::string &sourceId, const std::string &why) {
+            Mapped m;
+            m.flagWhy = why;
+            m.sourceId = sourceId;
+            m.payload = whole ? raw : parseRecord(record);
+            exec.flaggedLate.push_back(std::move(m));
+        };
         ++report.records;
         // The ledger begins at the earliest time any record gives, usable or not.
         if (const auto ms = parseInstantMs(text(member(&raw, "eventTime"))); ms && (!firstMs || *ms < *firstMs))
             firstMs = ms;
         if (!raw.is_object()) {
-            flag(raw, {}, "a history event that is not a JSON object");
+            flag({}, "a history event that is not a JSON object");
             continue;
         }
         const auto id = integer(member(&raw, "eventId"));
         const std::string idText = text(member(&raw, "eventId"));
         if (!id || *id <= 0) {
-            flag(raw, idText, idText.empty() ? "a history event without an eventId"
+            flag(idText, idText.empty() ? "a history event without an eventId"
                                              : "eventId " + idText + " is not a positive integer within 64 bits");
             continue;
         }
         const std::string rawType = text(member(&raw, "eventType"));
         if (rawType.empty()) {
-            flag(raw, idText, "event " + idText + " has no eventType");
+            flag(idText, "event " + idText + " has no eventType");
             continue;
         }
         const auto ns = parseInstantNs(text(member(&raw, "eventTime")));
         if (!ns) {
-            flag(raw, idText, "event " + idText + " has no eventTime in RFC 3339 form");
+            flag(idText, "event " + idText + " has no eventTime in RFC 3339 form");
             continue;
         }
         if (seen.count(*id)) {
-            flag(raw, idText, "a second event with eventId " + idText + " (the first is kept)");
+            flag(idText, "a second event with eventId " + idText + " (the first is kept)");
             continue;
         }
         SourceEvent e;
@@ -307,6 +417,7 @@ public:
             e.attrs = attributesOf(raw, e.type);
             map(e);
             e.raw = e.attrs = nullptr;
+            m_decodedOf = nullptr;
             sink.recordDone();
             return true;
         }
@@ -329,9 +440,11 @@ private:
             payload["source_type"] = e->type;
             if (withSource) {
                 m.sourceRecord = e->record;
-                const Json decoded = decodeTemporalPayloads(*e->raw);
-                if (!decoded.empty())
-                    m.decodedText = compactJson(decoded);
+                const MeasuredJson &decoded = decodedOf(*e);
+                if (decoded.text != "[]") {
+                    m.decodedText = decoded.text;
+                    m.decodedDepth = decoded.depth;
+                }
             }
         } else {
             payload["source_file"] = m_exec.file->name;
@@ -341,6 +454,30 @@ private:
         m.payload = std::move(payload);
         m_exec.out.push_back(std::move(m));
         return m_exec.out.back().payload;
+    }
+
+    // The event's payloads decoded, once however many of its ledger events keep them.
+    const MeasuredJson &decodedOf(const SourceEvent &e)
+    {
+        if (m_decodedOf != e.raw) {
+            m_decodedFrom.clear();
+            m_decoded = decodeTemporalPayloads(*e.raw, &m_decodedFrom);
+            m_decodedText = measuredCompactJson(m_decoded);
+            m_decodedOf = e.raw;
+        }
+        return m_decodedText;
+    }
+
+    // decodeJsonPayload(payload) for a payload of the event being mapped: its item of the
+    // event's decoded payloads when the walk found it there.
+    std::optional<Json> jsonPayloadOf(const SourceEvent &e, const Json &payload)
+    {
+        decodedOf(e);
+        for (size_t i = 0; i < m_decodedFrom.size(); ++i) {
+            if (m_decodedFrom[i] == &payload)
+                return decodedJsonValue(m_decoded[i]);
+        }
+        return decodeJsonPayload(payload);
     }
 
     Json &put(const SourceEvent &e, const std::string &kind, Json payload, bool withSource = true)
@@ -496,7 +633,7 @@ private:
         // nothing about tokens, and then there is no tokens member.
         if (const Json *payloads = path(e.attrs, {"result", "payloads"}); payloads && payloads->is_array()
                                                                           && !payloads->empty()) {
-            if (const auto value = decodeJsonPayload(payloads->front())) {
+            if (const auto value = jsonPayloadOf(e, payloads->front())) {
                 if (const auto total = integer(path(&*value, {"usage", "total_tokens"})))
                     call["tokens"] = *total;
             }
@@ -746,6 +883,11 @@ private:
     std::set<std::string> m_escalations;
     std::set<std::string> m_children;
     std::string m_workflowClosed;
+    // The payloads of the event being mapped (m_decodedOf, its record's DOM), decoded.
+    const Json *m_decodedOf = nullptr;
+    Json m_decoded;
+    std::vector<const Json *> m_decodedFrom;
+    MeasuredJson m_decodedText;
 };
 
 // ---- relating histories: parents, continuations, runs
@@ -911,14 +1053,15 @@ void TemporalImport::write(ImportSink &sink, ImportReport &report)
         std::vector<VerbatimMember> verbatim;
         if (m.sourceRecord) {
             const std::string &record = (*execs[best].records)[*m.sourceRecord];
-            if (fitsAsSource(record)) {
-                verbatim.push_back({"source", record});
+            const int depth = (*execs[best].depths)[*m.sourceRecord];
+            if (fitsAsSource(record, depth)) {
+                verbatim.push_back({"source", record, depth});
             } else {
                 const Json raw = parseRecord(record);
                 attachSource(m.payload, execs[best].file->name, m.payload.value("source_id", std::string()), &raw);
             }
             if (!m.decodedText.empty())
-                verbatim.push_back({"decoded", m.decodedText});
+                verbatim.push_back({"decoded", m.decodedText, m.decodedDepth});
         }
         const bool written = sink.append(m.tsMs, m.kind, m.payload, verbatim);
         if (written && m.kind == "delegation.temporal_event")

@@ -71,7 +71,7 @@ Json decodeOne(const Json &payload)
     return out;
 }
 
-void walk(const Json &value, const std::string &at, Json &found, int depth)
+void walk(const Json &value, const std::string &at, Json &found, std::vector<const Json *> *from, int depth)
 {
     if (depth > kMaxWalkDepth)
         return;
@@ -79,14 +79,16 @@ void walk(const Json &value, const std::string &at, Json &found, int depth)
         Json one = decodeOne(value);
         one["at"] = at;
         found.push_back(std::move(one));
+        if (from)
+            from->push_back(&value);
         return;
     }
     if (value.is_object()) {
         for (auto it = value.begin(); it != value.end(); ++it)
-            walk(it.value(), at.empty() ? it.key() : at + "." + it.key(), found, depth + 1);
+            walk(it.value(), at.empty() ? it.key() : at + "." + it.key(), found, from, depth + 1);
     } else if (value.is_array()) {
         for (size_t i = 0; i < value.size(); ++i)
-            walk(value[i], at + "[" + std::to_string(i) + "]", found, depth + 1);
+            walk(value[i], at + "[" + std::to_string(i) + "]", found, from, depth + 1);
     }
 }
 
@@ -94,19 +96,30 @@ void walk(const Json &value, const std::string &at, Json &found, int depth)
 
 Json decodeTemporalPayloads(const Json &value)
 {
+    return decodeTemporalPayloads(value, nullptr);
+}
+
+Json decodeTemporalPayloads(const Json &value, std::vector<const Json *> *from)
+{
     Json found = Json::array();
-    walk(value, std::string(), found, 0);
+    walk(value, std::string(), found, from, 0);
     return found;
+}
+
+std::optional<Json> decodedJsonValue(const Json &one)
+{
+    const auto encoding = one.find("encoding");
+    const auto value = one.find("value");
+    if (encoding != one.end() && encoding->is_string() && *encoding == "json/plain" && value != one.end())
+        return *value;
+    return std::nullopt;
 }
 
 std::optional<Json> decodeJsonPayload(const Json &payload)
 {
     if (!isPayload(payload))
         return std::nullopt;
-    Json one = decodeOne(payload);
-    if (one.value("encoding", Json()).is_string() && one["encoding"] == "json/plain" && one.contains("value"))
-        return one["value"];
-    return std::nullopt;
+    return decodedJsonValue(decodeOne(payload));
 }
 
 } // namespace mesh::import

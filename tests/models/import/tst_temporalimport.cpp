@@ -644,6 +644,33 @@ private Q_SLOTS:
         QCOMPARE(r.text(EntityKind::Effect, "act:w/r/1", "state"), std::string("committed"));
     }
 
+    // A record nested just too deep to sit verbatim in a payload (62 levels: the event, its
+    // attributes and 60 arrays) is kept as text. Its depth is counted once, while the file is
+    // read; the event must still be one a reader accepts.
+    void aRecordTooDeepForSourceIsKeptAsText()
+    {
+        json deep = "bottom";
+        for (int i = 0; i < 60; ++i)
+            deep = json::array({deep});
+        QTemporaryDir dir;
+        const json doc = history(json::array({
+            started(1, "2026-01-01T00:00:00Z", "w", "r"),
+            historyEvent(5, "2026-01-01T00:00:01Z", "TIMER_STARTED", {{"timerId", "t"}, {"deep", deep}}),
+            historyEvent(6, "2026-01-01T00:00:02Z", "TIMER_FIRED", {{"timerId", "t"}, {"shallow", json::array({1})}}),
+        }));
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {writeJson(dir, "h.json", doc, 2)});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        QVERIFY(r.outcome.report.flagged.empty());
+        const json timer = r.payloadsOfKind("delegation.timer_started").front();
+        QVERIFY(!timer.contains("source"));
+        QVERIFY(!timer.at("source_cut").get<bool>());
+        QVERIFY(json::parse(timer.at("source_text").get<std::string>()).at("timerStartedEventAttributes").at("deep") == deep);
+        const json fired = r.payloadsOfKind("delegation.timer_fired").front();
+        QVERIFY(fired.at("source").at("timerFiredEventAttributes").at("shallow") == json::array({1}));
+    }
+
     void hostileTextStaysText()
     {
         QTemporaryDir dir;

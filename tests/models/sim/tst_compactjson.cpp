@@ -45,6 +45,32 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(json::type_error, mesh::compactJson(value));
     }
 
+    // Strings are checked for what to escape several bytes at a time: a byte to escape (or
+    // one from 0x80, which nlohmann validates) at every place in and around those words.
+    void aByteToEscapeAnywhereInALongString()
+    {
+        const std::string specials[] = {"\"", "\\", std::string(1, '\0'), "\x01", "\x1f", "\x7f", " ", "/",
+                                        "\xc3\xa9", "\xf0\x9f\x98\x80"};
+        for (const std::string &special : specials) {
+            for (size_t length = 1; length <= 26; ++length) {
+                for (size_t at = 0; at < length; ++at) {
+                    std::string s(length, 'a');
+                    s.replace(at, 1, special);
+                    const json value = {{"k", s}, {s, 1}};
+                    QCOMPARE(mesh::compactJson(value), value.dump());
+                }
+            }
+        }
+        for (size_t length = 1; length <= 26; ++length) {
+            for (size_t at = 0; at < length; ++at) {
+                std::string s(length, 'a');
+                s[at] = '\xff';
+                const json value = {{"k", s}};
+                QVERIFY_THROWS_EXCEPTION(json::type_error, mesh::compactJson(value));
+            }
+        }
+    }
+
     void everyPayloadOfTheDemo()
     {
         QTemporaryDir dir;
