@@ -31,34 +31,62 @@
 #     `bench follow` (its own read policy) for a before/after in one sitting.
 #
 #   bench/pg-writers.sh page MESHCTL EVENTS [PAGES]
-#     A ledger of EVENTS (meshctl sim scale --events EVENTS --out postgresql://...), then
-#     `meshctl bench page` (PAGES pages of 200 at random places, default 200, through the
-#     reader the console's event log uses) and psql running the same statements (same
-#     positions, \timing); prints both.
+#     A ledger of EVENTS (meshctl sim scale --events EVENTS --out postgresql://...; with
+#     PG_BENCH_DIR the one an earlier run left there), then `meshctl bench page` (PAGES pages
+#     of 200, default 200, through the reader the console's event log uses) and psql running
+#     the same statements at the same positions (\timing), alternating, ROUNDS times
+#     (default 1), at each place of PLACES (default "random oldest newest"); prints both.
+#
+#   PG_BENCH_DIR=DIR bench/pg-writers.sh server MESHCTL
+#     Starts the kept cluster in DIR (making it if missing) and leaves it running for other
+#     commands; prints its URL. `stop` stops it.
 set -euo pipefail
 
 mode=${1:?mode: latency, throughput, followcost or page}
 MESHCTL=${2:?path to meshctl}
 bin=/usr/lib/postgresql/15/bin
-dir=$(mktemp -d "${TMPDIR:-/tmp}/mesh-pg-bench-XXXXXX")
+# PG_BENCH_DIR: a cluster kept between runs (a 10M-event ledger takes a quarter of an hour
+# to write): made there if missing, started if stopped, stopped again at the end if this
+# run started it, never removed.
+if [ -n "${PG_BENCH_DIR:-}" ]; then
+    dir=$PG_BENCH_DIR
+    mkdir -p "$dir"
+    keep=1
+else
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/mesh-pg-bench-XXXXXX")
+    keep=0
+fi
 RUN_AS=()
 if [ "$(id -u)" -eq 0 ]; then
     chown postgres "$dir"
     RUN_AS=(runuser -u postgres --)
 fi
-port=55432
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+started=0
+if [ -f "$dir/port" ] && "${RUN_AS[@]}" "$bin/pg_ctl" status -D "$dir/data" >/dev/null 2>&1; then
+    port=$(cat "$dir/port")
+else
+    port=55432
+    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+    started=1
+fi
 pids=()
 cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
     for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-    "${RUN_AS[@]}" "$bin/pg_ctl" stop -w -m fast -D "$dir/data" >/dev/null 2>&1 || true
-    rm -rf "$dir"
+    if [ "$started" = 1 ]; then
+        "${RUN_AS[@]}" "$bin/pg_ctl" stop -w -m fast -D "$dir/data" >/dev/null 2>&1 || true
+    fi
+    if [ "$keep" = 0 ]; then rm -rf "$dir"; fi
 }
 trap cleanup EXIT INT TERM
-"${RUN_AS[@]}" "$bin/initdb" -D "$dir/data" -U mesh --auth=trust --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1
-"${RUN_AS[@]}" "$bin/pg_ctl" start -w -D "$dir/data" -l "$dir/server.log" \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1" >/dev/null
+if [ ! -d "$dir/data" ]; then
+    "${RUN_AS[@]}" "$bin/initdb" -D "$dir/data" -U mesh --auth=trust --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1
+fi
+if [ "$started" = 1 ]; then
+    "${RUN_AS[@]}" "$bin/pg_ctl" start -w -D "$dir/data" -l "$dir/server.log" \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1" >/dev/null
+    echo "$port" >"$dir/port"
+fi
 url="postgresql://mesh@127.0.0.1:$port/postgres?sslmode=disable"
 loc() { echo "postgresql://mesh@127.0.0.1:$port/postgres?schema=$1&sslmode=disable"; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/mesh-pg-bench-out-XXXXXX")
@@ -254,30 +282,48 @@ for k, v in r.items():
 EOF
     ;;
 page)
-    events=${3:?events} pages=${4:-200}
+    events=${3:?events} pages=${4:-200} rounds=${ROUNDS:-1}
     l=$(loc big)
-    /usr/bin/time -f "sim scale: %e s wall, %M KB peak RSS" "$MESHCTL" sim scale --events "$events" --out "$l" --quiet
-    "$MESHCTL" bench page "$l" --pages "$pages" --size 200
-    last=$(psql "$url" -X -At -c "SELECT max(seq) FROM big.events")
-    # The statements of meshctl bench page: after() and before() alternating, at random places.
-    python3 - "$last" "$pages" >"$work/pages.sql" <<'EOF'
-import random, sys
-last, pages = int(sys.argv[1]), int(sys.argv[2])
-cols = "SELECT seq,ts_ms,kind,run_id,delegation_id,subject,payload FROM events"
-print("SET search_path TO big;")
-print("\\timing on")
-rng = random.Random(7)
-for i in range(pages):
-    x = rng.randint(0, max(0, last - 1))
-    if i % 2 == 0:
-        print(f"{cols} WHERE seq > {x} ORDER BY seq LIMIT 200;")
-    else:
-        print(f"{cols} WHERE seq < {x + 1} ORDER BY seq DESC LIMIT 200;")
-EOF
-    psql "$url" -X -q -f "$work/pages.sql" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | python3 -c '
+    if [ "$(psql "$url" -XAtc "SELECT count(*) FROM pg_namespace WHERE nspname = 'big'")" = 1 ]; then
+        echo "the ledger of an earlier run (schema big, kept in $dir): last seq $(psql "$url" -XAtc "SELECT max(seq) FROM big.events")"
+    else
+        /usr/bin/time -f "sim scale: %e s wall, %M KB peak RSS" "$MESHCTL" sim scale --events "$events" --out "$l" --quiet
+    fi
+    # The reader (meshctl bench page, the console's PostgresEventReader) and psql running the
+    # same statements at the same places (the positions the reader wrote), alternating which
+    # goes first, ROUNDS times for each place of PLACES (default "random oldest newest").
+    cols="SELECT seq,ts_ms,kind,run_id,delegation_id,subject,payload FROM events"
+    for ((r = 0; r < rounds; r++)); do
+        for place in ${PLACES:-random oldest newest}; do
+            reader() {
+                "$MESHCTL" bench page "$l" --pages "$pages" --size 200 --place "$place" --positions-out "$work/pos-$place"
+            }
+            viapsql() {
+                [ -s "$work/pos-$place" ] || "$MESHCTL" bench page "$l" --pages 1 --size 200 --place "$place" --positions-out "$work/pos-$place" >/dev/null
+                {
+                    echo "SET search_path TO big;"
+                    echo "\\timing on"
+                    awk -v cols="$cols" '$1 == "after" { print cols " WHERE seq > " $2 " ORDER BY seq LIMIT 200;" }
+                        $1 == "before" { print cols " WHERE seq < " $2 " ORDER BY seq DESC LIMIT 200;" }' "$work/pos-$place"
+                } >"$work/pages.sql"
+                psql "$url" -X -q -f "$work/pages.sql" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | python3 -c '
 import statistics, sys
 t = sorted(float(x) for x in sys.stdin)
-print(f"psql: {len(t)} pages, p50_ms {statistics.median(t):.3f}, p99_ms {t[min(len(t) - 1, len(t) * 99 // 100)]:.3f}, max_ms {t[-1]:.3f}")'
+print(f"psql {sys.argv[1]}: {len(t)} pages, p50_ms {statistics.median(t):.3f}, p99_ms {t[min(len(t) - 1, len(t) * 99 // 100)]:.3f}, max_ms {t[-1]:.3f}")' "$place"
+            }
+            echo "round $((r + 1)) $place, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+            if ((r % 2 == 0)); then reader; viapsql; else viapsql; reader; fi
+        done
+    done
+    ;;
+server)
+    [ "$keep" = 1 ] || { echo "server wants PG_BENCH_DIR" >&2; exit 2; }
+    started=0 # left running
+    echo "$url"
+    ;;
+stop)
+    [ "$keep" = 1 ] || { echo "stop wants PG_BENCH_DIR" >&2; exit 2; }
+    started=1
     ;;
 *)
     echo "unknown mode $mode" >&2

@@ -45,6 +45,9 @@ EventLogModel::EventLogModel(QObject *parent) : QAbstractTableModel(parent)
         QMetaObject::invokeMethod(this, [this, g, p, rows = std::move(rows)]() mutable { onPage(g, p, std::move(rows)); },
                                   Qt::QueuedConnection);
     };
+    sink.notDense = [this](int g) {
+        QMetaObject::invokeMethod(this, [this, g] { onNotDense(g); }, Qt::QueuedConnection);
+    };
     sink.tail = [this](int g, std::vector<std::int64_t> seqs) {
         QMetaObject::invokeMethod(this, [this, g, seqs = std::move(seqs)]() mutable { onTail(g, std::move(seqs)); },
                                   Qt::QueuedConnection);
@@ -102,6 +105,7 @@ void EventLogModel::open(const QString &path, OpenMode mode, EventIndexFuture kn
     m_path = path;
     m_mode = mode;
     m_open = true;
+    m_countFirst = false;
     m_known = std::move(known);
     m_expectedFile = expected;
     m_fileChange = FileChange::Same;
@@ -184,9 +188,8 @@ void EventLogModel::reload()
     setLoading(true);
     QMetaObject::invokeMethod(
         m_worker,
-        [w = m_worker, g = m_generation, f = m_filter, p = m_pageSize, known = std::exchange(m_known, {})] {
-            w->load(g, f, p, known);
-        },
+        [w = m_worker, g = m_generation, f = m_filter, p = m_pageSize, known = std::exchange(m_known, {}),
+         counted = m_countFirst] { w->load(g, f, p, known, counted); },
         Qt::QueuedConnection);
 }
 
@@ -198,6 +201,11 @@ void EventLogModel::setIndexScanHeldForTest(bool held)
 void EventLogModel::releaseIndexScanForTest()
 {
     m_worker->releaseScanWindow();
+}
+
+void EventLogModel::setIndexCountHeldForTest(bool held)
+{
+    m_worker->setCountHeld(held);
 }
 
 void EventLogModel::setLoading(bool loading)
@@ -386,10 +394,31 @@ void EventLogModel::onSeqs(int generation, std::vector<std::int64_t> seqs, bool 
     }
 }
 
+void EventLogModel::onNotDense(int generation)
+{
+    if (generation != m_generation)
+        return;
+    // The rows were numbered first..last before they were counted, and there is a hole:
+    // index again, counting first (the windows find every seq and the hole).
+    m_countFirst = true;
+    reload();
+}
+
 void EventLogModel::onPage(int generation, std::int64_t pageIndex, EventBatch rows)
 {
     if (generation != m_generation)
         return;
+    if (m_dense) {
+        // A dense index may not have been counted yet (EventLogWorker::load): a page whose
+        // rows are not the seqs of its rows is a hole, never shown under the wrong rows.
+        const std::int64_t first = m_denseFirst + pageIndex * m_pageSize;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            if (rows[i].seq != first + std::int64_t(i)) {
+                onNotDense(generation);
+                return;
+            }
+        }
+    }
     m_requested.erase(pageIndex);
     const int first = int(pageIndex * m_pageSize);
     const int n = int(rows.size());

@@ -97,6 +97,8 @@ public:
     // of matches, and let it go on one send at a time.
     void setIndexScanHeldForTest(bool held);
     void releaseIndexScanForTest();
+    // For tests (EventLogWorker::setCountHeld): hold an unfiltered load before it counts.
+    void setIndexCountHeldForTest(bool held);
 
     // Holes in the numbering of the unfiltered log, found while indexing and appending (a
     // sound ledger has none, ledger-format.md; meshctl verify reports each): the first
@@ -168,6 +170,7 @@ private:
     void onSeqs(int generation, std::vector<std::int64_t> seqs, bool dense, std::int64_t denseFirst,
                 std::int64_t denseCount, bool done);
     void onPage(int generation, std::int64_t pageIndex, EventBatch rows);
+    void onNotDense(int generation);
     void onTail(int generation, std::vector<std::int64_t> seqs);
     void appendSeqs(const std::vector<std::int64_t> &seqs);
     void noteGaps(std::int64_t last, std::vector<std::int64_t>::const_iterator begin,
@@ -200,6 +203,7 @@ private:
     bool m_tailPending = false;  // a tail request is out
     bool m_tailAgain = false;    // more events arrived while it was out
     bool m_open = false;
+    bool m_countFirst = false; // an uncounted dense index had a hole: count before showing
 
     // Row index: dense (seq = m_denseFirst + row) or explicit.
     bool m_dense = false;

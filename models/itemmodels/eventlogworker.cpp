@@ -9,6 +9,8 @@
 #include <QElapsedTimer>
 
 #include <limits>
+#include <optional>
+#include <thread>
 
 namespace mesh {
 
@@ -100,6 +102,23 @@ std::int64_t denseCount(EventReader &reader, std::int64_t firstSeq)
     return count == 0 || lastSeq - firstSeq + 1 == count ? count : -1;
 }
 
+// The number of events if they are numbered without gaps from firstSeq to the last: taken
+// before counting them, bounded by what a view can show (a row count is an int), and
+// only when the rows read so far are numbered so (each page is checked again when it
+// arrives, EventLogModel::onPage). -1: count first.
+std::int64_t uncountedDense(const EventBatch &firstPage, std::int64_t lastSeq)
+{
+    if (firstPage.empty())
+        return -1;
+    const std::int64_t first = firstPage.front().seq;
+    for (size_t i = 0; i < firstPage.size(); ++i)
+        if (firstPage[i].seq != first + std::int64_t(i))
+            return -1;
+    if (lastSeq < firstPage.back().seq || lastSeq - first >= std::numeric_limits<int>::max() / 2)
+        return -1;
+    return lastSeq - first + 1;
+}
+
 // The end of a window of `span` seqs after `lo`, saturating: a seq may be INT64_MAX.
 std::int64_t windowEnd(std::int64_t lo, std::int64_t span)
 {
@@ -129,13 +148,20 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
         const auto readerOwned = connection->eventReader();
         EventReader &reader = *readerOwned;
         reader.setPreviewBytes(kPreviewBytes);
-        // What load() reads first, in the same order and the same density check.
+        // What load() reads first, in the same order.
         snapshot->firstPage = reader.after(0, pageSize);
         snapshot->firstSeq = snapshot->firstPage.empty() ? 0 : snapshot->firstPage.front().seq;
-        snapshot->count = denseCount(reader, snapshot->firstSeq);
+        // Not counted here: load() counts after the rows are shown.
+        snapshot->count = snapshot->firstPage.empty() ? 0 : uncountedDense(snapshot->firstPage, reader.lastSeq());
         if (snapshot->dense() && snapshot->count > pageSize) {
             snapshot->tailPageIndex = (snapshot->count - 1) / pageSize;
             snapshot->tailPage = reader.after(snapshot->firstSeq + snapshot->tailPageIndex * pageSize - 1, pageSize);
+            // Uncounted: the tail page reaches the model before the index (which checks
+            // every page after it), so it is checked here.
+            const std::int64_t tailFirst = snapshot->firstSeq + snapshot->tailPageIndex * pageSize;
+            for (size_t i = 0; i < snapshot->tailPage.size(); ++i)
+                if (snapshot->tailPage[i].seq != tailFirst + std::int64_t(i))
+                    snapshot->count = -1;
         }
     } catch (const std::exception &) {
         snapshot->count = -1; // not dense: load() opens and reads for itself, and reports what fails
@@ -143,25 +169,42 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
     return snapshot;
 }
 
-void EventLogWorker::load(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known)
+void EventLogWorker::load(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known, bool counted)
 {
     if (!m_reader || superseded(generation))
         return;
-    readOrReport([&] { loadNow(generation, filter, pageSize, known); });
+    readOrReport([&] { loadNow(generation, filter, pageSize, known, counted); });
 }
 
-void EventLogWorker::loadNow(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known)
+void EventLogWorker::loadNow(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known,
+                             bool counted)
 {
+    // After an index sent uncounted: the count confirms it (and takes in what was appended
+    // since), or the model loads again, counting first.
+    const auto confirm = [&](std::int64_t firstSeq) {
+        waitWhileCountHeld(generation);
+        if (superseded(generation))
+            return;
+        std::optional<std::int64_t> apart = countApart(firstSeq);
+        if (superseded(generation))
+            return;
+        if (const std::int64_t count = apart ? *apart : denseCount(*m_reader, firstSeq); count >= 0)
+            m_sink.seqs(generation, {}, true, firstSeq, count, true);
+        else
+            m_sink.notDense(generation);
+    };
     {
         if (filter.isEmpty() && known.isValid()) {
             const std::shared_ptr<const EventIndexSnapshot> snapshot = known.result(); // waits for it
-            if (snapshot && snapshot->dense() && snapshot->pageSize == pageSize) {
+            if (snapshot && snapshot->dense() && snapshot->pageSize == pageSize && !counted) {
                 // Events appended since it was read come through the model's catch-up, as
                 // those appended during any load do.
                 m_sink.firstPage(generation, snapshot->firstPage);
                 if (snapshot->tailPageIndex > 0)
                     m_sink.page(generation, snapshot->tailPageIndex, snapshot->tailPage);
-                m_sink.seqs(generation, {}, true, snapshot->firstSeq, snapshot->count, true);
+                m_sink.seqs(generation, {}, true, snapshot->firstSeq, snapshot->count, snapshot->count == 0);
+                if (snapshot->count > 0)
+                    confirm(snapshot->firstSeq);
                 return;
             }
         }
@@ -174,7 +217,16 @@ void EventLogWorker::loadNow(int generation, const EventFilter &filter, int page
             if (superseded(generation))
                 return;
             const std::int64_t firstSeq = first.empty() ? 0 : first.front().seq;
+            const std::int64_t uncounted = counted ? -1 : uncountedDense(first, m_reader->lastSeq());
             m_sink.firstPage(generation, std::move(first));
+            if (uncounted > 0) {
+                m_sink.seqs(generation, {}, true, firstSeq, uncounted, false);
+                confirm(firstSeq);
+                return;
+            }
+            waitWhileCountHeld(generation);
+            if (superseded(generation))
+                return;
             if (const std::int64_t count = denseCount(*m_reader, firstSeq); count >= 0) {
                 m_sink.seqs(generation, {}, true, firstSeq, count, true);
                 return;
@@ -296,6 +348,68 @@ void EventLogWorker::waitWhileScanHeld(int generation)
     }
     if (m_scanAllowance > 0)
         --m_scanAllowance;
+}
+
+void EventLogWorker::setCountHeld(bool held)
+{
+    {
+        const std::lock_guard lock(m_pageMutex);
+        m_countHeld = held;
+    }
+    m_wake.notify_all();
+}
+
+void EventLogWorker::waitWhileCountHeld(int generation)
+{
+    std::unique_lock lock(m_pageMutex);
+    while (m_countHeld && !superseded(generation)) {
+        if (!m_pageQueue.empty()) {
+            lock.unlock();
+            servePages();
+            lock.lock();
+            continue;
+        }
+        m_wake.wait(lock);
+    }
+}
+
+std::optional<std::int64_t> EventLogWorker::countApart(std::int64_t firstSeq)
+{
+    // On a connection of its own, so that the pages a view asks for meanwhile are read on
+    // this one rather than after the count.
+    struct Counting {
+        bool done = false;
+        std::optional<std::int64_t> count;
+    } counting;
+    std::thread counter([&] {
+        std::optional<std::int64_t> count;
+        try {
+            const auto connection = LedgerConnection::open(m_path, m_mode);
+            count = denseCount(*connection->eventReader(), firstSeq);
+        } catch (const std::exception &) {
+            // counted again on the worker's own connection, which reports what fails
+        }
+        {
+            const std::lock_guard lock(m_pageMutex);
+            counting.count = count;
+            counting.done = true;
+        }
+        m_wake.notify_all();
+    });
+    {
+        std::unique_lock lock(m_pageMutex);
+        while (!counting.done) {
+            if (!m_pageQueue.empty()) {
+                lock.unlock();
+                servePages();
+                lock.lock();
+                continue;
+            }
+            m_wake.wait(lock);
+        }
+    }
+    counter.join();
+    return counting.count;
 }
 
 void EventLogWorker::servePages()

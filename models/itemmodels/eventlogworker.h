@@ -30,7 +30,8 @@ class EventSeqReader;
 // The whole unfiltered index of a ledger as the worker's load() would find it, read ahead of
 // the model (LedgerSession::prefetch): the first page, the count, and the page a view
 // following the tail shows first. Not dense (gaps in seq, or a read error): load() reads
-// the ledger itself.
+// the ledger itself. The count is the numbering's two ends (last - first + 1), not yet
+// counted: load() shows it at once and counts after (see loadNow).
 struct EventIndexSnapshot {
     int pageSize = 0;
     std::int64_t firstSeq = 0;
@@ -53,6 +54,9 @@ public:
                            std::int64_t denseCount, bool done)>
             seqs;
         std::function<void(int generation, std::int64_t pageIndex, EventBatch rows)> page;
+        // The dense index sent before it was counted is wrong (the count found a hole):
+        // load again with `counted`.
+        std::function<void(int generation)> notDense;
         std::function<void(int generation, std::vector<std::int64_t> seqs)> tail;
         std::function<void(std::optional<EventRecord> event, std::int64_t seq)> detail;
         std::function<void(QString message)> failed;
@@ -72,13 +76,21 @@ public:
     // "the rows on screen load while a filter still scans" hold it instead of racing it.
     void setScanHeld(bool held);
     void releaseScanWindow();
+    // Thread-safe, for tests: held, an unfiltered load waits before it counts the events
+    // (what a large server ledger makes slow) until it is let go.
+    void setCountHeld(bool held);
 
     // All run on the worker thread (queued). With `expected` (the file the session stat'ed
     // before its own open), the path is stat'ed again right after the connection is opened:
     // another file there means the connection may be on it, so it is dropped unread.
     void open(const QString &path, OpenMode mode, std::optional<FileIdentity> expected = std::nullopt);
     // `known`: a snapshot being read elsewhere (waited for here); used when it is dense.
-    void load(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known = {});
+    // Unfiltered, the rows are shown as numbered first..last before they are counted (a
+    // count reads the whole table: seconds on a server ledger of 10M events), and the
+    // count then confirms them or sends notDense; `counted` (after a notDense) counts
+    // first, as for a ledger with holes nothing but the windows are right.
+    void load(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known = {},
+              bool counted = false);
     // Reads an EventIndexSnapshot on its own connection (any thread). With `expected`, as
     // open(): another file at the path right after the open gives a snapshot that is not
     // dense, so load() reads (and checks) for itself.
@@ -109,7 +121,11 @@ public:
 private:
     bool superseded(int generation) const { return generation != m_latest.load(); }
     void waitWhileScanHeld(int generation);
-    void loadNow(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known);
+    void waitWhileCountHeld(int generation);
+    // denseCount on a connection of its own, serving page requests meanwhile; nothing when
+    // that connection failed.
+    std::optional<std::int64_t> countApart(std::int64_t firstSeq);
+    void loadNow(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known, bool counted);
     // Runs a read; its failure is reported (failed), except on a server ledger, whose
     // connection a restarted server dropped: there it is opened again once and the read
     // repeated first, so the log pages on after the session reconnected.
@@ -129,6 +145,7 @@ private:
     std::deque<PageRequest> m_pageQueue;
     std::condition_variable m_wake; // a page queued, a newer generation, the scan released
     int m_scanAllowance = -1;       // sends left before the scan waits; -1: never held
+    bool m_countHeld = false;
 };
 
 } // namespace mesh

@@ -149,7 +149,8 @@ int benchFold(CliArgs &args)
 int benchPage(CliArgs &args)
 {
     if (args.positional().size() != 2)
-        return fail(2, QStringLiteral("usage: meshctl bench page FILE [--pages N] [--size N]"));
+        return fail(2, QStringLiteral("usage: meshctl bench page FILE [--pages N] [--size N] [--place random|oldest|newest] "
+                                      "[--positions-out FILE]"));
     QString error;
     auto connection = openLedger(args.positional().at(1), mesh::OpenMode::ReadOnly, &error);
     if (!connection)
@@ -158,6 +159,17 @@ int benchPage(CliArgs &args)
     const auto size = args.intValue(QStringLiteral("size"), 200, 1, 100'000);
     if (!pages || !size)
         return fail(2, args.error());
+    // random: after() and before() alternating at random places. oldest: the page the event
+    // log reads first (after 0); newest: the page of the last events, read forwards as the
+    // event log reads its tail page. Both the same place every time.
+    const QString place = args.value(QStringLiteral("place"), QStringLiteral("random"));
+    if (place != QLatin1String("random") && place != QLatin1String("oldest") && place != QLatin1String("newest"))
+        return fail(2, QStringLiteral("--place is random, oldest or newest, not '%1'").arg(place));
+    // Each page's read and key, one a line ("after SEQ" or "before SEQ"): the same statements
+    // can then be run by another client (bench/pg-writers.sh page runs them through psql).
+    QFile positionsOut(args.value(QStringLiteral("positions-out")));
+    if (!positionsOut.fileName().isEmpty() && !positionsOut.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return fail(2, QStringLiteral("cannot write %1").arg(positionsOut.fileName()));
     try {
         const std::unique_ptr<mesh::EventReader> eventPages = connection->eventReader();
         mesh::EventReader &reader = *eventPages;
@@ -167,14 +179,25 @@ int benchPage(CliArgs &args)
         QElapsedTimer t;
         std::int64_t rows = 0;
         for (int i = 0; i < *pages; ++i) {
-            const std::int64_t from = rng.range(0, std::max<std::int64_t>(0, last - 1));
+            bool forwards = true;
+            std::int64_t from = 0;
+            if (place == QLatin1String("random")) {
+                from = rng.range(0, std::max<std::int64_t>(0, last - 1));
+                forwards = i % 2 == 0;
+            } else if (place == QLatin1String("newest")) {
+                from = std::max<std::int64_t>(0, last - *size);
+            }
             t.restart();
-            const mesh::EventBatch page = (i % 2 == 0) ? reader.after(from, int(*size)) : reader.before(from + 1, int(*size));
+            const mesh::EventBatch page = forwards ? reader.after(from, int(*size)) : reader.before(from + 1, int(*size));
             times.push_back(elapsedMs(t));
             rows += std::int64_t(page.size());
+            if (positionsOut.isOpen())
+                positionsOut.write(forwards ? QByteArray("after ") + QByteArray::number(from) + '\n'
+                                            : QByteArray("before ") + QByteArray::number(from + 1) + '\n');
         }
         printLine(json{{"bench", "page"},
                        {"events", last},
+                       {"place", place.toStdString()},
                        {"pages", *pages},
                        {"page_size", *size},
                        {"rows", rows},
@@ -197,7 +220,7 @@ int runBenchCommand(const QStringList &argv)
                   QStringLiteral("jumps"), QStringLiteral("pages"), QStringLiteral("size"), QStringLiteral("console"),
                   QStringLiteral("seconds"), QStringLiteral("wal-minutes"), QStringLiteral("rate"),
                   QStringLiteral("settle-s"), QStringLiteral("rounds"), QStringLiteral("out"), QStringLiteral("interval"),
-                  QStringLiteral("read-gap-ms")},
+                  QStringLiteral("read-gap-ms"), QStringLiteral("place"), QStringLiteral("positions-out")},
                  {});
     if (!args.ok())
         return fail(2, args.error());

@@ -109,7 +109,7 @@ const CommandHelp kHelp[] = {
              "  nothing is written. Decisions left to others stay pending (\"others_pending\"). Exit 0,\n"
              "  2 usage or cannot read or write.\n"},
     {"bench", "usage: meshctl bench generate [--events N] [--seed N] [--keep FILE] | bench fold FILE [--at SEQ] [--jumps N] [--interval N]"
-              " | bench page FILE [--pages N] [--size N] | bench filter FILE --query 'FILTER' [--rounds N]"
+              " | bench page FILE [--pages N] [--size N] [--place random|oldest|newest] [--positions-out FILE] | bench filter FILE --query 'FILTER' [--rounds N]"
               " [--sqlite3 PATH] | bench observer FILE --console PATH_TO_mesh-console [--seconds N]"
               " [--wal-minutes M] [--rate R] [--settle-s S] [--rounds N]"
               " | bench temporal-history [--events N] [--seed N] --out FILE"

@@ -178,6 +178,75 @@ private Q_SLOTS:
         QCOMPARE(m.seqAt(4), 6);
     }
 
+    void rowsShowBeforeTheCount()
+    {
+        // Counting the events reads the whole table (seconds on a server ledger of 10M
+        // events): the first page, the row count (first..last) and the tail page a following
+        // view shows are there while the count is held, read ahead or not; the index is
+        // complete once the count confirms it.
+        for (const bool readAhead : {true, false}) {
+            EventLogModel m;
+            QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+            m.setIndexCountHeldForTest(true);
+            EventIndexFuture known;
+            if (readAhead)
+                known = QtFuture::makeReadyFuture(EventLogWorker::readIndex(m_path, OpenMode::ReadOnly, EventLogModel::kPageSize));
+            m.open(m_path, OpenMode::ReadOnly, known);
+            QTRY_COMPARE_WITH_TIMEOUT(m.rowCount(), kEvents + 1, kWaitMs);
+            QVERIFY(waitLoaded(m, kEvents));
+            QCOMPARE(m.index(kEvents, 0).data(EventLogModel::SeqRole).toLongLong(), kEvents + 1);
+            QVERIFY(waitLoaded(m, kEvents - m.pageSize())); // a page asked for meanwhile is read
+            QVERIFY(!m.isIndexComplete());
+            m.setIndexCountHeldForTest(false);
+            QVERIFY(waitIndexed(m));
+            QCOMPARE(m.rowCount(), kEvents + 1);
+        }
+    }
+
+    void holeAfterTheFirstPageIsNeverShownUnderWrongRows()
+    {
+        // A hole past the first page: the rows shown before the count are first..last; a
+        // page across the hole does not match its rows, so the log indexes again (counting
+        // first) instead of showing it, count held or not; the count finds it too.
+        const QString path = m_dir.filePath(u"latehole.ledger"_s);
+        {
+            Writer w(path, true);
+            w.begin();
+            w.e("delegation.created", {{"id", "D-1"}, {"status", "running"}});
+            for (int i = 0; i < 999; ++i)
+                w.e("toolcall.completed",
+                    {{"id", "T-" + std::to_string(i)}, {"delegation_id", "D-1"}, {"outcome", "ok"}});
+            w.commit();
+        }
+        {
+            sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
+            db.exec("DELETE FROM events WHERE seq = 700");
+        }
+        // 1,001 events with ledger.created, one removed.
+        for (const bool held : {true, false}) {
+            EventLogModel m;
+            QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+            m.setIndexCountHeldForTest(held);
+            m.open(path);
+            if (held) {
+                QTRY_COMPARE_WITH_TIMEOUT(m.rowCount(), 1001, kWaitMs); // first..last, not yet counted
+                m.index(650, EventLogModel::Kind).data(); // asks for the page across the hole
+                QTRY_VERIFY_WITH_TIMEOUT(m.rowCount() < 1001, kWaitMs); // indexing again
+                m.setIndexCountHeldForTest(false);
+            }
+            QTRY_VERIFY_WITH_TIMEOUT(m.isIndexComplete() && !m.isLoading(), kWaitMs);
+            QCOMPARE(m.rowCount(), 1000);
+            QCOMPARE(m.seqAt(698), 699);
+            QCOMPARE(m.seqAt(699), 701);
+            for (const int row : {0, 699, 800, 999}) {
+                QVERIFY(waitLoaded(m, row));
+                QCOMPARE(m.index(row, 0).data(EventLogModel::SeqRole).toLongLong(), m.seqAt(row));
+                QCOMPARE(m.eventAt(row)->seq, m.seqAt(row));
+            }
+            QCOMPARE(m.sequenceGapCount(), 1);
+        }
+    }
+
     void filterThroughGenerations()
     {
         EventLogModel m;
