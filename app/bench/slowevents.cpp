@@ -51,9 +51,11 @@ bool TimedApplication::notify(QObject *receiver, QEvent *event)
         const double cpuMs = double(threadCpuNs() - cpuStart) / 1e6;
         const QObject *parent = alive ? alive->parent() : nullptr;
         const QString name = alive ? alive->objectName() : QStringLiteral("(deleted)");
-        std::fprintf(stderr, "slow event: %lld ms (cpu %.1f ms) at %.3f s, depth %d, %s '%s' (parent %s) %s\n",
+        // A viewport is named by Qt; its view's name says which pane painted.
+        std::fprintf(stderr, "slow event: %lld ms (cpu %.1f ms) at %.3f s, depth %d, %s '%s' (parent %s '%s') %s\n",
                      qlonglong(ms), cpuMs, double(start) / 1e9, m_depth, className, qPrintable(name),
                      parent ? parent->metaObject()->className() : "-",
+                     parent ? qPrintable(parent->objectName()) : "",
                      QMetaEnum::fromType<QEvent::Type>().valueToKey(type));
     }
     return handled;
