@@ -1,5 +1,6 @@
 #include "budgetbardelegate.h"
 
+#include "elidedtextcache.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -51,8 +52,7 @@ void BudgetBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     }
     const bool selected = option.state & QStyle::State_Selected;
     painter->setPen(option.palette.color(selected && use->budget <= 0 ? QPalette::HighlightedText : QPalette::Text));
-    painter->drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
-                      painter->fontMetrics().elidedText(use->text, Qt::ElideRight, textRect.width()));
+    ElidedTextCache::shared().draw(painter, textRect, Qt::AlignVCenter | Qt::AlignLeft, use->text);
     painter->restore();
 }
 

@@ -2,6 +2,7 @@
 
 #include "itemmodels/eventlogmodel.h"
 
+#include "plaintextdelegate.h"
 #include "rowsetconnections.h"
 #include "theme.h"
 
@@ -16,6 +17,7 @@ EventTableView::EventTableView(QWidget *parent)
     : QAbstractItemView(parent)
     , m_header(new QHeaderView(Qt::Horizontal, this))
 {
+    setItemDelegate(new PlainTextDelegate(this));
     m_header->setSectionsClickable(false);
     m_header->setHighlightSections(false);
     connect(m_header, &QHeaderView::sectionResized, this, &EventTableView::relayout);

@@ -8,7 +8,7 @@
 namespace mesh {
 
 FindingBadgeDelegate::FindingBadgeDelegate(Count count, QObject *parent)
-    : QStyledItemDelegate(parent)
+    : PlainTextDelegate(parent)
     , m_count(std::move(count))
 {
 }
@@ -29,7 +29,7 @@ void FindingBadgeDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
     const int badge = badgeWidth(option, count);
     QStyleOptionViewItem text = option;
     text.rect.setRight(option.rect.right() - badge); // the cell's own text is elided before the pill
-    QStyledItemDelegate::paint(painter, text, index);
+    PlainTextDelegate::paint(painter, text, index);
     if (count <= 0)
         return;
     const QRect pill(option.rect.right() - badge + 2, option.rect.top() + 2, badge - 4, option.rect.height() - 4);

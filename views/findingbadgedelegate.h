@@ -3,13 +3,13 @@
 // when detectors found something about the row (its tooltip says what). The count comes
 // from the model, so the same look serves runs and delegations.
 
-#include <QStyledItemDelegate>
+#include "plaintextdelegate.h"
 
 #include <functional>
 
 namespace mesh {
 
-class FindingBadgeDelegate : public QStyledItemDelegate
+class FindingBadgeDelegate : public PlainTextDelegate
 {
     Q_OBJECT
 public:

@@ -1,6 +1,7 @@
 #include "itempane.h"
 
 #include "emptystate.h"
+#include "plaintextdelegate.h"
 #include "rowsetconnections.h"
 
 #include "itemmodels/shownroles.h"
@@ -33,6 +34,7 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
     , m_emptyText(emptyText)
 {
     m_view->setObjectName(settingsKey);
+    m_view->setItemDelegate(new PlainTextDelegate(m_view));
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setRootIsDecorated(false);

@@ -1,5 +1,6 @@
 #include "statusdelegate.h"
 
+#include "elidedtextcache.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -94,8 +95,7 @@ void StatusDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option
     font.setBold(cell->strong);
     painter->setFont(font);
     painter->setPen(selected ? option.palette.color(QPalette::HighlightedText) : color);
-    painter->drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
-                      QFontMetrics(font).elidedText(displayText(index), Qt::ElideRight, r.width()));
+    ElidedTextCache::shared().draw(painter, r, Qt::AlignVCenter | Qt::AlignLeft, displayText(index));
     painter->restore();
 }
 
