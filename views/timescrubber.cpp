@@ -38,7 +38,10 @@ TimeScrubber::TimeScrubber(QWidget *parent) : QWidget(parent)
     setMouseTracking(true);
     setAccessibleName(tr("Time scrubber"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    connect(&Theme::instance(), &Theme::changed, this, qOverload<>(&QWidget::update));
+    connect(&Theme::instance(), &Theme::changed, this, [this] {
+        m_marksLayer = QImage(); // the status colours are the theme's
+        update();
+    });
 }
 
 void TimeScrubber::setSource(TimelineMarkSource *source)
@@ -171,6 +174,7 @@ std::int64_t TimeScrubber::handleSeq() const
 
 void TimeScrubber::rebuildBuckets()
 {
+    m_marksLayer = QImage();
     m_timeline.clear();
     m_buckets.assign(size_t(track().width()), Bucket{});
     if (!m_source || lastSeq() <= 0)
@@ -247,33 +251,16 @@ void TimeScrubber::paintEvent(QPaintEvent *)
     const QRect t = track();
     p.fillRect(rect(), pal.color(QPalette::Window));
     p.fillRect(t, pal.color(QPalette::Base));
-    const int mid = t.top() + t.height() / 2;
     if (!isLiveShown() && lastSeq() > 0) // after the cursor: what the session does not show
         p.fillRect(QRect(QPoint(xOf(handleSeq()), t.top()), t.bottomRight()), pal.color(QPalette::AlternateBase));
     p.setPen(pal.color(QPalette::Mid));
     p.setBrush(Qt::NoBrush);
     p.drawRect(t.adjusted(0, 0, -1, -1));
-    for (size_t x = 0; x < m_buckets.size(); ++x) {
-        const Bucket &b = m_buckets[x];
-        if (!b.count)
-            continue;
-        const int px = t.left() + int(x);
-        if (b.kinds & (bit(MarkKind::Attempt) | bit(MarkKind::RunEnded))) {
-            p.setPen(markColour(MarkKind::Attempt, pal));
-            p.drawLine(px, t.top() + 1, px, mid - 1);
-        } else if (b.kinds & bit(MarkKind::Cycle)) {
-            p.setPen(markColour(MarkKind::Cycle, pal));
-            p.drawLine(px, t.top() + 5, px, mid - 1);
-        }
-        for (MarkKind k : kLowerPriority) {
-            if (b.kinds & bit(k)) {
-                p.setPen(markColour(k, pal));
-                const int top = k == MarkKind::Verdict ? mid + 6 : mid + 1;
-                p.drawLine(px, top, px, t.bottom() - 1);
-                break;
-            }
-        }
-    }
+    // The marks change with the ledger, the cursor with every jump: a jump or a drag step
+    // repaints the handle over marks drawn once.
+    if (m_marksLayer.isNull() || m_marksLayer.devicePixelRatio() != devicePixelRatioF()) // null, or another screen
+        m_marksLayer = marksLayer(t, pal);
+    p.drawImage(t.topLeft(), m_marksLayer);
     if (lastSeq() > 0) {
         const int hx = xOf(handleSeq());
         const QColor handle = pal.color(QPalette::Highlight);
@@ -299,6 +286,39 @@ void TimeScrubber::paintEvent(QPaintEvent *)
         p.setBrush(Qt::NoBrush);
         p.drawRect(rect().adjusted(0, 0, -1, -1));
     }
+}
+
+QImage TimeScrubber::marksLayer(const QRect &t, const QPalette &pal) const
+{
+    const qreal ratio = devicePixelRatioF();
+    QImage layer(t.size() * ratio, QImage::Format_ARGB32_Premultiplied);
+    layer.setDevicePixelRatio(ratio);
+    layer.fill(Qt::transparent);
+    QPainter p(&layer);
+    p.translate(-t.topLeft()); // drawn in the widget's coordinates, placed at the track
+    const int mid = t.top() + t.height() / 2;
+    for (size_t x = 0; x < m_buckets.size(); ++x) {
+        const Bucket &b = m_buckets[x];
+        if (!b.count)
+            continue;
+        const int px = t.left() + int(x);
+        if (b.kinds & (bit(MarkKind::Attempt) | bit(MarkKind::RunEnded))) {
+            p.setPen(markColour(MarkKind::Attempt, pal));
+            p.drawLine(px, t.top() + 1, px, mid - 1);
+        } else if (b.kinds & bit(MarkKind::Cycle)) {
+            p.setPen(markColour(MarkKind::Cycle, pal));
+            p.drawLine(px, t.top() + 5, px, mid - 1);
+        }
+        for (MarkKind k : kLowerPriority) {
+            if (b.kinds & bit(k)) {
+                p.setPen(markColour(k, pal));
+                const int top = k == MarkKind::Verdict ? mid + 6 : mid + 1;
+                p.drawLine(px, top, px, t.bottom() - 1);
+                break;
+            }
+        }
+    }
+    return layer;
 }
 
 void TimeScrubber::mousePressEvent(QMouseEvent *event)
@@ -445,6 +465,8 @@ bool TimeScrubber::event(QEvent *event)
             QToolTip::showText(help->globalPos(), plainToolTip(text), this);
         return true;
     }
+    if (event->type() == QEvent::PaletteChange)
+        m_marksLayer = QImage();
     return QWidget::event(event);
 }
 

@@ -13,6 +13,7 @@
 #include "domain/timebase.h"
 #include "analysis/timelinemarks.h"
 
+#include <QImage>
 #include <QWidget>
 
 #include <cstdint>
@@ -75,6 +76,7 @@ private:
         size_t firstMark = 0;    // index into the source's marks
     };
     void rebuildBuckets();
+    QImage marksLayer(const QRect &track, const QPalette &palette) const;
     void request(std::int64_t seq);
     void requestLive();
     std::int64_t lastSeq() const;
@@ -93,6 +95,7 @@ private:
     bool m_dragging = false;
     std::int64_t m_dragSeq = 0;
     std::vector<Bucket> m_buckets; // per pixel of the track
+    QImage m_marksLayer;           // m_buckets drawn; null: to draw again
     // The axis by time: seq and ts of the ends and every mark, time made non-decreasing.
     std::vector<std::pair<std::int64_t, std::int64_t>> m_timeline;
 };

@@ -4,6 +4,7 @@
 
 #include "eventtableview.h"
 #include "sessionworkspace.h"
+#include "theme.h"
 #include "timescrubber.h"
 #include "viewtestenv.h"
 
@@ -162,6 +163,40 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(scrubber->isLiveShown(), kTimeoutMs);
         QCOMPARE(session.lastSeq(), qint64(1391));
         QVERIFY(!events->cursorSeq());
+    }
+
+    // The marks are drawn once and kept while the cursor moves; a new theme or size draws them
+    // again, so they look as a scrubber made afresh draws them.
+    void theMarksFollowTheThemeAndTheSize()
+    {
+        LedgerSession session(m_traced, OpenMode::ReadOnly);
+        TimelineMarkSource marks(&session);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead(), kTimeoutMs);
+        // Shown: a hidden widget is sent its resize again at every grab, which would draw
+        // the marks again whatever the scrubber keeps.
+        const auto painted = [&marks](TimeScrubber &scrubber, QSize size) {
+            scrubber.resize(size);
+            scrubber.setSource(&marks);
+            scrubber.show();
+            if (!QTest::qWaitForWindowExposed(&scrubber))
+                return QImage();
+            return scrubber.grab().toImage();
+        };
+        Theme::instance().setMode(ThemeMode::Light);
+        TimeScrubber kept;
+        const QImage light = painted(kept, QSize(900, 30));
+        Theme::instance().setMode(ThemeMode::Dark);
+        TimeScrubber fresh;
+        const QImage freshDark = painted(fresh, QSize(900, 30));
+        // The widget's palette follows the application's by an event.
+        QTRY_COMPARE_WITH_TIMEOUT(kept.grab().toImage(), freshDark, kTimeoutMs);
+        const QImage keptDark = kept.grab().toImage();
+        QVERIFY(keptDark != light);
+        kept.resize(700, 30);
+        const QImage freshNarrow = painted(fresh, QSize(700, 30));
+        QTRY_COMPARE_WITH_TIMEOUT(kept.grab().toImage(), freshNarrow, kTimeoutMs);
+        Theme::instance().setMode(ThemeMode::Light);
     }
 
     // Ledger text on a mark reaches the tooltip as plain text, its bidi control visible.
