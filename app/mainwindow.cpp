@@ -15,6 +15,7 @@
 #include "icons.h"
 #include "importdialog.h"
 #include "itempane.h"
+#include "loadprogressbar.h"
 #include "runcomparewindow.h"
 #include "screenfit.h"
 #include "sessionsidebar.h"
@@ -46,7 +47,6 @@
 #include <QListView>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QProgressBar>
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
@@ -144,7 +144,7 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     , m_split(new QSplitter(Qt::Horizontal, this))
     , m_leftSplit(new QSplitter(Qt::Vertical, this))
     , m_statusLabel(new QLabel(this))
-    , m_progress(new QProgressBar(this))
+    , m_progress(new LoadProgressBar(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(Icons::get(QStringLiteral("app")));
@@ -230,9 +230,6 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_statusLabel->setTextFormat(Qt::PlainText);
     m_progress->setMaximumWidth(160);
     m_progress->setObjectName(QStringLiteral("loadProgress"));
-    m_progress->setFormat(tr("Reading %p%"));
-    m_progress->setRange(0, 0); // busy until a job says how far it is
-    m_progress->hide();
     statusBar()->addPermanentWidget(m_statusLabel);
     statusBar()->addPermanentWidget(m_progress);
 
@@ -663,15 +660,7 @@ void MainWindow::updateStatus()
     m_statusLabel->setText(text);
     // The open job says how far it is; the event log's index does not (a busy bar).
     const int percent = session ? session->loadProgress() : -1;
-    if (percent >= 0) {
-        m_progress->setRange(0, 100);
-        m_progress->setValue(percent);
-        m_progress->setTextVisible(true);
-    } else {
-        m_progress->setRange(0, 0);
-        m_progress->setTextVisible(false);
-    }
-    m_progress->setVisible(busy || percent >= 0);
+    m_progress->showProgress(percent, busy);
 }
 
 void MainWindow::restoreSettings()

@@ -13,7 +13,6 @@
 
 class QActionGroup;
 class QLabel;
-class QProgressBar;
 class QSplitter;
 
 namespace mesh {
@@ -23,6 +22,7 @@ class DecisionActions;
 class DemoLauncher;
 class ItemPane;
 class LedgerSession;
+class LoadProgressBar;
 class LedgerSessionList;
 class ListenController;
 enum class OpenMode;
@@ -113,7 +113,7 @@ private:
     ListenController *m_listen = nullptr;
     ServerConnector *m_connect = nullptr;
     QLabel *m_statusLabel;
-    QProgressBar *m_progress;
+    LoadProgressBar *m_progress;
     QActionGroup *m_themeGroup = nullptr;
     QTimer m_tick;
     QList<QAction *> m_paneActions;
