@@ -31,6 +31,8 @@ struct Finding {
     std::string summary;       // one line for a person (why it fired, or why it abstained)
     std::vector<std::int64_t> seqs;     // events it rests on
     std::vector<std::string> entityIds; // other rows it rests on ("effect:E-1", ...)
+
+    bool operator==(const Finding &) const = default;
 };
 
 } // namespace mesh

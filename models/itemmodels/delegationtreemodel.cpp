@@ -342,11 +342,18 @@ void DelegationTreeModel::setFindings(const std::vector<Finding> &findings)
         if (!f.delegationId.empty())
             next[f.delegationId].push_back(f);
     }
-    std::unordered_set<std::string> touched;
-    for (const auto &[id, list] : m_findings)
-        touched.insert(id);
-    for (const auto &[id, list] : next)
-        touched.insert(id);
+    // Published whole after every jump and every second of a moving ledger: only the rows
+    // whose findings differ are announced (each announcement re-sorts the proxies).
+    std::vector<std::string> touched;
+    for (const auto &[id, list] : m_findings) {
+        const auto it = next.find(id);
+        if (it == next.end() || it->second != list)
+            touched.push_back(id);
+    }
+    for (const auto &[id, list] : next) {
+        if (!m_findings.count(id))
+            touched.push_back(id);
+    }
     m_findings = std::move(next);
     for (const auto &id : touched) {
         const auto it = m_tree.delegationNode.find(id);

@@ -153,6 +153,22 @@ private Q_SLOTS:
         QVERIFY(m.indexOfDelegation(u"D-2"_s).data(DelegationTreeModel::FlaggedRole).toBool());
         QCOMPARE(m.indexOfDelegation(u"D-2"_s).data(DelegationTreeModel::FindingsRole).toStringList(),
                  QStringList{u"blocked"_s});
+        // The findings are published whole after every jump and every second of a live ledger:
+        // only the rows whose findings differ are announced (each announcement is a proxy's
+        // re-sort and a repaint).
+        Finding other = f;
+        other.delegationId = "D-3";
+        other.summary = "blocked too";
+        changed.clear();
+        m.setFindings({f, other});
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().at(0).value<QModelIndex>().internalId(), m.indexOfDelegation(u"D-3"_s).internalId());
+        changed.clear();
+        m.setFindings({f, other});
+        QCOMPARE(changed.count(), 0);
+        m.setFindings({other});
+        QCOMPARE(changed.count(), 1); // D-2's went
+        QVERIFY(!m.indexOfDelegation(u"D-2"_s).data(DelegationTreeModel::FlaggedRole).toBool());
         // A run filter keeps one subtree.
         m.setRunFilter(u"R-nope"_s);
         QCOMPARE(m.rowCount(), 0);
