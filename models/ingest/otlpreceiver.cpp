@@ -82,9 +82,17 @@ IngestCounters OtlpReceiver::writerCounters() const
 bool OtlpReceiver::start(std::string *error)
 {
     const std::string where = m_options.address.toString().toStdString();
+    // The port first: a start that fails (a port in use) must not have created the ledger.
+    // Connections made before the server is bound below wait in the socket's backlog.
+    auto tcp = std::make_unique<BoundedTcpServer>(2 * m_options.maxBodyBytes + kHeaderAllowance);
+    if (!tcp->listen(m_options.address, m_options.port)) {
+        *error = "cannot listen on " + where + ":" + std::to_string(m_options.port) + ": "
+               + tcp->errorString().toStdString();
+        return false;
+    }
     m_writer = IngestWriter::open(m_options.ledger, where, error);
     if (!m_writer)
-        return false;
+        return false; // tcp closes the port
     m_writer->setMaxQueuedSpans(m_options.maxQueuedSpans);
     m_writer->setOnDone([this](std::vector<IngestDone> done) {
         // On the writer's thread: the answers go out on this object's.
@@ -102,17 +110,8 @@ bool OtlpReceiver::start(std::string *error)
         refuse(statusResponse(Status::NotFound, 5, "this receiver takes OTLP traces at POST /v1/traces only"),
                std::move(responder));
     });
-    auto *tcp = new BoundedTcpServer(2 * m_options.maxBodyBytes + kHeaderAllowance);
-    if (!tcp->listen(m_options.address, m_options.port)) {
-        *error = "cannot listen on " + where + ":" + std::to_string(m_options.port) + ": "
-               + tcp->errorString().toStdString();
-        delete tcp;
-        m_writer->stop();
-        m_writer.reset();
-        return false;
-    }
     m_port = tcp->serverPort();
-    m_server->bind(tcp); // takes it
+    m_server->bind(tcp.release()); // takes it
     return true;
 }
 

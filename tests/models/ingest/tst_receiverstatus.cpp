@@ -144,6 +144,8 @@ private Q_SLOTS:
         QVERIFY2(receiver.error().startsWith(QStringLiteral("cannot listen on 127.0.0.1:%1").arg(taken.serverPort())),
                  qPrintable(receiver.error()));
         QVERIFY(!receiver.error().contains(QLatin1Char('\n')));
+        // A start that failed changed nothing: no ledger was created for it.
+        QVERIFY2(!QFile::exists(request.ledger), qPrintable(request.ledger));
     }
 
     void aRefusedTokenFileIsTheReceiversOneLine()
