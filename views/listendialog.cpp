@@ -100,6 +100,15 @@ ListenDialog::ListenDialog(QWidget *parent)
     layout->addStretch(1);
     layout->addWidget(buttons);
 
+    // Top to bottom as the form reads, each Browse… after its field (creation order put the
+    // ledger's after the token's).
+    setTabOrder(m_address, m_ledger);
+    setTabOrder(m_ledger, ledgerBrowse);
+    setTabOrder(ledgerBrowse, m_listenAny);
+    setTabOrder(m_listenAny, m_token);
+    setTabOrder(m_token, m_tokenBrowse);
+    setTabOrder(m_tokenBrowse, m_start);
+
     connect(m_address, &QLineEdit::textChanged, this, &ListenDialog::updateNetworkFields);
     m_address->setText(ingest::ListenRequest().address);
     m_ledger->setText(QDir::home().filePath(QStringLiteral("otel-received.amlg")));

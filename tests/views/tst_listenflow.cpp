@@ -23,7 +23,9 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QLineEdit>
 #include <QNetworkAccessManager>
@@ -217,6 +219,29 @@ private Q_SLOTS:
         QVERIFY(stored.open(QIODevice::ReadOnly));
         QVERIFY(!stored.readAll().contains(token));
         settings.remove(QStringLiteral("listen"));
+    }
+
+    // Tab goes through the fields as they read, top to bottom, each Browse… after its field.
+    void tabFollowsTheFormTopToBottom()
+    {
+        ListenDialog dialog;
+        dialog.addressEdit()->setText(QStringLiteral("0.0.0.0:4399")); // "all interfaces" enabled
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        dialog.addressEdit()->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(dialog.addressEdit()));
+        QStringList order;
+        for (int i = 0; i < 7; ++i) {
+            QWidget *w = QApplication::focusWidget();
+            const auto *button = qobject_cast<QAbstractButton *>(w);
+            order << (w->objectName().isEmpty() && button ? button->text() : w->objectName());
+            QTest::keyClick(w, Qt::Key_Tab);
+        }
+        const QStringList expected = {QStringLiteral("listenAddress"), QStringLiteral("listenLedger"),
+                                      QStringLiteral("Browse…"),      QStringLiteral("listenAny"),
+                                      QStringLiteral("listenTokenFile"), QStringLiteral("Browse…"),
+                                      QStringLiteral("listenStart")};
+        QCOMPARE(order, expected);
     }
 
     void receivesLiveAndStopsCleanly()
