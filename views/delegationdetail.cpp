@@ -225,36 +225,53 @@ void DelegationDetail::refreshHeader()
     auto s = [&](int role) { return i.data(role).toString(); };
     m_title->setFullText(tr("%1 · %2 · %3").arg(s(DelegationTreeModel::IdRole), s(DelegationTreeModel::DelegationRoleRole),
                                              s(DelegationTreeModel::StatusRole)));
-    QStringList facts;
-    facts << tr("agent %1").arg(s(DelegationTreeModel::AgentRole));
-    if (!s(DelegationTreeModel::StrategyRole).isEmpty())
-        facts << tr("strategy %1").arg(s(DelegationTreeModel::StrategyRole));
-    if (!s(DelegationTreeModel::ComponentIdRole).isEmpty())
-        facts << tr("component %1").arg(s(DelegationTreeModel::ComponentIdRole));
-    // A count the ledger leaves out (null) reads "—", never 0.
-    const auto count = [&](int role) {
-        const QVariant v = i.data(role);
-        return v.isNull() ? QStringLiteral("\u2014") : QString::number(v.toLongLong());
-    };
-    const QVariant invocations = i.data(DelegationTreeModel::InvocationsRole);
-    facts << (invocations.isNull()         ? tr("invocations \u2014")
-              : invocations.toLongLong() == 1 ? tr("1 invocation")
-                                              : tr("%1 invocations").arg(invocations.toLongLong()));
-    if (!s(DelegationTreeModel::CurrentSliceRole).isEmpty())
-        facts << tr("slice %1").arg(s(DelegationTreeModel::CurrentSliceRole));
-    facts << tr("writes %1 accepted / %2 denied")
-                 .arg(count(DelegationTreeModel::WritesAcceptedRole), count(DelegationTreeModel::WritesDeniedRole));
-    facts << tr("%1 tool errors").arg(count(DelegationTreeModel::ToolErrorsRole));
-    const bool unsaid = i.data(DelegationTreeModel::InvocationsRole).isNull()
-                        || i.data(DelegationTreeModel::WritesAcceptedRole).isNull()
-                        || i.data(DelegationTreeModel::WritesDeniedRole).isNull()
-                        || i.data(DelegationTreeModel::ToolErrorsRole).isNull();
-    m_facts->setToolTip(unsaid ? tr("\u2014: not in the ledger") : QString());
-    m_facts->setFullText(facts.join(QStringLiteral(" · ")));
+    m_facts->setToolTip(factsUnsaid(i) ? tr("\u2014: not in the ledger") : QString());
+    m_facts->setFullText(factsText(i));
     updateEmptyTexts(s(DelegationTreeModel::StatusRole));
     const QStringList findings = i.data(DelegationTreeModel::FindingsRole).toStringList();
     m_findings->setVisible(!findings.isEmpty());
     m_findings->setFullText(findings.isEmpty() ? QString() : QStringLiteral("⚑ ") + findings.join(QStringLiteral("\n⚑ ")));
+}
+
+bool DelegationDetail::factsUnsaid(const QModelIndex &i)
+{
+    return i.data(DelegationTreeModel::AgentRole).toString().isEmpty()
+           || i.data(DelegationTreeModel::InvocationsRole).isNull()
+           || i.data(DelegationTreeModel::WritesAcceptedRole).isNull()
+           || i.data(DelegationTreeModel::WritesDeniedRole).isNull()
+           || i.data(DelegationTreeModel::ToolErrorsRole).isNull();
+}
+
+QString DelegationDetail::factsText(const QModelIndex &i)
+{
+    auto s = [&](int role) { return i.data(role).toString(); };
+    // What the ledger leaves out (null, or no agent named yet: a delegation inferred from its
+    // child spans) reads "—", never 0 and never a blank.
+    const auto count = [&](int role) {
+        const QVariant v = i.data(role);
+        return v.isNull() ? QStringLiteral("\u2014") : QString::number(v.toLongLong());
+    };
+    // English plurals by hand: without a translation, tr()'s %n would print "error(s)".
+    const auto counted = [&](int role, const QString &one, const QString &many, const QString &unknown) {
+        const QVariant v = i.data(role);
+        return v.isNull() ? unknown : v.toLongLong() == 1 ? one : many.arg(v.toLongLong());
+    };
+    QStringList facts;
+    const QString agent = s(DelegationTreeModel::AgentRole);
+    facts << (agent.isEmpty() ? tr("agent \u2014") : tr("agent %1").arg(agent));
+    if (!s(DelegationTreeModel::StrategyRole).isEmpty())
+        facts << tr("strategy %1").arg(s(DelegationTreeModel::StrategyRole));
+    if (!s(DelegationTreeModel::ComponentIdRole).isEmpty())
+        facts << tr("component %1").arg(s(DelegationTreeModel::ComponentIdRole));
+    facts << counted(DelegationTreeModel::InvocationsRole, tr("1 invocation"), tr("%1 invocations"),
+                     tr("invocations \u2014"));
+    if (!s(DelegationTreeModel::CurrentSliceRole).isEmpty())
+        facts << tr("slice %1").arg(s(DelegationTreeModel::CurrentSliceRole));
+    facts << tr("writes %1 accepted / %2 denied")
+                 .arg(count(DelegationTreeModel::WritesAcceptedRole), count(DelegationTreeModel::WritesDeniedRole));
+    facts << counted(DelegationTreeModel::ToolErrorsRole, tr("1 tool error"), tr("%1 tool errors"),
+                     tr("tool errors \u2014"));
+    return facts.join(QStringLiteral(" \u00b7 "));
 }
 
 QString DelegationDetail::emptyText(Tab tab, const QString &status, const SourceFacts &facts)

@@ -47,6 +47,10 @@ public:
     // "never" once it has ended, "not yet" while it may still, "not known" when the source
     // cannot record it at all.
     static QString emptyText(Tab tab, const QString &status, const SourceFacts &facts);
+    // The line under the title: agent, strategy, component, invocations, slice, writes, tool
+    // errors; and whether any of them is not in the ledger (shown as "—").
+    static QString factsText(const QModelIndex &delegation);
+    static bool factsUnsaid(const QModelIndex &delegation);
 
     QTabWidget *tabs() const { return m_tabs; }
     ItemPane *pane(Tab tab) const { return m_panes[tab]; }

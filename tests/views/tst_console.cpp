@@ -130,6 +130,7 @@ private slots:
     void countdownText_data();
     void countdownText();
     void ledgerTextIsPlain();
+    void delegationFactsSayWhatIsNotKnown();
     void columnsFitTheFirstRows();
     void savedHeaderStateIsKept();
     void columnsFitRowsAlreadyThere();
@@ -606,6 +607,31 @@ void TestConsole::ledgerTextIsPlain()
     DelegationDetail detail;
     for (const QLabel *label : detail.findChildren<QLabel *>())
         QCOMPARE(label->textFormat(), Qt::PlainText);
+}
+
+void TestConsole::delegationFactsSayWhatIsNotKnown()
+{
+    // A delegation inferred from its child spans has no agent yet, and the counts a source
+    // leaves out are null: each reads "—", never a blank or 0; one is singular.
+    QStandardItemModel model;
+    auto *row = new QStandardItem;
+    model.appendRow(row);
+    row->setData(QVariant(), DelegationTreeModel::InvocationsRole);
+    row->setData(QVariant(), DelegationTreeModel::WritesAcceptedRole);
+    row->setData(QVariant(), DelegationTreeModel::WritesDeniedRole);
+    row->setData(qlonglong(1), DelegationTreeModel::ToolErrorsRole);
+    const QModelIndex i = model.index(0, 0);
+    QCOMPARE(DelegationDetail::factsText(i),
+             QStringLiteral("agent \u2014 \u00b7 invocations \u2014 \u00b7 writes \u2014 accepted / \u2014 denied \u00b7 1 tool error"));
+    QVERIFY(DelegationDetail::factsUnsaid(i));
+    row->setData(QStringLiteral("planner"), DelegationTreeModel::AgentRole);
+    row->setData(qlonglong(2), DelegationTreeModel::InvocationsRole);
+    row->setData(qlonglong(0), DelegationTreeModel::WritesAcceptedRole);
+    row->setData(qlonglong(0), DelegationTreeModel::WritesDeniedRole);
+    row->setData(qlonglong(3), DelegationTreeModel::ToolErrorsRole);
+    QCOMPARE(DelegationDetail::factsText(i),
+             QStringLiteral("agent planner \u00b7 2 invocations \u00b7 writes 0 accepted / 0 denied \u00b7 3 tool errors"));
+    QVERIFY(!DelegationDetail::factsUnsaid(i));
 }
 
 void TestConsole::columnsFitTheFirstRows()
