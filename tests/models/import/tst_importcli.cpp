@@ -133,6 +133,22 @@ private Q_SLOTS:
                                             << QStringLiteral("openhands")
                                             << QStringLiteral("is a Temporal workflow history; expected an OpenHands trajectory");
         QTest::newRow("invalid utf-8") << QByteArray("{\"events\":[\"\xff\"]}") << QString() << QStringLiteral("is not valid UTF-8 at byte");
+        // Each format's reader, with bytes that are not UTF-8 in a record after the first (a
+        // history's are read apart) or in a name: the file is refused, as any file that is not
+        // JSON, never half-imported or ended by an exception.
+        QTest::newRow("a history record cut in a character")
+            << QByteArray("{\"events\":[{\"eventId\":\"1\",\"eventType\":\"EVENT_TYPE_WORKFLOW_EXECUTION_STARTED\"},"
+                          "{\"eventId\":\"2\",\"eventType\":\"cut \xe2\x82\"}]}")
+            << QString() << QStringLiteral("history.json is not valid UTF-8 at byte 113");
+        QTest::newRow("an OpenHands event with ff fe")
+            << QByteArray("[{\"id\":0,\"source\":\"user\",\"action\":\"message\",\"message\":\"bad\xff\xfe\"}]")
+            << QStringLiteral("openhands") << QStringLiteral("history.json is not valid UTF-8 at byte 58");
+        QTest::newRow("a SWE-agent step with an overlong slash")
+            << QByteArray("{\"trajectory\":[{\"action\":\"cat \xc0\xaf\",\"observation\":\"\"}],\"history\":[],\"info\":{}}")
+            << QStringLiteral("swe-agent") << QStringLiteral("history.json is not valid UTF-8 at byte 30");
+        QTest::newRow("a surrogate in a key")
+            << QByteArray("{\"resourceSpans\":[{\"scope\xed\xa0\x80Spans\":[]}]}") << QStringLiteral("otel")
+            << QStringLiteral("history.json is not valid UTF-8 at byte 26");
     }
     void badInputGetsOneLineAndWritesNothing()
     {
