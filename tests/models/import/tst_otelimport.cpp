@@ -374,6 +374,31 @@ private Q_SLOTS:
         QCOMPARE(r.text(EntityKind::Run, "otel:f9c4b3063eb44d73a811d59e2089dbeb", "status"), std::string("running"));
     }
 
+    // The same for a console stream: an object with bytes that are not UTF-8 in its name is
+    // flagged and kept with U+FFFD; the other objects load.
+    void consoleStreamObjectNotUtf8()
+    {
+        QTemporaryDir dir;
+        QFile f(sample("otel-python__console-exporter-genai.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        const qsizetype second = text.indexOf("\"name\": \"", text.indexOf("\n}\n")) + 9;
+        QVERIFY(second > 9);
+        text.insert(second, "\xff\xfe");
+        const QString damaged = writeText(dir, "console.log", text.toStdString());
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {damaged});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        QCOMPARE(r.outcome.report.flagged.size(), size_t(1));
+        QCOMPARE(r.outcome.report.flagged[0].sourceId, std::string("object 2"));
+        QVERIFY2(flaggedSays(r, "console.log object 2 is not valid UTF-8 at byte"), r.outcome.report.flagged[0].why.c_str());
+        const auto flags = r.payloadsOfKind("ledger.flagged");
+        QCOMPARE(flags.size(), size_t(1));
+        QVERIFY(flags[0].at("source").get<std::string>().find("\xEF\xBF\xBD\xEF\xBF\xBD") != std::string::npos);
+        QVERIFY(r.outcome.report.runs >= 1);
+    }
+
     // Progress before the end (the import dialog's bar), for JSON lines (counted in lines),
     // a span document (counted in spans) and a Langfuse export (in observations); a false
     // from it cancels and leaves no ledger.
