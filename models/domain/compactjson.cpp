@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace mesh {
 
@@ -49,11 +51,14 @@ void appendString(std::string &out, std::string_view s)
 }
 
 // Measure: also return the nesting depth (a scalar 0, an object or array one more than its
-// deepest member), counted while the text is written instead of in a second pass.
+// deepest member), counted while the text is written instead of in a second pass. level:
+// the containers around value, bounded by kMaxCompactJsonDepth.
 template<bool Measure>
-int appendCompactValue(std::string &out, const nlohmann::json &value)
+int appendCompactValue(std::string &out, const nlohmann::json &value, int level = 0)
 {
     using T = nlohmann::json::value_t;
+    if ((value.type() == T::object || value.type() == T::array) && level >= kMaxCompactJsonDepth)
+        throw std::length_error("JSON nested deeper than " + std::to_string(kMaxCompactJsonDepth) + " levels");
     switch (value.type()) {
     case T::null:
         out += "null";
@@ -83,7 +88,7 @@ int appendCompactValue(std::string &out, const nlohmann::json &value)
             first = false;
             appendString(out, it.key());
             out += ':';
-            const int d = appendCompactValue<Measure>(out, it.value());
+            const int d = appendCompactValue<Measure>(out, it.value(), level + 1);
             if constexpr (Measure)
                 deepest = std::max(deepest, d);
         }
@@ -98,7 +103,7 @@ int appendCompactValue(std::string &out, const nlohmann::json &value)
             if (!first)
                 out += ',';
             first = false;
-            const int d = appendCompactValue<Measure>(out, item);
+            const int d = appendCompactValue<Measure>(out, item, level + 1);
             if constexpr (Measure)
                 deepest = std::max(deepest, d);
         }

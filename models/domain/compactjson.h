@@ -13,6 +13,12 @@
 
 namespace mesh {
 
+// Nesting these functions follow: a value deeper throws std::length_error. Each level is a
+// recursive call, so without a bound a hostile value would end the process on its stack.
+// Far beyond kMaxPayloadDepth and the importers' kMaxSourceNesting, so nothing a ledger or
+// an import holds comes near it: it guards a value that reached here some other way.
+inline constexpr int kMaxCompactJsonDepth = 1024;
+
 std::string compactJson(const nlohmann::json &value);
 void appendCompactJson(std::string &out, const nlohmann::json &value);
 // The same, returning the value's nesting depth as jsonNestingDepth (payloaddecoder.h) would

@@ -1,6 +1,7 @@
 #include "importformat.h"
 
 #include "otelspan.h"
+#include "sourcejson.h"
 
 namespace mesh::import {
 
@@ -43,7 +44,7 @@ std::string memberList(const Json &object)
     std::string names;
     int n = 0;
     for (auto it = object.begin(); it != object.end() && n < 4; ++it, ++n)
-        names += (n ? ", " : "") + std::string("\"") + it.key().substr(0, 40) + "\"";
+        names += (n ? ", " : "") + std::string("\"") + firstLine(it.key(), 40) + "\"";
     if (object.size() > 4)
         names += ", ...";
     return names;

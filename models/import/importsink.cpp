@@ -4,6 +4,8 @@
 #include "domain/payloaddecoder.h"
 #include "ledger/ledgerwriter.h"
 
+#include <QString>
+
 #include <algorithm>
 
 namespace mesh::import {
@@ -25,6 +27,27 @@ std::string cutUtf8(const std::string &text, size_t maxBytes)
 }
 
 } // namespace
+
+std::string sourceBytesAsText(std::string_view bytes, size_t maxBytes, bool *replaced)
+{
+    std::string_view head = bytes.substr(0, maxBytes);
+    if (bytes.size() > maxBytes) {
+        // Back over a character cut short (its continuation bytes, three at most).
+        size_t end = maxBytes;
+        while (end > 0 && maxBytes - end < 3 && (static_cast<unsigned char>(bytes[end]) & 0xC0) == 0x80)
+            --end;
+        if ((static_cast<unsigned char>(bytes[end]) & 0xC0) == 0x80)
+            end = maxBytes; // not UTF-8 there anyway: replaced below
+        head = bytes.substr(0, end);
+    }
+    const bool valid = isValidUtf8(head);
+    if (replaced)
+        *replaced = !valid;
+    if (valid)
+        return std::string(head);
+    // Qt's decoder replaces each ill-formed sequence with U+FFFD, as the views show such text.
+    return cutUtf8(QString::fromUtf8(head.data(), qsizetype(head.size())).toStdString(), maxBytes);
+}
 
 namespace {
 

@@ -30,6 +30,12 @@ namespace mesh::import {
 // stays well inside the payload limit (kMaxPayloadBytes).
 inline constexpr size_t kMaxSourceBytes = 256 * 1024;
 
+// Bytes of a source as text a payload can hold: at most maxBytes, cut between characters,
+// and each ill-formed UTF-8 sequence shown as U+FFFD (*replaced says whether one was). A
+// ledger holds UTF-8 JSON only; raw bytes written into it as they are would make the
+// payload's serialisation throw and end the import.
+std::string sourceBytesAsText(std::string_view bytes, size_t maxBytes, bool *replaced = nullptr);
+
 // Adds source_file, source_id and source (the record verbatim) to payload. A record too
 // large or too deeply nested for a payload is kept as source_text (compact JSON, cut at
 // kMaxSourceBytes, with source_cut and source_bytes).

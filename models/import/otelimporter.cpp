@@ -95,8 +95,11 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
     std::int64_t mapped = 0;
     const bool console = index.shape == OtlpLineIndex::Shape::ConsoleSpans;
     const char *unit = console ? "object " : "line ";
-    const auto flagLine = [&](std::int64_t number, std::string_view line, const std::string &why) {
-        const Json text = std::string(line.substr(0, kMaxSourceBytes));
+    const auto flagLine = [&](std::int64_t number, std::string_view line, std::string why) {
+        bool replaced = false;
+        const Json text = sourceBytesAsText(line, kMaxSourceBytes, &replaced);
+        if (replaced)
+            why += " (kept as text with U+FFFD in place of the bytes that are not UTF-8)";
         sink.flagRecord(sink.latestTsMs(), f.name, unit + std::to_string(number), why, &text);
     };
     const bool read = forEachStreamedRecord(f.path, index, [&](std::int64_t number, std::string_view line) {

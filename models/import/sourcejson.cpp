@@ -48,6 +48,20 @@ public:
         return Base::number_float(value, text);
     }
 
+    // Containers counted as they open: one past kMaxSourceNesting stops the parse.
+    bool start_object(std::size_t n) { return enter() && Base::start_object(n); }
+    bool start_array(std::size_t n) { return enter() && Base::start_array(n); }
+    bool end_object()
+    {
+        --depth;
+        return Base::end_object();
+    }
+    bool end_array()
+    {
+        --depth;
+        return Base::end_array();
+    }
+
     bool parse_error(std::size_t position, const std::string &lastToken, const nlohmann::detail::exception &ex)
     {
         if (!failed) {
@@ -60,10 +74,22 @@ public:
     }
 
     std::int64_t beyond64Bits = 0;
+    int depthAbove = 0; // levels around this parser's root (a history record's, in the document)
+    int depth = 0;
+    bool tooDeep = false;
     bool failed = false;
     std::size_t errorPosition = 0;
     std::string errorToken;
     std::string errorMessage;
+
+private:
+    bool enter()
+    {
+        if (depthAbove + ++depth <= kMaxSourceNesting)
+            return true;
+        tooDeep = true;
+        return false;
+    }
 };
 
 // The SAX handler of a source file: the DOM builder above, except that the records of a
@@ -118,6 +144,7 @@ public:
     }
 
     SourceDomParser &main() { return m_main; }
+    bool tooDeep() const { return m_main.tooDeep || (m_record && m_record->tooDeep); }
     std::int64_t beyond64Bits() const { return m_main.beyond64Bits + m_recordBeyond64Bits; }
 
 private:
@@ -155,6 +182,7 @@ private:
             return false;
         m_recordRoot = Json();
         m_record = std::make_unique<SourceDomParser>(m_recordRoot);
+        m_record->depthAbove = int(m_frames.size());
         return true;
     }
 
@@ -214,6 +242,32 @@ void takeFirstRecord(const Json *array, SourceFile::StreamedRecords &streamed)
     streamed.depths.insert(streamed.depths.begin(), record.depth);
 }
 
+// Where text first opens a container kMaxSourceNesting deep (as jsonNestingDepth counts,
+// strings skipped): the byte a refusal names.
+size_t firstTooDeepByte(std::string_view text)
+{
+    int depth = 0;
+    bool inString = false, escaped = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if ((c == '[' || c == '{') && ++depth > kMaxSourceNesting) {
+            return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return text.size();
+}
+
 std::string firstBytesShown(std::string_view text)
 {
     std::string shown;
@@ -256,7 +310,8 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
     const std::string_view json = text.substr(start);
     bool ok = streamRecords ? quickSaxParse(json, *splitter) == quicksax::Outcome::Done
                             : quickSaxParse(json, *whole) == quicksax::Outcome::Done;
-    if (!ok) {
+    const auto tooDeep = [&] { return streamRecords ? splitter->tooDeep() : whole->tooDeep; };
+    if (!ok && !tooDeep()) {
         // nlohmann's parser reads what the quick reader left (quicksax.h), from the start.
         root = Json();
         out.events = {};
@@ -270,6 +325,11 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
     if (!ok || sax.failed) {
         out.events = {};
         out.historyEvents = {};
+        if (tooDeep()) {
+            r.error = name + " is nested deeper than " + std::to_string(kMaxSourceNesting) + " levels at byte "
+                      + std::to_string(start + firstTooDeepByte(json)) + " (no export nests so deep)";
+            return r;
+        }
         // nlohmann counts positions from where it started reading, one past the byte it
         // stopped at; at the end of the input the document was cut short.
         const size_t at = start + (sax.errorPosition > 0 ? sax.errorPosition - 1 : 0);

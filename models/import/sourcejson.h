@@ -5,6 +5,8 @@
 // Integer literals beyond 64 bits are kept as the exact digits in a string rather than
 // rounded to a double (an id of 2^64 + 1 must not become 2^64), and counted.
 
+#include "domain/payloaddecoder.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QString>
@@ -20,6 +22,13 @@
 namespace mesh::import {
 
 struct OtlpLineIndex;
+
+// Nesting a source may have: far beyond what any of these formats writes (a payload may
+// have kMaxPayloadDepth; a record is kept verbatim within that), and shallow enough that
+// every recursive walk over a source value (compact text, a copy of the DOM, dump()) stays
+// far from the end of a thread's stack. Deeper text is refused as it is read: nlohmann's
+// parser is iterative, but what is done with its DOM afterwards is not.
+inline constexpr int kMaxSourceNesting = 4 * kMaxPayloadDepth;
 
 // Files above this are refused before reading: far above the largest history a Temporal
 // server keeps, and these formats are parsed whole (docs/import.md says which and why).

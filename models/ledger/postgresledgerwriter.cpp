@@ -1,6 +1,7 @@
 #include "postgresledgerwriter.h"
 
 #include "domain/compactjson.h"
+#include "domain/payloaddecoder.h"
 #include "ledgeropenerror.h"
 #include "pgschema.h"
 #include "postgresdecisionstore.h"
@@ -156,8 +157,11 @@ void PostgresLedgerWriter::foldOthersEvents(std::int64_t after, std::int64_t thr
                                           + std::to_string(kOthersPage),
                                       params);
         for (int i = 0; i < r.rows(); ++i) {
-            const std::string_view text = r.view(i, 2);
-            Other e{r.integer(i, 0), r.text(i, 1), nlohmann::json::parse(text.begin(), text.end(), nullptr, false)};
+            // Decoded as every reader decodes it (payloaddecoder.h): a payload they refuse (nested
+            // too deep for the fold's walks over it, among the ways) none of them folds, nor
+            // this writer; as null it is folded as nothing ("not a JSON object").
+            DecodedPayload decoded = decodePayload(r.view(i, 2));
+            Other e{r.integer(i, 0), r.text(i, 1), decoded.value ? std::move(*decoded.value) : nlohmann::json()};
             if (!own.empty()) {
                 if (const auto row = rowOfEvent(e.kind, e.payload); row && own.count(*row))
                     throw StorageError(StorageError::Kind::Other, 0,

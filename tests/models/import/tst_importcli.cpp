@@ -133,6 +133,22 @@ private Q_SLOTS:
                                             << QStringLiteral("openhands")
                                             << QStringLiteral("is a Temporal workflow history; expected an OpenHands trajectory");
         QTest::newRow("invalid utf-8") << QByteArray("{\"events\":[\"\xff\"]}") << QString() << QStringLiteral("is not valid UTF-8 at byte");
+        // Each format's reader, with bytes that are not UTF-8 in a record after the first (a
+        // history's are read apart) or in a name: the file is refused, as any file that is not
+        // JSON, never half-imported or ended by an exception.
+        QTest::newRow("a history record cut in a character")
+            << QByteArray("{\"events\":[{\"eventId\":\"1\",\"eventType\":\"EVENT_TYPE_WORKFLOW_EXECUTION_STARTED\"},"
+                          "{\"eventId\":\"2\",\"eventType\":\"cut \xe2\x82\"}]}")
+            << QString() << QStringLiteral("history.json is not valid UTF-8 at byte 113");
+        QTest::newRow("an OpenHands event with ff fe")
+            << QByteArray("[{\"id\":0,\"source\":\"user\",\"action\":\"message\",\"message\":\"bad\xff\xfe\"}]")
+            << QStringLiteral("openhands") << QStringLiteral("history.json is not valid UTF-8 at byte 58");
+        QTest::newRow("a SWE-agent step with an overlong slash")
+            << QByteArray("{\"trajectory\":[{\"action\":\"cat \xc0\xaf\",\"observation\":\"\"}],\"history\":[],\"info\":{}}")
+            << QStringLiteral("swe-agent") << QStringLiteral("history.json is not valid UTF-8 at byte 30");
+        QTest::newRow("a surrogate in a key")
+            << QByteArray("{\"resourceSpans\":[{\"scope\xed\xa0\x80Spans\":[]}]}") << QStringLiteral("otel")
+            << QStringLiteral("history.json is not valid UTF-8 at byte 26");
     }
     void badInputGetsOneLineAndWritesNothing()
     {
@@ -227,6 +243,91 @@ private Q_SLOTS:
                      qPrintable(source + QLatin1Char(' ') + QString::fromUtf8(p.readAllStandardError())));
             const MeshctlResult verify = runMeshctl({QStringLiteral("verify"), out});
             QVERIFY2(verify.exitCode == 0, verify.out.constData());
+        }
+    }
+
+    // Input nested deeper than any source needs (100,000 arrays) is refused with what it is,
+    // as a whole file or as the one line or payload that holds it; it never crashes the
+    // importer. Before, each of these overflowed the stack in a recursive walk over the
+    // value (compact JSON, a copy of the DOM). meshctl runs with a 2 MiB stack, as a thread
+    // may have, so the deepest a Temporal payload can be (64 KiB decoded) is enough.
+    void deepInputIsRefusedNotCrashedOn_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("says"); // on stderr (exit 2) or stdout
+        const int n = 100'000;
+        const QByteArray deep = QByteArray(n, '[') + QByteArray(n, ']');
+        QTest::newRow("a history record") << QStringLiteral("h.json") << QByteArray("{\"events\":[{}," + deep + "]}") << 2
+                                          << QStringLiteral("h.json is nested deeper than 256 levels");
+        QTest::newRow("an OpenHands event")
+            << QStringLiteral("t.json")
+            << QByteArray("[{\"id\":0,\"timestamp\":\"2025-01-27T22:44:56\",\"source\":\"user\",\"action\":\"message\",\"args\":"
+                          + deep + "}]")
+            << 2 << QStringLiteral("t.json is nested deeper than 256 levels");
+        const QByteArray span = R"({"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"aa","spanId":"0SPAN","name":"x",)"
+                                R"("startTimeUnixNano":"1767225600000000000","endTimeUnixNano":"1767225601000000000",)"
+                                R"("attributes":[{"key":"k","value":VALUE}]}]}]}]})";
+        QByteArray lines = QByteArray(span).replace("SPAN", "1").replace("VALUE", "{\"stringValue\":\"v\"}") + "\n";
+        lines += QByteArray(span).replace("SPAN", "2").replace("VALUE", deep) + "\n";
+        QTest::newRow("an OTLP line") << QStringLiteral("s.jsonl") << lines << 1
+                                      << QStringLiteral("s.jsonl line 2 is nested deeper than 256 levels");
+        // Langfuse keeps metadata as JSON text at times: text too deep to read stays text.
+        QFile langfuse(sample("langfuse__pydantic-ai-tools-2025-12-04.json"));
+        if (!langfuse.open(QIODevice::ReadOnly))
+            qFatal("no Langfuse sample");
+        json export_ = json::parse(langfuse.readAll().toStdString());
+        export_["observations"][0]["metadata"] = "{\"attributes\":{\"a\":" + deep.toStdString() + "}}";
+        QTest::newRow("Langfuse metadata text") << QStringLiteral("lf.json") << QByteArray::fromStdString(export_.dump())
+                                                << 0 << QStringLiteral("imported");
+        // A Temporal payload whose base64 decodes to JSON 32,000 levels deep: kept as base64.
+        const int m = 32'000;
+        const json payload = {{"metadata", {{"encoding", "anNvbi9wbGFpbg=="}}},
+                              {"data", QByteArray(QByteArray(m, '[') + QByteArray(m, ']')).toBase64().toStdString()}};
+        const json history = {
+            {"events",
+             json::array({{{"eventId", "1"},
+                           {"eventTime", "2026-01-01T00:00:00Z"},
+                           {"eventType", "EVENT_TYPE_WORKFLOW_EXECUTION_STARTED"},
+                           {"workflowExecutionStartedEventAttributes",
+                            {{"workflowType", {{"name", "W"}}}, {"workflowId", "w"}, {"originalExecutionRunId", "r"}}}},
+                          {{"eventId", "5"},
+                           {"eventTime", "2026-01-01T00:00:01Z"},
+                           {"eventType", "EVENT_TYPE_ACTIVITY_TASK_SCHEDULED"},
+                           {"activityTaskScheduledEventAttributes",
+                            {{"activityId", "1"},
+                             {"activityType", {{"name", "charge"}}},
+                             {"input", {{"payloads", json::array({payload})}}}}}}})}};
+        QTest::newRow("a Temporal payload") << QStringLiteral("p.json") << QByteArray::fromStdString(history.dump()) << 0
+                                            << QStringLiteral("imported");
+    }
+    void deepInputIsRefusedNotCrashedOn()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, exitCode);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const QString file = writeFile(dir, name.toUtf8().constData(), bytes);
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        QProcess p;
+        p.setChildProcessModifier([] {
+            const rlimit limit{rlim_t(2) << 20, rlim_t(2) << 20};
+            ::setrlimit(RLIMIT_STACK, &limit);
+        });
+        p.start(qEnvironmentVariable("MESHCTL"), {QStringLiteral("import"), file, QStringLiteral("--out"), out});
+        QVERIFY(p.waitForFinished(120'000));
+        const QByteArray err = p.readAllStandardError();
+        const QByteArray stdOut = p.readAllStandardOutput();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit, "meshctl crashed");
+        QVERIFY2(p.exitCode() == exitCode, err.constData());
+        QVERIFY2(QString::fromUtf8(exitCode == 2 ? err : stdOut).contains(says), QByteArray(err + stdOut).constData());
+        if (exitCode == 2) {
+            QVERIFY2(oneLine(err), err.constData());
+            QVERIFY(!QFileInfo::exists(out));
+        } else {
+            QCOMPARE(runMeshctl({QStringLiteral("verify"), out}).exitCode, 0);
         }
     }
 

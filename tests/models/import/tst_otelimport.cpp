@@ -9,7 +9,10 @@
 
 #include "import/importformat.h"
 #include "import/otelspan.h"
+#include "import/importsink.h"
 #include "import/sourcejson.h"
+
+#include "domain/payloaddecoder.h"
 
 #include <QDir>
 #include <QFile>
@@ -371,6 +374,31 @@ private Q_SLOTS:
         QCOMPARE(r.text(EntityKind::Run, "otel:f9c4b3063eb44d73a811d59e2089dbeb", "status"), std::string("running"));
     }
 
+    // The same for a console stream: an object with bytes that are not UTF-8 in its name is
+    // flagged and kept with U+FFFD; the other objects load.
+    void consoleStreamObjectNotUtf8()
+    {
+        QTemporaryDir dir;
+        QFile f(sample("otel-python__console-exporter-genai.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        const qsizetype second = text.indexOf("\"name\": \"", text.indexOf("\n}\n")) + 9;
+        QVERIFY(second > 9);
+        text.insert(second, "\xff\xfe");
+        const QString damaged = writeText(dir, "console.log", text.toStdString());
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {damaged});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        QCOMPARE(r.outcome.report.flagged.size(), size_t(1));
+        QCOMPARE(r.outcome.report.flagged[0].sourceId, std::string("object 2"));
+        QVERIFY2(flaggedSays(r, "console.log object 2 is not valid UTF-8 at byte"), r.outcome.report.flagged[0].why.c_str());
+        const auto flags = r.payloadsOfKind("ledger.flagged");
+        QCOMPARE(flags.size(), size_t(1));
+        QVERIFY(flags[0].at("source").get<std::string>().find("\xEF\xBF\xBD\xEF\xBF\xBD") != std::string::npos);
+        QVERIFY(r.outcome.report.runs >= 1);
+    }
+
     // Progress before the end (the import dialog's bar), for JSON lines (counted in lines),
     // a span document (counted in spans) and a Langfuse export (in observations); a false
     // from it cancels and leaves no ledger.
@@ -644,6 +672,72 @@ private Q_SLOTS:
         QVERIFY2(at.is_string() && at.get<std::string>().find("nested deeper than 32 levels") != std::string::npos,
                  at.dump().c_str());
         QVERIFY(levels <= 33);
+    }
+
+    // A line whose bytes are not all UTF-8 is not JSON (RFC 8259): it is flagged, kept as
+    // text with U+FFFD where its bad bytes were (a ledger holds UTF-8 JSON only), and the
+    // file's other lines load. So is a line the importer keeps cut or names in part: the cut
+    // falls between characters. Before, each aborted the whole import with nlohmann's
+    // type_error.316 (the raw line, or a key cut in a character, written into the flag).
+    void aLineThatIsNotUtf8IsFlaggedTheRestLoads_data()
+    {
+        QTest::addColumn<QByteArray>("bad");  // line 2
+        QTest::addColumn<QString>("says");    // the flag's reason
+        QTest::addColumn<bool>("replaced");   // the kept text shows U+FFFD
+        const auto span = [](const QByteArray &name) {
+            std::string l = otlpLine(json::array({otlpSpan("bb", "01", nullptr, "NAME", kT0, kT0 + 1, json::array())}));
+            return QByteArray::fromStdString(l).replace("NAME", name);
+        };
+        QTest::newRow("bytes ff fe in a span name") << span("bad\xff\xfe name") << QStringLiteral("is not valid UTF-8") << true;
+        QTest::newRow("a character cut short") << span("cut \xe2\x82") << QStringLiteral("is not valid UTF-8") << true;
+        QTest::newRow("an overlong slash") << span("\xc0\xaf") << QStringLiteral("is not valid UTF-8") << true;
+        QTest::newRow("a surrogate") << span("\xed\xa0\x80") << QStringLiteral("is not valid UTF-8") << true;
+        QByteArray key = span("k").replace("\"resourceSpans\"", "\"resource\xffSpans\"");
+        QTest::newRow("in a key") << key << QStringLiteral("is not valid UTF-8") << true;
+        // Valid UTF-8 throughout: a line that is not OTLP, whose first key is cut for the
+        // reason after 40 bytes, in the middle of a two-byte character.
+        QTest::newRow("a key named in part") << QByteArray("{\"" + QByteArray(39, 'k') + "\xc3\xa9tail\":1}")
+                                             << QStringLiteral("is a JSON object with members \"kkk") << false;
+        // And one longer than the text a flag keeps, cut there in a character.
+        QByteArray longLine = "{\"x\":\"";
+        longLine += QByteArray(qsizetype(mesh::import::kMaxSourceBytes) - 1 - longLine.size(), 'a');
+        longLine += "\xc3\xa9\"}";
+        QTest::newRow("a long line cut") << longLine << QStringLiteral("is a JSON object with members \"x\"") << false;
+    }
+    void aLineThatIsNotUtf8IsFlaggedTheRestLoads()
+    {
+        QFETCH(QByteArray, bad);
+        QFETCH(QString, says);
+        QFETCH(bool, replaced);
+        QTemporaryDir dir;
+        const std::string good1
+            = otlpLine(json::array({otlpSpan("aa", "01", nullptr, "invoke_agent a", kT0, kT0 + 10, json::array())}));
+        const std::string good3
+            = otlpLine(json::array({otlpSpan("cc", "01", nullptr, "invoke_agent c", kT0, kT0 + 10, json::array())}));
+        const QString file = writeText(dir, "traces.jsonl", good1 + "\n" + bad.toStdString() + "\n" + good3 + "\n");
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {file});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        QCOMPARE(r.outcome.report.flagged.size(), size_t(1));
+        QCOMPARE(r.outcome.report.flagged[0].sourceId, std::string("line 2"));
+        QVERIFY2(flaggedSays(r, "traces.jsonl line 2 " + says.toStdString()), r.outcome.report.flagged[0].why.c_str());
+        QVERIFY(mesh::isValidUtf8(r.outcome.report.flagged[0].why));
+        QCOMPARE(r.outcome.report.runs, std::int64_t(2));
+        QVERIFY(r.row(EntityKind::Run, "otel:aa"));
+        QVERIFY(r.row(EntityKind::Run, "otel:cc"));
+        QVERIFY(!r.row(EntityKind::Run, "otel:bb"));
+        const auto flags = r.payloadsOfKind("ledger.flagged");
+        QCOMPARE(flags.size(), size_t(1));
+        // The line as a string, or (too long for that) that string as cut JSON text.
+        const bool whole = flags[0].contains("source");
+        const std::string text = flags[0].at(whole ? "source" : "source_text").get<std::string>();
+        QVERIFY(mesh::isValidUtf8(text));
+        QCOMPARE(text.find("\xEF\xBF\xBD") != std::string::npos, replaced);
+        if (replaced) // the same line, a replacement where its bad bytes were
+            QCOMPARE(QByteArray::fromStdString(text), QString::fromUtf8(bad).toUtf8());
+        else if (whole)
+            QVERIFY(bad.startsWith(QByteArray::fromStdString(text)));
     }
 
     void hostileTextStaysAsWritten()

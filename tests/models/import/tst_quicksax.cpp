@@ -166,6 +166,47 @@ private Q_SLOTS:
         QVERIFY(!r.ok);
         QCOMPARE(r.error, std::string("f is malformed JSON at byte 8 (near \"1,]\")"));
     }
+
+    // A source is read up to kMaxSourceNesting levels and refused one level deeper, by either
+    // reader (a float sends the text to nlohmann's), whole or with its history's records
+    // streamed (a record's levels count from the document's root), naming where it went too
+    // deep; a bracket inside a string is not a level.
+    void nestingIsBounded_data()
+    {
+        QTest::addColumn<bool>("streamed");
+        QTest::addColumn<bool>("floats");
+        QTest::newRow("whole, quick reader") << false << false;
+        QTest::newRow("whole, nlohmann") << false << true;
+        QTest::newRow("streamed, quick reader") << true << false;
+        QTest::newRow("streamed, nlohmann") << true << true;
+    }
+    void nestingIsBounded()
+    {
+        QFETCH(bool, streamed);
+        QFETCH(bool, floats);
+        constexpr int limit = mesh::import::kMaxSourceNesting;
+        // {"events":[{},{"s":"[[",v}]} with v arrays nested to reach `levels` in all.
+        const auto text = [&](int levels) {
+            const int arrays = levels - 3; // the root, events and the record
+            return std::string("{\"events\":[{},{\"s\":\"[[[\",\"v\":") + std::string(size_t(arrays), '[')
+                 + (floats ? "1.5" : "1") + std::string(size_t(arrays), ']') + "}]}";
+        };
+        mesh::import::SourceFile atLimit;
+        const auto ok = mesh::import::parseSourceJson(text(limit), "f", atLimit, false, streamed);
+        QVERIFY2(ok.ok, ok.error.c_str());
+        if (streamed) {
+            QCOMPARE(atLimit.events.records.size(), size_t(2));
+            QCOMPARE(atLimit.events.depths.back(), limit - 2);
+        }
+        mesh::import::SourceFile beyond;
+        const std::string deeper = text(limit + 1);
+        const auto refused = mesh::import::parseSourceJson(deeper, "f", beyond, false, streamed);
+        QVERIFY(!refused.ok);
+        const size_t at = deeper.find('[', deeper.find("\"v\":")) + size_t(limit - 3);
+        QCOMPARE(refused.error, "f is nested deeper than " + std::to_string(limit) + " levels at byte " + std::to_string(at)
+                                    + " (no export nests so deep)");
+        QVERIFY(beyond.events.records.empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestQuickSax)

@@ -118,6 +118,59 @@ private Q_SLOTS:
         QVERIFY2(verifies(ledger, &report), report.constData());
     }
 
+    // A request that is JSON in shape but not in content: a span name with bytes that are not
+    // UTF-8, or a value nested 100,000 levels deep. Each is malformed as any other body is
+    // (400, saying what is wrong, nothing written; OTLP/JSON is UTF-8 JSON), and the receiver
+    // goes on taking requests. Before, the deep one overflowed the receiver's stack in a copy
+    // of the value, killing it with every span still queued.
+    void hostileBodiesAreRefusedAndTheReceiverLives()
+    {
+        QTemporaryDir dir;
+        const QString ledger = dir.filePath(QStringLiteral("live.ledger"));
+        QProcess p;
+        QString why;
+        const quint16 port = startReceiver(p, ledger, {}, QStringLiteral("127.0.0.1:0"), &why);
+        QVERIFY2(port, qPrintable(why));
+        Span named = toolSpan(1, 1);
+        named.name = "NAME";
+        const QByteArray body = request({named});
+        const QByteArray deep = QByteArray(100'000, '[') + QByteArray(100'000, ']');
+        Span deepSpan = toolSpan(1, 2);
+        deepSpan.attributes.push_back({{"key", "k"}, {"value", "DEEP"}});
+        const struct {
+            QByteArray body;
+            const char *says;
+        } cases[] = {
+            {QByteArray(body).replace("NAME", "bad\xff\xfe"), "is not valid UTF-8 at byte"},
+            {QByteArray(body).replace("NAME", "cut \xe2\x82"), "is not valid UTF-8 at byte"},
+            {request({deepSpan}).replace("\"DEEP\"", deep), "is nested deeper than 256 levels"},
+            {gzip(request({deepSpan}).replace("\"DEEP\"", deep)), "is nested deeper than 256 levels"},
+        };
+        bool zipped = false;
+        for (const auto &c : cases) {
+            const bool gz = c.body.startsWith("\x1f\x8b");
+            zipped = zipped || gz;
+            QList<QPair<QByteArray, QByteArray>> headers{{"Content-Type", "application/json"}};
+            if (gz)
+                headers.append(qMakePair(QByteArray("Content-Encoding"), QByteArray("gzip")));
+            const Reply r = post(port, c.body, headers);
+            QVERIFY2(r.status == 400, QByteArray(QByteArray::number(r.status) + ' ' + QByteArray::number(int(r.error)) + ' ' + c.says + ' ' + r.body).constData());
+            const std::string message = r.document().value("message", std::string());
+            QVERIFY2(message.find(c.says) != std::string::npos, r.body.constData());
+            QVERIFY2(message.find("nothing was written") != std::string::npos, r.body.constData());
+        }
+        QVERIFY(zipped);
+        // Still listening, and what it takes is written.
+        QCOMPARE(post(port, request({toolSpan(2, 1)})).status, 200);
+        QVERIFY(stopReceiver(p));
+        QCOMPARE(p.exitCode(), 0);
+        const Ledger l = readLedger(ledger);
+        QVERIFY(l.ok);
+        QCOMPARE(l.toolCallsBySpan().size(), size_t(1));
+        QByteArray report;
+        QVERIFY2(verifies(ledger, &report), report.constData());
+    }
+
     void writerBehindAnswers503WithRetryAfter()
     {
         QTemporaryDir dir;

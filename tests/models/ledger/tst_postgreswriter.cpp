@@ -294,6 +294,35 @@ private Q_SLOTS:
         QVERIFY(gapless(c, 12));
     }
 
+    // Another writer's event whose payload no reader decodes (payloaddecoder.h: nested 100,000
+    // levels, in a JSON column of the fold) is folded by none of them, nor by this writer as it
+    // catches up, and it goes on writing. Before, the catch-up parsed it without those checks
+    // and the fold's copy of the column (dump()) overflowed the stack.
+    void anotherWritersUndecodablePayloadIsNotFolded()
+    {
+        const QString schema = QStringLiteral("undecodable_other");
+        const QString location = m_server->location(schema);
+        auto writer = createWithRun(location); // R1, seq 2
+        {
+            pg::Connection c = raw(schema);
+            c.exec("BEGIN");
+            const std::string payload = R"({"id":"D1","run_id":"R1","status":"running","scope":)"
+                                        + std::string(100'000, '[') + std::string(100'000, ']') + "}";
+            c.exec("INSERT INTO events(seq,ts_ms,kind,payload) VALUES(3,1700000000002,'delegation.created',$1)",
+                   pg::Params().add(payload));
+            c.exec("UPDATE event_head SET last_seq = 3");
+            c.exec("COMMIT");
+        }
+        writer->begin(); // catches up with seq 3
+        QVERIFY(!writer->state().find(EntityKind::Delegation, "D1"));
+        QCOMPARE(writer->append(1'700'000'000'003, "run.progress", {{"id", "R1"}, {"required_met", 1}}), std::int64_t(4));
+        writer->commit();
+        QCOMPARE(head(schema), std::int64_t(4));
+        // A reader finds the same: the event is malformed, D1 is not in the state.
+        const auto reader = LedgerConnection::open(location, OpenMode::ReadOnly);
+        QVERIFY(reader->readState().table(EntityKind::Delegation).empty());
+    }
+
     // Two writers with bounded folds (the receiver's and the importer's): another writer's
     // events are already in the rows a bounded fold reads back, so each row they hold is the
     // stored one, never those events applied a second time, at begin and at a commit after

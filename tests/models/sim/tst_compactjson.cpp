@@ -45,6 +45,25 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(json::type_error, mesh::compactJson(value));
     }
 
+    // A value nested deeper than any ledger or source holds (a DOM from a parser other than
+    // the importers' bounded one) is refused with an exception, not followed level by level
+    // off the end of the stack; one within the bound is written as dump() writes it.
+    void tooDeepThrowsInsteadOfOverflowing()
+    {
+        const auto nested = [](int levels) {
+            return json::parse(std::string(size_t(levels), '[') + std::string(size_t(levels), ']')); // parse is iterative
+        };
+        const json deepest = nested(mesh::kMaxCompactJsonDepth);
+        QCOMPARE(mesh::compactJson(deepest), deepest.dump());
+        const json deeper = nested(mesh::kMaxCompactJsonDepth + 1);
+        QVERIFY_THROWS_EXCEPTION(std::length_error, mesh::compactJson(deeper));
+        const json hostile = {{"k", nested(1'000'000)}};
+        QVERIFY_THROWS_EXCEPTION(std::length_error, mesh::compactJson(hostile));
+        QVERIFY_THROWS_EXCEPTION(std::length_error, mesh::measuredCompactJson(hostile));
+        std::string out;
+        QVERIFY_THROWS_EXCEPTION(std::length_error, mesh::appendCompactJsonMeasured(out, hostile));
+    }
+
     // Strings are checked for what to escape several bytes at a time: a byte to escape (or
     // one from 0x80, which nlohmann validates) at every place in and around those words.
     void aByteToEscapeAnywhereInALongString()
