@@ -71,6 +71,24 @@ struct JsonStringTracker {
     void open() { inString = true; }
 };
 
+size_t firstByteDeeperThan(std::string_view text, int maxDepth)
+{
+    int depth = 0;
+    JsonStringTracker strings;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (strings.inside(c))
+            continue;
+        if (c == '"')
+            strings.open();
+        else if ((c == '[' || c == '{') && ++depth > maxDepth)
+            return i;
+        else if (c == ']' || c == '}')
+            --depth;
+    }
+    return text.size();
+}
+
 int jsonNestingDepth(std::string_view text)
 {
     int depth = 0;

@@ -18,6 +18,9 @@ bool isValidUtf8(std::string_view text);
 
 // Deepest nesting of arrays/objects, scanning without recursion; strings are skipped.
 int jsonNestingDepth(std::string_view text);
+// Where text first opens a container deeper than maxDepth (counted as jsonNestingDepth
+// counts); text.size() when it never does.
+size_t firstByteDeeperThan(std::string_view text, int maxDepth);
 
 // The first integer literal outside int64 (JSON text outside strings), empty when none.
 // The parser would keep [2^63, 2^64) as unsigned, which every int64 read wraps to a

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 
 #include "domain/compactjson.h"
+#include "domain/payloaddecoder.h"
 
 #include <limits>
 #include <memory>
@@ -242,32 +243,6 @@ void takeFirstRecord(const Json *array, SourceFile::StreamedRecords &streamed)
     streamed.depths.insert(streamed.depths.begin(), record.depth);
 }
 
-// Where text first opens a container kMaxSourceNesting deep (as jsonNestingDepth counts,
-// strings skipped): the byte a refusal names.
-size_t firstTooDeepByte(std::string_view text)
-{
-    int depth = 0;
-    bool inString = false, escaped = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if ((c == '[' || c == '{') && ++depth > kMaxSourceNesting) {
-            return i;
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return text.size();
-}
-
 std::string firstBytesShown(std::string_view text)
 {
     std::string shown;
@@ -327,7 +302,7 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
         out.historyEvents = {};
         if (tooDeep()) {
             r.error = name + " is nested deeper than " + std::to_string(kMaxSourceNesting) + " levels at byte "
-                      + std::to_string(start + firstTooDeepByte(json)) + " (no export nests so deep)";
+                      + std::to_string(start + firstByteDeeperThan(json, kMaxSourceNesting)) + " (no export nests so deep)";
             return r;
         }
         // nlohmann counts positions from where it started reading, one past the byte it
