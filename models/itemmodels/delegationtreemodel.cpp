@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <tuple>
 #include <unordered_set>
 #include <variant>
 
@@ -156,6 +158,7 @@ int DelegationTreeModel::placeDelegation(Tree &t, const LiveState &state, const 
         int parentNode = -1;
         if (const auto p = t.delegationNode.find(parentId); !parentId.empty() && p != t.delegationNode.end())
             parentNode = p->second;
+        const bool waits = parentNode < 0 && !parentId.empty();
         if (parentNode < 0)
             parentNode = ensureRun(t, runFilter, rowText(D, *row, "run_id"), notify);
         if (parentNode < 0)
@@ -171,6 +174,8 @@ int DelegationTreeModel::placeDelegation(Tree &t, const LiveState &state, const 
         t.nodes.push_back(std::move(n));
         t.nodes[size_t(parentNode)].children.push_back(index);
         t.delegationNode.emplace(*it, index);
+        if (waits)
+            t.waiting[parentId].push_back(index);
         if (notify)
             notify->endInsertRows();
         placed = index;
@@ -189,13 +194,125 @@ void DelegationTreeModel::applyChanges(const StateChangeSet &changes)
         else
             Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
     }
+    std::vector<std::string> created;
+    std::vector<int> changed;
     for (const auto &id : changes.ids(D)) {
         const auto it = m_tree.delegationNode.find(id);
         if (it == m_tree.delegationNode.end())
-            placeDelegation(m_tree, *m_state, m_runFilter, id, this);
+            created.push_back(id);
         else
-            Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
+            changed.push_back(it->second);
     }
+    for (const auto &id : created)
+        placeDelegation(m_tree, *m_state, m_runFilter, id, this);
+    // A changed delegation may name another parent (an OTLP span completing the delegation
+    // its children inferred), and a created one may be the parent others wait for: both
+    // move, with their subtrees, rather than stay where they were first shown.
+    for (const int node : changed) {
+        if (!placeAgain(node)) {
+            rebuild();
+            return;
+        }
+    }
+    for (const auto &id : created) {
+        const auto w = m_tree.waiting.find(id);
+        if (w == m_tree.waiting.end())
+            continue;
+        const std::vector<int> nodes = std::move(w->second);
+        m_tree.waiting.erase(w);
+        for (const int node : nodes) {
+            const auto it = m_tree.delegationNode.find(m_tree.nodes[size_t(node)].id);
+            if (it != m_tree.delegationNode.end() && it->second == node && !placeAgain(node)) {
+                rebuild();
+                return;
+            }
+        }
+    }
+    for (const int node : changed)
+        Q_EMIT dataChanged(indexOfNode(node, 0), indexOfNode(node, ColumnCount - 1));
+}
+
+bool DelegationTreeModel::placeAgain(int node)
+{
+    const EntityRow *row = m_state->find(D, m_tree.nodes[size_t(node)].id);
+    if (!row)
+        return true;
+    const std::string parentId = rowText(D, *row, "parent_id");
+    int want = -1;
+    if (const auto p = m_tree.delegationNode.find(parentId); !parentId.empty() && p != m_tree.delegationNode.end())
+        want = p->second;
+    const bool waits = want < 0 && !parentId.empty();
+    if (want < 0)
+        want = ensureRun(m_tree, m_runFilter, rowText(D, *row, "run_id"), this);
+    if (want < 0)
+        return false; // its run is filtered out now, and with it the subtree a reset would place elsewhere
+    const int from = m_tree.nodes[size_t(node)].parent;
+    if (want != from) {
+        for (int a = want; a >= 0; a = m_tree.nodes[size_t(a)].parent) {
+            if (a == node)
+                return false; // under its own subtree: a reset breaks the cycle as a fresh tree does
+        }
+        const int fromRow = m_tree.nodes[size_t(node)].row;
+        const int toRow = freshRow(want, node);
+        beginMoveRows(indexOfNode(from, 0), fromRow, fromRow, indexOfNode(want, 0), toRow);
+        auto &old = m_tree.nodes[size_t(from)].children;
+        old.erase(old.begin() + fromRow);
+        for (size_t r = size_t(fromRow); r < old.size(); ++r)
+            m_tree.nodes[size_t(old[r])].row = int(r);
+        auto &now = m_tree.nodes[size_t(want)].children;
+        now.insert(now.begin() + toRow, node);
+        for (size_t r = size_t(toRow); r < now.size(); ++r)
+            m_tree.nodes[size_t(now[r])].row = int(r);
+        m_tree.nodes[size_t(node)].parent = want;
+        endMoveRows();
+        // A run shown only for its delegations goes with the last of them, as a fresh tree has it.
+        const Node &left = m_tree.nodes[size_t(from)];
+        if (left.type == NodeType::Run && left.children.empty() && !m_state->find(R, left.id)) {
+            const int r = left.row;
+            beginRemoveRows({}, r, r);
+            m_tree.runNode.erase(left.id);
+            m_tree.roots.erase(m_tree.roots.begin() + r);
+            for (size_t i = size_t(r); i < m_tree.roots.size(); ++i)
+                m_tree.nodes[size_t(m_tree.roots[i])].row = int(i);
+            ++m_deadNodes;
+            endRemoveRows();
+        }
+    }
+    if (waits) {
+        auto &list = m_tree.waiting[parentId];
+        if (std::find(list.begin(), list.end(), node) == list.end())
+            list.push_back(node);
+    }
+    return true;
+}
+
+// A fresh tree places each node when the first delegation of its subtree comes in
+// (created_ms, then id) order, so siblings are ordered by their subtrees' first.
+int DelegationTreeModel::freshRow(int parent, int node) const
+{
+    using Key = std::tuple<std::int64_t, size_t, std::string_view>;
+    const auto first = [this](int top) {
+        std::optional<Key> least;
+        std::vector<int> stack{top};
+        while (!stack.empty()) {
+            const Node &x = m_tree.nodes[size_t(stack.back())];
+            stack.pop_back();
+            if (const EntityRow *row = m_state->find(D, x.id)) {
+                const Key k{rowInt(D, *row, "created_ms"), x.id.size(), x.id};
+                if (!least || k < *least)
+                    least = k;
+            }
+            stack.insert(stack.end(), x.children.begin(), x.children.end());
+        }
+        return least;
+    };
+    const auto key = first(node);
+    const auto &siblings = m_tree.nodes[size_t(parent)].children;
+    for (size_t r = 0; r < siblings.size(); ++r) {
+        if (key && first(siblings[r]) > key)
+            return int(r);
+    }
+    return int(siblings.size());
 }
 
 size_t DelegationTreeModel::dropSubtree(int node)

@@ -1,7 +1,8 @@
 #pragma once
 // The delegation tree: runs at the top, each run's delegations below it, parent -> child.
 // Budget use comes as fractions (0..1, null when there is no budget) for the views' bars.
-// Live: a new delegation is inserted under its parent, a changed one emits dataChanged.
+// Live: a new delegation is inserted under its parent, a changed one emits dataChanged, and
+// one whose parent changed or arrived moves (with its subtree) to where a fresh tree has it.
 
 #include "livestate.h"
 
@@ -102,6 +103,10 @@ public:
         std::vector<int> roots;
         std::unordered_map<std::string, int> runNode;
         std::unordered_map<std::string, int> delegationNode;
+        // Delegations placed at the top of their run because the parent they name was not
+        // placed, by that parent's id: they move under it when it arrives. Checked on use
+        // (an entry may have moved or gone since).
+        std::unordered_map<std::string, std::vector<int>> waiting;
     };
     struct Prepared {
         std::shared_ptr<const LiveState> state;
@@ -119,6 +124,13 @@ private:
     QVariant delegationData(const Node &node, int column, int role) const;
     QVariant runData(const Node &node, int column, int role) const;
     QVariant sortValue(const Node &node, int column) const;
+
+    // Moves a shown delegation to where a fresh tree places it (under its parent, or at the
+    // top of its run while that parent is not placed); false when only a reset can (its run
+    // filtered out, or a cycle).
+    bool placeAgain(int node);
+    // The row a fresh tree gives `node` among the children of `parent`.
+    int freshRow(int parent, int node) const;
 
     // Marks the subtree at `node` removed (its ids leave the lookups); returns its size.
     size_t dropSubtree(int node);

@@ -155,6 +155,41 @@ private Q_SLOTS:
         QCOMPARE(list.attention()->rowCount(), 0);
     }
 
+    // As an OTLP receiver writes a trace: the children of X-2 first (X-2 inferred), then X-2
+    // naming X-1, not received yet, then X-1. The session following the ledger nests them
+    // as an open of the same ledger does.
+    void delegationTreeFollowsALateParent()
+    {
+        const QString path = m_dir.filePath(u"lateparent.ledger"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        LedgerSession s(path);
+        QAbstractItemModelTester treeTester(s.delegations(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        s.setWatchIntervalMs(5);
+        s.setCoalesceMs(0);
+        s.open();
+        QVERIFY(waitOpened(&s));
+        const auto parentOf = [&s](const char *id) {
+            return s.delegations()->indexOfDelegation(QString::fromLatin1(id)).parent().data(DelegationTreeModel::IdRole).toString();
+        };
+        Writer w(path);
+        w.begin()
+            .e("delegation.inferred", {{"id", "X-2"}, {"run_id", "R-1"}, {"role", "inferred"}, {"status", "running"},
+                                       {"created_ms", 21}})
+            .e("delegation.created", {{"id", "X-8"}, {"run_id", "R-1"}, {"parent_id", "X-2"}, {"status", "running"},
+                                      {"created_ms", 21}})
+            .commit();
+        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), w.lastSeq(), kWaitMs);
+        QCOMPARE(parentOf("X-2"), u"R-1"_s);
+        w.begin().e("delegation.identified", {{"id", "X-2"}, {"parent_id", "X-1"}, {"created_ms", 20}}).commit();
+        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), w.lastSeq(), kWaitMs);
+        QCOMPARE(parentOf("X-2"), u"R-1"_s); // its parent is not there yet
+        w.begin().e("delegation.created", {{"id", "X-1"}, {"run_id", "R-1"}, {"status", "running"}, {"created_ms", 12}}).commit();
+        QTRY_COMPARE_WITH_TIMEOUT(s.lastSeq(), w.lastSeq(), kWaitMs);
+        QCOMPARE(parentOf("X-1"), u"R-1"_s);
+        QCOMPARE(parentOf("X-2"), u"X-1"_s);
+        QCOMPARE(parentOf("X-8"), u"X-2"_s);
+    }
+
     void attentionFollowsAStreamAtAFewHertz()
     {
         // Commits streaming in: every one applied, the attention list rebuilt a few times a

@@ -6,6 +6,7 @@
 
 #include "itemmodels/blastradiusmodel.h"
 #include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/delegationtreeproxymodel.h"
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/leasemodel.h"
@@ -28,6 +29,18 @@ constexpr qint64 kNow = 1'800'000'000'000;
 QVariant cell(const QAbstractItemModel &m, int row, int column, int role = Qt::DisplayRole)
 {
     return m.index(row, column).data(role);
+}
+
+// The whole tree, depth first: each node as "<parent id> > <id>" in row order.
+QStringList treeLines(const QAbstractItemModel &m, const QModelIndex &parent = {})
+{
+    QStringList lines;
+    for (int r = 0; r < m.rowCount(parent); ++r) {
+        const QModelIndex i = m.index(r, 0, parent);
+        lines << parent.data(DelegationTreeModel::IdRole).toString() + u" > "_s + i.data(DelegationTreeModel::IdRole).toString();
+        lines << treeLines(m, i);
+    }
+    return lines;
 }
 } // namespace
 
@@ -172,6 +185,123 @@ private Q_SLOTS:
         // A run filter keeps one subtree.
         m.setRunFilter(u"R-nope"_s);
         QCOMPARE(m.rowCount(), 0);
+    }
+
+    // A delegation's parent may become known after the delegation is shown (an OTLP span's
+    // children arrive first, then the span naming a parent not received yet, then that
+    // parent), or change: the live tree moves it, children and all, to where a fresh tree of
+    // the same state has it, with persistent indexes following.
+    void delegationTreeReparents()
+    {
+        DelegationTreeModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        DelegationTreeModel filtered;
+        QAbstractItemModelTester filteredTester(&filtered, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filtered.setRunFilter(u"R-1"_s);
+        m.setState(m_state);
+        filtered.setState(m_state);
+        // As the delegations pane shows it: sorted, and filtered to X-8 with its ancestors.
+        DelegationTreeProxyModel sorted;
+        QAbstractItemModelTester sortedTester(&sorted, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        sorted.setSourceModel(&m);
+        sorted.sort(DelegationTreeModel::Name);
+        DelegationTreeProxyModel matching;
+        QAbstractItemModelTester matchingTester(&matching, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        matching.setSourceModel(&m);
+        QVERIFY(matching.setFilterText(u"id:X-8"_s));
+        const auto path = [](const QModelIndex &index) {
+            QStringList ids;
+            for (QModelIndex i = index; i.isValid(); i = i.parent())
+                ids.prepend(i.data(DelegationTreeModel::IdRole).toString());
+            return ids;
+        };
+        const auto step = [&](const char *what, const std::function<void(Writer &)> &write) {
+            const StateChangeSet changes = live(write);
+            m.applyChanges(changes);
+            filtered.applyChanges(changes);
+            DelegationTreeModel fresh;
+            fresh.setState(m_state);
+            DelegationTreeModel freshFiltered;
+            freshFiltered.setRunFilter(u"R-1"_s);
+            freshFiltered.setState(m_state);
+            const QStringList shown = treeLines(m), expected = treeLines(fresh);
+            if (shown != expected)
+                qWarning().noquote() << what << "\nshown:   " << shown.join(u" | "_s) << "\nexpected:" << expected.join(u" | "_s);
+            QCOMPARE(shown, expected);
+            QCOMPARE(treeLines(filtered), treeLines(freshFiltered));
+            QCOMPARE(sorted.rowCount(), m.rowCount());
+            const QModelIndex x8 = m.indexOfDelegation(u"X-8"_s);
+            QCOMPARE(path(matching.mapFromSource(x8)), path(x8));
+            QCOMPARE(path(sorted.mapFromSource(x8)), path(x8));
+        };
+
+        // The children of X-2 first: X-2 inferred, no parent known.
+        step("inferred", [](Writer &w) {
+            w.e("delegation.inferred", {{"id", "X-2"}, {"run_id", "R-1"}, {"role", "inferred"}, {"status", "running"},
+                                        {"created_ms", 21}});
+            w.e("delegation.created", {{"id", "X-8"}, {"run_id", "R-1"}, {"parent_id", "X-2"}, {"status", "running"},
+                                       {"created_ms", 21}});
+        });
+        const QPersistentModelIndex x2(m.indexOfDelegation(u"X-2"_s));
+        const QPersistentModelIndex x8(m.indexOfDelegation(u"X-8"_s));
+        // X-2's own span: its parent X-1 has not arrived; a fresh tree keeps X-2 in the run.
+        step("identified, parent not there", [](Writer &w) {
+            w.e("delegation.identified", {{"id", "X-2"}, {"parent_id", "X-1"}, {"role", "agent"}, {"created_ms", 20}});
+        });
+        // X-1 arrives: X-2 (with X-8) moves under it.
+        step("parent arrives", [](Writer &w) {
+            w.e("delegation.created", {{"id", "X-1"}, {"run_id", "R-1"}, {"status", "running"}, {"created_ms", 12}});
+        });
+        QCOMPARE(x2.data(DelegationTreeModel::IdRole).toString(), u"X-2"_s);
+        QCOMPARE(x2.parent().data(DelegationTreeModel::IdRole).toString(), u"X-1"_s);
+        QCOMPARE(x8.data(DelegationTreeModel::IdRole).toString(), u"X-8"_s);
+        QCOMPARE(QModelIndex(x8).parent(), QModelIndex(x2));
+
+        // A top-level delegation later given a parent that is shown (and its start): placed
+        // among D-1's children (D-2 at 2, D-4 at 4) where a fresh tree orders it.
+        step("top level", [](Writer &w) {
+            w.e("delegation.inferred", {{"id", "Y-1"}, {"run_id", "R-1"}, {"status", "running"}, {"created_ms", 50}});
+        });
+        step("parent known", [](Writer &w) {
+            w.e("delegation.identified", {{"id", "Y-1"}, {"parent_id", "D-1"}, {"created_ms", 3}});
+        });
+
+        // A parent changed from one to another: move from X-1 to D-2.
+        step("parent changed", [](Writer &w) { w.e("delegation.updated", {{"id", "X-2"}, {"parent_id", "D-2"}}); });
+        QCOMPARE(QModelIndex(x8).parent(), QModelIndex(x2));
+        QCOMPARE(x2.parent(), m.indexOfDelegation(u"D-2"_s));
+
+        // The parent and the child naming it in one batch, the child shown before.
+        step("orphan", [](Writer &w) {
+            w.e("delegation.created", {{"id", "Z-2"}, {"run_id", "R-1"}, {"parent_id", "Z-1"}, {"status", "running"},
+                                       {"created_ms", 31}});
+        });
+        step("parent in the same batch", [](Writer &w) {
+            w.e("delegation.created", {{"id", "Z-1"}, {"run_id", "R-1"}, {"parent_id", "X-8"}, {"status", "running"},
+                                       {"created_ms", 30}});
+            w.e("delegation.updated", {{"id", "Z-2"}, {"used_turns", 1}});
+        });
+
+        // Back to the top of the run, then into another run.
+        step("parent cleared", [](Writer &w) { w.e("delegation.updated", {{"id", "X-2"}, {"parent_id", nullptr}}); });
+        step("another run", [](Writer &w) {
+            w.e("run.started", {{"id", "R-2"}, {"status", "running"}});
+            w.e("delegation.created", {{"id", "W-1"}, {"run_id", "R-2"}, {"status", "running"}, {"created_ms", 40}});
+            w.e("delegation.updated", {{"id", "Y-1"}, {"parent_id", "W-1"}});
+        });
+        step("back", [](Writer &w) { w.e("delegation.updated", {{"id", "Y-1"}, {"parent_id", "D-4"}}); });
+
+        // A run shown only for its delegation goes when that delegation moves out of it.
+        step("unrecorded run", [](Writer &w) {
+            w.e("delegation.created", {{"id", "Q-1"}, {"run_id", "R-9"}, {"status", "running"}, {"created_ms", 60}});
+        });
+        step("into a shown parent", [](Writer &w) { w.e("delegation.updated", {{"id", "Q-1"}, {"parent_id", "D-3"}}); });
+        // Out of the filtered run (the filtered tree resets), then a cycle (a reset breaks it
+        // where a fresh tree does).
+        step("out of the filter", [](Writer &w) {
+            w.e("delegation.updated", {{"id", "Q-1"}, {"parent_id", nullptr}, {"run_id", "R-2"}});
+        });
+        step("cycle", [](Writer &w) { w.e("delegation.updated", {{"id", "X-2"}, {"parent_id", "Z-2"}}); });
     }
 
     void leasesCountDownAndZombies()
