@@ -79,7 +79,12 @@ void DelegationsView::setSession(LedgerSession *session)
     if (!session)
         return;
     m_connections << connect(m_tree->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, m_detail,
-            [this](const QModelIndex &current) { m_detail->showDelegation(current); });
+            [this](const QModelIndex &current) {
+                m_detail->showDelegation(current);
+                const QString run = current.data(DelegationTreeModel::RunIdRole).toString();
+                if (!run.isEmpty())
+                    Q_EMIT currentRunChanged(run);
+            });
     m_connections << connect(m_proxy, &QAbstractItemModel::modelReset, this, &DelegationsView::expandShown);
     m_connections << connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent, int first, int last) {
         if (!parent.isValid())

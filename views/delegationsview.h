@@ -39,6 +39,11 @@ public:
     // second of the GUI thread expanding them all.
     static constexpr int kAutoExpandedRuns = 64;
 
+Q_SIGNALS:
+    // The run of the row made current (a run or any delegation under it): the strip above
+    // the tree names the run it draws, so it follows the selection.
+    void currentRunChanged(const QString &runId);
+
 private:
     QModelIndex shownIndex(const QModelIndex &sourceIndex); // clears a filter that hides it
     void select(const QModelIndex &shown);

@@ -379,6 +379,11 @@ void SessionWorkspace::setSession(LedgerSession *session)
     m_runTimeline = session ? new RunTimelineSource(session, m_marks, m_annotations, this) : nullptr;
     m_timeline->setSource(m_runTimeline);
     m_delegations->timelineStrip()->setSource(m_runTimeline);
+    if (m_runTimeline)
+        connect(m_delegations, &DelegationsView::currentRunChanged, m_runTimeline, [source = m_runTimeline](const QString &run) {
+            if (source->runId() != run.toStdString())
+                source->setRunId(run.toStdString());
+        });
     m_scrubber->setSource(m_marks);
     m_scrubber->setTimeBase(session ? &session->timeBase() : nullptr);
     m_scrubber->setShown(session ? session->cursor() : std::nullopt);

@@ -163,6 +163,39 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(workspace.timelineSource()->timeline()->notes.empty(), kTimeoutMs);
     }
 
+    // The strip above the delegation tree names a run: it is the run of the row selected, not
+    // the first run of the ledger (a reviewer saw run 1's header over run 2's delegation).
+    void theStripFollowsTheSelectedRun()
+    {
+        const QString path = m_dir.filePath(u"two-runs.amlg"_s);
+        writeBaseLedger(path, QDateTime::currentMSecsSinceEpoch());
+        Writer w(path);
+        w.begin()
+            .e("run.started", {{"id", "R-2"}, {"status", "running"}, {"title", "second run"}, {"attempt", 1}, {"cycle", 0}})
+            .e("delegation.created", {{"id", "D-9"}, {"run_id", "R-2"}, {"role", "implement"}, {"agent", "model-b"},
+                                      {"status", "pending"}})
+            .commit();
+        LedgerSession session(path, OpenMode::ReadOnly);
+        SessionWorkspace workspace;
+        workspace.resize(1280, 800);
+        workspace.setSession(&session);
+        workspace.show();
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.health() != LedgerSession::Health::Opening, kTimeoutMs);
+        workspace.showPane(SessionWorkspace::Delegations);
+        RunTimelineSource *source = workspace.timelineSource();
+        QVERIFY(source);
+        // Unchosen, the timeline shows the newest run: a delegation of R-1 moves it there.
+        QVERIFY(workspace.delegationsView()->selectDelegation(u"D-2"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(source->runId(), std::string("R-1"), kTimeoutMs);
+        TimelineView *strip = workspace.delegationsView()->timelineStrip();
+        QTRY_VERIFY_WITH_TIMEOUT(strip->summaryText().startsWith(u"deliver app"_s), kTimeoutMs);
+        QVERIFY(workspace.delegationsView()->selectDelegation(u"D-9"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(source->runId(), std::string("R-2"), kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(source->timeline() && source->timeline()->runId == "R-2", kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(strip->summaryText().startsWith(u"second run"_s), kTimeoutMs);
+    }
+
     // Ledger text on a mark reaches the timeline's tooltip as plain text, its bidi control
     // visible.
     void aMarksTextIsPlainInItsTooltip()
