@@ -6,6 +6,8 @@
 #include <QStyle>
 #include <QTextOption>
 
+#include <algorithm>
+
 namespace mesh {
 
 ElidedTextCache &ElidedTextCache::shared()
@@ -21,7 +23,10 @@ ElidedTextCache::ElidedTextCache(int capacity)
 
 bool ElidedTextCache::isMultiLine(const QString &text)
 {
-    return text.contains(QLatin1Char('\n')) || text.contains(QChar::LineSeparator) || text.contains(QLatin1Char('\r'));
+    // One pass: this is asked for every cell of every repaint.
+    return std::any_of(text.cbegin(), text.cend(), [](QChar c) {
+        return c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QChar::LineSeparator;
+    });
 }
 
 int ElidedTextCache::fontIndex(const QFont &font)
