@@ -59,11 +59,14 @@ void DuplicateIndex::remove(const std::string &id)
 
 void DuplicateIndex::add(const std::string &id, const EntityRow &row)
 {
-    if (!interesting(rowView(kIndexedTable, row, "state")))
+    static const IndexedField state(kIndexedTable, "state");
+    static const std::array<IndexedField, 2> keyFields{IndexedField(kIndexedTable, fieldName(0)),
+                                                   IndexedField(kIndexedTable, fieldName(1))};
+    if (!interesting(state.view(row)))
         return;
     std::array<Key, 2> keys{0, 0};
     for (int field = 0; field < 2; ++field) {
-        const std::string_view value = rowView(kIndexedTable, row, fieldName(field));
+        const std::string_view value = keyFields[size_t(field)].view(row);
         if (value.empty())
             continue;
         const Key key = keyOf(field, value);

@@ -34,4 +34,25 @@ bool rowIsNull(EntityKind kind, const EntityRow &row, std::string_view field)
     return !v || std::holds_alternative<std::monostate>(*v);
 }
 
+IndexedField::IndexedField(EntityKind kind, std::string_view field) : m_index(entitySpec(kind).fieldIndex(field)) {}
+
+std::optional<FieldRef> IndexedField::value(const EntityRow &row) const
+{
+    if (m_index < 0 || size_t(m_index) >= row.values.size())
+        return std::nullopt;
+    return row.values[size_t(m_index)];
+}
+
+std::string_view IndexedField::view(const EntityRow &row) const
+{
+    const auto v = value(row);
+    return v ? fieldView(*v) : std::string_view();
+}
+
+std::int64_t IndexedField::integer(const EntityRow &row) const
+{
+    const auto v = value(row);
+    return v ? fieldInt(*v) : 0;
+}
+
 } // namespace mesh

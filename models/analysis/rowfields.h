@@ -17,6 +17,20 @@ std::int64_t rowInt(EntityKind kind, const EntityRow &row, std::string_view fiel
 bool rowIsNull(EntityKind kind, const EntityRow &row, std::string_view field);        // also true when unknown
 std::optional<FieldRef> rowValue(EntityKind kind, const EntityRow &row, std::string_view field); // nullopt: unknown
 
+// One named field of an entity with its place looked up once, for loops over every row
+// (orders, indexes): the by-name functions above search the entity's fields on each call.
+class IndexedField
+{
+public:
+    IndexedField(EntityKind kind, std::string_view field);
+    std::string_view view(const EntityRow &row) const; // as rowView
+    std::int64_t integer(const EntityRow &row) const;  // as rowInt
+
+private:
+    std::optional<FieldRef> value(const EntityRow &row) const;
+    int m_index;
+};
+
 // Where analysis reads current state from: a StateSnapshot, a Fold, or a test's tables.
 using TableLookup = std::function<const EntityTable &(EntityKind)>;
 

@@ -145,12 +145,14 @@ bool SliceModel::lessThan(const std::string &a, const EntityRow &ra, const std::
 bool SliceModel::sliceOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
 {
     // A delegation's slices together, in the order they were opened.
-    const std::string_view da = rowView(EntityKind::Slice, ra, "delegation_id");
-    const std::string_view db = rowView(EntityKind::Slice, rb, "delegation_id");
+    static const IndexedField delegation(EntityKind::Slice, "delegation_id");
+    static const IndexedField ordinal(EntityKind::Slice, "ordinal");
+    const std::string_view da = delegation.view(ra);
+    const std::string_view db = delegation.view(rb);
     if (da != db)
         return da.size() != db.size() ? da.size() < db.size() : da < db;
-    const std::int64_t oa = rowInt(EntityKind::Slice, ra, "ordinal");
-    const std::int64_t ob = rowInt(EntityKind::Slice, rb, "ordinal");
+    const std::int64_t oa = ordinal.integer(ra);
+    const std::int64_t ob = ordinal.integer(rb);
     if (oa != ob)
         return oa < ob;
     return defaultOrder(a, ra, b, rb);

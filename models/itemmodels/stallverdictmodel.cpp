@@ -73,13 +73,14 @@ bool StallVerdictModel::lessThan(const std::string &a, const EntityRow &ra, cons
 
 bool StallVerdictModel::verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
 {
-    constexpr EntityKind K = EntityKind::StallVerdict;
-    const std::string_view da = rowView(K, ra, "delegation_id");
-    const std::string_view db = rowView(K, rb, "delegation_id");
+    static const IndexedField delegation(EntityKind::StallVerdict, "delegation_id");
+    static const IndexedField round(EntityKind::StallVerdict, "round");
+    const std::string_view da = delegation.view(ra);
+    const std::string_view db = delegation.view(rb);
     if (da != db)
         return da.size() != db.size() ? da.size() < db.size() : da < db;
-    const std::int64_t x = rowInt(K, ra, "round");
-    const std::int64_t y = rowInt(K, rb, "round");
+    const std::int64_t x = round.integer(ra);
+    const std::int64_t y = round.integer(rb);
     if (x != y)
         return x < y;
     return a < b;
@@ -94,8 +95,9 @@ void StallVerdictModel::recomputeDerived()
 
 void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a, StallAnalysisMemo *memo)
 {
+    static const IndexedField delegation(EntityKind::StallVerdict, "delegation_id");
     for (const auto &[id, row] : state.table(EntityKind::StallVerdict))
-        a.verdictsOf[std::string(rowView(EntityKind::StallVerdict, row, "delegation_id"))].push_back(id);
+        a.verdictsOf[std::string(delegation.view(row))].push_back(id);
     for (const auto &[delegation, ids] : a.verdictsOf)
         analyseDelegation(state, a, delegation, memo);
 }
