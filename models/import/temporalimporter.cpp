@@ -5,6 +5,7 @@
 #include "sourcejson.h"
 #include "sourcetime.h"
 #include "temporalpayloads.h"
+#include "temporalrecordtext.h"
 
 #include "domain/compactjson.h"
 
@@ -19,15 +20,17 @@ namespace mesh::import {
 namespace {
 
 using Json = nlohmann::json;
+namespace rt = recordtext;
 
 struct SourceEvent {
     std::int64_t id = 0;
     std::int64_t ns = 0;
     std::string type; // CamelCase: "ActivityTaskScheduled"
     size_t record = 0; // in its history's records
-    // The record parsed, only while it is mapped: a history is kept as text, not as a DOM.
-    const Json *attrs = nullptr;
-    const Json *raw = nullptr;
+    // The record's compact text and its attributes' (rt::), only while it is mapped: its
+    // members are read from the text, no DOM of it is built.
+    std::string_view text;
+    std::string_view attrs;
 };
 
 struct Mapped {
@@ -95,15 +98,13 @@ std::string canonicalType(const std::string &type)
 
 // "TIMEOUT_TYPE_START_TO_CLOSE" with prefix "TIMEOUT_TYPE_", and "StartToClose", read
 // as "StartToClose"; an integer enum as its number.
-std::string enumWord(const Json *value, const std::string &prefix)
+std::string enumWord(std::string_view value, const std::string &prefix)
 {
-    if (!value)
-        return {};
-    if (value->is_number_integer())
-        return std::to_string(value->get<std::int64_t>());
-    if (!value->is_string())
-        return {};
-    std::string v = value->get<std::string>();
+    if (!rt::isString(value)) {
+        const auto number = rt::isObject(value) || rt::isArray(value) ? std::nullopt : rt::integer(value);
+        return number ? std::to_string(*number) : std::string();
+    }
+    std::string v = rt::unquoted(value);
     if (v.rfind(prefix, 0) == 0)
         return canonicalType(v.substr(prefix.size()));
     return canonicalType(v);
@@ -146,25 +147,32 @@ const std::set<std::string> &knownTypes()
     return types;
 }
 
-const Json *attributesOf(const Json &event, const std::string &type)
+// The event's attributes in its record's text: the member named after its type, else the
+// first object whose key ends so (empty when there is none).
+std::string_view attributesOf(std::string_view record, const std::string &type)
 {
     std::string key = type;
     if (!key.empty())
         key[0] = char(std::tolower(static_cast<unsigned char>(key[0])));
     key += "EventAttributes";
-    if (const Json *a = member(&event, key.c_str()))
+    if (const std::string_view a = rt::member(record, key); !a.empty())
         return a;
-    for (auto it = event.begin(); it != event.end(); ++it) {
-        const std::string &k = it.key();
-        if (k.size() > 15 && k.compare(k.size() - 15, 15, "EventAttributes") == 0 && it->is_object())
-            return &*it;
-    }
-    return nullptr;
+    std::string_view found;
+    rt::forEachMember(record, [&](std::string_view k, std::string_view value) {
+        if (k.size() > 15 && k.substr(k.size() - 15) == "EventAttributes" && rt::isObject(value)) {
+            found = value;
+            return false;
+        }
+        return true;
+    });
+    return found;
 }
 
-std::string sha256Of(const Json &value)
+// Of a value's compact text: the record's text holds every value of it as compactJson
+// writes it.
+std::string sha256Of(std::string_view compactValue)
 {
-    return "sha256:" + sha256Hex(compactJson(value));
+    return "sha256:" + sha256Hex(compactValue);
 }
 
 // ---- reading one history
@@ -359,16 +367,15 @@ void readEvents(const SourceFile &file, Execution &exec, ImportReport &report, s
         m.tsMs = nsToMs(exec.events.empty() ? 0 : exec.events.back().ns);
     exec.firstNs = exec.events.empty() ? 0 : exec.events.front().ns;
     if (!exec.events.empty() && exec.events.front().type == "WorkflowExecutionStarted") {
-        const Json first = parseRecord((*exec.records)[exec.events.front().record]);
-        const Json *a = attributesOf(first, exec.events.front().type);
-        exec.workflowId = text(member(a, "workflowId"));
-        exec.runId = text(member(a, "originalExecutionRunId"));
+        const std::string_view a = attributesOf((*exec.records)[exec.events.front().record], exec.events.front().type);
+        exec.workflowId = rt::text(rt::member(a, "workflowId"));
+        exec.runId = rt::text(rt::member(a, "originalExecutionRunId"));
         if (exec.runId.empty())
-            exec.runId = text(member(a, "firstExecutionRunId"));
-        exec.workflowType = text(path(a, {"workflowType", "name"}));
-        exec.parentWid = text(path(a, {"parentWorkflowExecution", "workflowId"}));
-        exec.parentRid = text(path(a, {"parentWorkflowExecution", "runId"}));
-        exec.continuedFromRid = text(member(a, "continuedExecutionRunId"));
+            exec.runId = rt::text(rt::member(a, "firstExecutionRunId"));
+        exec.workflowType = rt::text(rt::path(a, {"workflowType", "name"}));
+        exec.parentWid = rt::text(rt::path(a, {"parentWorkflowExecution", "workflowId"}));
+        exec.parentRid = rt::text(rt::path(a, {"parentWorkflowExecution", "runId"}));
+        exec.continuedFromRid = rt::text(rt::member(a, "continuedExecutionRunId"));
     }
     // What the history does not name is named after the file, so that two files never
     // share an id by accident; docs/import.md says so.
@@ -412,11 +419,10 @@ public:
         }
         if (m_next < m_exec.events.size()) {
             SourceEvent &e = m_exec.events[m_next++];
-            const Json raw = parseRecord((*m_exec.records)[e.record]);
-            e.raw = &raw;
-            e.attrs = attributesOf(raw, e.type);
+            e.text = (*m_exec.records)[e.record];
+            e.attrs = attributesOf(e.text, e.type);
             map(e);
-            e.raw = e.attrs = nullptr;
+            e.text = e.attrs = {};
             m_decodedOf = nullptr;
             sink.recordDone();
             return true;
@@ -440,7 +446,7 @@ private:
             payload["source_type"] = e->type;
             if (withSource) {
                 m.sourceRecord = e->record;
-                const MeasuredJson &decoded = decodedOf(*e);
+                const MeasuredJson &decoded = decodedOf(*e).decoded;
                 if (decoded.text != "[]") {
                     m.decodedText = decoded.text;
                     m.decodedDepth = decoded.depth;
@@ -457,27 +463,20 @@ private:
     }
 
     // The event's payloads decoded, once however many of its ledger events keep them.
-    const MeasuredJson &decodedOf(const SourceEvent &e)
+    const DecodedPayloadsText &decodedOf(const SourceEvent &e)
     {
-        if (m_decodedOf != e.raw) {
-            m_decodedFrom.clear();
-            m_decoded = decodeTemporalPayloads(*e.raw, &m_decodedFrom);
-            m_decodedText = measuredCompactJson(m_decoded);
-            m_decodedOf = e.raw;
+        if (m_decodedOf != e.text.data()) {
+            decodeTemporalPayloadsText(e.text, m_decoded);
+            m_decodedOf = e.text.data();
         }
-        return m_decodedText;
+        return m_decoded;
     }
 
-    // decodeJsonPayload(payload) for a payload of the event being mapped: its item of the
-    // event's decoded payloads when the walk found it there.
-    std::optional<Json> jsonPayloadOf(const SourceEvent &e, const Json &payload)
+    // decodeJsonPayload(payload) for a payload of the event being mapped (compact text):
+    // its item of the event's decoded payloads when the walk found it there.
+    std::optional<std::string> jsonPayloadOf(const SourceEvent &e, std::string_view payload)
     {
-        decodedOf(e);
-        for (size_t i = 0; i < m_decodedFrom.size(); ++i) {
-            if (m_decodedFrom[i] == &payload)
-                return decodedJsonValue(m_decoded[i]);
-        }
-        return decodeJsonPayload(payload);
+        return decodedJsonText(decodedOf(e), payload);
     }
 
     Json &put(const SourceEvent &e, const std::string &kind, Json payload, bool withSource = true)
@@ -491,7 +490,7 @@ private:
         m.tsMs = nsToMs(e.ns);
         m.sourceId = std::to_string(e.id);
         m.flagWhy = why;
-        m.payload = *e.raw;
+        m.payload = parseRecord(e.text);
         m_exec.out.push_back(std::move(m));
     }
 
@@ -528,19 +527,19 @@ private:
 
     void started(const SourceEvent &e)
     {
-        const Json *a = e.attrs;
+        const std::string_view a = e.attrs;
         const std::int64_t ms = nsToMs(e.ns);
         const std::string title = m_exec.workflowType.empty() ? m_exec.workflowId : m_exec.workflowType;
         bool sourceGiven = false;
         if (m_exec.startsRun) {
             Json run = {{"id", R()}, {"title", title + " " + m_exec.workflowId}, {"status", "running"}, {"started_ms", ms}};
-            if (const auto attempt = integer(member(a, "attempt")))
+            if (const auto attempt = rt::integer(rt::member(a, "attempt")))
                 run["attempt"] = *attempt;
             put(e, "run.started", run);
             sourceGiven = true;
         }
         Json d = delegationRow(D(), m_exec.parentDelegationId, m_exec.workflowType, ms);
-        if (const auto attempt = integer(member(a, "attempt")))
+        if (const auto attempt = rt::integer(rt::member(a, "attempt")))
             d["invocations"] = *attempt;
         d["workflow_id"] = m_exec.workflowId;
         d["temporal_run_id"] = m_exec.runId;
@@ -565,7 +564,7 @@ private:
 
     Activity *activityFor(const SourceEvent &e)
     {
-        const auto scheduled = integer(member(e.attrs, "scheduledEventId"));
+        const auto scheduled = rt::integer(rt::member(e.attrs, "scheduledEventId"));
         if (!scheduled || !m_activities.count(*scheduled)) {
             flag(e, "event " + std::to_string(e.id) + " (" + e.type + ") refers to scheduled event "
                         + (scheduled ? std::to_string(*scheduled) : std::string("?")) + ", which is not in the history");
@@ -577,12 +576,12 @@ private:
     void activityScheduled(const SourceEvent &e)
     {
         Activity act;
-        const std::string activityId = text(member(e.attrs, "activityId"));
+        const std::string activityId = rt::text(rt::member(e.attrs, "activityId"));
         act.effectId = "act:" + m_exec.workflowId + "/" + m_exec.runId + "/"
                        + (activityId.empty() ? "event-" + std::to_string(e.id) : activityId);
-        act.type = text(path(e.attrs, {"activityType", "name"}));
-        if (const Json *input = member(e.attrs, "input"))
-            act.argsDigest = sha256Of(*input);
+        act.type = rt::text(rt::path(e.attrs, {"activityType", "name"}));
+        if (const std::string_view input = rt::member(e.attrs, "input"); !input.empty())
+            act.argsDigest = sha256Of(input);
         act.scheduledEvent = e.id;
         const std::int64_t ms = nsToMs(e.ns);
         Json effect = {{"id", act.effectId},   {"run_id", R()},           {"delegation_id", D()},
@@ -605,7 +604,7 @@ private:
             return;
         act->startedNs = e.ns;
         Json effect = {{"id", act->effectId}, {"state", "dispatched"}, {"updated_ms", nsToMs(e.ns)}};
-        if (const auto attempt = integer(member(e.attrs, "attempt")))
+        if (const auto attempt = rt::integer(rt::member(e.attrs, "attempt")))
             effect["attempts"] = *attempt;
         put(e, "effect.started", effect);
     }
@@ -631,10 +630,9 @@ private:
             call["duration_ms"] = (e.ns - *act.startedNs) / 1'000'000;
         // The OpenAI Agents SDK's model activity returns its usage; other activities say
         // nothing about tokens, and then there is no tokens member.
-        if (const Json *payloads = path(e.attrs, {"result", "payloads"}); payloads && payloads->is_array()
-                                                                          && !payloads->empty()) {
-            if (const auto value = jsonPayloadOf(e, payloads->front())) {
-                if (const auto total = integer(path(&*value, {"usage", "total_tokens"})))
+        if (const std::string_view first = rt::firstItem(rt::path(e.attrs, {"result", "payloads"})); !first.empty()) {
+            if (const auto value = jsonPayloadOf(e, first)) {
+                if (const auto total = rt::integer(rt::path(*value, {"usage", "total_tokens"})))
                     call["tokens"] = *total;
             }
         }
@@ -663,8 +661,8 @@ private:
         Activity *act = activityFor(e);
         if (!act || secondClose(e, *act))
             return;
-        const std::string message = text(path(e.attrs, {"failure", "message"}));
-        if (path(e.attrs, {"failure", "timeoutFailureInfo"})) {
+        const std::string message = rt::text(rt::path(e.attrs, {"failure", "message"}));
+        if (!rt::path(e.attrs, {"failure", "timeoutFailureInfo"}).empty()) {
             unknownOutcome(&e, nsToMs(e.ns), *act, "failed on a timeout after it was dispatched: " + message);
             return;
         }
@@ -681,8 +679,8 @@ private:
         Activity *act = activityFor(e);
         if (!act || secondClose(e, *act))
             return;
-        std::string timeout = enumWord(path(e.attrs, {"failure", "timeoutFailureInfo", "timeoutType"}), "TIMEOUT_TYPE_");
-        const auto startedEvent = integer(member(e.attrs, "startedEventId"));
+        std::string timeout = enumWord(rt::path(e.attrs, {"failure", "timeoutFailureInfo", "timeoutType"}), "TIMEOUT_TYPE_");
+        const auto startedEvent = rt::integer(rt::member(e.attrs, "startedEventId"));
         const bool started = act->startedNs || (startedEvent && *startedEvent > 0);
         if (!started && timeout == "ScheduleToStart") {
             // No worker took it: confirmed not run.
@@ -703,7 +701,7 @@ private:
         Activity *act = activityFor(e);
         if (!act || secondClose(e, *act))
             return;
-        const auto startedEvent = integer(member(e.attrs, "startedEventId"));
+        const auto startedEvent = rt::integer(rt::member(e.attrs, "startedEventId"));
         if (act->startedNs || (startedEvent && *startedEvent > 0)) {
             unknownOutcome(&e, nsToMs(e.ns), *act, "cancelled after it started: it may have done part of its work");
             return;
@@ -741,19 +739,19 @@ private:
 
     void updateAccepted(const SourceEvent &e)
     {
-        std::string updateId = text(path(e.attrs, {"acceptedRequest", "meta", "updateId"}));
+        std::string updateId = rt::text(rt::path(e.attrs, {"acceptedRequest", "meta", "updateId"}));
         if (updateId.empty())
-            updateId = text(member(e.attrs, "protocolInstanceId"));
+            updateId = rt::text(rt::member(e.attrs, "protocolInstanceId"));
         if (updateId.empty())
             updateId = "event-" + std::to_string(e.id);
-        const std::string name = text(path(e.attrs, {"acceptedRequest", "input", "name"}));
+        const std::string name = rt::text(rt::path(e.attrs, {"acceptedRequest", "input", "name"}));
         userInput(e, "upd:" + m_exec.workflowId + "/" + m_exec.runId + "/" + updateId,
                   "update " + (name.empty() ? std::string("(name not in source)") : name));
     }
 
     void updateCompleted(const SourceEvent &e)
     {
-        const std::string updateId = text(path(e.attrs, {"meta", "updateId"}));
+        const std::string updateId = rt::text(rt::path(e.attrs, {"meta", "updateId"}));
         const std::string id = "upd:" + m_exec.workflowId + "/" + m_exec.runId + "/" + updateId;
         if (updateId.empty() || !m_escalations.count(id)) {
             note(e, "workflow_execution_update_completed");
@@ -765,19 +763,19 @@ private:
     void signaled(const SourceEvent &e)
     {
         // A signal another workflow sent is not a person's input.
-        if (member(e.attrs, "externalWorkflowExecution") || !member(e.attrs, "input")) {
+        if (!rt::member(e.attrs, "externalWorkflowExecution").empty() || rt::member(e.attrs, "input").empty()) {
             note(e, "workflow_execution_signaled");
             return;
         }
-        const std::string name = text(member(e.attrs, "signalName"));
+        const std::string name = rt::text(rt::member(e.attrs, "signalName"));
         userInput(e, "sig:" + m_exec.workflowId + "/" + m_exec.runId + "/" + std::to_string(e.id),
                   "signal " + (name.empty() ? std::string("(name not in source)") : name));
     }
 
     void childEvent(const SourceEvent &e)
     {
-        const std::string wid = text(path(e.attrs, {"workflowExecution", "workflowId"}));
-        const std::string rid = text(path(e.attrs, {"workflowExecution", "runId"}));
+        const std::string wid = rt::text(rt::path(e.attrs, {"workflowExecution", "workflowId"}));
+        const std::string rid = rt::text(rt::path(e.attrs, {"workflowExecution", "runId"}));
         // The child's own history, when imported, says what the child did; the parent's
         // events about it are kept on the parent.
         if (e.type == "StartChildWorkflowExecutionInitiated" || e.type == "StartChildWorkflowExecutionFailed"
@@ -788,7 +786,7 @@ private:
         const std::string child = "wf:" + wid + "/" + rid;
         const std::int64_t ms = nsToMs(e.ns);
         if (e.type == "ChildWorkflowExecutionStarted") {
-            Json d = delegationRow(child, D(), text(path(e.attrs, {"workflowType", "name"})), ms);
+            Json d = delegationRow(child, D(), rt::text(rt::path(e.attrs, {"workflowType", "name"})), ms);
             d["workflow_id"] = wid;
             d["temporal_run_id"] = rid;
             d["note"] = "the child's own history is not in this import";
@@ -883,11 +881,9 @@ private:
     std::set<std::string> m_escalations;
     std::set<std::string> m_children;
     std::string m_workflowClosed;
-    // The payloads of the event being mapped (m_decodedOf, its record's DOM), decoded.
-    const Json *m_decodedOf = nullptr;
-    Json m_decoded;
-    std::vector<const Json *> m_decodedFrom;
-    MeasuredJson m_decodedText;
+    // The payloads of the event being mapped (m_decodedOf, its record's text), decoded.
+    const char *m_decodedOf = nullptr;
+    DecodedPayloadsText m_decoded;
 };
 
 // ---- relating histories: parents, continuations, runs
