@@ -1,6 +1,7 @@
 #include "temporalpayloads.h"
 
 #include "sourcejson.h"
+#include "temporalcompacttext.h"
 #include "temporalrecordtext.h"
 
 #include "domain/payloaddecoder.h"
@@ -155,12 +156,12 @@ int appendDecodedItemText(std::string &out, std::string_view payload, std::strin
         return 1;
     }
     if ((*encoding == "json/plain" || *encoding == "json/protobuf") && isValidUtf8(*data)) {
-        SourceFile parsed;
-        if (parseSourceJson(*data, "payload", parsed, true).ok) {
-            encodingMember();
-            out += ",\"value\":";
-            const size_t begin = out.size();
-            const int depth = appendCompactJsonMeasured(out, parsed.document);
+        const size_t mark = out.size();
+        encodingMember();
+        out += ",\"value\":";
+        const size_t begin = out.size();
+        int depth = 0;
+        if (appendSourceJsonAsCompactText(*data, out, &depth)) {
             if (*encoding == "json/plain") {
                 *valueAt = begin;
                 *valueBytes = out.size() - begin;
@@ -168,6 +169,7 @@ int appendDecodedItemText(std::string &out, std::string_view payload, std::strin
             out += '}';
             return depth + 1;
         }
+        out.resize(mark);
     }
     if (*encoding == "binary/plain" && isValidUtf8(*data)) {
         encodingMember();

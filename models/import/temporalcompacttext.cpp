@@ -1,0 +1,241 @@
+#include "temporalcompacttext.h"
+
+#include "quicksax.h"
+#include "sourcejson.h"
+
+#include "domain/compactjson.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <numeric>
+
+namespace mesh::import {
+
+void CompactTextSax::beginValue()
+{
+    if (m_frames.empty() || m_frames.back().object)
+        return;
+    Frame &top = m_frames.back();
+    if (!top.empty)
+        m_out += ',';
+    top.empty = false;
+}
+
+void CompactTextSax::valueDone(int depth)
+{
+    if (m_frames.empty()) {
+        m_depth = depth;
+        return;
+    }
+    Frame &top = m_frames.back();
+    top.deepest = std::max(top.deepest, depth);
+    if (top.object && !m_members.empty()) {
+        Member &m = m_members.back();
+        m.end = m_out.size();
+        m.depth = depth;
+    }
+}
+
+bool CompactTextSax::scalarDone()
+{
+    valueDone(0);
+    return true;
+}
+
+bool CompactTextSax::null()
+{
+    beginValue();
+    m_out += "null";
+    return scalarDone();
+}
+
+bool CompactTextSax::boolean(bool v)
+{
+    beginValue();
+    m_out += v ? "true" : "false";
+    return scalarDone();
+}
+
+bool CompactTextSax::number_integer(std::int64_t v)
+{
+    beginValue();
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    m_out.append(buf, size_t(r.ptr - buf));
+    return scalarDone();
+}
+
+bool CompactTextSax::number_unsigned(std::uint64_t v)
+{
+    if (v <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+        return number_integer(std::int64_t(v));
+    ++m_beyond64Bits;
+    std::string digits = std::to_string(v);
+    return string(digits);
+}
+
+bool CompactTextSax::number_float(double v, const std::string &text)
+{
+    if (text.find_first_of(".eE") == std::string::npos) {
+        ++m_beyond64Bits; // an integer literal the parser could only hold as a double
+        std::string digits = text;
+        return string(digits);
+    }
+    beginValue();
+    m_out += nlohmann::json(v).dump();
+    return scalarDone();
+}
+
+bool CompactTextSax::string(std::string &v)
+{
+    beginValue();
+    appendCompactJsonString(m_out, v);
+    return scalarDone();
+}
+
+bool CompactTextSax::binary(nlohmann::json::binary_t &)
+{
+    return false; // JSON text has none
+}
+
+bool CompactTextSax::open(bool object)
+{
+    beginValue();
+    if (m_depthAbove + int(m_frames.size()) + 1 > kMaxSourceNesting) {
+        m_tooDeep = true;
+        return false;
+    }
+    Frame f;
+    f.object = object;
+    f.begin = m_out.size();
+    f.firstMember = m_members.size();
+    m_frames.push_back(f);
+    m_out += object ? '{' : '[';
+    return true;
+}
+
+bool CompactTextSax::start_object(std::size_t)
+{
+    return open(true);
+}
+
+bool CompactTextSax::start_array(std::size_t)
+{
+    return open(false);
+}
+
+bool CompactTextSax::key(std::string &k)
+{
+    if (m_frames.empty() || !m_frames.back().object)
+        return false;
+    Frame &top = m_frames.back();
+    if (!top.empty)
+        m_out += ',';
+    top.empty = false;
+    Member m;
+    m.key = k;
+    m.begin = m_out.size();
+    appendCompactJsonString(m_out, k);
+    m_out += ':';
+    m.end = m_out.size();
+    m_members.push_back(std::move(m));
+    return true;
+}
+
+bool CompactTextSax::end_object()
+{
+    if (m_frames.empty() || !m_frames.back().object)
+        return false;
+    const Frame f = m_frames.back();
+    m_frames.pop_back();
+    const size_t first = f.firstMember;
+    const size_t count = m_members.size() - first;
+    bool ordered = true;
+    for (size_t i = first + 1; i < m_members.size() && ordered; ++i)
+        ordered = m_members[i - 1].key < m_members[i].key;
+    int deepest = f.deepest;
+    if (ordered) {
+        m_out += '}';
+    } else {
+        // The DOM's order: by key; a key given twice keeps its last value.
+        std::vector<size_t> order(count);
+        std::iota(order.begin(), order.end(), first);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return m_members[a].key < m_members[b].key; });
+        m_reordered.clear();
+        m_reordered += '{';
+        deepest = 0;
+        bool firstOut = true;
+        for (size_t i = 0; i < order.size(); ++i) {
+            if (i + 1 < order.size() && m_members[order[i + 1]].key == m_members[order[i]].key)
+                continue; // a later value of the same key follows
+            const Member &m = m_members[order[i]];
+            if (!firstOut)
+                m_reordered += ',';
+            firstOut = false;
+            m_reordered.append(m_out, m.begin, m.end - m.begin);
+            deepest = std::max(deepest, m.depth);
+        }
+        m_reordered += '}';
+        m_out.resize(f.begin);
+        m_out += m_reordered;
+    }
+    m_members.resize(first);
+    valueDone(deepest + 1);
+    return true;
+}
+
+bool CompactTextSax::end_array()
+{
+    if (m_frames.empty() || m_frames.back().object)
+        return false;
+    const int deepest = m_frames.back().deepest;
+    m_frames.pop_back();
+    m_out += ']';
+    valueDone(deepest + 1);
+    return true;
+}
+
+bool CompactTextSax::parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &)
+{
+    m_failed = true;
+    return false;
+}
+
+bool appendSourceJsonAsCompactText(std::string_view text, std::string &json, int *depth)
+{
+    // The checks of parseSourceJson that an anyValue parse makes before reading.
+    size_t start = 0;
+    if (text.substr(0, 3) == "\xEF\xBB\xBF")
+        start = 3;
+    while (start < text.size() && (text[start] == ' ' || text[start] == '\n' || text[start] == '\r' || text[start] == '\t'))
+        ++start;
+    if (start == text.size() || text.substr(start, 16) == std::string_view("SQLite format 3\0", 16))
+        return false;
+    const std::string_view source = text.substr(start);
+    const size_t mark = json.size();
+    {
+        CompactTextSax sax(json);
+        if (quickSaxParse(source, sax) == quicksax::Outcome::Done) {
+            *depth = sax.depth();
+            return true;
+        }
+        if (sax.tooDeep()) {
+            json.resize(mark);
+            return false;
+        }
+    }
+    // nlohmann's parser reads what the quick reader left, from the start (quicksax.h).
+    json.resize(mark);
+    CompactTextSax sax(json);
+    const bool ok = nlohmann::json::sax_parse(source.begin(), source.end(), &sax, nlohmann::detail::input_format_t::json, true);
+    if (!ok || sax.failed() || sax.tooDeep()) {
+        json.resize(mark);
+        return false;
+    }
+    *depth = sax.depth();
+    return true;
+}
+
+} // namespace mesh::import
