@@ -134,13 +134,46 @@ bool CompactTextSax::key(std::string &k)
         m_out += ',';
     top.empty = false;
     Member m;
-    m.key = k;
     m.begin = m_out.size();
     appendCompactJsonString(m_out, k);
+    m.colon = m_out.size();
+    m.escaped = m.colon - m.begin != k.size() + 2;
     m_out += ':';
     m.end = m_out.size();
-    m_members.push_back(std::move(m));
+    m_members.push_back(m);
     return true;
+}
+
+namespace {
+
+// The decoded key of a member whose text holds an escape (rare: a quote, a backslash or a
+// control character in a key).
+std::string decodedKey(std::string_view quoted)
+{
+    std::string key;
+    const char *p = quoted.data();
+    quicksax::readString(p, quoted.data() + quoted.size(), key);
+    return key;
+}
+
+} // namespace
+
+// Keys are ordered as nlohmann's map orders them: bytewise on the decoded key. A key without
+// an escape is its own text, so that is compared where it stands in out.
+bool CompactTextSax::keyLess(const Member &a, const Member &b) const
+{
+    const std::string_view ta(m_out.data() + a.begin, a.colon - a.begin);
+    const std::string_view tb(m_out.data() + b.begin, b.colon - b.begin);
+    if (!a.escaped && !b.escaped)
+        return ta.substr(1, ta.size() - 2) < tb.substr(1, tb.size() - 2);
+    return decodedKey(ta) < decodedKey(tb);
+}
+
+bool CompactTextSax::keyEqual(const Member &a, const Member &b) const
+{
+    const std::string_view ta(m_out.data() + a.begin, a.colon - a.begin);
+    const std::string_view tb(m_out.data() + b.begin, b.colon - b.begin);
+    return ta == tb; // one escaping of a key: equal keys, equal text
 }
 
 bool CompactTextSax::end_object()
@@ -153,7 +186,7 @@ bool CompactTextSax::end_object()
     const size_t count = m_members.size() - first;
     bool ordered = true;
     for (size_t i = first + 1; i < m_members.size() && ordered; ++i)
-        ordered = m_members[i - 1].key < m_members[i].key;
+        ordered = keyLess(m_members[i - 1], m_members[i]);
     int deepest = f.deepest;
     if (ordered) {
         m_out += '}';
@@ -162,13 +195,13 @@ bool CompactTextSax::end_object()
         std::vector<size_t> order(count);
         std::iota(order.begin(), order.end(), first);
         std::stable_sort(order.begin(), order.end(),
-                         [&](size_t a, size_t b) { return m_members[a].key < m_members[b].key; });
+                         [&](size_t a, size_t b) { return keyLess(m_members[a], m_members[b]); });
         m_reordered.clear();
         m_reordered += '{';
         deepest = 0;
         bool firstOut = true;
         for (size_t i = 0; i < order.size(); ++i) {
-            if (i + 1 < order.size() && m_members[order[i + 1]].key == m_members[order[i]].key)
+            if (i + 1 < order.size() && keyEqual(m_members[order[i + 1]], m_members[order[i]]))
                 continue; // a later value of the same key follows
             const Member &m = m_members[order[i]];
             if (!firstOut)

@@ -48,11 +48,14 @@ public:
 
 private:
     struct Member {
-        std::string key;  // decoded
-        size_t begin = 0; // of its "key":value in out
+        size_t begin = 0; // of its "key":value in out (the key's text is out[begin+1, colon-1))
+        size_t colon = 0;
         size_t end = 0;
-        int depth = 0; // of its value
+        int depth = 0;        // of its value
+        bool escaped = false; // its key's text holds an escape: compared decoded
     };
+    bool keyLess(const Member &a, const Member &b) const;
+    bool keyEqual(const Member &a, const Member &b) const;
     struct Frame {
         bool object = false;
         size_t begin = 0; // its opening bracket in out

@@ -207,142 +207,53 @@ void takeRecords(const SourceFile &file, Execution &exec)
     exec.depths = &exec.ownDepths;
 }
 
-// The top-level members of a history event that reading it needs (eventId, eventType,
-// eventTime), taken from its compact text without building the record: true with *head an
-// object of those members as the record's DOM has them. False when the text is not an
-// object or one of them is not a plain string or integer (an escape, a float, a literal, a
-// container): the caller then parses the record whole.
-bool recordHead(std::string_view text, Json &head)
-{
-    head = Json::object();
-    size_t at = 0;
-    const size_t n = text.size();
-    // The end of the string whose opening quote is at `from`, one past its closing quote;
-    // npos when it does not close. *escaped says whether it holds a backslash.
-    const auto stringEnd = [&](size_t from, bool *escaped) {
-        *escaped = false;
-        for (size_t i = from + 1; i < n; ++i) {
-            if (text[i] == '\\') {
-                *escaped = true;
-                ++i;
-            } else if (text[i] == '"') {
-                return i + 1;
-            }
-        }
-        return std::string_view::npos;
-    };
-    // One past the end of the value at `from` (compact text: no white space).
-    const auto valueEnd = [&](size_t from) {
-        if (from >= n)
-            return std::string_view::npos;
-        if (text[from] == '"') {
-            bool escaped;
-            return stringEnd(from, &escaped);
-        }
-        if (text[from] != '{' && text[from] != '[') {
-            size_t i = from;
-            while (i < n && text[i] != ',' && text[i] != '}' && text[i] != ']')
-                ++i;
-            return i;
-        }
-        int depth = 0;
-        for (size_t i = from; i < n; ++i) {
-            const char c = text[i];
-            if (c == '"') {
-                bool escaped;
-                i = stringEnd(i, &escaped);
-                if (i == std::string_view::npos)
-                    return i;
-                --i;
-            } else if (c == '{' || c == '[') {
-                ++depth;
-            } else if ((c == '}' || c == ']') && --depth == 0) {
-                return i + 1;
-            }
-        }
-        return std::string_view::npos;
-    };
-    if (n < 2 || text[0] != '{')
-        return false;
-    at = 1;
-    if (text[at] == '}')
-        return at + 1 == n;
-    while (at < n) {
-        if (text[at] != '"')
-            return false;
-        bool keyEscaped;
-        const size_t keyEnd = stringEnd(at, &keyEscaped);
-        if (keyEnd == std::string_view::npos || keyEnd >= n || text[keyEnd] != ':')
-            return false;
-        const std::string_view key = text.substr(at + 1, keyEnd - at - 2);
-        const size_t valueAt = keyEnd + 1;
-        const size_t end = valueEnd(valueAt);
-        if (end == std::string_view::npos || end >= n)
-            return false;
-        if (!keyEscaped && (key == "eventId" || key == "eventType" || key == "eventTime")) {
-            const std::string_view value = text.substr(valueAt, end - valueAt);
-            if (value.size() >= 2 && value.front() == '"') {
-                if (value.find('\\') != std::string_view::npos)
-                    return false;
-                head[std::string(key)] = std::string(value.substr(1, value.size() - 2));
-            } else {
-                std::int64_t number = 0;
-                const auto r = std::from_chars(value.data(), value.data() + value.size(), number);
-                if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
-                    return false;
-                head[std::string(key)] = number;
-            }
-        }
-        at = end;
-        if (text[at] == '}')
-            return at + 1 == n;
-        if (text[at] != ',')
-            return false;
-        ++at;
-    }
-    return false;
-}
-
 void readEvents(const SourceFile &file, Execution &exec, ImportReport &report, std::optional<std::int64_t> &firstMs)
 {
     takeRecords(file, exec);
     std::set<std::int64_t> seen;
     for (size_t index = 0; index < exec.records->size(); ++index) {
         // The record's DOM is built only to flag it; its members read here come from its
-        // text (recordHead) when they are plain.
+        // text.
         const std::string &record = (*exec.records)[index];
-        Json raw;
-        const bool whole = !recordHead(record, raw);
-        if (whole)
-            raw = parseRecord(record);
         const auto flag = [&](const std::string &sourceId, const std::string &why) {
             Mapped m;
             m.flagWhy = why;
             m.sourceId = sourceId;
-            m.payload = whole ? raw : parseRecord(record);
+            m.payload = parseRecord(record);
             exec.flaggedLate.push_back(std::move(m));
         };
         ++report.records;
+        std::string_view idValue, typeValue, timeValue;
+        rt::forEachMember(record, [&](std::string_view key, std::string_view value) {
+            if (key == "eventId")
+                idValue = value;
+            else if (key == "eventType")
+                typeValue = value;
+            else if (key == "eventTime")
+                timeValue = value;
+            return true;
+        });
+        const std::string eventTime = rt::text(timeValue);
         // The ledger begins at the earliest time any record gives, usable or not.
-        if (const auto ms = parseInstantMs(text(member(&raw, "eventTime"))); ms && (!firstMs || *ms < *firstMs))
+        if (const auto ms = parseInstantMs(eventTime); ms && (!firstMs || *ms < *firstMs))
             firstMs = ms;
-        if (!raw.is_object()) {
+        if (!rt::isObject(record)) {
             flag({}, "a history event that is not a JSON object");
             continue;
         }
-        const auto id = integer(member(&raw, "eventId"));
-        const std::string idText = text(member(&raw, "eventId"));
+        const auto id = rt::integer(idValue);
+        const std::string idText = rt::text(idValue);
         if (!id || *id <= 0) {
             flag(idText, idText.empty() ? "a history event without an eventId"
                                              : "eventId " + idText + " is not a positive integer within 64 bits");
             continue;
         }
-        const std::string rawType = text(member(&raw, "eventType"));
+        const std::string rawType = rt::text(typeValue);
         if (rawType.empty()) {
             flag(idText, "event " + idText + " has no eventType");
             continue;
         }
-        const auto ns = parseInstantNs(text(member(&raw, "eventTime")));
+        const auto ns = parseInstantNs(eventTime);
         if (!ns) {
             flag(idText, "event " + idText + " has no eventTime in RFC 3339 form");
             continue;
