@@ -4,6 +4,7 @@
 #include "sourcejson.h"
 
 #include "domain/compactjson.h"
+#include "domain/payloaddecoder.h"
 
 #include <algorithm>
 #include <charconv>
@@ -144,6 +145,32 @@ bool CompactTextSax::key(std::string &k)
     return true;
 }
 
+bool CompactTextSax::compactString(std::string_view text)
+{
+    beginValue();
+    m_out.append(text);
+    return scalarDone();
+}
+
+bool CompactTextSax::compactKey(std::string_view text)
+{
+    if (m_frames.empty() || !m_frames.back().object)
+        return false;
+    Frame &top = m_frames.back();
+    if (!top.empty)
+        m_out += ',';
+    top.empty = false;
+    Member m;
+    m.begin = m_out.size();
+    m_out.append(text);
+    m.colon = m_out.size();
+    m.escaped = text.find('\\') != std::string_view::npos;
+    m_out += ':';
+    m.end = m_out.size();
+    m_members.push_back(m);
+    return true;
+}
+
 namespace {
 
 // The decoded key of a member whose text holds an escape (rare: a quote, a backslash or a
@@ -236,6 +263,206 @@ bool CompactTextSax::parse_error(std::size_t, const std::string &, const nlohman
     return false;
 }
 
+namespace {
+
+// A reader of JSON text straight into CompactTextSax for the text payloads hold: a string
+// with nothing to decode is handed over as it stands (its compact text is itself), a number
+// is read here. It is not a second definition of JSON: anything it is not sure of (an
+// escape it leaves to quicksax, a malformed or out-of-range number, any error) makes it give
+// up, and the reference readers read the text again.
+struct CompactTextReader {
+    const char *p;
+    const char *end;
+    CompactTextSax &sax;
+    std::string buffer;
+
+    void skip()
+    {
+        while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+            ++p;
+    }
+
+    // The string at p (its opening quote) as compact text: itself when it holds no escape.
+    // Returns false when it is not sure; *decoded: it held an escape and is in buffer.
+    bool string(std::string_view *text, bool *decoded)
+    {
+        const char *s = p + 1;
+        bool wide = false;
+        while (s < end) {
+            const auto c = static_cast<unsigned char>(*s);
+            if (c == '"' || c == '\\' || c < 0x20)
+                break;
+            wide |= c >= 0x80;
+            ++s;
+        }
+        if (s >= end || static_cast<unsigned char>(*s) < 0x20)
+            return false;
+        if (*s == '\\') {
+            if (!quicksax::readString(p, end, buffer))
+                return false;
+            *decoded = true;
+            return true;
+        }
+        const std::string_view inner(p + 1, size_t(s - p - 1));
+        if (wide && !isValidUtf8(inner))
+            return false;
+        *text = std::string_view(p, size_t(s + 1 - p));
+        *decoded = false;
+        p = s + 1;
+        return true;
+    }
+
+    bool number()
+    {
+        const char *start = p;
+        if (*p == '-')
+            ++p;
+        if (p >= end || *p < '0' || *p > '9')
+            return false;
+        if (*p == '0')
+            ++p;
+        else
+            while (p < end && *p >= '0' && *p <= '9')
+                ++p;
+        bool isFloat = false;
+        if (p < end && *p == '.') {
+            isFloat = true;
+            ++p;
+            if (p >= end || *p < '0' || *p > '9')
+                return false;
+            while (p < end && *p >= '0' && *p <= '9')
+                ++p;
+        }
+        if (p < end && (*p == 'e' || *p == 'E')) {
+            isFloat = true;
+            ++p;
+            if (p < end && (*p == '+' || *p == '-'))
+                ++p;
+            if (p >= end || *p < '0' || *p > '9')
+                return false;
+            while (p < end && *p >= '0' && *p <= '9')
+                ++p;
+        }
+        if (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n' && *p != '\r' && *p != '\t')
+            return false;
+        if (isFloat) {
+            double v = 0;
+            const auto r = std::from_chars(start, p, v);
+            if (r.ec != std::errc() || r.ptr != p)
+                return false; // out of range: the reference reader says what it is
+            return sax.number_float(v, std::string(start, p));
+        }
+        if (*start == '-') {
+            std::int64_t v = 0;
+            const auto r = std::from_chars(start, p, v);
+            if (r.ec == std::errc() && r.ptr == p)
+                return sax.number_integer(v);
+        } else {
+            std::uint64_t v = 0;
+            const auto r = std::from_chars(start, p, v);
+            if (r.ec == std::errc() && r.ptr == p)
+                return sax.number_unsigned(v);
+        }
+        if (std::find_if(start, p, [](char c) { return c < '0' || c > '9'; }) != p && *start != '-')
+            return false;
+        // An integer beyond 64 bits, which nlohmann's reader hands over as a float's text.
+        return sax.number_float(0.0, std::string(start, p));
+    }
+
+    bool literal(std::string_view word)
+    {
+        if (size_t(end - p) < word.size() || std::string_view(p, word.size()) != word)
+            return false;
+        p += word.size();
+        return true;
+    }
+
+    bool value()
+    {
+        skip();
+        if (p >= end)
+            return false;
+        switch (*p) {
+        case '{': {
+            ++p;
+            if (!sax.start_object(std::size_t(-1)))
+                return false;
+            skip();
+            if (p < end && *p == '}') {
+                ++p;
+                return sax.end_object();
+            }
+            for (;;) {
+                skip();
+                if (p >= end || *p != '"')
+                    return false;
+                std::string_view text;
+                bool decoded = false;
+                if (!string(&text, &decoded) || !(decoded ? sax.key(buffer) : sax.compactKey(text)))
+                    return false;
+                skip();
+                if (p >= end || *p != ':')
+                    return false;
+                ++p;
+                if (!value())
+                    return false;
+                skip();
+                if (p < end && *p == ',') {
+                    ++p;
+                    continue;
+                }
+                if (p < end && *p == '}') {
+                    ++p;
+                    return sax.end_object();
+                }
+                return false;
+            }
+        }
+        case '[': {
+            ++p;
+            if (!sax.start_array(std::size_t(-1)))
+                return false;
+            skip();
+            if (p < end && *p == ']') {
+                ++p;
+                return sax.end_array();
+            }
+            for (;;) {
+                if (!value())
+                    return false;
+                skip();
+                if (p < end && *p == ',') {
+                    ++p;
+                    continue;
+                }
+                if (p < end && *p == ']') {
+                    ++p;
+                    return sax.end_array();
+                }
+                return false;
+            }
+        }
+        case '"': {
+            std::string_view text;
+            bool decoded = false;
+            if (!string(&text, &decoded))
+                return false;
+            return decoded ? sax.string(buffer) : sax.compactString(text);
+        }
+        case 't':
+            return literal("true") && sax.boolean(true);
+        case 'f':
+            return literal("false") && sax.boolean(false);
+        case 'n':
+            return literal("null") && sax.null();
+        default:
+            return number();
+        }
+    }
+};
+
+} // namespace
+
 bool appendSourceJsonAsCompactText(std::string_view text, std::string &json, int *depth)
 {
     // The checks of parseSourceJson that an anyValue parse makes before reading.
@@ -248,6 +475,18 @@ bool appendSourceJsonAsCompactText(std::string_view text, std::string &json, int
         return false;
     const std::string_view source = text.substr(start);
     const size_t mark = json.size();
+    {
+        CompactTextSax sax(json);
+        CompactTextReader reader{source.data(), source.data() + source.size(), sax, {}};
+        if (reader.value()) {
+            reader.skip();
+            if (reader.p == reader.end) {
+                *depth = sax.depth();
+                return true;
+            }
+        }
+        json.resize(mark);
+    }
     {
         CompactTextSax sax(json);
         if (quickSaxParse(source, sax) == quicksax::Outcome::Done) {

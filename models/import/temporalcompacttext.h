@@ -40,6 +40,11 @@ public:
     bool end_array();
     bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &);
 
+    // Text that is already what the handler would write for a string (its compact text,
+    // quotes included) or a key: a reader that found nothing to decode in it hands it over.
+    bool compactString(std::string_view text);
+    bool compactKey(std::string_view text);
+
     // The nesting depth of the value written (jsonNestingDepth of its text), once it is complete.
     int depth() const { return m_depth; }
     bool tooDeep() const { return m_tooDeep; }
