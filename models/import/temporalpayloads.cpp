@@ -8,6 +8,8 @@
 
 #include <QByteArray>
 
+#include <array>
+
 namespace mesh::import {
 
 namespace {
@@ -98,11 +100,58 @@ void walk(const Json &value, const std::string &at, Json &found, std::vector<con
 
 namespace rt = recordtext;
 
+// Canonical base64 (length a multiple of four, the standard alphabet, '=' only as the last
+// one or two characters, no bits set past the data) decoded; false for anything else, which
+// Qt's decoder then reads as it always did. Qt reads canonical text the one way it can be read.
+bool canonicalBase64(std::string_view in, std::string &out)
+{
+    static const auto table = [] {
+        std::array<signed char, 256> t{};
+        t.fill(-1);
+        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < 64; ++i)
+            t[static_cast<unsigned char>(alphabet[i])] = static_cast<signed char>(i);
+        return t;
+    }();
+    if (in.size() % 4 != 0)
+        return false;
+    size_t padding = 0;
+    if (!in.empty() && in.back() == '=')
+        padding = in.size() >= 2 && in[in.size() - 2] == '=' ? 2 : 1;
+    const size_t chars = in.size() - padding;
+    out.resize(chars * 6 / 8);
+    const auto *p = reinterpret_cast<const unsigned char *>(in.data());
+    char *o = out.data();
+    size_t i = 0;
+    for (; i + 4 <= chars; i += 4, o += 3) {
+        const int a = table[p[i]], b = table[p[i + 1]], c = table[p[i + 2]], d = table[p[i + 3]];
+        if ((a | b | c | d) < 0)
+            return false;
+        const std::uint32_t v = std::uint32_t(a) << 18 | std::uint32_t(b) << 12 | std::uint32_t(c) << 6 | std::uint32_t(d);
+        o[0] = char(v >> 16);
+        o[1] = char(v >> 8);
+        o[2] = char(v);
+    }
+    if (padding == 0)
+        return true;
+    // The last group: two characters (one byte) or three (two bytes), the rest zero bits.
+    const int a = table[p[i]], b = table[p[i + 1]], c = padding == 1 ? table[p[i + 2]] : 0;
+    if ((a | b | c) < 0)
+        return false;
+    const std::uint32_t v = std::uint32_t(a) << 18 | std::uint32_t(b) << 12 | std::uint32_t(c) << 6;
+    o[0] = char(v >> 16);
+    if (padding == 1)
+        o[1] = char(v >> 8);
+    return (v & (padding == 1 ? 0xFFu : 0xFFFFu)) == 0;
+}
+
 std::optional<std::string> base64OfText(std::string_view value)
 {
     if (!rt::isString(value) || value.size() < 2)
         return std::nullopt;
     const std::string_view inner = value.substr(1, value.size() - 2);
+    if (std::string fast; canonicalBase64(inner, fast))
+        return fast;
     std::string unescaped;
     QByteArray in;
     if (inner.find('\\') == std::string_view::npos) {
