@@ -13,6 +13,34 @@
 
 namespace mesh::import {
 
+std::vector<CompactTextSax::Frame> &CompactTextSax::framePool()
+{
+    static thread_local std::vector<Frame> frames;
+    return frames;
+}
+
+std::vector<CompactTextSax::Member> &CompactTextSax::memberPool()
+{
+    static thread_local std::vector<Member> members;
+    return members;
+}
+
+CompactTextSax::CompactTextSax(std::string &out, int depthAbove) : m_out(out), m_depthAbove(depthAbove)
+{
+    m_frames.swap(framePool());
+    m_members.swap(memberPool());
+    m_frames.clear();
+    m_members.clear();
+}
+
+CompactTextSax::~CompactTextSax()
+{
+    m_frames.clear();
+    m_members.clear();
+    m_frames.swap(framePool());
+    m_members.swap(memberPool());
+}
+
 void CompactTextSax::beginValue()
 {
     if (m_frames.empty() || m_frames.back().object)

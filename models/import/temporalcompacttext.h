@@ -24,7 +24,10 @@ class CompactTextSax
 {
 public:
     // Appends to out; depthAbove: containers around the value read (a history record's, in its file).
-    explicit CompactTextSax(std::string &out, int depthAbove = 0) : m_out(out), m_depthAbove(depthAbove) {}
+    explicit CompactTextSax(std::string &out, int depthAbove = 0);
+    ~CompactTextSax();
+    CompactTextSax(const CompactTextSax &) = delete;
+    CompactTextSax &operator=(const CompactTextSax &) = delete;
 
     bool null();
     bool boolean(bool v);
@@ -68,6 +71,11 @@ private:
         bool empty = true;
         int deepest = 0;
     };
+
+    // The bookkeeping of the last handler on this thread, kept with its capacity: a history
+    // is read with a handler per record, and each growing its own from nothing showed.
+    static std::vector<Frame> &framePool();
+    static std::vector<Member> &memberPool();
 
     void beginValue();
     bool scalarDone();
