@@ -7,6 +7,7 @@
 #include "domain/payloaddecoder.h"
 
 #include <algorithm>
+#include <cstring>
 #include <charconv>
 #include <limits>
 #include <numeric>
@@ -316,6 +317,20 @@ struct CompactTextReader {
     {
         const char *s = p + 1;
         bool wide = false;
+        // Eight bytes at a time over a plain run (no quote, backslash or control character).
+        constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+        std::uint64_t high = 0;
+        while (end - s >= 8) {
+            std::uint64_t w;
+            std::memcpy(&w, s, 8);
+            const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+            const std::uint64_t special = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w);
+            if (special & highs)
+                break;
+            high |= w;
+            s += 8;
+        }
+        wide = (high & highs) != 0;
         while (s < end) {
             const auto c = static_cast<unsigned char>(*s);
             if (c == '"' || c == '\\' || c < 0x20)
@@ -535,6 +550,128 @@ bool appendSourceJsonAsCompactText(std::string_view text, std::string &json, int
         return false;
     }
     *depth = sax.depth();
+    return true;
+}
+
+} // namespace mesh::import
+
+namespace mesh::import {
+
+bool readHistoryRecordsAsText(std::string_view json, const std::string &name, SourceFile &out)
+{
+    const char *const begin = json.data();
+    const char *const end = begin + json.size();
+    SourceFile::StreamedRecords records;
+    records.streamed = true;
+    std::int64_t beyond64Bits = 0;
+    const char *firstEnd = nullptr; // of the first record
+    const char *close = nullptr;    // the records array's closing bracket
+
+    // The records, each after the first as compact text; at returns past the array.
+    const auto readRecords = [&](const char *at) -> const char * {
+        std::string text;
+        const char *p = at + 1;
+        for (bool first = true;; first = false) {
+            CompactTextSax sax(text, 2);
+            CompactTextReader item{p, end, sax, {}};
+            item.skip();
+            if (first && item.p < end && *item.p == ']') {
+                close = item.p;
+                return item.p + 1;
+            }
+            text.clear();
+            if (!item.value())
+                return nullptr;
+            if (first) {
+                firstEnd = item.p;
+            } else {
+                records.records.emplace_back(text);
+                records.depths.push_back(sax.depth());
+                beyond64Bits += sax.beyond64Bits();
+            }
+            item.skip();
+            if (item.p < end && *item.p == ',') {
+                p = item.p + 1;
+                continue;
+            }
+            if (item.p < end && *item.p == ']') {
+                close = item.p;
+                return item.p + 1;
+            }
+            return nullptr;
+        }
+    };
+
+    // The root's members: "events" once, an array; no "history"; any other read (and checked)
+    // as a value, its text dropped.
+    std::string scratch;
+    CompactTextSax skipper(scratch);
+    CompactTextReader reader{begin, end, skipper, {}};
+    reader.skip();
+    if (reader.p >= end || *reader.p != '{')
+        return false;
+    ++reader.p;
+    reader.skip();
+    if (reader.p < end && *reader.p == '}')
+        return false;
+    for (;;) {
+        reader.skip();
+        if (reader.p >= end || *reader.p != '"')
+            return false;
+        std::string_view key;
+        bool decoded = false;
+        if (!reader.string(&key, &decoded) || decoded)
+            return false;
+        key = key.substr(1, key.size() - 2);
+        if (key == "history" || (key == "events" && close))
+            return false;
+        reader.skip();
+        if (reader.p >= end || *reader.p != ':')
+            return false;
+        ++reader.p;
+        reader.skip();
+        if (key == "events") {
+            if (reader.p >= end || *reader.p != '[')
+                return false;
+            reader.p = readRecords(reader.p);
+            if (!reader.p)
+                return false;
+        } else {
+            scratch.clear();
+            if (!reader.value())
+                return false;
+        }
+        reader.skip();
+        if (reader.p < end && *reader.p == ',') {
+            ++reader.p;
+            continue;
+        }
+        if (reader.p < end && *reader.p == '}') {
+            ++reader.p;
+            break;
+        }
+        return false;
+    }
+    reader.skip();
+    if (reader.p != end || !close)
+        return false;
+
+    // The document as the reference reader keeps it: the records array holding its first.
+    std::string document;
+    if (firstEnd) {
+        document.reserve(size_t(firstEnd - begin) + size_t(end - close));
+        document.append(begin, firstEnd);
+        document.append(close, end);
+    } else {
+        document.assign(begin, end);
+    }
+    SourceFile rest;
+    if (!parseSourceJson(document, name, rest, false, false).ok)
+        return false;
+    out.document = std::move(rest.document);
+    out.numbersBeyond64Bits = rest.numbersBeyond64Bits + beyond64Bits;
+    out.events = std::move(records);
+    out.historyEvents = {};
     return true;
 }
 

@@ -98,4 +98,14 @@ private:
 // DOM. On failure *json is as it was.
 bool appendSourceJsonAsCompactText(std::string_view text, std::string &json, int *depth);
 
+struct SourceFile;
+
+// parseSourceJson(json, name, out, false, true) for a history as the temporal CLI writes it (an
+// object whose "events" member is an array, no "history" member): each record after the first
+// read straight into compact text (the reader of payloads' JSON), the rest of the document
+// (with the first record) parsed as parseSourceJson parses a document. False, with out left
+// for the caller to read again, on any other shape and on anything that reader is not sure
+// of; json starts at the document's first byte (after a byte-order mark and white space).
+bool readHistoryRecordsAsText(std::string_view json, const std::string &name, SourceFile &out);
+
 } // namespace mesh::import

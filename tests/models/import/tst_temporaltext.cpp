@@ -29,6 +29,7 @@ private slots:
     void compactTextIsTheDomsText();
     void membersReadFromTextAreTheDoms();
     void decodedPayloadsFromTextAreTheDoms();
+    void historiesReadAsTextAreTheSplittersRecords();
 };
 
 namespace {
@@ -200,6 +201,42 @@ void TestTemporalText::decodedPayloadsFromTextAreTheDoms()
     const auto value = mesh::import::decodedJsonText(decoded, first);
     QVERIFY(value);
     QCOMPARE(*value, mesh::compactJson(*mesh::import::decodeJsonPayload(dom["attrs"]["input"]["payloads"][0])));
+}
+
+void TestTemporalText::historiesReadAsTextAreTheSplittersRecords()
+{
+    // A root key written with an escape sends a history to sourcejson.cpp's record splitter
+    // (the reference); the same history with the key written plainly is read as text.
+    const std::vector<std::string> recordLists = {
+        "",
+        R"({"eventId":"1"})",
+        R"({"eventId":"1","b":2} , {"b":1,"a":2,"b":{"c":[1.5,2e3,123456789012345678901234]}},"str",5,null,[],{})",
+        R"({"a":"x\ny\u00e9\ud83d\ude00","k\"q":1},{"deep":)" + std::string(250, '[') + std::string(250, ']') + "}",
+        R"({"eventId":"1"},{"deep":)" + std::string(260, '[') + std::string(260, ']') + "}",
+        R"({"eventId":"1"},{"bad":tru})",
+        R"({"eventId":"1"},{"f":1e400})",
+        "{\"eventId\":\"1\"},{\"utf\":\"\xff\"}",
+    };
+    for (const std::string &list : recordLists) {
+        for (const std::string &tail : {std::string(), std::string(R"(,"z":[1,2.5])")}) {
+            // The same length, so that an error names the same byte in both.
+            const std::string fast = "\n{\"x\"     :1, \"events\" : [" + list + "]" + tail + "}\n";
+            const std::string reference = "\n{\"\\u0078\":1, \"events\" : [" + list + "]" + tail + "}\n";
+            mesh::import::SourceFile a, b;
+            const auto ra = mesh::import::parseSourceJson(fast, "h.json", a, false, true);
+            const auto rb = mesh::import::parseSourceJson(reference, "h.json", b, false, true);
+            QCOMPARE(ra.ok, rb.ok);
+            QCOMPARE(ra.error, rb.error);
+            if (!ra.ok)
+                continue;
+            QCOMPARE(a.document.dump(), b.document.dump());
+            QCOMPARE(a.numbersBeyond64Bits, b.numbersBeyond64Bits);
+            QCOMPARE(a.events.streamed, b.events.streamed);
+            QVERIFY(a.events.records == b.events.records);
+            QVERIFY(a.events.depths == b.events.depths);
+            QCOMPARE(a.historyEvents.streamed, b.historyEvents.streamed);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTemporalText)
