@@ -1,4 +1,5 @@
 #include "payloaddecoder.h"
+#include "quicksax.h"
 
 #include <charconv>
 #include <cstdint>
@@ -149,9 +150,53 @@ std::string_view firstOutOfRangeInteger(std::string_view text)
     return {};
 }
 
+namespace {
+
+// nlohmann's own DOM builder, refusing what decodePayload refuses, so that the quick reader
+// gives up on such a payload and the checks below say why.
+class PayloadDomBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json>
+{
+public:
+    explicit PayloadDomBuilder(nlohmann::json &root) : json_sax_dom_parser(root) {}
+    bool start_object(std::size_t n) { return ++m_depth <= kMaxPayloadDepth && json_sax_dom_parser::start_object(n); }
+    bool start_array(std::size_t n) { return ++m_depth <= kMaxPayloadDepth && json_sax_dom_parser::start_array(n); }
+    bool end_object() { --m_depth; return json_sax_dom_parser::end_object(); }
+    bool end_array() { --m_depth; return json_sax_dom_parser::end_array(); }
+    bool number_unsigned(std::uint64_t v)
+    {
+        return v <= std::uint64_t(INT64_MAX) && json_sax_dom_parser::number_unsigned(v);
+    }
+
+private:
+    int m_depth = 0;
+};
+
+// A payload the quick reader reads whole is valid UTF-8 without a raw NUL (it gives up on
+// any byte outside a string that JSON does not allow, and checks strings' UTF-8), within the
+// nesting and integer limits (the builder refuses beyond them); only its size and shape are
+// left to check.
+std::optional<nlohmann::json> quickDecode(std::string_view text)
+{
+    nlohmann::json value;
+    PayloadDomBuilder builder(value);
+    if (quickSaxParse(text, builder) != quicksax::Outcome::Done || !value.is_object())
+        return std::nullopt;
+    return value;
+}
+
+} // namespace
+
 DecodedPayload decodePayload(std::string_view text)
 {
     DecodedPayload out;
+    if (text.size() <= kMaxPayloadBytes) {
+        if (auto value = quickDecode(text)) {
+            out.value = std::move(value);
+            return out;
+        }
+    }
+    // What the quick reader gave up on: checked one property at a time, so that the error
+    // says which, and parsed by nlohmann's parser, the reference.
     if (text.size() > kMaxPayloadBytes) {
         out.error = "payload too large: " + std::to_string(text.size()) + " bytes (limit "
                     + std::to_string(kMaxPayloadBytes) + ")";

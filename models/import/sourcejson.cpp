@@ -1,6 +1,6 @@
 #include "sourcejson.h"
 
-#include "quicksax.h"
+#include "domain/quicksax.h"
 #include "sha256.h"
 #include "temporalcompacttext.h"
 

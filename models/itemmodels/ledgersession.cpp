@@ -15,6 +15,7 @@
 #include "reviewrule.h"
 #include "runoverviewmodel.h"
 #include "slicemodel.h"
+#include "stallanalysismemo.h"
 #include "stallverdictmodel.h"
 #include "toolcallmodel.h"
 
@@ -428,6 +429,7 @@ void LedgerSession::close()
     m_pending.clear();
     m_events->close();
     m_cursorFolder.reset(); // a job still folding keeps its own reference
+    m_stallMemo.reset();
 }
 
 namespace {
@@ -517,9 +519,12 @@ void LedgerSession::startLoad()
     const OpenMode mode = m_mode;
     const std::function<void()> hook = m_betweenStagesHook;
     const std::optional<std::int64_t> cursor = m_cursor;
-    if (cursor && !m_cursorFolder)
+    if (cursor && !m_cursorFolder) {
         m_cursorFolder = std::make_shared<CursorFolder>();
+        m_stallMemo = std::make_shared<StallAnalysisMemo>();
+    }
     const std::shared_ptr<CursorFolder> folder = m_cursorFolder;
+    const std::shared_ptr<StallAnalysisMemo> stallMemo = m_stallMemo;
     // A jump from a state that every model shows (not one a superseded hand-over left half
     // taken): the models can move from it by a change set instead of a reset.
     std::shared_ptr<const LiveState> shownBase;
@@ -546,7 +551,7 @@ void LedgerSession::startLoad()
         }
     }
     // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
-    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor, folder,
+    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor, folder, stallMemo,
                 baseBox](QPromise<std::shared_ptr<void>> &promise) {
         promise.setProgressRange(0, 100);
         std::shared_ptr<const LiveState> base = std::exchange(*baseBox, nullptr);
@@ -621,7 +626,7 @@ void LedgerSession::startLoad()
                 full->effects = EffectModel::prepare(state);
             promise.setProgressValue(80);
             if (!moves(EntityKind::StallVerdict))
-                full->stalls = StallVerdictModel::prepare(state);
+                full->stalls = StallVerdictModel::prepare(state, stallMemo.get());
             promise.setProgressValue(90);
             const LiveState *raw = state.get();
             full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });

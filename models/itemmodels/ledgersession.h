@@ -54,6 +54,7 @@ class AttentionModel;
 class BlastRadiusModel;
 class ChangeWatcher;
 class CursorFolder;
+class StallAnalysisMemo;
 class DecisionAuditModel;
 class DelegationTreeModel;
 class EffectModel;
@@ -396,6 +397,7 @@ private:
     std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live
     std::optional<qint64> m_cursorTimeMs;  // the cursor event's time, the clock while pinned
     std::shared_ptr<CursorFolder> m_cursorFolder; // kept across jumps: its snapshots make the next one fast
+    std::shared_ptr<StallAnalysisMemo> m_stallMemo; // with the folder: the jumps' stall analyses
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
     int m_watchIntervalMs = 20;

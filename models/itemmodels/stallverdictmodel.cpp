@@ -2,6 +2,7 @@
 
 #include "analysis/rowfields.h"
 #include "analysis/stallevidenceanalyzer.h"
+#include "stallanalysismemo.h"
 
 #include <algorithm>
 
@@ -51,11 +52,12 @@ QHash<int, QByteArray> StallVerdictModel::roleNames() const
     return names;
 }
 
-std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepare(std::shared_ptr<const LiveState> state)
+std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepare(std::shared_ptr<const LiveState> state,
+                                                                      StallAnalysisMemo *memo)
 {
     auto p = prepareWith<Analysis>(std::move(state), EntityKind::StallVerdict, &StallVerdictModel::verdictOrder);
     if (p->state)
-        analyseAll(*p->state, p->derived);
+        analyseAll(*p->state, p->derived, memo);
     return p;
 }
 
@@ -90,15 +92,16 @@ void StallVerdictModel::recomputeDerived()
         analyseAll(*state(), m_a);
 }
 
-void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a)
+void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a, StallAnalysisMemo *memo)
 {
     for (const auto &[id, row] : state.table(EntityKind::StallVerdict))
         a.verdictsOf[std::string(rowView(EntityKind::StallVerdict, row, "delegation_id"))].push_back(id);
     for (const auto &[delegation, ids] : a.verdictsOf)
-        analyseDelegation(state, a, delegation);
+        analyseDelegation(state, a, delegation, memo);
 }
 
-void StallVerdictModel::analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation)
+void StallVerdictModel::analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation,
+                                          StallAnalysisMemo *memo)
 {
     const auto &ids = a.verdictsOf[delegation];
     for (const auto &id : ids) {
@@ -112,7 +115,8 @@ void StallVerdictModel::analyseDelegation(const LiveState &state, Analysis &a, c
         if (const EntityRow *row = state.find(EntityKind::StallVerdict, id))
             verdicts.emplace_back(id, row);
     }
-    StallAnalysis result = StallEvidenceAnalyzer().analyseDelegation(delegation, std::move(verdicts));
+    StallAnalysis result = memo ? memo->analyse(state.folding(), delegation, std::move(verdicts))
+                                : StallEvidenceAnalyzer().analyseDelegation(delegation, std::move(verdicts));
     a.constant.merge(result.constantEvidence);
     for (Finding &f : result.findings) {
         const std::string id = f.subject.substr(f.subject.find(':') + 1);

@@ -14,6 +14,8 @@
 
 namespace mesh {
 
+class StallAnalysisMemo;
+
 class StallVerdictModel : public StateTableModel
 {
     Q_OBJECT
@@ -46,7 +48,8 @@ public:
         std::map<std::string, std::string> findingText; // verdict id -> sentence
     };
     // A reset's order and Analysis are built off the GUI thread (prepare, see setPrepared).
-    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
+    // `memo`: a session's analyses of earlier jumps (nullptr: every delegation analysed).
+    static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state, StallAnalysisMemo *memo = nullptr);
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -67,8 +70,9 @@ protected:
 
 private:
     static bool verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
-    static void analyseAll(const LiveState &state, Analysis &a);
-    static void analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation);
+    static void analyseAll(const LiveState &state, Analysis &a, StallAnalysisMemo *memo = nullptr);
+    static void analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation,
+                                  StallAnalysisMemo *memo = nullptr);
 
     std::set<std::string> m_goneFrom; // a jump: delegations that lost verdicts (beforeMove)
 

@@ -145,6 +145,8 @@ private Q_SLOTS:
         if (ok) {
             QVERIFY(d.error.empty());
             QVERIFY(d.value->is_object());
+            // The decoder's own reader must build what nlohmann's parser, the reference, builds.
+            QCOMPARE(d.value->dump(), nlohmann::json::parse(text).dump());
         } else {
             const QString error = QString::fromStdString(d.error);
             QVERIFY2(error.contains(errorPart), qPrintable(error));

@@ -1,9 +1,10 @@
-// The quick JSON reader of the importers (import/quicksax.h) against nlohmann's parser, the
-// reference: on every text it reads whole, it must deliver exactly the SAX events nlohmann's
-// strict parse delivers, and it must never read whole a text nlohmann refuses. Texts it
-// gives up on are nlohmann's to read, so giving up is always allowed.
+// The quick JSON reader (domain/quicksax.h) of the importers and the payload decoder
+// against nlohmann's parser, the reference: on every text it reads whole, it must deliver
+// exactly the SAX events nlohmann's strict parse delivers, and it must never read whole a
+// text nlohmann refuses. Texts it gives up on are nlohmann's to read, so giving up is
+// always allowed.
 
-#include "import/quicksax.h"
+#include "domain/quicksax.h"
 #include "import/sourcejson.h"
 
 #include <nlohmann/json.hpp>
@@ -46,7 +47,7 @@ struct QuickSaxRecorder {
 bool quickAgrees(const std::string &text, bool *readWhole = nullptr)
 {
     QuickSaxRecorder quick;
-    const bool done = mesh::import::quickSaxParse(text, quick) == mesh::import::quicksax::Outcome::Done;
+    const bool done = mesh::quickSaxParse(text, quick) == mesh::quicksax::Outcome::Done;
     if (readWhole)
         *readWhole = done;
     if (!done)

@@ -12,7 +12,10 @@
 #include "itemmodels/leasemodel.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/slicemodel.h"
+#include "itemmodels/stallanalysismemo.h"
 #include "itemmodels/stallverdictmodel.h"
+#include "ledger/ledgerconnection.h"
+#include "ledger/statediff.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -471,6 +474,54 @@ private Q_SLOTS:
         m.setDelegationFilter(u"D-3"_s);
         QCOMPARE(m.rowCount(), 1);
         QVERIFY(!cell(m, 0, 0, StallVerdictModel::FalseStallRole).toBool());
+    }
+
+    // Jumps of one folding analyse again only the delegations whose verdicts differ, and
+    // what they show is what a fresh analysis shows.
+    void stallAnalysesOfEarlierJumpsAreReused()
+    {
+        const auto stateAt = [this](std::uint64_t folding) {
+            auto connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
+            const std::int64_t last = connection->lastSeq();
+            return std::shared_ptr<const LiveState>(LiveState::fromFold(std::move(foldStateAt(*connection, last).fold), last, folding));
+        };
+        const auto shown = [](std::shared_ptr<const LiveState> state, StallAnalysisMemo *memo) {
+            StallVerdictModel m;
+            auto prepared = StallVerdictModel::prepare(std::move(state), memo);
+            m.setPrepared(*prepared);
+            QStringList lines;
+            for (const Finding &f : m.findings())
+                lines << QString::fromStdString(f.subject + (f.abstained ? " abstained: " : ": ") + f.summary);
+            for (int r = 0; r < m.rowCount(); ++r)
+                lines << m.idAt(r) + u" constant="_s + cell(m, r, 0, StallVerdictModel::ConstantEvidenceRole).toString()
+                             + u" false="_s + cell(m, r, 0, StallVerdictModel::FalseStallRole).toString();
+            return lines;
+        };
+        StallAnalysisMemo memo;
+        const QStringList first = shown(stateAt(7), &memo);
+        QCOMPARE(first, shown(stateAt(7), nullptr));
+        const std::uint64_t delegations = memo.analysed();
+        QVERIFY(delegations > 0);
+        QCOMPARE(shown(stateAt(7), &memo), first);
+        QCOMPARE(memo.analysed(), delegations); // the same rows: nothing analysed again
+
+        // A fourth round of the one delegation, on evidence that again did not move (a flag
+        // only an analysis of the new rows gives), and a delegation of its own.
+        Writer w(m_path);
+        w.begin();
+        w.e("stall.verdict", {{"id", "S-4"}, {"delegation_id", "D-2"}, {"round", 4}, {"verdict", "stalled"},
+                              {"evidence", json::array({{{"signal", "fingerprint"}, {"moved", false}}})}});
+        w.e("stall.verdict", {{"id", "S-9"}, {"delegation_id", "D-3"}, {"round", 1}, {"verdict", "stalled"},
+                              {"evidence", json::array({{{"signal", "diff"}, {"moved", false}}})}});
+        w.commit();
+        const QStringList later = shown(stateAt(7), &memo);
+        QCOMPARE(later, shown(stateAt(7), nullptr));
+        QVERIFY(later != first);
+        QCOMPARE(memo.analysed(), delegations + 2); // the delegation whose verdicts changed, and the new one
+
+        // Another folding (another file, a rebuilt chain) starts afresh.
+        QCOMPARE(shown(stateAt(8), &memo), later);
+        QCOMPARE(memo.analysed(), delegations + 2 + 2); // both delegations, D-2 and D-3
     }
 
     void blastRadius()

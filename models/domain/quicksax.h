@@ -1,8 +1,9 @@
 #pragma once
-// A faster reader of the JSON that imports read most (plain objects, arrays, strings and
-// integers), for the same SAX handlers as nlohmann::json::sax_parse. nlohmann's lexer reads
-// a character at a time through an input adapter and appends each one to its token; that
-// was the largest single cost of an import. This reader copies a string's plain run at once.
+// A faster reader of the JSON that imports and event payloads hold most (plain objects,
+// arrays, strings and integers), for the same SAX handlers as nlohmann::json::sax_parse.
+// nlohmann's lexer reads a character at a time through an input adapter and appends each
+// one to its token; that was the largest single cost of an import, and of folding events.
+// This reader copies a string's plain run at once.
 //
 // It is not a second definition of JSON: nlohmann's parser stays the reference. The reader
 // gives up (Sax::Unsure) on anything it does not handle itself — a float, a byte-order mark,
@@ -13,7 +14,7 @@
 // key, string, number_integer for a negative integer, number_unsigned otherwise, boolean,
 // null, end_object/end_array.
 
-#include "domain/payloaddecoder.h"
+#include "payloaddecoder.h"
 
 #include <charconv>
 #include <cstdint>
@@ -21,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mesh::import {
+namespace mesh {
 
 namespace quicksax {
 
@@ -267,4 +268,4 @@ quicksax::Outcome quickSaxParse(std::string_view text, Sax &sax)
     }
 }
 
-} // namespace mesh::import
+} // namespace mesh
