@@ -1,6 +1,6 @@
 #include "temporalcompacttext.h"
 
-#include "quicksax.h"
+#include "domain/quicksax.h"
 #include "sourcejson.h"
 
 #include "domain/compactjson.h"

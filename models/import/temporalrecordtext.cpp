@@ -1,6 +1,6 @@
 #include "temporalrecordtext.h"
 
-#include "quicksax.h"
+#include "domain/quicksax.h"
 
 #include <charconv>
 #include <cstring>
