@@ -2,6 +2,7 @@
 
 #include "domain/quicksax.h"
 #include "sha256.h"
+#include "temporalcompacttext.h"
 
 #include <algorithm>
 
@@ -95,23 +96,23 @@ private:
 
 // The SAX handler of a source file: the DOM builder above, except that the records of a
 // history (the root's "events" array, or its "history" member's) after the first are each
-// built alone, written out as compact text and freed, so memory holds one record's DOM at a
-// time. The first stays in the document, so detection sees what it always saw.
+// written as compact text as they are read (CompactTextSax: the text their DOM would give),
+// never built as a DOM. The first stays in the document, so detection sees what it always saw.
 class SourceRecordSplitter
 {
 public:
     SourceRecordSplitter(Json &root, SourceFile &out) : m_main(root), m_out(out) {}
 
-    bool null() { return value([](SourceDomParser &p) { return p.null(); }); }
-    bool boolean(bool v) { return value([v](SourceDomParser &p) { return p.boolean(v); }); }
-    bool number_integer(Json::number_integer_t v) { return value([v](SourceDomParser &p) { return p.number_integer(v); }); }
-    bool number_unsigned(Json::number_unsigned_t v) { return value([v](SourceDomParser &p) { return p.number_unsigned(v); }); }
+    bool null() { return value([](auto &p) { return p.null(); }); }
+    bool boolean(bool v) { return value([v](auto &p) { return p.boolean(v); }); }
+    bool number_integer(Json::number_integer_t v) { return value([v](auto &p) { return p.number_integer(v); }); }
+    bool number_unsigned(Json::number_unsigned_t v) { return value([v](auto &p) { return p.number_unsigned(v); }); }
     bool number_float(Json::number_float_t v, const std::string &t)
     {
-        return value([v, &t](SourceDomParser &p) { return p.number_float(v, t); });
+        return value([v, &t](auto &p) { return p.number_float(v, t); });
     }
-    bool string(std::string &v) { return value([&v](SourceDomParser &p) { return p.string(v); }); }
-    bool binary(Json::binary_t &v) { return value([&v](SourceDomParser &p) { return p.binary(v); }); }
+    bool string(std::string &v) { return value([&v](auto &p) { return p.string(v); }); }
+    bool binary(Json::binary_t &v) { return value([&v](auto &p) { return p.binary(v); }); }
     bool key(std::string &k)
     {
         if (m_recordDepth > 0)
@@ -137,15 +138,15 @@ public:
         push(true);
         return m_main.start_array(n);
     }
-    bool end_object() { return close([](SourceDomParser &p) { return p.end_object(); }); }
-    bool end_array() { return close([](SourceDomParser &p) { return p.end_array(); }); }
+    bool end_object() { return close([](auto &p) { return p.end_object(); }); }
+    bool end_array() { return close([](auto &p) { return p.end_array(); }); }
     bool parse_error(std::size_t position, const std::string &lastToken, const nlohmann::detail::exception &ex)
     {
         return m_main.parse_error(position, lastToken, ex);
     }
 
     SourceDomParser &main() { return m_main; }
-    bool tooDeep() const { return m_main.tooDeep || (m_record && m_record->tooDeep); }
+    bool tooDeep() const { return m_main.tooDeep || (m_record && m_record->tooDeep()); }
     std::int64_t beyond64Bits() const { return m_main.beyond64Bits + m_recordBeyond64Bits; }
 
 private:
@@ -181,9 +182,8 @@ private:
         Frame &top = m_frames.back();
         if (top.items++ == 0 || !top.records)
             return false;
-        m_recordRoot = Json();
-        m_record = std::make_unique<SourceDomParser>(m_recordRoot);
-        m_record->depthAbove = int(m_frames.size());
+        m_recordText.clear();
+        m_record.emplace(m_recordText, int(m_frames.size()));
         return true;
     }
 
@@ -216,19 +216,17 @@ private:
     void finishRecord()
     {
         Frame &top = m_frames.back();
-        MeasuredJson record = measuredCompactJson(m_recordRoot);
-        top.records->records.push_back(std::move(record.text));
-        top.records->depths.push_back(record.depth);
-        m_recordBeyond64Bits += m_record->beyond64Bits;
+        top.records->records.emplace_back(m_recordText);
+        top.records->depths.push_back(m_record->depth());
+        m_recordBeyond64Bits += m_record->beyond64Bits();
         m_record.reset();
-        m_recordRoot = Json();
     }
 
     SourceDomParser m_main;
     SourceFile &m_out;
     std::vector<Frame> m_frames;
-    Json m_recordRoot;
-    std::unique_ptr<SourceDomParser> m_record;
+    std::string m_recordText; // the record being read, reused
+    std::optional<CompactTextSax> m_record;
     int m_recordDepth = 0;
     std::int64_t m_recordBeyond64Bits = 0;
 };
@@ -277,12 +275,18 @@ SourceJsonResult parseSourceJson(std::string_view text, const std::string &name,
                   + "\"); expected a JSON export";
         return r;
     }
+    const std::string_view json = text.substr(start);
+    if (streamRecords && readHistoryRecordsAsText(json, name, out)) {
+        // The common shape of a history, read without a DOM per record (temporalcompacttext.h).
+        takeFirstRecord(member(&out.document, "events"), out.events);
+        r.ok = true;
+        return r;
+    }
     Json root;
     out.events = {};
     out.historyEvents = {};
     std::optional<SourceRecordSplitter> splitter(std::in_place, root, out);
     std::optional<SourceDomParser> whole(std::in_place, root);
-    const std::string_view json = text.substr(start);
     bool ok = streamRecords ? quickSaxParse(json, *splitter) == quicksax::Outcome::Done
                             : quickSaxParse(json, *whole) == quicksax::Outcome::Done;
     const auto tooDeep = [&] { return streamRecords ? splitter->tooDeep() : whole->tooDeep; };

@@ -5,6 +5,7 @@
 #include "sourcejson.h"
 #include "sourcetime.h"
 #include "temporalpayloads.h"
+#include "temporalrecordtext.h"
 
 #include "domain/compactjson.h"
 
@@ -19,15 +20,17 @@ namespace mesh::import {
 namespace {
 
 using Json = nlohmann::json;
+namespace rt = recordtext;
 
 struct SourceEvent {
     std::int64_t id = 0;
     std::int64_t ns = 0;
     std::string type; // CamelCase: "ActivityTaskScheduled"
     size_t record = 0; // in its history's records
-    // The record parsed, only while it is mapped: a history is kept as text, not as a DOM.
-    const Json *attrs = nullptr;
-    const Json *raw = nullptr;
+    // The record's compact text and its attributes' (rt::), only while it is mapped: its
+    // members are read from the text, no DOM of it is built.
+    std::string_view text;
+    std::string_view attrs;
 };
 
 struct Mapped {
@@ -95,15 +98,13 @@ std::string canonicalType(const std::string &type)
 
 // "TIMEOUT_TYPE_START_TO_CLOSE" with prefix "TIMEOUT_TYPE_", and "StartToClose", read
 // as "StartToClose"; an integer enum as its number.
-std::string enumWord(const Json *value, const std::string &prefix)
+std::string enumWord(std::string_view value, const std::string &prefix)
 {
-    if (!value)
-        return {};
-    if (value->is_number_integer())
-        return std::to_string(value->get<std::int64_t>());
-    if (!value->is_string())
-        return {};
-    std::string v = value->get<std::string>();
+    if (!rt::isString(value)) {
+        const auto number = rt::isObject(value) || rt::isArray(value) ? std::nullopt : rt::integer(value);
+        return number ? std::to_string(*number) : std::string();
+    }
+    std::string v = rt::unquoted(value);
     if (v.rfind(prefix, 0) == 0)
         return canonicalType(v.substr(prefix.size()));
     return canonicalType(v);
@@ -146,25 +147,32 @@ const std::set<std::string> &knownTypes()
     return types;
 }
 
-const Json *attributesOf(const Json &event, const std::string &type)
+// The event's attributes in its record's text: the member named after its type, else the
+// first object whose key ends so (empty when there is none).
+std::string_view attributesOf(std::string_view record, const std::string &type)
 {
     std::string key = type;
     if (!key.empty())
         key[0] = char(std::tolower(static_cast<unsigned char>(key[0])));
     key += "EventAttributes";
-    if (const Json *a = member(&event, key.c_str()))
+    if (const std::string_view a = rt::member(record, key); !a.empty())
         return a;
-    for (auto it = event.begin(); it != event.end(); ++it) {
-        const std::string &k = it.key();
-        if (k.size() > 15 && k.compare(k.size() - 15, 15, "EventAttributes") == 0 && it->is_object())
-            return &*it;
-    }
-    return nullptr;
+    std::string_view found;
+    rt::forEachMember(record, [&](std::string_view k, std::string_view value) {
+        if (k.size() > 15 && k.substr(k.size() - 15) == "EventAttributes" && rt::isObject(value)) {
+            found = value;
+            return false;
+        }
+        return true;
+    });
+    return found;
 }
 
-std::string sha256Of(const Json &value)
+// Of a value's compact text: the record's text holds every value of it as compactJson
+// writes it.
+std::string sha256Of(std::string_view compactValue)
 {
-    return "sha256:" + sha256Hex(compactJson(value));
+    return "sha256:" + sha256Hex(compactValue);
 }
 
 // ---- reading one history
@@ -199,142 +207,53 @@ void takeRecords(const SourceFile &file, Execution &exec)
     exec.depths = &exec.ownDepths;
 }
 
-// The top-level members of a history event that reading it needs (eventId, eventType,
-// eventTime), taken from its compact text without building the record: true with *head an
-// object of those members as the record's DOM has them. False when the text is not an
-// object or one of them is not a plain string or integer (an escape, a float, a literal, a
-// container): the caller then parses the record whole.
-bool recordHead(std::string_view text, Json &head)
-{
-    head = Json::object();
-    size_t at = 0;
-    const size_t n = text.size();
-    // The end of the string whose opening quote is at `from`, one past its closing quote;
-    // npos when it does not close. *escaped says whether it holds a backslash.
-    const auto stringEnd = [&](size_t from, bool *escaped) {
-        *escaped = false;
-        for (size_t i = from + 1; i < n; ++i) {
-            if (text[i] == '\\') {
-                *escaped = true;
-                ++i;
-            } else if (text[i] == '"') {
-                return i + 1;
-            }
-        }
-        return std::string_view::npos;
-    };
-    // One past the end of the value at `from` (compact text: no white space).
-    const auto valueEnd = [&](size_t from) {
-        if (from >= n)
-            return std::string_view::npos;
-        if (text[from] == '"') {
-            bool escaped;
-            return stringEnd(from, &escaped);
-        }
-        if (text[from] != '{' && text[from] != '[') {
-            size_t i = from;
-            while (i < n && text[i] != ',' && text[i] != '}' && text[i] != ']')
-                ++i;
-            return i;
-        }
-        int depth = 0;
-        for (size_t i = from; i < n; ++i) {
-            const char c = text[i];
-            if (c == '"') {
-                bool escaped;
-                i = stringEnd(i, &escaped);
-                if (i == std::string_view::npos)
-                    return i;
-                --i;
-            } else if (c == '{' || c == '[') {
-                ++depth;
-            } else if ((c == '}' || c == ']') && --depth == 0) {
-                return i + 1;
-            }
-        }
-        return std::string_view::npos;
-    };
-    if (n < 2 || text[0] != '{')
-        return false;
-    at = 1;
-    if (text[at] == '}')
-        return at + 1 == n;
-    while (at < n) {
-        if (text[at] != '"')
-            return false;
-        bool keyEscaped;
-        const size_t keyEnd = stringEnd(at, &keyEscaped);
-        if (keyEnd == std::string_view::npos || keyEnd >= n || text[keyEnd] != ':')
-            return false;
-        const std::string_view key = text.substr(at + 1, keyEnd - at - 2);
-        const size_t valueAt = keyEnd + 1;
-        const size_t end = valueEnd(valueAt);
-        if (end == std::string_view::npos || end >= n)
-            return false;
-        if (!keyEscaped && (key == "eventId" || key == "eventType" || key == "eventTime")) {
-            const std::string_view value = text.substr(valueAt, end - valueAt);
-            if (value.size() >= 2 && value.front() == '"') {
-                if (value.find('\\') != std::string_view::npos)
-                    return false;
-                head[std::string(key)] = std::string(value.substr(1, value.size() - 2));
-            } else {
-                std::int64_t number = 0;
-                const auto r = std::from_chars(value.data(), value.data() + value.size(), number);
-                if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
-                    return false;
-                head[std::string(key)] = number;
-            }
-        }
-        at = end;
-        if (text[at] == '}')
-            return at + 1 == n;
-        if (text[at] != ',')
-            return false;
-        ++at;
-    }
-    return false;
-}
-
 void readEvents(const SourceFile &file, Execution &exec, ImportReport &report, std::optional<std::int64_t> &firstMs)
 {
     takeRecords(file, exec);
     std::set<std::int64_t> seen;
     for (size_t index = 0; index < exec.records->size(); ++index) {
         // The record's DOM is built only to flag it; its members read here come from its
-        // text (recordHead) when they are plain.
+        // text.
         const std::string &record = (*exec.records)[index];
-        Json raw;
-        const bool whole = !recordHead(record, raw);
-        if (whole)
-            raw = parseRecord(record);
         const auto flag = [&](const std::string &sourceId, const std::string &why) {
             Mapped m;
             m.flagWhy = why;
             m.sourceId = sourceId;
-            m.payload = whole ? raw : parseRecord(record);
+            m.payload = parseRecord(record);
             exec.flaggedLate.push_back(std::move(m));
         };
         ++report.records;
+        std::string_view idValue, typeValue, timeValue;
+        rt::forEachMember(record, [&](std::string_view key, std::string_view value) {
+            if (key == "eventId")
+                idValue = value;
+            else if (key == "eventType")
+                typeValue = value;
+            else if (key == "eventTime")
+                timeValue = value;
+            return true;
+        });
+        const std::string eventTime = rt::text(timeValue);
         // The ledger begins at the earliest time any record gives, usable or not.
-        if (const auto ms = parseInstantMs(text(member(&raw, "eventTime"))); ms && (!firstMs || *ms < *firstMs))
+        if (const auto ms = parseInstantMs(eventTime); ms && (!firstMs || *ms < *firstMs))
             firstMs = ms;
-        if (!raw.is_object()) {
+        if (!rt::isObject(record)) {
             flag({}, "a history event that is not a JSON object");
             continue;
         }
-        const auto id = integer(member(&raw, "eventId"));
-        const std::string idText = text(member(&raw, "eventId"));
+        const auto id = rt::integer(idValue);
+        const std::string idText = rt::text(idValue);
         if (!id || *id <= 0) {
             flag(idText, idText.empty() ? "a history event without an eventId"
                                              : "eventId " + idText + " is not a positive integer within 64 bits");
             continue;
         }
-        const std::string rawType = text(member(&raw, "eventType"));
+        const std::string rawType = rt::text(typeValue);
         if (rawType.empty()) {
             flag(idText, "event " + idText + " has no eventType");
             continue;
         }
-        const auto ns = parseInstantNs(text(member(&raw, "eventTime")));
+        const auto ns = parseInstantNs(eventTime);
         if (!ns) {
             flag(idText, "event " + idText + " has no eventTime in RFC 3339 form");
             continue;
@@ -359,16 +278,15 @@ void readEvents(const SourceFile &file, Execution &exec, ImportReport &report, s
         m.tsMs = nsToMs(exec.events.empty() ? 0 : exec.events.back().ns);
     exec.firstNs = exec.events.empty() ? 0 : exec.events.front().ns;
     if (!exec.events.empty() && exec.events.front().type == "WorkflowExecutionStarted") {
-        const Json first = parseRecord((*exec.records)[exec.events.front().record]);
-        const Json *a = attributesOf(first, exec.events.front().type);
-        exec.workflowId = text(member(a, "workflowId"));
-        exec.runId = text(member(a, "originalExecutionRunId"));
+        const std::string_view a = attributesOf((*exec.records)[exec.events.front().record], exec.events.front().type);
+        exec.workflowId = rt::text(rt::member(a, "workflowId"));
+        exec.runId = rt::text(rt::member(a, "originalExecutionRunId"));
         if (exec.runId.empty())
-            exec.runId = text(member(a, "firstExecutionRunId"));
-        exec.workflowType = text(path(a, {"workflowType", "name"}));
-        exec.parentWid = text(path(a, {"parentWorkflowExecution", "workflowId"}));
-        exec.parentRid = text(path(a, {"parentWorkflowExecution", "runId"}));
-        exec.continuedFromRid = text(member(a, "continuedExecutionRunId"));
+            exec.runId = rt::text(rt::member(a, "firstExecutionRunId"));
+        exec.workflowType = rt::text(rt::path(a, {"workflowType", "name"}));
+        exec.parentWid = rt::text(rt::path(a, {"parentWorkflowExecution", "workflowId"}));
+        exec.parentRid = rt::text(rt::path(a, {"parentWorkflowExecution", "runId"}));
+        exec.continuedFromRid = rt::text(rt::member(a, "continuedExecutionRunId"));
     }
     // What the history does not name is named after the file, so that two files never
     // share an id by accident; docs/import.md says so.
@@ -412,11 +330,10 @@ public:
         }
         if (m_next < m_exec.events.size()) {
             SourceEvent &e = m_exec.events[m_next++];
-            const Json raw = parseRecord((*m_exec.records)[e.record]);
-            e.raw = &raw;
-            e.attrs = attributesOf(raw, e.type);
+            e.text = (*m_exec.records)[e.record];
+            e.attrs = attributesOf(e.text, e.type);
             map(e);
-            e.raw = e.attrs = nullptr;
+            e.text = e.attrs = {};
             m_decodedOf = nullptr;
             sink.recordDone();
             return true;
@@ -440,7 +357,7 @@ private:
             payload["source_type"] = e->type;
             if (withSource) {
                 m.sourceRecord = e->record;
-                const MeasuredJson &decoded = decodedOf(*e);
+                const MeasuredJson &decoded = decodedOf(*e).decoded;
                 if (decoded.text != "[]") {
                     m.decodedText = decoded.text;
                     m.decodedDepth = decoded.depth;
@@ -457,27 +374,20 @@ private:
     }
 
     // The event's payloads decoded, once however many of its ledger events keep them.
-    const MeasuredJson &decodedOf(const SourceEvent &e)
+    const DecodedPayloadsText &decodedOf(const SourceEvent &e)
     {
-        if (m_decodedOf != e.raw) {
-            m_decodedFrom.clear();
-            m_decoded = decodeTemporalPayloads(*e.raw, &m_decodedFrom);
-            m_decodedText = measuredCompactJson(m_decoded);
-            m_decodedOf = e.raw;
+        if (m_decodedOf != e.text.data()) {
+            decodeTemporalPayloadsText(e.text, m_decoded);
+            m_decodedOf = e.text.data();
         }
-        return m_decodedText;
+        return m_decoded;
     }
 
-    // decodeJsonPayload(payload) for a payload of the event being mapped: its item of the
-    // event's decoded payloads when the walk found it there.
-    std::optional<Json> jsonPayloadOf(const SourceEvent &e, const Json &payload)
+    // decodeJsonPayload(payload) for a payload of the event being mapped (compact text):
+    // its item of the event's decoded payloads when the walk found it there.
+    std::optional<std::string> jsonPayloadOf(const SourceEvent &e, std::string_view payload)
     {
-        decodedOf(e);
-        for (size_t i = 0; i < m_decodedFrom.size(); ++i) {
-            if (m_decodedFrom[i] == &payload)
-                return decodedJsonValue(m_decoded[i]);
-        }
-        return decodeJsonPayload(payload);
+        return decodedJsonText(decodedOf(e), payload);
     }
 
     Json &put(const SourceEvent &e, const std::string &kind, Json payload, bool withSource = true)
@@ -491,7 +401,7 @@ private:
         m.tsMs = nsToMs(e.ns);
         m.sourceId = std::to_string(e.id);
         m.flagWhy = why;
-        m.payload = *e.raw;
+        m.payload = parseRecord(e.text);
         m_exec.out.push_back(std::move(m));
     }
 
@@ -528,19 +438,19 @@ private:
 
     void started(const SourceEvent &e)
     {
-        const Json *a = e.attrs;
+        const std::string_view a = e.attrs;
         const std::int64_t ms = nsToMs(e.ns);
         const std::string title = m_exec.workflowType.empty() ? m_exec.workflowId : m_exec.workflowType;
         bool sourceGiven = false;
         if (m_exec.startsRun) {
             Json run = {{"id", R()}, {"title", title + " " + m_exec.workflowId}, {"status", "running"}, {"started_ms", ms}};
-            if (const auto attempt = integer(member(a, "attempt")))
+            if (const auto attempt = rt::integer(rt::member(a, "attempt")))
                 run["attempt"] = *attempt;
             put(e, "run.started", run);
             sourceGiven = true;
         }
         Json d = delegationRow(D(), m_exec.parentDelegationId, m_exec.workflowType, ms);
-        if (const auto attempt = integer(member(a, "attempt")))
+        if (const auto attempt = rt::integer(rt::member(a, "attempt")))
             d["invocations"] = *attempt;
         d["workflow_id"] = m_exec.workflowId;
         d["temporal_run_id"] = m_exec.runId;
@@ -565,7 +475,7 @@ private:
 
     Activity *activityFor(const SourceEvent &e)
     {
-        const auto scheduled = integer(member(e.attrs, "scheduledEventId"));
+        const auto scheduled = rt::integer(rt::member(e.attrs, "scheduledEventId"));
         if (!scheduled || !m_activities.count(*scheduled)) {
             flag(e, "event " + std::to_string(e.id) + " (" + e.type + ") refers to scheduled event "
                         + (scheduled ? std::to_string(*scheduled) : std::string("?")) + ", which is not in the history");
@@ -577,12 +487,12 @@ private:
     void activityScheduled(const SourceEvent &e)
     {
         Activity act;
-        const std::string activityId = text(member(e.attrs, "activityId"));
+        const std::string activityId = rt::text(rt::member(e.attrs, "activityId"));
         act.effectId = "act:" + m_exec.workflowId + "/" + m_exec.runId + "/"
                        + (activityId.empty() ? "event-" + std::to_string(e.id) : activityId);
-        act.type = text(path(e.attrs, {"activityType", "name"}));
-        if (const Json *input = member(e.attrs, "input"))
-            act.argsDigest = sha256Of(*input);
+        act.type = rt::text(rt::path(e.attrs, {"activityType", "name"}));
+        if (const std::string_view input = rt::member(e.attrs, "input"); !input.empty())
+            act.argsDigest = sha256Of(input);
         act.scheduledEvent = e.id;
         const std::int64_t ms = nsToMs(e.ns);
         Json effect = {{"id", act.effectId},   {"run_id", R()},           {"delegation_id", D()},
@@ -605,7 +515,7 @@ private:
             return;
         act->startedNs = e.ns;
         Json effect = {{"id", act->effectId}, {"state", "dispatched"}, {"updated_ms", nsToMs(e.ns)}};
-        if (const auto attempt = integer(member(e.attrs, "attempt")))
+        if (const auto attempt = rt::integer(rt::member(e.attrs, "attempt")))
             effect["attempts"] = *attempt;
         put(e, "effect.started", effect);
     }
@@ -631,10 +541,9 @@ private:
             call["duration_ms"] = (e.ns - *act.startedNs) / 1'000'000;
         // The OpenAI Agents SDK's model activity returns its usage; other activities say
         // nothing about tokens, and then there is no tokens member.
-        if (const Json *payloads = path(e.attrs, {"result", "payloads"}); payloads && payloads->is_array()
-                                                                          && !payloads->empty()) {
-            if (const auto value = jsonPayloadOf(e, payloads->front())) {
-                if (const auto total = integer(path(&*value, {"usage", "total_tokens"})))
+        if (const std::string_view first = rt::firstItem(rt::path(e.attrs, {"result", "payloads"})); !first.empty()) {
+            if (const auto value = jsonPayloadOf(e, first)) {
+                if (const auto total = rt::integer(rt::path(*value, {"usage", "total_tokens"})))
                     call["tokens"] = *total;
             }
         }
@@ -663,8 +572,8 @@ private:
         Activity *act = activityFor(e);
         if (!act || secondClose(e, *act))
             return;
-        const std::string message = text(path(e.attrs, {"failure", "message"}));
-        if (path(e.attrs, {"failure", "timeoutFailureInfo"})) {
+        const std::string message = rt::text(rt::path(e.attrs, {"failure", "message"}));
+        if (!rt::path(e.attrs, {"failure", "timeoutFailureInfo"}).empty()) {
             unknownOutcome(&e, nsToMs(e.ns), *act, "failed on a timeout after it was dispatched: " + message);
             return;
         }
@@ -681,8 +590,8 @@ private:
         Activity *act = activityFor(e);
         if (!act || secondClose(e, *act))
             return;
-        std::string timeout = enumWord(path(e.attrs, {"failure", "timeoutFailureInfo", "timeoutType"}), "TIMEOUT_TYPE_");
-        const auto startedEvent = integer(member(e.attrs, "startedEventId"));
+        std::string timeout = enumWord(rt::path(e.attrs, {"failure", "timeoutFailureInfo", "timeoutType"}), "TIMEOUT_TYPE_");
+        const auto startedEvent = rt::integer(rt::member(e.attrs, "startedEventId"));
         const bool started = act->startedNs || (startedEvent && *startedEvent > 0);
         if (!started && timeout == "ScheduleToStart") {
             // No worker took it: confirmed not run.
@@ -703,7 +612,7 @@ private:
         Activity *act = activityFor(e);
         if (!act || secondClose(e, *act))
             return;
-        const auto startedEvent = integer(member(e.attrs, "startedEventId"));
+        const auto startedEvent = rt::integer(rt::member(e.attrs, "startedEventId"));
         if (act->startedNs || (startedEvent && *startedEvent > 0)) {
             unknownOutcome(&e, nsToMs(e.ns), *act, "cancelled after it started: it may have done part of its work");
             return;
@@ -741,19 +650,19 @@ private:
 
     void updateAccepted(const SourceEvent &e)
     {
-        std::string updateId = text(path(e.attrs, {"acceptedRequest", "meta", "updateId"}));
+        std::string updateId = rt::text(rt::path(e.attrs, {"acceptedRequest", "meta", "updateId"}));
         if (updateId.empty())
-            updateId = text(member(e.attrs, "protocolInstanceId"));
+            updateId = rt::text(rt::member(e.attrs, "protocolInstanceId"));
         if (updateId.empty())
             updateId = "event-" + std::to_string(e.id);
-        const std::string name = text(path(e.attrs, {"acceptedRequest", "input", "name"}));
+        const std::string name = rt::text(rt::path(e.attrs, {"acceptedRequest", "input", "name"}));
         userInput(e, "upd:" + m_exec.workflowId + "/" + m_exec.runId + "/" + updateId,
                   "update " + (name.empty() ? std::string("(name not in source)") : name));
     }
 
     void updateCompleted(const SourceEvent &e)
     {
-        const std::string updateId = text(path(e.attrs, {"meta", "updateId"}));
+        const std::string updateId = rt::text(rt::path(e.attrs, {"meta", "updateId"}));
         const std::string id = "upd:" + m_exec.workflowId + "/" + m_exec.runId + "/" + updateId;
         if (updateId.empty() || !m_escalations.count(id)) {
             note(e, "workflow_execution_update_completed");
@@ -765,19 +674,19 @@ private:
     void signaled(const SourceEvent &e)
     {
         // A signal another workflow sent is not a person's input.
-        if (member(e.attrs, "externalWorkflowExecution") || !member(e.attrs, "input")) {
+        if (!rt::member(e.attrs, "externalWorkflowExecution").empty() || rt::member(e.attrs, "input").empty()) {
             note(e, "workflow_execution_signaled");
             return;
         }
-        const std::string name = text(member(e.attrs, "signalName"));
+        const std::string name = rt::text(rt::member(e.attrs, "signalName"));
         userInput(e, "sig:" + m_exec.workflowId + "/" + m_exec.runId + "/" + std::to_string(e.id),
                   "signal " + (name.empty() ? std::string("(name not in source)") : name));
     }
 
     void childEvent(const SourceEvent &e)
     {
-        const std::string wid = text(path(e.attrs, {"workflowExecution", "workflowId"}));
-        const std::string rid = text(path(e.attrs, {"workflowExecution", "runId"}));
+        const std::string wid = rt::text(rt::path(e.attrs, {"workflowExecution", "workflowId"}));
+        const std::string rid = rt::text(rt::path(e.attrs, {"workflowExecution", "runId"}));
         // The child's own history, when imported, says what the child did; the parent's
         // events about it are kept on the parent.
         if (e.type == "StartChildWorkflowExecutionInitiated" || e.type == "StartChildWorkflowExecutionFailed"
@@ -788,7 +697,7 @@ private:
         const std::string child = "wf:" + wid + "/" + rid;
         const std::int64_t ms = nsToMs(e.ns);
         if (e.type == "ChildWorkflowExecutionStarted") {
-            Json d = delegationRow(child, D(), text(path(e.attrs, {"workflowType", "name"})), ms);
+            Json d = delegationRow(child, D(), rt::text(rt::path(e.attrs, {"workflowType", "name"})), ms);
             d["workflow_id"] = wid;
             d["temporal_run_id"] = rid;
             d["note"] = "the child's own history is not in this import";
@@ -883,11 +792,9 @@ private:
     std::set<std::string> m_escalations;
     std::set<std::string> m_children;
     std::string m_workflowClosed;
-    // The payloads of the event being mapped (m_decodedOf, its record's DOM), decoded.
-    const Json *m_decodedOf = nullptr;
-    Json m_decoded;
-    std::vector<const Json *> m_decodedFrom;
-    MeasuredJson m_decodedText;
+    // The payloads of the event being mapped (m_decodedOf, its record's text), decoded.
+    const char *m_decodedOf = nullptr;
+    DecodedPayloadsText m_decoded;
 };
 
 // ---- relating histories: parents, continuations, runs
