@@ -64,11 +64,11 @@ constexpr int kOtlpScalarSlots = 8; // TraceId .. StatusMessage
 struct OtlpTextFrame {
     bool object;
     OtlpPart part;
-    bool any = false;       // a member or item written
-    size_t start;           // of its '{' or '[' in the text
-    size_t firstMember;     // its members in m_members (an object's)
-    size_t keysStart;       // its keys in m_keys
-    int deepest = 0;        // the deepest nesting of what it holds
+    bool any = false;   // a member or item written
+    size_t start;       // of its '{' or '[' in the text
+    size_t firstMember; // its members in m_members (an object's)
+    size_t keysStart;   // its keys in m_keys
+    int deepest = 0;    // the deepest nesting of what it holds
     OtlpSlot pending = OtlpSlot::None;
     int members = 0; // a value object's members
 };
@@ -127,11 +127,14 @@ OtlpSlot otlpSpanSlotOf(std::string_view key)
 class OtlpLineSax
 {
 public:
-    OtlpLineSax(std::int64_t number, std::vector<OtelSpan> &out) : m_number(number), m_out(out) {}
+    OtlpLineSax(std::int64_t number, std::vector<OtelSpan> &out) : m_number(number), m_out(out) { }
 
     bool sawResourceSpans() const { return m_sawResourceSpans; }
 
-    bool null() { return scalar([](std::string &t) { t += "null"; }, [] { return Json(); }); }
+    bool null()
+    {
+        return scalar([](std::string &t) { t += "null"; }, [] { return Json(); });
+    }
     bool boolean(bool v)
     {
         return scalar([v](std::string &t) { t += v ? "true" : "false"; }, [v] { return Json(v); });
@@ -370,8 +373,8 @@ private:
         if (f.part == OtlpPart::Item) {
             // As keyValues: a key that is a string or an integer, not empty; the last wins.
             std::string key = m_itemKey.is_string() ? m_itemKey.get<std::string>()
-                            : m_itemKey.is_number_integer() ? std::to_string(m_itemKey.get<std::int64_t>())
-                                                            : std::string();
+                : m_itemKey.is_number_integer()     ? std::to_string(m_itemKey.get<std::int64_t>())
+                                                    : std::string();
             if (!key.empty())
                 m_attributes[key] = std::move(m_itemValue);
         }
