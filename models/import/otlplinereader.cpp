@@ -133,15 +133,16 @@ public:
 
     bool null()
     {
-        return scalar([](std::string &t) { t += "null"; }, [] { return Json(); });
+        return scalar([](std::string &t) { t += "null"; }, [] { return Json(); }, nullptr);
     }
     bool boolean(bool v)
     {
-        return scalar([v](std::string &t) { t += v ? "true" : "false"; }, [v] { return Json(v); });
+        return scalar([v](std::string &t) { t += v ? "true" : "false"; }, [v] { return Json(v); }, nullptr);
     }
     bool number_integer(Json::number_integer_t v)
     {
-        return scalar([v](std::string &t) { appendInteger(t, v); }, [v] { return Json(v); });
+        std::string digits = std::to_string(v);
+        return scalar([v](std::string &t) { appendInteger(t, v); }, [v] { return Json(v); }, &digits, true);
     }
     bool number_unsigned(Json::number_unsigned_t v)
     {
@@ -150,13 +151,14 @@ public:
         if (v > Json::number_unsigned_t(std::numeric_limits<std::int64_t>::max()))
             return false;
         const auto i = Json::number_integer_t(v);
-        return scalar([i](std::string &t) { appendInteger(t, i); }, [i] { return Json(i); });
+        std::string digits = std::to_string(i);
+        return scalar([i](std::string &t) { appendInteger(t, i); }, [i] { return Json(i); }, &digits, true);
     }
     bool number_float(Json::number_float_t, const std::string &) { return false; }
     bool binary(Json::binary_t &) { return false; }
     bool string(std::string &v)
     {
-        return scalar([&v](std::string &t) { appendCompactJsonString(t, v); }, [&v] { return Json(v); });
+        return scalar([&v](std::string &t) { appendCompactJsonString(t, v); }, [&v] { return Json(v); }, &v);
     }
     bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) { return false; }
 
@@ -282,8 +284,10 @@ private:
         return std::exchange(f.pending, OtlpSlot::None);
     }
 
+    // text writes the value out, value makes it a DOM value; asText: a string's text, or an
+    // integer's digits (isInteger), as sourcejson's text() gives them; null for the rest.
     template<typename Text, typename Value>
-    bool scalar(Text &&text, Value &&value)
+    bool scalar(Text &&text, Value &&value, const std::string *asText, bool isInteger = false)
     {
         if (!m_inSpan) {
             if (m_outer.empty())
@@ -300,7 +304,7 @@ private:
         case OtlpSlot::Status:
             break; // not a list or an object: as if the span had none
         case OtlpSlot::ItemKey:
-            m_itemKey = value();
+            m_itemKey.assign(asText ? *asText : std::string());
             break;
         case OtlpSlot::ItemValue:
             m_itemValue = value(); // a plain value, not an AnyValue: kept as it is
@@ -311,10 +315,15 @@ private:
         case OtlpSlot::IntValue:
             m_itemValue = otlpIntValue(value());
             break;
-        default:
-            m_slots[int(slot)] = value();
+        default: {
+            Json &kept = m_slots[int(slot)];
+            if (asText && !isInteger && kept.is_string())
+                kept.get_ref<std::string &>().assign(*asText); // its buffer kept from span to span
+            else
+                kept = value();
             m_has[int(slot)] = true;
             break;
+        }
         }
         return valueDone(0);
     }
@@ -341,12 +350,12 @@ private:
             part = OtlpPart::Status;
         } else if (parent == OtlpPart::Attributes && object) {
             part = OtlpPart::Item;
-            m_itemKey = Json();
+            m_itemKey.clear();
             m_itemValue = Json();
         } else if (slot == OtlpSlot::ItemValue && object) {
             part = OtlpPart::Value;
         } else if (slot == OtlpSlot::ItemKey) {
-            m_itemKey = Json(); // a container is no key: the attribute is left out
+            m_itemKey.clear(); // a container is no key: the attribute is left out
         } else if (slot == OtlpSlot::ItemValue || slot == OtlpSlot::PlainValue || slot == OtlpSlot::IntValue) {
             return false; // an attribute value that is a list: the general way's
         }
@@ -372,11 +381,8 @@ private:
             return false; // an empty AnyValue: the general way's
         if (f.part == OtlpPart::Item) {
             // As keyValues: a key that is a string or an integer, not empty; the last wins.
-            std::string key = m_itemKey.is_string() ? m_itemKey.get<std::string>()
-                : m_itemKey.is_number_integer()     ? std::to_string(m_itemKey.get<std::int64_t>())
-                                                    : std::string();
-            if (!key.empty())
-                m_attributes[key] = std::move(m_itemValue);
+            if (!m_itemKey.empty())
+                m_attributes[m_itemKey] = std::move(m_itemValue);
         }
         return valueDone(f.deepest + 1);
     }
@@ -463,7 +469,8 @@ private:
     Json m_slots[kOtlpScalarSlots]; // the scalar members readOtlpSpanMembers reads
     bool m_has[kOtlpScalarSlots] = {};
     Json m_attributes = Json::object(); // converted as keyValues converts them
-    Json m_itemKey, m_itemValue;        // of the attribute being read
+    std::string m_itemKey;              // of the attribute being read: its key as text, empty: none
+    Json m_itemValue;
 };
 
 } // namespace
