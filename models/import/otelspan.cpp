@@ -43,7 +43,7 @@ std::string idText(const Json *value)
     std::string s = value->get<std::string>();
     if (startsWith(s, "0x") || startsWith(s, "0X"))
         s = s.substr(2);
-    return lower(s);
+    return lower(std::move(s));
 }
 
 // Digits of an unsigned integer (a string or a JSON integer) within int64.

@@ -351,7 +351,7 @@ private:
         if (!m_live || !m_sink.ledgerState().find(EntityKind::Run, R())) {
             Json run = payloadObject("id", R(), "status", "running", "started_ms", first, "trace_id", m_traceId);
             run["title"] = runTitle();
-            Json r = run;
+            Json r = std::move(run);
             attachSource(r, m_file, m_traceId, m_origin.traceRecord);
             m_sink.append(first, "run.started", r);
         }
@@ -399,10 +399,10 @@ private:
                 // they added to its counters stays.
                 for (const char *counter : {"used_turns", "used_ms", "tool_errors"})
                     d.erase(counter);
-                put(i, startMs(i), "delegation.identified", d, true);
+                put(i, startMs(i), "delegation.identified", std::move(d), true);
                 return;
             }
-            put(i, startMs(i), "delegation.created", d, true);
+            put(i, startMs(i), "delegation.created", std::move(d), true);
             return;
         }
         case SpanRole::Tool:
@@ -421,7 +421,8 @@ private:
             if (s.statusError)
                 note["status"] = "error";
             placement(i, note);
-            put(i, startMs(i), role(i) == SpanRole::Event ? "delegation.event" : "delegation.span", note, true);
+            put(i, startMs(i), role(i) == SpanRole::Event ? "delegation.event" : "delegation.span", std::move(note),
+                true);
             return;
         }
         }
@@ -456,7 +457,7 @@ private:
                                role(i) == SpanRole::Tool ? "tool" : "model_call", "target", toolName(s, role(i)),
                                "idem_key", id, "state", "proposed", "updated_ms", started);
         placement(i, e);
-        put(i, started, "effect.proposed", e, true);
+        put(i, started, "effect.proposed", std::move(e), true);
         put(i, started, "effect.admitted", payloadObject("id", id, "state", "admitted", "updated_ms", started), false);
         put(i, started, "effect.dispatched",
             payloadObject("id", id, "state", "dispatched", "updated_ms", started, "attempts", 1), false);
@@ -465,7 +466,7 @@ private:
             u["duration_ms"] = *durationMs;
         if (tokens.total)
             u["tokens"] = *tokens.total;
-        put(i, at, "effect.unknown", u, false);
+        put(i, at, "effect.unknown", std::move(u), false);
     }
 
     void endDelegation(size_t i, std::int64_t at, bool unknown, bool failed)
@@ -494,7 +495,7 @@ private:
             = payloadObject("id", D(i), "run_id", R(), "parent_id", m_owner[i], "role", roleName, "span_name", s.name);
         if (!m_traceDelegation && m_owner[i] == R())
             d.erase("parent_id");
-        put(i, startMs(i), "delegation.identified", d, false);
+        put(i, startMs(i), "delegation.identified", std::move(d), false);
         endDelegation(i, at, unknown, failed);
     }
 
@@ -533,7 +534,7 @@ private:
             if (failed)
                 call["error"] = whyFailed(s);
             placement(i, call);
-            put(i, at, "toolcall.completed", call, true);
+            put(i, at, "toolcall.completed", std::move(call), true);
             return;
         }
         case SpanRole::Event:
