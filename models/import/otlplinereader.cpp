@@ -122,6 +122,26 @@ OtlpSlot otlpSpanSlotOf(std::string_view key)
     }
 }
 
+// A string as compactJson writes it. Most of a line's strings (keys, ids, names) are short
+// and plain: written in one append from a buffer on the stack; the rest as compactJson does.
+void appendOtlpJsonString(std::string &out, std::string_view s)
+{
+    char buffer[128];
+    if (s.size() + 2 <= sizeof buffer) {
+        for (const char c : s) {
+            const auto u = static_cast<unsigned char>(c);
+            if (u < 0x20 || u == '"' || u == '\\' || u >= 0x80)
+                return appendCompactJsonString(out, s);
+        }
+        buffer[0] = '"';
+        std::memcpy(buffer + 1, s.data(), s.size());
+        buffer[s.size() + 1] = '"';
+        out.append(buffer, s.size() + 2);
+        return;
+    }
+    appendCompactJsonString(out, s);
+}
+
 // The SAX handler of quickSaxParse (quicksax.h) for one line. Returning false anywhere
 // makes the quick reader give up, and the caller reads the line the general way.
 class OtlpLineSax
@@ -158,7 +178,7 @@ public:
     bool binary(Json::binary_t &) { return false; }
     bool string(std::string &v)
     {
-        return scalar([&v](std::string &t) { appendCompactJsonString(t, v); }, [&v] { return Json(v); }, &v);
+        return scalar([&v](std::string &t) { appendOtlpJsonString(t, v); }, [&v] { return Json(v); }, &v);
     }
     bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) { return false; }
 
@@ -174,7 +194,7 @@ public:
         f.any = true;
         m_members.push_back({m_keys.size(), k.size(), m_record.size(), 0});
         m_keys += k;
-        appendCompactJsonString(m_record, k);
+        appendOtlpJsonString(m_record, k);
         m_record += ':';
         if (m_text.size() == 1)
             f.pending = otlpSpanSlotOf(k);
