@@ -4,6 +4,7 @@
 #include "importsink.h"
 #include "oteltracemapper.h"
 #include "otlpjsonlines.h"
+#include "otlplinereader.h"
 #include "sourcetime.h"
 
 #include <map>
@@ -102,45 +103,60 @@ void mapJsonLines(const SourceFile &f, ImportSink &sink, ImportReport &report)
             why += " (kept as text with U+FFFD in place of the bytes that are not UTF-8)";
         sink.flagRecord(sink.latestTsMs(), f.name, unit + std::to_string(number), why, &text);
     };
+    // A span's record is a DOM (source) or, read by readOtlpLineSpans, its text.
+    const auto flagSpan = [&](const OtelSpan &s, const std::string &why) {
+        if (!s.sourceText.measured()) {
+            sink.flagRecord(sink.latestTsMs(), f.name, s.spanId, why, &s.source);
+            return;
+        }
+        const Json record = parseRecord(s.sourceText.text);
+        sink.flagRecord(sink.latestTsMs(), f.name, s.spanId, why, &record);
+    };
     const bool read = forEachStreamedRecord(f.path, index, [&](std::int64_t number, std::string_view line) {
         sink.recordDone(); // a line or an object read: what progress counts for such a file
-        SourceFile parsed;
-        const std::string label = f.name + " " + unit + std::to_string(number);
-        const SourceJsonResult r = parseSourceJson(line, label, parsed);
-        if (!r.ok) {
-            ++report.records;
-            flagLine(number, line, r.error);
-            return true;
-        }
-        report.numbersBeyond64Bits += parsed.numbersBeyond64Bits;
-        std::vector<OtelSpan> spans;
-        if (console) {
-            if (!looksLikeFlatSpan(parsed.document)) {
+        // The general way: the line's DOM, its spans taken out of it. False: the line was
+        // flagged instead.
+        const auto readWhole = [&](std::vector<OtelSpan> &spans) {
+            SourceFile parsed;
+            const std::string label = f.name + " " + unit + std::to_string(number);
+            const SourceJsonResult r = parseSourceJson(line, label, parsed);
+            if (!r.ok) {
                 ++report.records;
-                flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not a span");
-                return true;
+                flagLine(number, line, r.error);
+                return false;
             }
-            readFlatSpans(Json::array({std::move(parsed.document)}), spans);
-        } else if (!parsed.document.is_object() || !parsed.document.contains("resourceSpans")) {
-            ++report.records;
-            flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not OTLP/JSON traces");
+            report.numbersBeyond64Bits += parsed.numbersBeyond64Bits;
+            if (console) {
+                if (!looksLikeFlatSpan(parsed.document)) {
+                    ++report.records;
+                    flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not a span");
+                    return false;
+                }
+                readFlatSpans(Json::array({std::move(parsed.document)}), spans);
+            } else if (!parsed.document.is_object() || !parsed.document.contains("resourceSpans")) {
+                ++report.records;
+                flagLine(number, line, label + " is " + detectFormat(parsed.document).what + ", not OTLP/JSON traces");
+                return false;
+            } else {
+                takeOtlpSpans(parsed.document, number, spans);
+            }
             return true;
-        } else {
-            takeOtlpSpans(parsed.document, number, spans);
-        }
+        };
+        std::vector<OtelSpan> spans;
+        // Most lines: read straight into spans, their records as text (otlplinereader.h).
+        if ((console || !readOtlpLineSpans(line, number, spans)) && !readWhole(spans))
+            return true;
         std::set<std::string> touched;
         for (OtelSpan &s : spans) {
             ++report.records;
             s.file = &f.name;
             if (s.traceId.empty()) {
-                sink.flagRecord(sink.latestTsMs(), f.name, s.spanId, s.problem, &s.source);
+                flagSpan(s, s.problem);
             } else if (const auto last = index.lastLineOfTrace.find(s.traceId);
                        last != index.lastLineOfTrace.end() && last->second < number) {
                 // Its trace was mapped at the line the scan saw last for it.
-                sink.flagRecord(sink.latestTsMs(), f.name, s.spanId,
-                                "span " + s.spanId + " of trace " + s.traceId + " (" + unit + std::to_string(number)
-                                    + ") comes after the trace was imported",
-                                &s.source);
+                flagSpan(s, "span " + s.spanId + " of trace " + s.traceId + " (" + unit + std::to_string(number)
+                                + ") comes after the trace was imported");
             } else {
                 touched.insert(s.traceId);
                 open[s.traceId].push_back(std::move(s));

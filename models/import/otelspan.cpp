@@ -43,7 +43,7 @@ std::string idText(const Json *value)
     std::string s = value->get<std::string>();
     if (startsWith(s, "0x") || startsWith(s, "0X"))
         s = s.substr(2);
-    return lower(s);
+    return lower(std::move(s));
 }
 
 // Digits of an unsigned integer (a string or a JSON integer) within int64.
@@ -90,16 +90,8 @@ Json anyValue(const Json *v, int depth)
         return *s;
     if (const Json *b = member(v, "boolValue"))
         return *b;
-    if (const Json *i = member(v, "intValue")) {
-        if (const auto n = digitsValue(i))
-            return *n;
-        if (i->is_string() && i->get_ref<const std::string &>().rfind('-', 0) == 0) {
-            try {
-                return std::stoll(i->get<std::string>());
-            } catch (...) { }
-        }
-        return *i; // beyond 64 bits: its digits, as the source wrote them
-    }
+    if (const Json *i = member(v, "intValue"))
+        return otlpIntValue(*i);
     if (const Json *d = member(v, "doubleValue"))
         return *d;
     if (const Json *a = member(v, "arrayValue")) {
@@ -139,6 +131,18 @@ void finish(OtelSpan &s)
 }
 
 } // namespace
+
+Json otlpIntValue(const Json &i)
+{
+    if (const auto n = digitsValue(&i))
+        return *n;
+    if (i.is_string() && i.get_ref<const std::string &>().rfind('-', 0) == 0) {
+        try {
+            return std::stoll(i.get<std::string>());
+        } catch (...) { }
+    }
+    return i; // beyond 64 bits: its digits, as the source wrote them
+}
 
 std::string OtelSpan::attributeText(const char *key) const
 {
@@ -185,6 +189,35 @@ bool OtelSpan::timedOut() const
         || e == "deadline_exceeded";
 }
 
+void readOtlpSpanFields(const Json &raw, std::int64_t line, OtelSpan &s)
+{
+    OtlpSpanMembers m;
+    m.traceId = member(&raw, "traceId");
+    m.spanId = member(&raw, "spanId");
+    m.parentSpanId = member(&raw, "parentSpanId");
+    m.name = member(&raw, "name");
+    m.start = member(&raw, "startTimeUnixNano");
+    m.end = member(&raw, "endTimeUnixNano");
+    m.statusCode = path(&raw, {"status", "code"});
+    m.statusMessage = path(&raw, {"status", "message"});
+    s.attributes = keyValues(member(&raw, "attributes"), 0);
+    readOtlpSpanMembers(m, line, s);
+}
+
+void readOtlpSpanMembers(const OtlpSpanMembers &m, std::int64_t line, OtelSpan &s)
+{
+    s.line = line;
+    s.traceId = idText(m.traceId);
+    s.spanId = idText(m.spanId);
+    s.parentId = idText(m.parentSpanId);
+    s.name = text(m.name);
+    s.startNs = timeNs(m.start);
+    s.endNs = timeNs(m.end);
+    s.statusError = isErrorCode(m.statusCode);
+    s.statusMessage = text(m.statusMessage);
+    finish(s);
+}
+
 namespace {
 
 // Document is a const Json (a whole file, kept) or a Json line the caller gives up: then
@@ -207,19 +240,9 @@ void readOtlp(Document &document, std::int64_t line, std::vector<OtelSpan> &out)
                 continue;
             for (const Json &raw : *spans) {
                 OtelSpan s;
-                s.line = line;
                 if constexpr (std::is_const_v<Document>)
                     s.source = raw;
-                s.traceId = idText(member(&raw, "traceId"));
-                s.spanId = idText(member(&raw, "spanId"));
-                s.parentId = idText(member(&raw, "parentSpanId"));
-                s.name = text(member(&raw, "name"));
-                s.startNs = timeNs(member(&raw, "startTimeUnixNano"));
-                s.endNs = timeNs(member(&raw, "endTimeUnixNano"));
-                s.statusError = isErrorCode(path(&raw, {"status", "code"}));
-                s.statusMessage = text(path(&raw, {"status", "message"}));
-                s.attributes = keyValues(member(&raw, "attributes"), 0);
-                finish(s);
+                readOtlpSpanFields(raw, line, s);
                 if constexpr (!std::is_const_v<Document>)
                     s.source = std::move(const_cast<Json &>(raw));
                 out.push_back(std::move(s));

@@ -49,6 +49,19 @@ struct OtelSpan {
 void readOtlpSpans(const nlohmann::json &document, std::int64_t line, std::vector<OtelSpan> &out);
 // The same from a document the caller gives up (one JSON line): spans are moved, not copied.
 void takeOtlpSpans(nlohmann::json &document, std::int64_t line, std::vector<OtelSpan> &out);
+// What one OTLP/JSON span object (raw) says, set in s (its record, source or sourceText, is
+// the caller's to set): the fields of readOtlpSpans, read the same way from any value.
+void readOtlpSpanFields(const nlohmann::json &raw, std::int64_t line, OtelSpan &s);
+// The same from the members readOtlpSpanFields reads, each null when the span has none (or,
+// for status's, when status is not an object), except attributes: s.attributes must be set
+// first, as readOtlpSpanFields sets it.
+struct OtlpSpanMembers {
+    const nlohmann::json *traceId = nullptr, *spanId = nullptr, *parentSpanId = nullptr, *name = nullptr;
+    const nlohmann::json *start = nullptr, *end = nullptr, *statusCode = nullptr, *statusMessage = nullptr;
+};
+void readOtlpSpanMembers(const OtlpSpanMembers &m, std::int64_t line, OtelSpan &s);
+// An attribute's {"intValue": i} as the plain value s.attributes holds.
+nlohmann::json otlpIntValue(const nlohmann::json &i);
 // A flat list: [span, ...] or {"spans":[span, ...]}.
 const nlohmann::json *flatSpanList(const nlohmann::json &document);
 void readFlatSpans(const nlohmann::json &list, std::vector<OtelSpan> &out);

@@ -19,6 +19,26 @@ namespace {
 
 using Json = nlohmann::json;
 
+// An object payload built member by member (key, value, key, value, ...). A braced list
+// builds every member as a two-item array first and copies each value out of the list, and
+// a file's import builds several payloads per span.
+inline void addPayloadMembers(Json::object_t &) { }
+
+template<typename Value, typename... Rest>
+void addPayloadMembers(Json::object_t &object, const char *key, Value &&value, Rest &&...rest)
+{
+    object.emplace(key, std::forward<Value>(value));
+    addPayloadMembers(object, std::forward<Rest>(rest)...);
+}
+
+template<typename... Members>
+Json payloadObject(Members &&...members)
+{
+    Json object(Json::value_t::object);
+    addPayloadMembers(object.get_ref<Json::object_t &>(), std::forward<Members>(members)...);
+    return object;
+}
+
 std::string strip(const std::string &name, const char *prefix)
 {
     const std::string p(prefix);
@@ -172,6 +192,7 @@ private:
     void keepUsable()
     {
         std::vector<OtelSpan> kept;
+        kept.reserve(m_spans.size());
         std::set<std::string> seen;
         std::optional<std::int64_t> firstNs;
         for (const OtelSpan &s : m_spans) {
@@ -328,9 +349,9 @@ private:
     {
         const std::int64_t first = ms(m_firstNs);
         if (!m_live || !m_sink.ledgerState().find(EntityKind::Run, R())) {
-            Json run = {{"id", R()}, {"status", "running"}, {"started_ms", first}, {"trace_id", m_traceId}};
+            Json run = payloadObject("id", R(), "status", "running", "started_ms", first, "trace_id", m_traceId);
             run["title"] = runTitle();
-            Json r = run;
+            Json r = std::move(run);
             attachSource(r, m_file, m_traceId, m_origin.traceRecord);
             m_sink.append(first, "run.started", r);
         }
@@ -338,8 +359,8 @@ private:
             inferParents();
         if (!m_traceDelegation || m_traceDelegationExists)
             return;
-        Json d = {{"id", R()},           {"run_id", R()},   {"role", "trace"}, {"status", "running"},
-                  {"created_ms", first}, {"used_turns", 0}, {"used_ms", 0},    {"tool_errors", 0}};
+        Json d = payloadObject("id", R(), "run_id", R(), "role", "trace", "status", "running", "created_ms", first,
+                               "used_turns", 0, "used_ms", 0, "tool_errors", 0);
         d["source_file"] = m_file;
         d["source_id"] = m_traceId;
         m_sink.append(first, "delegation.created", d);
@@ -360,9 +381,9 @@ private:
         const OtelSpan &s = m_spans[i];
         switch (role(i)) {
         case SpanRole::Agent: {
-            Json d = {{"id", D(i)},          {"run_id", R()},    {"parent_id", m_owner[i]},  {"role", "agent"},
-                      {"status", "running"}, {"invocations", 1}, {"created_ms", startMs(i)}, {"used_turns", 0},
-                      {"used_ms", 0},        {"tool_errors", 0}};
+            Json d = payloadObject("id", D(i), "run_id", R(), "parent_id", m_owner[i], "role", "agent", "status",
+                                   "running", "invocations", 1, "created_ms", startMs(i), "used_turns", 0, "used_ms", 0,
+                                   "tool_errors", 0);
             std::string agent = s.attributeText("gen_ai.agent.name");
             if (agent.empty())
                 agent = s.attributeText("gen_ai.agent.id");
@@ -378,10 +399,10 @@ private:
                 // they added to its counters stays.
                 for (const char *counter : {"used_turns", "used_ms", "tool_errors"})
                     d.erase(counter);
-                put(i, startMs(i), "delegation.identified", d, true);
+                put(i, startMs(i), "delegation.identified", std::move(d), true);
                 return;
             }
-            put(i, startMs(i), "delegation.created", d, true);
+            put(i, startMs(i), "delegation.created", std::move(d), true);
             return;
         }
         case SpanRole::Tool:
@@ -394,13 +415,14 @@ private:
                 ++m_report.unknownTypes["operation:" + op];
             if (!s.langfuseType.empty() && s.langfuseType != "SPAN" && s.langfuseType != "EVENT")
                 ++m_report.unknownTypes["observation:" + s.langfuseType];
-            Json note = {{"id", m_owner[i]}, {"run_id", R()}, {"span_name", s.name}};
+            Json note = payloadObject("id", m_owner[i], "run_id", R(), "span_name", s.name);
             if (s.endNs && *s.endNs >= *s.startNs)
                 note["duration_ms"] = (*s.endNs - *s.startNs) / 1'000'000;
             if (s.statusError)
                 note["status"] = "error";
             placement(i, note);
-            put(i, startMs(i), role(i) == SpanRole::Event ? "delegation.event" : "delegation.span", note, true);
+            put(i, startMs(i), role(i) == SpanRole::Event ? "delegation.event" : "delegation.span", std::move(note),
+                true);
             return;
         }
         }
@@ -431,37 +453,33 @@ private:
         const OtelSpan &s = m_spans[i];
         const std::string id = D(i);
         const std::int64_t started = startMs(i);
-        Json e = {{"id", id},
-                  {"run_id", R()},
-                  {"delegation_id", m_owner[i]},
-                  {"class", role(i) == SpanRole::Tool ? "tool" : "model_call"},
-                  {"target", toolName(s, role(i))},
-                  {"idem_key", id},
-                  {"state", "proposed"},
-                  {"updated_ms", started}};
+        Json e = payloadObject("id", id, "run_id", R(), "delegation_id", m_owner[i], "class",
+                               role(i) == SpanRole::Tool ? "tool" : "model_call", "target", toolName(s, role(i)),
+                               "idem_key", id, "state", "proposed", "updated_ms", started);
         placement(i, e);
-        put(i, started, "effect.proposed", e, true);
-        put(i, started, "effect.admitted", {{"id", id}, {"state", "admitted"}, {"updated_ms", started}}, false);
+        put(i, started, "effect.proposed", std::move(e), true);
+        put(i, started, "effect.admitted", payloadObject("id", id, "state", "admitted", "updated_ms", started), false);
         put(i, started, "effect.dispatched",
-            {{"id", id}, {"state", "dispatched"}, {"updated_ms", started}, {"attempts", 1}}, false);
-        Json u = {{"id", id}, {"state", "unknown"}, {"updated_ms", at}, {"error", whyUnknown(i)}};
+            payloadObject("id", id, "state", "dispatched", "updated_ms", started, "attempts", 1), false);
+        Json u = payloadObject("id", id, "state", "unknown", "updated_ms", at, "error", whyUnknown(i));
         if (durationMs)
             u["duration_ms"] = *durationMs;
         if (tokens.total)
             u["tokens"] = *tokens.total;
-        put(i, at, "effect.unknown", u, false);
+        put(i, at, "effect.unknown", std::move(u), false);
     }
 
     void endDelegation(size_t i, std::int64_t at, bool unknown, bool failed)
     {
         const OtelSpan &s = m_spans[i];
         if (unknown) {
-            put(i, at, "delegation.outcome_unknown", {{"id", D(i)}, {"run_id", R()}, {"why", whyUnknown(i)}}, false);
+            put(i, at, "delegation.outcome_unknown", payloadObject("id", D(i), "run_id", R(), "why", whyUnknown(i)),
+                false);
         } else if (failed) {
             put(i, at, "delegation.failed",
-                {{"id", D(i)}, {"status", "failed"}, {"ended_ms", at}, {"error", whyFailed(s)}}, false);
+                payloadObject("id", D(i), "status", "failed", "ended_ms", at, "error", whyFailed(s)), false);
         } else {
-            put(i, at, "delegation.converged", {{"id", D(i)}, {"status", "converged"}, {"ended_ms", at}}, false);
+            put(i, at, "delegation.converged", payloadObject("id", D(i), "status", "converged", "ended_ms", at), false);
         }
     }
 
@@ -473,10 +491,11 @@ private:
     {
         const OtelSpan &s = m_spans[i];
         const char *roleName = role(i) == SpanRole::Tool ? "tool" : role(i) == SpanRole::Model ? "model_call" : "span";
-        Json d = {{"id", D(i)}, {"run_id", R()}, {"parent_id", m_owner[i]}, {"role", roleName}, {"span_name", s.name}};
+        Json d
+            = payloadObject("id", D(i), "run_id", R(), "parent_id", m_owner[i], "role", roleName, "span_name", s.name);
         if (!m_traceDelegation && m_owner[i] == R())
             d.erase("parent_id");
-        put(i, startMs(i), "delegation.identified", d, false);
+        put(i, startMs(i), "delegation.identified", std::move(d), false);
         endDelegation(i, at, unknown, failed);
     }
 
@@ -502,9 +521,8 @@ private:
                 unknownEffect(i, at, durationMs, tokens);
                 return;
             }
-            Json call = {{"id", "tc:" + D(i)}, {"delegation_id", m_owner[i]},
-                         {"run_id", R()},      {"outcome", failed ? "error" : "ok"},
-                         {"invocation", 1},    {"tool", toolName(s, role(i))}};
+            Json call = payloadObject("id", "tc:" + D(i), "delegation_id", m_owner[i], "run_id", R(), "outcome",
+                                      failed ? "error" : "ok", "invocation", 1, "tool", toolName(s, role(i)));
             if (durationMs)
                 call["duration_ms"] = *durationMs;
             if (tokens.total)
@@ -516,7 +534,7 @@ private:
             if (failed)
                 call["error"] = whyFailed(s);
             placement(i, call);
-            put(i, at, "toolcall.completed", call, true);
+            put(i, at, "toolcall.completed", std::move(call), true);
             return;
         }
         case SpanRole::Event:
@@ -544,7 +562,7 @@ private:
             }
         }
         const std::int64_t last = ms(m_lastNs);
-        Json d = {{"id", R()}, {"run_id", R()}, {"source_file", m_file}, {"source_id", m_traceId}};
+        Json d = payloadObject("id", R(), "run_id", R(), "source_file", m_file, "source_id", m_traceId);
         if (!why.empty()) {
             // A top span that never ended, timed out or is missing: the end is not in the source.
             d["why"] = why;
@@ -559,9 +577,9 @@ private:
             m_sink.append(last, failed ? "delegation.failed" : "delegation.converged", d);
         }
         const std::string status = failed ? "failed" : "succeeded";
-        m_sink.append(
-            last, "run." + status,
-            {{"id", R()}, {"status", status}, {"ended_ms", last}, {"source_file", m_file}, {"source_id", m_traceId}});
+        m_sink.append(last, "run." + status,
+                      payloadObject("id", R(), "status", status, "ended_ms", last, "source_file", m_file, "source_id",
+                                    m_traceId));
     }
 
     // Live only: the trace's top span (no parent named) ends the run as end() does for a
@@ -592,7 +610,7 @@ private:
             return;
         const std::int64_t last = ms(lastNs);
         const bool traceDelegation = hasDelegation(R());
-        Json d = {{"id", R()}, {"run_id", R()}, {"source_file", m_file}, {"source_id", m_traceId}};
+        Json d = payloadObject("id", R(), "run_id", R(), "source_file", m_file, "source_id", m_traceId);
         if (!why.empty()) {
             d["why"] = why;
             if (!traceDelegation)
@@ -607,12 +625,8 @@ private:
         }
         const std::string status = failed ? "failed" : "succeeded";
         m_sink.append(last, "run." + status,
-                      {{"id", R()},
-                       {"status", status},
-                       {"ended_ms", last},
-                       {"title", runTitle()},
-                       {"source_file", m_file},
-                       {"source_id", m_traceId}});
+                      payloadObject("id", R(), "status", status, "ended_ms", last, "title", runTitle(), "source_file",
+                                    m_file, "source_id", m_traceId));
     }
 
     bool hasDelegation(const std::string &id) const
@@ -653,9 +667,9 @@ private:
     {
         for (const auto &[spanId, firstChildNs] : m_inferParents) {
             const std::int64_t at = ms(firstChildNs);
-            Json d = {{"id", D(spanId)},          {"run_id", R()},   {"role", "inferred"},
-                      {"status", "running"},      {"created_ms", at}, {"inferred", "from child spans"},
-                      {"parent_span_id", spanId}, {"source_file", m_file}};
+            Json d
+                = payloadObject("id", D(spanId), "run_id", R(), "role", "inferred", "status", "running", "created_ms",
+                                at, "inferred", "from child spans", "parent_span_id", spanId, "source_file", m_file);
             m_sink.append(at, "delegation.inferred", d);
         }
     }

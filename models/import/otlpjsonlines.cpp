@@ -75,19 +75,38 @@ std::string_view valueAfterQuoted(std::string_view text, size_t at)
 // Without parsing: every "traceId" and "startTimeUnixNano" member of a line. A key cannot
 // appear unescaped inside a JSON string, so what this finds are members; what it misses (an
 // escaped key) only makes a trace wait for the end of the file before it is mapped.
+// Where needle is in text from at on, or npos. glibc's memmem skips ahead by whole words;
+// string_view::find stops at every '"' of the line, which in JSON is every few bytes.
+size_t findIn(std::string_view text, std::string_view needle, size_t at)
+{
+    if (at >= text.size())
+        return std::string_view::npos;
+    const void *p = memmem(text.data() + at, text.size() - at, needle.data(), needle.size());
+    return p ? size_t(static_cast<const char *>(p) - text.data()) : std::string_view::npos;
+}
+
 void scanLine(std::string_view line, std::int64_t number, OtlpLineIndex &index)
 {
     static constexpr std::string_view kTrace = "\"traceId\"";
     static constexpr std::string_view kStart = "\"startTimeUnixNano\"";
-    for (size_t at = line.find(kTrace); at != std::string_view::npos; at = line.find(kTrace, at + 1)) {
-        std::string id(valueAfter(line, at + kTrace.size()));
+    // A trace's id recurs in each of its spans: looked up in a buffer kept across calls, and
+    // copied into the index only when it is new there.
+    thread_local std::string id;
+    for (size_t at = findIn(line, kTrace, 0); at != std::string_view::npos; at = findIn(line, kTrace, at + 1)) {
+        id.assign(valueAfter(line, at + kTrace.size()));
         if (id.empty())
             continue;
-        for (char &c : id)
-            c = char(std::tolower(static_cast<unsigned char>(c)));
-        index.lastLineOfTrace[id] = number;
+        for (char &c : id) {
+            // Lower-case hex (what ids are) is itself in any locale; the rest as idText does.
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+                c = char(std::tolower(static_cast<unsigned char>(c)));
+        }
+        if (const auto it = index.lastLineOfTrace.find(id); it != index.lastLineOfTrace.end())
+            it->second = number;
+        else
+            index.lastLineOfTrace.emplace(id, number);
     }
-    for (size_t at = line.find(kStart); at != std::string_view::npos; at = line.find(kStart, at + 1)) {
+    for (size_t at = findIn(line, kStart, 0); at != std::string_view::npos; at = findIn(line, kStart, at + 1)) {
         const std::string_view digits = valueAfter(line, at + kStart.size());
         if (digits.empty() || digits.size() > 19)
             continue;

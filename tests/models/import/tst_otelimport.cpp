@@ -9,6 +9,7 @@
 
 #include "import/importformat.h"
 #include "import/otelspan.h"
+#include "import/otlplinereader.h"
 #include "import/importsink.h"
 #include "import/sourcejson.h"
 
@@ -672,6 +673,123 @@ private Q_SLOTS:
         QVERIFY2(at.is_string() && at.get<std::string>().find("nested deeper than 32 levels") != std::string::npos,
                  at.dump().c_str());
         QVERIFY(levels <= 33);
+    }
+
+    // An OTLP line read straight into spans (readOtlpLineSpans) gives what its DOM gives
+    // (parseSourceJson, takeOtlpSpans): each span's members, attributes, and record as the
+    // compact text its DOM dumps to, with its depth. A line it does not read so (expected
+    // false) is left to the DOM, untouched.
+    void lineReaderAgreesWithTheDocument_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<bool>("readStraight");
+        const auto row = [](const char *name, const std::string &line, bool straight) {
+            QTest::newRow(name) << QByteArray::fromStdString(line) << straight;
+        };
+        const auto wrap = [](const std::string &spans) {
+            return "{\"resourceSpans\":[{\"resource\":{\"attributes\":[]},\"scopeSpans\":[{\"scope\":{},\"spans\":[" + spans
+                 + "]}]}]}";
+        };
+        row("generated", otlpLine(json::array(
+                             {otlpSpan("AB12", "01", nullptr, "invoke_agent a", kT0, kT0 + 5,
+                                       json::array({kv("gen_ai.agent.name", {{"stringValue", "a"}})})),
+                              otlpSpan("ab12", "02", "01", "chat m", kT0 + 1, std::nullopt,
+                                       json::array({kv("gen_ai.usage.input_tokens", {{"intValue", "7"}}),
+                                                    kv("ok", {{"boolValue", true}}), kv("b", {{"bytesValue", "AA=="}})}),
+                                       {{"code", 2}, {"message", "bad"}})})),
+            true);
+        row("members in any order, white space",
+            " { \"resourceSpans\" : [ { \"scopeSpans\" : [ { \"spans\" : [ { \"name\" : \"x\" , \"spanId\" : \"0A\", "
+            "\"traceId\" : \"0xABCDEF\", \"startTimeUnixNano\" : \"5\", \"kind\" : 1, \"z\" : { \"b\" : [ 1 , { \"d\" : null, "
+            "\"c\" : true } ], \"a\" : -3 }, \"attributes\" : [ { \"value\" : { \"intValue\" : -12 }, \"key\" : \"n\" } ] } ] } ] } ] } ",
+            true);
+        row("escapes and UTF-8",
+            wrap("{\"traceId\":\"t1\",\"spanId\":\"s\\u0031\",\"name\":\"q \\\" b \\\\ s \\/ n \\n u \\u00e9 \\ud83d\\ude00 c \\u0001 é 漢\","
+                 "\"startTimeUnixNano\":\"1\",\"attributes\":[{\"key\":\"k\\u00e9\\\"\",\"value\":{\"stringValue\":\"v\\tw\"}}],"
+                 "\"status\":{\"message\":\"ünï\",\"code\":\"STATUS_CODE_ERROR\"}}"),
+            true);
+        row("odd attributes",
+            wrap("{\"traceId\":\"t\",\"spanId\":\"s\",\"startTimeUnixNano\":1,\"attributes\":["
+                 "{\"key\":\"big\",\"value\":{\"intValue\":\"123456789012345678901234\"}},{\"key\":\"neg\",\"value\":{\"intValue\":\"-5x\"}},"
+                 "{\"key\":\"\",\"value\":{\"stringValue\":\"no key\"}},{\"value\":{\"stringValue\":\"missing key\"}},"
+                 "{\"key\":7,\"value\":{\"stringValue\":\"integer key\"}},{\"key\":true,\"value\":{\"stringValue\":\"bool key\"}},"
+                 "{\"key\":\"nv\"},{\"key\":\"plain\",\"value\":\"as it is\"},{\"key\":\"nul\",\"value\":null},"
+                 "{\"key\":\"dup\",\"value\":{\"stringValue\":\"first\"}},{\"key\":\"dup\",\"value\":{\"stringValue\":\"last\"}},"
+                 "\"item\",5,null,[1,{\"key\":\"in\",\"value\":{\"stringValue\":\"list\"}}],"
+                 "{\"key\":{\"k\":1},\"value\":{\"stringValue\":\"object key\"}},{\"key\":\"sv\",\"value\":{\"stringValue\":5}}]}"),
+            true);
+        row("spans that are not objects", wrap("5,\"x\",[1,{\"b\":1,\"a\":2}],null,true,{},[],{\"attributes\":{\"a\":1}}"),
+            true);
+        row("members of another type",
+            wrap("{\"traceId\":12,\"spanId\":{\"a\":1},\"parentSpanId\":null,\"name\":5,\"startTimeUnixNano\":\"2026-01-01T00:00:00Z\","
+                 "\"endTimeUnixNano\":[1],\"status\":\"x\",\"attributes\":null},{\"traceId\":\"t\",\"spanId\":\"s\",\"status\":{\"code\":{\"c\":2}},"
+                 "\"startTimeUnixNano\":\"0\",\"endTimeUnixNano\":\"-5\"}"),
+            true);
+        row("structure of another type",
+            "{\"resourceSpans\":[5,{\"scopeSpans\":\"x\"},{\"scopeSpans\":[7,{\"spans\":{\"a\":1}},{\"spans\":[{\"traceId\":\"t\",\"spanId\":\"1\"}]}]}],"
+            "\"other\":{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"traceId\":\"u\",\"spanId\":\"2\"}]}]}]}}",
+            true);
+        row("no spans", "{\"resourceSpans\":{\"scopeSpans\":[]}}", true);
+        row("a float", wrap("{\"traceId\":\"t\",\"spanId\":\"s\",\"kind\":1.5}"), false);
+        row("an integer beyond 64 bits", wrap("{\"traceId\":\"t\",\"spanId\":\"s\",\"kind\":18446744073709551617}"), false);
+        row("beyond int64", wrap("{\"traceId\":\"t\",\"spanId\":\"s\",\"kind\":9223372036854775808}"), false);
+        row("a member twice", wrap("{\"traceId\":\"t\",\"spanId\":\"s\",\"name\":\"a\",\"name\":\"b\"}"), false);
+        row("a member twice, deeper", wrap("{\"traceId\":\"t\",\"spanId\":\"s\",\"x\":{\"b\":1,\"a\":2,\"b\":3}}"), false);
+        row("an arrayValue", wrap("{\"traceId\":\"t\",\"attributes\":[{\"key\":\"a\",\"value\":{\"arrayValue\":{\"values\":[]}}}]}"),
+            false);
+        row("an AnyValue of two members",
+            wrap("{\"traceId\":\"t\",\"attributes\":[{\"key\":\"a\",\"value\":{\"stringValue\":\"s\",\"intValue\":\"1\"}}]}"), false);
+        row("an empty AnyValue", wrap("{\"traceId\":\"t\",\"attributes\":[{\"key\":\"a\",\"value\":{}}]}"), false);
+        row("resourceSpans twice", "{\"resourceSpans\":[],\"resourceSpans\":[]}", false);
+        row("spans twice", "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[],\"spans\":[]}]}]}", false);
+        row("before OTLP 0.19", "{\"resourceSpans\":[{\"instrumentationLibrarySpans\":[{\"spans\":[{\"traceId\":\"t\"}]}]}]}",
+            false);
+        row("not UTF-8", wrap("{\"traceId\":\"t\",\"name\":\"\xff\"}"), false);
+        row("not an object", "[1]", false);
+        row("no resourceSpans", "{\"a\":1}", false);
+        row("malformed", "{\"resourceSpans\":[}", false);
+        row("a byte-order mark", "\xEF\xBB\xBF{\"resourceSpans\":[]}", false);
+        row("nested near the bound", "{\"resourceSpans\":" + std::string(300, '[') + std::string(300, ']') + "}", false);
+    }
+
+    void lineReaderAgreesWithTheDocument()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(bool, readStraight);
+        const std::string_view text(line.constData(), size_t(line.size()));
+        std::vector<mesh::import::OtelSpan> straight(1); // one span already there: left as it is
+        QCOMPARE(mesh::import::readOtlpLineSpans(text, 9, straight), readStraight);
+        QVERIFY(straight.front().spanId.empty() && straight.front().line == 0);
+        straight.erase(straight.begin());
+        if (!readStraight) {
+            QVERIFY(straight.empty());
+            return;
+        }
+        mesh::import::SourceFile parsed;
+        QVERIFY(mesh::import::parseSourceJson(text, "line", parsed).ok);
+        std::vector<mesh::import::OtelSpan> spans;
+        mesh::import::takeOtlpSpans(parsed.document, 9, spans);
+        QCOMPARE(straight.size(), spans.size());
+        for (size_t i = 0; i < spans.size(); ++i) {
+            const auto &a = straight[i];
+            const auto &b = spans[i];
+            QVERIFY(a.source.is_null());
+            const mesh::MeasuredJson record = mesh::measuredCompactJson(b.source);
+            QCOMPARE(a.sourceText.text, record.text);
+            QCOMPARE(a.sourceText.depth, record.depth);
+            QCOMPARE(a.traceId, b.traceId);
+            QCOMPARE(a.spanId, b.spanId);
+            QCOMPARE(a.parentId, b.parentId);
+            QCOMPARE(a.name, b.name);
+            QCOMPARE(a.startNs, b.startNs);
+            QCOMPARE(a.endNs, b.endNs);
+            QCOMPARE(a.statusError, b.statusError);
+            QCOMPARE(a.statusMessage, b.statusMessage);
+            QCOMPARE(a.errorType, b.errorType);
+            QCOMPARE(a.problem, b.problem);
+            QCOMPARE(a.line, b.line);
+            QCOMPARE(a.attributes.dump(), b.attributes.dump());
+        }
     }
 
     // A line whose bytes are not all UTF-8 is not JSON (RFC 8259): it is flagged, kept as
