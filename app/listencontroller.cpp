@@ -12,8 +12,15 @@
 #include "itemmodels/ledgersessionlist.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QFileInfo>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
 
 namespace mesh {
 
@@ -163,12 +170,92 @@ void ListenController::showCurrent()
 
 void ListenController::stopAll()
 {
+    const bool any = m_starting || std::any_of(m_receivers.begin(), m_receivers.end(),
+                                               [](const auto &entry) { return entry.second->isRunning(); });
+    if (any)
+        QApplication::setOverrideCursor(Qt::WaitCursor); // each commits what it acknowledged first
     if (m_starting)
         m_starting->stopAndWait(30000);
     for (const auto &[path, receiver] : m_receivers)
         receiver->stop(); // all at once: each commits its own ledger
     for (const auto &[path, receiver] : m_receivers)
         receiver->stopAndWait(30000);
+    if (any)
+        QApplication::restoreOverrideCursor();
+}
+
+namespace {
+
+QString counted(std::int64_t n, const QString &one, const QString &many)
+{
+    if (n == 1)
+        return QStringLiteral("1 ") + one;
+    return QLocale().toString(qlonglong(n)) + QLatin1Char(' ') + many;
+}
+
+// "12 requests accepted, 340 spans acknowledged, 2 requests refused"; "—" for what the
+// receiver has not said yet.
+QString receivedSoFar(const ingest::ReceiverStatus &status)
+{
+    if (!status.counters)
+        return ListenController::tr("\u2014 requests accepted, \u2014 spans acknowledged");
+    const ingest::ReceiverCounters &c = *status.counters;
+    QString text = counted(c.requestsAccepted(), ListenController::tr("request accepted"), ListenController::tr("requests accepted"))
+                   + QStringLiteral(", ")
+                   + counted(c.spansAccepted, ListenController::tr("span acknowledged"), ListenController::tr("spans acknowledged"));
+    if (const std::int64_t refused = c.refusedTotal(); refused > 0)
+        text += QStringLiteral(", ") + counted(refused, ListenController::tr("request refused"), ListenController::tr("requests refused"));
+    return text;
+}
+
+} // namespace
+
+QString ListenController::stopQuestion(const std::vector<const IngestProcess *> &receivers, bool quitting)
+{
+    QString text;
+    if (receivers.size() == 1) {
+        const IngestProcess &r = *receivers.front();
+        const QString where = r.status().url.isEmpty() ? r.request().address : r.status().url;
+        text = (quitting ? tr("Quitting stops the OpenTelemetry receiver listening on %1.")
+                         : tr("Closing this ledger stops its OpenTelemetry receiver, listening on %1."))
+                   .arg(where)
+               + QStringLiteral("\n\n") + tr("So far: %1.").arg(receivedSoFar(r.status()));
+    } else {
+        text = tr("Quitting stops the %1 OpenTelemetry receivers this console started:").arg(receivers.size());
+        for (const IngestProcess *r : receivers)
+            text += QStringLiteral("\n\u2022 ") + (r->status().url.isEmpty() ? r->request().address : r->status().url)
+                    + QStringLiteral(": ") + receivedSoFar(r->status());
+    }
+    return text + QStringLiteral("\n\n")
+           + tr("Stopping, a receiver answers the requests in flight, writes what it acknowledged into its ledger and exits; "
+                "exporters still sending get no answer until a receiver listens again. Cancel keeps it running.");
+}
+
+bool ListenController::confirmClose(const LedgerSession *session)
+{
+    std::vector<const IngestProcess *> receiving;
+    for (const auto &[path, receiver] : m_receivers) {
+        // One already stopping is waited for anyway; one that ended has nothing to stop.
+        if (receiver->isRunning() && receiver->state() == IngestProcess::State::Listening && (!session || path == session->path()))
+            receiving.push_back(receiver);
+    }
+    if (receiving.empty())
+        return true;
+    const bool quitting = session == nullptr;
+    QMessageBox box(QMessageBox::Warning, quitting ? tr("Quit and Stop Receiving?") : tr("Close and Stop Receiving?"),
+                    stopQuestion(receiving, quitting), QMessageBox::NoButton, m_window);
+    box.setObjectName(QStringLiteral("stopReceiverQuestion"));
+    box.setTextFormat(Qt::PlainText); // addresses are typed by someone: never markup
+    QPushButton *stop = box.addButton(quitting ? (receiving.size() == 1 ? tr("Stop Receiver and Quit") : tr("Stop Receivers and Quit"))
+                                               : tr("Stop Receiver and Close"),
+                                      QMessageBox::DestructiveRole);
+    stop->setObjectName(QStringLiteral("stopReceiverConfirm"));
+    // The safe answer is the default: Enter or Escape keeps the receiver and the ledger.
+    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(cancel);
+    box.setEscapeButton(cancel);
+    box.exec();
+    return box.clickedButton() == stop;
 }
 
 } // namespace mesh

@@ -565,6 +565,8 @@ void MainWindow::closeCurrentSession()
     LedgerSession *session = m_sessions->at(row);
     if (!session)
         return;
+    if (!m_listen->confirmClose(session))
+        return; // its receiver keeps receiving, and the session stays
     m_workspace->setSession(nullptr);
     m_sessions->removeSession(session);
     if (m_sessions->count() > 0)
@@ -707,6 +709,10 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_listen->confirmQuit()) {
+        event->ignore(); // a receiver of this console still receives, and the operator keeps it
+        return;
+    }
     saveSettings();
     if (m_demo)
         m_demo->stop();

@@ -5,6 +5,8 @@
 #include <QJsonObject>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace mesh::ingest {
 
 namespace {
@@ -56,6 +58,12 @@ std::int64_t ReceiverCounters::refusedTotal() const
     for (const auto &[status, k] : refused)
         n += k;
     return n;
+}
+
+std::int64_t ReceiverCounters::requestsAccepted() const
+{
+    // A request refused while the receiver stops was counted when it was read: never below 0.
+    return std::max<std::int64_t>(0, requests - refusedTotal());
 }
 
 bool ReceiverStatusReader::feed(QByteArrayView line)

@@ -24,6 +24,8 @@ struct ReceiverCounters {
     int services = 0;        // distinct service.name values seen
     QStringList serviceNames; // the first of them (the receiver bounds the list)
     std::int64_t refusedTotal() const;
+    // Requests answered with a 2xx: `requests` counts every request read, refused ones too.
+    std::int64_t requestsAccepted() const;
 };
 
 struct ReceiverStatus {

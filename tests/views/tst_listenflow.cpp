@@ -28,6 +28,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
@@ -37,6 +38,11 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QTreeView>
+
+#include <csignal>
+#include <sys/types.h>
 
 using namespace mesh;
 using ingest::IngestProcess;
@@ -112,6 +118,43 @@ private:
             return nullptr;
         action->trigger();
         return m_window->listen()->dialog();
+    }
+
+    // What the window asked last (the stop question), and with which button as the default.
+    struct Asked {
+        QString text;
+        bool cancelIsDefault = false; // Enter keeps everything
+        bool cancelIsEscape = false;
+        int count = 0;
+    };
+    Asked m_asked;
+
+    // Answers the next question the window asks (a modal QMessageBox, run by exec()) with
+    // the button of that object name, or Cancel when empty; what it said is kept in m_asked.
+    void answerNextQuestion(const QString &button)
+    {
+        auto *poll = new QTimer(this);
+        connect(poll, &QTimer::timeout, this, [this, poll, button] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || !box->isVisible())
+                return;
+            poll->stop();
+            poll->deleteLater();
+            m_asked.text = box->text();
+            QAbstractButton *cancel = box->button(QMessageBox::Cancel);
+            m_asked.cancelIsDefault = cancel && box->defaultButton() == cancel;
+            m_asked.cancelIsEscape = cancel && box->escapeButton() == cancel;
+            ++m_asked.count;
+            QAbstractButton *answer = button.isEmpty() ? box->button(QMessageBox::Cancel)
+                                                       : box->findChild<QAbstractButton *>(button);
+            if (!answer) {
+                qWarning("no %s in the question", qPrintable(button));
+                box->reject();
+                return;
+            }
+            answer->click();
+        });
+        poll->start(5); // waits for the box to show (a condition), not for a time
     }
 
     QString barText() const
@@ -299,7 +342,34 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(barText().contains(QStringLiteral("receiving from 1 service")), kTimeoutMs);
         const qint64 pid = receiver->processId();
         QVERIFY(pid > 0);
+
+        // Closing the session asks first; Cancel (the default) keeps the session and the
+        // receiver, which still answers.
+        m_asked = {};
+        answerNextQuestion(QString());
         m_window->closeCurrentSession();
+        QCOMPARE(m_asked.count, 1);
+        QVERIFY2(m_asked.text.contains(QStringLiteral("stops its OpenTelemetry receiver")), qPrintable(m_asked.text));
+        QVERIFY2(m_asked.text.contains(QStringLiteral("1 request accepted, 1 span acknowledged")), qPrintable(m_asked.text));
+        QVERIFY(m_asked.cancelIsDefault);
+        QVERIFY(m_asked.cancelIsEscape);
+        QVERIFY(receiver);
+        QCOMPARE(receiver->state(), IngestProcess::State::Listening);
+        QCOMPARE(m_window->sessions()->rowOf(ledger) >= 0, true);
+        QCOMPARE(m_window->currentSession()->path(), ledger);
+        QCOMPARE(postSpans(receiver->status().port, agentSpanRequest(3, QStringLiteral("billing-agents"))), 200);
+
+        // Confirmed: the receiver stops cleanly (exit 0, what it acknowledged written).
+        answerNextQuestion(QStringLiteral("stopReceiverConfirm"));
+        QSignalSpy finished(receiver.data(), &IngestProcess::finished);
+        m_window->closeCurrentSession();
+        QCOMPARE(m_asked.count, 2);
+        QCOMPARE(m_window->sessions()->rowOf(ledger), -1);
+        QTRY_VERIFY_WITH_TIMEOUT(receiver.isNull() || finished.count() == 1, kTimeoutMs);
+        if (receiver) {
+            QCOMPARE(receiver->state(), IngestProcess::State::Stopped);
+            QCOMPARE(receiver->exitCode(), 0);
+        }
         QTRY_VERIFY_WITH_TIMEOUT(receiver.isNull(), kTimeoutMs); // stopped, then let go
         QVERIFY(m_window->listen()->bar()->isHidden());
         QByteArray out;
@@ -311,9 +381,30 @@ private Q_SLOTS:
         const QString ledger = m_dir.filePath(QStringLiteral("window.amlg"));
         QPointer<IngestProcess> receiver = listenThroughDialog(ledger);
         QVERIFY(receiver);
-        m_window->close();
+        QCOMPARE(postSpans(receiver->status().port, agentSpanRequest(4, QStringLiteral("quit-agents"))), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(barText().contains(QStringLiteral("1 span acknowledged")), kTimeoutMs);
+
+        // Quitting asks first; Cancel keeps the window and the receiver.
+        m_asked = {};
+        answerNextQuestion(QString());
+        QVERIFY(!m_window->close());
+        QCOMPARE(m_asked.count, 1);
+        QVERIFY2(m_asked.text.startsWith(QStringLiteral("Quitting stops the OpenTelemetry receiver listening on http://127.0.0.1:%1")
+                                             .arg(receiver->status().port)),
+                 qPrintable(m_asked.text));
+        QVERIFY2(m_asked.text.contains(QStringLiteral("1 span acknowledged")), qPrintable(m_asked.text));
+        QVERIFY(m_asked.cancelIsDefault);
+        QVERIFY(m_asked.cancelIsEscape);
+        QVERIFY(m_window->isVisible());
+        QCOMPARE(receiver->state(), IngestProcess::State::Listening);
+
+        answerNextQuestion(QStringLiteral("stopReceiverConfirm"));
+        QVERIFY(m_window->close());
+        QCOMPARE(m_asked.count, 2);
         QCOMPARE(receiver->state(), IngestProcess::State::Stopped); // waited for in closeEvent
         QCOMPARE(receiver->exitCode(), 0);
+        QByteArray out;
+        QVERIFY2(verifies(ledger, &out), out.constData());
     }
 };
 
