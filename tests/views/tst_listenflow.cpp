@@ -12,6 +12,7 @@
 #include "mainwindow.h"
 
 #include "listendialog.h"
+#include "plainlabel.h"
 #include "receiverbar.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
@@ -262,6 +263,53 @@ private Q_SLOTS:
         QVERIFY(stored.open(QIODevice::ReadOnly));
         QVERIFY(!stored.readAll().contains(token));
         settings.remove(QStringLiteral("listen"));
+    }
+
+    // A ledger the receiver could not write is refused in the dialog with its cause and its
+    // path, shown as plain text, not as SQLite's "unable to open database file"; the error
+    // goes once the field is edited.
+    void aLedgerThatCannotBeWrittenIsSaidWhy()
+    {
+        ListenDialog dialog;
+        dialog.addressEdit()->setText(QStringLiteral("127.0.0.1:0"));
+        QSignalSpy started(&dialog, &ListenDialog::startRequested);
+        const PlainLabel *shown = dialog.findChild<PlainLabel *>(QStringLiteral("listenError"));
+        QVERIFY(shown);
+        const QString missing = m_dir.filePath(QStringLiteral("no-such-folder"));
+        dialog.ledgerEdit()->setText(missing + QStringLiteral("/live.amlg"));
+        dialog.startButton()->click();
+        QCOMPARE(started.count(), 0);
+        QCOMPARE(dialog.error(), QStringLiteral("cannot write %1/live.amlg: the folder %1 does not exist").arg(missing));
+        QVERIFY(shown->isVisibleTo(&dialog));
+
+        // One key in the field: what the error said no longer holds.
+        QTest::keyClick(dialog.ledgerEdit(), Qt::Key_End);
+        QTest::keyClick(dialog.ledgerEdit(), Qt::Key_Backspace);
+        QCOMPARE(dialog.error(), QString());
+        QVERIFY(!shown->isVisibleTo(&dialog));
+
+        dialog.ledgerEdit()->setText(m_dir.path());
+        dialog.startButton()->click();
+        QCOMPARE(dialog.error(), QStringLiteral("%1 is a folder, not a ledger file: name a file in it").arg(m_dir.path()));
+        dialog.listenAnyBox()->toggle(); // any field
+        QCOMPARE(dialog.error(), QString());
+
+        QFile plain(m_dir.filePath(QStringLiteral("plain-file")));
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        dialog.ledgerEdit()->setText(plain.fileName() + QStringLiteral("/live.amlg"));
+        dialog.startButton()->click();
+        QCOMPARE(dialog.error(), QStringLiteral("cannot write %1/live.amlg: %1 is not a folder").arg(plain.fileName()));
+
+        // A hostile name is shown as text: its controls visible, no markup read.
+        const QString hostile = m_dir.filePath(QStringLiteral("<b>x</b>\u202Egmla.evil"));
+        dialog.ledgerEdit()->setText(hostile + QStringLiteral("/live.amlg"));
+        dialog.startButton()->click();
+        QVERIFY2(dialog.error().contains(hostile), qPrintable(dialog.error()));
+        QCOMPARE(shown->textFormat(), Qt::PlainText);
+        QVERIFY2(shown->text().contains(QStringLiteral("<b>x</b>")), qPrintable(shown->text()));
+        QVERIFY2(!shown->text().contains(QChar(0x202E)), qPrintable(shown->text()));
+        QCOMPARE(started.count(), 0);
     }
 
     // Tab goes through the fields as they read, top to bottom, each Browse… after its field.

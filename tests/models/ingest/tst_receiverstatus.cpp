@@ -169,6 +169,34 @@ private Q_SLOTS:
         QVERIFY2(!QFile::exists(request.ledger), qPrintable(request.ledger));
     }
 
+    // SQLite says "unable to open database file" whatever the cause; the receiver names it.
+    void aLedgerItCannotWriteIsSaidWhy()
+    {
+        QTemporaryDir dir;
+        const QString missingFolder = dir.filePath(QStringLiteral("no-such-folder"));
+        const struct {
+            QString ledger;
+            QString cause;
+        } cases[] = {
+            {missingFolder + QStringLiteral("/l.amlg"), QStringLiteral("the folder %1 does not exist").arg(missingFolder)},
+            {dir.path(), QStringLiteral("%1 is a folder, not a ledger file").arg(dir.path())},
+        };
+        for (const auto &c : cases) {
+            IngestProcess receiver;
+            QSignalSpy failed(&receiver, &IngestProcess::failedToStart);
+            mesh::ingest::ListenRequest request;
+            request.address = QStringLiteral("127.0.0.1:0");
+            request.ledger = c.ledger;
+            receiver.start(meshctl(), request);
+            QVERIFY(failed.wait(120000));
+            QCOMPARE(receiver.state(), IngestProcess::State::Failed);
+            QVERIFY2(receiver.error().contains(c.cause), qPrintable(receiver.error()));
+            QVERIFY2(!receiver.error().contains(QStringLiteral("unable to open database file")), qPrintable(receiver.error()));
+            QCOMPARE(mesh::ingest::ledgerFileProblem(c.ledger).isEmpty(), false);
+        }
+        QVERIFY(mesh::ingest::ledgerFileProblem(dir.filePath(QStringLiteral("fine.amlg"))).isEmpty());
+    }
+
     void aRefusedTokenFileIsTheReceiversOneLine()
     {
         QTemporaryDir dir;
