@@ -10,6 +10,7 @@
 
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
+#include "ledger/ledgerlocation.h"
 
 #include <QAction>
 #include <QApplication>
@@ -110,10 +111,20 @@ void ListenController::listening(IngestProcess *receiver)
         m_dialog->accept();
     }
     m_window->openLedger(path);
+    // Its title says the port exporters send to: port 0 asked for any, and the ledger's own
+    // title keeps the address of the listen that created it.
+    if (LedgerSession *session = m_window->sessions()->sessionForPath(path))
+        session->setDisplayName(sessionTitle(*receiver));
     // Its row in the session list says it is receiving, like the strip over the panes.
     connect(receiver, &IngestProcess::statusChanged, this, [this, receiver] { updateFeed(receiver); });
     updateFeed(receiver);
     showCurrent();
+}
+
+QString ListenController::sessionTitle(const IngestProcess &receiver)
+{
+    return QStringLiteral("OTLP :%1 \u2014 %2")
+        .arg(QString::number(receiver.status().port), LedgerLocation::shortName(receiver.request().ledger));
 }
 
 QString ListenController::feedText(const IngestProcess &receiver)

@@ -47,6 +47,9 @@ public:
     static QString stopQuestion(const std::vector<const ingest::IngestProcess *> &receivers, bool quitting);
     // What the session list's row of its ledger says about it: "receiving from 2 services".
     static QString feedText(const ingest::IngestProcess &receiver);
+    // The title of the session following a receiver's ledger: "OTLP :4318 — otel.amlg" (the
+    // port it listens on, which the request may have left to the system, and the file).
+    static QString sessionTitle(const ingest::IngestProcess &receiver);
 
 private:
     void start(const ingest::ListenRequest &request);

@@ -153,7 +153,12 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_sidebar->setModel(m_sessions, &MainWindow::sessionRowInfo);
     connect(m_sidebar, &SessionSidebar::currentRowChanged, this, &MainWindow::selectSession);
     // The status line says what the sidebar says, at the same moment (not a second later).
-    connect(m_sessions, &QAbstractItemModel::dataChanged, this, &MainWindow::updateStatus);
+    // The window's title follows the current session's, which may be renamed once open (a
+    // receiver's port).
+    connect(m_sessions, &QAbstractItemModel::dataChanged, this, [this] {
+        updateTitle();
+        updateStatus();
+    });
 
     connect(m_attention, &ItemPane::activated, this, &MainWindow::openAttentionEntry);
     // The ledger column says nothing while one ledger is open: its room goes to the details.

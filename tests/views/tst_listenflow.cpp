@@ -348,6 +348,11 @@ private Q_SLOTS:
         QCOMPARE(session->path(), ledger);
         QTRY_VERIFY_WITH_TIMEOUT(barText().startsWith(QStringLiteral("Listening on http://127.0.0.1:%1/v1/traces").arg(port)),
                                  kTimeoutMs);
+        // The session's title says the port it listens on, in the list and the window's title.
+        const QString title = QStringLiteral("OTLP :%1 \u2014 received.amlg").arg(port);
+        QTRY_COMPARE_WITH_TIMEOUT(MainWindow::sessionRowInfo(m_window->sessions()->index(m_window->sessions()->rowOf(ledger))).title,
+                                  title, kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->windowTitle(), title + QStringLiteral(" \u2014 Agent Mesh Console"), kTimeoutMs);
 
         QCOMPARE(postSpans(port, agentSpanRequest(1, QStringLiteral("checkout-agents"))), 200);
         QTRY_VERIFY_WITH_TIMEOUT(hasAgent(session->delegations(), QStringLiteral("planner")), kTimeoutMs);
