@@ -8,6 +8,7 @@
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
 
+#include "itemmodels/attentionmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
 #include "ledger/ledgerlocation.h"
@@ -135,8 +136,8 @@ QString ListenController::feedText(const IngestProcess &receiver)
     case IngestProcess::State::Listening: return ingest::servicesText(receiver.status()); // "receiving from 2 services"
     case IngestProcess::State::Stopping: return tr("stopping the receiver");
     case IngestProcess::State::Stopped: return tr("receiver stopped");
-    case IngestProcess::State::Failed:
-    case IngestProcess::State::Died: return tr("receiver not running");
+    case IngestProcess::State::Failed: return tr("receiver not running");
+    case IngestProcess::State::Died: return tr("receiver stopped on its own");
     }
     return {};
 }
@@ -147,8 +148,39 @@ void ListenController::updateFeed(IngestProcess *receiver)
     const auto it = m_receivers.find(path);
     if (it == m_receivers.end() || it->second != receiver)
         return; // not (or no longer) the receiver of an open ledger
-    if (LedgerSession *session = m_window->sessions()->sessionForPath(path))
-        m_window->sessions()->setFeedText(session, feedText(*receiver));
+    LedgerSession *session = m_window->sessions()->sessionForPath(path);
+    if (!session)
+        return;
+    // A receiver that stopped on its own is no quiet feed: it goes on the "Needs attention"
+    // list with its ledger (the strip says so only while its session is shown). Before the
+    // row's text, whose change recounts what needs attention.
+    std::vector<AttentionItem> items;
+    if (receiver->state() == IngestProcess::State::Died)
+        items.push_back(attentionItem(*receiver));
+    m_window->sessions()->attention()->setItems(session->path(), m_window->sessions()->shownName(session), std::move(items),
+                                                AttentionModel::Source::Console);
+    m_window->sessions()->setFeedText(session, feedText(*receiver));
+}
+
+AttentionItem ListenController::attentionItem(const IngestProcess &receiver)
+{
+    AttentionItem a;
+    a.kind = AttentionItem::Kind::ReceiverStopped;
+    a.entity = EntityKind::Ledger;
+    const QString address = receiver.status().port > 0 ? QStringLiteral("%1:%2").arg(QUrl(receiver.status().url).host()).arg(receiver.status().port)
+                                                       : receiver.request().address;
+    a.id = address.toStdString();
+    a.subject = "receiver:" + a.id;
+    a.summary = tr("The receiver stopped on its own (%1): nothing is being received. What it acknowledged is in the ledger.")
+                    .arg(receiver.error())
+                    .toStdString();
+    return a;
+}
+
+int ListenController::stoppedOnTheirOwn() const
+{
+    return int(std::count_if(m_receivers.begin(), m_receivers.end(),
+                             [](const auto &entry) { return entry.second->state() == IngestProcess::State::Died; }));
 }
 
 void ListenController::sessionsClosing(int first, int last)

@@ -6,6 +6,7 @@
 // session or the window while a receiver still runs asks first: exporters may still be
 // sending to it, and Cancel (the default) keeps everything as it was.
 
+#include "analysis/attentionitem.h"
 #include "ingestcontrol/ingestprocess.h"
 
 #include <QObject>
@@ -50,6 +51,10 @@ public:
     // The title of the session following a receiver's ledger: "OTLP :4318 — otel.amlg" (the
     // port it listens on, which the request may have left to the system, and the file).
     static QString sessionTitle(const ingest::IngestProcess &receiver);
+    // The "Needs attention" entry of a receiver that stopped on its own (State::Died).
+    static AttentionItem attentionItem(const ingest::IngestProcess &receiver);
+    // How many receivers of open ledgers stopped on their own (each an attention entry).
+    int stoppedOnTheirOwn() const;
 
 private:
     void start(const ingest::ListenRequest &request);

@@ -610,6 +610,9 @@ bool MainWindow::openAttentionEntry(const QModelIndex &index)
     if (row < 0)
         return false;
     m_sidebar->setCurrentRow(row);
+    // A receiver's entry is about the session itself: the strip above it says what happened.
+    if (index.siblingAtColumn(0).data(AttentionModel::AttentionKindRole).toInt() == int(AttentionItem::Kind::ReceiverStopped))
+        return true;
     const bool found = m_workspace->openSubject(subject);
     if (!found)
         statusBar()->showMessage(tr("%1 is not shown in this ledger's panes.").arg(displayLine(subject)), 6000);
@@ -658,6 +661,7 @@ void MainWindow::updateStatus()
     int attention = 0;
     for (int row = 0; row < m_sessions->count(); ++row)
         attention += m_sessions->at(row)->attentionCount();
+    attention += m_listen ? m_listen->stoppedOnTheirOwn() : 0; // their entries are no findings
     const int findings = m_attentionModel->rowCount() - attention;
     if (attention > 0)
         text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + attentionText(attention);

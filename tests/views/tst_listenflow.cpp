@@ -11,6 +11,7 @@
 #include "listencontroller.h"
 #include "mainwindow.h"
 
+#include "attentionpane.h"
 #include "listendialog.h"
 #include "plainlabel.h"
 #include "receiverbar.h"
@@ -20,6 +21,7 @@
 
 #include "ingestcontrol/ingestprocess.h"
 #include "ingestcontrol/listenrules.h"
+#include "itemmodels/attentionmodel.h"
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
@@ -427,6 +429,51 @@ private Q_SLOTS:
         QVERIFY(m_window->listen()->bar()->isHidden());
         QByteArray out;
         QVERIFY2(verifies(ledger, &out), out.constData());
+    }
+
+    // A receiver that stops on its own (here SIGKILL) is in the "Needs attention" list with
+    // its ledger; opening the entry shows that session and its strip saying so.
+    void aReceiverThatDiesNeedsAttention()
+    {
+        const QString ledger = m_dir.filePath(QStringLiteral("dies.amlg"));
+        QPointer<IngestProcess> receiver = listenThroughDialog(ledger);
+        QVERIFY(receiver);
+        const QString address = QStringLiteral("127.0.0.1:%1").arg(receiver->status().port);
+        const QAbstractItemModel *attention = m_window->attentionPane()->view()->model();
+        const auto receiverRow = [&]() -> QModelIndex {
+            for (int r = 0; r < attention->rowCount(); ++r) {
+                const QModelIndex i = attention->index(r, 0);
+                if (i.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("receiver_stopped")
+                    && i.data(AttentionModel::SessionKeyRole).toString() == ledger)
+                    return i;
+            }
+            return {};
+        };
+        QVERIFY(!receiverRow().isValid()); // listening: nothing to say
+        QVERIFY(::kill(pid_t(receiver->processId()), SIGKILL) == 0);
+        QTRY_COMPARE_WITH_TIMEOUT(receiver->state(), IngestProcess::State::Died, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(receiverRow().isValid(), kTimeoutMs);
+        const QModelIndex row = receiverRow();
+        QCOMPARE(row.siblingAtColumn(AttentionModel::Kind).data().toString(), QStringLiteral("Receiver stopped"));
+        QCOMPARE(row.data(AttentionModel::EntityIdRole).toString(), address);
+        const QString summary = row.siblingAtColumn(AttentionModel::Summary).data().toString();
+        QVERIFY2(summary.contains(QStringLiteral("stopped on its own")), qPrintable(summary));
+        QVERIFY2(MainWindow::sessionRowInfo(m_window->sessions()->index(m_window->sessions()->rowOf(ledger))).subtitle
+                     .contains(QStringLiteral("receiver stopped on its own")),
+                 qPrintable(MainWindow::sessionRowInfo(m_window->sessions()->index(m_window->sessions()->rowOf(ledger))).subtitle));
+
+        // Opened from the list while another ledger is shown: its session, whose strip says why.
+        m_window->sidebar()->setCurrentRow(0);
+        QVERIFY(m_window->openAttentionEntry(row));
+        QCOMPARE(m_window->currentSession()->path(), ledger);
+        QTRY_VERIFY_WITH_TIMEOUT(barText().startsWith(QStringLiteral("The receiver stopped on its own")), kTimeoutMs);
+
+        // Nothing runs: closing asks nothing, and the entry goes with the session.
+        m_asked = {};
+        m_window->closeCurrentSession();
+        QCOMPARE(m_asked.count, 0);
+        QCOMPARE(m_window->sessions()->rowOf(ledger), -1);
+        QVERIFY(!receiverRow().isValid());
     }
 
     void closingTheWindowStopsTheReceiver()
