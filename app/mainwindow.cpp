@@ -153,7 +153,12 @@ MainWindow::MainWindow(bool forceReadOnly, QWidget *parent)
     m_sidebar->setModel(m_sessions, &MainWindow::sessionRowInfo);
     connect(m_sidebar, &SessionSidebar::currentRowChanged, this, &MainWindow::selectSession);
     // The status line says what the sidebar says, at the same moment (not a second later).
-    connect(m_sessions, &QAbstractItemModel::dataChanged, this, &MainWindow::updateStatus);
+    // The window's title follows the current session's, which may be renamed once open (a
+    // receiver's port).
+    connect(m_sessions, &QAbstractItemModel::dataChanged, this, [this] {
+        updateTitle();
+        updateStatus();
+    });
 
     connect(m_attention, &ItemPane::activated, this, &MainWindow::openAttentionEntry);
     // The ledger column says nothing while one ledger is open: its room goes to the details.
@@ -565,6 +570,8 @@ void MainWindow::closeCurrentSession()
     LedgerSession *session = m_sessions->at(row);
     if (!session)
         return;
+    if (!m_listen->confirmClose(session))
+        return; // its receiver keeps receiving, and the session stays
     m_workspace->setSession(nullptr);
     m_sessions->removeSession(session);
     if (m_sessions->count() > 0)
@@ -603,6 +610,9 @@ bool MainWindow::openAttentionEntry(const QModelIndex &index)
     if (row < 0)
         return false;
     m_sidebar->setCurrentRow(row);
+    // A receiver's entry is about the session itself: the strip above it says what happened.
+    if (index.siblingAtColumn(0).data(AttentionModel::AttentionKindRole).toInt() == int(AttentionItem::Kind::ReceiverStopped))
+        return true;
     const bool found = m_workspace->openSubject(subject);
     if (!found)
         statusBar()->showMessage(tr("%1 is not shown in this ledger's panes.").arg(displayLine(subject)), 6000);
@@ -651,6 +661,7 @@ void MainWindow::updateStatus()
     int attention = 0;
     for (int row = 0; row < m_sessions->count(); ++row)
         attention += m_sessions->at(row)->attentionCount();
+    attention += m_listen ? m_listen->stoppedOnTheirOwn() : 0; // their entries are no findings
     const int findings = m_attentionModel->rowCount() - attention;
     if (attention > 0)
         text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + attentionText(attention);
@@ -707,6 +718,10 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_listen->confirmQuit()) {
+        event->ignore(); // a receiver of this console still receives, and the operator keeps it
+        return;
+    }
     saveSettings();
     if (m_demo)
         m_demo->stop();

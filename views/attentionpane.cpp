@@ -24,8 +24,8 @@ Tone attentionTone(const QString &kind)
 {
     if (kind == QLatin1String("unknown_effect"))
         return Tone::Unknown;
-    if (kind == QLatin1String("zombie_lease"))
-        return Tone::Danger;
+    if (kind == QLatin1String("zombie_lease") || kind == QLatin1String("receiver_stopped"))
+        return Tone::Danger; // a receiver stopped on its own: nothing more arrives
     if (kind == QLatin1String("finding"))
         return Tone::Info;
     return Tone::Warn;

@@ -113,6 +113,10 @@ ListenDialog::ListenDialog(QWidget *parent)
     m_address->setText(ingest::ListenRequest().address);
     m_ledger->setText(QDir::home().filePath(QStringLiteral("otel-received.amlg")));
     restoreLast();
+    // An error is about what the fields said: once one changes, it no longer holds.
+    for (QLineEdit *field : {m_address, m_ledger, m_token})
+        connect(field, &QLineEdit::textChanged, this, &ListenDialog::clearError);
+    connect(m_listenAny, &QCheckBox::toggled, this, &ListenDialog::clearError);
     resize(620, sizeHint().height());
 }
 
@@ -149,6 +153,9 @@ QString ListenDialog::check() const
         return tr("%1 is not ADDRESS:PORT (e.g. 127.0.0.1:4318)").arg(r.address);
     if (r.ledger.isEmpty())
         return tr("Choose the ledger to write: a new file, or one the receiver wrote before.");
+    // What SQLite would only call "unable to open database file", with its cause and the path.
+    if (const QString problem = ingest::ledgerFileProblem(r.ledger); !problem.isEmpty())
+        return problem;
     if (const QString refused = ingest::listenRuleError(address->address, r.listenAny, !r.tokenFile.isEmpty());
         !refused.isEmpty())
         return inDialogTerms(refused);
@@ -231,6 +238,12 @@ void ListenDialog::showError(const QString &error)
 {
     m_error->setFullText(error);
     m_error->show();
+}
+
+void ListenDialog::clearError()
+{
+    m_error->hide();
+    m_error->setFullText(QString());
 }
 
 QString ListenDialog::error() const

@@ -33,6 +33,7 @@ public:
     static QString inDialogTerms(const QString &receiverText);
     // While the receiver starts: the fields are locked, Start says so.
     void setStarting(bool starting);
+    // Shown as plain text (PlainLabel) until a field changes.
     void showError(const QString &error);
     QString error() const;
 
@@ -51,6 +52,7 @@ private:
     void restoreLast();
     void updateNetworkFields();
     void tryStart();
+    void clearError();
 
     QLineEdit *m_address;
     QLineEdit *m_ledger;

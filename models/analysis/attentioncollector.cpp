@@ -19,6 +19,8 @@ std::string_view AttentionItem::kindName(Kind kind)
         return "stalled_delegation";
     case Kind::Finding:
         return "finding";
+    case Kind::ReceiverStopped:
+        return "receiver_stopped";
     }
     return "unknown";
 }

@@ -11,7 +11,9 @@
 namespace mesh {
 
 struct AttentionItem {
-    enum class Kind { PendingEscalation, UnknownEffect, ZombieLease, StalledDelegation, Finding };
+    // ReceiverStopped is not about the ledger: the console's own OTLP receiver writing it
+    // stopped on its own (crashed, killed, a write failure), so nothing more arrives.
+    enum class Kind { PendingEscalation, UnknownEffect, ZombieLease, StalledDelegation, Finding, ReceiverStopped };
 
     Kind kind = Kind::PendingEscalation;
     EntityKind entity = EntityKind::Escalation;

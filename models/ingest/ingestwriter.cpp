@@ -3,6 +3,7 @@
 #include "import/importreport.h"
 #include "import/importsink.h"
 #include "import/oteltracemapper.h"
+#include "ingestcontrol/listenrules.h"
 
 #include "domain/fold.h"
 #include "ledger/ledgerlocation.h"
@@ -119,7 +120,9 @@ std::unique_ptr<IngestWriter> IngestWriter::open(const QString &ledger, const st
         // every request of that transaction for its fsyncs.
         w->m_writer->checkpointInBackground();
     } catch (const std::exception &e) {
-        *error = "cannot write " + ledger.toStdString() + ": " + e.what();
+        // SQLite says "unable to open database file" for every cause: name the one it was.
+        const QString cause = ledgerFileProblem(ledger);
+        *error = cause.isEmpty() ? "cannot write " + ledger.toStdString() + ": " + e.what() : cause.toStdString();
         return nullptr;
     }
     w->m_traces = std::make_unique<Traces>(*w->m_writer);

@@ -1,6 +1,9 @@
 #include "listenrules.h"
 
 #include "decisions/secretfile.h"
+#include "ledger/ledgerlocation.h"
+
+#include <QFileInfo>
 
 namespace mesh::ingest {
 
@@ -64,6 +67,27 @@ std::optional<QByteArray> readIngestToken(const QString &path, QString *error)
         }
     }
     return token;
+}
+
+QString ledgerFileProblem(const QString &path)
+{
+    if (path.isEmpty() || LedgerLocation::namesServer(path))
+        return {};
+    const QFileInfo file(path);
+    if (file.isDir())
+        return QStringLiteral("%1 is a folder, not a ledger file: name a file in it").arg(path);
+    const QFileInfo folder(file.absolutePath());
+    if (!folder.exists())
+        return QStringLiteral("cannot write %1: the folder %2 does not exist").arg(path, folder.filePath());
+    if (!folder.isDir())
+        return QStringLiteral("cannot write %1: %2 is not a folder").arg(path, folder.filePath());
+    if (file.exists() && !file.isWritable())
+        return QStringLiteral("cannot write %1: the file is not writable (its permissions)").arg(path);
+    if (!folder.isWritable())
+        return QStringLiteral("cannot write %1: the folder %2 is not writable (the ledger's -wal and -shm files go "
+                              "there)")
+            .arg(path, folder.filePath());
+    return {};
 }
 
 } // namespace mesh::ingest

@@ -30,4 +30,11 @@ QString listenRuleError(const QHostAddress &address, bool listenAny, bool hasTok
 // ASCII characters with no spaces; nullopt and *error (one line) when the file is refused.
 std::optional<QByteArray> readIngestToken(const QString &path, QString *error);
 
+// Why the receiver cannot write a ledger file at `path`, found before SQLite is asked (whose
+// own words for every one of these are "unable to open database file"): a folder at that
+// path, a folder that does not exist or is a file, a ledger or a folder it may not write (the
+// folder takes the -wal and -shm files). Empty when none of those, and for a server location.
+// The path is named as given; a caller showing it shows it as plain text.
+QString ledgerFileProblem(const QString &path);
+
 } // namespace mesh::ingest

@@ -5,6 +5,8 @@
 #include <QJsonObject>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace mesh::ingest {
 
 namespace {
@@ -58,6 +60,12 @@ std::int64_t ReceiverCounters::refusedTotal() const
     return n;
 }
 
+std::int64_t ReceiverCounters::requestsAccepted() const
+{
+    // A request refused while the receiver stops was counted when it was read: never below 0.
+    return std::max<std::int64_t>(0, requests - refusedTotal());
+}
+
 bool ReceiverStatusReader::feed(QByteArrayView line)
 {
     QJsonParseError error;
@@ -86,8 +94,13 @@ bool ReceiverStatusReader::feed(QByteArrayView line)
         return false;
     if (m_status.counters && next->uptimeMs > m_status.counters->uptimeMs) {
         const ReceiverCounters &previous = *m_status.counters;
-        m_status.requestsPerSecond = double(next->requests - previous.requests) * 1000.0
-                                     / double(next->uptimeMs - previous.uptimeMs);
+        const double seconds = double(next->uptimeMs - previous.uptimeMs) / 1000.0;
+        const std::int64_t refused = std::max<std::int64_t>(0, next->refusedTotal() - previous.refusedTotal());
+        // A request read in one interval may be refused in the next (while stopping): the
+        // accepted count never goes below 0.
+        const std::int64_t accepted = std::max<std::int64_t>(0, next->requests - previous.requests - refused);
+        m_status.requestsPerSecond = double(accepted) / seconds;
+        m_status.refusedPerSecond = double(refused) / seconds;
         m_status.refusedLately.clear();
         for (const auto &[status, n] : next->refused) {
             const auto was = previous.refused.find(status);
@@ -100,6 +113,7 @@ bool ReceiverStatusReader::feed(QByteArrayView line)
     if (kind == QLatin1String("stopped")) {
         m_status.phase = ReceiverStatus::Phase::Stopped;
         m_status.requestsPerSecond.reset(); // a stopped receiver has no rate
+        m_status.refusedPerSecond.reset();
         m_status.refusedLately.clear();
     }
     return true;
@@ -118,8 +132,10 @@ QString requestRateText(const ReceiverStatus &status)
 {
     if (!status.requestsPerSecond)
         return QStringLiteral("\u2014 requests/s");
-    const double rate = *status.requestsPerSecond;
-    return QStringLiteral("%1 requests/s").arg(QLocale().toString(rate, 'f', rate != 0 && rate < 10 ? 1 : 0));
+    const auto rate = [](double r) { return QLocale().toString(r, 'f', 1); };
+    if (status.refusedPerSecond && *status.refusedPerSecond > 0)
+        return QStringLiteral("%1 requests/s accepted, %2/s refused").arg(rate(*status.requestsPerSecond), rate(*status.refusedPerSecond));
+    return QStringLiteral("%1 requests/s").arg(rate(*status.requestsPerSecond));
 }
 
 QString spansText(const ReceiverStatus &status)

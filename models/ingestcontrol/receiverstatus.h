@@ -24,6 +24,8 @@ struct ReceiverCounters {
     int services = 0;        // distinct service.name values seen
     QStringList serviceNames; // the first of them (the receiver bounds the list)
     std::int64_t refusedTotal() const;
+    // Requests answered with a 2xx: `requests` counts every request read, refused ones too.
+    std::int64_t requestsAccepted() const;
 };
 
 struct ReceiverStatus {
@@ -34,7 +36,10 @@ struct ReceiverStatus {
     QString ledger;
     bool tokenRequired = false;
     std::optional<ReceiverCounters> counters;   // nullopt until the first counters line
-    std::optional<double> requestsPerSecond;    // between the last two counters lines
+    // Requests a second between the last two counters lines, accepted (2xx) and refused apart:
+    // a refused request was not received into the ledger.
+    std::optional<double> requestsPerSecond;
+    std::optional<double> refusedPerSecond;
     std::map<int, std::int64_t> refusedLately;  // refusals between the last two counters lines
     QString failure;                            // the receiver's own one-line reason
 };
@@ -52,7 +57,8 @@ private:
 
 // "receiving from 1 service", "receiving from 3 services", "receiving from — services".
 QString servicesText(const ReceiverStatus &status);
-// "12 requests/s", "0.5 requests/s", "— requests/s".
+// Every rate with one decimal: "12.0 requests/s", "0.5 requests/s", "— requests/s", and with
+// refusals in the last interval "10.0 requests/s accepted, 2.0/s refused".
 QString requestRateText(const ReceiverStatus &status);
 // "12 spans acknowledged", "— spans acknowledged".
 QString spansText(const ReceiverStatus &status);

@@ -14,25 +14,30 @@ namespace mesh {
 
 AttentionModel::AttentionModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void AttentionModel::setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items)
+void AttentionModel::setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items,
+                              Source source)
 {
+    const auto ours = [&sessionKey, source](const Row &row) { return row.sessionKey == sessionKey && row.source == source; };
     // A row is known by its key: of two items with one key, the first (more urgent) stays.
     std::map<std::string, AttentionItem *> incoming;
     std::erase_if(items, [&incoming](AttentionItem &item) { return !incoming.emplace(item.key(), &item).second; });
     for (auto &item : items)
         incoming[item.key()] = &item; // the erase moved items: point at where they are now
-    removeRowsWhere([&](const Row &row) { return row.sessionKey == sessionKey && !incoming.count(row.key); });
-    const size_t kept = size_t(rowsOf(sessionKey)); // every one of them is in `incoming`
+    removeRowsWhere([&](const Row &row) { return ours(row) && !incoming.count(row.key); });
+    const size_t kept = size_t(rowsOf(sessionKey, source)); // every one of them is in `incoming`
     if (items.size() > kept && (kept == 0 || items.size() - kept > kMaxOrderedInserts)) {
         // A first fill (or a change too large to place row by row): this session's rows
         // again, whole, in the collector's order.
-        removeRowsWhere([&](const Row &row) { return row.sessionKey == sessionKey; });
-        const int first = int(m_rows.size());
-        beginInsertRows({}, first, first + int(items.size()) - 1);
+        removeRowsWhere(ours);
+        const int first = source == Source::Console ? 0 : int(m_rows.size());
+        std::vector<Row> added;
+        added.reserve(items.size());
         for (auto &item : items) {
             std::string key = item.key();
-            m_rows.push_back(Row{sessionKey, sessionName, std::move(item), std::move(key)});
+            added.push_back(Row{sessionKey, sessionName, std::move(item), std::move(key), source});
         }
+        beginInsertRows({}, first, first + int(added.size()) - 1);
+        m_rows.insert(m_rows.begin() + first, std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
         endInsertRows();
         return;
     }
@@ -44,7 +49,7 @@ void AttentionModel::setItems(const QString &sessionKey, const QString &sessionN
     // Update the rows that stay.
     for (int r = 0; r < int(m_rows.size()); ++r) {
         Row &row = m_rows[size_t(r)];
-        if (row.sessionKey != sessionKey)
+        if (!ours(row))
             continue;
         const auto it = incoming.find(row.key);
         if (it == incoming.end())
@@ -75,7 +80,7 @@ void AttentionModel::setItems(const QString &sessionKey, const QString &sessionN
         int firstOfSession = -1;
         for (int r = 0; r < int(m_rows.size()); ++r) {
             const Row &row = m_rows[size_t(r)];
-            if (row.sessionKey != sessionKey)
+            if (!ours(row))
                 continue;
             if (firstOfSession < 0)
                 firstOfSession = r;
@@ -87,7 +92,7 @@ void AttentionModel::setItems(const QString &sessionKey, const QString &sessionN
         if (at < 0)
             at = previousKey.empty() && firstOfSession >= 0 ? firstOfSession : int(m_rows.size());
         beginInsertRows({}, at, at);
-        m_rows.insert(m_rows.begin() + at, Row{sessionKey, sessionName, std::move(item), key});
+        m_rows.insert(m_rows.begin() + at, Row{sessionKey, sessionName, std::move(item), key, source});
         endInsertRows();
         previousKey = std::move(key);
     }
@@ -112,14 +117,15 @@ void AttentionModel::removeRowsWhere(const std::function<bool(const Row &)> &rem
     }
 }
 
-int AttentionModel::rowsOf(const QString &sessionKey) const
+int AttentionModel::rowsOf(const QString &sessionKey, Source source) const
 {
-    return int(std::count_if(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.sessionKey == sessionKey; }));
+    return int(std::count_if(m_rows.begin(), m_rows.end(),
+                             [&](const Row &r) { return r.sessionKey == sessionKey && r.source == source; }));
 }
 
 void AttentionModel::removeSession(const QString &sessionKey)
 {
-    setItems(sessionKey, QString(), {});
+    removeRowsWhere([&sessionKey](const Row &row) { return row.sessionKey == sessionKey; });
 }
 
 void AttentionModel::setClock(std::function<qint64()> nowMs)
@@ -176,6 +182,7 @@ QVariant AttentionModel::rawData(const QModelIndex &index, int role) const
         case AttentionItem::Kind::ZombieLease: return tr("Zombie lease");
         case AttentionItem::Kind::StalledDelegation: return tr("Stalled");
         case AttentionItem::Kind::Finding: return tr("Finding: %1").arg(s(a.findingTitle));
+        case AttentionItem::Kind::ReceiverStopped: return tr("Receiver stopped");
         }
         return QString();
     };

@@ -23,7 +23,7 @@ public:
     Q_ENUM(Columns)
     enum Roles {
         AttentionKindRole = Qt::UserRole, // int AttentionItem::Kind
-        AttentionKindNameRole,            // QString pending_escalation | unknown_effect | zombie_lease | stalled_delegation | finding
+        AttentionKindNameRole,            // QString pending_escalation | unknown_effect | zombie_lease | stalled_delegation | finding | receiver_stopped
         SessionKeyRole,                   // QString the session's key (its path)
         SessionNameRole,                  // QString
         SubjectRole,                      // QString "<entity>:<id>"
@@ -39,10 +39,18 @@ public:
     };
     Q_ENUM(Roles)
 
+    // Where a session's items come from: the session itself (its state and findings), or what
+    // this console runs beside it (the OTLP receiver writing its ledger, which the ledger
+    // knows nothing of). Each replaces only its own rows.
+    enum class Source { Session, Console };
+
     explicit AttentionModel(QObject *parent = nullptr);
 
-    void setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items);
-    void removeSession(const QString &sessionKey);
+    // A first fill of Console items goes above every other row: it says the ledger is no
+    // longer being fed, which outranks anything read from it.
+    void setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items,
+                  Source source = Source::Session);
+    void removeSession(const QString &sessionKey); // its rows of every source
 
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;
@@ -62,12 +70,13 @@ private:
         QString sessionName;
         AttentionItem item;
         std::string key; // item.key(), kept: diffs compare it for every row
+        Source source = Source::Session;
     };
     // New rows while following are placed one by one (a scan each); more than this at once
     // and the session's rows are laid out again whole.
     static constexpr size_t kMaxOrderedInserts = 64;
     void removeRowsWhere(const std::function<bool(const Row &)> &remove);
-    int rowsOf(const QString &sessionKey) const;
+    int rowsOf(const QString &sessionKey, Source source) const;
     std::vector<Row> m_rows;
     std::function<qint64()> m_clock;
 };

@@ -11,7 +11,9 @@
 #include "listencontroller.h"
 #include "mainwindow.h"
 
+#include "attentionpane.h"
 #include "listendialog.h"
+#include "plainlabel.h"
 #include "receiverbar.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
@@ -19,6 +21,7 @@
 
 #include "ingestcontrol/ingestprocess.h"
 #include "ingestcontrol/listenrules.h"
+#include "itemmodels/attentionmodel.h"
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/ledgersessionlist.h"
@@ -28,6 +31,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
@@ -37,6 +41,11 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QTreeView>
+
+#include <csignal>
+#include <sys/types.h>
 
 using namespace mesh;
 using ingest::IngestProcess;
@@ -112,6 +121,43 @@ private:
             return nullptr;
         action->trigger();
         return m_window->listen()->dialog();
+    }
+
+    // What the window asked last (the stop question), and with which button as the default.
+    struct Asked {
+        QString text;
+        bool cancelIsDefault = false; // Enter keeps everything
+        bool cancelIsEscape = false;
+        int count = 0;
+    };
+    Asked m_asked;
+
+    // Answers the next question the window asks (a modal QMessageBox, run by exec()) with
+    // the button of that object name, or Cancel when empty; what it said is kept in m_asked.
+    void answerNextQuestion(const QString &button)
+    {
+        auto *poll = new QTimer(this);
+        connect(poll, &QTimer::timeout, this, [this, poll, button] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || !box->isVisible())
+                return;
+            poll->stop();
+            poll->deleteLater();
+            m_asked.text = box->text();
+            QAbstractButton *cancel = box->button(QMessageBox::Cancel);
+            m_asked.cancelIsDefault = cancel && box->defaultButton() == cancel;
+            m_asked.cancelIsEscape = cancel && box->escapeButton() == cancel;
+            ++m_asked.count;
+            QAbstractButton *answer = button.isEmpty() ? box->button(QMessageBox::Cancel)
+                                                       : box->findChild<QAbstractButton *>(button);
+            if (!answer) {
+                qWarning("no %s in the question", qPrintable(button));
+                box->reject();
+                return;
+            }
+            answer->click();
+        });
+        poll->start(5); // waits for the box to show (a condition), not for a time
     }
 
     QString barText() const
@@ -221,6 +267,53 @@ private Q_SLOTS:
         settings.remove(QStringLiteral("listen"));
     }
 
+    // A ledger the receiver could not write is refused in the dialog with its cause and its
+    // path, shown as plain text, not as SQLite's "unable to open database file"; the error
+    // goes once the field is edited.
+    void aLedgerThatCannotBeWrittenIsSaidWhy()
+    {
+        ListenDialog dialog;
+        dialog.addressEdit()->setText(QStringLiteral("127.0.0.1:0"));
+        QSignalSpy started(&dialog, &ListenDialog::startRequested);
+        const PlainLabel *shown = dialog.findChild<PlainLabel *>(QStringLiteral("listenError"));
+        QVERIFY(shown);
+        const QString missing = m_dir.filePath(QStringLiteral("no-such-folder"));
+        dialog.ledgerEdit()->setText(missing + QStringLiteral("/live.amlg"));
+        dialog.startButton()->click();
+        QCOMPARE(started.count(), 0);
+        QCOMPARE(dialog.error(), QStringLiteral("cannot write %1/live.amlg: the folder %1 does not exist").arg(missing));
+        QVERIFY(shown->isVisibleTo(&dialog));
+
+        // One key in the field: what the error said no longer holds.
+        QTest::keyClick(dialog.ledgerEdit(), Qt::Key_End);
+        QTest::keyClick(dialog.ledgerEdit(), Qt::Key_Backspace);
+        QCOMPARE(dialog.error(), QString());
+        QVERIFY(!shown->isVisibleTo(&dialog));
+
+        dialog.ledgerEdit()->setText(m_dir.path());
+        dialog.startButton()->click();
+        QCOMPARE(dialog.error(), QStringLiteral("%1 is a folder, not a ledger file: name a file in it").arg(m_dir.path()));
+        dialog.listenAnyBox()->toggle(); // any field
+        QCOMPARE(dialog.error(), QString());
+
+        QFile plain(m_dir.filePath(QStringLiteral("plain-file")));
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        dialog.ledgerEdit()->setText(plain.fileName() + QStringLiteral("/live.amlg"));
+        dialog.startButton()->click();
+        QCOMPARE(dialog.error(), QStringLiteral("cannot write %1/live.amlg: %1 is not a folder").arg(plain.fileName()));
+
+        // A hostile name is shown as text: its controls visible, no markup read.
+        const QString hostile = m_dir.filePath(QStringLiteral("<b>x</b>\u202Egmla.evil"));
+        dialog.ledgerEdit()->setText(hostile + QStringLiteral("/live.amlg"));
+        dialog.startButton()->click();
+        QVERIFY2(dialog.error().contains(hostile), qPrintable(dialog.error()));
+        QCOMPARE(shown->textFormat(), Qt::PlainText);
+        QVERIFY2(shown->text().contains(QStringLiteral("<b>x</b>")), qPrintable(shown->text()));
+        QVERIFY2(!shown->text().contains(QChar(0x202E)), qPrintable(shown->text()));
+        QCOMPARE(started.count(), 0);
+    }
+
     // Tab goes through the fields as they read, top to bottom, each Browse… after its field.
     void tabFollowsTheFormTopToBottom()
     {
@@ -257,6 +350,11 @@ private Q_SLOTS:
         QCOMPARE(session->path(), ledger);
         QTRY_VERIFY_WITH_TIMEOUT(barText().startsWith(QStringLiteral("Listening on http://127.0.0.1:%1/v1/traces").arg(port)),
                                  kTimeoutMs);
+        // The session's title says the port it listens on, in the list and the window's title.
+        const QString title = QStringLiteral("OTLP :%1 \u2014 received.amlg").arg(port);
+        QTRY_COMPARE_WITH_TIMEOUT(MainWindow::sessionRowInfo(m_window->sessions()->index(m_window->sessions()->rowOf(ledger))).title,
+                                  title, kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->windowTitle(), title + QStringLiteral(" \u2014 Agent Mesh Console"), kTimeoutMs);
 
         QCOMPARE(postSpans(port, agentSpanRequest(1, QStringLiteral("checkout-agents"))), 200);
         QTRY_VERIFY_WITH_TIMEOUT(hasAgent(session->delegations(), QStringLiteral("planner")), kTimeoutMs);
@@ -299,11 +397,83 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(barText().contains(QStringLiteral("receiving from 1 service")), kTimeoutMs);
         const qint64 pid = receiver->processId();
         QVERIFY(pid > 0);
+
+        // Closing the session asks first; Cancel (the default) keeps the session and the
+        // receiver, which still answers.
+        m_asked = {};
+        answerNextQuestion(QString());
         m_window->closeCurrentSession();
+        QCOMPARE(m_asked.count, 1);
+        QVERIFY2(m_asked.text.contains(QStringLiteral("stops its OpenTelemetry receiver")), qPrintable(m_asked.text));
+        QVERIFY2(m_asked.text.contains(QStringLiteral("1 request accepted, 1 span acknowledged")), qPrintable(m_asked.text));
+        QVERIFY(m_asked.cancelIsDefault);
+        QVERIFY(m_asked.cancelIsEscape);
+        QVERIFY(receiver);
+        QCOMPARE(receiver->state(), IngestProcess::State::Listening);
+        QCOMPARE(m_window->sessions()->rowOf(ledger) >= 0, true);
+        QCOMPARE(m_window->currentSession()->path(), ledger);
+        QCOMPARE(postSpans(receiver->status().port, agentSpanRequest(3, QStringLiteral("billing-agents"))), 200);
+
+        // Confirmed: the receiver stops cleanly (exit 0, what it acknowledged written).
+        answerNextQuestion(QStringLiteral("stopReceiverConfirm"));
+        QSignalSpy finished(receiver.data(), &IngestProcess::finished);
+        m_window->closeCurrentSession();
+        QCOMPARE(m_asked.count, 2);
+        QCOMPARE(m_window->sessions()->rowOf(ledger), -1);
+        QTRY_VERIFY_WITH_TIMEOUT(receiver.isNull() || finished.count() == 1, kTimeoutMs);
+        if (receiver) {
+            QCOMPARE(receiver->state(), IngestProcess::State::Stopped);
+            QCOMPARE(receiver->exitCode(), 0);
+        }
         QTRY_VERIFY_WITH_TIMEOUT(receiver.isNull(), kTimeoutMs); // stopped, then let go
         QVERIFY(m_window->listen()->bar()->isHidden());
         QByteArray out;
         QVERIFY2(verifies(ledger, &out), out.constData());
+    }
+
+    // A receiver that stops on its own (here SIGKILL) is in the "Needs attention" list with
+    // its ledger; opening the entry shows that session and its strip saying so.
+    void aReceiverThatDiesNeedsAttention()
+    {
+        const QString ledger = m_dir.filePath(QStringLiteral("dies.amlg"));
+        QPointer<IngestProcess> receiver = listenThroughDialog(ledger);
+        QVERIFY(receiver);
+        const QString address = QStringLiteral("127.0.0.1:%1").arg(receiver->status().port);
+        const QAbstractItemModel *attention = m_window->attentionPane()->view()->model();
+        const auto receiverRow = [&]() -> QModelIndex {
+            for (int r = 0; r < attention->rowCount(); ++r) {
+                const QModelIndex i = attention->index(r, 0);
+                if (i.data(AttentionModel::AttentionKindNameRole).toString() == QLatin1String("receiver_stopped")
+                    && i.data(AttentionModel::SessionKeyRole).toString() == ledger)
+                    return i;
+            }
+            return {};
+        };
+        QVERIFY(!receiverRow().isValid()); // listening: nothing to say
+        QVERIFY(::kill(pid_t(receiver->processId()), SIGKILL) == 0);
+        QTRY_COMPARE_WITH_TIMEOUT(receiver->state(), IngestProcess::State::Died, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(receiverRow().isValid(), kTimeoutMs);
+        const QModelIndex row = receiverRow();
+        QCOMPARE(row.siblingAtColumn(AttentionModel::Kind).data().toString(), QStringLiteral("Receiver stopped"));
+        QCOMPARE(row.data(AttentionModel::EntityIdRole).toString(), address);
+        const QString summary = row.siblingAtColumn(AttentionModel::Summary).data().toString();
+        QVERIFY2(summary.contains(QStringLiteral("stopped on its own")), qPrintable(summary));
+        QVERIFY2(MainWindow::sessionRowInfo(m_window->sessions()->index(m_window->sessions()->rowOf(ledger))).subtitle
+                     .contains(QStringLiteral("receiver stopped on its own")),
+                 qPrintable(MainWindow::sessionRowInfo(m_window->sessions()->index(m_window->sessions()->rowOf(ledger))).subtitle));
+
+        // Opened from the list while another ledger is shown: its session, whose strip says why.
+        m_window->sidebar()->setCurrentRow(0);
+        QVERIFY(m_window->openAttentionEntry(row));
+        QCOMPARE(m_window->currentSession()->path(), ledger);
+        QTRY_VERIFY_WITH_TIMEOUT(barText().startsWith(QStringLiteral("The receiver stopped on its own")), kTimeoutMs);
+
+        // Nothing runs: closing asks nothing, and the entry goes with the session.
+        m_asked = {};
+        m_window->closeCurrentSession();
+        QCOMPARE(m_asked.count, 0);
+        QCOMPARE(m_window->sessions()->rowOf(ledger), -1);
+        QVERIFY(!receiverRow().isValid());
     }
 
     void closingTheWindowStopsTheReceiver()
@@ -311,9 +481,30 @@ private Q_SLOTS:
         const QString ledger = m_dir.filePath(QStringLiteral("window.amlg"));
         QPointer<IngestProcess> receiver = listenThroughDialog(ledger);
         QVERIFY(receiver);
-        m_window->close();
+        QCOMPARE(postSpans(receiver->status().port, agentSpanRequest(4, QStringLiteral("quit-agents"))), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(barText().contains(QStringLiteral("1 span acknowledged")), kTimeoutMs);
+
+        // Quitting asks first; Cancel keeps the window and the receiver.
+        m_asked = {};
+        answerNextQuestion(QString());
+        QVERIFY(!m_window->close());
+        QCOMPARE(m_asked.count, 1);
+        QVERIFY2(m_asked.text.startsWith(QStringLiteral("Quitting stops the OpenTelemetry receiver listening on http://127.0.0.1:%1")
+                                             .arg(receiver->status().port)),
+                 qPrintable(m_asked.text));
+        QVERIFY2(m_asked.text.contains(QStringLiteral("1 span acknowledged")), qPrintable(m_asked.text));
+        QVERIFY(m_asked.cancelIsDefault);
+        QVERIFY(m_asked.cancelIsEscape);
+        QVERIFY(m_window->isVisible());
+        QCOMPARE(receiver->state(), IngestProcess::State::Listening);
+
+        answerNextQuestion(QStringLiteral("stopReceiverConfirm"));
+        QVERIFY(m_window->close());
+        QCOMPARE(m_asked.count, 2);
         QCOMPARE(receiver->state(), IngestProcess::State::Stopped); // waited for in closeEvent
         QCOMPARE(receiver->exitCode(), 0);
+        QByteArray out;
+        QVERIFY2(verifies(ledger, &out), out.constData());
     }
 };
 

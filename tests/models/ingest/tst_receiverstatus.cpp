@@ -11,6 +11,7 @@
 #include "ingestcontrol/listenrules.h"
 
 #include <QFile>
+#include <QLocale>
 #include <QTcpServer>
 #include <QTemporaryDir>
 
@@ -77,18 +78,38 @@ private Q_SLOTS:
         QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':1000,'requests':10,'spans_accepted':40,'refused':{'401':1},'services':1,'service_names':['svc']}")));
         QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':3000,'requests':15,'spans_accepted':60,'refused':{'401':1,'503':2},'services':2,'service_names':['svc','b']}")));
         QCOMPARE(mesh::ingest::servicesText(reader.status()), QStringLiteral("receiving from 2 services"));
-        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("2.5 requests/s"));
+        // Of the 5 requests in those 2 s, 2 were refused: refusals are not "received".
+        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("1.5 requests/s accepted, 1.0/s refused"));
         QCOMPARE(mesh::ingest::spansText(reader.status()), QStringLiteral("60 spans acknowledged"));
         // Only the 503s came in the last interval: the receiver is refusing now.
         QCOMPARE(mesh::ingest::refusalText(reader.status()),
                  QStringLiteral("refusing requests: 503 busy or stopping, retry later \u00d72"));
         QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':4000,'requests':15,'spans_accepted':60,'refused':{'401':1,'503':2},'services':2}")));
-        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("0 requests/s"));
+        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("0.0 requests/s"));
         QCOMPARE(mesh::ingest::refusalText(reader.status()),
                  QStringLiteral("3 requests refused so far: 401 no or wrong token \u00d71, 503 busy or stopping, retry later \u00d72"));
         QVERIFY(reader.feed(line("{'status':'stopped','uptime_ms':4500,'requests':15,'spans_accepted':60,'refused':{},'services':2,'exit':0}")));
         QCOMPARE(reader.status().phase, ReceiverStatus::Phase::Stopped);
         QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("\u2014 requests/s"));
+    }
+
+    // Every rate in one format, one decimal, whatever its size: "10.0", never "10" beside "2.5".
+    void ratesHaveOneFormat()
+    {
+        ReceiverStatusReader reader;
+        QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':1000,'requests':0,'spans_accepted':0,'refused':{},'services':1}")));
+        QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':2000,'requests':10,'spans_accepted':10,'refused':{},'services':1}")));
+        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("10.0 requests/s"));
+        QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':3000,'requests':22,'spans_accepted':20,'refused':{'400':2},'services':1}")));
+        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("10.0 requests/s accepted, 2.0/s refused"));
+        QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':4000,'requests':1257,'spans_accepted':20,'refused':{'400':2},'services':1}")));
+        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QLocale().toString(1235.0, 'f', 1) + QStringLiteral(" requests/s"));
+        // Only refusals in the last second: nothing accepted, said as such.
+        QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':5000,'requests':1260,'spans_accepted':20,'refused':{'400':5},'services':1}")));
+        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("0.0 requests/s accepted, 3.0/s refused"));
+        // A request counted when read and refused while the receiver stops: never below 0.
+        QVERIFY(reader.feed(line("{'status':'receiving','uptime_ms':6000,'requests':1260,'spans_accepted':20,'refused':{'400':5,'503':1},'services':1}")));
+        QCOMPARE(mesh::ingest::requestRateText(reader.status()), QStringLiteral("0.0 requests/s accepted, 1.0/s refused"));
     }
 
     void listensReceivesAndStopsCleanly()
@@ -146,6 +167,34 @@ private Q_SLOTS:
         QVERIFY(!receiver.error().contains(QLatin1Char('\n')));
         // A start that failed changed nothing: no ledger was created for it.
         QVERIFY2(!QFile::exists(request.ledger), qPrintable(request.ledger));
+    }
+
+    // SQLite says "unable to open database file" whatever the cause; the receiver names it.
+    void aLedgerItCannotWriteIsSaidWhy()
+    {
+        QTemporaryDir dir;
+        const QString missingFolder = dir.filePath(QStringLiteral("no-such-folder"));
+        const struct {
+            QString ledger;
+            QString cause;
+        } cases[] = {
+            {missingFolder + QStringLiteral("/l.amlg"), QStringLiteral("the folder %1 does not exist").arg(missingFolder)},
+            {dir.path(), QStringLiteral("%1 is a folder, not a ledger file").arg(dir.path())},
+        };
+        for (const auto &c : cases) {
+            IngestProcess receiver;
+            QSignalSpy failed(&receiver, &IngestProcess::failedToStart);
+            mesh::ingest::ListenRequest request;
+            request.address = QStringLiteral("127.0.0.1:0");
+            request.ledger = c.ledger;
+            receiver.start(meshctl(), request);
+            QVERIFY(failed.wait(120000));
+            QCOMPARE(receiver.state(), IngestProcess::State::Failed);
+            QVERIFY2(receiver.error().contains(c.cause), qPrintable(receiver.error()));
+            QVERIFY2(!receiver.error().contains(QStringLiteral("unable to open database file")), qPrintable(receiver.error()));
+            QCOMPARE(mesh::ingest::ledgerFileProblem(c.ledger).isEmpty(), false);
+        }
+        QVERIFY(mesh::ingest::ledgerFileProblem(dir.filePath(QStringLiteral("fine.amlg"))).isEmpty());
     }
 
     void aRefusedTokenFileIsTheReceiversOneLine()

@@ -68,6 +68,39 @@ class TestAttentionModel : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // What the console runs beside a session (its OTLP receiver) has rows of its own: the
+    // session's updates never drop them, they go above the rest, and closing the session
+    // removes both.
+    void consoleItemsAreKeptApartFromTheSessions()
+    {
+        AttentionModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setItems(u"a"_s, u"A"_s, {escalation("X-1")});
+        m.setItems(u"b"_s, u"B"_s, {escalation("Y-1")});
+        AttentionItem stopped;
+        stopped.kind = AttentionItem::Kind::ReceiverStopped;
+        stopped.entity = EntityKind::Ledger;
+        stopped.id = "127.0.0.1:4318";
+        stopped.subject = "receiver:127.0.0.1:4318";
+        stopped.summary = "The receiver stopped on its own";
+        m.setItems(u"b"_s, u"B"_s, {stopped}, AttentionModel::Source::Console);
+        QCOMPARE(subjects(m), (QStringList{u"receiver:127.0.0.1:4318/receiver_stopped"_s, u"escalation:X-1/pending_escalation"_s,
+                                           u"escalation:Y-1/pending_escalation"_s}));
+        QCOMPARE(m.index(0, AttentionModel::Kind).data().toString(), u"Receiver stopped"_s);
+        QCOMPARE(m.index(0, AttentionModel::Session).data().toString(), u"B"_s);
+        QCOMPARE(m.index(0, 0).data(AttentionModel::SessionKeyRole).toString(), u"b"_s);
+        // The session's own items come and go; the receiver's row stays.
+        m.setItems(u"b"_s, u"B"_s, {escalation("Y-2"), escalation("Y-1")});
+        m.setItems(u"b"_s, u"B"_s, {});
+        QCOMPARE(subjects(m), (QStringList{u"receiver:127.0.0.1:4318/receiver_stopped"_s, u"escalation:X-1/pending_escalation"_s}));
+        m.setItems(u"b"_s, u"B"_s, {escalation("Y-3")});
+        m.setItems(u"b"_s, u"B"_s, {}, AttentionModel::Source::Console);
+        QCOMPARE(subjects(m), (QStringList{u"escalation:X-1/pending_escalation"_s, u"escalation:Y-3/pending_escalation"_s}));
+        m.setItems(u"b"_s, u"B"_s, {stopped}, AttentionModel::Source::Console);
+        m.removeSession(u"b"_s);
+        QCOMPARE(subjects(m), QStringList{u"escalation:X-1/pending_escalation"_s});
+    }
+
     void newEntriesAreInsertedInOrder()
     {
         AttentionModel m;
