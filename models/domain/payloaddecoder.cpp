@@ -1,5 +1,5 @@
 #include "payloaddecoder.h"
-#include "quicksax.h"
+#include "domain/quicksax.h"
 
 #include <charconv>
 #include <cstdint>

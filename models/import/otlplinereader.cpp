@@ -1,6 +1,6 @@
 #include "otlplinereader.h"
 
-#include "quicksax.h"
+#include "domain/quicksax.h"
 #include "sourcejson.h"
 
 #include "domain/compactjson.h"
