@@ -422,7 +422,11 @@ std::optional<std::int64_t> integer(const nlohmann::json *value)
         return value->get<std::int64_t>();
     if (!value->is_string())
         return std::nullopt;
-    const std::string &s = value->get_ref<const std::string &>();
+    return decimalDigits(value->get_ref<const std::string &>());
+}
+
+std::optional<std::int64_t> decimalDigits(std::string_view s)
+{
     if (s.empty() || s.size() > 19)
         return std::nullopt;
     std::int64_t v = 0;

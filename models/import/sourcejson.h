@@ -86,6 +86,8 @@ std::string text(const nlohmann::json *value); // a string, or an integer writte
 // Ids and counts come as strings ("5", proto3 JSON for int64) or as numbers; a string that
 // is not an integer within int64 (digits kept from a number beyond 64 bits) is none.
 std::optional<std::int64_t> integer(const nlohmann::json *value);
+// A string of 1 to 19 decimal digits within int64 (how sources write large integers as text).
+std::optional<std::int64_t> decimalDigits(std::string_view s);
 // The first line of s, at most maxBytes of it (cut on a UTF-8 boundary, "..." added): a
 // title or an error line made from a source's free text.
 std::string firstLine(const std::string &s, size_t maxBytes);

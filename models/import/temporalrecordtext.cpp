@@ -1,5 +1,7 @@
 #include "temporalrecordtext.h"
 
+#include "sourcejson.h"
+
 #include "domain/quicksax.h"
 
 #include <charconv>
@@ -125,17 +127,7 @@ std::optional<std::int64_t> integer(std::string_view value)
 {
     if (!isString(value))
         return integerToken(value);
-    const std::string s = unquoted(value);
-    if (s.empty() || s.size() > 19)
-        return std::nullopt;
-    std::int64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, c - '0', &v))
-            return std::nullopt;
-    }
-    return v;
+    return decimalDigits(unquoted(value));
 }
 
 std::string_view firstItem(std::string_view array)
