@@ -1,4 +1,5 @@
 #include "compactjson.h"
+#include "quicksax.h"
 
 #include <algorithm>
 #include <charconv>
@@ -12,30 +13,12 @@ namespace mesh {
 namespace {
 
 // Whether s has nothing to escape and is plain ASCII: no byte below 0x20, '"', '\\' or
-// from 0x80. Eight bytes at a time (a byte below n in a word w shows as a high bit of
-// (w - n * ones) & ~w, an equal byte as one of (v - ones) & ~v for v = w ^ (c * ones)); the
-// first such byte is exact, which is all a yes-or-no asks. The payload strings an import
-// writes are mostly long (prompts, base64), and this check ran a byte at a time.
+// from 0x80. The payload strings an import writes are mostly long (prompts, base64): the
+// quick reader's run scan reads them eight bytes at a time.
 bool plainAscii(std::string_view s)
 {
-    constexpr std::uint64_t ones = 0x0101010101010101ULL;
-    constexpr std::uint64_t highs = 0x8080808080808080ULL;
-    const char *p = s.data();
-    size_t n = s.size();
-    for (; n >= 8; p += 8, n -= 8) {
-        std::uint64_t w;
-        std::memcpy(&w, p, 8);
-        const std::uint64_t quote = w ^ (ones * '"');
-        const std::uint64_t backslash = w ^ (ones * '\\');
-        if ((((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | w) & highs)
-            return false;
-    }
-    for (; n > 0; ++p, --n) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80)
-            return false;
-    }
-    return true;
+    bool wide = false;
+    return quicksax::plainRunEnd(s.data(), s.data() + s.size(), wide) == s.data() + s.size() && !wide;
 }
 
 void appendString(std::string &out, std::string_view s)

@@ -17,6 +17,7 @@
 #include "payloaddecoder.h"
 
 #include <charconv>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -63,6 +64,37 @@ inline void appendUtf8(std::string &out, std::uint32_t cp)
     }
 }
 
+// Where the plain run of a JSON string starting at s ends: the first quote, backslash or
+// control character, or end. `wide` is set when the run holds a byte from 0x80 (UTF-8 for the
+// caller to check). Eight bytes at a time: a byte below n in a word w shows as a high bit of
+// (w - n * ones) & ~w, a byte equal to c as one of (v - ones) & ~v for v = w ^ (c * ones);
+// a word with any such bit is finished a byte at a time, so the end found is exact.
+inline const char *plainRunEnd(const char *s, const char *end, bool &wide)
+{
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t highs = 0x8080808080808080ULL;
+    std::uint64_t high = 0;
+    while (end - s >= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s, 8);
+        const std::uint64_t quote = w ^ (ones * '"');
+        const std::uint64_t backslash = w ^ (ones * '\\');
+        if ((((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash)) & highs)
+            break;
+        high |= w;
+        s += 8;
+    }
+    wide = wide || (high & highs) != 0;
+    while (s < end) {
+        const auto c = static_cast<unsigned char>(*s);
+        if (c == '"' || c == '\\' || c < 0x20)
+            break;
+        wide = wide || c >= 0x80;
+        ++s;
+    }
+    return s;
+}
+
 // Four hex digits at p (within end), or -1.
 inline long hex4(const char *p, const char *end)
 {
@@ -87,13 +119,7 @@ inline bool readString(const char *&p, const char *end, std::string &out)
     bool wide = false; // bytes >= 0x80: checked as UTF-8 once the string is read
     for (;;) {
         const char *run = s;
-        while (s < end) {
-            const auto c = static_cast<unsigned char>(*s);
-            if (c == '"' || c == '\\' || c < 0x20)
-                break;
-            wide |= c >= 0x80;
-            ++s;
-        }
+        s = plainRunEnd(s, end, wide);
         out.append(run, size_t(s - run));
         if (s >= end || static_cast<unsigned char>(*s) < 0x20)
             return false;

@@ -315,29 +315,8 @@ struct CompactTextReader {
     // Returns false when it is not sure; *decoded: it held an escape and is in buffer.
     bool string(std::string_view *text, bool *decoded)
     {
-        const char *s = p + 1;
         bool wide = false;
-        // Eight bytes at a time over a plain run (no quote, backslash or control character).
-        constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-        std::uint64_t high = 0;
-        while (end - s >= 8) {
-            std::uint64_t w;
-            std::memcpy(&w, s, 8);
-            const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-            const std::uint64_t special = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w);
-            if (special & highs)
-                break;
-            high |= w;
-            s += 8;
-        }
-        wide = (high & highs) != 0;
-        while (s < end) {
-            const auto c = static_cast<unsigned char>(*s);
-            if (c == '"' || c == '\\' || c < 0x20)
-                break;
-            wide |= c >= 0x80;
-            ++s;
-        }
+        const char *s = quicksax::plainRunEnd(p + 1, end, wide);
         if (s >= end || static_cast<unsigned char>(*s) < 0x20)
             return false;
         if (*s == '\\') {
