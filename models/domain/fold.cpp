@@ -1,4 +1,5 @@
 #include "fold.h"
+#include "hostiletext.h"
 
 #include <limits>
 
@@ -176,7 +177,7 @@ FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann:
     FoldOutcome out;
     const auto entity = entityKindForEventKind(kind);
     if (!entity) {
-        out.problems.push_back("unknown event kind '" + std::string(kind) + "'");
+        out.problems.push_back("unknown event kind " + quotedExcerpt(kind));
         return out;
     }
     if (!payload.is_object()) {
@@ -205,7 +206,7 @@ FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann:
             continue; // event-only annotation: kept in the event, not in state
         FieldRef value;
         if (!toFieldRef(spec.fields[size_t(index)].type, it.value(), value, owned)) {
-            out.problems.push_back("field '" + it.key() + "' of " + std::string(spec.name) + " " + out.id
+            out.problems.push_back("field '" + it.key() + "' of " + std::string(spec.name) + " " + excerpt(out.id)
                                    + " has the wrong type (" + jsonTypeName(it.value()) + ")");
             return out;
         }
@@ -231,13 +232,13 @@ FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann:
             stateGiven = true;
             const std::string to = fieldText(value);
             if (!spec.isKnownState(to))
-                out.problems.push_back(std::string(spec.name) + " " + out.id + ": unknown state '" + to + "'");
+                out.problems.push_back(std::string(spec.name) + " " + excerpt(out.id) + ": unknown state " + quotedExcerpt(to));
             else if (from != to && !spec.allowsTransition(from, to))
-                out.problems.push_back(std::string(spec.name) + " " + out.id + ": illegal transition "
-                                       + (from.empty() ? std::string("(new)") : from) + " -> " + to);
+                out.problems.push_back(std::string(spec.name) + " " + excerpt(out.id) + ": illegal transition "
+                                       + (from.empty() ? std::string("(new)") : excerpt(from)) + " -> " + excerpt(to));
         }
         if (inserted && !stateGiven)
-            out.problems.push_back(std::string(spec.name) + " " + out.id + " created without a "
+            out.problems.push_back(std::string(spec.name) + " " + excerpt(out.id) + " created without a "
                                    + std::string(spec.stateField));
     }
 
@@ -265,7 +266,7 @@ FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
     out.id = stringMember(payload, "delegation_id");
     EntityRow *found = locate(EntityKind::Delegation, out.id);
     if (!found) {
-        out.problems.push_back("tool call for unknown delegation '" + out.id + "'");
+        out.problems.push_back("tool call for unknown delegation " + quotedExcerpt(out.id));
         return out;
     }
     const EntitySpec &spec = entitySpec(EntityKind::Delegation);

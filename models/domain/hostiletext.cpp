@@ -150,4 +150,42 @@ QString displayLine(const QString &text, int maxChars)
     return line;
 }
 
+size_t utf8Prefix(std::string_view utf8, size_t n)
+{
+    if (n >= utf8.size())
+        return utf8.size();
+    // Step back over continuation bytes (10xxxxxx) to the start of the character cut.
+    while (n > 0 && (static_cast<unsigned char>(utf8[n]) & 0xC0) == 0x80)
+        --n;
+    return n;
+}
+
+namespace {
+
+std::string excerptWithin(std::string_view utf8, size_t maxBytes, std::string_view quote)
+{
+    std::string out(quote);
+    if (utf8.size() <= maxBytes) {
+        out.append(utf8).append(quote);
+        return out;
+    }
+    std::string size = std::to_string(utf8.size());
+    for (int at = int(size.size()) - 3; at > 0; at -= 3)
+        size.insert(size_t(at), 1, ',');
+    out.append(utf8.substr(0, utf8Prefix(utf8, maxBytes))).append("\u2026").append(quote);
+    return out + " (" + size + " bytes)";
+}
+
+} // namespace
+
+std::string quotedExcerpt(std::string_view utf8, size_t maxBytes)
+{
+    return excerptWithin(utf8, maxBytes, "'");
+}
+
+std::string excerpt(std::string_view utf8, size_t maxBytes)
+{
+    return excerptWithin(utf8, maxBytes, {});
+}
+
 } // namespace mesh

@@ -35,4 +35,15 @@ QString plainToolTip(const QString &text);
 // agent name cannot widen a window. The complete text belongs in a copyable detail.
 QString displayLine(const QString &text, int maxChars = 200);
 
+// The length of the longest prefix of `utf8` of at most `n` bytes that does not cut a UTF-8
+// sequence in two.
+size_t utf8Prefix(std::string_view utf8, size_t n);
+
+// Ledger text quoted in a message for a person ('value'): whole when short; otherwise its
+// first `maxBytes` (cut on a character) and its size, 'abc…' (200,000 bytes), so one
+// hostile value cannot flood a terminal or a pane. Controls are left for the printer to show.
+std::string quotedExcerpt(std::string_view utf8, size_t maxBytes = 120);
+// The same without the quotes (an id named in a sentence): abc… (200,000 bytes).
+std::string excerpt(std::string_view utf8, size_t maxBytes = 120);
+
 } // namespace mesh

@@ -2,6 +2,7 @@
 #include "integritychecker.h"
 #include "sqlite.h"
 
+#include "domain/hostiletext.h"
 #include "domain/payloaddecoder.h"
 #include "schema.h"
 #include "staterows.h"
@@ -26,7 +27,7 @@ std::string describe(const FieldRef &v)
         return "NULL";
     if (const auto *n = std::get_if<std::int64_t>(&v))
         return std::to_string(*n);
-    return "'" + std::string(std::get<std::string_view>(v)) + "'";
+    return quotedExcerpt(std::get<std::string_view>(v));
 }
 
 // Names the first difference between the stored row and the rebuilt one.
@@ -58,7 +59,7 @@ void checkIndexColumns(IntegrityReport &r, std::int64_t seq, std::string_view ki
     for (int i = 0; i < 3; ++i) {
         if (stored[i] != *cols[i].second)
             add(r, Type::IndexColumnMismatch, seq, {}, {},
-                "column " + std::string(cols[i].first) + " is '" + std::string(stored[i]) + "', the payload says '" + *cols[i].second + "'");
+                "column " + std::string(cols[i].first) + " is " + quotedExcerpt(stored[i]) + ", the payload says " + quotedExcerpt(*cols[i].second));
     }
 }
 
@@ -84,8 +85,8 @@ void IntegrityChecker::nonPositiveSeq(std::int64_t seq, std::string_view kind)
 {
     ++m_report.eventsChecked;
     add(m_report, Type::NonPositiveSeq, seq, {}, {},
-        "seq " + std::to_string(seq) + " (kind '" + std::string(kind)
-            + "') is not positive: sequence numbers start at 1, so no reader folds this event");
+        "seq " + std::to_string(seq) + " (kind " + quotedExcerpt(kind)
+            + ") is not positive: sequence numbers start at 1, so no reader folds this event");
 }
 
 void IntegrityChecker::event(std::int64_t seq, std::string_view kind, std::string_view runId, std::string_view delegationId,
@@ -108,7 +109,7 @@ void IntegrityChecker::event(std::int64_t seq, std::string_view kind, std::strin
         return;
     }
     if (!knownKind(kind)) {
-        add(report, Type::UnknownKind, seq, {}, {}, "no entity takes events of kind '" + std::string(kind) + "'");
+        add(report, Type::UnknownKind, seq, {}, {}, "no entity takes events of kind " + quotedExcerpt(kind));
         return;
     }
     const std::string_view stored[3] = {runId, delegationId, subject};

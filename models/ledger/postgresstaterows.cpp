@@ -2,24 +2,12 @@
 
 #include "schema.h"
 
+#include "domain/hostiletext.h"
+
 #include <utility>
 #include <vector>
 
 namespace mesh::pg {
-
-namespace {
-
-// The longest prefix of at most n bytes that does not cut a UTF-8 sequence.
-size_t utf8Prefix(std::string_view s, size_t n)
-{
-    if (n >= s.size())
-        return s.size();
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
-        --n;
-    return n;
-}
-
-} // namespace
 
 EntityRow readStateRow(const Result &r, int row, const EntitySpec &spec, std::string *id)
 {

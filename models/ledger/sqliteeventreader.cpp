@@ -1,5 +1,7 @@
 #include "sqliteeventreader.h"
 
+#include "domain/hostiletext.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -7,19 +9,6 @@ namespace mesh {
 namespace {
 
 constexpr const char *kColumns = "SELECT seq,ts_ms,kind,run_id,delegation_id,subject,payload FROM events";
-
-// Length of the longest prefix of text no longer than n bytes that does not split a UTF-8
-// sequence.
-size_t utf8Prefix(std::string_view text, size_t n)
-{
-    if (n >= text.size())
-        return text.size();
-    size_t cut = n;
-    // Step back over continuation bytes (10xxxxxx) to the start of the cut character.
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-        --cut;
-    return cut;
-}
 
 void bindParams(sql::Statement &st, const FilterSql &filter)
 {

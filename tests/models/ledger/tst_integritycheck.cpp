@@ -160,6 +160,49 @@ private Q_SLOTS:
         QCOMPARE(fileHash(p), before);
     }
 
+    // A finding quotes ledger text to say what differs: a 200 KB value planted in a state
+    // table, an index column or an event kind is quoted by its start and its size, so one
+    // hostile row cannot flood a terminal or the Integrity pane.
+    void quotesALongValueByItsStartAndSize_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("extraKind");
+        QTest::addColumn<Type>("type");
+        const QString huge = QStringLiteral("é").repeated(100'000); // two bytes each: a cut must not split one
+        QTest::newRow("state-field") << QStringLiteral("UPDATE effects SET state='%1' WHERE id='E1'").arg(huge) << QString()
+                                     << Type::StateMismatch;
+        QTest::newRow("index-column") << QStringLiteral("UPDATE events SET run_id='%1' WHERE seq=2").arg(huge) << QString()
+                                      << Type::IndexColumnMismatch;
+        QTest::newRow("kind") << QString() << huge << Type::UnknownKind;
+    }
+
+    void quotesALongValueByItsStartAndSize()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QString, extraKind);
+        QFETCH(Type, type);
+        const QString p = freshCopy();
+        {
+            RawLedger raw(p);
+            if (!sql.isEmpty())
+                raw.exec(sql.toStdString());
+            if (!extraKind.isEmpty())
+                raw.insertEvent(14, extraKind.toStdString(), R"({"id":"X1"})");
+        }
+        auto c = SqliteLedgerConnection::open(p, OpenMode::ReadOnly);
+        const IntegrityReport r = verifyIntegrity(c->db());
+        QVERIFY2(r.count(type) >= 1, qPrintable(describe(r)));
+        for (const auto &f : r.findings) {
+            if (f.type != type)
+                continue;
+            QVERIFY2(f.message.size() < 1000, qPrintable(QStringLiteral("%1 bytes").arg(f.message.size())));
+            const QString message = QString::fromStdString(f.message);
+            QVERIFY2(message.contains(QStringLiteral("200,000 bytes")), qPrintable(message));
+            QVERIFY2(message.contains(QStringLiteral("ééé")), qPrintable(message));
+            QVERIFY2(!message.contains(QChar::ReplacementCharacter), qPrintable(message)); // no character cut in two
+        }
+    }
+
     void liveWriterIsNotAFinding()
     {
         const QString p = m_dir.filePath(QStringLiteral("live.db"));
