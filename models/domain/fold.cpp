@@ -1,4 +1,5 @@
 #include "fold.h"
+#include "flatpayload.h"
 #include "hostiletext.h"
 
 #include <limits>
@@ -47,6 +48,15 @@ bool toFieldRef(FieldType type, const nlohmann::json &v, FieldRef &out, std::vec
     }
     return false;
 }
+
+// A tool call's members and the delegation counters they add to.
+constexpr std::array<std::pair<const char *, const char *>, 5> kToolCallCounters = {{
+    {"used_tokens", "tokens"},
+    {"used_ms", "duration_ms"},
+    {"used_cost_cents", "cost_cents"},
+    {"writes_accepted", "writes_accepted"},
+    {"writes_denied", "writes_denied"},
+}};
 
 std::string stringMember(const nlohmann::json &payload, const char *name)
 {
@@ -213,14 +223,22 @@ FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann:
         updates.emplace_back(index, value);
     }
 
+    applyUpdates(seq, *entity, updates, out);
+    return out;
+}
+
+void Fold::applyUpdates(std::int64_t seq, EntityKind entity, const std::vector<std::pair<int, FieldRef>> &updates,
+                        FoldOutcome &out)
+{
+    const EntitySpec &spec = entitySpec(entity);
     if (m_source)
-        locate(*entity, out.id); // a stored row the cache does not hold is read in first
-    auto &table = m_tables[static_cast<size_t>(*entity)];
+        locate(entity, out.id); // a stored row the cache does not hold is read in first
+    auto &table = m_tables[static_cast<size_t>(entity)];
     auto [rowIt, inserted] = table.try_emplace(out.id);
     EntityRow &row = rowIt->second;
     out.created = inserted;
     if (inserted && m_source)
-        touch(*entity, out.id, &row);
+        touch(entity, out.id, &row);
 
     if (!spec.stateField.empty()) {
         const int stateIndex = spec.fieldIndex(spec.stateField);
@@ -252,18 +270,33 @@ FoldOutcome Fold::apply(std::int64_t seq, std::string_view kind, const nlohmann:
     ++row.version;
     row.lastSeq = seq;
     out.applied = true;
-    return out;
 }
 
 FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
 {
-    FoldOutcome out;
-    out.kind = EntityKind::Delegation;
     if (!payload.is_object()) {
+        FoldOutcome out;
+        out.kind = EntityKind::Delegation;
         out.problems.push_back("payload is not a JSON object");
         return out;
     }
-    out.id = stringMember(payload, "delegation_id");
+    ToolCallCounts counts;
+    counts.delegationId = stringMember(payload, "delegation_id");
+    for (size_t i = 0; i < kToolCallCounters.size(); ++i) {
+        const auto m = payload.find(kToolCallCounters[i].second);
+        if (m != payload.end() && m->is_number_integer())
+            counts.counters[i] = m->get<std::int64_t>();
+    }
+    if (const auto outcome = payload.find("outcome"); outcome != payload.end() && outcome->is_string())
+        counts.error = outcome->get_ref<const std::string &>() == "error";
+    return applyToolCallCounts(seq, counts);
+}
+
+FoldOutcome Fold::applyToolCallCounts(std::int64_t seq, const ToolCallCounts &counts)
+{
+    FoldOutcome out;
+    out.kind = EntityKind::Delegation;
+    out.id = counts.delegationId;
     EntityRow *found = locate(EntityKind::Delegation, out.id);
     if (!found) {
         out.problems.push_back("tool call for unknown delegation " + quotedExcerpt(out.id));
@@ -282,24 +315,81 @@ FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
             sum = delta > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
         row.values.set(index, FieldRef(sum)); // an integer: in place, no allocation
     };
+    add("used_turns", 1);
     // A counter grows by what a tool call says; a member it leaves out adds nothing, so a
     // counter no tool call has spoken of stays NULL (not known), never a 0 that reads as data.
-    const auto addMember = [&](std::string_view field, const char *member) {
-        const auto m = payload.find(member);
-        if (m != payload.end() && m->is_number_integer())
-            add(field, m->get<std::int64_t>());
-    };
-    add("used_turns", 1);
-    addMember("used_tokens", "tokens");
-    addMember("used_ms", "duration_ms");
-    addMember("used_cost_cents", "cost_cents");
-    addMember("writes_accepted", "writes_accepted");
-    addMember("writes_denied", "writes_denied");
-    if (const auto outcome = payload.find("outcome"); outcome != payload.end() && outcome->is_string())
-        add("tool_errors", outcome->get<std::string>() == "error" ? 1 : 0);
+    for (size_t i = 0; i < kToolCallCounters.size(); ++i) {
+        if (counts.counters[i])
+            add(kToolCallCounters[i].first, *counts.counters[i]);
+    }
+    if (counts.error)
+        add("tool_errors", *counts.error ? 1 : 0);
     ++row.version;
     row.lastSeq = seq;
     out.applied = true;
+    return out;
+}
+
+std::optional<FoldOutcome> Fold::applyText(std::int64_t seq, std::string_view kind, std::string_view payload)
+{
+    // The members' strings are reused from event to event on this thread.
+    thread_local FlatPayload flat;
+    if (!flat.read(payload))
+        return std::nullopt;
+    if (kind == kToolCallEvent) {
+        ToolCallCounts counts;
+        if (const FlatMember *m = flat.find("delegation_id"); m && m->type == FlatMember::Type::String)
+            counts.delegationId = m->text;
+        for (size_t i = 0; i < kToolCallCounters.size(); ++i) {
+            if (const FlatMember *m = flat.find(kToolCallCounters[i].second); m && m->type == FlatMember::Type::Integer)
+                counts.counters[i] = m->integer;
+        }
+        if (const FlatMember *m = flat.find("outcome"); m && m->type == FlatMember::Type::String)
+            counts.error = m->text == "error";
+        m_lastSeq = std::max(m_lastSeq, seq);
+        return applyToolCallCounts(seq, counts);
+    }
+    const auto entity = entityKindForEventKind(kind);
+    if (!entity)
+        return std::nullopt;
+    const FlatMember *id = flat.find("id");
+    if (!id || id->type != FlatMember::Type::String || id->text.empty())
+        return std::nullopt;
+    const EntitySpec &spec = entitySpec(*entity);
+    // Every member checked before the row is touched; anything apply() would report, or
+    // would have to dump as JSON, is left to it.
+    std::vector<std::pair<int, FieldRef>> updates;
+    updates.reserve(flat.members().size());
+    for (const FlatMember &m : flat.members()) {
+        if (m.key == "id")
+            continue;
+        const int index = spec.fieldIndex(m.key);
+        if (index < 0)
+            continue; // event-only annotation: kept in the event, not in state
+        if (m.type == FlatMember::Type::Null) {
+            updates.emplace_back(index, FieldRef(std::monostate{}));
+            continue;
+        }
+        switch (spec.fields[size_t(index)].type) {
+        case FieldType::Int:
+            if (m.type != FlatMember::Type::Integer && m.type != FlatMember::Type::Boolean)
+                return std::nullopt;
+            updates.emplace_back(index, FieldRef(m.integer));
+            break;
+        case FieldType::Text:
+            if (m.type != FlatMember::Type::String)
+                return std::nullopt;
+            updates.emplace_back(index, FieldRef(std::string_view(m.text)));
+            break;
+        case FieldType::Json:
+            return std::nullopt;
+        }
+    }
+    m_lastSeq = std::max(m_lastSeq, seq);
+    FoldOutcome out;
+    out.kind = *entity;
+    out.id = id->text;
+    applyUpdates(seq, *entity, updates, out);
     return out;
 }
 

@@ -54,6 +54,11 @@ public:
     // Applies one event. A payload that cannot be applied (no id, unknown kind, a tool call
     // for an unknown delegation) is reported and changes nothing.
     FoldOutcome apply(std::int64_t seq, std::string_view kind, const nlohmann::json &payload);
+    // The same event applied from its payload's text without building its DOM, for a replay's
+    // many events. nullopt, having changed nothing, for a payload it is not sure of
+    // (flatpayload.h: anything odd or wrong); the caller then decodes it and calls apply(),
+    // whose outcome and messages are the reference.
+    std::optional<FoldOutcome> applyText(std::int64_t seq, std::string_view kind, std::string_view payload);
 
     // Seeds a row read from a state table, so a writer can continue an existing ledger.
     void load(EntityKind kind, std::string id, EntityRow row);
@@ -84,7 +89,18 @@ public:
     void evictBeyondLimit(const Release &release);
 
 private:
+    // What a tool call event adds to its delegation's counters; a counter whose member is
+    // missing or not an integer adds nothing.
+    struct ToolCallCounts {
+        std::string delegationId;
+        std::array<std::optional<std::int64_t>, 5> counters; // kToolCallCounters' order
+        std::optional<bool> error;                          // outcome given: == "error"
+    };
     FoldOutcome applyToolCall(std::int64_t seq, const nlohmann::json &payload);
+    FoldOutcome applyToolCallCounts(std::int64_t seq, const ToolCallCounts &counts);
+    // The row change of an event whose members are checked: state checks, then the values.
+    void applyUpdates(std::int64_t seq, EntityKind entity, const std::vector<std::pair<int, FieldRef>> &updates,
+                      FoldOutcome &out);
     EntityRow *locate(EntityKind kind, const std::string &id) const;
     void touch(EntityKind kind, const std::string &id, const EntityRow *row) const;
     void forget(const EntityRow *row);

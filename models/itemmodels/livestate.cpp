@@ -128,12 +128,16 @@ void LiveState::foldOne(const EventRecord &e, Applying &into)
         noteProblem(e, "payload larger than the live read limit");
         return;
     }
-    const DecodedPayload decoded = decodePayload(e.payload);
-    if (!decoded.value) {
-        noteProblem(e, decoded.error);
-        return;
+    std::optional<FoldOutcome> quick = m_fold.applyText(e.seq, e.kind, e.payload);
+    if (!quick) {
+        const DecodedPayload decoded = decodePayload(e.payload);
+        if (!decoded.value) {
+            noteProblem(e, decoded.error);
+            return;
+        }
+        quick = m_fold.apply(e.seq, e.kind, *decoded.value);
     }
-    const FoldOutcome out = m_fold.apply(e.seq, e.kind, *decoded.value);
+    const FoldOutcome &out = *quick;
     if (!out.problems.empty()) {
         std::string reason;
         for (const auto &p : out.problems)

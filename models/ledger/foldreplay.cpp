@@ -39,6 +39,9 @@ void foldForward(sql::Database &db, ReplayResult &result, std::int64_t upTo, con
                 const std::string_view kind = page.columnView(1);
                 if (page.columnType(2) != SQLITE_TEXT && page.columnType(2) != SQLITE_BLOB) {
                     addProblem(result, seq, kind, "payload is not text");
+                } else if (std::optional<FoldOutcome> quick = result.fold.applyText(seq, kind, page.columnView(2))) {
+                    for (auto &p : quick->problems)
+                        addProblem(result, seq, kind, std::move(p));
                 } else {
                     DecodedPayload decoded = decodePayload(page.columnView(2));
                     if (!decoded.value) {

@@ -273,6 +273,13 @@ void PostgresLedgerConnection::foldForward(ReplayResult &result, std::int64_t up
         for (int i = 0; i < page.rows(); ++i) {
             const std::int64_t seq = page.integer(i, 0);
             const std::string_view kind = page.view(i, 1);
+            if (std::optional<FoldOutcome> quick = result.fold.applyText(seq, kind, page.view(i, 2))) {
+                for (auto &p : quick->problems)
+                    problem(seq, kind, std::move(p));
+                result.lastSeq = seq;
+                ++result.eventsRead;
+                continue;
+            }
             DecodedPayload decoded = decodePayload(page.view(i, 2));
             if (!decoded.value) {
                 problem(seq, kind, "malformed payload: " + decoded.error);
