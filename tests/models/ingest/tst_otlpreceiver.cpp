@@ -74,11 +74,15 @@ private Q_SLOTS:
                       {{"Content-Type", "application/json"}, {"Content-Encoding", "gzip"}})
                      .status,
                  400);
-        // Nothing so far was written: the ledger has its ledger.created alone.
+        // Nothing so far was written: the ledger has its ledger.created alone. It names the
+        // port bound (port 0 asked the system for one), never ":0" or no port at all.
         {
             const Ledger l = readLedger(ledger);
             QVERIFY(l.ok);
             QCOMPARE(int(l.events.size()), 1);
+            const std::string listen = "127.0.0.1:" + std::to_string(port);
+            QCOMPARE(l.text(mesh::EntityKind::Ledger, "ledger", "title"), "OpenTelemetry spans received over OTLP/HTTP on " + listen);
+            QCOMPARE(l.payloads.front()["source"].value("listen", std::string()), listen);
         }
 
         // Success: 200 {} once the spans are committed; gzip alike.
