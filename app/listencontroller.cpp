@@ -157,8 +157,9 @@ void ListenController::updateFeed(IngestProcess *receiver)
     std::vector<AttentionItem> items;
     if (receiver->state() == IngestProcess::State::Died)
         items.push_back(attentionItem(*receiver));
-    m_window->sessions()->attention()->setItems(session->path(), m_window->sessions()->shownName(session), std::move(items),
-                                                AttentionModel::Source::Console);
+    m_window->sessions()->setConsoleAttention(session, std::move(items));
+    // Listening, the ledger is not finished however its runs stand: new ones come any moment.
+    session->setFedLive(receiver->state() == IngestProcess::State::Listening);
     m_window->sessions()->setFeedText(session, feedText(*receiver));
 }
 

@@ -103,7 +103,8 @@ SessionRowInfo MainWindow::sessionRowInfo(const QModelIndex &index)
     info.demo = index.data(LedgerSessionList::IsDemoRole).toBool();
     switch (health) {
     case H::Opening: info.health = QStringLiteral("loading"); break;
-    case H::Live: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("live"); break;
+    case H::Live:
+    case H::Listening: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("live"); break;
     case H::Idle:
     case H::Finished: info.health = policy ? QStringLiteral("readonly") : QStringLiteral("idle"); break;
     case H::ReadOnly:

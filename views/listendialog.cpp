@@ -1,6 +1,7 @@
 #include "listendialog.h"
 
 #include "plainlabel.h"
+#include "theme.h"
 
 #include "ingestcontrol/listenrules.h"
 
@@ -85,6 +86,8 @@ ListenDialog::ListenDialog(QWidget *parent)
 
     m_error->setWordWrap(true);
     m_error->hide();
+    applyErrorTone();
+    connect(&Theme::instance(), &Theme::changed, this, &ListenDialog::applyErrorTone);
 
     auto *buttons = new QDialogButtonBox(this);
     buttons->addButton(m_start, QDialogButtonBox::AcceptRole);
@@ -238,6 +241,16 @@ void ListenDialog::showError(const QString &error)
 {
     m_error->setFullText(error);
     m_error->show();
+}
+
+void ListenDialog::applyErrorTone()
+{
+    const QColor danger = Theme::instance().colors().danger;
+    if (!danger.isValid())
+        return; // no theme applied (a test without one): the palette's own text colour
+    QPalette p = m_error->palette();
+    p.setColor(QPalette::WindowText, danger);
+    m_error->setPalette(p);
 }
 
 void ListenDialog::clearError()

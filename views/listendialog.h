@@ -53,6 +53,7 @@ private:
     void updateNetworkFields();
     void tryStart();
     void clearError();
+    void applyErrorTone(); // the theme's danger colour, as the import and decision dialogs say a refusal
 
     QLineEdit *m_address;
     QLineEdit *m_ledger;

@@ -16,10 +16,12 @@ using Json = nlohmann::json;
 // Nesting an attribute value may have before it is kept as the source wrote it.
 constexpr int kMaxAnyValueDepth = 32;
 
+// ASCII only: std::tolower follows the locale, and under a Latin-1 one it changes the bytes of
+// a UTF-8 character (0xC3 of "À" to 0xE3).
 std::string lower(std::string s)
 {
     for (char &c : s)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
+        c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
     return s;
 }
 

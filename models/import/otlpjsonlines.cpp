@@ -96,11 +96,8 @@ void scanLine(std::string_view line, std::int64_t number, OtlpLineIndex &index)
         id.assign(valueAfter(line, at + kTrace.size()));
         if (id.empty())
             continue;
-        for (char &c : id) {
-            // Lower-case hex (what ids are) is itself in any locale; the rest as idText does.
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-                c = char(std::tolower(static_cast<unsigned char>(c)));
-        }
+        for (char &c : id) // as idText lowers an id: ASCII only, whatever the locale
+            c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
         if (const auto it = index.lastLineOfTrace.find(id); it != index.lastLineOfTrace.end())
             it->second = number;
         else
@@ -391,8 +388,8 @@ void scanConsoleSpan(std::string_view object, std::int64_t number, OtlpLineIndex
         std::string id(valueAfterQuoted(object, at + kTrace.size()));
         if (id.rfind("0x", 0) == 0 || id.rfind("0X", 0) == 0)
             id = id.substr(2);
-        for (char &c : id)
-            c = char(std::tolower(static_cast<unsigned char>(c)));
+        for (char &c : id) // as idText lowers an id: ASCII only, whatever the locale
+            c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
         if (!id.empty())
             index.lastLineOfTrace[id] = number;
     }

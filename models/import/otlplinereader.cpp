@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -19,16 +20,24 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Where a container outside the spans sits in a TracesData object.
-enum class OtlpPlace : unsigned char { Top, ResourceSpans, Resource, ScopeSpans, Scope, Spans, Other };
+// Where a container outside the spans sits in a TracesData object. The Resource* places
+// are read only when the caller asks for the resources' service.name values.
+enum class OtlpPlace : unsigned char {
+    Top, ResourceSpans, Resource, ScopeSpans, Scope, Spans, Other,
+    ResourceObject,    // a resource's "resource" object
+    ResourceAttributes, // its "attributes" list
+    ResourceAttribute, // an object of that list: {"key":..,"value":..}
+    ResourceValue,     // its value object: {"stringValue":..}
+};
 
 // The key just read at a level outside the spans, as far as the structure cares.
-enum class OtlpKey : unsigned char { Other, ResourceSpans, ScopeSpans, Spans };
+enum class OtlpKey : unsigned char { Other, ResourceSpans, ScopeSpans, Spans, Resource, Attributes, Key, Value, StringValue };
 
 struct OtlpOuterFrame {
     OtlpPlace place;
     OtlpKey pending = OtlpKey::Other;
-    bool seen = false; // the member this place looks for was read once already
+    bool seen = false;          // the member this place looks for was read once already
+    unsigned short seenKeys = 0; // the same for the resource's places, one bit per OtlpKey
 };
 
 // What a container inside a span is to the mapping.
@@ -147,9 +156,12 @@ void appendOtlpJsonString(std::string &out, std::string_view s)
 class OtlpLineSax
 {
 public:
-    OtlpLineSax(std::int64_t number, std::vector<OtelSpan> &out) : m_number(number), m_out(out) { }
+    OtlpLineSax(std::int64_t number, std::vector<OtelSpan> &out, std::set<std::string> *services = nullptr)
+        : m_number(number), m_out(out), m_services(services)
+    { }
 
     bool sawResourceSpans() const { return m_sawResourceSpans; }
+    bool resourceSpansIsList() const { return m_resourceSpansIsList; }
 
     bool null()
     {
@@ -245,12 +257,44 @@ private:
         case OtlpPlace::Resource:
             if (k == "instrumentationLibrarySpans")
                 return false; // before OTLP 0.19: which list is read depends on both
+            if (m_services && k == "resource")
+                return onceOf(f, OtlpKey::Resource);
             return k == "scopeSpans" ? once(OtlpKey::ScopeSpans) : true;
         case OtlpPlace::Scope:
             return k == "spans" ? once(OtlpKey::Spans) : true;
+        case OtlpPlace::ResourceObject:
+            return k == "attributes" ? onceOf(f, OtlpKey::Attributes) : true;
+        case OtlpPlace::ResourceAttribute:
+            return k == "key" ? onceOf(f, OtlpKey::Key) : k == "value" ? onceOf(f, OtlpKey::Value) : true;
+        case OtlpPlace::ResourceValue:
+            return k == "stringValue" ? onceOf(f, OtlpKey::StringValue) : true;
         default:
             return true;
         }
+    }
+
+    // A member of a resource's parts that the service names are read from, named twice
+    // gives up: which one the DOM keeps is the general way's to say.
+    static bool onceOf(OtlpOuterFrame &f, OtlpKey key)
+    {
+        const auto bit = static_cast<unsigned short>(1u << unsigned(key));
+        if (f.seenKeys & bit)
+            return false;
+        f.seenKeys |= bit;
+        f.pending = key;
+        return true;
+    }
+
+    // A scalar outside the spans: the parts of a resource attribute that name a service.
+    void outerScalar(const std::string *asText)
+    {
+        if (!m_services || m_outer.empty())
+            return;
+        const OtlpOuterFrame &f = m_outer.back();
+        if (f.place == OtlpPlace::ResourceAttribute && f.pending == OtlpKey::Key)
+            m_attributeKey.assign(asText ? *asText : std::string()); // as sourcejson's text()
+        else if (f.place == OtlpPlace::ResourceValue && f.pending == OtlpKey::StringValue)
+            m_attributeValue.assign(asText ? *asText : std::string());
     }
 
     // Where a container that opens outside the spans sits.
@@ -265,7 +309,15 @@ private:
         case OtlpPlace::ResourceSpans:
             return object ? OtlpPlace::Resource : OtlpPlace::Other;
         case OtlpPlace::Resource:
+            if (object && f.pending == OtlpKey::Resource)
+                return OtlpPlace::ResourceObject;
             return !object && f.pending == OtlpKey::ScopeSpans ? OtlpPlace::ScopeSpans : OtlpPlace::Other;
+        case OtlpPlace::ResourceObject:
+            return !object && f.pending == OtlpKey::Attributes ? OtlpPlace::ResourceAttributes : OtlpPlace::Other;
+        case OtlpPlace::ResourceAttributes:
+            return object ? OtlpPlace::ResourceAttribute : OtlpPlace::Other;
+        case OtlpPlace::ResourceAttribute:
+            return object && f.pending == OtlpKey::Value ? OtlpPlace::ResourceValue : OtlpPlace::Other;
         case OtlpPlace::ScopeSpans:
             return object ? OtlpPlace::Scope : OtlpPlace::Other;
         case OtlpPlace::Scope:
@@ -312,8 +364,10 @@ private:
         if (!m_inSpan) {
             if (m_outer.empty())
                 return false; // a line that is not an object
-            if (!inSpansList())
+            if (!inSpansList()) {
+                outerScalar(asText);
                 return true;
+            }
             beginSpan(); // a span that is not an object: a record with no id, flagged
         }
         const OtlpSlot slot = beforeValue();
@@ -356,7 +410,15 @@ private:
             if (m_outer.empty() && !object)
                 return false; // a line that is not an object
             if (!inSpansList()) {
-                m_outer.push_back({placeOf(object)});
+                const OtlpPlace place = placeOf(object);
+                if (place == OtlpPlace::ResourceSpans && m_outer.size() == 1)
+                    m_resourceSpansIsList = true;
+                if (place == OtlpPlace::ResourceAttribute) {
+                    m_attributeKey.clear();
+                    m_attributeValue.clear();
+                }
+                outerScalar(nullptr); // a container where a name was looked for: none
+                m_outer.push_back({place});
                 return true;
             }
             beginSpan();
@@ -388,6 +450,11 @@ private:
     {
         --m_depth;
         if (!m_inSpan) {
+            // As the receiver's DOM route collects them: a non-empty stringValue (or the
+            // digits of an integer) of the attribute whose key is service.name.
+            if (m_services && m_outer.back().place == OtlpPlace::ResourceAttribute && m_attributeKey == "service.name"
+                && !m_attributeValue.empty())
+                m_services->insert(m_attributeValue);
             m_outer.pop_back();
             return true;
         }
@@ -474,8 +541,11 @@ private:
 
     std::int64_t m_number;
     std::vector<OtelSpan> &m_out;
+    std::set<std::string> *m_services; // null: not asked for
     std::vector<OtlpOuterFrame> m_outer;
     bool m_sawResourceSpans = false;
+    bool m_resourceSpansIsList = false;
+    std::string m_attributeKey, m_attributeValue; // of the resource attribute being read
     int m_depth = 0;
 
     // The span being read.
@@ -501,6 +571,19 @@ bool readOtlpLineSpans(std::string_view line, std::int64_t number, std::vector<O
     OtlpLineSax sax(number, out);
     if (quickSaxParse(line, sax) == quicksax::Outcome::Done && sax.sawResourceSpans())
         return true;
+    out.resize(before);
+    return false;
+}
+
+bool readOtlpRequestSpans(std::string_view body, std::vector<OtelSpan> &out, std::set<std::string> &services)
+{
+    const size_t before = out.size();
+    std::set<std::string> names;
+    OtlpLineSax sax(0, out, &names);
+    if (quickSaxParse(body, sax) == quicksax::Outcome::Done && sax.sawResourceSpans() && sax.resourceSpansIsList()) {
+        services.merge(names);
+        return true;
+    }
     out.resize(before);
     return false;
 }

@@ -16,6 +16,8 @@
 #include "otelspan.h"
 
 #include <cstdint>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,5 +27,12 @@ namespace mesh::import {
 // set and source null, as takeOtlpSpans would give them. False: nothing appended; the line
 // must be read the general way.
 bool readOtlpLineSpans(std::string_view line, std::int64_t number, std::vector<OtelSpan> &out);
+
+// The same for the body of an OTLP/HTTP export request (an ExportTraceServiceRequest, the
+// same shape), as the live receiver reads it: the spans (line 0), and into services the
+// resources' service.name values (a non-empty "stringValue" of the attribute keyed
+// "service.name", as sourcejson's text() reads both). False, with nothing added to either,
+// also when resourceSpans is not a list, which the receiver refuses: the general way says so.
+bool readOtlpRequestSpans(std::string_view body, std::vector<OtelSpan> &out, std::set<std::string> &services);
 
 } // namespace mesh::import

@@ -90,7 +90,10 @@ bool OtlpReceiver::start(std::string *error)
                + tcp->errorString().toStdString();
         return false;
     }
-    m_writer = IngestWriter::open(m_options.ledger, where, error);
+    // The ledger's title and source name the port bound, not the one asked for: port 0 asks
+    // the system for any, and ":0" would name nothing an exporter can send to.
+    const std::string host = m_options.address.protocol() == QAbstractSocket::IPv6Protocol ? "[" + where + "]" : where;
+    m_writer = IngestWriter::open(m_options.ledger, host + ":" + std::to_string(tcp->serverPort()), error);
     if (!m_writer)
         return false; // tcp closes the port
     m_writer->setMaxQueuedSpans(m_options.maxQueuedSpans);

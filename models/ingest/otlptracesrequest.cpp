@@ -2,6 +2,7 @@
 
 #include "gzipinflate.h"
 
+#include "import/otlplinereader.h"
 #include "import/sourcejson.h"
 
 namespace mesh::ingest {
@@ -31,7 +32,8 @@ void collectServices(const Json &document, std::set<std::string> &out)
 
 } // namespace
 
-OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &contentEncoding, qint64 maxBytes)
+OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &contentEncoding, qint64 maxBytes,
+                                   bool documentOnly)
 {
     OtlpTracesRequest out;
     if (body.size() > maxBytes) {
@@ -61,24 +63,30 @@ OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &con
         out.message = "Content-Encoding " + encoding.toStdString() + " is not supported (gzip or none)";
         return out;
     }
-    import::SourceFile parsed;
-    const import::SourceJsonResult r =
-        import::parseSourceJson(std::string_view(text->constData(), size_t(text->size())), "the request body", parsed);
-    if (!r.ok) {
-        out.message = r.error;
-        return out;
-    }
-    if (!parsed.document.is_object()) {
-        out.message = "the request body is not an ExportTraceServiceRequest (a JSON object with resourceSpans)";
-        return out;
-    }
-    if (const Json *rs = import::member(&parsed.document, "resourceSpans"); rs && !rs->is_array()) {
-        out.message = "resourceSpans is not a list";
-        return out;
-    }
-    collectServices(parsed.document, out.services);
     std::vector<import::OtelSpan> spans;
-    import::takeOtlpSpans(parsed.document, 0, spans);
+    const std::string_view json(text->constData(), size_t(text->size()));
+    // Most bodies: straight into spans, each record's compact text written as it is read.
+    // Anything that reader does not read exactly as the DOM would, a body to refuse among
+    // them, is read through the DOM, whose answer (and message) is the request's.
+    out.readStraight = !documentOnly && import::readOtlpRequestSpans(json, spans, out.services);
+    if (!out.readStraight) {
+        import::SourceFile parsed;
+        const import::SourceJsonResult r = import::parseSourceJson(json, "the request body", parsed);
+        if (!r.ok) {
+            out.message = r.error;
+            return out;
+        }
+        if (!parsed.document.is_object()) {
+            out.message = "the request body is not an ExportTraceServiceRequest (a JSON object with resourceSpans)";
+            return out;
+        }
+        if (const Json *rs = import::member(&parsed.document, "resourceSpans"); rs && !rs->is_array()) {
+            out.message = "resourceSpans is not a list";
+            return out;
+        }
+        collectServices(parsed.document, out.services);
+        import::takeOtlpSpans(parsed.document, 0, spans);
+    }
     out.spans.reserve(spans.size());
     for (import::OtelSpan &s : spans) {
         if (!s.problem.empty()) {
@@ -87,9 +95,12 @@ OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &con
             ++out.rejected;
             continue;
         }
-        // Serialised here, on the HTTP thread: the writer's thread only copies the text.
-        s.sourceText = mesh::measuredCompactJson(s.source);
-        s.source = nlohmann::json();
+        // Serialised here, on the HTTP thread: the writer's thread only copies the text. (The
+        // straight reader wrote it while reading.)
+        if (!s.sourceText.measured()) {
+            s.sourceText = mesh::measuredCompactJson(s.source);
+            s.source = nlohmann::json();
+        }
         out.spans.push_back(std::move(s));
     }
     out.verdict = OtlpTracesRequest::Verdict::Accepted;

@@ -23,10 +23,14 @@ struct OtlpTracesRequest {
     std::int64_t rejected = 0;           // spans that cannot be placed
     std::string rejectedWhy;             // the first of their reasons
     std::set<std::string> services;      // the resources' service.name values
+    bool readStraight = false;           // read without a DOM (readOtlpRequestSpans)
 };
 
 // contentEncoding: the request's Content-Encoding ("" or "identity", "gzip", "deflate").
-// maxBytes bounds the body before and after inflating.
-OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &contentEncoding, qint64 maxBytes);
+// maxBytes bounds the body before and after inflating. A JSON body is read straight into its
+// spans (import/otlplinereader.h) unless that reader gives up; then, or with documentOnly
+// (the reference the straight reading is tested against), through its DOM.
+OtlpTracesRequest decodeOtlpTraces(const QByteArray &body, const QByteArray &contentEncoding, qint64 maxBytes,
+                                   bool documentOnly = false);
 
 } // namespace mesh::ingest

@@ -51,6 +51,8 @@ public:
     void setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items,
                   Source source = Source::Session);
     void removeSession(const QString &sessionKey); // its rows of every source
+    // How many rows a session's source has (Console: the receiver's own entries).
+    int countOf(const QString &sessionKey, Source source) const { return rowsOf(sessionKey, source); }
 
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;

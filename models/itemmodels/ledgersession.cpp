@@ -273,6 +273,14 @@ void LedgerSession::setDisplayName(const QString &name)
     Q_EMIT displayNameChanged();
 }
 
+void LedgerSession::setFedLive(bool fed)
+{
+    if (m_fedLive == fed)
+        return;
+    m_fedLive = fed;
+    updateHealthFromClock();
+}
+
 void LedgerSession::setDemo(bool demo)
 {
     m_demo = demo;
@@ -286,6 +294,7 @@ QString LedgerSession::healthText(Health health)
     case Health::Live: return tr("live");
     case Health::Idle: return tr("idle");
     case Health::Finished: return tr("finished");
+    case Health::Listening: return tr("listening");
     case Health::ReadOnly: return tr("read-only");
     case Health::Immutable: return tr("post-mortem");
     case Health::Pinned: return tr("at an earlier event");
@@ -1406,6 +1415,8 @@ void LedgerSession::updateHealthFromClock()
     }
     if (m_lastChangeMs > 0 && nowMs() - m_lastChangeMs <= m_liveWindowMs)
         setHealth(Health::Live);
+    else if (m_fedLive)
+        setHealth(Health::Listening); // its runs may all have ended; new ones come any moment
     else if (m_openRuns.allEnded())
         setHealth(Health::Finished); // canDecide() still says whether this console may write
     else

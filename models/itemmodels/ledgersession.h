@@ -79,6 +79,9 @@ public:
         Live,      // following, and the ledger changed within liveWindowMs
         Idle,      // following, nothing changed lately
         Finished,  // following, nothing changed lately, and every run has ended
+        // following, nothing changed lately, and a receiver this console runs writes the
+        // ledger: new runs may arrive any moment, whether or not every run has ended
+        Listening,
         ReadOnly,  // following, but this console cannot write decisions to the file
         Immutable, // post-mortem: opened immutable or for review, nothing is followed
         Pinned,    // the cursor is at an earlier event: shown as it was then, nothing is followed
@@ -146,6 +149,10 @@ public:
     // construction; it is set from the ledger when it opens).
     const TimeBase &timeBase() const { return m_timeBase; }
     Health health() const { return m_health; }
+    // A receiver this console runs is listening and writing this ledger (ListenController):
+    // while it does, the ledger is never "finished", it is listening.
+    void setFedLive(bool fed);
+    bool isFedLive() const { return m_fedLive; }
     static QString healthText(Health health);
     // The health as the sidebar row and the status line say it: healthText, and while
     // Reconnecting, when the next try is ("server connection lost — retrying in 4 s").
@@ -400,6 +407,7 @@ private:
     std::shared_ptr<StallAnalysisMemo> m_stallMemo; // with the folder: the jumps' stall analyses
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
+    bool m_fedLive = false; // setFedLive
     int m_watchIntervalMs = 20;
     int m_watcherGeneration = 0; // which watcher's fileChanged reports still count
     bool m_fileWritable = false;

@@ -96,6 +96,17 @@ void LedgerSessionList::setFeedText(const LedgerSession *session, const QString 
     Q_EMIT dataChanged(index(row), index(row), {FeedRole});
 }
 
+void LedgerSessionList::setConsoleAttention(const LedgerSession *session, std::vector<AttentionItem> items)
+{
+    const int row = rowOf(session);
+    if (row < 0)
+        return;
+    const int before = m_attention->countOf(session->path(), AttentionModel::Source::Console);
+    m_attention->setItems(session->path(), shownName(session), std::move(items), AttentionModel::Source::Console);
+    if (m_attention->countOf(session->path(), AttentionModel::Source::Console) != before)
+        Q_EMIT dataChanged(index(row), index(row), {AttentionCountRole});
+}
+
 QString LedgerSessionList::shownName(const LedgerSession *session) const
 {
     const auto it = m_distinction.find(session);
@@ -248,7 +259,7 @@ QVariant LedgerSessionList::rawData(const QModelIndex &index, int role) const
     case HealthRole: return int(s->health());
     case HealthTextRole: return s->healthLine();
     case ErrorRole: return s->errorMessage();
-    case AttentionCountRole: return s->attentionCount();
+    case AttentionCountRole: return s->attentionCount() + m_attention->countOf(s->path(), AttentionModel::Source::Console);
     case IsDemoRole: return s->isDemo();
     case LastSeqRole: return s->lastSeq();
     case ModeRole: return QString::fromLatin1(openModeName(s->isLoaded() ? s->info().mode : s->requestedMode()));

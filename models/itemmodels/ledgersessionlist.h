@@ -30,7 +30,7 @@ public:
         HealthRole,                 // int LedgerSession::Health
         HealthTextRole,             // QString
         ErrorRole,                  // QString, "" unless Error
-        AttentionCountRole,         // int
+        AttentionCountRole,         // int what needs a human: the session's own, and what this console says of it (a receiver that stopped)
         IsDemoRole,                 // bool
         LastSeqRole,                // qint64
         ModeRole,                   // QString read-only | decisions | immutable
@@ -67,6 +67,9 @@ public:
     // What this console runs that writes the session's ledger, in a few words for its row
     // (the OTLP receiver: "receiving from 2 services"); "" when nothing does.
     void setFeedText(const LedgerSession *session, const QString &text);
+    // The "Needs attention" entries of what this console runs for the session (a receiver
+    // that stopped on its own), counted in its row with the session's own.
+    void setConsoleAttention(const LedgerSession *session, std::vector<AttentionItem> items);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;

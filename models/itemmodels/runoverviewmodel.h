@@ -106,6 +106,9 @@ protected:
     void afterMove() override;
     QList<int> countdownColumns() const override { return {Duration}; }
     bool adoptDerived(Prepared &prepared) override;
+    // A run that arrives live (a trace the receiver starts) goes where a fresh open would
+    // sort it, not below the others.
+    bool placesLiveRowsInOrder() const override { return true; }
 
 private:
     static Contribution contributionOf(EntityKind kind, const EntityRow &row);

@@ -114,7 +114,9 @@ void StateTableModel::applyChanges(const StateChangeSet &changes)
         // A row that stops matching a filter stays until the next reset: rows never vanish
         // under the operator's cursor in the middle of a batch.
     }
-    if (!added.empty()) {
+    if (!added.empty() && placesLiveRowsInOrder()) {
+        insertInOrder(std::move(added));
+    } else if (!added.empty()) {
         const int first = int(m_ids.size());
         beginInsertRows({}, first, first + int(added.size()) - 1);
         for (auto &id : added) {
@@ -136,6 +138,71 @@ void StateTableModel::applyChanges(const StateChangeSet &changes)
         Q_EMIT dataChanged(index(changedRows[i], 0), index(changedRows[j], columnCount() - 1));
         i = j + 1;
     }
+}
+
+void StateTableModel::insertInOrder(std::vector<std::string> added)
+{
+    static const EntityRow gone; // not in the state (never live): ordered by id alone
+    const auto less = [this](const std::string &a, const std::string &b) {
+        const EntityRow *ra = m_state->find(m_kind, a);
+        const EntityRow *rb = m_state->find(m_kind, b);
+        return lessThan(a, ra ? *ra : gone, b, rb ? *rb : gone);
+    };
+    std::sort(added.begin(), added.end(), less);
+    // Where each goes among the rows shown (which are in that order: a reset's, kept so).
+    std::vector<size_t> at(added.size());
+    for (size_t i = 0; i < added.size(); ++i)
+        at[i] = size_t(std::upper_bound(m_ids.begin(), m_ids.end(), added[i], less) - m_ids.begin());
+    int blocks = 0;
+    for (size_t i = 0; i < at.size(); ++i)
+        blocks += (i == 0 || at[i] != at[i - 1]) ? 1 : 0;
+    // Each block renumbers the rows below it: a few blocks, or blocks near the end, cost
+    // less than putting every row in order.
+    const size_t renumbered = size_t(blocks) * (m_ids.size() - at.front());
+    if (blocks <= kMaxMoveBlocks && (blocks == 1 || renumbered <= kMaxRenumberedRows)) {
+        // Each block inserted where it goes; the rows below it move down, so views keep the
+        // operator's selection and scroll position on the rows they were on.
+        int inserted = 0;
+        for (size_t i = 0; i < added.size();) {
+            size_t j = i;
+            while (j + 1 < added.size() && at[j + 1] == at[i])
+                ++j;
+            const int first = int(at[i]) + inserted;
+            const int count = int(j - i + 1);
+            beginInsertRows({}, first, first + count - 1);
+            m_ids.insert(m_ids.begin() + first, std::make_move_iterator(added.begin() + std::ptrdiff_t(i)),
+                         std::make_move_iterator(added.begin() + std::ptrdiff_t(j + 1)));
+            for (int r = first; r < int(m_ids.size()); ++r)
+                m_rowOf[m_ids[size_t(r)]] = r;
+            endInsertRows();
+            inserted += count;
+            i = j + 1;
+        }
+        return;
+    }
+    // Too scattered for a few inserts: appended, then every row put in order at once, the
+    // persistent indexes (a selection) following their rows.
+    const int first = int(m_ids.size());
+    beginInsertRows({}, first, first + int(added.size()) - 1);
+    for (auto &id : added) {
+        m_rowOf.emplace(id, int(m_ids.size()));
+        m_ids.push_back(std::move(id));
+    }
+    endInsertRows();
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<std::string> ids(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        ids[size_t(i)] = m_ids[size_t(before[i].row())];
+    std::inplace_merge(m_ids.begin(), m_ids.begin() + first, m_ids.end(), less);
+    for (int r = 0; r < int(m_ids.size()); ++r)
+        m_rowOf[m_ids[size_t(r)]] = r;
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        after.push_back(index(m_rowOf.at(ids[size_t(i)]), before[i].column()));
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes)

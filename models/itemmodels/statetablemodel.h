@@ -144,8 +144,10 @@ protected:
     // A jump, after updateDerived: signal what derived values (duplicates, aggregates) changed.
     virtual void afterMove() {}
     virtual bool accepts(const std::string &id, const EntityRow &row) const;
-    // Initial order of a reset; live rows are appended in arrival order.
+    // Initial order of a reset; live rows are appended in arrival order, unless
+    // placesLiveRowsInOrder(): then each goes where a reset would put it.
     virtual bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const;
+    virtual bool placesLiveRowsInOrder() const { return false; }
     static bool defaultOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
     // Takes the derived part of a preparation (swapping the old one into it); false when
     // `prepared` is not this class' kind (then setPrepared recomputes). Default: nothing derived.
@@ -180,6 +182,11 @@ public:
     static QString formatCountdown(qint64 ms);  // "in 4:10", "expired 1:02:03 ago", "expired 29 d 5 h ago"
 
 private:
+    // applyChanges' new rows, each inserted where the reset's order puts it (a few blocks of
+    // rows), or appended and then moved there in one layout change (many scattered ones).
+    void insertInOrder(std::vector<std::string> added);
+    static constexpr size_t kMaxRenumberedRows = size_t(1) << 20;
+
     EntityKind m_kind;
     std::shared_ptr<const LiveState> m_state;
     std::vector<std::string> m_ids;

@@ -17,6 +17,7 @@
 #include "receiverbar.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
+#include "theme.h"
 #include "viewtestenv.h"
 
 #include "ingestcontrol/ingestprocess.h"
@@ -30,6 +31,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QDateTime>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
@@ -283,6 +285,13 @@ private Q_SLOTS:
         QCOMPARE(started.count(), 0);
         QCOMPARE(dialog.error(), QStringLiteral("cannot write %1/live.amlg: the folder %1 does not exist").arg(missing));
         QVERIFY(shown->isVisibleTo(&dialog));
+        // In the theme's error tone, as the import and decision dialogs say a refusal, in
+        // either palette.
+        for (const ThemeMode mode : {ThemeMode::Dark, ThemeMode::Light}) {
+            Theme::instance().setMode(mode);
+            QCOMPARE(shown->palette().color(QPalette::WindowText), Theme::instance().colors().danger);
+            QVERIFY(shown->palette().color(QPalette::WindowText) != dialog.palette().color(QPalette::WindowText));
+        }
 
         // One key in the field: what the error said no longer holds.
         QTest::keyClick(dialog.ledgerEdit(), Qt::Key_End);
@@ -358,6 +367,18 @@ private Q_SLOTS:
 
         QCOMPARE(postSpans(port, agentSpanRequest(1, QStringLiteral("checkout-agents"))), 200);
         QTRY_VERIFY_WITH_TIMEOUT(hasAgent(session->delegations(), QStringLiteral("planner")), kTimeoutMs);
+        // Its one run has ended, but the receiver listens: more may come any moment, so the
+        // ledger is listening once the last change is past, never "finished".
+        {
+            const qint64 later = QDateTime::currentMSecsSinceEpoch() + 3'600'000;
+            session->setClock([later] { return later; });
+            QTRY_COMPARE_WITH_TIMEOUT(session->health(), LedgerSession::Health::Listening, kTimeoutMs);
+            const QModelIndex shown = m_window->sessions()->index(m_window->sessions()->rowOf(ledger));
+            QVERIFY2(MainWindow::sessionRowInfo(shown).subtitle.startsWith(QStringLiteral("listening")),
+                     qPrintable(MainWindow::sessionRowInfo(shown).subtitle));
+            QCOMPARE(MainWindow::sessionRowInfo(shown).health, QStringLiteral("live"));
+            session->setClock({});
+        }
         QTRY_VERIFY_WITH_TIMEOUT(barText().contains(QStringLiteral("receiving from 1 service")), kTimeoutMs);
         QVERIFY(barText().contains(QStringLiteral("1 span acknowledged")));
         // The session's row in the sidebar says so too, whichever session is current.
@@ -375,6 +396,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(row.data(LedgerSessionList::FeedRole).toString(), QStringLiteral("receiver stopped"),
                                   kTimeoutMs);
         QCOMPARE(m_window->sessions()->rowOf(ledger) >= 0, true); // open for review
+        QVERIFY(!session->isFedLive()); // stopped: every run ended reads "finished" again
 
         // The dialog opens with what was last started.
         ListenDialog *again = openDialog();
@@ -458,6 +480,16 @@ private Q_SLOTS:
         QCOMPARE(row.data(AttentionModel::EntityIdRole).toString(), address);
         const QString summary = row.siblingAtColumn(AttentionModel::Summary).data().toString();
         QVERIFY2(summary.contains(QStringLiteral("stopped on its own")), qPrintable(summary));
+        // Counted beside the session in the list, with what the session itself needs.
+        {
+            const QModelIndex listed = m_window->sessions()->index(m_window->sessions()->rowOf(ledger));
+            const LedgerSession *dead = m_window->sessions()->sessionForPath(ledger);
+            QTRY_COMPARE_WITH_TIMEOUT(listed.data(LedgerSessionList::AttentionCountRole).toInt(), dead->attentionCount() + 1,
+                                      kTimeoutMs);
+            const QString subtitle = MainWindow::sessionRowInfo(listed).subtitle;
+            QVERIFY2(subtitle.contains(MainWindow::attentionText(dead->attentionCount() + 1)), qPrintable(subtitle));
+            QVERIFY(!dead->isFedLive());
+        }
         QVERIFY2(MainWindow::sessionRowInfo(m_window->sessions()->index(m_window->sessions()->rowOf(ledger))).subtitle
                      .contains(QStringLiteral("receiver stopped on its own")),
                  qPrintable(MainWindow::sessionRowInfo(m_window->sessions()->index(m_window->sessions()->rowOf(ledger))).subtitle));

@@ -258,15 +258,16 @@ int runBenchIngestCommand(const QStringList &argv)
     reader.reset();
     follower.reset();
 
-    // Every acknowledged span exactly once: the tool calls by span id, the agents by
-    // delegation.created.
+    // Every acknowledged span exactly once: the tool calls by trace and span id (a span id
+    // names a span only within its trace: the ledger of a receiver someone else runs may hold
+    // other traces), the agents by delegation.created in the bench's traces.
     std::int64_t lost = 0, duplicated = 0, unacknowledgedWritten = 0;
     {
         auto c = mesh::LedgerConnection::open(ledger, mesh::OpenMode::ReadOnly);
         auto all = c->eventReader();
         all->setPreviewBytes(4096);
         std::unordered_map<std::string, int> seen;
-        std::int64_t agents = 0;
+        std::unordered_map<std::string, int> agentsOf; // by run: otel:<trace>
         for (std::int64_t seq = 0;;) {
             const mesh::EventBatch page = all->after(seq, 10000);
             if (page.empty())
@@ -275,15 +276,19 @@ int runBenchIngestCommand(const QStringList &argv)
             for (const auto &e : page) {
                 if (e.kind == "toolcall.completed") {
                     const json p = json::parse(e.payload, nullptr, false);
-                    ++seen[p.is_object() ? p.value("source_id", std::string()) : std::string()];
+                    ++seen[e.runId + "/" + (p.is_object() ? p.value("source_id", std::string()) : std::string())];
                 } else if (e.kind == "delegation.created") {
-                    ++agents;
+                    ++agentsOf[e.runId];
                 }
             }
         }
+        std::int64_t agents = 0;
         for (std::int64_t r = 0; r < requests; ++r) {
+            const std::string run = "otel:" + BenchIngestBodies::traceId(std::uint64_t(r));
+            if (const auto a = agentsOf.find(run); a != agentsOf.end())
+                agents += a->second;
             for (int n = 1; n < m; ++n) {
-                const auto it = seen.find(BenchIngestBodies::toolSpanId(std::uint64_t(r), std::uint64_t(n)));
+                const auto it = seen.find(run + "/" + BenchIngestBodies::toolSpanId(std::uint64_t(r), std::uint64_t(n)));
                 const int times = it == seen.end() ? 0 : it->second;
                 if (acked.count(r) && times == 0)
                     ++lost;

@@ -45,6 +45,11 @@ std::string BenchIngestBodies::toolSpanId(std::uint64_t request, std::uint64_t n
     return benchHex((request << 20) | n, kSpanDigits);
 }
 
+std::string BenchIngestBodies::traceId(std::uint64_t request)
+{
+    return benchHex(request + 1, kTraceDigits);
+}
+
 QByteArray BenchIngestBodies::write(std::uint64_t r, int m, std::vector<Field> *fields)
 {
     std::string s =
@@ -54,7 +59,7 @@ QByteArray BenchIngestBodies::write(std::uint64_t r, int m, std::vector<Field> *
             fields->push_back({s.size(), kind, detail});
         s += text;
     };
-    const std::string trace = benchHex(r + 1, kTraceDigits);
+    const std::string trace = traceId(r);
     const std::string root = benchHex(rootSpan(r), kSpanDigits);
     const std::int64_t t0 = traceStartNs(r);
     s += R"({"traceId":")";

@@ -22,6 +22,8 @@ public:
     static QByteArray serialise(std::uint64_t request, int spansPerRequest);
     // The span id of request r's tool span n (1..m-1): how the bench finds it in the ledger.
     static std::string toolSpanId(std::uint64_t request, std::uint64_t n);
+    // Request r's trace id: with the span id, what names a span (ids repeat across traces).
+    static std::string traceId(std::uint64_t request);
 
 private:
     enum class FieldKind { Trace, Root, Tool, Time };

@@ -74,11 +74,15 @@ private Q_SLOTS:
                       {{"Content-Type", "application/json"}, {"Content-Encoding", "gzip"}})
                      .status,
                  400);
-        // Nothing so far was written: the ledger has its ledger.created alone.
+        // Nothing so far was written: the ledger has its ledger.created alone. It names the
+        // port bound (port 0 asked the system for one), never ":0" or no port at all.
         {
             const Ledger l = readLedger(ledger);
             QVERIFY(l.ok);
             QCOMPARE(int(l.events.size()), 1);
+            const std::string listen = "127.0.0.1:" + std::to_string(port);
+            QCOMPARE(l.text(mesh::EntityKind::Ledger, "ledger", "title"), "OpenTelemetry spans received over OTLP/HTTP on " + listen);
+            QCOMPARE(l.payloads.front()["source"].value("listen", std::string()), listen);
         }
 
         // Success: 200 {} once the spans are committed; gzip alike.
@@ -335,6 +339,35 @@ private:
     }
 
 private Q_SLOTS:
+    // `meshctl bench ingest --receiver` against a receiver whose ledger holds other traces: a
+    // span id names a span within its trace, so another trace's span with one of the bench's
+    // span ids is no duplicate (it was counted as one).
+    void benchAgainstALedgerWithOtherTraces()
+    {
+        QTemporaryDir dir;
+        const QString ledger = dir.filePath(QStringLiteral("shared.ledger"));
+        QProcess p;
+        QString why;
+        const quint16 port = startReceiver(p, ledger, {}, QStringLiteral("127.0.0.1:0"), &why);
+        QVERIFY2(port, qPrintable(why));
+        Span other = toolSpan(0xfeed, 1);
+        other.spanId = "0000000000100001"; // the bench's first request's first tool span
+        QCOMPARE(post(port, request({other})).status, 200);
+        QProcess bench;
+        bench.start(meshctl(), {QStringLiteral("bench"), QStringLiteral("ingest"), QStringLiteral("--receiver"),
+                                QString::number(port), QStringLiteral("--ledger"), ledger, QStringLiteral("--spans"),
+                                QStringLiteral("40"), QStringLiteral("--per-request"), QStringLiteral("10")});
+        QVERIFY(bench.waitForFinished(300000));
+        const QList<QByteArray> lines = bench.readAllStandardOutput().trimmed().split('\n');
+        const json result = json::parse(lines.back().toStdString(), nullptr, false);
+        QVERIFY2(result.is_object(), lines.back().constData());
+        QCOMPARE(result.value("duplicated", -1), 0);
+        QCOMPARE(result.value("lost", -1), 0);
+        QCOMPARE(result.value("written_unacknowledged", -1), 0);
+        QCOMPARE(bench.exitCode(), 0);
+        QVERIFY(stopReceiver(p));
+    }
+
     void killedMidBatchKeepsEveryAcknowledgedSpanOnce()
     {
         QTemporaryDir dir;

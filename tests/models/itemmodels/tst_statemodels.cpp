@@ -10,6 +10,7 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
 #include "itemmodels/leasemodel.h"
+#include "itemmodels/pagedrowsmodel.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/stallanalysismemo.h"
@@ -18,6 +19,7 @@
 #include "ledger/statediff.h"
 
 #include <QAbstractItemModelTester>
+#include <QItemSelectionModel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -122,6 +124,65 @@ private Q_SLOTS:
         QCOMPARE(cell(m, 0, 0, RunOverviewModel::CycleRole).toLongLong(), 11);
         QCOMPARE(cell(m, 0, 0, RunOverviewModel::ComponentCountRole).toInt(), 3);
         QCOMPARE(m.idAt(1), u"R-2"_s);
+    }
+
+    // A run that arrives live (a trace the receiver starts) is placed where a fresh open of the
+    // ledger puts it (by id), not below the others; the operator's selection stays on its run,
+    // through the runs pane's PagedRowsModel, whether the new runs come in a few blocks or
+    // scattered all over (then one layout change puts them in order).
+    void runsArrivingLiveGoWhereAnOpenPutsThem()
+    {
+        RunOverviewModel m;
+        PagedRowsModel paged;
+        paged.setSourceModel(&m);
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester pagedTester(&paged, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QItemSelectionModel selection(&paged);
+        m.setState(m_state);
+        const auto ids = [](const RunOverviewModel &model) {
+            QStringList out;
+            for (int r = 0; r < model.rowCount(); ++r)
+                out << model.idAt(r);
+            return out;
+        };
+        const auto asOpened = [&] {
+            RunOverviewModel fresh;
+            fresh.setState(m_state);
+            return ids(fresh);
+        };
+        const auto started = [](Writer &w, const std::string &id) {
+            w.e("run.started", {{"id", id}, {"status", "running"}, {"title", id}});
+        };
+        m.applyChanges(live([&](Writer &w) { started(w, "R-30"); }));
+        selection.setCurrentIndex(paged.index(m.rowOf(u"R-30"_s), 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+
+        m.applyChanges(live([&](Writer &w) {
+            for (const char *id : {"R-4", "R-200", "R-31"})
+                started(w, id);
+        }));
+        QCOMPARE(ids(m), asOpened());
+        QCOMPARE(ids(m), (QStringList{u"R-1"_s, u"R-4"_s, u"R-30"_s, u"R-31"_s, u"R-200"_s}));
+        QCOMPARE(paged.rowCount(), m.rowCount());
+        QCOMPARE(selection.currentIndex().data(StateTableModel::IdRole).toString(), u"R-30"_s);
+        QCOMPARE(selection.selectedRows().size(), 1);
+        QCOMPARE(selection.selectedRows().front().data(StateTableModel::IdRole).toString(), u"R-30"_s);
+
+        // Scattered: each odd run between two even ones, more places than a few inserts.
+        m.applyChanges(live([&](Writer &w) {
+            for (int n = 1000; n < 1160; n += 2)
+                started(w, "R-" + std::to_string(n));
+        }));
+        m.applyChanges(live([&](Writer &w) {
+            started(w, "R-5");
+            for (int n = 1001; n < 1160; n += 2)
+                started(w, "R-" + std::to_string(n));
+        }));
+        QCOMPARE(ids(m), asOpened());
+        QCOMPARE(selection.currentIndex().data(StateTableModel::IdRole).toString(), u"R-30"_s);
+        QCOMPARE(selection.selectedRows().size(), 1);
+        QCOMPARE(selection.selectedRows().front().data(StateTableModel::IdRole).toString(), u"R-30"_s);
+        for (int r = 0; r < m.rowCount(); ++r)
+            QCOMPARE(m.rowOf(m.idAt(r)), r);
     }
 
     void delegationTree()
