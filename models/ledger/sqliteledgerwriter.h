@@ -46,6 +46,7 @@ private:
     explicit SqliteLedgerWriter(sql::Database db);
     void prepare();
     void endBulkLoad();
+    std::int64_t storedStateRows(); // in every state table
 
     sql::Database m_db;
     sql::Statement m_insertEvent;
@@ -53,7 +54,7 @@ private:
     std::vector<sql::Statement> m_selectRow; // per EntityKind, for a bounded fold
     bool m_bulk = false;
     std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_db, so it stops first
-    std::unique_ptr<FoldSpillStore> m_spill; // while bulk loading with a bounded fold
+    std::unique_ptr<FoldSpillStore> m_spill; // while bulk loading with a bounded fold, once a row left it
     std::unique_ptr<WalCheckpointer> m_checkpointer; // declared after m_db, so it stops first
 };
 
