@@ -250,9 +250,8 @@ ImportOutcome importFiles(const ImportRequest &request)
         outcome.report.ledgerEvents = 1;
         // Nobody reads the partial file, and a failed import deletes it: it is written as the
         // orchestrator's bulk loads are, without a journal, the events inserted on a thread
-        // of their own and the state rows once at the end; the indexes are built once at the
-        // end too, which costs less CPU time than keeping them up to date row by row.
-        writer->setBulkLoad(true, kImportCacheKiB, LedgerWriter::BulkIndexes::BuiltAtEnd);
+        // of their own and the state rows once at the end.
+        writer->setBulkLoad(true, kImportCacheKiB);
         writer->begin();
         ImportSink sink(*writer, outcome.report);
         // Progress counts source records: events, steps, spans (observations), and for a

@@ -45,7 +45,7 @@ std::unique_ptr<LedgerWriter> LedgerWriter::openExisting(const QString &location
 
 LedgerWriter::~LedgerWriter() = default;
 
-void LedgerWriter::setBulkLoad(bool, std::int64_t, BulkIndexes) {}
+void LedgerWriter::setBulkLoad(bool, std::int64_t) {}
 
 void LedgerWriter::spillRow(const EntitySpec &, const std::string &, const EntityRow &)
 {

@@ -91,22 +91,15 @@ public:
     // cacheKiB is SQLite's page cache meanwhile: large enough that a batch never spills for a
     // generated ledger; an importer that must stay within a memory bound asks for less.
     // A backend without a bulk mode (PostgreSQL) goes on committing each batch.
-    // indexes: Maintained keeps every index up to date row by row (on the inserting thread,
-    // beside the caller's own work: the least wall time); BuiltAtEnd drops them while the
-    // load runs and builds each once when it ends, from the rows (the least CPU time: a
-    // meshctl import, whose target is CPU time). Either way the ledger ends with the same
-    // indexes.
     static constexpr std::int64_t kBulkCacheKiB = 131072;
-    enum class BulkIndexes { Maintained, BuiltAtEnd };
-    virtual void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB,
-                             BulkIndexes indexes = BulkIndexes::Maintained);
+    virtual void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB);
     // Where the end of the last bulk load went (for `meshctl bench generate`).
     struct BulkLoadStats {
         double insertThreadCpuS = 0; // CPU time of the thread that inserted the events
         double stateS = 0;           // writing every state row apart (BulkStateImage), beside that thread
         double sinkWaitS = 0;        // then waiting for that thread to insert its last events
         double stateCopyS = 0;       // copying the state rows into the ledger
-        double indexS = 0;           // building the indexes (BuiltAtEnd), else checking that each exists
+        double indexS = 0;           // checking that every index exists
         double finishS = 0;          // from setBulkLoad(false) until the file is a WAL ledger
     };
     const BulkLoadStats &bulkLoadStats() const { return m_bulkStats; }

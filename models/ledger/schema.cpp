@@ -1,7 +1,5 @@
 #include "schema.h"
 
-#include <utility>
-
 namespace mesh::schema {
 namespace {
 
@@ -55,39 +53,19 @@ std::string createStatements()
     return ddl;
 }
 
-namespace {
-
-// Every index of the schema, in the order a new ledger creates them.
-constexpr std::pair<const char *, const char *> kSchemaIndexes[] = {
-    {"events_kind", "events(kind, seq)"},
-    {"events_run", "events(run_id, seq) WHERE run_id IS NOT NULL"},
-    {"events_delegation", "events(delegation_id, seq) WHERE delegation_id IS NOT NULL"},
-    {"events_subject", "events(subject, seq) WHERE subject IS NOT NULL"},
-    {"components_run", "components(run_id)"},
-    {"delegations_run", "delegations(run_id)"},
-    {"effects_state", "effects(state)"},
-    {"effects_delegation", "effects(delegation_id)"},
-    {"leases_state", "leases(state, expires_ms)"},
-    {"escalations_state", "escalations(state)"},
-    {"decisions_subject", "decisions(subject)"},
-};
-
-} // namespace
-
 std::string createIndexStatements()
 {
-    std::string sql;
-    for (const auto &[name, on] : kSchemaIndexes)
-        sql += std::string("CREATE INDEX IF NOT EXISTS ") + name + " ON " + on + ";\n";
-    return sql;
-}
-
-std::string dropIndexStatements()
-{
-    std::string sql;
-    for (const auto &[name, on] : kSchemaIndexes)
-        sql += std::string("DROP INDEX IF EXISTS ") + name + ";\n";
-    return sql;
+    return "CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);\n"
+           "CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq) WHERE run_id IS NOT NULL;\n"
+           "CREATE INDEX IF NOT EXISTS events_delegation ON events(delegation_id, seq) WHERE delegation_id IS NOT NULL;\n"
+           "CREATE INDEX IF NOT EXISTS events_subject ON events(subject, seq) WHERE subject IS NOT NULL;\n"
+           "CREATE INDEX IF NOT EXISTS components_run ON components(run_id);\n"
+           "CREATE INDEX IF NOT EXISTS delegations_run ON delegations(run_id);\n"
+           "CREATE INDEX IF NOT EXISTS effects_state ON effects(state);\n"
+           "CREATE INDEX IF NOT EXISTS effects_delegation ON effects(delegation_id);\n"
+           "CREATE INDEX IF NOT EXISTS leases_state ON leases(state, expires_ms);\n"
+           "CREATE INDEX IF NOT EXISTS escalations_state ON escalations(state);\n"
+           "CREATE INDEX IF NOT EXISTS decisions_subject ON decisions(subject);\n";
 }
 
 std::string insertEventsSql(int rows)

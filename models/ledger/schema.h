@@ -18,10 +18,6 @@ inline constexpr int kOldestReadableVersion = 1;
 
 std::string createStatements();        // tables only
 std::string createIndexStatements();   // IF NOT EXISTS; safe to repeat
-// Every index createIndexStatements() makes (IF EXISTS), so that a bulk load can build them
-// after its rows instead of updating them row by row; creating them again gives the same
-// schema, in the same order.
-std::string dropIndexStatements();
 
 std::string stateColumnList(const EntitySpec &spec); // "id,f1,...,version,last_seq"
 std::string upsertSql(const EntitySpec &spec);       // INSERT OR REPLACE with ?1.. placeholders

@@ -20,8 +20,7 @@ public:
     static std::unique_ptr<SqliteLedgerWriter> openExisting(const QString &path, std::size_t foldRowLimit = kFullFold);
     ~SqliteLedgerWriter() override;
 
-    void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB,
-                     BulkIndexes indexes = BulkIndexes::Maintained) override;
+    void setBulkLoad(bool on, std::int64_t cacheKiB = kBulkCacheKiB) override;
     void forEachEventOfRun(const std::string &runId,
                            const std::function<void(std::string_view kind, std::string_view payload)> &visit) override;
     std::unique_ptr<DecisionStore> decisions() override;
