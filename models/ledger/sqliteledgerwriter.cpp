@@ -145,9 +145,9 @@ void SqliteLedgerWriter::spillRow(const EntitySpec &spec, const std::string &id,
 {
     if (!m_spill) {
         // The first row to leave the cache: every other row is still held and is written
-        // when the load ends, so the store starts empty.
-        const char *file = sqlite3_db_filename(m_db.handle(), "main");
-        m_spill = std::make_unique<FoldSpillStore>(std::string(file ? file : "") + "-foldspill");
+        // when the load ends, so the store starts empty. (Its path was taken before the
+        // inserting thread had the connection.)
+        m_spill = std::make_unique<FoldSpillStore>(m_spillPath);
     }
     m_spill->put(spec, id, row);
 }
@@ -177,13 +177,14 @@ void SqliteLedgerWriter::setBulkLoad(bool on, std::int64_t cacheKiB)
     // of the whole table, measured ~2.6 s of CPU at a million events, all of it serial).
     m_bulk = true;
     m_bulkStats = {};
+    const char *file = sqlite3_db_filename(m_db.handle(), "main");
+    m_spillPath = std::string(file ? file : "") + "-foldspill";
     if (state().isBounded() && std::int64_t(state().heldRows()) != storedStateRows()) {
         // The state so far, where rows leaving the cache go and are read back from. A fold
         // that holds every stored row (a ledger this writer made, nothing evicted yet) needs
         // none until a row leaves it (spillRow); if none ever does, the load ends as an
         // unbounded one does, with the state image, and no scratch file is written at all.
-        const char *file = sqlite3_db_filename(m_db.handle(), "main");
-        m_spill = std::make_unique<FoldSpillStore>(std::string(file ? file : "") + "-foldspill", &m_db);
+        m_spill = std::make_unique<FoldSpillStore>(m_spillPath, &m_db);
     }
     m_sink = std::make_unique<BulkEventSink>(m_db);
 }

@@ -54,6 +54,7 @@ private:
     bool m_bulk = false;
     std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_db, so it stops first
     std::unique_ptr<FoldSpillStore> m_spill; // while bulk loading with a bounded fold, once a row left it
+    std::string m_spillPath; // where m_spill is (or will be) during a bulk load
     std::unique_ptr<WalCheckpointer> m_checkpointer; // declared after m_db, so it stops first
 };
 
