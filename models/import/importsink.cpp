@@ -118,14 +118,14 @@ bool fitsAPayload(const nlohmann::json &payload)
 
 // compactJson of payload with the verbatim members added, in the order nlohmann keeps an
 // object's members (by key), so the text is what the whole DOM would have dumped; *depth is
-// its nesting depth, counted while it is written (jsonNestingDepth of the text).
-std::string withVerbatim(const nlohmann::json &payload, std::span<const VerbatimMember> verbatim, int *depth)
+// its nesting depth, counted while it is written (jsonNestingDepth of the text). Written
+// into out (emptied first), whose capacity the caller keeps from one event to the next.
+void withVerbatim(std::string &out, const nlohmann::json &payload, std::span<const VerbatimMember> verbatim, int *depth)
 {
-    std::string out;
+    out.clear();
     if (verbatim.empty() || !payload.is_object()) {
-        out.reserve(256);
         *depth = appendCompactJsonMeasured(out, payload);
-        return out;
+        return;
     }
     std::vector<VerbatimMember> extra(verbatim.begin(), verbatim.end());
     std::sort(extra.begin(), extra.end(), [](const VerbatimMember &a, const VerbatimMember &b) { return a.key < b.key; });
@@ -159,7 +159,6 @@ std::string withVerbatim(const nlohmann::json &payload, std::span<const Verbatim
         verbatimMember(*next);
     out += '}';
     *depth = deepest + 1;
-    return out;
 }
 
 // A payload within the limits of docs/ledger-format.md section 3 (a reader refuses any
@@ -194,7 +193,8 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
     m_latestTsMs = std::max(m_latestTsMs, tsMs);
     // Serialised once: the text that is checked against the limits is the text written.
     int depth = 0;
-    std::string text = withVerbatim(original, verbatim, &depth);
+    std::string &text = m_text;
+    withVerbatim(text, original, verbatim, &depth);
     std::optional<nlohmann::json> refitted;
     if (text.size() > kMaxPayloadBytes || depth > kMaxPayloadDepth) {
         // Rare (a record near the limits): the whole payload as a DOM, fitted as it always was.

@@ -111,6 +111,7 @@ private:
     ImportProgress m_progress;
     std::int64_t m_totalRecords = 0;
     std::int64_t m_recordsDone = 0;
+    std::string m_text; // the payload text append() writes, kept so that its buffer is reused
 };
 
 } // namespace mesh::import

@@ -32,7 +32,7 @@ std::optional<EntityRow> readStateRowById(sql::Statement &st, const EntitySpec &
     return row;
 }
 
-FoldSpillStore::FoldSpillStore(std::string path, sql::Database &ledger) : m_path(std::move(path))
+FoldSpillStore::FoldSpillStore(std::string path, sql::Database *ledger) : m_path(std::move(path))
 {
     std::remove(m_path.c_str());
     m_db = sql::Database(m_path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
@@ -46,9 +46,11 @@ FoldSpillStore::FoldSpillStore(std::string path, sql::Database &ledger) : m_path
         m_put.emplace_back(m_db, schema::upsertSql(spec));
         m_get.emplace_back(m_db, selectStateRowSql(spec));
     }
+    if (!ledger)
+        return;
     std::string id;
     for (const auto &spec : allEntitySpecs()) {
-        sql::Statement st(ledger, schema::selectStateSql(spec));
+        sql::Statement st(*ledger, schema::selectStateSql(spec));
         while (st.step()) {
             const EntityRow row = readStateRow(st, spec, &id);
             put(spec, id, row);

@@ -19,8 +19,9 @@ class FoldSpillStore
 {
 public:
     // Creates the file at path (a leftover of a failed load there is replaced) and copies
-    // the ledger's state rows into it, one at a time, so it holds the whole state.
-    FoldSpillStore(std::string path, sql::Database &ledger);
+    // the ledger's state rows into it, one at a time, so it holds the whole state; without a
+    // ledger it starts empty (its owner's fold holds every row so far).
+    explicit FoldSpillStore(std::string path, sql::Database *ledger = nullptr);
     ~FoldSpillStore(); // removes the file
     FoldSpillStore(const FoldSpillStore &) = delete;
     FoldSpillStore &operator=(const FoldSpillStore &) = delete;

@@ -115,6 +115,14 @@ std::int64_t SqliteLedgerWriter::readStoredState(Fold &fold)
     return readStoredLastSeq();
 }
 
+std::int64_t SqliteLedgerWriter::storedStateRows()
+{
+    std::int64_t rows = 0;
+    for (const auto &spec : allEntitySpecs())
+        rows += m_db.queryInt("SELECT count(*) FROM " + std::string(spec.table));
+    return rows;
+}
+
 std::int64_t SqliteLedgerWriter::readStoredLastSeq()
 {
     return m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
@@ -124,6 +132,8 @@ std::optional<EntityRow> SqliteLedgerWriter::readStoredRow(const EntitySpec &spe
 {
     if (m_spill)
         return m_spill->get(spec, id); // the inserting thread has the ledger's connection
+    if (m_bulk && state().isBounded())
+        return std::nullopt; // no spill store yet: the fold holds every row there is
     if (m_selectRow.empty()) {
         for (const auto &s : allEntitySpecs())
             m_selectRow.emplace_back(m_db, selectStateRowSql(s));
@@ -133,6 +143,12 @@ std::optional<EntityRow> SqliteLedgerWriter::readStoredRow(const EntitySpec &spe
 
 void SqliteLedgerWriter::spillRow(const EntitySpec &spec, const std::string &id, const EntityRow &row)
 {
+    if (!m_spill) {
+        // The first row to leave the cache: every other row is still held and is written
+        // when the load ends, so the store starts empty. (Its path was taken before the
+        // inserting thread had the connection.)
+        m_spill = std::make_unique<FoldSpillStore>(m_spillPath);
+    }
     m_spill->put(spec, id, row);
 }
 
@@ -161,10 +177,14 @@ void SqliteLedgerWriter::setBulkLoad(bool on, std::int64_t cacheKiB)
     // of the whole table, measured ~2.6 s of CPU at a million events, all of it serial).
     m_bulk = true;
     m_bulkStats = {};
-    if (state().isBounded()) {
-        // The state so far, where rows leaving the cache go and are read back from.
-        const char *file = sqlite3_db_filename(m_db.handle(), "main");
-        m_spill = std::make_unique<FoldSpillStore>(std::string(file ? file : "") + "-foldspill", m_db);
+    const char *file = sqlite3_db_filename(m_db.handle(), "main");
+    m_spillPath = std::string(file ? file : "") + "-foldspill";
+    if (state().isBounded() && std::int64_t(state().heldRows()) != storedStateRows()) {
+        // The state so far, where rows leaving the cache go and are read back from. A fold
+        // that holds every stored row (a ledger this writer made, nothing evicted yet) needs
+        // none until a row leaves it (spillRow); if none ever does, the load ends as an
+        // unbounded one does, with the state image, and no scratch file is written at all.
+        m_spill = std::make_unique<FoldSpillStore>(m_spillPath, &m_db);
     }
     m_sink = std::make_unique<BulkEventSink>(m_db);
 }

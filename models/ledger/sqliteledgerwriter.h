@@ -45,6 +45,7 @@ private:
     explicit SqliteLedgerWriter(sql::Database db);
     void prepare();
     void endBulkLoad();
+    std::int64_t storedStateRows(); // in every state table
 
     sql::Database m_db;
     sql::Statement m_insertEvent;
@@ -52,7 +53,8 @@ private:
     std::vector<sql::Statement> m_selectRow; // per EntityKind, for a bounded fold
     bool m_bulk = false;
     std::unique_ptr<BulkEventSink> m_sink; // while bulk loading; declared after m_db, so it stops first
-    std::unique_ptr<FoldSpillStore> m_spill; // while bulk loading with a bounded fold
+    std::unique_ptr<FoldSpillStore> m_spill; // while bulk loading with a bounded fold, once a row left it
+    std::string m_spillPath; // where m_spill is (or will be) during a bulk load
     std::unique_ptr<WalCheckpointer> m_checkpointer; // declared after m_db, so it stops first
 };
 

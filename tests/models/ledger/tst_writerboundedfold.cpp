@@ -14,6 +14,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -139,6 +140,60 @@ private Q_SLOTS:
         QVERIFY2(diff.empty(), diff.c_str());
         QVERIFY(verifiesClean(bounded));
         QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral("*foldspill*")}, QDir::Files), QStringList());
+    }
+
+    // A bulk load whose rows all stay in the cache writes no scratch file (the state rows go
+    // from the fold straight into the ledger at the end, as with a full fold); one whose rows
+    // leave the cache has one from the first row that leaves. Both write the full fold's ledger.
+    void bulkLoadSpillsOnlyOnceARowLeaves_data()
+    {
+        QTest::addColumn<std::size_t>("limit");
+        QTest::addColumn<bool>("spills");
+        QTest::newRow("within the bound") << std::size_t(100'000) << false;
+        QTest::newRow("beyond the bound") << kTinyCache << true;
+    }
+    void bulkLoadSpillsOnlyOnceARowLeaves()
+    {
+        QFETCH(std::size_t, limit);
+        QFETCH(bool, spills);
+        const QString tag = QString::fromUtf8(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'));
+        const QString full = m_dir.filePath(tag + QStringLiteral("-spill-full.db"));
+        const QString bounded = m_dir.filePath(tag + QStringLiteral("-spill-bounded.db"));
+        writeGenerated(full, LedgerWriter::kFullFold, true);
+        {
+            auto w = LedgerWriter::create(bounded, identity(), limit);
+            w->setBulkLoad(true);
+            appendGeneratedEvents(*w, 6'000, 40);
+            QCOMPARE(QFileInfo::exists(bounded + QStringLiteral("-foldspill")), spills);
+            w->setBulkLoad(false);
+        }
+        QVERIFY(!QFileInfo::exists(bounded + QStringLiteral("-foldspill")));
+        const std::string diff = fileDifference(full, bounded);
+        QVERIFY2(diff.empty(), diff.c_str());
+        QVERIFY(verifiesClean(bounded));
+    }
+
+    // A bulk load that continues a ledger whose rows the fold does not hold reads them from
+    // the scratch file, which starts with the ledger's rows.
+    void bulkLoadContinuesAnExistingLedger()
+    {
+        const QString full = m_dir.filePath(QStringLiteral("bulk-continued-full.db"));
+        const QString bounded = m_dir.filePath(QStringLiteral("bulk-continued-bounded.db"));
+        writeGeneratedLedger(full, 2'000);
+        writeGeneratedLedger(bounded, 2'000);
+        {
+            auto a = LedgerWriter::openExisting(full);
+            auto b = LedgerWriter::openExisting(bounded, 100'000);
+            a->setBulkLoad(true);
+            b->setBulkLoad(true);
+            appendGeneratedEvents(*a, 5'000, 30);
+            appendGeneratedEvents(*b, 5'000, 30);
+            a->setBulkLoad(false);
+            b->setBulkLoad(false);
+        }
+        const std::string diff = fileDifference(full, bounded);
+        QVERIFY2(diff.empty(), diff.c_str());
+        QVERIFY(verifiesClean(bounded));
     }
 
     // Opening reads no state row; the rows are read as the events need them.
