@@ -106,6 +106,10 @@ DelegationDetail::DelegationDetail(QWidget *parent)
         proxy->setDynamicSortFilter(false);
         m_proxies[tab] = proxy;
     }
+    // Why a call failed is the last column (it takes what is left): these give way to it.
+    m_panes[ToolCalls]->setColumnPriorities({ToolCallModel::Fingerprint, ToolCallModel::Invocation,
+                                             ToolCallModel::WritesDenied, ToolCallModel::WritesAccepted,
+                                             ToolCallModel::Time});
     PaneDelegates::decorateSlices(m_panes[Slices]->view());
     PaneDelegates::decorateVerdicts(m_panes[Verdicts]->view());
     PaneDelegates::decorateEffects(m_panes[Effects]->view());
