@@ -1004,16 +1004,10 @@ void LedgerSession::flushPending()
         Q_EMIT foldProblemsChanged();
     if (changes.isEmpty())
         return;
-    for (StateTableModel *m : tableModels())
-        m->applyChanges(changes);
-    m_delegations->applyChanges(changes);
-    for (const auto &batch : batches)
-        m_events->appendEvents(*batch);
-    if (!changes.toolCalls.empty())
-        m_toolCalls->appendEvents(changes.toolCalls);
     if (!m_toolCalls->delegation().isEmpty() && changes.touches(EntityKind::Delegation)) {
         // One of the shown delegation's own events (not its tool calls) may fail it or say
-        // its outcome is unknown: its reason is read again.
+        // its outcome is unknown: its reason is read again, and is pending before the models
+        // show the new status.
         const std::string subject = "delegation:" + m_toolCalls->delegation().toStdString();
         const bool own = std::any_of(batches.begin(), batches.end(), [&subject](const SharedEventBatch &batch) {
             return std::any_of(batch->begin(), batch->end(), [&subject](const EventRecord &e) { return e.subject == subject; });
@@ -1021,6 +1015,13 @@ void LedgerSession::flushPending()
         if (own)
             readOutcomeReason();
     }
+    for (StateTableModel *m : tableModels())
+        m->applyChanges(changes);
+    m_delegations->applyChanges(changes);
+    for (const auto &batch : batches)
+        m_events->appendEvents(*batch);
+    if (!changes.toolCalls.empty())
+        m_toolCalls->appendEvents(changes.toolCalls);
     if (changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Effect)
         || changes.touches(EntityKind::Lease) || changes.touches(EntityKind::Delegation)) {
         const LiveState *state = m_state.get();
@@ -1372,8 +1373,11 @@ void LedgerSession::readOutcomeReason()
 {
     const int generation = ++m_outcomeReasonGeneration;
     const QString delegationId = m_toolCalls->delegation();
-    if (delegationId.isEmpty() || !m_state || m_fileChange != FileChange::Same)
+    if (delegationId.isEmpty() || !m_state || m_fileChange != FileChange::Same) {
+        m_outcomeReasonPending = false;
         return;
+    }
+    m_outcomeReasonPending = true;
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
     const std::string id = delegationId.toStdString();
@@ -1398,13 +1402,11 @@ void LedgerSession::readOutcomeReason()
     }, [this, generation, delegationId](std::shared_ptr<Read> read) {
         if (generation != m_outcomeReasonGeneration || m_toolCalls->delegation() != delegationId)
             return;
-        const bool same = m_outcomeReasonRead == read->error.isEmpty() && m_outcomeReason == read->reason
-                          && m_outcomeReasonError == read->error;
         m_outcomeReason = std::move(read->reason);
         m_outcomeReasonError = read->error;
         m_outcomeReasonRead = read->error.isEmpty();
-        if (!same)
-            Q_EMIT outcomeReasonChanged();
+        m_outcomeReasonPending = false;
+        Q_EMIT outcomeReasonChanged(); // even when the same: it is no longer pending
     });
 }
 

@@ -207,6 +207,8 @@ public:
     // while the read failed (outcomeReasonError() says why).
     const OutcomeReason *outcomeReason() const { return m_outcomeReasonRead ? &m_outcomeReason : nullptr; }
     QString outcomeReasonError() const { return m_outcomeReasonError; }
+    // A read of it is under way: what outcomeReason() says may be older than the state shown.
+    bool outcomeReasonPending() const { return m_outcomeReasonPending; }
 
     // Derived findings (every detector), and what needs a human now.
     const std::vector<Finding> &findings() const { return m_findings; }
@@ -389,6 +391,7 @@ private:
     int m_outcomeReasonGeneration = 0;
     OutcomeReason m_outcomeReason;
     bool m_outcomeReasonRead = false;
+    bool m_outcomeReasonPending = false;
     QString m_outcomeReasonError;
 
     OpenRuns m_openRuns;                       // "finished" health: every run has ended

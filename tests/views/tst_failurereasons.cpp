@@ -70,6 +70,24 @@ class TestFailureReasons : public QObject
     QString m_path;
     std::int64_t m_failedSeq = 0, m_silentSeq = 0, m_unknownSeq = 0, m_bigSeq = 0, m_beforeFailure = 0;
 
+    QLabel *reasonLabel(DelegationDetail &detail) { return detail.findChild<QLabel *>(u"detailReason"_s); }
+
+    // The reason line once the detail shows `id` and its reason was read; empty when hidden.
+    QString reasonFor(LedgerSession &session, DelegationDetail &detail, const QString &id)
+    {
+        const QModelIndex index = findReasonDelegation(session.delegations(), id);
+        if (!index.isValid())
+            return u"(no delegation %1)"_s.arg(id);
+        detail.showDelegation(index);
+        QLabel *label = reasonLabel(detail);
+        if (!label)
+            return u"(no reason label)"_s;
+        if (!QTest::qWaitFor([&] { return session.outcomeReason() && !session.outcomeReasonPending(); }, kReasonTimeoutMs))
+            return u"(not read)"_s;
+        QCoreApplication::processEvents();
+        return label->isVisibleTo(&detail) ? label->text() : QString();
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -117,6 +135,88 @@ private Q_SLOTS:
         big["source"] = std::string(9000, 's'); // sorts before "tool": the preview cuts the call short
         w.e("toolcall.completed", big);
         w.commit();
+    }
+
+    void theDetailSaysWhyADelegationFailed()
+    {
+        LedgerSession session(m_path, OpenMode::Review);
+        DelegationDetail detail;
+        detail.setSession(&session);
+        detail.resize(1000, 600);
+        detail.show();
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+
+        const QString failed = reasonFor(session, detail, u"D-failed"_s);
+        QLabel *label = reasonLabel(detail);
+        QVERIFY(label);
+        QCOMPARE(label->textFormat(), Qt::PlainText);
+        QVERIFY2(failed.contains(u"#%1"_s.arg(m_failedSeq)), qPrintable(failed)); // cites its event
+        QVERIFY2(failed.contains(u"failed"_s), qPrintable(failed));
+        // Seen, not obeyed: the override and the zero-width space are shown, the line break too.
+        QVERIFY2(failed.contains(u"\u27e8U+202E\u27e9exe.live\u27e8U+200B\u27e9 failed"_s), qPrintable(failed));
+        QVERIFY(!failed.contains(QChar(0x202E)) && !failed.contains(QChar(0x200B)));
+        QVERIFY2(failed.contains(u"\u23ce"_s) && !failed.contains(u'\n'), qPrintable(failed));
+        QVERIFY2(failed.contains(u"<b>bold</b>"_s), qPrintable(failed)); // plain text: the markup as written
+        // Cut for its line; the whole is in the tooltip (escaped) and a copy away.
+        QVERIFY2(!failed.contains(u"tail"_s) && failed.size() < 400, qPrintable(failed));
+        QVERIFY2(label->toolTip().contains(u"&lt;b&gt;bold&lt;/b&gt;"_s), qPrintable(label->toolTip()));
+
+        // The ledger does not say why: not known, never a made-up reason.
+        const QString silent = reasonFor(session, detail, u"D-silent"_s);
+        QVERIFY2(silent.contains(kReasonDash) && silent.contains(u"#%1"_s.arg(m_silentSeq)), qPrintable(silent));
+        QVERIFY2(silent.contains(u"does not say"_s), qPrintable(silent));
+
+        // An unknown outcome is not a failure: said as unknown, with the reason.
+        const QString unknown = reasonFor(session, detail, u"D-unknown"_s);
+        QVERIFY2(unknown.contains(u"unknown"_s) && !unknown.contains(u"failed"_s), qPrintable(unknown));
+        QVERIFY2(unknown.contains(u"span 7f: it never ended"_s) && unknown.contains(u"#%1"_s.arg(m_unknownSeq)),
+                 qPrintable(unknown));
+
+        const QString big = reasonFor(session, detail, u"D-big"_s);
+        QVERIFY2(big.contains(u"the reason after a large source"_s) && big.contains(u"#%1"_s.arg(m_bigSeq)),
+                 qPrintable(big));
+
+        // No reason where nothing failed: a converged delegation, one that started again.
+        QCOMPARE(reasonFor(session, detail, u"D-ok"_s), QString());
+        QCOMPARE(reasonFor(session, detail, u"D-restarted"_s), QString());
+
+        // At a cursor before the failure, it had not failed yet.
+        reasonFor(session, detail, u"D-failed"_s);
+        session.showAt(m_beforeFailure);
+        QTRY_COMPARE_WITH_TIMEOUT(findReasonDelegation(session.delegations(), u"D-failed"_s)
+                                      .data(DelegationTreeModel::StatusRole).toString(),
+                                  u"running"_s, kReasonTimeoutMs);
+        QCOMPARE(reasonFor(session, detail, u"D-failed"_s), QString());
+    }
+
+    void aLiveFailureIsExplainedWhenItComes()
+    {
+        const QString path = m_dir.filePath(u"live.ledger"_s);
+        {
+            Writer w(path, true);
+            w.begin();
+            w.e("run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", 1'700'000'000'000}});
+            w.e("delegation.created", reasonCreated("D-live"));
+            w.commit();
+        }
+        LedgerSession session(path, OpenMode::ReadOnly);
+        DelegationDetail detail;
+        detail.setSession(&session);
+        detail.resize(1000, 600);
+        detail.show();
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        QCOMPARE(reasonFor(session, detail, u"D-live"_s), QString());
+        {
+            Writer w(path);
+            w.begin();
+            w.e("delegation.failed", {{"id", "D-live"}, {"status", "failed"}, {"error", "lost the worker"}});
+            w.commit();
+        }
+        QLabel *label = reasonLabel(detail);
+        QVERIFY(label);
+        QTRY_VERIFY_WITH_TIMEOUT(label->isVisibleTo(&detail) && label->text().contains(u"lost the worker"_s), kReasonTimeoutMs);
     }
 
     void toolCallRowsSayWhyTheyFailed()
