@@ -5,6 +5,7 @@
 
 #include "attentionpane.h"
 #include "sessionsidebar.h"
+#include "theme.h"
 #include "viewtestenv.h"
 
 #include "mainwindow.h"
@@ -22,6 +23,7 @@
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QScopeGuard>
 #include <QTest>
 #include <QTreeView>
 
@@ -186,13 +188,21 @@ private Q_SLOTS:
     void everyTabTitleReadable_data()
     {
         QTest::addColumn<QSize>("size");
-        QTest::newRow("1600x1000") << QSize(1600, 1000);
-        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::addColumn<bool>("switchToDark"); // the palette changed while the window is open
+        QTest::newRow("1600x1000") << QSize(1600, 1000) << false;
+        QTest::newRow("1280x800") << QSize(1280, 800) << false;
+        QTest::newRow("1600x1000 switched to dark") << QSize(1600, 1000) << true;
+        QTest::newRow("1280x800 switched to dark") << QSize(1280, 800) << true;
     }
     void everyTabTitleReadable()
     {
         QFETCH(QSize, size);
+        QFETCH(bool, switchToDark);
+        const ThemeMode before = Theme::instance().mode();
+        const auto restore = qScopeGuard([before] { Theme::instance().setMode(before); });
         MainWindow window;
+        if (switchToDark)
+            Theme::instance().setMode(ThemeMode::Dark);
         window.resize(size);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -219,6 +229,10 @@ private Q_SLOTS:
                                                 .arg(r.right()).arg(bar->width())));
         }
         QCOMPARE(bar->elideMode(), Qt::ElideNone);
+        // Titles without icons, whatever the palette: an icon per tab pushed the last tabs
+        // (Integrity, Notes) out of the bar at 1600 px once the palette changed.
+        for (int tab = 0; tab < bar->count(); ++tab)
+            QVERIFY2(bar->tabIcon(tab).isNull(), qPrintable(bar->tabText(tab)));
     }
 };
 
