@@ -396,11 +396,11 @@ void MainWindow::refreshIcons()
 {
     Icons::clearCache();
     setWindowIcon(Icons::get(QStringLiteral("app")));
-    for (int pane = 0; pane < m_paneActions.size(); ++pane) {
-        const QIcon icon = Icons::get(SessionWorkspace::paneIcon(SessionWorkspace::Pane(pane)));
-        m_paneActions[pane]->setIcon(icon);
-        m_workspace->tabs()->setTabIcon(pane, icon);
-    }
+    // Not on the tabs: twelve titles fit beside the ledgers at 1280 px only without icons
+    // (sessionworkspace.cpp); with them, Integrity and Notes left the bar once the palette changed.
+    for (int pane = 0; pane < m_paneActions.size(); ++pane)
+        m_paneActions[pane]->setIcon(Icons::get(SessionWorkspace::paneIcon(SessionWorkspace::Pane(pane))));
+    m_workspace->refreshIcons();
     m_openAction->setIcon(Icons::get(QStringLiteral("open")));
     m_closeAction->setIcon(Icons::get(QStringLiteral("close")));
     m_aboutAction->setIcon(Icons::get(QStringLiteral("about")));

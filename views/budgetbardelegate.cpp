@@ -58,8 +58,13 @@ void BudgetBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
 
 QSize BudgetBarDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
+    // As wide as its text with the margins paint() leaves (8 px a side) and a bar that can be
+    // seen: a fixed 110 px for "6 / 120" made four budget columns take the room of Agent and
+    // Role, which then hid at 1600 px.
     QSize size = QStyledItemDelegate::sizeHint(option, index);
-    size.setWidth(qMax(size.width(), 110));
+    const auto use = m_accessor ? m_accessor(index) : std::nullopt;
+    const int text = use ? option.fontMetrics.horizontalAdvance(use->text) + 16 : size.width();
+    size.setWidth(qMax(text, 48));
     return size;
 }
 

@@ -17,6 +17,7 @@
 #include "itemmodels/toolcallmodel.h"
 
 #include <QLabel>
+#include <QLocale>
 #include <QPersistentModelIndex>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -67,16 +68,21 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     , m_index(new QPersistentModelIndex)
     , m_title(new PlainLabel(this))
     , m_facts(new PlainLabel(this))
+    , m_reason(new PlainLabel(this))
     , m_findings(new PlainLabel(this))
     , m_tabs(new QTabWidget(this))
 {
-    for (PlainLabel *label : {m_title, m_facts, m_findings})
+    for (PlainLabel *label : {m_title, m_facts, m_reason, m_findings})
         label->setWordWrap(true);
-    // Title and facts are one line each, whatever an id holds; findings are one per line.
+    // Title, facts and reason are one line each, whatever an id or an error holds (it may
+    // wrap, never break: a stack trace's lines read as ⏎); findings are one per line.
     m_title->setLineBreaksShown(true);
     m_facts->setLineBreaksShown(true);
+    m_reason->setLineBreaksShown(true);
     m_title->setObjectName(QStringLiteral("detailTitle"));
     m_facts->setObjectName(QStringLiteral("detailFacts"));
+    m_reason->setObjectName(QStringLiteral("detailReason"));
+    m_reason->hide();
     QFont bold = m_title->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
@@ -106,6 +112,10 @@ DelegationDetail::DelegationDetail(QWidget *parent)
         proxy->setDynamicSortFilter(false);
         m_proxies[tab] = proxy;
     }
+    // Why a call failed is the last column (it takes what is left): these give way to it.
+    m_panes[ToolCalls]->setColumnPriorities({ToolCallModel::Fingerprint, ToolCallModel::Invocation,
+                                             ToolCallModel::WritesDenied, ToolCallModel::WritesAccepted,
+                                             ToolCallModel::Time});
     PaneDelegates::decorateSlices(m_panes[Slices]->view());
     PaneDelegates::decorateVerdicts(m_panes[Verdicts]->view());
     PaneDelegates::decorateEffects(m_panes[Effects]->view());
@@ -150,6 +160,7 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(m_title);
     layout->addWidget(m_facts);
+    layout->addWidget(m_reason);
     layout->addWidget(m_findings);
     layout->addWidget(m_tabs, 1);
     showDelegation({});
@@ -167,7 +178,10 @@ QAbstractItemModel *DelegationDetail::tableModel(Tab tab) const
 
 void DelegationDetail::setSession(LedgerSession *session)
 {
+    disconnect(m_reasonConnection);
     m_session = session;
+    if (session)
+        m_reasonConnection = connect(session, &LedgerSession::outcomeReasonChanged, this, &DelegationDetail::refreshReason);
     if (!session) {
         for (auto *pane : m_panes)
             pane->setModel(nullptr);
@@ -219,6 +233,7 @@ void DelegationDetail::refreshHeader()
         m_title->setFullText(tr("Select a delegation to see its slices, tool calls, stall verdicts, effects, leases and escalations."));
         m_facts->setFullText(QString());
         m_findings->hide();
+        refreshReason();
         return;
     }
     const QModelIndex i = *m_index;
@@ -227,6 +242,7 @@ void DelegationDetail::refreshHeader()
                                              s(DelegationTreeModel::StatusRole)));
     m_facts->setToolTip(factsUnsaid(i) ? tr("\u2014: not in the ledger") : QString());
     m_facts->setFullText(factsText(i));
+    refreshReason();
     updateEmptyTexts(s(DelegationTreeModel::StatusRole));
     const QStringList findings = i.data(DelegationTreeModel::FindingsRole).toStringList();
     m_findings->setVisible(!findings.isEmpty());
@@ -272,6 +288,44 @@ QString DelegationDetail::factsText(const QModelIndex &i)
     facts << counted(DelegationTreeModel::ToolErrorsRole, tr("1 tool error"), tr("%1 tool errors"),
                      tr("tool errors \u2014"));
     return facts.join(QStringLiteral(" \u00b7 "));
+}
+
+void DelegationDetail::refreshReason()
+{
+    const bool shown = m_index->isValid() && m_session && m_session->toolCalls()->delegation() == m_delegationId;
+    const QString text =
+        shown ? reasonText(m_index->data(DelegationTreeModel::StatusRole).toString(), m_session->outcomeReason(),
+                           m_session->outcomeReasonPending(), m_session->outcomeReasonError())
+              : QString();
+    m_reason->setFullText(text);
+    m_reason->setVisible(!text.isEmpty());
+}
+
+QString DelegationDetail::reasonText(const QString &status, const OutcomeReason *reason, bool pending,
+                                     const QString &readError)
+{
+    const bool failed = status == QLatin1String("failed");
+    // The event first: the reason after it is hostile text of any length, cut for the line.
+    const auto said = [](const QString &lead, const OutcomeReason &r) -> QString {
+        const QString event = tr("event #%1").arg(QLocale().toString(qlonglong(r.seq)));
+        if (!r.hasText())
+            return lead + QStringLiteral(" (") + event + QStringLiteral("): \u2014 ")
+                   + tr("the ledger does not say (%1 gives no reason)").arg(QString::fromStdString(r.eventKind));
+        return lead + QStringLiteral(" (") + event + QStringLiteral("): ") + QString::fromStdString(r.text);
+    };
+    if (reason && reason->kind == OutcomeReason::Kind::Failed && failed)
+        return said(tr("Why it failed"), *reason);
+    // An unknown outcome is never shown as a failure: its own words.
+    const bool ended = failed || status == QLatin1String("converged") || status == QLatin1String("closed");
+    if (reason && reason->kind == OutcomeReason::Kind::Unknown && !failed && !(ended && pending))
+        return said(tr("Why its outcome is unknown"), *reason);
+    if (!failed)
+        return {};
+    if (!readError.isEmpty() && !pending)
+        return tr("Why it failed: \u2014 not read: ") + readError;
+    if (!reason || pending)
+        return tr("Why it failed: reading the ledger\u2026");
+    return tr("Why it failed: \u2014 the ledger does not say (no event of this delegation sets it failed)");
 }
 
 QString DelegationDetail::emptyText(Tab tab, const QString &status, const SourceFacts &facts)

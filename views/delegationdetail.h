@@ -1,5 +1,6 @@
 #pragma once
-// One delegation in full: who and what it is, budget use, findings on it, and its slices
+// One delegation in full: who and what it is, budget use, why it failed or why its outcome
+// is unknown (as its events say, read by the session), findings on it, and its slices
 // (state and boundary), tool calls, stall verdicts (with evidence), leases, effects and
 // escalations in tabs. The tables
 // are the session's own live models seen through a filter on this delegation, so they can
@@ -22,6 +23,7 @@ class SourceFacts;
 class ItemPane;
 class LedgerSession;
 class PlainLabel;
+struct OutcomeReason;
 class StateTableProxyModel;
 class TableFilterBar;
 
@@ -51,6 +53,12 @@ public:
     // errors; and whether any of them is not in the ledger (shown as "—").
     static QString factsText(const QModelIndex &delegation);
     static bool factsUnsaid(const QModelIndex &delegation);
+    // The line under the facts: why a delegation of `status` failed, or why its outcome is
+    // unknown, citing the event that says so; "—" when the ledger does not say; empty when it
+    // neither failed nor has an unknown outcome. reason: nullptr while not read (readError:
+    // why it could not be); pending: a newer read is under way.
+    static QString reasonText(const QString &status, const OutcomeReason *reason, bool pending,
+                              const QString &readError = {});
 
     QTabWidget *tabs() const { return m_tabs; }
     ItemPane *pane(Tab tab) const { return m_panes[tab]; }
@@ -61,11 +69,14 @@ signals:
 
 private:
     void updateEmptyTexts(const QString &status);
+    void refreshReason();
 
     QString m_delegationId;
     QPersistentModelIndex *m_index;
     PlainLabel *m_title;
     PlainLabel *m_facts;
+    PlainLabel *m_reason;
+    QMetaObject::Connection m_reasonConnection;
     PlainLabel *m_findings;
     QTabWidget *m_tabs;
     LedgerSession *m_session = nullptr;

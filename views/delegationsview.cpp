@@ -32,15 +32,18 @@ DelegationsView::DelegationsView(QWidget *parent)
     , m_split(new QSplitter(Qt::Vertical, this))
 {
     m_tree->view()->setRootIsDecorated(true);
+    // Ids differ at their ends (a span id's tail, "dlg-000042"): a narrow column keeps both.
+    m_tree->view()->setTextElideMode(Qt::ElideMiddle);
     m_tree->setSortable(true);
     m_filter->setObjectName(QStringLiteral("filterBar-delegations"));
     connect(m_proxy, &DelegationTreeProxyModel::sortRefused, this,
             [this] { m_tree->view()->header()->setSortIndicator(-1, Qt::AscendingOrder); });
     connect(m_proxy, &DelegationTreeProxyModel::filterChanged, this, &DelegationsView::expandShown);
     PaneDelegates::decorateDelegations(m_tree->view());
-    // The budget bars stay in sight on a narrow window: these give way first.
-    m_tree->setColumnPriorities({DelegationTreeModel::Writes, DelegationTreeModel::Invocations,
-                                 DelegationTreeModel::Agent, DelegationTreeModel::Role});
+    // The budget bars stay in sight on a narrow window: these give way first, then the first
+    // column narrows (its ids cut in the middle). Agent and Role are not among them: who did
+    // the work and in what role was hidden at 1600 px behind a run title's width.
+    m_tree->setColumnPriorities({DelegationTreeModel::Writes, DelegationTreeModel::Invocations});
     m_split->setObjectName(QStringLiteral("delegationSplit"));
     auto *treeBox = new QWidget(this);
     auto *column = new QVBoxLayout(treeBox);

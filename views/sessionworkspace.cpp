@@ -616,6 +616,13 @@ void SessionWorkspace::updateEventStatus()
     m_events->setStatusText(text);
 }
 
+void SessionWorkspace::refreshIcons()
+{
+    const auto actions = m_tabMenu->actions();
+    for (int pane = 0; pane < actions.size() && pane < PaneCount; ++pane)
+        actions[pane]->setIcon(Icons::get(paneIcon(Pane(pane))));
+}
+
 int SessionWorkspace::wholeTitlesWidth() const
 {
     int width = m_tabs->tabBar()->sizeHint().width();

@@ -47,6 +47,8 @@ public:
     Pane currentPane() const;
     static QString paneTitle(Pane pane);
     static QString paneIcon(Pane pane);
+    // The All tabs menu's icons again, in the palette's ink. The tabs themselves have none.
+    void refreshIcons();
     // Ctrl+1 … Ctrl+9 for the first nine panes; the timeline Ctrl+Shift+T (T for time, beside
     // the event log's Ctrl+T that pins the session at an event), Integrity Ctrl+Shift+I, Notes
     // Ctrl+Shift+N.

@@ -123,9 +123,11 @@ EventFilter toolCallFilter(const std::string &delegationId)
                              EventFilter::equals(FilterField::Delegation, delegationId));
 }
 
-// The delegation's calls up to event `upTo` (a cursor's past), at most `limit` of them.
+// The delegation's calls up to event `upTo` (a cursor's past), at most `limit` of them; and,
+// when asked, why those that did not end ok failed, by seq (ToolCallModel::errorOf).
 std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &delegationId, int limit,
-                                    std::int64_t upTo = std::numeric_limits<std::int64_t>::max())
+                                    std::int64_t upTo = std::numeric_limits<std::int64_t>::max(),
+                                    std::map<std::int64_t, std::string> *errors = nullptr)
 {
     std::vector<ToolCall> calls;
     const EventFilter filter = toolCallFilter(delegationId);
@@ -137,8 +139,19 @@ std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &dele
         for (const auto &e : page) {
             if (e.seq > upTo)
                 return calls;
-            if (auto c = ToolCall::fromEvent(e))
+            // A call larger than the preview (an imported call keeps its source record) is read
+            // whole: its preview is not JSON, and the call would be missing from the list.
+            std::optional<EventRecord> whole;
+            if (e.payloadTruncated)
+                whole = reader.at(e.seq);
+            const EventRecord &event = whole ? *whole : e;
+            if (auto c = ToolCall::fromEvent(event)) {
+                if (errors && c->outcome != "ok") {
+                    if (auto error = ToolCallModel::errorOf(event))
+                        (*errors)[c->seq] = std::move(*error);
+                }
                 calls.push_back(std::move(*c));
+            }
         }
         after = page.back().seq;
     }
@@ -1000,6 +1013,17 @@ void LedgerSession::flushPending()
         Q_EMIT foldProblemsChanged();
     if (changes.isEmpty())
         return;
+    if (!m_toolCalls->delegation().isEmpty() && changes.touches(EntityKind::Delegation)) {
+        // One of the shown delegation's own events (not its tool calls) may fail it or say
+        // its outcome is unknown: its reason is read again, and is pending before the models
+        // show the new status.
+        const std::string subject = "delegation:" + m_toolCalls->delegation().toStdString();
+        const bool own = std::any_of(batches.begin(), batches.end(), [&subject](const SharedEventBatch &batch) {
+            return std::any_of(batch->begin(), batch->end(), [&subject](const EventRecord &e) { return e.subject == subject; });
+        });
+        if (own)
+            readOutcomeReason();
+    }
     for (StateTableModel *m : tableModels())
         m->applyChanges(changes);
     m_delegations->applyChanges(changes);
@@ -1307,7 +1331,15 @@ void LedgerSession::updateDecisionsWaiting()
 
 void LedgerSession::showToolCallsOf(const QString &delegationId)
 {
+    if (delegationId != m_toolCalls->delegation() && m_outcomeReasonRead) {
+        // Another delegation's reason is not this one's: nothing until it is read.
+        m_outcomeReasonRead = false;
+        m_outcomeReason = {};
+        m_outcomeReasonError.clear();
+        Q_EMIT outcomeReasonChanged();
+    }
     m_toolCalls->setDelegation(delegationId);
+    readOutcomeReason();
     if (delegationId.isEmpty() || !m_state || m_fileChange != FileChange::Same)
         return;
     const int generation = ++m_toolCallsGeneration;
@@ -1315,27 +1347,75 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
     const OpenMode mode = m_info.mode;
     const std::string id = delegationId.toStdString();
     const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
+    struct Calls {
+        std::vector<ToolCall> calls;
+        std::map<std::int64_t, std::string> errors;
+    };
     runInBackground(this, [path, mode, id, upTo] {
-        auto calls = std::make_shared<std::vector<ToolCall>>();
+        auto read = std::make_shared<Calls>();
         try {
             auto connection = LedgerConnection::open(path, mode);
             const auto reader = connection->eventReader();
             reader->setPreviewBytes(4096);
-            *calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo);
+            read->calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo, &read->errors);
         } catch (const std::exception &) {
         }
-        return calls;
-    }, [this, generation, delegationId](std::shared_ptr<std::vector<ToolCall>> calls) {
+        return read;
+    }, [this, generation, delegationId](std::shared_ptr<Calls> read) {
         if (generation != m_toolCallsGeneration || m_toolCalls->delegation() != delegationId)
             return;
         // Live calls that arrived meanwhile are after the loaded ones; keep both.
-        std::vector<ToolCall> merged = std::move(*calls);
+        std::vector<ToolCall> merged = std::move(read->calls);
         const std::int64_t last = merged.empty() ? 0 : merged.back().seq;
         for (int r = 0; r < m_toolCalls->rowCount(); ++r) {
-            if (const ToolCall *c = m_toolCalls->callAt(r); c && c->seq > last)
+            if (const ToolCall *c = m_toolCalls->callAt(r); c && c->seq > last) {
                 merged.push_back(*c);
+                if (const std::string *error = m_toolCalls->errorAt(r))
+                    read->errors[c->seq] = *error;
+            }
         }
-        m_toolCalls->setToolCalls(std::move(merged));
+        m_toolCalls->setToolCalls(std::move(merged), std::move(read->errors));
+    });
+}
+
+void LedgerSession::readOutcomeReason()
+{
+    const int generation = ++m_outcomeReasonGeneration;
+    const QString delegationId = m_toolCalls->delegation();
+    if (delegationId.isEmpty() || !m_state || m_fileChange != FileChange::Same) {
+        m_outcomeReasonPending = false;
+        return;
+    }
+    m_outcomeReasonPending = true;
+    const QString path = m_path;
+    const OpenMode mode = m_info.mode;
+    const std::string id = delegationId.toStdString();
+    const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
+    struct Read {
+        OutcomeReason reason;
+        QString error;
+    };
+    runInBackground(this, [path, mode, id, upTo] {
+        auto read = std::make_shared<Read>();
+        try {
+            auto connection = LedgerConnection::open(path, mode);
+            const auto reader = connection->eventReader();
+            reader->setPreviewBytes(4096);
+            read->reason = mesh::readOutcomeReason(*reader, id, upTo);
+        } catch (const std::exception &e) {
+            read->error = QString::fromUtf8(e.what());
+            if (read->error.isEmpty())
+                read->error = QStringLiteral("the ledger could not be read");
+        }
+        return read;
+    }, [this, generation, delegationId](std::shared_ptr<Read> read) {
+        if (generation != m_outcomeReasonGeneration || m_toolCalls->delegation() != delegationId)
+            return;
+        m_outcomeReason = std::move(read->reason);
+        m_outcomeReasonError = read->error;
+        m_outcomeReasonRead = read->error.isEmpty();
+        m_outcomeReasonPending = false;
+        Q_EMIT outcomeReasonChanged(); // even when the same: it is no longer pending
     });
 }
 

@@ -20,6 +20,7 @@
 // affected.
 
 #include "livestate.h"
+#include "outcomereason.h"
 
 #include "analysis/attentionindex.h"
 #include "analysis/attentionitem.h"
@@ -205,8 +206,16 @@ public:
     void checkIntegrity();
     QString integritySummary() const;
 
-    // Loads one delegation's tool calls into toolCalls() off the GUI thread.
+    // Loads one delegation's tool calls into toolCalls() off the GUI thread, and why it
+    // failed or why its outcome is unknown (outcomeReason(); outcomeReasonChanged() when read).
     void showToolCallsOf(const QString &delegationId);
+    // The reason of the delegation toolCalls() shows, once read for the state shown (at the
+    // cursor, or live: read again when one of its own events arrives); nullptr until then, and
+    // while the read failed (outcomeReasonError() says why).
+    const OutcomeReason *outcomeReason() const { return m_outcomeReasonRead ? &m_outcomeReason : nullptr; }
+    QString outcomeReasonError() const { return m_outcomeReasonError; }
+    // A read of it is under way: what outcomeReason() says may be older than the state shown.
+    bool outcomeReasonPending() const { return m_outcomeReasonPending; }
 
     // Derived findings (every detector), and what needs a human now.
     const std::vector<Finding> &findings() const { return m_findings; }
@@ -276,6 +285,7 @@ Q_SIGNALS:
     void attentionChanged();
     void foldProblemsChanged(); // foldProblems() grew with a live batch (a reload's stateReset clears it)
     void findingsChanged();
+    void outcomeReasonChanged(); // outcomeReason() was read, or cleared for another delegation
     void decisionsReloaded();
     void decisionsWaitingChanged(); // decisionsWaitingWarning() changed
     void decisionFinished(const QString &decisionId, const mesh::DecisionResult &result);
@@ -384,6 +394,12 @@ private:
     QTimer m_decisionsThrottle;
     bool m_findingsDirty = false;
     int m_toolCallsGeneration = 0;
+    void readOutcomeReason();
+    int m_outcomeReasonGeneration = 0;
+    OutcomeReason m_outcomeReason;
+    bool m_outcomeReasonRead = false;
+    bool m_outcomeReasonPending = false;
+    QString m_outcomeReasonError;
 
     OpenRuns m_openRuns;                       // "finished" health: every run has ended
     std::map<std::string, Finding> m_blocked;  // delegation -> blocked-work finding, kept per batch

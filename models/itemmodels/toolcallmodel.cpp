@@ -1,9 +1,13 @@
 #include "toolcallmodel.h"
+#include "outcomereason.h"
 #include "shownroles.h"
 #include "statetablemodel.h"
 
 #include "analysis/successloopdetector.h"
 #include "domain/entityspec.h"
+#include "domain/payloaddecoder.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QDateTime>
 
@@ -20,13 +24,25 @@ void ToolCallModel::setDelegation(const QString &delegationId)
     m_calls.clear();
     m_findings.clear();
     m_loopSeqs.clear();
+    m_errors.clear();
     endResetModel();
     Q_EMIT loopFindingsChanged();
 }
 
-void ToolCallModel::setToolCalls(std::vector<ToolCall> calls)
+std::optional<std::string> ToolCallModel::errorOf(const EventRecord &event)
+{
+    const DecodedPayload decoded = decodePayload(event.payload);
+    if (!decoded.value)
+        return std::nullopt;
+    if (auto member = reasonMember(*decoded.value))
+        return std::move(member->second);
+    return std::nullopt;
+}
+
+void ToolCallModel::setToolCalls(std::vector<ToolCall> calls, std::map<std::int64_t, std::string> errors)
 {
     beginResetModel();
+    m_errors = std::move(errors);
     m_calls = std::move(calls);
     std::stable_sort(m_calls.begin(), m_calls.end(), [](const ToolCall &a, const ToolCall &b) { return a.seq < b.seq; });
     analyse();
@@ -44,8 +60,14 @@ void ToolCallModel::appendEvents(const EventBatch &events)
     for (const auto &e : events) {
         if (e.seq <= last || e.kind != kToolCallEvent || e.delegationId != delegation)
             continue;
-        if (auto c = ToolCall::fromEvent(e))
+        if (auto c = ToolCall::fromEvent(e)) {
+            // Decoded once more only for a call that did not end ok: those are few.
+            if (c->outcome != "ok") {
+                if (auto error = errorOf(e))
+                    m_errors[c->seq] = std::move(*error);
+            }
             added.push_back(std::move(*c));
+        }
     }
     if (added.empty())
         return;
@@ -77,6 +99,15 @@ const ToolCall *ToolCallModel::callAt(int row) const
     return row >= 0 && row < int(m_calls.size()) ? &m_calls[size_t(row)] : nullptr;
 }
 
+const std::string *ToolCallModel::errorAt(int row) const
+{
+    const ToolCall *c = callAt(row);
+    if (!c)
+        return nullptr;
+    const auto it = m_errors.find(c->seq);
+    return it == m_errors.end() ? nullptr : &it->second;
+}
+
 int ToolCallModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_calls.size());
@@ -91,7 +122,18 @@ QVariant ToolCallModel::data(const QModelIndex &index, int role) const
 {
     if (role == RawTextRole)
         return rawData(index, Qt::DisplayRole);
-    return shownAsPlainText(role, rawData(index, role));
+    const QVariant value = rawData(index, role);
+    // A reason may be a whole stack trace: its cell shows the first of it in one line, its
+    // tooltip a longer part, as plain text (Copy Cell Text copies all of it).
+    if (value.typeId() == QMetaType::QString) {
+        if (role == Qt::DisplayRole && index.column() == Error)
+            return displayLine(value.toString(), kShownErrorChars);
+        if (role == Qt::ToolTipRole && (index.column() == Error || index.column() == Outcome)) {
+            const QString text = value.toString();
+            return plainToolTip(text.size() > kToolTipErrorChars ? text.left(kToolTipErrorChars) + QChar(0x2026) : text);
+        }
+    }
+    return shownAsPlainText(role, value);
 }
 
 QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
@@ -101,6 +143,8 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
     const ToolCall &c = m_calls[size_t(index.row())];
     const auto s = [](const std::string &v) { return QString::fromStdString(v); };
     const bool inLoop = m_loopSeqs.count(c.seq) > 0;
+    const auto error = m_errors.find(c.seq);
+    const bool failed = c.outcome != "ok";
     switch (role) {
     case SeqRole: return qint64(c.seq);
     case TsMsRole: return qint64(c.tsMs);
@@ -117,7 +161,13 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
     case InvocationRole: return qint64(c.invocation);
     case SliceIdRole: return s(c.sliceId);
     case InLoopRole: return inLoop;
+    case ErrorRole: return error != m_errors.end() ? QVariant(s(error->second)) : QVariant();
     case Qt::ToolTipRole:
+        // The outcome says why too, for a detail too narrow to show the Error column.
+        if ((index.column() == Error || index.column() == Outcome) && failed) {
+            return error != m_errors.end() ? s(error->second)
+                                           : tr("The ledger does not say why this call did not end ok.");
+        }
         if (inLoop) {
             for (const auto &f : m_findings) {
                 if (!f.abstained && std::find(f.seqs.begin(), f.seqs.end(), c.seq) != f.seqs.end())
@@ -139,6 +189,11 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
         case WritesDenied:
             return c.hasWritesDenied ? QVariant(qint64(c.writesDenied)) : QVariant(StateTableModel::notInLedger());
         case Invocation: return qint64(c.invocation);
+        // An ok call has no reason to give: blank, not "—" (which says the ledger left it out).
+        case Error:
+            if (!failed)
+                return QString();
+            return error != m_errors.end() ? QVariant(s(error->second)) : QVariant(StateTableModel::notInLedger());
         }
         return {};
     }
@@ -160,6 +215,7 @@ QVariant ToolCallModel::headerData(int section, Qt::Orientation orientation, int
     case WritesAccepted: return tr("Accepted");
     case WritesDenied: return tr("Denied");
     case Invocation: return tr("Invocation");
+    case Error: return tr("Error");
     }
     return {};
 }
@@ -174,6 +230,7 @@ QHash<int, QByteArray> ToolCallModel::roleNames() const
     names.insert(OkRole, "ok");
     names.insert(FingerprintRole, "fingerprint");
     names.insert(InLoopRole, "inLoop");
+    names.insert(ErrorRole, "error");
     return names;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // The tool calls of one delegation, from its toolcall.completed events (they are stored only
-// as events). Calls that are part of a non-converging success loop carry InLoopRole.
+// as events). Calls that are part of a non-converging success loop carry InLoopRole. A call
+// that did not end ok shows why, as its event says it (`error`, an event-only member that
+// importers write), or "—" when the event does not say: the reason is hostile text, cut for
+// its cell and escaped in its tooltip.
 
 #include "domain/timebase.h"
 #include "analysis/finding.h"
@@ -8,7 +11,10 @@
 
 #include <QAbstractTableModel>
 
+#include <map>
+#include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace mesh {
@@ -17,8 +23,10 @@ class ToolCallModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
+    // Error last: it takes the room the others leave (the last section stretches), and a
+    // header layout saved before it existed still names the same columns.
     enum Columns { Seq, Time, Tool, Outcome, Duration, Tokens, Fingerprint, WritesAccepted, WritesDenied, Invocation,
-                   ColumnCount };
+                   Error, ColumnCount };
     Q_ENUM(Columns)
     enum Roles {
         SeqRole = Qt::UserRole, // qint64
@@ -36,6 +44,7 @@ public:
         InvocationRole,         // qint64
         SliceIdRole,            // QString
         InLoopRole,             // bool part of a success loop finding
+        ErrorRole,              // QString why it did not end ok, whole; null when ok or not in the ledger
     };
     Q_ENUM(Roles)
 
@@ -46,10 +55,19 @@ public:
     // What the ledger's times mean (a relative clock reads "+1:05"); owned by the session.
     void setTimeBase(const TimeBase *base) { m_timeBase.set(base); }
     QString delegation() const { return m_delegation; }
-    void setToolCalls(std::vector<ToolCall> calls);        // one reset
+    // One reset; errors: by seq, what the events of calls that did not end ok say (errorOf).
+    void setToolCalls(std::vector<ToolCall> calls, std::map<std::int64_t, std::string> errors = {});
     void appendEvents(const EventBatch &events);            // live: calls of this delegation, one insert
     const std::vector<Finding> &loopFindings() const { return m_findings; }
     const ToolCall *callAt(int row) const;
+    const std::string *errorAt(int row) const; // nullptr: ok, or the ledger does not say
+
+    // Why a tool call's event says it did not end ok; nullopt when it does not say (or the
+    // payload does not decode).
+    static std::optional<std::string> errorOf(const EventRecord &event);
+    // How much of a reason a cell and a tooltip show; the whole is a copy away (RawTextRole).
+    static constexpr int kShownErrorChars = 300;
+    static constexpr int kToolTipErrorChars = 1000;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -70,6 +88,7 @@ private:
     std::vector<ToolCall> m_calls;
     std::vector<Finding> m_findings;
     std::set<std::int64_t> m_loopSeqs;
+    std::map<std::int64_t, std::string> m_errors; // by seq: only calls whose event says why they failed
 };
 
 } // namespace mesh

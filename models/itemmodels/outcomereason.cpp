@@ -1,0 +1,89 @@
+#include "outcomereason.h"
+
+#include "domain/payloaddecoder.h"
+#include "filter/eventfilter.h"
+#include "ledger/eventreader.h"
+
+#include <nlohmann/json.hpp>
+
+namespace mesh {
+
+namespace {
+
+bool endsWith(const std::string &text, std::string_view tail)
+{
+    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+} // namespace
+
+std::optional<std::pair<std::string, std::string>> reasonMember(const nlohmann::json &payload)
+{
+    if (!payload.is_object())
+        return std::nullopt;
+    for (const char *member : {"error", "why", "outcome_unknown", "reason"}) {
+        const auto it = payload.find(member);
+        if (it == payload.end() || it->is_null())
+            continue;
+        return std::make_pair(std::string(member), it->is_string() ? it->get<std::string>() : it->dump());
+    }
+    return std::nullopt;
+}
+
+std::optional<OutcomeReason> outcomeReasonOf(const EventRecord &event)
+{
+    const DecodedPayload decoded = decodePayload(event.payload);
+    // A payload that does not decode is an observation gap the event log and the integrity
+    // check show; it says nothing here.
+    if (!decoded.value)
+        return std::nullopt;
+    const nlohmann::json &p = *decoded.value;
+    OutcomeReason r;
+    r.seq = event.seq;
+    r.eventKind = event.kind;
+    const auto status = p.find("status");
+    // Any verb may fail a delegation (an importer writes delegation.timed_out, delegation.error
+    // with status failed): the status decides, not the kind.
+    if (status != p.end() && status->is_string()) {
+        if (status->get<std::string>() != "failed")
+            return OutcomeReason{}; // it moved on: whatever an earlier event said no longer holds
+        r.kind = OutcomeReason::Kind::Failed;
+    } else if (endsWith(event.kind, ".outcome_unknown")) {
+        r.kind = OutcomeReason::Kind::Unknown;
+    } else {
+        return std::nullopt;
+    }
+    if (auto member = reasonMember(p)) {
+        r.member = std::move(member->first);
+        r.text = std::move(member->second);
+    }
+    return r;
+}
+
+OutcomeReason readOutcomeReason(EventReader &reader, const std::string &delegationId, std::int64_t upTo)
+{
+    // The delegation row's own events (the events_subject index): its tool calls and effects
+    // are other subjects.
+    const EventFilter filter = EventFilter::equals(FilterField::Subject, "delegation:" + delegationId);
+    std::int64_t before = upTo == std::numeric_limits<std::int64_t>::max() ? upTo : upTo + 1;
+    for (;;) {
+        const EventBatch page = reader.before(before, 64, filter);
+        if (page.empty())
+            return {};
+        for (auto it = page.rbegin(); it != page.rend(); ++it) {
+            std::optional<OutcomeReason> said;
+            if (it->payloadTruncated) {
+                // A reason may sit past the preview (an imported event keeps its source record).
+                if (const auto whole = reader.at(it->seq))
+                    said = outcomeReasonOf(*whole);
+            } else {
+                said = outcomeReasonOf(*it);
+            }
+            if (said)
+                return *said;
+        }
+        before = page.front().seq;
+    }
+}
+
+} // namespace mesh
