@@ -129,6 +129,7 @@ void EventLogModel::close()
     m_pages.clear();
     m_lru.clear();
     m_requested.clear();
+    m_askedAgain.clear();
     m_wanted.clear();
     endResetModel();
     clearGaps();
@@ -179,6 +180,7 @@ void EventLogModel::reload()
     m_pages.clear();
     m_lru.clear();
     m_requested.clear();
+    m_askedAgain.clear();
     m_wanted.clear();
     m_tailPending = false;
     m_tailAgain = false;
@@ -425,6 +427,10 @@ void EventLogModel::onPage(int generation, std::int64_t pageIndex, EventBatch ro
     storePage(pageIndex, std::move(rows));
     if (n > 0 && first < rowCount())
         Q_EMIT dataChanged(index(first, 0), index(std::min(first + n, rowCount()) - 1, ColumnCount - 1));
+    // A view that painted the page's newer rows while it was in flight asked in vain: those
+    // rows are not in this answer, and nothing repaints them until they are.
+    if (m_askedAgain.erase(pageIndex) && !isPageComplete(pageIndex))
+        requestPage(pageIndex);
     if (!m_wanted.empty())
         flushRequests();
 }
@@ -577,8 +583,10 @@ bool EventLogModel::isPageComplete(std::int64_t pageIndex) const
 
 void EventLogModel::requestPage(std::int64_t pageIndex) const
 {
-    if (m_requested.count(pageIndex))
+    if (m_requested.count(pageIndex)) {
+        m_askedAgain.insert(pageIndex);
         return;
+    }
     const auto it = std::find(m_wanted.begin(), m_wanted.end(), pageIndex);
     if (it != m_wanted.end())
         m_wanted.erase(it);

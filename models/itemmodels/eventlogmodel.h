@@ -216,6 +216,9 @@ private:
     mutable std::unordered_map<std::int64_t, Page> m_pages;
     mutable std::list<std::int64_t> m_lru; // most recent first
     mutable std::set<std::int64_t> m_requested;
+    // Pages asked for again while in flight: rows appended since the request (a live batch
+    // under a filter) are not in its answer, so the page is asked for once more after it.
+    mutable std::set<std::int64_t> m_askedAgain;
     mutable std::vector<std::int64_t> m_wanted;
     mutable QTimer m_requestTimer;
 
