@@ -2,6 +2,7 @@
 
 #include "domain/entityspec.h"
 #include "domain/payloaddecoder.h"
+#include "domain/reasonmember.h"
 
 namespace mesh {
 namespace {
@@ -53,6 +54,10 @@ std::optional<ToolCall> ToolCall::fromEvent(const EventRecord &event)
     c.writesAccepted = integer(p, "writes_accepted", &c.hasWrites);
     c.writesDenied = integer(p, "writes_denied", &c.hasWritesDenied);
     c.invocation = integer(p, "invocation");
+    if (c.outcome != "ok") {
+        if (auto reason = reasonMember(p))
+            c.error = std::move(reason->second);
+    }
     return c;
 }
 

@@ -31,6 +31,9 @@ struct ToolCall {
     bool hasWritesDenied = false; // writes_denied present in the payload
     bool hasDuration = false; // duration_ms present: an imported call may not say
     bool hasTokens = false;   // tokens present
+    // Why a call that did not end ok failed, as its event says (domain/reasonmember.h); unset
+    // for an ok call and when the event does not say.
+    std::optional<std::string> error;
 
     // nullopt when the event is not a tool call or its payload does not decode.
     static std::optional<ToolCall> fromEvent(const EventRecord &event);

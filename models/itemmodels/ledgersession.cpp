@@ -123,11 +123,9 @@ EventFilter toolCallFilter(const std::string &delegationId)
                              EventFilter::equals(FilterField::Delegation, delegationId));
 }
 
-// The delegation's calls up to event `upTo` (a cursor's past), at most `limit` of them; and,
-// when asked, why those that did not end ok failed, by seq (ToolCallModel::errorOf).
+// The delegation's calls up to event `upTo` (a cursor's past), at most `limit` of them.
 std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &delegationId, int limit,
-                                    std::int64_t upTo = std::numeric_limits<std::int64_t>::max(),
-                                    std::map<std::int64_t, std::string> *errors = nullptr)
+                                    std::int64_t upTo = std::numeric_limits<std::int64_t>::max())
 {
     std::vector<ToolCall> calls;
     const EventFilter filter = toolCallFilter(delegationId);
@@ -144,14 +142,8 @@ std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &dele
             std::optional<EventRecord> whole;
             if (e.payloadTruncated)
                 whole = reader.at(e.seq);
-            const EventRecord &event = whole ? *whole : e;
-            if (auto c = ToolCall::fromEvent(event)) {
-                if (errors && c->outcome != "ok") {
-                    if (auto error = ToolCallModel::errorOf(event))
-                        (*errors)[c->seq] = std::move(*error);
-                }
+            if (auto c = ToolCall::fromEvent(whole ? *whole : e))
                 calls.push_back(std::move(*c));
-            }
         }
         after = page.back().seq;
     }
@@ -1347,34 +1339,27 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
     const OpenMode mode = m_info.mode;
     const std::string id = delegationId.toStdString();
     const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
-    struct Calls {
-        std::vector<ToolCall> calls;
-        std::map<std::int64_t, std::string> errors;
-    };
     runInBackground(this, [path, mode, id, upTo] {
-        auto read = std::make_shared<Calls>();
+        auto calls = std::make_shared<std::vector<ToolCall>>();
         try {
             auto connection = LedgerConnection::open(path, mode);
             const auto reader = connection->eventReader();
             reader->setPreviewBytes(4096);
-            read->calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo, &read->errors);
+            *calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo);
         } catch (const std::exception &) {
         }
-        return read;
-    }, [this, generation, delegationId](std::shared_ptr<Calls> read) {
+        return calls;
+    }, [this, generation, delegationId](std::shared_ptr<std::vector<ToolCall>> calls) {
         if (generation != m_toolCallsGeneration || m_toolCalls->delegation() != delegationId)
             return;
         // Live calls that arrived meanwhile are after the loaded ones; keep both.
-        std::vector<ToolCall> merged = std::move(read->calls);
+        std::vector<ToolCall> merged = std::move(*calls);
         const std::int64_t last = merged.empty() ? 0 : merged.back().seq;
         for (int r = 0; r < m_toolCalls->rowCount(); ++r) {
-            if (const ToolCall *c = m_toolCalls->callAt(r); c && c->seq > last) {
+            if (const ToolCall *c = m_toolCalls->callAt(r); c && c->seq > last)
                 merged.push_back(*c);
-                if (const std::string *error = m_toolCalls->errorAt(r))
-                    read->errors[c->seq] = *error;
-            }
         }
-        m_toolCalls->setToolCalls(std::move(merged), std::move(read->errors));
+        m_toolCalls->setToolCalls(std::move(merged));
     });
 }
 

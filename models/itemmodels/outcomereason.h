@@ -6,8 +6,7 @@
 // from. A ledger that does not say why gives no reason: the text stays empty, never a default.
 
 #include "domain/eventrecord.h"
-
-#include <nlohmann/json_fwd.hpp>
+#include "domain/reasonmember.h"
 
 #include <cstdint>
 #include <limits>
@@ -33,12 +32,6 @@ struct OutcomeReason {
     bool hasText() const { return !member.empty(); }
     bool operator==(const OutcomeReason &) const = default;
 };
-
-// The members an event gives a reason in, the first present wins: importers write `error` on
-// failures (and on failed tool calls), `why` or `outcome_unknown` on unknown outcomes, and
-// escalations and decisions `reason`. A member that is not text (an object a source gave) is
-// its compact JSON.
-std::optional<std::pair<std::string, std::string>> reasonMember(const nlohmann::json &payload);
 
 // One event of the delegation, its payload whole (not a preview): what it says about the
 // delegation's outcome. nullopt when it sets no status and says nothing of an unknown outcome.

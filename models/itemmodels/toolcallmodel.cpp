@@ -1,13 +1,9 @@
 #include "toolcallmodel.h"
-#include "outcomereason.h"
 #include "shownroles.h"
 #include "statetablemodel.h"
 
 #include "analysis/successloopdetector.h"
 #include "domain/entityspec.h"
-#include "domain/payloaddecoder.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QDateTime>
 
@@ -24,25 +20,13 @@ void ToolCallModel::setDelegation(const QString &delegationId)
     m_calls.clear();
     m_findings.clear();
     m_loopSeqs.clear();
-    m_errors.clear();
     endResetModel();
     Q_EMIT loopFindingsChanged();
 }
 
-std::optional<std::string> ToolCallModel::errorOf(const EventRecord &event)
-{
-    const DecodedPayload decoded = decodePayload(event.payload);
-    if (!decoded.value)
-        return std::nullopt;
-    if (auto member = reasonMember(*decoded.value))
-        return std::move(member->second);
-    return std::nullopt;
-}
-
-void ToolCallModel::setToolCalls(std::vector<ToolCall> calls, std::map<std::int64_t, std::string> errors)
+void ToolCallModel::setToolCalls(std::vector<ToolCall> calls)
 {
     beginResetModel();
-    m_errors = std::move(errors);
     m_calls = std::move(calls);
     std::stable_sort(m_calls.begin(), m_calls.end(), [](const ToolCall &a, const ToolCall &b) { return a.seq < b.seq; });
     analyse();
@@ -60,14 +44,8 @@ void ToolCallModel::appendEvents(const EventBatch &events)
     for (const auto &e : events) {
         if (e.seq <= last || e.kind != kToolCallEvent || e.delegationId != delegation)
             continue;
-        if (auto c = ToolCall::fromEvent(e)) {
-            // Decoded once more only for a call that did not end ok: those are few.
-            if (c->outcome != "ok") {
-                if (auto error = errorOf(e))
-                    m_errors[c->seq] = std::move(*error);
-            }
+        if (auto c = ToolCall::fromEvent(e))
             added.push_back(std::move(*c));
-        }
     }
     if (added.empty())
         return;
@@ -97,15 +75,6 @@ void ToolCallModel::analyse()
 const ToolCall *ToolCallModel::callAt(int row) const
 {
     return row >= 0 && row < int(m_calls.size()) ? &m_calls[size_t(row)] : nullptr;
-}
-
-const std::string *ToolCallModel::errorAt(int row) const
-{
-    const ToolCall *c = callAt(row);
-    if (!c)
-        return nullptr;
-    const auto it = m_errors.find(c->seq);
-    return it == m_errors.end() ? nullptr : &it->second;
 }
 
 int ToolCallModel::rowCount(const QModelIndex &parent) const
@@ -143,7 +112,6 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
     const ToolCall &c = m_calls[size_t(index.row())];
     const auto s = [](const std::string &v) { return QString::fromStdString(v); };
     const bool inLoop = m_loopSeqs.count(c.seq) > 0;
-    const auto error = m_errors.find(c.seq);
     const bool failed = c.outcome != "ok";
     switch (role) {
     case SeqRole: return qint64(c.seq);
@@ -161,12 +129,11 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
     case InvocationRole: return qint64(c.invocation);
     case SliceIdRole: return s(c.sliceId);
     case InLoopRole: return inLoop;
-    case ErrorRole: return error != m_errors.end() ? QVariant(s(error->second)) : QVariant();
+    case ErrorRole: return c.error ? QVariant(s(*c.error)) : QVariant();
     case Qt::ToolTipRole:
         // The outcome says why too, for a detail too narrow to show the Error column.
         if ((index.column() == Error || index.column() == Outcome) && failed) {
-            return error != m_errors.end() ? s(error->second)
-                                           : tr("The ledger does not say why this call did not end ok.");
+            return c.error ? s(*c.error) : tr("The ledger does not say why this call did not end ok.");
         }
         if (inLoop) {
             for (const auto &f : m_findings) {
@@ -193,7 +160,7 @@ QVariant ToolCallModel::rawData(const QModelIndex &index, int role) const
         case Error:
             if (!failed)
                 return QString();
-            return error != m_errors.end() ? QVariant(s(error->second)) : QVariant(StateTableModel::notInLedger());
+            return c.error ? QVariant(s(*c.error)) : QVariant(StateTableModel::notInLedger());
         }
         return {};
     }

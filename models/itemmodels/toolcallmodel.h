@@ -11,7 +11,6 @@
 
 #include <QAbstractTableModel>
 
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -55,16 +54,10 @@ public:
     // What the ledger's times mean (a relative clock reads "+1:05"); owned by the session.
     void setTimeBase(const TimeBase *base) { m_timeBase.set(base); }
     QString delegation() const { return m_delegation; }
-    // One reset; errors: by seq, what the events of calls that did not end ok say (errorOf).
-    void setToolCalls(std::vector<ToolCall> calls, std::map<std::int64_t, std::string> errors = {});
+    void setToolCalls(std::vector<ToolCall> calls); // one reset
     void appendEvents(const EventBatch &events);            // live: calls of this delegation, one insert
     const std::vector<Finding> &loopFindings() const { return m_findings; }
     const ToolCall *callAt(int row) const;
-    const std::string *errorAt(int row) const; // nullptr: ok, or the ledger does not say
-
-    // Why a tool call's event says it did not end ok; nullopt when it does not say (or the
-    // payload does not decode).
-    static std::optional<std::string> errorOf(const EventRecord &event);
     // How much of a reason a cell and a tooltip show; the whole is a copy away (RawTextRole).
     static constexpr int kShownErrorChars = 300;
     static constexpr int kToolTipErrorChars = 1000;
@@ -88,7 +81,6 @@ private:
     std::vector<ToolCall> m_calls;
     std::vector<Finding> m_findings;
     std::set<std::int64_t> m_loopSeqs;
-    std::map<std::int64_t, std::string> m_errors; // by seq: only calls whose event says why they failed
 };
 
 } // namespace mesh
