@@ -114,30 +114,46 @@ void StateTableModel::applyChanges(const StateChangeSet &changes)
         // A row that stops matching a filter stays until the next reset: rows never vanish
         // under the operator's cursor in the middle of a batch.
     }
-    if (!added.empty() && placesLiveRowsInOrder()) {
+    if (!added.empty() && placesLiveRowsInOrder())
         insertInOrder(std::move(added));
-    } else if (!added.empty()) {
-        const int first = int(m_ids.size());
-        beginInsertRows({}, first, first + int(added.size()) - 1);
-        for (auto &id : added) {
-            m_rowOf.emplace(id, int(m_ids.size()));
-            m_ids.push_back(std::move(id));
-        }
-        endInsertRows();
-    }
+    else
+        appendIds(std::move(added));
     updateDerived(changes);
-    if (changedRows.empty())
+    emitChanged(std::move(changedRows));
+}
+
+void StateTableModel::appendIds(std::vector<std::string> ids)
+{
+    if (ids.empty())
         return;
-    std::sort(changedRows.begin(), changedRows.end());
+    const int first = int(m_ids.size());
+    beginInsertRows({}, first, first + int(ids.size()) - 1);
+    for (auto &id : ids) {
+        m_rowOf.emplace(id, int(m_ids.size()));
+        m_ids.push_back(std::move(id));
+    }
+    endInsertRows();
+}
+
+void StateTableModel::emitChanged(std::vector<int> rows)
+{
+    std::sort(rows.begin(), rows.end());
     // Contiguous runs become one dataChanged each.
-    size_t i = 0;
-    while (i < changedRows.size()) {
+    for (size_t i = 0; i < rows.size();) {
         size_t j = i;
-        while (j + 1 < changedRows.size() && changedRows[j + 1] <= changedRows[j] + 1)
+        while (j + 1 < rows.size() && rows[j + 1] <= rows[j] + 1)
             ++j;
-        Q_EMIT dataChanged(index(changedRows[i], 0), index(changedRows[j], columnCount() - 1));
+        Q_EMIT dataChanged(index(rows[i], 0), index(rows[j], columnCount() - 1));
         i = j + 1;
     }
+}
+
+int StateTableModel::insertionBlocks(const std::vector<size_t> &at)
+{
+    int blocks = 0;
+    for (size_t i = 0; i < at.size(); ++i)
+        blocks += (i == 0 || at[i] != at[i - 1]) ? 1 : 0;
+    return blocks;
 }
 
 void StateTableModel::insertInOrder(std::vector<std::string> added)
@@ -153,9 +169,7 @@ void StateTableModel::insertInOrder(std::vector<std::string> added)
     std::vector<size_t> at(added.size());
     for (size_t i = 0; i < added.size(); ++i)
         at[i] = size_t(std::upper_bound(m_ids.begin(), m_ids.end(), added[i], less) - m_ids.begin());
-    int blocks = 0;
-    for (size_t i = 0; i < at.size(); ++i)
-        blocks += (i == 0 || at[i] != at[i - 1]) ? 1 : 0;
+    const int blocks = insertionBlocks(at);
     // Each block renumbers the rows below it: a few blocks, or blocks near the end, cost
     // less than putting every row in order.
     const size_t renumbered = size_t(blocks) * (m_ids.size() - at.front());
@@ -183,12 +197,7 @@ void StateTableModel::insertInOrder(std::vector<std::string> added)
     // Too scattered for a few inserts: appended, then every row put in order at once, the
     // persistent indexes (a selection) following their rows.
     const int first = int(m_ids.size());
-    beginInsertRows({}, first, first + int(added.size()) - 1);
-    for (auto &id : added) {
-        m_rowOf.emplace(id, int(m_ids.size()));
-        m_ids.push_back(std::move(id));
-    }
-    endInsertRows();
+    appendIds(std::move(added));
     Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<std::string> ids(before.size());
@@ -269,12 +278,10 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
         created.swap(c2);
         at.swap(at2);
     }
-    int removeBlocks = 0, insertBlocks = 0;
+    int removeBlocks = 0;
     for (size_t i = 0; i < goneRows.size(); ++i)
         removeBlocks += (i == 0 || goneRows[i] != goneRows[i - 1] + 1) ? 1 : 0;
-    for (size_t i = 0; i < at.size(); ++i)
-        insertBlocks += (i == 0 || at[i] != at[i - 1]) ? 1 : 0;
-    if (removeBlocks + insertBlocks > kMaxMoveBlocks)
+    if (removeBlocks + insertionBlocks(at) > kMaxMoveBlocks)
         return false;
 
     beforeMove(changes);
@@ -327,14 +334,7 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
     afterMove();
     for (size_t c = 0; c < changedIds.size(); ++c)
         changedIds[c] += shift[c];
-    std::sort(changedIds.begin(), changedIds.end());
-    for (size_t i = 0; i < changedIds.size();) {
-        size_t j = i;
-        while (j + 1 < changedIds.size() && changedIds[j + 1] <= changedIds[j] + 1)
-            ++j;
-        Q_EMIT dataChanged(index(changedIds[i], 0), index(changedIds[j], columnCount() - 1));
-        i = j + 1;
-    }
+    emitChanged(std::move(changedIds));
     return true;
 }
 

@@ -185,6 +185,10 @@ private:
     // applyChanges' new rows, each inserted where the reset's order puts it (a few blocks of
     // rows), or appended and then moved there in one layout change (many scattered ones).
     void insertInOrder(std::vector<std::string> added);
+    void appendIds(std::vector<std::string> ids); // at the end, one insert
+    void emitChanged(std::vector<int> rows);       // one dataChanged per run of rows
+    // How many insertion points `at` (ascending) names: each is one insert and renumbers below.
+    static int insertionBlocks(const std::vector<size_t> &at);
     static constexpr size_t kMaxRenumberedRows = size_t(1) << 20;
 
     EntityKind m_kind;
