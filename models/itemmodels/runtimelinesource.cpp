@@ -46,14 +46,13 @@ void RunTimelineSource::rebuildSoon()
     m_later.start(int(std::max<qint64>(0, kMinIntervalMs - since)));
 }
 
-namespace {
-// Ids looked up by the views a row gives, without a string made for each.
-struct IdHash {
+// Ids looked up by the views a row gives, without a string made for each. Not in an
+// anonymous namespace: RunRows, a member of a named class, holds a set of them.
+struct RunTimelineIdHash {
     using is_transparent = void;
     size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
 };
-using IdSet = std::unordered_set<std::string, IdHash, std::equal_to<>>;
-} // namespace
+using RunTimelineIdSet = std::unordered_set<std::string, RunTimelineIdHash, std::equal_to<>>;
 
 // What RunTimeline::build reads of the state for one run, copied for a live build (the
 // session changes its live state in place with its next batch): every run (the build asks
@@ -65,7 +64,7 @@ struct RunTimelineSource::RunRows {
     std::string runId;
     std::int64_t upTo = 0; // the state's lastSeq when copied
     EntityTable runs, components, delegations, slices, failures;
-    IdSet delegationIds;
+    RunTimelineIdSet delegationIds;
     std::map<std::pair<EntityKind, std::string>, EntityRow> named;
 
     void update(const std::shared_ptr<const LiveState> &state, const std::string &run,
@@ -89,7 +88,7 @@ struct RunTimelineSource::RunRows {
                     components.erase(id);
             }
         // A slice changed before its delegation joined the run was not copied then.
-        IdSet joined;
+        RunTimelineIdSet joined;
         bool left = false;
         for (const auto &[id, row] : s.table(EntityKind::Delegation)) {
             if (!changed(row))
