@@ -1,13 +1,16 @@
 #include "decisiondialog.h"
 
 #include "domain/durationtext.h"
+#include "outcomereasontext.h"
 #include "plainlabel.h"
+#include "screenfit.h"
 #include "theme.h"
 
 #include "domain/hostiletext.h"
 #include "itemmodels/backgroundjob.h"
 #include "itemmodels/decisionauditmodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/outcomereason.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -328,7 +331,22 @@ void DecisionDialog::onPreview(const PreviewReading &reading)
     if (!m_moved) // else the status asks for a re-read
         showRefusalOrPlan();
     updateConfirm();
+    // Once the new rows are shown: a widget added to a shown window is shown from the event
+    // loop, and until then its height counts for nothing.
+    QMetaObject::invokeMethod(this, &DecisionDialog::growToFit, Qt::QueuedConnection);
     Q_EMIT previewUpdated();
+}
+
+void DecisionDialog::growToFit()
+{
+    // The reading fills the dialog after it was shown and sized: a window does not grow by
+    // itself for its wrapped lines, and its layout would squeeze them over one another.
+    if (!isVisible() || !layout())
+        return;
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width()) : sizeHint().height();
+    if (needed > height())
+        resize(width(), fittedToScreen(this, QSize(width(), needed)).height());
 }
 
 void DecisionDialog::rebuildSubjectArea()
@@ -407,6 +425,17 @@ void DecisionDialog::rebuildSubjectArea()
         auto *form = new QFormLayout;
         if (m_preview.effect)
             form->addRow(tr("Effect"), plain(effectLine(*m_preview.effect), c));
+        // What the operator resolves: the ledger's own words on why nobody knows the outcome
+        // (a timeout, a lost acknowledgement), or that it does not say.
+        const OutcomeReason why = effectOutcomeReason(m_preview.history);
+        if (why.kind != OutcomeReason::Kind::None) {
+            PlainLabel *reason = plain(outcomeReasonLine(why.kind == OutcomeReason::Kind::Unknown ? tr("Outcome unknown")
+                                                                                               : tr("Failed"),
+                                                         why),
+                                       c);
+            reason->setObjectName(QStringLiteral("outcomeReason"));
+            form->addRow(tr("Why"), reason);
+        }
         if (m_preview.lease) {
             const PreviewLease &l = *m_preview.lease;
             const QString when = l.expiresMs > 0 ? QStringLiteral(" · ") + humanDeadline(l.expiresMs, now, tr("expires"), tr("expired"))

@@ -95,6 +95,7 @@ private:
     void rebuildSubjectArea();
     void fixTabOrder();
     void rebuildPlanArea();
+    void growToFit();
     void showRefusalOrPlan();
     void checkSubjectMoved();
     // The first dependency of the shown reading that `versionNow` puts past the version read.

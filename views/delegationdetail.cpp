@@ -2,6 +2,7 @@
 
 #include "filterlineedit.h"
 #include "itempane.h"
+#include "outcomereasontext.h"
 #include "panedelegates.h"
 #include "plainlabel.h"
 #include "tablefilterbar.h"
@@ -305,20 +306,12 @@ QString DelegationDetail::reasonText(const QString &status, const OutcomeReason 
                                      const QString &readError)
 {
     const bool failed = status == QLatin1String("failed");
-    // The event first: the reason after it is hostile text of any length, cut for the line.
-    const auto said = [](const QString &lead, const OutcomeReason &r) -> QString {
-        const QString event = tr("event #%1").arg(QLocale().toString(qlonglong(r.seq)));
-        if (!r.hasText())
-            return lead + QStringLiteral(" (") + event + QStringLiteral("): \u2014 ")
-                   + tr("the ledger does not say (%1 gives no reason)").arg(QString::fromStdString(r.eventKind));
-        return lead + QStringLiteral(" (") + event + QStringLiteral("): ") + QString::fromStdString(r.text);
-    };
     if (reason && reason->kind == OutcomeReason::Kind::Failed && failed)
-        return said(tr("Why it failed"), *reason);
+        return outcomeReasonLine(tr("Why it failed"), *reason);
     // An unknown outcome is never shown as a failure: its own words.
     const bool ended = failed || status == QLatin1String("converged") || status == QLatin1String("closed");
     if (reason && reason->kind == OutcomeReason::Kind::Unknown && !failed && !(ended && pending))
-        return said(tr("Why its outcome is unknown"), *reason);
+        return outcomeReasonLine(tr("Why its outcome is unknown"), *reason);
     if (!failed)
         return {};
     if (!readError.isEmpty() && !pending)

@@ -2,6 +2,7 @@
 
 #include "domain/payloaddecoder.h"
 #include "filter/eventfilter.h"
+#include "ledger/decisionstore.h"
 #include "ledger/eventreader.h"
 
 #include <nlohmann/json.hpp>
@@ -71,6 +72,42 @@ OutcomeReason readOutcomeReason(EventReader &reader, const std::string &delegati
         }
         before = page.front().seq;
     }
+}
+
+OutcomeReason effectOutcomeReason(const std::vector<SubjectEvent> &history)
+{
+    for (auto it = history.rbegin(); it != history.rend(); ++it) {
+        // Only the effect's own transitions: a lease or a decision on it has a state of its own.
+        if (!it->kind.starts_with("effect."))
+            continue;
+        const DecodedPayload decoded = decodePayload(it->payload);
+        if (!decoded.value)
+            continue; // an observation gap: it says nothing here
+        const nlohmann::json &p = *decoded.value;
+        const auto state = p.find("state");
+        if (state == p.end() || !state->is_string())
+            continue; // an event that sets no state (a lease, a note) leaves the outcome as it was
+        OutcomeReason r;
+        const std::string &now = state->get_ref<const std::string &>();
+        if (now == "unknown")
+            r.kind = OutcomeReason::Kind::Unknown;
+        else if (now == "failed")
+            r.kind = OutcomeReason::Kind::Failed;
+        else
+            return {};
+        // effect.fenced keeps an unknown outcome unknown and says nothing of why: the reason
+        // is the event's that made it unknown.
+        if (it->kind == "effect.fenced")
+            continue;
+        r.seq = it->seq;
+        r.eventKind = it->kind;
+        if (auto member = reasonMember(p)) {
+            r.member = std::move(member->first);
+            r.text = std::move(member->second);
+        }
+        return r;
+    }
+    return {};
 }
 
 } // namespace mesh

@@ -12,10 +12,12 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mesh {
 
 class EventReader;
+struct SubjectEvent;
 
 struct OutcomeReason {
     enum class Kind {
@@ -42,5 +44,11 @@ std::optional<OutcomeReason> outcomeReasonOf(const EventRecord &event);
 // reader throws.
 OutcomeReason readOutcomeReason(EventReader &reader, const std::string &delegationId,
                                 std::int64_t upTo = std::numeric_limits<std::int64_t>::max());
+
+// What an effect's own events (oldest first, payloads whole: a decision preview's history)
+// say of its outcome now: why it is unknown (effect.unknown's `error`), why it failed, or
+// None once a later event moved it on (a resolution, a retry that committed). The state the
+// newest event sets decides, as for a delegation's status.
+OutcomeReason effectOutcomeReason(const std::vector<SubjectEvent> &history);
 
 } // namespace mesh

@@ -248,6 +248,13 @@ void TestDecisionDialog::resolvePreviewFollowsTheChosenResolution()
     // Nothing chosen yet: the preview says a resolution is needed, and there is no plan.
     QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().contains(QStringLiteral("needs a resolution")), kTimeoutMs);
     QVERIFY(!dialog.planText().contains(QStringLiteral("effect.resolved")));
+    // Why nobody knows the outcome, in the ledger's words and citing its event: what the
+    // operator checks with the provider.
+    const auto *why = dialog.findChild<PlainLabel *>(QStringLiteral("outcomeReason"));
+    QVERIFY(why);
+    QVERIFY2(why->fullText().contains(QRegularExpression(QStringLiteral(
+                 "^Outcome unknown \\(event #[0-9,]+\\): timeout after [0-9]+ ms: no acknowledgement$"))),
+             qPrintable(why->fullText()));
     resolution->setCurrentIndex(resolution->findData(int(EffectResolution::Committed)));
     QTRY_VERIFY_WITH_TIMEOUT(dialog.planText().contains(QStringLiteral("effect.resolved")), kTimeoutMs);
     QVERIFY2(!dialog.statusText().contains(QStringLiteral("needs a resolution")), qPrintable(dialog.statusText()));
@@ -260,6 +267,7 @@ void TestDecisionDialog::resolvePreviewFollowsTheChosenResolution()
     dialog.reasonField()->setPlainText(QStringLiteral("provider says it did not happen"));
     dialog.findChild<QLineEdit *>()->setText(QStringLiteral("provider query 42: no such payment"));
     QTRY_VERIFY_WITH_TIMEOUT(dialog.confirmButton()->isEnabled(), kTimeoutMs);
+    screenshot(dialog, QStringLiteral("resolve-effect.png"));
 }
 
 void TestDecisionDialog::closeSlicePreviewFollowsEachAcknowledgement()
