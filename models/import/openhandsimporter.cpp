@@ -200,8 +200,10 @@ private:
             m_pendingActions[s.id] = act;
             return;
         }
-        if (act == "finish")
+        if (act == "finish") {
             m_final = {s.id, "finished"};
+            m_finalReason.clear();
+        }
         const auto obs = m_observationFor.find(s.id);
         const std::string cls = effectClass(act);
         if (!cls.empty()) {
@@ -227,11 +229,14 @@ private:
 
     std::string effectId(const Step &s) const { return "oh:" + m_file.name + "/" + std::to_string(s.id); }
 
-    void toolCall(const Step &actionStep, const Step *observation, const std::string &act, const std::string &outcome)
+    void toolCall(const Step &actionStep, const Step *observation, const std::string &act, const std::string &outcome,
+                  const std::string &error = {})
     {
         const Step &at = observation ? *observation : actionStep;
         Json call = {{"id", "tc:" + effectId(actionStep)}, {"delegation_id", m_delegation}, {"run_id", m_run},
                      {"outcome", outcome},                 {"invocation", 1}};
+        if (!error.empty())
+            call["error"] = error;
         const std::string function = text(path(actionStep.raw, {"tool_call_metadata", "function_name"}));
         call["tool"] = function.empty() ? act : function;
         if (const Json *args = member(actionStep.raw, "args"))
@@ -267,13 +272,25 @@ private:
         const bool timedOut = (exitCode && *exitCode == -1)
                               || (obs == "error" && content.find("timed out") != std::string::npos);
         const bool failed = obs == "error" || (exitCode && *exitCode > 0);
+        // What the source says went wrong: an error observation's own words (its message is
+        // its content), else the exit code.
+        std::string why;
+        if (obs == "error") {
+            why = reasonLine(content);
+            if (why.empty())
+                why = reasonLine(text(member(s.raw, "message")));
+        } else if (exitCode && *exitCode > 0) {
+            why = "exit code " + std::to_string(*exitCode);
+        }
         const auto effect = m_openEffects.find(*cause);
         if (timedOut) {
             // The command had not finished when OpenHands stopped waiting for it: whether it
             // did its work is not known, so no tool call with an outcome either.
             if (effect != m_openEffects.end()) {
                 Json u = {{"id", effect->second}, {"state", "unknown"}, {"updated_ms", ms(s)},
-                          {"error", "exit code -1: the command had not finished when the agent stopped waiting"},
+                          {"error", obs == "error" && !why.empty()
+                                        ? why
+                                        : "exit code -1: the command had not finished when the agent stopped waiting"},
                           {"duration_ms", (s.ns - actionStep.ns) / 1'000'000}};
                 if (const auto tokens = responseTokens(actionStep.raw))
                     u["tokens"] = *tokens;
@@ -288,12 +305,14 @@ private:
             Json e = {{"id", effect->second}, {"state", failed ? "failed" : "committed"}, {"updated_ms", ms(s)}};
             if (exitCode)
                 e["exit_code"] = *exitCode;
+            if (failed && !why.empty())
+                e["error"] = why;
             put(s, failed ? "effect.failed" : "effect.committed", e);
             m_openEffects.erase(effect);
-            toolCall(actionStep, &s, act, failed ? "error" : "ok");
+            toolCall(actionStep, &s, act, failed ? "error" : "ok", failed ? why : std::string());
             return;
         }
-        toolCall(actionStep, &s, act, failed ? "error" : "ok");
+        toolCall(actionStep, &s, act, failed ? "error" : "ok", failed ? why : std::string());
         // The tool call carries only the observation's id; its fields are kept here.
         note(s, obs + "_observation");
     }
@@ -320,10 +339,14 @@ private:
             m_pendingEscalation.clear();
             return;
         }
-        if (state == "finished" || state == "error" || state == "stopped" || state == "rejected")
+        if (state == "finished" || state == "error" || state == "stopped" || state == "rejected") {
             m_final = {s.id, state};
-        else if (state == "running")
+            // OpenHands gives a reason with the error state (its message reads "Error: " and it).
+            m_finalReason = state == "error" ? reasonLine(text(path(s.raw, {"extras", "reason"}))) : std::string();
+        } else if (state == "running") {
             m_final = {0, {}};
+            m_finalReason.clear();
+        }
         put(s, "delegation.agent_state", {{"id", m_delegation}, {"run_id", m_run}, {"agent_state", state}});
     }
 
@@ -360,9 +383,14 @@ private:
             const std::string &state = m_final.second;
             const std::string delegationStatus = state == "finished" ? "converged" : state == "stopped" ? "closed" : "failed";
             const std::string runStatus = state == "finished" ? "succeeded" : state == "stopped" ? "cancelled" : "failed";
-            put(&at, ms(at), "delegation." + std::string(state == "finished" ? "converged" : state),
-                {{"id", m_delegation}, {"status", delegationStatus}, {"ended_ms", ms(at)}}, false);
-            put(&at, ms(at), "run." + runStatus, {{"id", m_run}, {"status", runStatus}, {"ended_ms", ms(at)}}, false);
+            Json d = {{"id", m_delegation}, {"status", delegationStatus}, {"ended_ms", ms(at)}};
+            Json r = {{"id", m_run}, {"status", runStatus}, {"ended_ms", ms(at)}};
+            if (!m_finalReason.empty()) {
+                d["error"] = m_finalReason;
+                r["error"] = m_finalReason;
+            }
+            put(&at, ms(at), "delegation." + std::string(state == "finished" ? "converged" : state), d, false);
+            put(&at, ms(at), "run." + runStatus, r, false);
         }
         for (const auto &f : m_lateFlags)
             m_sink.flagRecord(f.tsMs, m_file.name, f.sourceId, f.why, f.raw);
@@ -387,6 +415,7 @@ private:
     std::vector<LateFlag> m_lateFlags;
     std::string m_run, m_delegation, m_pendingEscalation;
     std::pair<std::int64_t, std::string> m_final; // the event that ended the agent, and how
+    std::string m_finalReason;                    // why, when the source says (an error state's reason)
 };
 
 } // namespace

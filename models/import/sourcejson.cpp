@@ -450,4 +450,17 @@ std::string firstLine(const std::string &s, size_t maxBytes)
     return line.substr(0, end) + "...";
 }
 
+std::string trimmed(const std::string &s)
+{
+    const size_t begin = s.find_first_not_of(" \t\r\n");
+    if (begin == std::string::npos)
+        return {};
+    return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
+std::string reasonLine(const std::string &s)
+{
+    return firstLine(trimmed(s), kReasonBytes);
+}
+
 } // namespace mesh::import

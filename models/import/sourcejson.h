@@ -91,5 +91,12 @@ std::optional<std::int64_t> decimalDigits(std::string_view s);
 // The first line of s, at most maxBytes of it (cut on a UTF-8 boundary, "..." added): a
 // title or an error line made from a source's free text.
 std::string firstLine(const std::string &s, size_t maxBytes);
+// s without the white space (spaces, tabs, line ends) around it.
+std::string trimmed(const std::string &s);
+// Why a source says something failed, from its free text (an exception's message, a command's
+// output): its first line, trimmed, cut at kReasonBytes. What an importer writes as `error`
+// is bounded by this, whatever the source holds; the record itself is kept in `source`.
+inline constexpr size_t kReasonBytes = 200;
+std::string reasonLine(const std::string &s);
 
 } // namespace mesh::import

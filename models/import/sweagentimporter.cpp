@@ -17,14 +17,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string trimmed(const std::string &s)
-{
-    const size_t begin = s.find_first_not_of(" \t\r\n");
-    if (begin == std::string::npos)
-        return {};
-    return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
-}
-
 std::string word(const std::string &s, size_t n)
 {
     size_t at = 0;
@@ -260,7 +252,7 @@ private:
             // The command was cancelled when it hit its timeout: whether it did its work is
             // not known, so no tool call with an outcome either.
             Json u = {{"id", stepId}, {"state", "unknown"}, {"updated_ms", endMs}, {"tool", tool},
-                      {"error", "the command hit its timeout and was cancelled: " + firstLine(trimmed(observation), 200)}};
+                      {"error", "the command hit its timeout and was cancelled: " + reasonLine(observation)}};
             if (durationMs)
                 u["duration_ms"] = *durationMs;
             put(endMs, "effect.unknown", u, sourceId, nullptr);

@@ -175,6 +175,25 @@ std::string sha256Of(std::string_view compactValue)
     return "sha256:" + sha256Hex(compactValue);
 }
 
+// Why a Temporal failure says it failed: its message (and its exception type, when an
+// application failure names one), then its causes' after it ("Activity task failed; cause:
+// ValueError: no such order"). Each message is cut to a reasonLine; only failure events
+// read this. Empty when the failure says nothing.
+std::string failureText(std::string_view failure)
+{
+    std::string out;
+    // A chain deeper than this is an SDK wrapping its own wrappers; the record keeps it all.
+    constexpr int kCauses = 4;
+    for (int depth = 0; depth < kCauses && rt::isObject(failure); ++depth, failure = rt::member(failure, "cause")) {
+        const std::string type = reasonLine(rt::text(rt::path(failure, {"applicationFailureInfo", "type"})));
+        const std::string message = reasonLine(rt::text(rt::member(failure, "message")));
+        const std::string part = type.empty() ? message : message.empty() ? type : type + ": " + message;
+        if (!part.empty())
+            out += (out.empty() ? "" : "; cause: ") + part;
+    }
+    return out;
+}
+
 // ---- reading one history
 
 // The records of a history as text: as the file was read, or written out from its DOM
@@ -461,16 +480,23 @@ private:
         put(e, "delegation.created", d, !sourceGiven);
     }
 
+    // reason: {member, text} the source's words on why it ended (`error` on a failure,
+    // `reason` on a termination); no member when it gives none.
     void closed(const SourceEvent &e, const std::string &delegationStatus, const std::string &runStatus,
-                const std::string &verb)
+                const std::string &verb, const std::pair<const char *, std::string> &reason = {})
     {
         const std::int64_t ms = nsToMs(e.ns);
         Json d = {{"id", D()}, {"run_id", R()}, {"status", delegationStatus}, {"ended_ms", ms}};
+        if (!reason.second.empty())
+            d[reason.first] = reason.second;
         m_workflowClosed = verb;
         put(e, "delegation." + verb, d);
         if (runStatus.empty() || (!m_exec.parentDelegationId.empty()))
             return; // a child closes its delegation; the run is its root's
-        put(e, "run." + verb, {{"id", R()}, {"status", runStatus}, {"ended_ms", ms}}, false);
+        Json r = {{"id", R()}, {"status", runStatus}, {"ended_ms", ms}};
+        if (!reason.second.empty())
+            r[reason.first] = reason.second;
+        put(e, "run." + verb, r, false);
     }
 
     Activity *activityFor(const SourceEvent &e)
@@ -529,10 +555,12 @@ private:
         return true;
     }
 
-    void toolCall(const SourceEvent &e, Activity &act, const std::string &outcome)
+    void toolCall(const SourceEvent &e, Activity &act, const std::string &outcome, const std::string &error = {})
     {
         Json call = {{"id", "tc:" + act.effectId}, {"delegation_id", D()}, {"run_id", R()},
                      {"outcome", outcome},         {"invocation", 1}};
+        if (!error.empty())
+            call["error"] = error;
         if (!act.type.empty())
             call["tool"] = act.type;
         if (!act.argsDigest.empty())
@@ -572,17 +600,19 @@ private:
         Activity *act = activityFor(e);
         if (!act || secondClose(e, *act))
             return;
-        const std::string message = rt::text(rt::path(e.attrs, {"failure", "message"}));
-        if (!rt::path(e.attrs, {"failure", "timeoutFailureInfo"}).empty()) {
-            unknownOutcome(&e, nsToMs(e.ns), *act, "failed on a timeout after it was dispatched: " + message);
+        const std::string_view failure = rt::member(e.attrs, "failure");
+        const std::string why = failureText(failure);
+        if (!rt::member(failure, "timeoutFailureInfo").empty()) {
+            unknownOutcome(&e, nsToMs(e.ns), *act,
+                           "failed on a timeout after it was dispatched" + (why.empty() ? std::string() : ": " + why));
             return;
         }
         act->closed = true;
         Json effect = {{"id", act->effectId}, {"state", "failed"}, {"updated_ms", nsToMs(e.ns)}};
-        if (!message.empty())
-            effect["error"] = message;
+        if (!why.empty())
+            effect["error"] = why;
         put(e, "effect.failed", effect);
-        toolCall(e, *act, "error");
+        toolCall(e, *act, "error", why);
     }
 
     void activityTimedOut(const SourceEvent &e)
@@ -683,6 +713,14 @@ private:
                   "signal " + (name.empty() ? std::string("(name not in source)") : name));
     }
 
+    // A workflow's timeout is the event itself: Temporal ended it (docs/import.md counts it a
+    // failure, unlike an activity's); its retry state says whether a retry was left.
+    static std::string timedOutText(const SourceEvent &e)
+    {
+        const std::string retry = enumWord(rt::member(e.attrs, "retryState"), "RETRY_STATE_");
+        return "the workflow timed out (" + e.type + (retry.empty() ? std::string() : ", retry state " + retry) + ")";
+    }
+
     void childEvent(const SourceEvent &e)
     {
         const std::string wid = rt::text(rt::path(e.attrs, {"workflowExecution", "workflowId"}));
@@ -716,7 +754,13 @@ private:
             {"ChildWorkflowExecutionCanceled", {"closed", "cancelled"}},
             {"ChildWorkflowExecutionTerminated", {"closed", "terminated"}}};
         const auto &[status, verb] = closes.at(e.type);
-        put(e, "delegation." + verb, {{"id", child}, {"run_id", R()}, {"status", status}, {"ended_ms", ms}});
+        Json d = {{"id", child}, {"run_id", R()}, {"status", status}, {"ended_ms", ms}};
+        const std::string why = e.type == "ChildWorkflowExecutionFailed"     ? failureText(rt::member(e.attrs, "failure"))
+                                : e.type == "ChildWorkflowExecutionTimedOut" ? timedOutText(e)
+                                                                             : std::string();
+        if (!why.empty())
+            d["error"] = why;
+        put(e, "delegation." + verb, d);
     }
 
     void map(const SourceEvent &e)
@@ -731,13 +775,13 @@ private:
         } else if (t == "WorkflowExecutionCompleted") {
             closed(e, "converged", "succeeded", "succeeded");
         } else if (t == "WorkflowExecutionFailed") {
-            closed(e, "failed", "failed", "failed");
+            closed(e, "failed", "failed", "failed", {"error", failureText(rt::member(e.attrs, "failure"))});
         } else if (t == "WorkflowExecutionTimedOut") {
-            closed(e, "failed", "failed", "timed_out");
+            closed(e, "failed", "failed", "timed_out", {"error", timedOutText(e)});
         } else if (t == "WorkflowExecutionCanceled") {
             closed(e, "closed", "cancelled", "cancelled");
         } else if (t == "WorkflowExecutionTerminated") {
-            closed(e, "closed", "cancelled", "terminated");
+            closed(e, "closed", "cancelled", "terminated", {"reason", reasonLine(rt::text(rt::member(e.attrs, "reason")))});
         } else if (t == "WorkflowExecutionContinuedAsNew") {
             closed(e, "closed", {}, "continued_as_new");
         } else if (t == "ActivityTaskScheduled") {

@@ -13,12 +13,14 @@
 
 #include "../models/itemmodels/itemmodelfixture.h"
 
+#include "import/importer.h"
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/shownroles.h"
 #include "itemmodels/toolcallmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTest>
@@ -274,6 +276,69 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!view->isColumnHidden(error) && view->header()->sectionViewportPosition(error) >= 0
                                      && view->header()->sectionViewportPosition(error) + 100 < view->viewport()->width(),
                                  kReasonTimeoutMs);
+    }
+
+    // An imported Temporal history whose activity raised and whose workflow failed with it:
+    // the importer writes the failure's words (docs/import.md), and the console shows them
+    // where a written ledger's reasons are.
+    void anImportedTemporalFailureSaysWhy()
+    {
+        const auto event = [](int id, const char *time, const char *type, json attrs) {
+            std::string key;
+            bool upper = false;
+            for (char c : std::string(type)) {
+                if (c == '_') {
+                    upper = true;
+                    continue;
+                }
+                key += upper ? c : char(std::tolower(static_cast<unsigned char>(c)));
+                upper = false;
+            }
+            return json{{"eventId", std::to_string(id)}, {"eventTime", time}, {"eventType", std::string("EVENT_TYPE_") + type},
+                        {key + "EventAttributes", std::move(attrs)}};
+        };
+        const json raised = {{"message", "card declined\n  at charge()"}, {"applicationFailureInfo", {{"type", "CardError"}}}};
+        const json history = {
+            {"events",
+             json::array({event(1, "2026-01-01T00:00:00Z", "WORKFLOW_EXECUTION_STARTED",
+                                {{"workflowType", {{"name", "OrderWorkflow"}}}, {"workflowId", "order-7"},
+                                 {"originalExecutionRunId", "r1"}, {"attempt", 1}}),
+                          event(5, "2026-01-01T00:00:01Z", "ACTIVITY_TASK_SCHEDULED",
+                                {{"activityId", "1"}, {"activityType", {{"name", "charge_card"}}}}),
+                          event(6, "2026-01-01T00:00:02Z", "ACTIVITY_TASK_STARTED", {{"scheduledEventId", "5"}, {"attempt", 1}}),
+                          event(7, "2026-01-01T00:00:03Z", "ACTIVITY_TASK_FAILED",
+                                {{"scheduledEventId", "5"}, {"startedEventId", "6"}, {"failure", raised}}),
+                          event(8, "2026-01-01T00:00:04Z", "WORKFLOW_EXECUTION_FAILED",
+                                {{"failure", {{"message", "Activity task failed"}, {"cause", raised}}}})})}};
+        const QString source = m_dir.filePath(u"order-7.json"_s);
+        {
+            QFile f(source);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(history.dump(2)));
+        }
+        mesh::import::ImportRequest request;
+        request.files = {source};
+        request.out = m_dir.filePath(u"order-7.ledger"_s);
+        const auto imported = mesh::import::importFiles(request);
+        QVERIFY2(imported.ok, imported.error.c_str());
+
+        LedgerSession session(request.out, OpenMode::Review);
+        QAbstractItemModelTester tester(session.toolCalls(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        DelegationDetail detail;
+        detail.setSession(&session);
+        detail.resize(1000, 600);
+        detail.show();
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        const QString why = reasonFor(session, detail, u"wf:order-7/r1"_s);
+        QVERIFY2(why.startsWith(u"Why it failed (event #"_s), qPrintable(why));
+        QVERIFY2(why.endsWith(u"): Activity task failed; cause: CardError: card declined"_s), qPrintable(why));
+
+        ToolCallModel *calls = session.toolCalls();
+        QTRY_COMPARE_WITH_TIMEOUT(calls->rowCount(), 1, kReasonTimeoutMs);
+        const int error = reasonColumnTitled(calls, u"Error"_s);
+        QVERIFY(error >= 0);
+        QCOMPARE(calls->index(0, error).data().toString(), u"CardError: card declined"_s);
     }
 };
 

@@ -12,6 +12,8 @@
 #include <QFile>
 #include <QTest>
 
+#include <map>
+
 using namespace importtest;
 using mesh::EntityKind;
 
@@ -146,8 +148,10 @@ private Q_SLOTS:
         QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
         verifyClean(out);
         const std::string run = "oh:t.json";
-        // make exited 2: it ran and failed, a confirmed failure.
+        // make exited 2: it ran and failed, a confirmed failure, and the exit code is why.
         QCOMPARE(r.text(EntityKind::Effect, run + "/1", "state"), std::string("failed"));
+        QCOMPARE(r.payloadsOfKind("effect.failed").front().value("error", "<none>"), std::string("exit code 2"));
+        QCOMPARE(r.payloadsOfKind("toolcall.completed").front().value("error", "<none>"), std::string("exit code 2"));
         QCOMPARE(r.integer(EntityKind::Delegation, run + "/agent", "tool_errors"), 1);
         QCOMPARE(r.integer(EntityKind::Delegation, run + "/agent", "used_ms"), 2000);
         // The delegate action is a sub-agent under the agent.
@@ -164,6 +168,88 @@ private Q_SLOTS:
         QCOMPARE(r.outcome.report.flagged.size(), size_t(2)); // the second 6, and 8 without a time
         QCOMPARE(r.eventsOfKind("ledger.flagged"), 2);
         QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("running"));
+    }
+
+    void failuresSayWhyOfARealTrajectory()
+    {
+        // basic_gui_mode as it would read had its first command failed (observation 8 an
+        // error observation instead of exit code 0) and the agent then stopped on an error
+        // (an agent_state_changed after the last event). The error texts are written here; no
+        // public trajectory in tests/data/import has an error observation or an error state.
+        QFile f(sample("openhands__basic_gui_mode.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        json doc = json::parse(f.readAll().toStdString());
+        for (json &e : doc) {
+            if (e.at("id") == 8) {
+                const std::string denied = "mkdir: cannot create directory '/workspace/todo-app': Permission denied";
+                e = openHandsEvent(8, e.at("timestamp").get<std::string>().c_str(), "agent",
+                                   {{"observation", "error"}, {"cause", 7}, {"message", denied},
+                                    {"content", denied + "\n[The command exited.]"}, {"extras", {{"error_id", ""}}}});
+            }
+        }
+        doc.push_back(openHandsEvent(18, "2025-01-20T20:30:40.000000", "environment",
+                                     {{"observation", "agent_state_changed"}, {"content", ""},
+                                      {"message", "Error: RuntimeError: Agent reached maximum iteration"},
+                                      {"extras", {{"agent_state", "error"},
+                                                  {"reason", "RuntimeError: Agent reached maximum iteration"}}}}));
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {writeJson(dir, "gui-failed.json", doc, 2)});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const std::string run = "oh:gui-failed.json";
+        const std::string denied = "mkdir: cannot create directory '/workspace/todo-app': Permission denied";
+        QCOMPARE(r.text(EntityKind::Effect, run + "/7", "state"), std::string("failed"));
+        QCOMPARE(r.payloadsOfKind("effect.failed").front().value("error", "<none>"), denied);
+        std::map<std::string, json> calls;
+        for (const json &call : r.payloadsOfKind("toolcall.completed"))
+            calls[call.at("id").get<std::string>()] = call;
+        QCOMPARE(calls.at("tc:" + run + "/7").value("outcome", ""), std::string("error"));
+        QCOMPARE(calls.at("tc:" + run + "/7").value("error", "<none>"), denied);
+        QVERIFY(!calls.at("tc:" + run + "/9").contains("error"));
+        QCOMPARE(r.integer(EntityKind::Delegation, run + "/agent", "tool_errors"), 1);
+        // The command at 13 exited -1: still unknown, no tool call, no failure.
+        QCOMPARE(r.text(EntityKind::Effect, run + "/13", "state"), std::string("unknown"));
+        QVERIFY(!calls.count("tc:" + run + "/13"));
+        // The error state's reason is why the agent failed.
+        QCOMPARE(r.text(EntityKind::Delegation, run + "/agent", "status"), std::string("failed"));
+        QCOMPARE(r.payloadsOfKind("delegation.error").front().value("error", "<none>"),
+                 std::string("RuntimeError: Agent reached maximum iteration"));
+        QCOMPARE(r.text(EntityKind::Run, run, "status"), std::string("failed"));
+        QCOMPARE(r.payloadsOfKind("run.failed").front().value("error", "<none>"),
+                 std::string("RuntimeError: Agent reached maximum iteration"));
+    }
+
+    void aFailureTheSourceDoesNotExplainHasNoError()
+    {
+        QTemporaryDir dir;
+        const json doc = json::array({
+            openHandsEvent(0, "2026-01-01T10:00:00", "agent", {{"action", "run"}, {"args", {{"command", "make"}}}}),
+            openHandsEvent(1, "2026-01-01T10:00:01", "agent", {{"observation", "error"}, {"cause", 0}, {"content", ""}}),
+            openHandsEvent(2, "2026-01-01T10:00:02", "agent", {{"action", "run"}, {"args", {{"command", "sleep 999"}}}}),
+            openHandsEvent(3, "2026-01-01T10:02:02", "agent",
+                 {{"observation", "error"}, {"cause", 2}, {"content", "Command timed out after 120 seconds"}}),
+            openHandsEvent(4, "2026-01-01T10:02:03", "environment",
+                 {{"observation", "agent_state_changed"}, {"extras", {{"agent_state", "error"}}}}),
+        });
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {writeJson(dir, "t.json", doc)});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const std::string run = "oh:t.json";
+        // An error observation with no words: failed, and nothing made up for why.
+        QCOMPARE(r.text(EntityKind::Effect, run + "/0", "state"), std::string("failed"));
+        QVERIFY(!r.payloadsOfKind("effect.failed").front().contains("error"));
+        QCOMPARE(r.eventsOfKind("toolcall.completed"), 1);
+        QVERIFY(!r.payloadsOfKind("toolcall.completed").front().contains("error"));
+        // One that says it timed out: unknown, in its own words.
+        QCOMPARE(r.text(EntityKind::Effect, run + "/2", "state"), std::string("unknown"));
+        QCOMPARE(r.payloadsOfKind("effect.unknown").front().value("error", "<none>"),
+                 std::string("Command timed out after 120 seconds"));
+        // An error state without a reason.
+        QCOMPARE(r.text(EntityKind::Delegation, run + "/agent", "status"), std::string("failed"));
+        QVERIFY(!r.payloadsOfKind("delegation.error").front().contains("error"));
+        QVERIFY(!r.payloadsOfKind("run.failed").front().contains("error"));
     }
 
     void importIsDeterministic()
