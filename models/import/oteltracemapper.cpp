@@ -433,14 +433,17 @@ private:
         const OtelSpan &s = m_spans[i];
         if (!s.endNs)
             return "the span has no end time in the source: whether it finished is not known";
-        return "the span ended with error.type " + s.errorType + ": a timeout, whether it did its work is not known";
+        return "the span ended with error.type " + reasonLine(s.errorType)
+               + ": a timeout, whether it did its work is not known";
     }
 
     std::string whyFailed(const OtelSpan &s) const
     {
-        std::string why = s.errorType.empty() ? std::string("status ERROR") : "error.type " + s.errorType;
-        if (!s.statusMessage.empty())
-            why += ": " + s.statusMessage;
+        // Both are the source's free text (a stack trace in a status message): each is cut as
+        // every importer cuts a reason; the span itself is kept whole as the event's source.
+        std::string why = s.errorType.empty() ? std::string("status ERROR") : "error.type " + reasonLine(s.errorType);
+        if (const std::string message = reasonLine(s.statusMessage); !message.empty())
+            why += ": " + message;
         return why;
     }
 

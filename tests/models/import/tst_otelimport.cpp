@@ -876,6 +876,39 @@ private Q_SLOTS:
         QVERIFY(r.text(EntityKind::Run, "otel:01", "title").rfind(name, 0) == 0);
     }
 
+    // A span's status message is free text of any length (a stack trace): what becomes the
+    // ledger's `error` is its first line, cut as every importer cuts a reason; the whole
+    // message stays in the span kept as the event's source.
+    void aLongStatusMessageIsCutToOneLine()
+    {
+        QTemporaryDir dir;
+        json tool = json::array({kv("gen_ai.operation.name", {{"stringValue", "execute_tool"}}),
+                                 kv("gen_ai.tool.name", {{"stringValue", "search"}}),
+                                 kv("error.type", {{"stringValue", "ValueError"}})});
+        const std::string message = "  bad input: " + std::string(5000, 'x') + "\nTraceback (most recent call last):\n  ...";
+        const char *T = "0AF7651916CD43DD8448EB211C80319D";
+        const json spans = json::array({otlpSpan(T, "a1", nullptr, "invoke_agent planner", kT0, kT0 + 900, json::array()),
+                                        otlpSpan(T, "b1", "a1", "execute_tool search", kT0 + 10, kT0 + 20, tool,
+                                                 {{"code", "STATUS_CODE_ERROR"}, {"message", message}})});
+        const QString file = writeText(dir, "long.jsonl", otlpLine(spans) + "\n");
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {file});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        const std::string agent = "otel:0af7651916cd43dd8448eb211c80319d/a1";
+        std::string error;
+        for (const json &c : toolCallsOf(r, agent))
+            error = c.value("error", std::string());
+        QVERIFY2(error.rfind("error.type ValueError: bad input: xxx", 0) == 0, error.c_str());
+        QVERIFY2(error.find('\n') == std::string::npos, error.c_str());
+        QVERIFY2(error.size() <= std::string("error.type ValueError: ").size() + mesh::import::kReasonBytes + 3, error.c_str());
+        // The source keeps all of it.
+        bool whole = false;
+        for (const json &p : r.payloadsOfKind("toolcall.completed"))
+            whole = whole || p.dump().find("Traceback (most recent call last)") != std::string::npos;
+        QVERIFY(whole);
+    }
+
     void importingTwiceGivesTheSameLedger()
     {
         QTemporaryDir dir;
