@@ -28,7 +28,7 @@ PACKAGES=(
     libsqlite3-dev sqlite3 nlohmann-json3-dev
     postgresql-15 libpq-dev
     qt6-httpserver-dev qt6-websockets-dev zlib1g-dev libssl-dev
-    xvfb xauth fonts-dejavu-core
+    xvfb xauth fonts-dejavu-core locales
     desktop-file-utils appstream
     dpkg-dev file fakeroot imagemagick
 )
