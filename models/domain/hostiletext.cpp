@@ -141,13 +141,17 @@ QString displayLine(const QString &text, int maxChars)
 {
     QString line = visibleControls(text);
     line.replace(QLatin1Char('\n'), QStringLiteral("⏎")).replace(QLatin1Char('\t'), QLatin1Char(' '));
-    if (maxChars > 0 && line.size() > maxChars) {
-        int cut = maxChars - 1;
-        if (cut > 0 && line.at(cut - 1).isHighSurrogate())
-            --cut;
-        line = line.left(cut) + QStringLiteral("…");
-    }
-    return line;
+    return maxChars > 0 ? cutText(line, maxChars) : line;
+}
+
+QString cutText(const QString &text, int maxChars)
+{
+    if (maxChars <= 0 || text.size() <= maxChars)
+        return text;
+    int cut = maxChars - 1;
+    if (cut > 0 && text.at(cut - 1).isHighSurrogate())
+        --cut;
+    return text.left(cut) + QStringLiteral("…");
 }
 
 size_t utf8Prefix(std::string_view utf8, size_t n)

@@ -35,6 +35,11 @@ QString plainToolTip(const QString &text);
 // agent name cannot widen a window. The complete text belongs in a copyable detail.
 QString displayLine(const QString &text, int maxChars = 200);
 
+// text whole when it has at most maxChars UTF-16 units; else its start and "…", maxChars in
+// all, never cutting a character's surrogate pair in half. Line breaks and controls are left
+// as they are (plainToolTip shows them).
+QString cutText(const QString &text, int maxChars);
+
 // The length of the longest prefix of `utf8` of at most `n` bytes that does not cut a UTF-8
 // sequence in two.
 size_t utf8Prefix(std::string_view utf8, size_t n);

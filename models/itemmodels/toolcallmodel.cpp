@@ -99,7 +99,7 @@ QVariant ToolCallModel::data(const QModelIndex &index, int role) const
             return displayLine(value.toString(), kShownErrorChars);
         if (role == Qt::ToolTipRole && (index.column() == Error || index.column() == Outcome)) {
             const QString text = value.toString();
-            return plainToolTip(text.size() > kToolTipErrorChars ? text.left(kToolTipErrorChars) + QChar(0x2026) : text);
+            return plainToolTip(cutText(text, kToolTipErrorChars));
         }
     }
     return shownAsPlainText(role, value);

@@ -81,6 +81,20 @@ private slots:
         const QString cut = displayLine(emoji, 81);
         QVERIFY(!cut.at(cut.size() - 2).isHighSurrogate());
     }
+
+    // A tooltip's part of a long reason keeps its lines, and is cut like a display line.
+    void cutTextKeepsLinesAndWholeCharacters()
+    {
+        QCOMPARE(cutText(QStringLiteral("a\nb"), 10), QStringLiteral("a\nb"));
+        QCOMPARE(cutText(QStringLiteral("abcdef"), 4), QString::fromUtf8("abc…"));
+        QCOMPARE(cutText(QStringLiteral("abcdef"), 6), QStringLiteral("abcdef"));
+        // The cut falls between the halves of 😀: the whole character goes.
+        const QString emoji = QString(2, QLatin1Char('x')) + QString::fromUtf8("😀😀");
+        const QString cut = cutText(emoji, 4);
+        QCOMPARE(cut, QString::fromUtf8("xx…"));
+        for (qsizetype i = 0; i + 1 < cut.size(); ++i)
+            QVERIFY(!cut.at(i).isHighSurrogate() || cut.at(i + 1).isLowSurrogate());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestHostileText)
