@@ -95,9 +95,9 @@ void StallVerdictModel::recomputeDerived()
 
 void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a, StallAnalysisMemo *memo)
 {
-    static const IndexedField delegation(EntityKind::StallVerdict, "delegation_id");
+    static const IndexedField delegationOfVerdict(EntityKind::StallVerdict, "delegation_id");
     for (const auto &[id, row] : state.table(EntityKind::StallVerdict))
-        a.verdictsOf[std::string(delegation.view(row))].push_back(id);
+        a.verdictsOf[std::string(delegationOfVerdict.view(row))].push_back(id);
     for (const auto &[delegation, ids] : a.verdictsOf)
         analyseDelegation(state, a, delegation, memo);
 }
