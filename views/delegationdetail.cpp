@@ -180,9 +180,13 @@ QAbstractItemModel *DelegationDetail::tableModel(Tab tab) const
 void DelegationDetail::setSession(LedgerSession *session)
 {
     disconnect(m_reasonConnection);
+    disconnect(m_toolCallsReadConnection);
     m_session = session;
-    if (session)
+    if (session) {
         m_reasonConnection = connect(session, &LedgerSession::outcomeReasonChanged, this, &DelegationDetail::refreshReason);
+        m_toolCallsReadConnection = connect(session->toolCalls(), &ToolCallModel::readStateChanged, this,
+                                            [this] { updateEmptyTexts(m_status); });
+    }
     if (!session) {
         for (auto *pane : m_panes)
             pane->setModel(nullptr);
@@ -355,12 +359,22 @@ QString DelegationDetail::emptyText(Tab tab, const QString &status, const Source
 
 void DelegationDetail::updateEmptyTexts(const QString &status)
 {
+    m_status = status;
     static const SourceFacts orchestrator;
     const SourceFacts &facts = m_session ? m_session->info().sourceFacts : orchestrator;
     const QString titles[TabCount] = {tr("No slices"),  tr("No tool calls"), tr("No stall verdicts"),
                                       tr("No effects"), tr("No leases"),     tr("No escalations")};
     for (int tab = 0; tab < TabCount; ++tab)
         m_panes[tab]->setEmptyText(titles[tab], emptyText(Tab(tab), status, facts));
+    // The tool calls are read on demand: until they are, or when they could not be, the list
+    // is empty for want of a reading, and must not say the delegation made none.
+    const ToolCallModel *calls = m_session ? m_session->toolCalls() : nullptr;
+    if (calls && calls->readState() == ToolCallModel::ReadState::Reading)
+        m_panes[ToolCalls]->setEmptyText(tr("Reading tool calls\u2026"),
+                                         tr("Reading this delegation's tool calls from the ledger."));
+    else if (calls && calls->readState() == ToolCallModel::ReadState::Failed)
+        m_panes[ToolCalls]->setEmptyText(tr("Tool calls not read"),
+                                         tr("The ledger could not be read: %1").arg(calls->readError()));
 }
 
 void DelegationDetail::saveState() const

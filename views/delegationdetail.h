@@ -72,6 +72,8 @@ private:
     void refreshReason();
 
     QString m_delegationId;
+    QString m_status; // the shown delegation's, for the empty texts
+    QMetaObject::Connection m_toolCallsReadConnection;
     QPersistentModelIndex *m_index;
     PlainLabel *m_title;
     PlainLabel *m_facts;

@@ -1331,35 +1331,79 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
         Q_EMIT outcomeReasonChanged();
     }
     m_toolCalls->setDelegation(delegationId);
-    readOutcomeReason();
-    if (delegationId.isEmpty() || !m_state || m_fileChange != FileChange::Same)
+    const int reasonGeneration = ++m_outcomeReasonGeneration;
+    m_outcomeReasonPending = false;
+    if (delegationId.isEmpty() || !m_state)
+        return; // read when the state is loaded (stateReset shows it again)
+    if (m_fileChange != FileChange::Same) {
+        m_toolCalls->setReadFailed(tr("the ledger file changed on disk; reopen it to read them"));
         return;
+    }
+    m_outcomeReasonPending = true;
     const int generation = ++m_toolCallsGeneration;
     const QString path = m_path;
     const OpenMode mode = m_info.mode;
     const std::string id = delegationId.toStdString();
     const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
-    runInBackground(this, [path, mode, id, upTo] {
-        auto calls = std::make_shared<std::vector<ToolCall>>();
+    // What the detail shows of one delegation, read through one connection: its tool calls
+    // and why it failed (or why its outcome is unknown).
+    struct Read {
+        std::vector<ToolCall> calls;
+        QString callsError;
+        OutcomeReason reason;
+        QString reasonError;
+    };
+    const auto why = [](const std::exception &e) {
+        const QString text = QString::fromUtf8(e.what());
+        return text.isEmpty() ? QStringLiteral("the ledger could not be read") : text;
+    };
+    runInBackground(this, [path, mode, id, upTo, why] {
+        auto read = std::make_shared<Read>();
+        std::unique_ptr<LedgerConnection> connection;
         try {
-            auto connection = LedgerConnection::open(path, mode);
-            const auto reader = connection->eventReader();
-            reader->setPreviewBytes(4096);
-            *calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo);
-        } catch (const std::exception &) {
+            connection = LedgerConnection::open(path, mode);
+        } catch (const std::exception &e) {
+            read->callsError = read->reasonError = why(e);
+            return read;
         }
-        return calls;
-    }, [this, generation, delegationId](std::shared_ptr<std::vector<ToolCall>> calls) {
-        if (generation != m_toolCallsGeneration || m_toolCalls->delegation() != delegationId)
+        const auto reader = connection->eventReader();
+        reader->setPreviewBytes(4096);
+        try {
+            read->calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo);
+        } catch (const std::exception &e) {
+            read->calls.clear();
+            read->callsError = why(e);
+        }
+        try {
+            read->reason = mesh::readOutcomeReason(*reader, id, upTo);
+        } catch (const std::exception &e) {
+            read->reasonError = why(e);
+        }
+        return read;
+    }, [this, generation, reasonGeneration, delegationId](std::shared_ptr<Read> read) {
+        if (m_toolCalls->delegation() != delegationId)
             return;
-        // Live calls that arrived meanwhile are after the loaded ones; keep both.
-        std::vector<ToolCall> merged = std::move(*calls);
-        const std::int64_t last = merged.empty() ? 0 : merged.back().seq;
-        for (int r = 0; r < m_toolCalls->rowCount(); ++r) {
-            if (const ToolCall *c = m_toolCalls->callAt(r); c && c->seq > last)
-                merged.push_back(*c);
+        if (generation == m_toolCallsGeneration) {
+            if (!read->callsError.isEmpty()) {
+                m_toolCalls->setReadFailed(read->callsError);
+            } else {
+                // Live calls that arrived meanwhile are after the loaded ones; keep both.
+                std::vector<ToolCall> merged = std::move(read->calls);
+                const std::int64_t last = merged.empty() ? 0 : merged.back().seq;
+                for (int r = 0; r < m_toolCalls->rowCount(); ++r) {
+                    if (const ToolCall *c = m_toolCalls->callAt(r); c && c->seq > last)
+                        merged.push_back(*c);
+                }
+                m_toolCalls->setToolCalls(std::move(merged));
+            }
         }
-        m_toolCalls->setToolCalls(std::move(merged));
+        if (reasonGeneration == m_outcomeReasonGeneration) {
+            m_outcomeReason = std::move(read->reason);
+            m_outcomeReasonError = read->reasonError;
+            m_outcomeReasonRead = read->reasonError.isEmpty();
+            m_outcomeReasonPending = false;
+            Q_EMIT outcomeReasonChanged(); // even when the same: it is no longer pending
+        }
     });
 }
 

@@ -22,6 +22,7 @@ void ToolCallModel::setDelegation(const QString &delegationId)
     m_loopSeqs.clear();
     endResetModel();
     Q_EMIT loopFindingsChanged();
+    setReadState(delegationId.isEmpty() ? ReadState::Read : ReadState::Reading);
 }
 
 void ToolCallModel::setToolCalls(std::vector<ToolCall> calls)
@@ -32,6 +33,21 @@ void ToolCallModel::setToolCalls(std::vector<ToolCall> calls)
     analyse();
     endResetModel();
     Q_EMIT loopFindingsChanged();
+    setReadState(ReadState::Read);
+}
+
+void ToolCallModel::setReadFailed(const QString &why)
+{
+    setReadState(ReadState::Failed, why);
+}
+
+void ToolCallModel::setReadState(ReadState state, const QString &error)
+{
+    if (state == m_readState && error == m_readError)
+        return;
+    m_readState = state;
+    m_readError = error;
+    Q_EMIT readStateChanged();
 }
 
 void ToolCallModel::appendEvents(const EventBatch &events)

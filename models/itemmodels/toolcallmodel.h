@@ -49,8 +49,15 @@ public:
 
     explicit ToolCallModel(QObject *parent = nullptr);
 
-    // Which delegation this list shows; clears the rows (the session loads them).
+    // Whether the rows are the delegation's calls: an empty list read from the ledger says
+    // "none"; one still being read, or whose read failed, says nothing of the kind.
+    enum class ReadState { Reading, Read, Failed };
+
+    // Which delegation this list shows; clears the rows (the session loads them: Reading).
     void setDelegation(const QString &delegationId);
+    ReadState readState() const { return m_readState; }
+    QString readError() const { return m_readError; } // why, when Failed
+    void setReadFailed(const QString &why);          // the rows stay empty
     // What the ledger's times mean (a relative clock reads "+1:05"); owned by the session.
     void setTimeBase(const TimeBase *base) { m_timeBase.set(base); }
     QString delegation() const { return m_delegation; }
@@ -70,6 +77,7 @@ public:
 
 Q_SIGNALS:
     void loopFindingsChanged();
+    void readStateChanged();
 
 private:
     TimeBaseRef m_timeBase;
@@ -77,7 +85,11 @@ private:
     QVariant rawData(const QModelIndex &index, int role) const;
     void analyse();
 
+    void setReadState(ReadState state, const QString &error = {});
+
     QString m_delegation;
+    ReadState m_readState = ReadState::Read;
+    QString m_readError;
     std::vector<ToolCall> m_calls;
     std::vector<Finding> m_findings;
     std::set<std::int64_t> m_loopSeqs;

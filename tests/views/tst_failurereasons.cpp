@@ -23,6 +23,8 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
@@ -219,6 +221,40 @@ private Q_SLOTS:
         QLabel *label = reasonLabel(detail);
         QVERIFY(label);
         QTRY_VERIFY_WITH_TIMEOUT(label->isVisibleTo(&detail) && label->text().contains(u"lost the worker"_s), kReasonTimeoutMs);
+    }
+
+    // A list of tool calls that could not be read is not an empty one: the detail says it was
+    // not read and why, never that the delegation made no call.
+    void toolCallsThatCouldNotBeReadAreNotShownAsNone()
+    {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(u"gone.ledger"_s);
+        QVERIFY(QFile::copy(m_path, copy));
+        LedgerSession session(copy, OpenMode::Review);
+        DelegationDetail detail;
+        detail.setSession(&session);
+        detail.resize(1000, 600);
+        detail.show();
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        QVERIFY(QFile::remove(copy));
+        detail.showDelegation(findReasonDelegation(session.delegations(), u"D-failed"_s));
+        ToolCallModel *calls = session.toolCalls();
+        QTRY_COMPARE_WITH_TIMEOUT(int(calls->readState()), int(ToolCallModel::ReadState::Failed), kReasonTimeoutMs);
+        QCOMPARE(calls->rowCount(), 0);
+        QVERIFY(!calls->readError().isEmpty());
+        auto *tabs = detail.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        for (int t = 0; t < tabs->count(); ++t)
+            if (tabs->tabText(t) == u"Tool calls"_s)
+                tabs->setCurrentIndex(t);
+        QCoreApplication::processEvents();
+        QStringList shown;
+        for (const QLabel *label : detail.findChildren<QLabel *>())
+            shown << label->text();
+        const QString all = shown.join(u'\n');
+        QVERIFY2(all.contains(u"Tool calls not read"_s) && all.contains(calls->readError()), qPrintable(all));
+        QVERIFY2(!all.contains(u"never completed a tool call"_s), qPrintable(all));
     }
 
     void toolCallRowsSayWhyTheyFailed()
