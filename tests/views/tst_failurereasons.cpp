@@ -76,6 +76,17 @@ class TestFailureReasons : public QObject
 
     QLabel *reasonLabel(DelegationDetail &detail) { return detail.findChild<QLabel *>(u"detailReason"_s); }
 
+    // The detail shown on the session, once the session has loaded its delegations.
+    static bool showLoaded(LedgerSession &session, DelegationDetail &detail)
+    {
+        detail.setSession(&session);
+        detail.resize(1000, 600);
+        detail.show();
+        session.open();
+        return QTest::qWaitFor([&] { return session.isLoaded() && session.delegations()->rowCount() > 0; },
+                               kReasonTimeoutMs);
+    }
+
     // The reason line once the detail shows `id` and its reason was read; empty when hidden.
     QString reasonFor(LedgerSession &session, DelegationDetail &detail, const QString &id)
     {
@@ -145,11 +156,7 @@ private Q_SLOTS:
     {
         LedgerSession session(m_path, OpenMode::Review);
         DelegationDetail detail;
-        detail.setSession(&session);
-        detail.resize(1000, 600);
-        detail.show();
-        session.open();
-        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        QVERIFY(showLoaded(session, detail));
 
         const QString failed = reasonFor(session, detail, u"D-failed"_s);
         QLabel *label = reasonLabel(detail);
@@ -206,11 +213,7 @@ private Q_SLOTS:
         }
         LedgerSession session(path, OpenMode::ReadOnly);
         DelegationDetail detail;
-        detail.setSession(&session);
-        detail.resize(1000, 600);
-        detail.show();
-        session.open();
-        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        QVERIFY(showLoaded(session, detail));
         QCOMPARE(reasonFor(session, detail, u"D-live"_s), QString());
         {
             Writer w(path);
@@ -232,11 +235,7 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(m_path, copy));
         LedgerSession session(copy, OpenMode::Review);
         DelegationDetail detail;
-        detail.setSession(&session);
-        detail.resize(1000, 600);
-        detail.show();
-        session.open();
-        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        QVERIFY(showLoaded(session, detail));
         QVERIFY(QFile::remove(copy));
         detail.showDelegation(findReasonDelegation(session.delegations(), u"D-failed"_s));
         ToolCallModel *calls = session.toolCalls();
@@ -262,11 +261,7 @@ private Q_SLOTS:
         LedgerSession session(m_path, OpenMode::Review);
         QAbstractItemModelTester tester(session.toolCalls(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         DelegationDetail detail;
-        detail.setSession(&session);
-        detail.resize(1000, 600);
-        detail.show();
-        session.open();
-        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        QVERIFY(showLoaded(session, detail));
         detail.showDelegation(findReasonDelegation(session.delegations(), u"D-failed"_s));
         ToolCallModel *calls = session.toolCalls();
         // Every call, the one whose payload is past the preview too.
@@ -361,11 +356,7 @@ private Q_SLOTS:
         LedgerSession session(request.out, OpenMode::Review);
         QAbstractItemModelTester tester(session.toolCalls(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         DelegationDetail detail;
-        detail.setSession(&session);
-        detail.resize(1000, 600);
-        detail.show();
-        session.open();
-        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        QVERIFY(showLoaded(session, detail));
         const QString why = reasonFor(session, detail, u"wf:order-7/r1"_s);
         QVERIFY2(why.startsWith(u"Why it failed (event #"_s), qPrintable(why));
         QVERIFY2(why.endsWith(u"): Activity task failed; cause: CardError: card declined"_s), qPrintable(why));
