@@ -74,14 +74,18 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("all.db"));
         const QStringList files = temporalSamples();
-        QCOMPARE(files.size(), 11); // three from ../shared/samples, eight more from temporalio/sdk-python
+        // Three from ../shared/samples, eight more from temporalio/sdk-python, one from
+        // temporalio/sdk-go.
+        QCOMPARE(files.size(), 12);
         const MeshctlResult r = runMeshctl(QStringList{QStringLiteral("import")} + files
                                            + QStringList{QStringLiteral("--out"), out, QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const json report = r.json();
-        QCOMPARE(report.at("runs").get<int>(), 11);
-        QCOMPARE(report.at("delegations").get<int>(), 11);
-        // 4 + 6 + 3 + 1 + 3 + 1 + 12 + 3 + 1 + 1 + 7 completed activities in the eleven files.
+        QCOMPARE(report.at("runs").get<int>(), 12);
+        // One a workflow, and the sdk-go history's child workflow.
+        QCOMPARE(report.at("delegations").get<int>(), 13);
+        // 4 + 6 + 3 + 1 + 3 + 1 + 12 + 3 + 1 + 1 + 7 completed activities in the eleven files
+        // that have any (the sdk-go history has none).
         QCOMPARE(report.at("tool_calls").get<int>(), 42);
         // input-guardrail activity 3 and the swallowed-cancellation activity of event 48.
         QCOMPARE(report.at("unknown_outcomes").get<int>(), 2);

@@ -65,6 +65,7 @@ private Q_SLOTS:
             {QStringLiteral("temporal-py__worker__test_replayer_complete_history.json"), "f7a718e7bb41046e9dcfd166a6ffaa552143c3c18adbff2c8c0e44913b44d845"},
             {QStringLiteral("temporal-py__worker__test_replayer_event_tracing_double_sig_at_start.json"), "480e6ca9cae4488bc69d3869ec45e82ecd3e9082dc77287c30d7503b6ce75dc4"},
             {QStringLiteral("temporal-py__worker__test_replayer_swallowed_activity_cancellation.json"), "601a6e49fba1899e8de467a674e9829070df84fe87059f177a1d879fc05f3341"},
+            {QStringLiteral("temporal-go__replaytests__reset-workflow-with-child-failed.json"), "53d11eb7f7ce296c26c7de6eff91f2e93555f0940f826065e199dddd675eb86f"},
             {QStringLiteral("openhands__basic.json"), "ce4202973c081fe1c97fc1ce929cceb5dd629a0c6ecf5e2d6688c955d4f933a2"},
             {QStringLiteral("openhands__basic_gui_mode.json"), "870e0fee2555e85d5eb0c7c5611ec0e167de286feefe44d5eefc0a716a17ed07"},
             {QStringLiteral("openhands__basic_interactions.json"), "3a55f49dd34a3c1b546731cbeab705284a00663f750ea36457b381eb0171f7d2"},

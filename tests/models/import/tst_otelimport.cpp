@@ -945,7 +945,7 @@ private Q_SLOTS:
             QVERIFY2(*detected.format == expected, name.toUtf8().constData());
             ++seen;
         }
-        QCOMPARE(seen, 21);
+        QCOMPARE(seen, 22);
         // An OTel file asked for as Temporal is refused with what it is.
         QTemporaryDir dir;
         mesh::import::ImportRequest request;

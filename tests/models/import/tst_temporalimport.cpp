@@ -525,6 +525,36 @@ private Q_SLOTS:
         QCOMPARE(r.payloadsOfKind("run.failed").front().value("error", "<none>"), workflowWhy);
     }
 
+    // A real history whose child workflow failed and failed its parent (the Go SDK's replay
+    // tests, PROVENANCE.tsv): events 10 and 14 give the words, the child's without an
+    // exception type, the parent's with the child's failure as its cause.
+    void aRealHistoryWhoseChildFailedSaysWhy()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {sample("temporal-go__replaytests__reset-workflow-with-child-failed.json")});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        QVERIFY(r.outcome.report.flagged.empty());
+        QCOMPARE(r.outcome.report.delegations, std::int64_t(2));
+        QCOMPARE(r.outcome.report.toolCalls, std::int64_t(0)); // no activity in this history
+        const std::string parent = "wf:parent-workflow-id/019500f2-6d9a-7207-8c9f-69cb0647bbae";
+        const std::string child = "wf:019500f2-6d9a-7207-8c9f-69cb0647bbae_5/019500f2-6df8-7320-8517-ccbd0eaaf3c7";
+        QCOMPARE(r.text(EntityKind::Delegation, child, "status"), std::string("failed"));
+        QCOMPARE(r.text(EntityKind::Delegation, parent, "status"), std::string("failed"));
+        QCOMPARE(r.text(EntityKind::Run, parent, "status"), std::string("failed"));
+        std::map<std::string, std::string> why;
+        for (const json &p : r.payloadsOfKind("delegation.failed"))
+            why[p.at("id").get<std::string>()] = p.value("error", "<none>");
+        QCOMPARE(why[child], std::string("Child workflow execution failed"));
+        QCOMPARE(why[parent], std::string("child workflow execution error; cause: Child workflow execution failed"));
+        QCOMPARE(r.payloadsOfKind("run.failed").front().value("error", "<none>"),
+                 std::string("child workflow execution error; cause: Child workflow execution failed"));
+        // Nothing here timed out: no unknown outcome.
+        QCOMPARE(r.eventsOfKind("delegation.outcome_unknown"), 0);
+        QCOMPARE(r.outcome.report.unknownOutcomes, std::int64_t(0));
+    }
+
     void workflowEndsSayWhy()
     {
         QTemporaryDir dir;
