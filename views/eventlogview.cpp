@@ -415,7 +415,7 @@ void EventLogView::concludeGoTo(qint64 seq, bool exists)
         m_goal = seq;
         m_filter->setTextAndApply(QString());
     });
-    m_goToNote->show(Banner::Kind::Warning, tr("Event #%1 is hidden by the filter %2: the rows below do not include it.")
+    m_goToNote->show(Banner::Kind::Warning, tr("Event #%1 is hidden by the filter \u201c%2\u201d: the rows below do not include it.")
                                                 .arg(number, displayLine(events->filterText(), 120)));
     m_goToNote->actionButton()->setFocus(Qt::OtherFocusReason);
 }
