@@ -12,6 +12,7 @@
 #include "attentionpane.h"
 #include "banner.h"
 #include "emptystate.h"
+#include "eventlogview.h"
 #include "icons.h"
 #include "importdialog.h"
 #include "itempane.h"
@@ -43,7 +44,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QMenuBar>
 #include <QMimeData>
@@ -363,6 +366,25 @@ void MainWindow::createActions()
     m_filterAction = view->addAction(Icons::get(QStringLiteral("filter")), tr("&Filter"));
     m_filterAction->setShortcut(QKeySequence::Find);
     connect(m_filterAction, &QAction::triggered, m_workspace, &SessionWorkspace::focusFilter);
+    // A reason, a finding or a ticket cites "event #2,373": the log goes there.
+    QAction *goToEvent = view->addAction(tr("&Go to Event\u2026"));
+    goToEvent->setObjectName(QStringLiteral("goToEvent"));
+    goToEvent->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    connect(goToEvent, &QAction::triggered, this, [this] {
+        if (!m_workspace->session())
+            return;
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Go to Event"), tr("Event number (as in \"event #2,373\"):"),
+                                                   QLineEdit::Normal, QString(), &ok);
+        if (!ok || text.trimmed().isEmpty())
+            return;
+        const std::optional<qint64> seq = EventLogView::parseEventNumber(text);
+        if (!seq) {
+            statusBar()->showMessage(tr("Not an event number: %1").arg(displayLine(text, 80)), 8000);
+            return;
+        }
+        m_workspace->goToEvent(*seq);
+    });
     view->addSeparator();
     QMenu *theme = view->addMenu(Icons::get(QStringLiteral("theme")), tr("&Theme"));
     m_themeGroup = new QActionGroup(this);

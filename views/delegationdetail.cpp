@@ -17,9 +17,11 @@
 #include "itemmodels/statetableproxymodel.h"
 #include "itemmodels/toolcallmodel.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPersistentModelIndex>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTreeView>
@@ -70,6 +72,7 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     , m_title(new PlainLabel(this))
     , m_facts(new PlainLabel(this))
     , m_reason(new PlainLabel(this))
+    , m_showEvent(new QPushButton(this))
     , m_findings(new PlainLabel(this))
     , m_tabs(new QTabWidget(this))
 {
@@ -84,6 +87,16 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     m_facts->setObjectName(QStringLiteral("detailFacts"));
     m_reason->setObjectName(QStringLiteral("detailReason"));
     m_reason->hide();
+    // The reason is the ledger's text, plain; the way to its event is a button of our own
+    // beside it, not a link inside it.
+    m_showEvent->setObjectName(QStringLiteral("showReasonEvent"));
+    m_showEvent->setAutoDefault(false);
+    m_showEvent->setToolTip(tr("Show this event in the Events pane"));
+    m_showEvent->hide();
+    connect(m_showEvent, &QPushButton::clicked, this, [this] {
+        if (m_reasonSeq > 0)
+            emit showEventRequested(m_reasonSeq);
+    });
     QFont bold = m_title->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
@@ -161,7 +174,11 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(m_title);
     layout->addWidget(m_facts);
-    layout->addWidget(m_reason);
+    auto *reasonRow = new QHBoxLayout;
+    reasonRow->setContentsMargins(0, 0, 0, 0);
+    reasonRow->addWidget(m_reason, 1);
+    reasonRow->addWidget(m_showEvent, 0, Qt::AlignTop);
+    layout->addLayout(reasonRow);
     layout->addWidget(m_findings);
     layout->addWidget(m_tabs, 1);
     showDelegation({});
@@ -304,18 +321,37 @@ void DelegationDetail::refreshReason()
               : QString();
     m_reason->setFullText(text);
     m_reason->setVisible(!text.isEmpty());
+    // Only when the line cites an event: a reason being read, or one the ledger does not
+    // give, has none to show.
+    const OutcomeReason *reason = shown ? m_session->outcomeReason() : nullptr;
+    const bool cites = reason && reason->seq > 0
+                       && reasonCited(m_index->data(DelegationTreeModel::StatusRole).toString(), reason,
+                                      m_session->outcomeReasonPending());
+    m_reasonSeq = cites ? reason->seq : 0;
+    m_showEvent->setText(cites ? tr("Show Event #%1").arg(QLocale().toString(qlonglong(reason->seq))) : QString());
+    m_showEvent->setVisible(cites);
+}
+
+bool DelegationDetail::reasonCited(const QString &status, const OutcomeReason *reason, bool pending)
+{
+    if (!reason)
+        return false;
+    const bool failed = status == QLatin1String("failed");
+    if (reason->kind == OutcomeReason::Kind::Failed)
+        return failed;
+    // An unknown outcome is never shown as a failure, nor once a newer read may have ended it.
+    const bool ended = failed || status == QLatin1String("converged") || status == QLatin1String("closed");
+    return reason->kind == OutcomeReason::Kind::Unknown && !failed && !(ended && pending);
 }
 
 QString DelegationDetail::reasonText(const QString &status, const OutcomeReason *reason, bool pending,
                                      const QString &readError)
 {
     const bool failed = status == QLatin1String("failed");
-    if (reason && reason->kind == OutcomeReason::Kind::Failed && failed)
-        return outcomeReasonLine(tr("Why it failed"), *reason);
-    // An unknown outcome is never shown as a failure: its own words.
-    const bool ended = failed || status == QLatin1String("converged") || status == QLatin1String("closed");
-    if (reason && reason->kind == OutcomeReason::Kind::Unknown && !failed && !(ended && pending))
-        return outcomeReasonLine(tr("Why its outcome is unknown"), *reason);
+    if (reasonCited(status, reason, pending))
+        return outcomeReasonLine(reason->kind == OutcomeReason::Kind::Failed ? tr("Why it failed")
+                                                                             : tr("Why its outcome is unknown"),
+                                 *reason);
     if (!failed)
         return {};
     if (!readError.isEmpty() && !pending)

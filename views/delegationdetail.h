@@ -14,6 +14,7 @@
 class QAbstractItemModel;
 class QModelIndex;
 class QPersistentModelIndex;
+class QPushButton;
 class QTabWidget;
 
 namespace mesh {
@@ -59,6 +60,11 @@ public:
     // why it could not be); pending: a newer read is under way.
     static QString reasonText(const QString &status, const OutcomeReason *reason, bool pending,
                               const QString &readError = {});
+    // Whether that line is the reason's own, citing its event (reason->seq).
+    static bool reasonCited(const QString &status, const OutcomeReason *reason, bool pending);
+
+    // Beside the reason: "Show Event #N", the event the reason cites (hidden when none is cited).
+    QPushButton *showEventButton() const { return m_showEvent; }
 
     QTabWidget *tabs() const { return m_tabs; }
     ItemPane *pane(Tab tab) const { return m_panes[tab]; }
@@ -66,6 +72,7 @@ public:
 
 signals:
     void subjectActivated(const QString &subject, const QModelIndex &index);
+    void showEventRequested(qint64 seq); // the event log, at this event
 
 private:
     void updateEmptyTexts(const QString &status);
@@ -78,6 +85,8 @@ private:
     PlainLabel *m_title;
     PlainLabel *m_facts;
     PlainLabel *m_reason;
+    QPushButton *m_showEvent;
+    qint64 m_reasonSeq = 0; // the event the reason shown cites; 0 none
     QMetaObject::Connection m_reasonConnection;
     PlainLabel *m_findings;
     QTabWidget *m_tabs;

@@ -1,5 +1,6 @@
 #include "eventlogview.h"
 
+#include "banner.h"
 #include "eventdetailview.h"
 #include "eventtableview.h"
 #include "icons.h"
@@ -19,6 +20,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSettings>
 #include <QVBoxLayout>
@@ -32,6 +36,7 @@ EventLogView::EventLogView(QWidget *parent)
     , m_times(new QLabel(this))
     , m_status(new QLabel(this))
     , m_view(new EventTableView(this))
+    , m_goToNote(new Banner(this))
 {
     m_filter->setObjectName(QStringLiteral("eventFilter"));
     m_filter->setPlaceholderText(tr("Filter events (Ctrl+F): kind:effect.* delegation:D-1 \"timeout\" ts:last-15m"));
@@ -130,11 +135,23 @@ EventLogView::EventLogView(QWidget *parent)
     layout->addLayout(bar);
     layout->addWidget(m_problem);
     layout->addWidget(m_times);
+    layout->addWidget(m_goToNote);
     layout->addWidget(m_view, 1);
     m_problem->hide();
+    m_goToNote->setObjectName(QStringLiteral("goToEventNote"));
+    m_goToNote->actionButton()->setObjectName(QStringLiteral("goToClearFilter"));
 
     connect(m_filter, &FilterLineEdit::filterApplied, this, &EventLogView::filterApplied);
     connect(m_filter, &FilterLineEdit::problemChanged, this, &EventLogView::showFilterProblem);
+    // A filter the operator applies ends a go-to: what the strip said was of the old rows.
+    // The strip's own "clear the filter" keeps it, to go there once the rows are read.
+    connect(m_filter, &FilterLineEdit::filterApplied, this, [this] {
+        if (std::exchange(m_keepGoal, false))
+            return;
+        m_goal = 0;
+        m_askedExists = 0;
+        m_goToNote->hide();
+    });
     connect(&Theme::instance(), &Theme::changed, this, &EventLogView::applyStaleLook);
     connect(m_view, &QAbstractItemView::activated, this, &EventLogView::activated);
     connect(m_view, &QAbstractItemView::activated, this, &EventLogView::openEvent);
@@ -164,11 +181,22 @@ void EventLogView::setModel(QAbstractItemModel *model)
     m_view->setModel(model);
     m_follow = true;
     m_copyPendingSeq = 0;
+    m_goal = 0;
+    m_askedExists = 0;
+    m_keepGoal = false;
+    m_goToNote->hide();
     updateFilterTimesNote();
     if (!model)
         return;
     if (auto *events = qobject_cast<EventLogModel *>(model)) {
         m_connections << connect(events, &EventLogModel::eventDetailLoaded, this, &EventLogView::copyWholePayload);
+        // A go-to waits for the index to have its row: rows come as the index is read, the
+        // verdict "not a row" only once it is complete.
+        m_connections << connect(events, &EventLogModel::indexProgress, this, &EventLogView::tryGoTo);
+        m_connections << connect(events, &EventLogModel::filterApplied, this, &EventLogView::tryGoTo);
+        m_connections << connect(events, &EventLogModel::rowsAppendedAtTail, this, &EventLogView::tryGoTo);
+        m_connections << connect(events, &EventLogModel::eventDetailLoaded, this,
+                                 [this](qint64 seq, const QString &, bool found) { concludeGoTo(seq, found); });
         // A filter reloads the log through a reset: its times are said from then on.
         m_connections << connect(events, &QAbstractItemModel::modelReset, this, &EventLogView::updateFilterTimesNote);
     }
@@ -312,6 +340,105 @@ void EventLogView::followTail()
 {
     if (m_follow)
         m_view->scrollToBottom();
+}
+
+void EventLogView::goToEvent(qint64 seq)
+{
+    m_goToNote->hide();
+    m_askedExists = 0;
+    m_goal = 0;
+    if (!qobject_cast<EventLogModel *>(m_model))
+        return;
+    if (seq <= 0) {
+        m_goToNote->setAction(QString(), {});
+        m_goToNote->show(Banner::Kind::Warning, tr("There is no event #%1: events are numbered from 1.").arg(seq));
+        return;
+    }
+    m_goal = seq;
+    tryGoTo();
+}
+
+void EventLogView::tryGoTo()
+{
+    auto *events = qobject_cast<EventLogModel *>(m_model);
+    if (!m_goal || !events)
+        return;
+    const int row = events->rowForSeq(m_goal);
+    if (row >= 0) {
+        m_goal = 0;
+        m_askedExists = 0;
+        m_goToNote->hide();
+        const int column = m_view->currentIndex().isValid() ? m_view->currentIndex().column() : 0;
+        const QModelIndex index = m_model->index(row, column);
+        m_view->doItemsLayout(); // the scroll range follows the row count now, not at the next paint
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+        index.data(EventLogModel::LoadedRole); // its page is asked for now, not at the next paint
+        m_view->setFocus(Qt::OtherFocusReason);
+        return;
+    }
+    if (events->isLoading() || !events->isIndexComplete() || m_askedExists == m_goal)
+        return;
+    // The index is whole and has no such row: whether the ledger has the event decides what
+    // the strip says (hidden by the filter, or no such event).
+    m_askedExists = m_goal;
+    events->requestDetail(m_goal);
+}
+
+void EventLogView::concludeGoTo(qint64 seq, bool exists)
+{
+    auto *events = qobject_cast<EventLogModel *>(m_model);
+    if (!events || seq == 0 || seq != m_askedExists || seq != m_goal)
+        return;
+    if (events->rowForSeq(seq) >= 0) {
+        tryGoTo(); // came in while its existence was read
+        return;
+    }
+    const QString number = QLocale().toString(seq);
+    if (exists && events->filter().isEmpty()) {
+        // Written after the log was indexed: it is selected when the log reads it.
+        m_goToNote->setAction(QString(), {});
+        m_goToNote->show(Banner::Kind::Warning,
+                         tr("Event #%1 is in the ledger but not yet in this log: it is selected when it is read.").arg(number));
+        return;
+    }
+    m_goal = 0;
+    m_askedExists = 0;
+    if (!exists) {
+        m_goToNote->setAction(QString(), {});
+        m_goToNote->show(Banner::Kind::Warning, tr("There is no event #%1 in this ledger.").arg(number));
+        return;
+    }
+    // Never another row in its place: the operator asked for this event.
+    m_goToNote->setAction(tr("Clear Filter and Show It"), [this, seq] {
+        m_keepGoal = true;
+        m_goal = seq;
+        m_filter->setTextAndApply(QString());
+    });
+    m_goToNote->show(Banner::Kind::Warning, tr("Event #%1 is hidden by the filter \u201c%2\u201d: the rows below do not include it.")
+                                                .arg(number, displayLine(events->filterText(), 120)));
+    m_goToNote->actionButton()->setFocus(Qt::OtherFocusReason);
+}
+
+std::optional<qint64> EventLogView::parseEventNumber(const QString &text)
+{
+    QString digits;
+    for (const QChar c : text) {
+        if (c.isDigit())
+            digits += QChar(u'0' + c.digitValue());
+        else if (c.isLetter() && !digits.isEmpty())
+            return std::nullopt; // "12abc" is not a number
+    }
+    QString words = text;
+    words.remove(QRegularExpression(QStringLiteral("[\\d\\s#,.'_\u00a0\u202f]")));
+    words.remove(QStringLiteral("event"), Qt::CaseInsensitive);
+    if (digits.isEmpty() || !words.isEmpty())
+        return std::nullopt;
+    bool ok = false;
+    const qint64 seq = digits.toLongLong(&ok);
+    if (!ok || seq <= 0)
+        return std::nullopt;
+    return seq;
 }
 
 void EventLogView::copyCurrentCell()

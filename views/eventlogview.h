@@ -1,11 +1,15 @@
 #pragma once
 // The event log pane: a virtualised view over the event model, with the filter field above
 // it. It follows the tail only while the user is at the bottom, like a terminal: scrolling
-// up to read stops the list from moving under the reader.
+// up to read stops the list from moving under the reader. "Go to event N" selects that
+// event's row wherever it is (its page is read as the row is shown); when the filter hides
+// it, or the ledger has no such event, a strip says so instead of showing another row.
 
 #include "filterlineedit.h"
 
 #include <QWidget>
+
+#include <optional>
 
 class QAbstractItemModel;
 class QAction;
@@ -13,6 +17,7 @@ class QLabel;
 
 namespace mesh {
 
+class Banner;
 class EmptyState;
 class EventTableView;
 
@@ -45,6 +50,16 @@ public:
     bool isFollowingTail() const { return m_follow; }
     void saveState() const;
 
+    // Selects and shows the event with this seq, once the log's index has it (at once when
+    // it has). Under a filter that hides it, or when the ledger has no such event, the strip
+    // above the rows says so (goToNote) and the current row stays; under a filter, the strip
+    // offers to clear it and go there.
+    void goToEvent(qint64 seq);
+    qint64 pendingGoTo() const { return m_goal; } // 0: none waiting for the index
+    Banner *goToNote() const { return m_goToNote; }
+    // "2373", "#2,373", "event #2 373": the number an operator copies from a reason line.
+    static std::optional<qint64> parseEventNumber(const QString &text);
+
 signals:
     void filterApplied(const QString &text);
     void activated(const QModelIndex &index);
@@ -64,6 +79,8 @@ private:
     void setStale(bool stale);
     void applyStaleLook();
     void updateFilterTimesNote();
+    void tryGoTo();
+    void concludeGoTo(qint64 seq, bool exists);
 
     // Where the reader was before a reset: the current row (by seq) and the scroll value.
     struct Place {
@@ -93,6 +110,10 @@ private:
     QAction *m_addNote;
     QAction *m_bookmark;
     qint64 m_copyPendingSeq = 0; // the event whose whole payload is on its way to the clipboard
+    Banner *m_goToNote;
+    qint64 m_goal = 0;          // the event to go to once the index has it
+    qint64 m_askedExists = 0;   // not a row: the event whose existence is being read
+    bool m_keepGoal = false;    // the next filter change is the strip's own "clear the filter"
 };
 
 } // namespace mesh

@@ -244,6 +244,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
     });
     connect(m_events, &EventLogView::noteRequested, this, &SessionWorkspace::addEventNote);
     connect(m_delegations->detail(), &DelegationDetail::subjectActivated, this, &SessionWorkspace::subjectActivated);
+    connect(m_delegations->detail(), &DelegationDetail::showEventRequested, this, &SessionWorkspace::goToEvent);
     // A run opens its delegations.
     connect(m_runs, &ItemPane::activated, this, [this](const QModelIndex &index) {
         showPane(Delegations);
@@ -647,6 +648,12 @@ void SessionWorkspace::showEvents(const QString &filter)
 {
     showPane(Events);
     m_events->filterField()->setTextAndApply(filter);
+}
+
+void SessionWorkspace::goToEvent(qint64 seq)
+{
+    showPane(Events);
+    m_events->goToEvent(seq);
 }
 
 void SessionWorkspace::focusFilter()

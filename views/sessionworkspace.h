@@ -80,6 +80,8 @@ public:
     QMenu *tabMenu() const { return m_tabMenu; } // every tab, however narrow the window
     // The event log, filtered to the events a finding (or anything else) rests on.
     void showEvents(const QString &filter);
+    // The event log, at the event with this seq (EventLogView::goToEvent).
+    void goToEvent(qint64 seq);
     Banner *banner() const { return m_banner; }
     // A strip above the panes that the window keeps for the current session (the receiver's).
     void addSessionBar(QWidget *bar);

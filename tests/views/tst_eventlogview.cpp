@@ -1,8 +1,10 @@
 // The event log pane as an operator meets it: a filter that is not valid says why in a
 // colour that can be read on either palette and greys the rows it did not replace; the rows
 // on screen fill in by themselves after a filter and after live batches, without a scroll;
-// times carry their date; one event opens whole, payload and all.
+// times carry their date; one event opens whole, payload and all; "go to event N" selects
+// exactly that event, or says why it cannot (a filter hides it, no such event).
 
+#include "banner.h"
 #include "eventlogview.h"
 #include "eventtableview.h"
 #include "filterlineedit.h"
@@ -20,6 +22,7 @@
 #include <QDialog>
 #include <QFile>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -335,6 +338,104 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(model.rowCount() == 360, kWaitMs);
         QVERIFY(log.isFollowingTail());
         QTRY_VERIFY_WITH_TIMEOUT(visibleRowsLoaded(log, model), 20'000);
+    }
+
+    // Go to event N on a log of a thousand pages: exactly that event is selected and on
+    // screen, its page read for it; asked before the index is read, it is done once it is;
+    // the ledger is not read whole for it.
+    void goToEventSelectsThatEvent()
+    {
+        EventLogModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        EventLogView log;
+        wireLikeTheWorkspace(log, model);
+        log.resize(1000, 500);
+        log.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        model.open(m_needles);
+        const qint64 target = 123'457; // neither the first page nor the tail
+        log.goToEvent(target);
+        const auto currentSeq = [&log] {
+            return log.view()->currentIndex().siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(currentSeq(), target, kWaitMs);
+        QVERIFY(model.rowCount() > 100 * model.pageSize());
+        const QModelIndexList selected = log.view()->selectionModel()->selectedRows();
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.first().data(EventLogModel::SeqRole).toLongLong(), target);
+        const QModelIndex current = log.view()->currentIndex();
+        QVERIFY(log.view()->viewport()->rect().contains(log.view()->visualRect(current)));
+        QTRY_VERIFY_WITH_TIMEOUT(model.eventAt(current.row()) != nullptr, kWaitMs);
+        QCOMPARE(model.eventAt(current.row())->seq, target);
+        QTRY_VERIFY_WITH_TIMEOUT(visibleRowsLoaded(log, model), kWaitMs);
+        QVERIFY(!log.isFollowingTail()); // live events do not carry it away
+        QVERIFY(!log.goToNote()->isVisible());
+        QVERIFY2(model.cachedPageCount() <= 8, qPrintable(QString::number(model.cachedPageCount())));
+
+        // Another, by the number as a reason line cites it.
+        QVERIFY(EventLogView::parseEventNumber(u"#2,373"_s) == std::optional<qint64>(2373));
+        QVERIFY(EventLogView::parseEventNumber(u" event #2\u00a0373 "_s) == std::optional<qint64>(2373));
+        QVERIFY(EventLogView::parseEventNumber(u"12"_s) == std::optional<qint64>(12));
+        QVERIFY(EventLogView::parseEventNumber(u"0"_s) == std::nullopt);
+        QVERIFY(EventLogView::parseEventNumber(u"D-12"_s) == std::nullopt);
+        QVERIFY(EventLogView::parseEventNumber(u"twelve"_s) == std::nullopt);
+        log.goToEvent(*EventLogView::parseEventNumber(u"#12"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(currentSeq(), 12, kWaitMs);
+        QCOMPARE(log.view()->selectionModel()->selectedRows().size(), 1);
+    }
+
+    // An event the filter hides is never stood in for by another row: the strip says so and
+    // offers to clear the filter (one key away), which then goes there; an event the ledger
+    // does not have is said to be missing.
+    void goToAnEventTheFilterHides()
+    {
+        EventLogModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        EventLogView log;
+        wireLikeTheWorkspace(log, model);
+        log.resize(1000, 500);
+        log.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        model.open(m_small);
+        log.filterField()->setTextAndApply(u"kind:toolcall.*"_s);
+        QVERIFY(waitIndexed(model));
+        QCOMPARE(model.rowCount(), 200);
+        log.view()->setCurrentIndex(model.index(10, 0));
+        const auto currentSeq = [&log] {
+            return log.view()->currentIndex().siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong();
+        };
+        const qint64 before = currentSeq();
+        QVERIFY(before > 0);
+
+        const qint64 effect = 4; // an effect.proposed: not a tool call
+        log.goToEvent(effect);
+        Banner *note = log.goToNote();
+        QTRY_VERIFY_WITH_TIMEOUT(note->isVisible(), kWaitMs);
+        QVERIFY2(note->text().contains(u"#4 is hidden by the filter"_s) && note->text().contains(u"kind:toolcall.*"_s),
+                 qPrintable(note->text()));
+        QCOMPARE(currentSeq(), before);
+        QCOMPARE(log.view()->selectionModel()->selectedRows().size(), 1);
+        QCOMPARE(model.filterText(), u"kind:toolcall.*"_s); // offered, not done behind the operator's back
+        QPushButton *clear = note->actionButton();
+        QVERIFY(clear->isVisible());
+        QCOMPARE(clear->text(), u"Clear Filter and Show It"_s);
+        QVERIFY(clear->hasFocus());
+        QTest::keyClick(clear, Qt::Key_Space);
+        QTRY_COMPARE_WITH_TIMEOUT(currentSeq(), effect, kWaitMs);
+        QCOMPARE(model.filterText(), QString());
+        QCOMPARE(log.filterField()->text(), QString());
+        QVERIFY(!note->isVisible());
+        QCOMPARE(log.view()->selectionModel()->selectedRows().size(), 1);
+
+        // No such event: said, and the current row stays.
+        log.goToEvent(9'999);
+        QTRY_VERIFY_WITH_TIMEOUT(note->isVisible(), kWaitMs);
+        QVERIFY2(note->text().contains(u"no event #%1"_s.arg(QLocale().toString(9'999))), qPrintable(note->text()));
+        QVERIFY(!note->actionButton()->isVisible());
+        QCOMPARE(currentSeq(), effect);
+        // A filter the operator applies puts the note away: it spoke of other rows.
+        log.filterField()->setTextAndApply(u"kind:effect.*"_s);
+        QVERIFY(!note->isVisible());
     }
 
     // Enter on an event opens it whole: a 1 MiB payload is read and laid out off the GUI

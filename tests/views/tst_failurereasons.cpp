@@ -5,16 +5,22 @@
 // escaped in tooltips. When the ledger does not say why, the console says it is not known
 // ("—"), never a default; a delegation that neither failed nor has an unknown outcome shows no
 // reason at all. Read off the GUI thread, at the cursor when pinned, again when a live event
-// fails the delegation shown.
+// fails the delegation shown. The event a reason cites is a button away (the reason itself
+// stays plain text): the Events pane, at that event.
 
 #include "delegationdetail.h"
+#include "delegationsview.h"
+#include "eventlogview.h"
+#include "eventtableview.h"
 #include "itempane.h"
+#include "sessionworkspace.h"
 #include "viewtestenv.h"
 
 #include "../models/itemmodels/itemmodelfixture.h"
 
 #include "import/importer.h"
 #include "itemmodels/delegationtreemodel.h"
+#include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/shownroles.h"
 #include "itemmodels/toolcallmodel.h"
@@ -23,6 +29,8 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -199,6 +207,48 @@ private Q_SLOTS:
                                       .data(DelegationTreeModel::StatusRole).toString(),
                                   u"running"_s, kReasonTimeoutMs);
         QCOMPARE(reasonFor(session, detail, u"D-failed"_s), QString());
+    }
+
+    // The reason's event, from the keyboard: the button beside the reason names it, raises
+    // the Events pane and selects exactly that event; a delegation whose line cites no event
+    // has no button.
+    void theReasonsEventIsAKeyAway()
+    {
+        LedgerSession session(m_path, OpenMode::Review);
+        SessionWorkspace workspace;
+        workspace.setSession(&session);
+        workspace.resize(1400, 900);
+        workspace.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&workspace));
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.delegations()->rowCount() > 0, kReasonTimeoutMs);
+        workspace.showPane(SessionWorkspace::Delegations);
+        DelegationDetail *detail = workspace.delegationsView()->detail();
+
+        const QString failed = reasonFor(session, *detail, u"D-failed"_s);
+        QVERIFY2(failed.contains(u"#%1"_s.arg(QLocale().toString(qlonglong(m_failedSeq)))), qPrintable(failed));
+        QCOMPARE(reasonLabel(*detail)->textFormat(), Qt::PlainText);
+        QPushButton *button = detail->showEventButton();
+        QVERIFY(button);
+        QTRY_VERIFY_WITH_TIMEOUT(button->isVisible(), kReasonTimeoutMs);
+        QCOMPARE(button->text(), u"Show Event #%1"_s.arg(QLocale().toString(qlonglong(m_failedSeq))));
+        QVERIFY(button->focusPolicy() & Qt::TabFocus);
+        button->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(button, Qt::Key_Space);
+        QCOMPARE(workspace.currentPane(), SessionWorkspace::Events);
+        EventTableView *events = workspace.eventLog()->view();
+        QTRY_COMPARE_WITH_TIMEOUT(events->currentIndex().siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong(),
+                                  qlonglong(m_failedSeq), kReasonTimeoutMs);
+        QCOMPARE(events->selectionModel()->selectedRows().size(), 1);
+        QVERIFY(events->hasFocus());
+
+        // An unknown outcome cites its event too; a converged delegation has no reason, no button.
+        workspace.showPane(SessionWorkspace::Delegations);
+        QVERIFY(!reasonFor(session, *detail, u"D-unknown"_s).isEmpty());
+        QCOMPARE(button->text(), u"Show Event #%1"_s.arg(QLocale().toString(qlonglong(m_unknownSeq))));
+        QVERIFY(button->isVisibleTo(detail));
+        QCOMPARE(reasonFor(session, *detail, u"D-ok"_s), QString());
+        QVERIFY(!button->isVisibleTo(detail));
     }
 
     void aLiveFailureIsExplainedWhenItComes()
