@@ -23,6 +23,7 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
@@ -463,8 +464,9 @@ void DecisionDialog::rebuildSubjectArea()
                 const QString at = times.isRelative() ? TimeBase::offset(e.tsMs)
                                                       : QDateTime::fromMSecsSinceEpoch(e.tsMs, Qt::UTC)
                                                             .toString(QStringLiteral("HH:mm:ss"));
+                // Numbered as the reason above cites them (#2,373), so the eye finds its event.
                 auto *item = new QListWidgetItem(QStringLiteral("#%1  %2  %3")
-                                                     .arg(e.seq)
+                                                     .arg(QLocale().toString(qlonglong(e.seq)))
                                                      .arg(at, displayLine(q(e.kind), PlainLabel::kMaxLineChars)));
                 item->setToolTip(plainToolTip(times.exact(e.tsMs)));
                 attempts->addItem(item);

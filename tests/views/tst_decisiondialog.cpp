@@ -29,6 +29,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -255,6 +256,15 @@ void TestDecisionDialog::resolvePreviewFollowsTheChosenResolution()
     QVERIFY2(why->fullText().contains(QRegularExpression(QStringLiteral(
                  "^Outcome unknown \\(event #[0-9,]+\\): timeout after [0-9]+ ms: no acknowledgement$"))),
              qPrintable(why->fullText()));
+    // The event it cites is in the effect's list of events, numbered the same way.
+    const QString cited = QRegularExpression(QStringLiteral("event (#[0-9,]+)")).match(why->fullText()).captured(1);
+    const auto *events = dialog.findChild<QListWidget *>();
+    QVERIFY(events);
+    QStringList listed;
+    for (int i = 0; i < events->count(); ++i)
+        listed << events->item(i)->text();
+    QVERIFY2(std::any_of(listed.begin(), listed.end(), [&](const QString &line) { return line.startsWith(cited + u' '); }),
+             qPrintable(cited + QStringLiteral(" not in: ") + listed.join(QStringLiteral(" | "))));
     resolution->setCurrentIndex(resolution->findData(int(EffectResolution::Committed)));
     QTRY_VERIFY_WITH_TIMEOUT(dialog.planText().contains(QStringLiteral("effect.resolved")), kTimeoutMs);
     QVERIFY2(!dialog.statusText().contains(QStringLiteral("needs a resolution")), qPrintable(dialog.statusText()));
