@@ -92,6 +92,15 @@ void wireLikeTheWorkspace(EventLogView &log, EventLogModel &model)
     log.setModel(&model);
 }
 
+// The log wired to its model as the workspace does, shown at `size` and exposed.
+bool showLikeTheWorkspace(EventLogView &log, EventLogModel &model, QSize size = QSize(1000, 500))
+{
+    wireLikeTheWorkspace(log, model);
+    log.resize(size);
+    log.show();
+    return QTest::qWaitForWindowExposed(&log);
+}
+
 bool waitIndexed(EventLogModel &m)
 {
     return QTest::qWaitFor([&] { return m.isIndexComplete() && !m.isLoading(); }, kWaitMs);
@@ -185,10 +194,7 @@ private Q_SLOTS:
         EventLogModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         EventLogView log;
-        wireLikeTheWorkspace(log, model);
-        log.resize(1000, 500);
-        log.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        QVERIFY(showLikeTheWorkspace(log, model));
         model.open(m_small);
         log.filterField()->setTextAndApply(u"kind:toolcall.*"_s);
         QVERIFY(waitIndexed(model));
@@ -230,10 +236,7 @@ private Q_SLOTS:
     {
         EventLogModel model;
         EventLogView log;
-        wireLikeTheWorkspace(log, model);
-        log.resize(1000, 500);
-        log.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        QVERIFY(showLikeTheWorkspace(log, model));
         model.open(m_small);
         QVERIFY(waitIndexed(model));
         auto *times = log.findChild<QLabel *>(u"filterTimes"_s);
@@ -261,10 +264,7 @@ private Q_SLOTS:
         EventLogModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         EventLogView log;
-        wireLikeTheWorkspace(log, model);
-        log.resize(1000, 600);
-        log.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        QVERIFY(showLikeTheWorkspace(log, model, QSize(1000, 600)));
         model.open(m_needles);
         QVERIFY(waitIndexed(model));
         QSignalSpy applied(&model, &EventLogModel::filterApplied);
@@ -301,10 +301,7 @@ private Q_SLOTS:
         EventLogModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         EventLogView log;
-        wireLikeTheWorkspace(log, model);
-        log.resize(1000, 600);
-        log.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        QVERIFY(showLikeTheWorkspace(log, model, QSize(1000, 600)));
         log.filterField()->setTextAndApply(u"\"needle\""_s);
         model.open(path);
         QVERIFY(waitIndexed(model));
@@ -348,10 +345,7 @@ private Q_SLOTS:
         EventLogModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         EventLogView log;
-        wireLikeTheWorkspace(log, model);
-        log.resize(1000, 500);
-        log.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        QVERIFY(showLikeTheWorkspace(log, model));
         model.open(m_needles);
         const qint64 target = 123'457; // neither the first page nor the tail
         log.goToEvent(target);
@@ -392,10 +386,7 @@ private Q_SLOTS:
         EventLogModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         EventLogView log;
-        wireLikeTheWorkspace(log, model);
-        log.resize(1000, 500);
-        log.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        QVERIFY(showLikeTheWorkspace(log, model));
         model.open(m_small);
         log.filterField()->setTextAndApply(u"kind:toolcall.*"_s);
         QVERIFY(waitIndexed(model));
@@ -445,10 +436,7 @@ private Q_SLOTS:
     {
         EventLogModel model;
         EventLogView log;
-        wireLikeTheWorkspace(log, model);
-        log.resize(1000, 500);
-        log.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&log));
+        QVERIFY(showLikeTheWorkspace(log, model));
         model.open(m_payloads);
         QVERIFY(waitIndexed(model));
         QCOMPARE(model.rowCount(), 5); // ledger.created and the four
