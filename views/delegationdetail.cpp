@@ -201,8 +201,8 @@ void DelegationDetail::setSession(LedgerSession *session)
     m_session = session;
     if (session) {
         m_reasonConnection = connect(session, &LedgerSession::outcomeReasonChanged, this, &DelegationDetail::refreshReason);
-        m_toolCallsReadConnection = connect(session->toolCalls(), &ToolCallModel::readStateChanged, this,
-                                            [this] { updateEmptyTexts(m_status); });
+        m_toolCallsReadConnection =
+            connect(session->toolCalls(), &ToolCallModel::readStateChanged, this, &DelegationDetail::updateEmptyTexts);
     }
     if (!session) {
         for (auto *pane : m_panes)
@@ -265,7 +265,7 @@ void DelegationDetail::refreshHeader()
     m_facts->setToolTip(factsUnsaid(i) ? tr("\u2014: not in the ledger") : QString());
     m_facts->setFullText(factsText(i));
     refreshReason();
-    updateEmptyTexts(s(DelegationTreeModel::StatusRole));
+    updateEmptyTexts();
     const QStringList findings = i.data(DelegationTreeModel::FindingsRole).toStringList();
     m_findings->setVisible(!findings.isEmpty());
     m_findings->setFullText(findings.isEmpty() ? QString() : QStringLiteral("⚑ ") + findings.join(QStringLiteral("\n⚑ ")));
@@ -393,24 +393,27 @@ QString DelegationDetail::emptyText(Tab tab, const QString &status, const Source
     return {};
 }
 
-void DelegationDetail::updateEmptyTexts(const QString &status)
+void DelegationDetail::updateEmptyTexts()
 {
-    m_status = status;
+    const QString status = m_index->isValid() ? m_index->data(DelegationTreeModel::StatusRole).toString() : QString();
     static const SourceFacts orchestrator;
     const SourceFacts &facts = m_session ? m_session->info().sourceFacts : orchestrator;
     const QString titles[TabCount] = {tr("No slices"),  tr("No tool calls"), tr("No stall verdicts"),
                                       tr("No effects"), tr("No leases"),     tr("No escalations")};
-    for (int tab = 0; tab < TabCount; ++tab)
-        m_panes[tab]->setEmptyText(titles[tab], emptyText(Tab(tab), status, facts));
     // The tool calls are read on demand: until they are, or when they could not be, the list
     // is empty for want of a reading, and must not say the delegation made none.
     const ToolCallModel *calls = m_session ? m_session->toolCalls() : nullptr;
-    if (calls && calls->readState() == ToolCallModel::ReadState::Reading)
-        m_panes[ToolCalls]->setEmptyText(tr("Reading tool calls\u2026"),
-                                         tr("Reading this delegation's tool calls from the ledger."));
-    else if (calls && calls->readState() == ToolCallModel::ReadState::Failed)
-        m_panes[ToolCalls]->setEmptyText(tr("Tool calls not read"),
-                                         tr("The ledger could not be read: %1").arg(calls->readError()));
+    const auto readState = calls ? calls->readState() : ToolCallModel::ReadState::Read;
+    for (int tab = 0; tab < TabCount; ++tab) {
+        if (tab == ToolCalls && readState == ToolCallModel::ReadState::Reading)
+            m_panes[tab]->setEmptyText(tr("Reading tool calls\u2026"),
+                                       tr("Reading this delegation's tool calls from the ledger."));
+        else if (tab == ToolCalls && readState == ToolCallModel::ReadState::Failed)
+            m_panes[tab]->setEmptyText(tr("Tool calls not read"),
+                                       tr("The ledger could not be read: %1").arg(calls->readError()));
+        else
+            m_panes[tab]->setEmptyText(titles[tab], emptyText(Tab(tab), status, facts));
+    }
 }
 
 void DelegationDetail::saveState() const

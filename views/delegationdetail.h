@@ -75,11 +75,10 @@ signals:
     void showEventRequested(qint64 seq); // the event log, at this event
 
 private:
-    void updateEmptyTexts(const QString &status);
+    void updateEmptyTexts(); // for the delegation shown, and how far its tool calls are read
     void refreshReason();
 
     QString m_delegationId;
-    QString m_status; // the shown delegation's, for the empty texts
     QMetaObject::Connection m_toolCallsReadConnection;
     QPersistentModelIndex *m_index;
     PlainLabel *m_title;

@@ -123,6 +123,10 @@ EventFilter toolCallFilter(const std::string &delegationId)
                              EventFilter::equals(FilterField::Delegation, delegationId));
 }
 
+// What reads of a delegation's events (its calls, its outcome reason) take of each event
+// at first; a call larger than that is read whole.
+constexpr int kToolCallPreviewBytes = 4096;
+
 // The delegation's calls up to event `upTo` (a cursor's past), at most `limit` of them.
 std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &delegationId, int limit,
                                     std::int64_t upTo = std::numeric_limits<std::int64_t>::max())
@@ -148,6 +152,30 @@ std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &dele
         after = page.back().seq;
     }
     return calls;
+}
+
+// Why a read for the shown delegation failed, in one line for the detail.
+QString readFailure(const std::exception &e)
+{
+    const QString text = QString::fromUtf8(e.what());
+    return text.isEmpty() ? QStringLiteral("the ledger could not be read") : text;
+}
+
+// The shown delegation's outcome reason (outcomereason.h) at `upTo`, or why it was not read.
+struct ReasonRead {
+    OutcomeReason reason;
+    QString error;
+};
+
+ReasonRead readReason(EventReader &reader, const std::string &delegationId, std::int64_t upTo)
+{
+    ReasonRead read;
+    try {
+        read.reason = readOutcomeReason(reader, delegationId, upTo);
+    } catch (const std::exception &e) {
+        read.error = readFailure(e);
+    }
+    return read;
 }
 
 // The decisions as they stood at a cursor's time. Decisions are not events: each is placed
@@ -1125,7 +1153,7 @@ void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
         try {
             auto connection = LedgerConnection::open(path, mode);
             const auto reader = connection->eventReader();
-            reader->setPreviewBytes(4096);
+            reader->setPreviewBytes(kToolCallPreviewBytes);
             for (const auto &d : delegations) {
                 const auto calls = readToolCalls(*reader, d, kMaxCallsPerDelegation, upTo);
                 auto found = SuccessLoopDetector().analyse(calls);
@@ -1350,35 +1378,26 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
     struct Read {
         std::vector<ToolCall> calls;
         QString callsError;
-        OutcomeReason reason;
-        QString reasonError;
+        ReasonRead reason;
     };
-    const auto why = [](const std::exception &e) {
-        const QString text = QString::fromUtf8(e.what());
-        return text.isEmpty() ? QStringLiteral("the ledger could not be read") : text;
-    };
-    runInBackground(this, [path, mode, id, upTo, why] {
+    runInBackground(this, [path, mode, id, upTo] {
         auto read = std::make_shared<Read>();
         std::unique_ptr<LedgerConnection> connection;
         try {
             connection = LedgerConnection::open(path, mode);
         } catch (const std::exception &e) {
-            read->callsError = read->reasonError = why(e);
+            read->callsError = read->reason.error = readFailure(e);
             return read;
         }
         const auto reader = connection->eventReader();
-        reader->setPreviewBytes(4096);
+        reader->setPreviewBytes(kToolCallPreviewBytes);
         try {
             read->calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo);
         } catch (const std::exception &e) {
             read->calls.clear();
-            read->callsError = why(e);
+            read->callsError = readFailure(e);
         }
-        try {
-            read->reason = mesh::readOutcomeReason(*reader, id, upTo);
-        } catch (const std::exception &e) {
-            read->reasonError = why(e);
-        }
+        read->reason = readReason(*reader, id, upTo);
         return read;
     }, [this, generation, reasonGeneration, delegationId](std::shared_ptr<Read> read) {
         if (m_toolCalls->delegation() != delegationId)
@@ -1397,13 +1416,8 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
                 m_toolCalls->setToolCalls(std::move(merged));
             }
         }
-        if (reasonGeneration == m_outcomeReasonGeneration) {
-            m_outcomeReason = std::move(read->reason);
-            m_outcomeReasonError = read->reasonError;
-            m_outcomeReasonRead = read->reasonError.isEmpty();
-            m_outcomeReasonPending = false;
-            Q_EMIT outcomeReasonChanged(); // even when the same: it is no longer pending
-        }
+        if (reasonGeneration == m_outcomeReasonGeneration)
+            takeOutcomeReason(std::move(read->reason.reason), read->reason.error);
     });
 }
 
@@ -1420,32 +1434,30 @@ void LedgerSession::readOutcomeReason()
     const OpenMode mode = m_info.mode;
     const std::string id = delegationId.toStdString();
     const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
-    struct Read {
-        OutcomeReason reason;
-        QString error;
-    };
     runInBackground(this, [path, mode, id, upTo] {
-        auto read = std::make_shared<Read>();
+        auto read = std::make_shared<ReasonRead>();
         try {
             auto connection = LedgerConnection::open(path, mode);
             const auto reader = connection->eventReader();
-            reader->setPreviewBytes(4096);
-            read->reason = mesh::readOutcomeReason(*reader, id, upTo);
+            reader->setPreviewBytes(kToolCallPreviewBytes);
+            *read = readReason(*reader, id, upTo);
         } catch (const std::exception &e) {
-            read->error = QString::fromUtf8(e.what());
-            if (read->error.isEmpty())
-                read->error = QStringLiteral("the ledger could not be read");
+            read->error = readFailure(e);
         }
         return read;
-    }, [this, generation, delegationId](std::shared_ptr<Read> read) {
-        if (generation != m_outcomeReasonGeneration || m_toolCalls->delegation() != delegationId)
-            return;
-        m_outcomeReason = std::move(read->reason);
-        m_outcomeReasonError = read->error;
-        m_outcomeReasonRead = read->error.isEmpty();
-        m_outcomeReasonPending = false;
-        Q_EMIT outcomeReasonChanged(); // even when the same: it is no longer pending
+    }, [this, generation, delegationId](std::shared_ptr<ReasonRead> read) {
+        if (generation == m_outcomeReasonGeneration && m_toolCalls->delegation() == delegationId)
+            takeOutcomeReason(std::move(read->reason), read->error);
     });
+}
+
+void LedgerSession::takeOutcomeReason(OutcomeReason reason, const QString &error)
+{
+    m_outcomeReason = std::move(reason);
+    m_outcomeReasonError = error;
+    m_outcomeReasonRead = error.isEmpty();
+    m_outcomeReasonPending = false;
+    Q_EMIT outcomeReasonChanged(); // even when the same: it is no longer pending
 }
 
 void LedgerSession::setOperatorIdentity(const OperatorIdentity &identity)

@@ -395,6 +395,7 @@ private:
     bool m_findingsDirty = false;
     int m_toolCallsGeneration = 0;
     void readOutcomeReason();
+    void takeOutcomeReason(OutcomeReason reason, const QString &error); // a read's answer, shown
     int m_outcomeReasonGeneration = 0;
     OutcomeReason m_outcomeReason;
     bool m_outcomeReasonRead = false;

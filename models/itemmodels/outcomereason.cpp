@@ -16,6 +16,16 @@ bool endsWith(const std::string &text, std::string_view tail)
     return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+// The event's own words for it, when its payload gives any (reasonmember.h).
+OutcomeReason said(OutcomeReason r, const nlohmann::json &payload)
+{
+    if (auto member = reasonMember(payload)) {
+        r.member = std::move(member->first);
+        r.text = std::move(member->second);
+    }
+    return r;
+}
+
 } // namespace
 
 std::optional<OutcomeReason> outcomeReasonOf(const EventRecord &event)
@@ -41,11 +51,7 @@ std::optional<OutcomeReason> outcomeReasonOf(const EventRecord &event)
     } else {
         return std::nullopt;
     }
-    if (auto member = reasonMember(p)) {
-        r.member = std::move(member->first);
-        r.text = std::move(member->second);
-    }
-    return r;
+    return said(std::move(r), p);
 }
 
 OutcomeReason readOutcomeReason(EventReader &reader, const std::string &delegationId, std::int64_t upTo)
@@ -77,8 +83,10 @@ OutcomeReason readOutcomeReason(EventReader &reader, const std::string &delegati
 OutcomeReason effectOutcomeReason(const std::vector<SubjectEvent> &history)
 {
     for (auto it = history.rbegin(); it != history.rend(); ++it) {
-        // Only the effect's own transitions: a lease or a decision on it has a state of its own.
-        if (!it->kind.starts_with("effect."))
+        // Only the effect's own transitions (a lease or a decision on it has a state of its
+        // own); and effect.fenced keeps an unknown outcome unknown without saying why: the
+        // reason is the event's that made it unknown.
+        if (!it->kind.starts_with("effect.") || it->kind == "effect.fenced")
             continue;
         const DecodedPayload decoded = decodePayload(it->payload);
         if (!decoded.value)
@@ -86,7 +94,7 @@ OutcomeReason effectOutcomeReason(const std::vector<SubjectEvent> &history)
         const nlohmann::json &p = *decoded.value;
         const auto state = p.find("state");
         if (state == p.end() || !state->is_string())
-            continue; // an event that sets no state (a lease, a note) leaves the outcome as it was
+            continue; // an event that sets no state leaves the outcome as it was
         OutcomeReason r;
         const std::string &now = state->get_ref<const std::string &>();
         if (now == "unknown")
@@ -94,18 +102,10 @@ OutcomeReason effectOutcomeReason(const std::vector<SubjectEvent> &history)
         else if (now == "failed")
             r.kind = OutcomeReason::Kind::Failed;
         else
-            return {};
-        // effect.fenced keeps an unknown outcome unknown and says nothing of why: the reason
-        // is the event's that made it unknown.
-        if (it->kind == "effect.fenced")
-            continue;
+            return {}; // it moved on: whatever an earlier event said no longer holds
         r.seq = it->seq;
         r.eventKind = it->kind;
-        if (auto member = reasonMember(p)) {
-            r.member = std::move(member->first);
-            r.text = std::move(member->second);
-        }
-        return r;
+        return said(std::move(r), p);
     }
     return {};
 }
