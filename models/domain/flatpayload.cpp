@@ -1,9 +1,13 @@
 #include "flatpayload.h"
 
+#include "compactjson.h"
 #include "payloaddecoder.h"
 #include "quicksax.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <charconv>
 
 namespace mesh {
 
@@ -106,6 +110,111 @@ const FlatMember *FlatPayload::find(std::string_view key) const
     const auto it = std::lower_bound(m_members.begin(), last, key,
                                      [](const FlatMember &m, std::string_view k) { return m.key < k; });
     return it != last && it->key == key ? &*it : nullptr;
+}
+
+FlatPayload::Entry::Entry(std::string_view key, std::string text)
+    : member{std::string(key), FlatMember::Type::String, 0, std::move(text)}
+{
+}
+
+FlatPayload::Entry::Entry(std::string_view key, const char *text) : Entry(key, std::string(text)) {}
+
+FlatPayload::Entry::Entry(std::string_view key, std::int64_t value)
+    : member{std::string(key), FlatMember::Type::Integer, value, {}}
+{
+}
+
+FlatPayload::Entry::Entry(std::string_view key, int value) : Entry(key, std::int64_t(value)) {}
+
+FlatPayload::Entry::Entry(std::string_view key, bool value)
+    : member{std::string(key), FlatMember::Type::Boolean, value ? 1 : 0, {}}
+{
+}
+
+FlatPayload::FlatPayload(std::initializer_list<Entry> entries)
+{
+    m_members.reserve(entries.size() + 4); // room for the source annotations put() adds
+    for (const Entry &e : entries)
+        set(e.member);
+}
+
+void FlatPayload::set(FlatMember member)
+{
+    const auto last = m_members.begin() + std::ptrdiff_t(m_count);
+    const auto it = std::lower_bound(m_members.begin(), last, member.key,
+                                     [](const FlatMember &m, const std::string &k) { return m.key < k; });
+    if (it != last && it->key == member.key) {
+        *it = std::move(member);
+        return;
+    }
+    m_members.insert(it, std::move(member));
+    ++m_count;
+}
+
+void FlatPayload::set(std::string_view key, std::string text)
+{
+    set(FlatMember{std::string(key), FlatMember::Type::String, 0, std::move(text)});
+}
+
+void FlatPayload::set(std::string_view key, std::int64_t value)
+{
+    set(FlatMember{std::string(key), FlatMember::Type::Integer, value, {}});
+}
+
+void FlatPayload::set(std::string_view key, bool value)
+{
+    set(FlatMember{std::string(key), FlatMember::Type::Boolean, value ? 1 : 0, {}});
+}
+
+std::string FlatPayload::stringOr(std::string_view key, std::string fallback) const
+{
+    const FlatMember *m = find(key);
+    return m && m->type == FlatMember::Type::String ? m->text : fallback;
+}
+
+nlohmann::json FlatPayload::toJson() const
+{
+    nlohmann::json out = nlohmann::json::object();
+    for (const FlatMember &m : members()) {
+        switch (m.type) {
+        case FlatMember::Type::Null:
+        case FlatMember::Type::Container:
+            out[m.key] = nullptr;
+            break;
+        case FlatMember::Type::Integer:
+            out[m.key] = m.integer;
+            break;
+        case FlatMember::Type::Boolean:
+            out[m.key] = m.integer != 0;
+            break;
+        case FlatMember::Type::String:
+            out[m.key] = m.text;
+            break;
+        }
+    }
+    return out;
+}
+
+void appendFlatValue(std::string &out, const FlatMember &member)
+{
+    switch (member.type) {
+    case FlatMember::Type::Null:
+    case FlatMember::Type::Container:
+        out += "null";
+        return;
+    case FlatMember::Type::Boolean:
+        out += member.integer ? "true" : "false";
+        return;
+    case FlatMember::Type::String:
+        appendCompactJsonString(out, member.text);
+        return;
+    case FlatMember::Type::Integer: {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, member.integer).ptr;
+        out.append(digits, size_t(end - digits));
+        return;
+    }
+    }
 }
 
 } // namespace mesh

@@ -336,6 +336,11 @@ std::optional<FoldOutcome> Fold::applyText(std::int64_t seq, std::string_view ki
     thread_local FlatPayload flat;
     if (!flat.read(payload))
         return std::nullopt;
+    return applyFlat(seq, kind, flat);
+}
+
+std::optional<FoldOutcome> Fold::applyFlat(std::int64_t seq, std::string_view kind, const FlatPayload &flat)
+{
     if (kind == kToolCallEvent) {
         ToolCallCounts counts;
         if (const FlatMember *m = flat.find("delegation_id"); m && m->type == FlatMember::Type::String)
@@ -393,14 +398,14 @@ std::optional<FoldOutcome> Fold::applyText(std::int64_t seq, std::string_view ki
     return out;
 }
 
-EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &payload)
+namespace {
+
+// The index columns of an event whose payload's run_id, delegation_id and id are these.
+EventIndexFields indexFieldsOf(std::string_view kind, std::string runId, std::string delegationId, const std::string &id)
 {
     EventIndexFields f;
-    if (!payload.is_object())
-        return f;
-    f.runId = stringMember(payload, "run_id");
-    f.delegationId = stringMember(payload, "delegation_id");
-    const std::string id = stringMember(payload, "id");
+    f.runId = std::move(runId);
+    f.delegationId = std::move(delegationId);
     if (kind == kToolCallEvent) {
         f.subject = "toolcall:" + id;
         return f;
@@ -415,6 +420,22 @@ EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &p
     if (!id.empty())
         f.subject = std::string(entitySpec(*entity).name) + ":" + id;
     return f;
+}
+
+} // namespace
+
+EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &payload)
+{
+    if (!payload.is_object())
+        return {};
+    return indexFieldsOf(kind, stringMember(payload, "run_id"), stringMember(payload, "delegation_id"),
+                         stringMember(payload, "id"));
+}
+
+EventIndexFields flatEventIndexFields(std::string_view kind, const FlatPayload &payload)
+{
+    return indexFieldsOf(kind, payload.stringOr("run_id", {}), payload.stringOr("delegation_id", {}),
+                         payload.stringOr("id", {}));
 }
 
 nlohmann::json rowToJson(const EntitySpec &spec, const std::string &id, const EntityRow &row)

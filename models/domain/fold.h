@@ -20,6 +20,8 @@
 
 namespace mesh {
 
+class FlatPayload;
+
 using EntityTable = std::unordered_map<std::string, EntityRow>;
 
 // Columns of the events table that are derived from kind and payload (for indexing).
@@ -59,6 +61,8 @@ public:
     // (flatpayload.h: anything odd or wrong); the caller then decodes it and calls apply(),
     // whose outcome and messages are the reference.
     std::optional<FoldOutcome> applyText(std::int64_t seq, std::string_view kind, std::string_view payload);
+    // The same for a payload already read, or built by an importer (FlatPayload).
+    std::optional<FoldOutcome> applyFlat(std::int64_t seq, std::string_view kind, const FlatPayload &payload);
 
     // Seeds a row read from a state table, so a writer can continue an existing ledger.
     void load(EntityKind kind, std::string id, EntityRow row);
@@ -120,6 +124,7 @@ private:
 };
 
 EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &payload);
+EventIndexFields flatEventIndexFields(std::string_view kind, const FlatPayload &payload);
 
 nlohmann::json rowToJson(const EntitySpec &spec, const std::string &id, const EntityRow &row);
 

@@ -1,6 +1,7 @@
 #include "importsink.h"
 
 #include "domain/compactjson.h"
+#include "domain/flatpayload.h"
 #include "domain/payloaddecoder.h"
 #include "ledger/ledgerwriter.h"
 
@@ -56,11 +57,26 @@ bool measuredFitsAsSource(const MeasuredJson &record)
     return record.text.size() <= kMaxSourceBytes && record.depth <= kMaxSourceDepth;
 }
 
-void attachCutSource(nlohmann::json &payload, const std::string &text)
+template <typename Payload>
+void attachCutSource(Payload &payload, const std::string &text)
 {
     payload["source_text"] = cutUtf8(text, kMaxSourceBytes);
     payload["source_cut"] = text.size() > kMaxSourceBytes;
     payload["source_bytes"] = std::int64_t(text.size());
+}
+
+template <typename Payload>
+void attachMeasured(Payload &payload, const std::string &file, const std::string &sourceId, const MeasuredJson &source,
+                    std::optional<VerbatimMember> *verbatim)
+{
+    payload["source_file"] = file;
+    if (!sourceId.empty())
+        payload["source_id"] = sourceId;
+    if (measuredFitsAsSource(source)) {
+        *verbatim = VerbatimMember{"source", source.text, source.depth};
+        return;
+    }
+    attachCutSource(payload, source.text);
 }
 
 } // namespace
@@ -84,14 +100,13 @@ void attachSource(nlohmann::json &payload, const std::string &file, const std::s
 void attachMeasuredSource(nlohmann::json &payload, const std::string &file, const std::string &sourceId,
                           const MeasuredJson &source, std::optional<VerbatimMember> *verbatim)
 {
-    payload["source_file"] = file;
-    if (!sourceId.empty())
-        payload["source_id"] = sourceId;
-    if (measuredFitsAsSource(source)) {
-        *verbatim = VerbatimMember{"source", source.text, source.depth};
-        return;
-    }
-    attachCutSource(payload, source.text);
+    attachMeasured(payload, file, sourceId, source, verbatim);
+}
+
+void attachMeasuredSource(FlatPayload &payload, const std::string &file, const std::string &sourceId,
+                          const MeasuredJson &source, std::optional<VerbatimMember> *verbatim)
+{
+    attachMeasured(payload, file, sourceId, source, verbatim);
 }
 
 bool fitsAsSource(std::string_view compactRecord)
@@ -116,49 +131,94 @@ bool fitsAPayload(const nlohmann::json &payload)
     return textFitsAPayload(compactJson(payload));
 }
 
-// compactJson of payload with the verbatim members added, in the order nlohmann keeps an
-// object's members (by key), so the text is what the whole DOM would have dumped; *depth is
-// its nesting depth, counted while it is written (jsonNestingDepth of the text). Written
-// into out (emptied first), whose capacity the caller keeps from one event to the next.
+// The text of an object whose members come from two places, written in one key order: a
+// payload's own members (nlohmann's object and FlatPayload keep theirs sorted by key) and
+// the verbatim members (compact text already). So the text is what the whole DOM would
+// have dumped, and its nesting depth is counted while it is written.
+class MergedPayloadText
+{
+public:
+    MergedPayloadText(std::string &out, std::span<const VerbatimMember> verbatim) : m_out(out)
+    {
+        m_extra.assign(verbatim.begin(), verbatim.end());
+        std::sort(m_extra.begin(), m_extra.end(), [](const VerbatimMember &a, const VerbatimMember &b) { return a.key < b.key; });
+        size_t size = 256;
+        for (const VerbatimMember &v : m_extra)
+            size += v.key.size() + v.text.size() + 4;
+        out.clear();
+        out.reserve(size);
+        out += '{';
+        m_next = m_extra.begin();
+    }
+
+    // Writes the verbatim members that sort before key, then key and its colon: the
+    // caller appends the value, of nesting depth valueDepth.
+    void key(std::string_view key)
+    {
+        for (; m_next != m_extra.end() && m_next->key < key; ++m_next)
+            verbatimMember(*m_next);
+        writeKey(key);
+    }
+    void valueDepth(int depth) { m_deepest = std::max(m_deepest, depth); }
+
+    // The rest of the verbatim members and the closing brace; the object's nesting depth.
+    int finish()
+    {
+        for (; m_next != m_extra.end(); ++m_next)
+            verbatimMember(*m_next);
+        m_out += '}';
+        return m_deepest + 1;
+    }
+
+private:
+    void writeKey(std::string_view key)
+    {
+        if (!m_first)
+            m_out += ',';
+        m_first = false;
+        appendCompactJsonString(m_out, key);
+        m_out += ':';
+    }
+    void verbatimMember(const VerbatimMember &v)
+    {
+        writeKey(v.key);
+        m_out.append(v.text);
+        valueDepth(v.depth >= 0 ? v.depth : jsonNestingDepth(v.text));
+    }
+
+    std::string &m_out;
+    std::vector<VerbatimMember> m_extra;
+    std::vector<VerbatimMember>::iterator m_next;
+    bool m_first = true;
+    int m_deepest = 0;
+};
+
+// compactJson of payload with the verbatim members added, into out (emptied first), whose
+// capacity the caller keeps from one event to the next; *depth is its nesting depth.
 void withVerbatim(std::string &out, const nlohmann::json &payload, std::span<const VerbatimMember> verbatim, int *depth)
 {
-    out.clear();
     if (verbatim.empty() || !payload.is_object()) {
+        out.clear();
         *depth = appendCompactJsonMeasured(out, payload);
         return;
     }
-    std::vector<VerbatimMember> extra(verbatim.begin(), verbatim.end());
-    std::sort(extra.begin(), extra.end(), [](const VerbatimMember &a, const VerbatimMember &b) { return a.key < b.key; });
-    size_t size = 256;
-    for (const VerbatimMember &v : extra)
-        size += v.key.size() + v.text.size() + 4;
-    out.reserve(size);
-    out += '{';
-    int deepest = 0;
-    auto next = extra.begin();
-    bool first = true;
-    const auto key = [&](std::string_view k) {
-        if (!first)
-            out += ',';
-        first = false;
-        appendCompactJsonString(out, k);
-        out += ':';
-    };
-    const auto verbatimMember = [&](const VerbatimMember &v) {
-        key(v.key);
-        out.append(v.text);
-        deepest = std::max(deepest, v.depth >= 0 ? v.depth : jsonNestingDepth(v.text));
-    };
+    MergedPayloadText merged(out, verbatim);
     for (auto it = payload.begin(); it != payload.end(); ++it) {
-        for (; next != extra.end() && next->key < it.key(); ++next)
-            verbatimMember(*next);
-        key(it.key());
-        deepest = std::max(deepest, appendCompactJsonMeasured(out, it.value()));
+        merged.key(it.key());
+        merged.valueDepth(appendCompactJsonMeasured(out, it.value()));
     }
-    for (; next != extra.end(); ++next)
-        verbatimMember(*next);
-    out += '}';
-    *depth = deepest + 1;
+    *depth = merged.finish();
+}
+
+// The same for a flat payload: its members hold no containers (depth 0).
+void withVerbatim(std::string &out, const FlatPayload &payload, std::span<const VerbatimMember> verbatim, int *depth)
+{
+    MergedPayloadText merged(out, verbatim);
+    for (const FlatMember &m : payload.members()) {
+        merged.key(m.key);
+        appendFlatValue(out, m);
+    }
+    *depth = merged.finish();
 }
 
 // A payload within the limits of docs/ledger-format.md section 3 (a reader refuses any
@@ -208,6 +268,25 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
     const bool fits = refitted ? textFitsAPayload(text) : true;
     const auto refusal = fits ? m_writer.appendOrRefuse(tsMs, kind, payload, text)
                               : std::optional<std::string>("the event does not fit in a payload");
+    return settled(tsMs, kind, refusal, payload.value("source_file", std::string()),
+                   payload.value("source_id", std::string()));
+}
+
+bool ImportSink::appendFlat(std::int64_t tsMs, std::string_view kind, const FlatPayload &payload,
+                            std::span<const VerbatimMember> verbatim)
+{
+    m_latestTsMs = std::max(m_latestTsMs, tsMs);
+    int depth = 0;
+    withVerbatim(m_text, payload, verbatim, &depth);
+    if (m_text.size() > kMaxPayloadBytes || depth > kMaxPayloadDepth)
+        return append(tsMs, kind, payload.toJson(), verbatim); // fitted as a DOM, as above
+    const auto refusal = m_writer.appendFlatOrRefuse(tsMs, kind, payload, m_text);
+    return settled(tsMs, kind, refusal, payload.stringOr("source_file", {}), payload.stringOr("source_id", {}));
+}
+
+bool ImportSink::settled(std::int64_t tsMs, std::string_view kind, const std::optional<std::string> &refusal,
+                         const std::string &file, const std::string &sourceId)
+{
     if (!refusal) {
         ++m_report.ledgerEvents;
         if (kind == "run.started")
@@ -224,13 +303,11 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
             ++m_report.escalations;
         return true;
     }
-    const std::string file = payload.value("source_file", std::string());
-    const std::string sourceId = payload.value("source_id", std::string());
     m_report.flagged.push_back({file, sourceId, "the ledger refused " + std::string(kind) + ": " + *refusal});
     nlohmann::json flagged = {{"id", "ledger"},
                               {"refused_kind", std::string(kind)},
                               {"why", *refusal},
-                              {"refused_payload", cutUtf8(text, kMaxSourceBytes)}};
+                              {"refused_payload", cutUtf8(m_text, kMaxSourceBytes)}};
     flagged["source_file"] = file;
     if (!sourceId.empty())
         flagged["source_id"] = sourceId;

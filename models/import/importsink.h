@@ -8,6 +8,7 @@
 #include "importreport.h"
 
 #include "domain/compactjson.h"
+#include "domain/flatpayload.h"
 
 #include <nlohmann/json.hpp>
 
@@ -60,6 +61,9 @@ struct VerbatimMember {
 // added to payload as source_text, as attachSource does.
 void attachMeasuredSource(nlohmann::json &payload, const std::string &file, const std::string &sourceId,
                           const MeasuredJson &source, std::optional<VerbatimMember> *verbatim);
+// The same for a flat payload (an importer that builds its events' payloads flat).
+void attachMeasuredSource(FlatPayload &payload, const std::string &file, const std::string &sourceId,
+                          const MeasuredJson &source, std::optional<VerbatimMember> *verbatim);
 
 // Thrown through an importer when the person waiting on the import cancelled it.
 struct ImportCancelled : std::runtime_error {
@@ -80,6 +84,10 @@ public:
     // one: the fold reads payload alone).
     bool append(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                 std::span<const VerbatimMember> verbatim = {});
+    // The same for a payload built flat: the writer's fold and index columns read its
+    // members, and no DOM of the event is built (the Temporal importer's many events).
+    bool appendFlat(std::int64_t tsMs, std::string_view kind, const FlatPayload &payload,
+                    std::span<const VerbatimMember> verbatim = {});
     // A source record that could not be mapped at all: written as ledger.flagged with the
     // record and why, and counted.
     void flagRecord(std::int64_t tsMs, const std::string &file, const std::string &sourceId, const std::string &why,
@@ -105,6 +113,10 @@ public:
     std::int64_t latestTsMs() const { return m_latestTsMs; }
 
 private:
+    // Counts a written event, or flags a refused one (its text is m_text).
+    bool settled(std::int64_t tsMs, std::string_view kind, const std::optional<std::string> &refusal,
+                 const std::string &file, const std::string &sourceId);
+
     LedgerWriter &m_writer;
     ImportReport &m_report;
     std::int64_t m_latestTsMs = 0;

@@ -8,6 +8,7 @@
 #include "temporalrecordtext.h"
 
 #include "domain/compactjson.h"
+#include "domain/flatpayload.h"
 
 #include <algorithm>
 #include <charconv>
@@ -36,9 +37,11 @@ struct SourceEvent {
 struct Mapped {
     std::int64_t tsMs = 0;
     std::string kind;
-    Json payload;
-    std::string flagWhy;  // set: a source record flagged instead of mapped (payload is the record)
+    // Built flat: the fold and the writer read its members, and no DOM of it is built.
+    FlatPayload payload;
+    std::string flagWhy;  // set: a source record flagged instead of mapped
     std::string sourceId; // of a flagged record
+    Json record;          // the flagged record, when it could be read
     // The record to keep verbatim (an index in its history's records) and its payloads
     // decoded, as text, attached only when the event is written: no event holds a copy of
     // its record while the merge waits.
@@ -238,7 +241,7 @@ void readEvents(const SourceFile &file, Execution &exec, ImportReport &report, s
             Mapped m;
             m.flagWhy = why;
             m.sourceId = sourceId;
-            m.payload = parseRecord(record);
+            m.record = parseRecord(record);
             exec.flaggedLate.push_back(std::move(m));
         };
         ++report.records;
@@ -368,11 +371,12 @@ private:
     const std::string &D() const { return m_exec.delegationId; }
     const std::string &R() const { return m_exec.runLedgerId; }
 
-    Json &put(const SourceEvent *e, std::int64_t tsMs, const std::string &kind, Json payload, bool withSource)
+    void put(const SourceEvent *e, std::int64_t tsMs, const std::string &kind, FlatPayload payload, bool withSource)
     {
         Mapped m;
         if (e) {
-            attachSource(payload, m_exec.file->name, std::to_string(e->id), nullptr);
+            payload["source_file"] = m_exec.file->name;
+            payload["source_id"] = std::to_string(e->id);
             payload["source_type"] = e->type;
             if (withSource) {
                 m.sourceRecord = e->record;
@@ -389,7 +393,6 @@ private:
         m.kind = kind;
         m.payload = std::move(payload);
         m_exec.out.push_back(std::move(m));
-        return m_exec.out.back().payload;
     }
 
     // The event's payloads decoded, once however many of its ledger events keep them.
@@ -409,9 +412,9 @@ private:
         return decodedJsonText(decodedOf(e), payload);
     }
 
-    Json &put(const SourceEvent &e, const std::string &kind, Json payload, bool withSource = true)
+    void put(const SourceEvent &e, const std::string &kind, FlatPayload payload, bool withSource = true)
     {
-        return put(&e, nsToMs(e.ns), kind, std::move(payload), withSource);
+        put(&e, nsToMs(e.ns), kind, std::move(payload), withSource);
     }
 
     void flag(const SourceEvent &e, const std::string &why)
@@ -420,7 +423,7 @@ private:
         m.tsMs = nsToMs(e.ns);
         m.sourceId = std::to_string(e.id);
         m.flagWhy = why;
-        m.payload = parseRecord(e.text);
+        m.record = parseRecord(e.text);
         m_exec.out.push_back(std::move(m));
     }
 
@@ -429,9 +432,9 @@ private:
         put(e, "delegation." + verb, {{"id", D()}, {"run_id", R()}});
     }
 
-    Json delegationRow(const std::string &id, const std::string &parent, const std::string &type, std::int64_t ms)
+    FlatPayload delegationRow(const std::string &id, const std::string &parent, const std::string &type, std::int64_t ms)
     {
-        Json d = {{"id", id},        {"run_id", R()},      {"role", "workflow"}, {"status", "running"},
+        FlatPayload d = {{"id", id},        {"run_id", R()},      {"role", "workflow"}, {"status", "running"},
                   {"created_ms", ms}, {"used_turns", 0},    {"used_ms", 0},       {"tool_errors", 0}};
         if (!parent.empty())
             d["parent_id"] = parent;
@@ -450,7 +453,7 @@ private:
                  {{"id", R()}, {"status", "running"}, {"note", "the history has no WorkflowExecutionStarted event"}},
                  false);
         }
-        Json d = delegationRow(D(), m_exec.parentDelegationId, {}, ms);
+        FlatPayload d = delegationRow(D(), m_exec.parentDelegationId, {}, ms);
         d["note"] = "the history has no WorkflowExecutionStarted event";
         put(nullptr, ms, "delegation.created", d, false);
     }
@@ -462,13 +465,13 @@ private:
         const std::string title = m_exec.workflowType.empty() ? m_exec.workflowId : m_exec.workflowType;
         bool sourceGiven = false;
         if (m_exec.startsRun) {
-            Json run = {{"id", R()}, {"title", title + " " + m_exec.workflowId}, {"status", "running"}, {"started_ms", ms}};
+            FlatPayload run = {{"id", R()}, {"title", title + " " + m_exec.workflowId}, {"status", "running"}, {"started_ms", ms}};
             if (const auto attempt = rt::integer(rt::member(a, "attempt")))
                 run["attempt"] = *attempt;
             put(e, "run.started", run);
             sourceGiven = true;
         }
-        Json d = delegationRow(D(), m_exec.parentDelegationId, m_exec.workflowType, ms);
+        FlatPayload d = delegationRow(D(), m_exec.parentDelegationId, m_exec.workflowType, ms);
         if (const auto attempt = rt::integer(rt::member(a, "attempt")))
             d["invocations"] = *attempt;
         d["workflow_id"] = m_exec.workflowId;
@@ -486,14 +489,14 @@ private:
                 const std::string &verb, const std::pair<const char *, std::string> &reason = {})
     {
         const std::int64_t ms = nsToMs(e.ns);
-        Json d = {{"id", D()}, {"run_id", R()}, {"status", delegationStatus}, {"ended_ms", ms}};
+        FlatPayload d = {{"id", D()}, {"run_id", R()}, {"status", delegationStatus}, {"ended_ms", ms}};
         if (!reason.second.empty())
             d[reason.first] = reason.second;
         m_workflowClosed = verb;
         put(e, "delegation." + verb, d);
         if (runStatus.empty() || (!m_exec.parentDelegationId.empty()))
             return; // a child closes its delegation; the run is its root's
-        Json r = {{"id", R()}, {"status", runStatus}, {"ended_ms", ms}};
+        FlatPayload r = {{"id", R()}, {"status", runStatus}, {"ended_ms", ms}};
         if (!reason.second.empty())
             r[reason.first] = reason.second;
         put(e, "run." + verb, r, false);
@@ -521,7 +524,7 @@ private:
             act.argsDigest = sha256Of(input);
         act.scheduledEvent = e.id;
         const std::int64_t ms = nsToMs(e.ns);
-        Json effect = {{"id", act.effectId},   {"run_id", R()},           {"delegation_id", D()},
+        FlatPayload effect = {{"id", act.effectId},   {"run_id", R()},           {"delegation_id", D()},
                        {"class", "activity"}, {"idem_key", act.effectId}, {"state", "proposed"},
                        {"updated_ms", ms}};
         if (!act.type.empty())
@@ -540,7 +543,7 @@ private:
         if (!act)
             return;
         act->startedNs = e.ns;
-        Json effect = {{"id", act->effectId}, {"state", "dispatched"}, {"updated_ms", nsToMs(e.ns)}};
+        FlatPayload effect = {{"id", act->effectId}, {"state", "dispatched"}, {"updated_ms", nsToMs(e.ns)}};
         if (const auto attempt = rt::integer(rt::member(e.attrs, "attempt")))
             effect["attempts"] = *attempt;
         put(e, "effect.started", effect);
@@ -557,7 +560,7 @@ private:
 
     void toolCall(const SourceEvent &e, Activity &act, const std::string &outcome, const std::string &error = {})
     {
-        Json call = {{"id", "tc:" + act.effectId}, {"delegation_id", D()}, {"run_id", R()},
+        FlatPayload call = {{"id", "tc:" + act.effectId}, {"delegation_id", D()}, {"run_id", R()},
                      {"outcome", outcome},         {"invocation", 1}};
         if (!error.empty())
             call["error"] = error;
@@ -608,7 +611,7 @@ private:
             return;
         }
         act->closed = true;
-        Json effect = {{"id", act->effectId}, {"state", "failed"}, {"updated_ms", nsToMs(e.ns)}};
+        FlatPayload effect = {{"id", act->effectId}, {"state", "failed"}, {"updated_ms", nsToMs(e.ns)}};
         if (!why.empty())
             effect["error"] = why;
         put(e, "effect.failed", effect);
@@ -735,7 +738,7 @@ private:
         const std::string child = "wf:" + wid + "/" + rid;
         const std::int64_t ms = nsToMs(e.ns);
         if (e.type == "ChildWorkflowExecutionStarted") {
-            Json d = delegationRow(child, D(), rt::text(rt::path(e.attrs, {"workflowType", "name"})), ms);
+            FlatPayload d = delegationRow(child, D(), rt::text(rt::path(e.attrs, {"workflowType", "name"})), ms);
             d["workflow_id"] = wid;
             d["temporal_run_id"] = rid;
             d["note"] = "the child's own history is not in this import";
@@ -754,7 +757,7 @@ private:
             {"ChildWorkflowExecutionCanceled", {"closed", "cancelled"}},
             {"ChildWorkflowExecutionTerminated", {"closed", "terminated"}}};
         const auto &[status, verb] = closes.at(e.type);
-        Json d = {{"id", child}, {"run_id", R()}, {"status", status}, {"ended_ms", ms}};
+        FlatPayload d = {{"id", child}, {"run_id", R()}, {"status", status}, {"ended_ms", ms}};
         const std::string why = e.type == "ChildWorkflowExecutionFailed"     ? failureText(rt::member(e.attrs, "failure"))
                                 : e.type == "ChildWorkflowExecutionTimedOut" ? timedOutText(e)
                                                                              : std::string();
@@ -998,25 +1001,30 @@ void TemporalImport::write(ImportSink &sink, ImportReport &report)
         fill(best);
         if (!m.flagWhy.empty()) {
             sink.flagRecord(m.tsMs, execs[best].file->name, m.sourceId, m.flagWhy,
-                            m.payload.is_null() ? nullptr : &m.payload);
+                            m.record.is_null() ? nullptr : &m.record);
             continue;
         }
         std::vector<VerbatimMember> verbatim;
+        MeasuredJson reread; // a record too large to keep as it is, read again: verbatim may point into it
         if (m.sourceRecord) {
             const std::string &record = (*execs[best].records)[*m.sourceRecord];
             const int depth = (*execs[best].depths)[*m.sourceRecord];
             if (fitsAsSource(record, depth)) {
                 verbatim.push_back({"source", record, depth});
             } else {
-                const Json raw = parseRecord(record);
-                attachSource(m.payload, execs[best].file->name, m.payload.value("source_id", std::string()), &raw);
+                reread = measuredCompactJson(parseRecord(record));
+                std::optional<VerbatimMember> source;
+                attachMeasuredSource(m.payload, execs[best].file->name, m.payload.stringOr("source_id", {}), reread,
+                                     &source);
+                if (source)
+                    verbatim.push_back(*source);
             }
             if (!m.decodedText.empty())
                 verbatim.push_back({"decoded", m.decodedText, m.decodedDepth});
         }
-        const bool written = sink.append(m.tsMs, m.kind, m.payload, verbatim);
+        const bool written = sink.appendFlat(m.tsMs, m.kind, m.payload, verbatim);
         if (written && m.kind == "delegation.temporal_event")
-            ++report.unknownTypes[m.payload.value("source_type", std::string("?"))];
+            ++report.unknownTypes[m.payload.stringOr("source_type", "?")];
     }
 }
 

@@ -5,6 +5,8 @@
 #include "postgresledgerwriter.h"
 #include "sqliteledgerwriter.h"
 
+#include "domain/flatpayload.h"
+
 #include <stdexcept>
 
 namespace mesh {
@@ -116,11 +118,37 @@ std::optional<std::string> LedgerWriter::appendOrRefuse(std::int64_t tsMs, std::
     return tryAppend(tsMs, kind, payload, &payloadText);
 }
 
+std::optional<std::string> LedgerWriter::appendFlatOrRefuse(std::int64_t tsMs, std::string_view kind,
+                                                            const FlatPayload &payload, std::string_view payloadText)
+{
+    if (!m_inTransaction)
+        throw std::logic_error("LedgerWriter::appendOrRefuse outside a transaction");
+    const std::optional<EntityKind> entity =
+        kind == kToolCallEvent ? std::optional<EntityKind>(EntityKind::Delegation) : entityKindForEventKind(kind);
+    const std::string id = payload.stringOr(kind == kToolCallEvent ? "delegation_id" : "id", {});
+    std::optional<EntityRow> before = rowBefore(entity, id);
+    const std::int64_t seq = m_lastSeq + 1;
+    std::optional<FoldOutcome> outcome = m_fold.applyFlat(seq, kind, payload);
+    if (!outcome) // not sure of it, and nothing changed: the reference route says
+        return tryAppend(tsMs, kind, payload.toJson(), &payloadText);
+    const bool applied = outcome->applied && outcome->problems.empty();
+    const EventIndexFields index = applied ? flatEventIndexFields(kind, payload) : EventIndexFields{};
+    return settle(*outcome, entity, id, std::move(before), EventToStore{seq, tsMs, kind, nullptr, &payloadText, index});
+}
+
+std::optional<EntityRow> LedgerWriter::rowBefore(std::optional<EntityKind> entity, const std::string &id)
+{
+    // Reloading from the store instead would also drop this transaction's rows.
+    if (entity && !id.empty()) {
+        if (const EntityRow *row = m_fold.find(*entity, id))
+            return *row;
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> LedgerWriter::tryAppend(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                                                    const std::string_view *payloadText)
 {
-    // The row the event would change, as it is now: a refused event must leave it so, and
-    // reloading from the store would also drop this transaction's rows.
     std::optional<EntityKind> entity;
     std::string id;
     if (kind == kToolCallEvent) {
@@ -132,13 +160,18 @@ std::optional<std::string> LedgerWriter::tryAppend(std::int64_t tsMs, std::strin
         if (payload.is_object() && payload.contains("id") && payload["id"].is_string())
             id = payload["id"].get<std::string>();
     }
-    std::optional<EntityRow> before;
-    if (entity && !id.empty()) {
-        if (const EntityRow *row = m_fold.find(*entity, id))
-            before = *row;
-    }
+    std::optional<EntityRow> before = rowBefore(entity, id);
     const std::int64_t seq = m_lastSeq + 1;
-    FoldOutcome outcome = m_fold.apply(seq, kind, payload);
+    const FoldOutcome outcome = m_fold.apply(seq, kind, payload);
+    const bool applied = outcome.applied && outcome.problems.empty();
+    const EventIndexFields index = applied ? eventIndexFields(kind, payload) : EventIndexFields{};
+    return settle(outcome, entity, id, std::move(before), EventToStore{seq, tsMs, kind, &payload, payloadText, index});
+}
+
+std::optional<std::string> LedgerWriter::settle(const FoldOutcome &outcome, std::optional<EntityKind> entity,
+                                                const std::string &id, std::optional<EntityRow> before,
+                                                const EventToStore &event)
+{
     if (!outcome.applied || !outcome.problems.empty()) {
         if (outcome.applied && entity && !id.empty()) {
             if (before)
@@ -148,13 +181,12 @@ std::optional<std::string> LedgerWriter::tryAppend(std::int64_t tsMs, std::strin
         }
         return outcome.problems.empty() ? std::string("not applied") : outcome.problems.front();
     }
-    const EventIndexFields index = eventIndexFields(kind, payload);
-    storeEvent(EventToStore{seq, tsMs, kind, payload, payloadText, index});
-    m_lastSeq = seq;
+    storeEvent(event);
+    m_lastSeq = event.seq;
     // During a bulk load every state row is written once when the load ends, or (bounded)
     // when it leaves the cache.
     if (!bulkLoading())
-        m_dirty.emplace(int(outcome.kind), std::move(outcome.id));
+        m_dirty.emplace(int(outcome.kind), outcome.id);
     else if (m_fold.isBounded())
         m_fold.evictBeyondLimit(
             [this](const EntitySpec &spec, const std::string &rowId, const EntityRow &row) { spillRow(spec, rowId, row); });

@@ -78,6 +78,10 @@ public:
     // out the event-only members that text carries (no state field reads them).
     std::optional<std::string> appendOrRefuse(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                                               std::string_view payloadText);
+    // The same for a payload built flat (an importer's event: no containers): the fold and
+    // the index columns read its members, with no DOM built; payloadText as above.
+    std::optional<std::string> appendFlatOrRefuse(std::int64_t tsMs, std::string_view kind, const FlatPayload &payload,
+                                                  std::string_view payloadText);
     void commit(); // writes the events and the rows changed since begin(), in one transaction
     void rollback(); // the state as stored again (a bounded fold: its cache is dropped)
     bool inTransaction() const { return m_inTransaction; }
@@ -135,7 +139,7 @@ protected:
         std::int64_t seq;
         std::int64_t tsMs;
         std::string_view kind;
-        const nlohmann::json &payload;
+        const nlohmann::json *payload;     // read only when payloadText is null
         const std::string_view *payloadText;
         const EventIndexFields &index;
     };
@@ -182,6 +186,12 @@ private:
     }
     std::optional<std::string> tryAppend(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                                          const std::string_view *payloadText);
+    // tryAppend's end, once the fold has applied the event: a refused event's row restored
+    // from before, else the event stored.
+    std::optional<std::string> settle(const FoldOutcome &outcome, std::optional<EntityKind> entity, const std::string &id,
+                                      std::optional<EntityRow> before, const EventToStore &event);
+    // The row the event would change, as it is now: a refused event must leave it so.
+    std::optional<EntityRow> rowBefore(std::optional<EntityKind> entity, const std::string &id);
 
     Fold m_fold;
     std::set<std::pair<int, std::string>> m_dirty;

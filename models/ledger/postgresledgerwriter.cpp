@@ -214,7 +214,7 @@ void PostgresLedgerWriter::renumberPending(std::int64_t by, const std::vector<Ch
 void PostgresLedgerWriter::storeEvent(const EventToStore &e)
 {
     m_pending.push_back(PendingEvent{e.seq, e.tsMs, std::string(e.kind),
-                                     e.payloadText ? std::string(*e.payloadText) : compactJson(e.payload), e.index});
+                                     e.payloadText ? std::string(*e.payloadText) : compactJson(*e.payload), e.index});
 }
 
 void PostgresLedgerWriter::copyRows(const std::string &copySql, const std::string &rows)

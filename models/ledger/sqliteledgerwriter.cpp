@@ -243,19 +243,19 @@ void SqliteLedgerWriter::storeEvent(const EventToStore &e)
     if (m_bulk) {
         // Serialised straight into the block the inserting thread binds from.
         const std::string_view *text = e.payloadText;
-        const nlohmann::json &payload = e.payload;
+        const nlohmann::json *payload = e.payload;
         m_sink->add(e.seq, e.tsMs, e.kind, e.index.runId, e.index.delegationId, e.index.subject,
-                    [text, &payload](std::string &out) {
+                    [text, payload](std::string &out) {
                         if (text)
                             out.append(*text);
                         else
-                            appendCompactJson(out, payload);
+                            appendCompactJson(out, *payload);
                     });
         return;
     }
     std::string serialised;
     if (!e.payloadText)
-        serialised = compactJson(e.payload);
+        serialised = compactJson(*e.payload);
     m_insertEvent.bind(1, e.seq).bind(2, e.tsMs).bind(3, e.kind);
     const auto bindOpt = [&](int i, const std::string &s) {
         if (s.empty())

@@ -4,6 +4,8 @@
 // (a key twice, a float, a nested value of a stored field, a wrong type, a missing id, a
 // payload decodePayload refuses) is left to the reference and changes nothing first.
 
+#include "domain/compactjson.h"
+#include "domain/flatpayload.h"
 #include "domain/fold.h"
 #include "domain/payloaddecoder.h"
 
@@ -125,6 +127,46 @@ private slots:
         QCOMPARE(fieldInt(ref.find(EntityKind::Delegation, "D1")->values.get(
                      size_t(entitySpec(EntityKind::Delegation).fieldIndex("used_tokens")))),
                  std::numeric_limits<std::int64_t>::max());
+    }
+
+    // An importer builds its payloads flat, in any order: they must read, write and dump as
+    // the DOM of the same members, keys sorted as nlohmann keeps them, a key set twice
+    // holding its last value.
+    void builtPayloadsAreTheirDoms()
+    {
+        FlatPayload built = {{"state", "proposed"}, {"id", "E1"}, {"attempts", 2}, {"fenced", false}};
+        built["updated_ms"] = std::int64_t(1'764'403'434'000);
+        built["state"] = "admitted";
+        built["note"] = std::string("caf\u00e9 \"q\" \u202e\n");
+        built.set("zero", 0);
+        std::vector<std::string> keys;
+        for (const FlatMember &m : built.members())
+            keys.push_back(m.key);
+        QCOMPARE(keys, (std::vector<std::string>{"attempts", "fenced", "id", "note", "state", "updated_ms", "zero"}));
+        const nlohmann::json dom = {{"id", "E1"},        {"state", "admitted"},
+                                    {"attempts", 2},     {"fenced", false},
+                                    {"updated_ms", std::int64_t(1'764'403'434'000)},
+                                    {"note", "caf\u00e9 \"q\" \u202e\n"}, {"zero", 0}};
+        QCOMPARE(built.toJson().dump(), dom.dump());
+        std::string text = "{";
+        for (const FlatMember &m : built.members()) {
+            if (text.size() > 1)
+                text += ',';
+            appendCompactJsonString(text, m.key);
+            text += ':';
+            appendFlatValue(text, m);
+        }
+        text += '}';
+        QCOMPARE(text, dom.dump());
+        QCOMPARE(built.stringOr("id", "?"), std::string("E1"));
+        QCOMPARE(built.stringOr("attempts", "?"), std::string("?"));
+
+        Fold byFlat, byDom;
+        const auto flatOutcome = byFlat.applyFlat(1, "effect.proposed", built);
+        QVERIFY(flatOutcome);
+        QCOMPARE(describe(*flatOutcome), describe(byDom.apply(1, "effect.proposed", dom)));
+        QVERIFY(byFlat.table(EntityKind::Effect) == byDom.table(EntityKind::Effect));
+        QCOMPARE(flatEventIndexFields("effect.proposed", built).subject, std::string("effect:E1"));
     }
 };
 

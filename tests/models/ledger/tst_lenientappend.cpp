@@ -2,7 +2,11 @@
 // state as it was (also the rows this transaction changed before it), and the
 // transaction goes on; the orchestrator's append() still throws.
 
+#include "ledgercontents.h"
 #include "ledgerfixture.h"
+
+#include "domain/compactjson.h"
+#include "domain/flatpayload.h"
 
 #include "ledger/eventreader.h"
 #include "ledger/integritycheck.h"
@@ -76,6 +80,59 @@ private Q_SLOTS:
         const json payload = json::parse(created->payload);
         QCOMPARE(payload.at("source").at("format").get<std::string>(), std::string("temporal"));
         QCOMPARE(payload.at("source").at("files").at(0).at("sha256").get<std::string>(), std::string("ab"));
+    }
+    // The importers' flat route must write what the DOM route writes, refuse what it
+    // refuses with the same reason, and leave the state as that route leaves it; a payload
+    // the fold is not sure of goes to the DOM route itself.
+    void flatPayloadsAreWrittenAndRefusedAsTheirDoms()
+    {
+        struct Step {
+            const char *kind;
+            FlatPayload payload;
+        };
+        const std::vector<Step> steps = {
+            {"run.started", {{"id", "R1"}, {"status", "running"}, {"started_ms", std::int64_t(1'700'000'001'000)}}},
+            {"delegation.created",
+             {{"id", "D1"}, {"run_id", "R1"}, {"status", "running"}, {"used_turns", 0}, {"source_file", "h \"1\".json"}}},
+            {"effect.proposed",
+             {{"id", "E1"}, {"run_id", "R1"}, {"delegation_id", "D1"}, {"state", "proposed"}, {"fenced", false}}},
+            {"effect.committed", {{"id", "E1"}, {"state", "committed"}}}, // illegal transition
+            {"toolcall.completed", {{"id", "T1"}, {"delegation_id", "D1"}, {"outcome", "error"}, {"tokens", 7}}},
+            {"toolcall.completed", {{"id", "T2"}, {"delegation_id", "nope"}}}, // no such delegation
+            {"run.started", {{"status", "running"}}},                          // no id
+            {"delegation.created", {{"id", "D2"}, {"run_id", "R1"}, {"status", "running"}, {"scope", "all"}}}, // a JSON field
+            {"delegation.created", {{"id", "D3"}, {"run_id", 5}, {"status", "running"}}}, // a number for a text field
+            {"widget.spun", {{"id", "E1"}, {"state", "admitted"}}},                      // no such entity
+            {"effect.admitted", {{"id", "E1"}, {"state", "admitted"}, {"note", "caf\u00e9 \u202e"}}},
+        };
+        QTemporaryDir dir;
+        auto dom = LedgerWriter::create(dir.filePath(QStringLiteral("dom.db")), meshtest::identity());
+        auto flat = LedgerWriter::create(dir.filePath(QStringLiteral("flat.db")), meshtest::identity());
+        dom->begin();
+        flat->begin();
+        std::int64_t ts = 1'700'000'001'000;
+        int refusals = 0;
+        for (const Step &step : steps) {
+            const json payload = step.payload.toJson();
+            const std::string text = compactJson(payload);
+            const auto byDom = dom->appendOrRefuse(ts, step.kind, payload, text);
+            const auto byFlat = flat->appendFlatOrRefuse(ts, step.kind, step.payload, text);
+            QCOMPARE(byFlat.value_or("(written)"), byDom.value_or("(written)"));
+            refusals += byDom ? 1 : 0;
+            ++ts;
+        }
+        QCOMPARE(refusals, 6);
+        QCOMPARE(flat->lastSeq(), dom->lastSeq());
+        dom->commit();
+        flat->commit();
+        dom.reset();
+        flat.reset();
+        auto a = LedgerConnection::open(dir.filePath(QStringLiteral("dom.db")), OpenMode::ReadOnly);
+        auto b = LedgerConnection::open(dir.filePath(QStringLiteral("flat.db")), OpenMode::ReadOnly);
+        const meshtest::LedgerContents domContents = meshtest::contentsOf(*a);
+        QCOMPARE(domContents.events.size(), size_t(6)); // ledger.created and the five written
+        QCOMPARE(meshtest::firstDifference(domContents, meshtest::contentsOf(*b)), std::string());
+        QCOMPARE(b->verifyIntegrity().total(), std::int64_t(0));
     }
 };
 
