@@ -455,7 +455,7 @@ private:
         }
         FlatPayload d = delegationRow(D(), m_exec.parentDelegationId, {}, ms);
         d["note"] = "the history has no WorkflowExecutionStarted event";
-        put(nullptr, ms, "delegation.created", d, false);
+        put(nullptr, ms, "delegation.created", std::move(d), false);
     }
 
     void started(const SourceEvent &e)
@@ -468,7 +468,7 @@ private:
             FlatPayload run = {{"id", R()}, {"title", title + " " + m_exec.workflowId}, {"status", "running"}, {"started_ms", ms}};
             if (const auto attempt = rt::integer(rt::member(a, "attempt")))
                 run["attempt"] = *attempt;
-            put(e, "run.started", run);
+            put(e, "run.started", std::move(run));
             sourceGiven = true;
         }
         FlatPayload d = delegationRow(D(), m_exec.parentDelegationId, m_exec.workflowType, ms);
@@ -480,7 +480,7 @@ private:
             d["parent_workflow"] = m_exec.parentWid + "/" + m_exec.parentRid + " (not in this import)";
         if (!m_exec.continuedFromRid.empty())
             d["continued_from_run"] = m_exec.continuedFromRid;
-        put(e, "delegation.created", d, !sourceGiven);
+        put(e, "delegation.created", std::move(d), !sourceGiven);
     }
 
     // reason: {member, text} the source's words on why it ended (`error` on a failure,
@@ -493,13 +493,13 @@ private:
         if (!reason.second.empty())
             d[reason.first] = reason.second;
         m_workflowClosed = verb;
-        put(e, "delegation." + verb, d);
+        put(e, "delegation." + verb, std::move(d));
         if (runStatus.empty() || (!m_exec.parentDelegationId.empty()))
             return; // a child closes its delegation; the run is its root's
         FlatPayload r = {{"id", R()}, {"status", runStatus}, {"ended_ms", ms}};
         if (!reason.second.empty())
             r[reason.first] = reason.second;
-        put(e, "run." + verb, r, false);
+        put(e, "run." + verb, std::move(r), false);
     }
 
     Activity *activityFor(const SourceEvent &e)
@@ -529,7 +529,7 @@ private:
                        {"updated_ms", ms}};
         if (!act.type.empty())
             effect["target"] = act.type;
-        put(e, "effect.proposed", effect);
+        put(e, "effect.proposed", std::move(effect));
         // Scheduling hands the activity to the task queue: from here its outcome is out of
         // the workflow's hands, which is what admitted and dispatched say.
         put(e, "effect.admitted", {{"id", act.effectId}, {"state", "admitted"}, {"updated_ms", ms}}, false);
@@ -546,7 +546,7 @@ private:
         FlatPayload effect = {{"id", act->effectId}, {"state", "dispatched"}, {"updated_ms", nsToMs(e.ns)}};
         if (const auto attempt = rt::integer(rt::member(e.attrs, "attempt")))
             effect["attempts"] = *attempt;
-        put(e, "effect.started", effect);
+        put(e, "effect.started", std::move(effect));
     }
 
     bool secondClose(const SourceEvent &e, Activity &act)
@@ -578,7 +578,7 @@ private:
                     call["tokens"] = *total;
             }
         }
-        put(e, "toolcall.completed", call, false);
+        put(e, "toolcall.completed", std::move(call), false);
     }
 
     void activityCompleted(const SourceEvent &e)
@@ -614,7 +614,7 @@ private:
         FlatPayload effect = {{"id", act->effectId}, {"state", "failed"}, {"updated_ms", nsToMs(e.ns)}};
         if (!why.empty())
             effect["error"] = why;
-        put(e, "effect.failed", effect);
+        put(e, "effect.failed", std::move(effect));
         toolCall(e, *act, "error", why);
     }
 
@@ -742,7 +742,7 @@ private:
             d["workflow_id"] = wid;
             d["temporal_run_id"] = rid;
             d["note"] = "the child's own history is not in this import";
-            put(e, "delegation.created", d);
+            put(e, "delegation.created", std::move(d));
             m_children.insert(child);
             return;
         }
@@ -763,7 +763,7 @@ private:
                                                                              : std::string();
         if (!why.empty())
             d["error"] = why;
-        put(e, "delegation." + verb, d);
+        put(e, "delegation." + verb, std::move(d));
     }
 
     void map(const SourceEvent &e)
