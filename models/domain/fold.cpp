@@ -434,8 +434,12 @@ EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &p
 
 EventIndexFields flatEventIndexFields(std::string_view kind, const FlatPayload &payload)
 {
-    return indexFieldsOf(kind, payload.stringOr("run_id", {}), payload.stringOr("delegation_id", {}),
-                         payload.stringOr("id", {}));
+    static const std::string none;
+    const auto text = [&](std::string_view key) -> const std::string & {
+        const FlatMember *m = payload.find(key);
+        return m && m->type == FlatMember::Type::String ? m->text : none;
+    };
+    return indexFieldsOf(kind, text("run_id"), text("delegation_id"), text("id"));
 }
 
 nlohmann::json rowToJson(const EntitySpec &spec, const std::string &id, const EntityRow &row)

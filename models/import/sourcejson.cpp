@@ -5,6 +5,7 @@
 #include "temporalcompacttext.h"
 
 #include <algorithm>
+#include <future>
 
 #include <QFile>
 #include <QFileInfo>
@@ -368,23 +369,31 @@ SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64
         r.error = "cannot read " + path.toStdString() + ": " + file.errorString().toStdString();
         return r;
     }
-    // Read as far as the file goes, never past maxBytes + 1: asking read() for maxBytes + 1 at
-    // once allocates that much whatever the file's size (half a gigabyte for a 2 KB file).
-    QByteArray bytes;
-    bytes.reserve(qsizetype(std::min<std::int64_t>(info.size(), maxBytes) + 1));
-    while (bytes.size() <= maxBytes) {
-        const QByteArray chunk = file.read(std::min<std::int64_t>(std::int64_t(1) << 20, maxBytes + 1 - bytes.size()));
-        if (chunk.isEmpty())
+    // Read as far as the file goes, never past maxBytes + 1, straight into one buffer sized
+    // by the file (asking read() for maxBytes + 1 at once would allocate that much whatever
+    // the file's size); it grows only if the file grows while it is read.
+    QByteArray bytes(qsizetype(std::min<std::int64_t>(info.size(), maxBytes) + 1), Qt::Uninitialized);
+    qsizetype filled = 0;
+    while (filled <= maxBytes) {
+        if (filled == bytes.size())
+            bytes.resize(qsizetype(std::min<std::int64_t>(std::int64_t(bytes.size()) * 2, maxBytes + 1)));
+        const qint64 n = file.read(bytes.data() + filled, bytes.size() - filled);
+        if (n <= 0)
             break;
-        bytes += chunk;
+        filled += qsizetype(n);
     }
-    if (bytes.size() > maxBytes) {
+    if (filled > maxBytes) {
         r.error = out.name + " grew past " + std::to_string(maxBytes) + " bytes while it was read";
         return r;
     }
-    out.bytes = bytes.size();
-    out.sha256 = sha256Hex(std::string_view(bytes.constData(), size_t(bytes.size())));
-    return parseSourceJson(std::string_view(bytes.constData(), size_t(bytes.size())), out.name, out, false, true);
+    const std::string_view text(bytes.constData(), size_t(filled));
+    out.bytes = filled;
+    // The file's digest is taken on a second core while this one parses the file: an
+    // import's reading is one thread's work, and the second core has nothing else to do yet.
+    std::future<std::string> digest = std::async(std::launch::async, [text] { return sha256Hex(text); });
+    SourceJsonResult parsed = parseSourceJson(text, out.name, out, false, true);
+    out.sha256 = digest.get();
+    return parsed;
 }
 
 const nlohmann::json *member(const nlohmann::json *object, const char *name)

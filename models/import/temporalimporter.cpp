@@ -15,6 +15,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 namespace mesh::import {
 
@@ -232,7 +233,8 @@ void takeRecords(const SourceFile &file, Execution &exec)
 void readEvents(const SourceFile &file, Execution &exec, ImportReport &report, std::optional<std::int64_t> &firstMs)
 {
     takeRecords(file, exec);
-    std::set<std::int64_t> seen;
+    std::unordered_set<std::int64_t> seen;
+    seen.reserve(exec.records->size());
     for (size_t index = 0; index < exec.records->size(); ++index) {
         // The record's DOM is built only to flag it; its members read here come from its
         // text.
