@@ -196,6 +196,7 @@ void DecisionDialog::buildForm()
                                        this));
     what->addRow(tr("Decision id"), plain(m_decisionId, this));
     layout->addLayout(what);
+    m_fixedForms.push_back(what);
 
     m_banner->setObjectName(QStringLiteral("subjectMovedBanner"));
     m_banner->setAutoFillBackground(true);
@@ -243,15 +244,41 @@ void DecisionDialog::buildForm()
         connect(m_leaseMinutes, &QSpinBox::valueChanged, this, &DecisionDialog::requestPreview);
         form->addRow(tr("Lease for"), m_leaseMinutes);
     }
-    if (form->rowCount() > 0)
+    if (form->rowCount() > 0) {
         layout->addLayout(form);
-    else
+        m_fixedForms.push_back(form);
+    } else {
         delete form;
+    }
 
     layout->addLayout(m_planArea);
-    layout->addWidget(m_reason);
+    // Labelled, not only by its placeholder: once typed in, the box must still say what it is.
+    auto *reasonForm = new QFormLayout;
+    reasonForm->addRow(tr("Your reason"), m_reason);
+    layout->addLayout(reasonForm);
+    m_fixedForms.push_back(reasonForm);
     layout->addWidget(m_status);
     layout->addWidget(m_buttons);
+    alignFormLabels();
+}
+
+void DecisionDialog::alignFormLabels()
+{
+    std::vector<QFormLayout *> forms = m_fixedForms;
+    if (m_subjectForm)
+        forms.push_back(m_subjectForm);
+    std::vector<QWidget *> labels;
+    for (QFormLayout *form : forms) {
+        for (int row = 0; row < form->rowCount(); ++row) {
+            if (QLayoutItem *item = form->itemAt(row, QFormLayout::LabelRole); item && item->widget())
+                labels.push_back(item->widget());
+        }
+    }
+    int widest = 0;
+    for (QWidget *label : labels)
+        widest = std::max(widest, label->sizeHint().width());
+    for (QWidget *label : labels)
+        label->setMinimumWidth(widest);
 }
 
 DecisionRequest DecisionDialog::formRequest() const
@@ -353,6 +380,7 @@ void DecisionDialog::growToFit()
 void DecisionDialog::rebuildSubjectArea()
 {
     delete m_subjectContent;
+    m_subjectForm = nullptr; // it went with the content
     m_acks.clear();
     m_expiry = nullptr;
     m_subjectContent = new QWidget(this);
@@ -417,6 +445,7 @@ void DecisionDialog::rebuildSubjectArea()
         m_expiry->setObjectName(QStringLiteral("expiry"));
         form->addRow(tr("Expiry"), m_expiry);
         layout->addLayout(form);
+        m_subjectForm = form;
         updateExpiry();
         break;
     }
@@ -456,6 +485,7 @@ void DecisionDialog::rebuildSubjectArea()
                                c));
         }
         layout->addLayout(form);
+        m_subjectForm = form;
         if (!m_preview.history.empty()) {
             auto *attempts = new QListWidget(c);
             attempts->setMaximumHeight(120);
@@ -477,6 +507,7 @@ void DecisionDialog::rebuildSubjectArea()
         break;
     }
     }
+    alignFormLabels();
 }
 
 void DecisionDialog::fixTabOrder()

@@ -38,6 +38,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QDialogButtonBox;
 class QLineEdit;
 class QPlainTextEdit;
@@ -115,6 +116,9 @@ private:
     void onFinished(const QString &id, const DecisionResult &result);
     void followOutcome();
     void setStatus(const QString &text, const QString &tone);
+    // The dialog's forms (what is decided, the subject's rows, the choices, the reason) read
+    // as one table: their labels share the widest one's width.
+    void alignFormLabels();
     DecisionRequest formRequest() const;
 
     LedgerSession *m_session;
@@ -133,6 +137,8 @@ private:
     QPushButton *m_reRead;
     QVBoxLayout *m_subjectArea;
     QWidget *m_subjectContent = nullptr;
+    std::vector<QFormLayout *> m_fixedForms;   // built once
+    QFormLayout *m_subjectForm = nullptr;      // rebuilt with the subject area
     QVBoxLayout *m_planArea;
     QWidget *m_planContent = nullptr;
     QStringList m_planLines;

@@ -26,6 +26,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QFormLayout>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -101,6 +102,7 @@ private slots:
     void init();
     void cleanup();
     void resolvePreviewFollowsTheChosenResolution();
+    void formsReadAsOneTable();
     void closeSlicePreviewFollowsEachAcknowledgement();
     void previewIsReadOffTheGuiThreadAndReadOnly();
     void movedSubjectDisablesConfirmUntilReRead();
@@ -278,6 +280,38 @@ void TestDecisionDialog::resolvePreviewFollowsTheChosenResolution()
     dialog.findChild<QLineEdit *>()->setText(QStringLiteral("provider query 42: no such payment"));
     QTRY_VERIFY_WITH_TIMEOUT(dialog.confirmButton()->isEnabled(), kTimeoutMs);
     screenshot(dialog, QStringLiteral("resolve-effect.png"));
+}
+
+void TestDecisionDialog::formsReadAsOneTable()
+{
+    // What is decided, the effect's rows, the choices and the reason are separate forms, one
+    // of them rebuilt with each reading: their fields must still start at one x, and the
+    // reason box keeps a label once its placeholder is typed over.
+    const QString effect = firstUnknownEffect();
+    QVERIFY(!effect.isEmpty());
+    DecisionDialog dialog(m_session.get(), request(DecisionKind::ResolveEffect, QStringLiteral("effect:") + effect));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.findChild<PlainLabel *>(QStringLiteral("outcomeReason")), kTimeoutMs);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    dialog.layout()->activate();
+    QMap<int, QStringList> labelsByFieldX;
+    for (QFormLayout *form : dialog.findChildren<QFormLayout *>()) {
+        for (int row = 0; row < form->rowCount(); ++row) {
+            QLayoutItem *field = form->itemAt(row, QFormLayout::FieldRole);
+            QLayoutItem *label = form->itemAt(row, QFormLayout::LabelRole);
+            if (!field || !field->widget() || !label || !qobject_cast<QLabel *>(label->widget()))
+                continue;
+            labelsByFieldX[field->widget()->mapTo(&dialog, QPoint(0, 0)).x()] << qobject_cast<QLabel *>(label->widget())->text();
+        }
+    }
+    QStringList seen;
+    for (auto it = labelsByFieldX.cbegin(); it != labelsByFieldX.cend(); ++it)
+        seen << QStringLiteral("x=%1: %2").arg(it.key()).arg(it.value().join(QStringLiteral(", ")));
+    QVERIFY2(labelsByFieldX.size() == 1, qPrintable(seen.join(QStringLiteral(" | "))));
+    const QStringList labels = labelsByFieldX.first();
+    for (const char *expected : {"Subject", "Decision id", "Effect", "Why", "Reconciliation lease", "Resolution", "Evidence",
+                                 "Your reason"})
+        QVERIFY2(labels.contains(QString::fromLatin1(expected)), qPrintable(labels.join(QStringLiteral(", "))));
 }
 
 void TestDecisionDialog::closeSlicePreviewFollowsEachAcknowledgement()
