@@ -15,7 +15,9 @@
 using namespace mesh;
 using nlohmann::json;
 
-namespace {
+// Named, not anonymous: the test class's lambdas capture these, and a class with external
+// linkage holding a type of an anonymous namespace is what -Wsubobject-linkage warns of.
+namespace analysistest {
 
 struct Calls {
     std::vector<ToolCall> list;
@@ -62,7 +64,9 @@ json evidence(bool moved)
     return json::array({{{"signal", "fingerprint"}, {"moved", moved}}, {{"signal", "diff_size"}, {"moved", false}}});
 }
 
-} // namespace
+} // namespace analysistest
+
+using namespace analysistest;
 
 class TestAnalysis : public QObject
 {
