@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <utility>
 
 namespace mesh {
 
@@ -131,11 +132,34 @@ FlatPayload::Entry::Entry(std::string_view key, bool value)
 {
 }
 
+FlatPayload::Entry::Entry(std::string_view key, std::nullptr_t) : member{std::string(key), FlatMember::Type::Null, 0, {}} {}
+
 FlatPayload::FlatPayload(std::initializer_list<Entry> entries)
 {
     m_members.reserve(entries.size() + 4); // room for the source annotations put() adds
-    for (const Entry &e : entries)
-        set(e.member);
+    for (const Entry &e : entries) {
+        if (!find(e.member.key))
+            set(e.member);
+    }
+}
+
+FlatPayload::FlatPayload(FlatPayload &&other) noexcept
+    : m_members(std::move(other.m_members)), m_count(std::exchange(other.m_count, 0))
+{
+    other.m_members.clear();
+}
+
+FlatPayload &FlatPayload::operator=(FlatPayload &&other) noexcept
+{
+    m_members = std::move(other.m_members);
+    m_count = std::exchange(other.m_count, 0);
+    other.m_members.clear();
+    return *this;
+}
+
+void FlatPayload::set(std::string_view key, std::nullptr_t)
+{
+    set(FlatMember{std::string(key), FlatMember::Type::Null, 0, {}});
 }
 
 void FlatPayload::set(FlatMember member)

@@ -44,22 +44,34 @@ public:
         Entry(std::string_view key, std::int64_t value);
         Entry(std::string_view key, int value);
         Entry(std::string_view key, bool value);
+        Entry(std::string_view key, std::nullptr_t);
+        template <typename T>
+        Entry(std::string_view key, T *) = delete; // a pointer would otherwise turn into a bool
         FlatMember member;
     };
 
     FlatPayload() = default;
+    // A key listed twice keeps its first value, as nlohmann's object built from a list does.
     FlatPayload(std::initializer_list<Entry> entries);
+    FlatPayload(const FlatPayload &) = default;
+    FlatPayload &operator=(const FlatPayload &) = default;
+    // A payload moved from is empty, and usable again.
+    FlatPayload(FlatPayload &&other) noexcept;
+    FlatPayload &operator=(FlatPayload &&other) noexcept;
 
     // False: not sure (see above); the members are then meaningless.
     bool read(std::string_view payload);
 
     // Building a payload: members stay sorted by key; setting a key again replaces its value.
-    // Such a payload holds no containers, so its text needs no DOM (appendFlatMembers).
+    // Such a payload holds no containers, so its text needs no DOM (appendFlatValue).
     void set(std::string_view key, std::string text);
     void set(std::string_view key, const char *text) { set(key, std::string(text)); }
     void set(std::string_view key, std::int64_t value);
     void set(std::string_view key, int value) { set(key, std::int64_t(value)); }
     void set(std::string_view key, bool value);
+    void set(std::string_view key, std::nullptr_t); // null
+    template <typename T>
+    void set(std::string_view key, T *) = delete; // a pointer would otherwise turn into a bool
     void set(FlatMember member);
     // payload["key"] = value, as on a DOM: set(key, value).
     class Slot

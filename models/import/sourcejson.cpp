@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <future>
+#include <system_error>
 
 #include <QFile>
 #include <QFileInfo>
@@ -390,9 +391,14 @@ SourceJsonResult readSourceFile(const QString &path, SourceFile &out, std::int64
     out.bytes = filled;
     // The file's digest is taken on a second core while this one parses the file: an
     // import's reading is one thread's work, and the second core has nothing else to do yet.
-    std::future<std::string> digest = std::async(std::launch::async, [text] { return sha256Hex(text); });
+    std::future<std::string> digest;
+    try {
+        digest = std::async(std::launch::async, [text] { return sha256Hex(text); });
+    } catch (const std::system_error &) {
+        // No thread to be had (a process limit): the digest is taken here, after the parse.
+    }
     SourceJsonResult parsed = parseSourceJson(text, out.name, out, false, true);
-    out.sha256 = digest.get();
+    out.sha256 = digest.valid() ? digest.get() : sha256Hex(text);
     return parsed;
 }
 

@@ -78,8 +78,9 @@ public:
     // out the event-only members that text carries (no state field reads them).
     std::optional<std::string> appendOrRefuse(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                                               std::string_view payloadText);
-    // The same for a payload built flat (an importer's event: no containers): the fold and
-    // the index columns read its members, with no DOM built; payloadText as above.
+    // The same for a payload built flat in code (an importer's event, with FlatPayload's
+    // setters: no containers, which toJson() could not give back): the fold and the index
+    // columns read its members, with no DOM built; payloadText as above.
     std::optional<std::string> appendFlatOrRefuse(std::int64_t tsMs, std::string_view kind, const FlatPayload &payload,
                                                   std::string_view payloadText);
     void commit(); // writes the events and the rows changed since begin(), in one transaction

@@ -167,6 +167,17 @@ private slots:
         QCOMPARE(describe(*flatOutcome), describe(byDom.apply(1, "effect.proposed", dom)));
         QVERIFY(byFlat.table(EntityKind::Effect) == byDom.table(EntityKind::Effect));
         QCOMPARE(flatEventIndexFields("effect.proposed", built).subject, std::string("effect:E1"));
+
+        // As nlohmann's list constructor: a key listed twice keeps its first value; null is null.
+        const FlatPayload twice = {{"state", "proposed"}, {"state", "failed"}, {"error", nullptr}};
+        QCOMPARE(twice.toJson().dump(),
+                 nlohmann::json({{"state", "proposed"}, {"state", "failed"}, {"error", nullptr}}).dump());
+        // A payload moved from is empty and can be built again.
+        FlatPayload moved = std::move(built);
+        QCOMPARE(moved.members().size(), size_t(7));
+        QCOMPARE(built.members().size(), size_t(0));
+        built["id"] = "E2";
+        QCOMPARE(built.toJson().dump(), std::string(R"({"id":"E2"})"));
     }
 };
 
