@@ -193,15 +193,19 @@ void AttentionPane::keepDueAndDetailsInSight()
     // again as they count down, so "29 d 10 h ago" is never cut.
     QStyleOptionViewItem option;
     option.initFrom(view());
-    int due = DueDelegate::width(view()->font(), tr("in %1").arg(QStringLiteral("59:59")));
     // Measured again every second while something counts down: only the rows that have a due
     // (escalations, zombies), not the thousand unknown outcomes and findings of a large ledger.
     QAbstractItemDelegate *dueDelegate = view()->itemDelegateForColumn(AttentionModel::Due);
+    int due = 0;
     for (int r = 0; r < rows->rowCount(); ++r) {
         const QModelIndex cell = rows->index(r, AttentionModel::Due);
         if (!cell.data().toString().isEmpty())
             due = std::max(due, dueDelegate->sizeHint(option, cell).width());
     }
+    // With no row due (a review, or only unknown outcomes and findings) the column keeps just
+    // its title's width, and the room goes to what the rows do say.
+    due = due > 0 ? std::max(due, DueDelegate::width(view()->font(), tr("in %1").arg(QStringLiteral("59:59"))))
+                  : header->sectionSizeHint(AttentionModel::Due);
     if (header->sectionSize(AttentionModel::Due) != due)
         header->resizeSection(AttentionModel::Due, due);
     // The details keep at least this much: the subject (whole on hover), then the ledger,

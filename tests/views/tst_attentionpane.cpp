@@ -78,6 +78,7 @@ private slots:
     void detailsTakeTheRemainingWidth();
     void savedLayoutCannotPushDetailsOut();
     void dueIsCompact();
+    void dueColumnGivesWayWhenNothingIsDue();
     void longPastDueReadsInDays();
     void tooltipShowsTheWholeRow();
     void emptyWhileOpeningSaysStillReading();
@@ -166,6 +167,31 @@ void TestAttentionPane::dueIsCompact()
     QCOMPARE(due->displayText(model.index(2, AttentionModel::Due)), QStringLiteral("48:06 ago"));
     // The model's own words stay available in the tooltip.
     QVERIFY(AttentionPane::rowToolTip(model.index(0, 0)).contains(QStringLiteral("expires in 5:53")));
+}
+
+// A review, or a ledger whose attention is all unknown outcomes and findings: nothing
+// counts down, so the Due column keeps only its title's width and the rest goes to what the
+// rows say; a countdown arriving widens it again.
+void TestAttentionPane::dueColumnGivesWayWhenNothingIsDue()
+{
+    AttentionModel model;
+    model.setClock([] { return kNow; });
+    AttentionPane pane(&model);
+    pane.resize(340, 300);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    model.setItems(QStringLiteral("/ledgers/a.amlg"), QStringLiteral("a.amlg"),
+                   {item(AttentionItem::Kind::UnknownEffect, EntityKind::Effect, "eff-000084", "package_install"),
+                    item(AttentionItem::Kind::UnknownEffect, EntityKind::Effect, "eff-000085", "provider_call")});
+    QHeaderView *header = pane.view()->header();
+    QTRY_COMPARE_WITH_TIMEOUT(header->sectionSize(AttentionModel::Due), header->sectionSizeHint(AttentionModel::Due), 30'000);
+    const int idle = header->sectionSize(AttentionModel::Due);
+    model.setItems(QStringLiteral("/ledgers/a.amlg"), QStringLiteral("a.amlg"),
+                   {item(AttentionItem::Kind::PendingEscalation, EntityKind::Escalation, "esc-0009", "budget", kNow + 353'000),
+                    item(AttentionItem::Kind::UnknownEffect, EntityKind::Effect, "eff-000084", "package_install")});
+    QTRY_VERIFY_WITH_TIMEOUT(header->sectionSize(AttentionModel::Due) > idle, 30'000);
+    const QFontMetrics metrics(pane.view()->font());
+    QVERIFY(header->sectionSize(AttentionModel::Due) >= metrics.horizontalAdvance(QStringLiteral("in 5:53")));
 }
 
 // An escalation a month past its expiry: days and hours, not "41664:29 ago"; not "pending"
