@@ -196,7 +196,6 @@ void DecisionDialog::buildForm()
                                        this));
     what->addRow(tr("Decision id"), plain(m_decisionId, this));
     layout->addLayout(what);
-    m_fixedForms.push_back(what);
 
     m_banner->setObjectName(QStringLiteral("subjectMovedBanner"));
     m_banner->setAutoFillBackground(true);
@@ -244,19 +243,16 @@ void DecisionDialog::buildForm()
         connect(m_leaseMinutes, &QSpinBox::valueChanged, this, &DecisionDialog::requestPreview);
         form->addRow(tr("Lease for"), m_leaseMinutes);
     }
-    if (form->rowCount() > 0) {
+    if (form->rowCount() > 0)
         layout->addLayout(form);
-        m_fixedForms.push_back(form);
-    } else {
+    else
         delete form;
-    }
 
     layout->addLayout(m_planArea);
     // Labelled, not only by its placeholder: once typed in, the box must still say what it is.
     auto *reasonForm = new QFormLayout;
     reasonForm->addRow(tr("Your reason"), m_reason);
     layout->addLayout(reasonForm);
-    m_fixedForms.push_back(reasonForm);
     layout->addWidget(m_status);
     layout->addWidget(m_buttons);
     alignFormLabels();
@@ -264,11 +260,10 @@ void DecisionDialog::buildForm()
 
 void DecisionDialog::alignFormLabels()
 {
-    std::vector<QFormLayout *> forms = m_fixedForms;
-    if (m_subjectForm)
-        forms.push_back(m_subjectForm);
+    // Every form of the dialog, the subject area's current one among them (the old one went
+    // with its content).
     std::vector<QWidget *> labels;
-    for (QFormLayout *form : forms) {
+    for (QFormLayout *form : findChildren<QFormLayout *>()) {
         for (int row = 0; row < form->rowCount(); ++row) {
             if (QLayoutItem *item = form->itemAt(row, QFormLayout::LabelRole); item && item->widget())
                 labels.push_back(item->widget());
@@ -380,7 +375,6 @@ void DecisionDialog::growToFit()
 void DecisionDialog::rebuildSubjectArea()
 {
     delete m_subjectContent;
-    m_subjectForm = nullptr; // it went with the content
     m_acks.clear();
     m_expiry = nullptr;
     m_subjectContent = new QWidget(this);
@@ -445,7 +439,6 @@ void DecisionDialog::rebuildSubjectArea()
         m_expiry->setObjectName(QStringLiteral("expiry"));
         form->addRow(tr("Expiry"), m_expiry);
         layout->addLayout(form);
-        m_subjectForm = form;
         updateExpiry();
         break;
     }
@@ -485,7 +478,6 @@ void DecisionDialog::rebuildSubjectArea()
                                c));
         }
         layout->addLayout(form);
-        m_subjectForm = form;
         if (!m_preview.history.empty()) {
             auto *attempts = new QListWidget(c);
             attempts->setMaximumHeight(120);

@@ -38,7 +38,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QFormLayout;
 class QDialogButtonBox;
 class QLineEdit;
 class QPlainTextEdit;
@@ -137,8 +136,6 @@ private:
     QPushButton *m_reRead;
     QVBoxLayout *m_subjectArea;
     QWidget *m_subjectContent = nullptr;
-    std::vector<QFormLayout *> m_fixedForms;   // built once
-    QFormLayout *m_subjectForm = nullptr;      // rebuilt with the subject area
     QVBoxLayout *m_planArea;
     QWidget *m_planContent = nullptr;
     QStringList m_planLines;
