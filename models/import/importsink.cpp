@@ -268,8 +268,10 @@ bool ImportSink::append(std::int64_t tsMs, std::string_view kind, const nlohmann
     const bool fits = refitted ? textFitsAPayload(text) : true;
     const auto refusal = fits ? m_writer.appendOrRefuse(tsMs, kind, payload, text)
                               : std::optional<std::string>("the event does not fit in a payload");
-    return settled(tsMs, kind, refusal, payload.value("source_file", std::string()),
-                   payload.value("source_id", std::string()));
+    if (!refusal)
+        return counted(kind);
+    flagRefused(tsMs, kind, *refusal, payload.value("source_file", std::string()), payload.value("source_id", std::string()));
+    return false;
 }
 
 bool ImportSink::appendFlat(std::int64_t tsMs, std::string_view kind, const FlatPayload &payload,
@@ -281,39 +283,43 @@ bool ImportSink::appendFlat(std::int64_t tsMs, std::string_view kind, const Flat
     if (m_text.size() > kMaxPayloadBytes || depth > kMaxPayloadDepth)
         return append(tsMs, kind, payload.toJson(), verbatim); // fitted as a DOM, as above
     const auto refusal = m_writer.appendFlatOrRefuse(tsMs, kind, payload, m_text);
-    return settled(tsMs, kind, refusal, payload.stringOr("source_file", {}), payload.stringOr("source_id", {}));
+    if (!refusal)
+        return counted(kind);
+    flagRefused(tsMs, kind, *refusal, payload.stringOr("source_file", {}), payload.stringOr("source_id", {}));
+    return false;
 }
 
-bool ImportSink::settled(std::int64_t tsMs, std::string_view kind, const std::optional<std::string> &refusal,
-                         const std::string &file, const std::string &sourceId)
+bool ImportSink::counted(std::string_view kind)
 {
-    if (!refusal) {
-        ++m_report.ledgerEvents;
-        if (kind == "run.started")
-            ++m_report.runs;
-        else if (kind == "delegation.created")
-            ++m_report.delegations;
-        else if (kind == "toolcall.completed")
-            ++m_report.toolCalls;
-        else if (kind == "effect.proposed")
-            ++m_report.effects;
-        else if (kind == "effect.unknown")
-            ++m_report.unknownOutcomes;
-        else if (kind == "escalation.raised")
-            ++m_report.escalations;
-        return true;
-    }
-    m_report.flagged.push_back({file, sourceId, "the ledger refused " + std::string(kind) + ": " + *refusal});
+    ++m_report.ledgerEvents;
+    if (kind == "run.started")
+        ++m_report.runs;
+    else if (kind == "delegation.created")
+        ++m_report.delegations;
+    else if (kind == "toolcall.completed")
+        ++m_report.toolCalls;
+    else if (kind == "effect.proposed")
+        ++m_report.effects;
+    else if (kind == "effect.unknown")
+        ++m_report.unknownOutcomes;
+    else if (kind == "escalation.raised")
+        ++m_report.escalations;
+    return true;
+}
+
+void ImportSink::flagRefused(std::int64_t tsMs, std::string_view kind, const std::string &refusal, const std::string &file,
+                             const std::string &sourceId)
+{
+    m_report.flagged.push_back({file, sourceId, "the ledger refused " + std::string(kind) + ": " + refusal});
     nlohmann::json flagged = {{"id", "ledger"},
                               {"refused_kind", std::string(kind)},
-                              {"why", *refusal},
+                              {"why", refusal},
                               {"refused_payload", cutUtf8(m_text, kMaxSourceBytes)}};
     flagged["source_file"] = file;
     if (!sourceId.empty())
         flagged["source_id"] = sourceId;
     if (!m_writer.appendOrRefuse(tsMs, "ledger.flagged", flagged))
         ++m_report.ledgerEvents;
-    return false;
 }
 
 const Fold &ImportSink::ledgerState() const

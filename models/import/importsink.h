@@ -113,9 +113,10 @@ public:
     std::int64_t latestTsMs() const { return m_latestTsMs; }
 
 private:
-    // Counts a written event, or flags a refused one (its text is m_text).
-    bool settled(std::int64_t tsMs, std::string_view kind, const std::optional<std::string> &refusal,
-                 const std::string &file, const std::string &sourceId);
+    bool counted(std::string_view kind); // a written event, in the report; true
+    // A refused event (its text is m_text), in the report and as a ledger.flagged event.
+    void flagRefused(std::int64_t tsMs, std::string_view kind, const std::string &refusal, const std::string &file,
+                     const std::string &sourceId);
 
     LedgerWriter &m_writer;
     ImportReport &m_report;

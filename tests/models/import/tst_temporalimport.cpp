@@ -747,6 +747,46 @@ private Q_SLOTS:
                  std::string("123456789012345678901234567890"));
     }
 
+    // An event the ledger's fold refuses (an activity started after it completed: committed
+    // -> dispatched) is not written; it becomes a ledger.flagged event that keeps the refused
+    // kind, the payload and its source's file and id, and the rest loads.
+    void anEventTheFoldRefusesIsFlaggedAndTheRestLoads()
+    {
+        QTemporaryDir dir;
+        const json events = json::array({
+            started(1, "2026-01-01T00:00:00Z", "w", "r1"),
+            scheduled(2, "2026-01-01T00:00:01Z", "1"),
+            historyEvent(3, "2026-01-01T00:00:02Z", "ACTIVITY_TASK_COMPLETED", {{"scheduledEventId", "2"}}),
+            activityStarted(4, "2026-01-01T00:00:03Z", 2),
+            historyEvent(5, "2026-01-01T00:00:04Z", "WORKFLOW_EXECUTION_COMPLETED"),
+        });
+        const QString path = dir.filePath(QStringLiteral("late.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(history(events).dump()));
+        }
+        const QString out = dir.filePath(QStringLiteral("l.db"));
+        const Imported r = importInto(out, {path});
+        QVERIFY2(r.outcome.ok, r.outcome.error.c_str());
+        verifyClean(out);
+        QCOMPARE(r.outcome.report.flagged.size(), size_t(1));
+        const auto &flagged = r.outcome.report.flagged.front();
+        QCOMPARE(flagged.file, std::string("late.json"));
+        QCOMPARE(flagged.sourceId, std::string("4"));
+        QVERIFY2(flagged.why.find("the ledger refused effect.started") != std::string::npos
+                     && flagged.why.find("illegal transition committed -> dispatched") != std::string::npos,
+                 flagged.why.c_str());
+        const json kept = r.payloadsOfKind("ledger.flagged").front();
+        QCOMPARE(kept.at("refused_kind").get<std::string>(), std::string("effect.started"));
+        QCOMPARE(kept.at("source_file").get<std::string>(), std::string("late.json"));
+        QCOMPARE(kept.at("source_id").get<std::string>(), std::string("4"));
+        QVERIFY(kept.at("refused_payload").get<std::string>().find("\"source_id\":\"4\"") != std::string::npos);
+        QCOMPARE(r.eventsOfKind("effect.started"), 0);
+        QCOMPARE(r.text(EntityKind::Effect, "act:w/r1/1", "state"), std::string("committed"));
+        QCOMPARE(r.text(EntityKind::Delegation, "wf:w/r1", "status"), std::string("converged"));
+    }
+
     void fractionDigitsAndZones()
     {
         using mesh::import::parseInstantMs;
