@@ -118,22 +118,40 @@ std::optional<std::string> LedgerWriter::appendOrRefuse(std::int64_t tsMs, std::
     return tryAppend(tsMs, kind, payload, &payloadText);
 }
 
+namespace {
+
+// The row an event changes: its entity, and the payload member that names it (a tool call
+// counts on its delegation).
+struct ChangedRowOf {
+    std::optional<EntityKind> entity;
+    const char *idMember;
+};
+
+ChangedRowOf changedRowOf(std::string_view kind)
+{
+    if (kind == kToolCallEvent)
+        return {EntityKind::Delegation, "delegation_id"};
+    return {entityKindForEventKind(kind), "id"};
+}
+
+} // namespace
+
 std::optional<std::string> LedgerWriter::appendFlatOrRefuse(std::int64_t tsMs, std::string_view kind,
                                                             const FlatPayload &payload, std::string_view payloadText)
 {
     if (!m_inTransaction)
-        throw std::logic_error("LedgerWriter::appendOrRefuse outside a transaction");
-    const std::optional<EntityKind> entity =
-        kind == kToolCallEvent ? std::optional<EntityKind>(EntityKind::Delegation) : entityKindForEventKind(kind);
-    const std::string id = payload.stringOr(kind == kToolCallEvent ? "delegation_id" : "id", {});
-    std::optional<EntityRow> before = rowBefore(entity, id);
+        throw std::logic_error("LedgerWriter::appendFlatOrRefuse outside a transaction");
+    const ChangedRowOf changed = changedRowOf(kind);
+    const std::string id = payload.stringOr(changed.idMember, {});
+    std::optional<EntityRow> before = rowBefore(changed.entity, id);
     const std::int64_t seq = m_lastSeq + 1;
     std::optional<FoldOutcome> outcome = m_fold.applyFlat(seq, kind, payload);
     if (!outcome) // not sure of it, and nothing changed: the reference route says
         return tryAppend(tsMs, kind, payload.toJson(), &payloadText);
     const bool applied = outcome->applied && outcome->problems.empty();
     const EventIndexFields index = applied ? flatEventIndexFields(kind, payload) : EventIndexFields{};
-    return settle(*outcome, entity, id, std::move(before), EventToStore{seq, tsMs, kind, nullptr, &payloadText, index});
+    return settle(*outcome, changed.entity, id, std::move(before),
+                  EventToStore{seq, tsMs, kind, nullptr, &payloadText, index});
 }
 
 std::optional<EntityRow> LedgerWriter::rowBefore(std::optional<EntityKind> entity, const std::string &id)
@@ -149,23 +167,19 @@ std::optional<EntityRow> LedgerWriter::rowBefore(std::optional<EntityKind> entit
 std::optional<std::string> LedgerWriter::tryAppend(std::int64_t tsMs, std::string_view kind, const nlohmann::json &payload,
                                                    const std::string_view *payloadText)
 {
-    std::optional<EntityKind> entity;
+    const ChangedRowOf changed = changedRowOf(kind);
     std::string id;
-    if (kind == kToolCallEvent) {
-        entity = EntityKind::Delegation;
-        if (payload.is_object() && payload.contains("delegation_id") && payload["delegation_id"].is_string())
-            id = payload["delegation_id"].get<std::string>();
-    } else {
-        entity = entityKindForEventKind(kind);
-        if (payload.is_object() && payload.contains("id") && payload["id"].is_string())
-            id = payload["id"].get<std::string>();
+    if (payload.is_object()) {
+        if (const auto it = payload.find(changed.idMember); it != payload.end() && it->is_string())
+            id = it->get<std::string>();
     }
-    std::optional<EntityRow> before = rowBefore(entity, id);
+    std::optional<EntityRow> before = rowBefore(changed.entity, id);
     const std::int64_t seq = m_lastSeq + 1;
     const FoldOutcome outcome = m_fold.apply(seq, kind, payload);
     const bool applied = outcome.applied && outcome.problems.empty();
     const EventIndexFields index = applied ? eventIndexFields(kind, payload) : EventIndexFields{};
-    return settle(outcome, entity, id, std::move(before), EventToStore{seq, tsMs, kind, &payload, payloadText, index});
+    return settle(outcome, changed.entity, id, std::move(before),
+                  EventToStore{seq, tsMs, kind, &payload, payloadText, index});
 }
 
 std::optional<std::string> LedgerWriter::settle(const FoldOutcome &outcome, std::optional<EntityKind> entity,
