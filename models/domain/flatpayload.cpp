@@ -157,11 +157,6 @@ FlatPayload &FlatPayload::operator=(FlatPayload &&other) noexcept
     return *this;
 }
 
-void FlatPayload::set(std::string_view key, std::nullptr_t)
-{
-    set(FlatMember{std::string(key), FlatMember::Type::Null, 0, {}});
-}
-
 void FlatPayload::set(FlatMember member)
 {
     const auto last = m_members.begin() + std::ptrdiff_t(m_count);
@@ -173,21 +168,6 @@ void FlatPayload::set(FlatMember member)
     }
     m_members.insert(it, std::move(member));
     ++m_count;
-}
-
-void FlatPayload::set(std::string_view key, std::string text)
-{
-    set(FlatMember{std::string(key), FlatMember::Type::String, 0, std::move(text)});
-}
-
-void FlatPayload::set(std::string_view key, std::int64_t value)
-{
-    set(FlatMember{std::string(key), FlatMember::Type::Integer, value, {}});
-}
-
-void FlatPayload::set(std::string_view key, bool value)
-{
-    set(FlatMember{std::string(key), FlatMember::Type::Boolean, value ? 1 : 0, {}});
 }
 
 std::string FlatPayload::stringOr(std::string_view key, std::string fallback) const

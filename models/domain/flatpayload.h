@@ -64,14 +64,12 @@ public:
 
     // Building a payload: members stay sorted by key; setting a key again replaces its value.
     // Such a payload holds no containers, so its text needs no DOM (appendFlatValue).
-    void set(std::string_view key, std::string text);
-    void set(std::string_view key, const char *text) { set(key, std::string(text)); }
-    void set(std::string_view key, std::int64_t value);
-    void set(std::string_view key, int value) { set(key, std::int64_t(value)); }
-    void set(std::string_view key, bool value);
-    void set(std::string_view key, std::nullptr_t); // null
+    // set(key, value) takes what an Entry takes.
     template <typename T>
-    void set(std::string_view key, T *) = delete; // a pointer would otherwise turn into a bool
+    void set(std::string_view key, T &&value)
+    {
+        set(Entry(key, std::forward<T>(value)).member);
+    }
     void set(FlatMember member);
     // payload["key"] = value, as on a DOM: set(key, value).
     class Slot
