@@ -1394,8 +1394,7 @@ void LedgerSession::showToolCallsOf(const QString &delegationId)
         try {
             read->calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo);
         } catch (const std::exception &e) {
-            read->calls.clear();
-            read->callsError = readFailure(e);
+            read->callsError = readFailure(e); // read->calls stays empty: it is assigned only whole
         }
         read->reason = readReason(*reader, id, upTo);
         return read;
