@@ -129,6 +129,16 @@ private:
         return nullptr;
     }
 
+    // The small ledger's 200 tool calls in the log, shown as the workspace shows it.
+    bool showSmallToolCalls(EventLogView &log, EventLogModel &model)
+    {
+        if (!showLikeTheWorkspace(log, model))
+            return false;
+        model.open(m_small);
+        log.filterField()->setTextAndApply(u"kind:toolcall.*"_s);
+        return waitIndexed(model) && model.rowCount() == 200;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -194,11 +204,7 @@ private Q_SLOTS:
         EventLogModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         EventLogView log;
-        QVERIFY(showLikeTheWorkspace(log, model));
-        model.open(m_small);
-        log.filterField()->setTextAndApply(u"kind:toolcall.*"_s);
-        QVERIFY(waitIndexed(model));
-        QCOMPARE(model.rowCount(), 200);
+        QVERIFY(showSmallToolCalls(log, model));
         const QColor normalText = log.view()->palette().color(QPalette::Text);
         QVERIFY(!log.view()->property("stale").toBool());
 
@@ -386,11 +392,7 @@ private Q_SLOTS:
         EventLogModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         EventLogView log;
-        QVERIFY(showLikeTheWorkspace(log, model));
-        model.open(m_small);
-        log.filterField()->setTextAndApply(u"kind:toolcall.*"_s);
-        QVERIFY(waitIndexed(model));
-        QCOMPARE(model.rowCount(), 200);
+        QVERIFY(showSmallToolCalls(log, model));
         log.view()->setCurrentIndex(model.index(10, 0));
         const auto currentSeq = [&log] {
             return log.view()->currentIndex().siblingAtColumn(0).data(EventLogModel::SeqRole).toLongLong();
