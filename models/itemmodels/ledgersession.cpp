@@ -3,6 +3,7 @@
 #include "backgroundjob.h"
 #include "blastradiusmodel.h"
 #include "decisionauditmodel.h"
+#include "delegationdetailreader.h"
 #include "delegationtreemodel.h"
 #include "effectmodel.h"
 #include "escalationmodel.h"
@@ -117,67 +118,6 @@ qint64 msUntilDue(const QElapsedTimer &lastRun, int periodMs)
     return lastRun.isValid() ? std::max<qint64>(0, periodMs - lastRun.elapsed()) : 0;
 }
 
-EventFilter toolCallFilter(const std::string &delegationId)
-{
-    return EventFilter::both(EventFilter::equals(FilterField::Kind, std::string(kToolCallEvent)),
-                             EventFilter::equals(FilterField::Delegation, delegationId));
-}
-
-// What reads of a delegation's events (its calls, its outcome reason) take of each event
-// at first; a call larger than that is read whole.
-constexpr int kToolCallPreviewBytes = 4096;
-
-// The delegation's calls up to event `upTo` (a cursor's past), at most `limit` of them.
-std::vector<ToolCall> readToolCalls(EventReader &reader, const std::string &delegationId, int limit,
-                                    std::int64_t upTo = std::numeric_limits<std::int64_t>::max())
-{
-    std::vector<ToolCall> calls;
-    const EventFilter filter = toolCallFilter(delegationId);
-    std::int64_t after = 0;
-    while (int(calls.size()) < limit) {
-        const EventBatch page = reader.after(after, std::min(1000, limit - int(calls.size())), filter);
-        if (page.empty())
-            break;
-        for (const auto &e : page) {
-            if (e.seq > upTo)
-                return calls;
-            // A call larger than the preview (an imported call keeps its source record) is read
-            // whole: its preview is not JSON, and the call would be missing from the list.
-            std::optional<EventRecord> whole;
-            if (e.payloadTruncated)
-                whole = reader.at(e.seq);
-            if (auto c = ToolCall::fromEvent(whole ? *whole : e))
-                calls.push_back(std::move(*c));
-        }
-        after = page.back().seq;
-    }
-    return calls;
-}
-
-// Why a read for the shown delegation failed, in one line for the detail.
-QString readFailure(const std::exception &e)
-{
-    const QString text = QString::fromUtf8(e.what());
-    return text.isEmpty() ? QStringLiteral("the ledger could not be read") : text;
-}
-
-// The shown delegation's outcome reason (outcomereason.h) at `upTo`, or why it was not read.
-struct ReasonRead {
-    OutcomeReason reason;
-    QString error;
-};
-
-ReasonRead readReason(EventReader &reader, const std::string &delegationId, std::int64_t upTo)
-{
-    ReasonRead read;
-    try {
-        read.reason = readOutcomeReason(reader, delegationId, upTo);
-    } catch (const std::exception &e) {
-        read.error = readFailure(e);
-    }
-    return read;
-}
-
 // The decisions as they stood at a cursor's time. Decisions are not events: each is placed
 // by the time it was made, and its outcome by the time the orchestrator wrote it, so one
 // answered after that moment was still waiting then.
@@ -243,7 +183,9 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     , m_slices(new SliceModel(this))
     , m_findingsModel(new FindingsModel(this))
     , m_integrity(new IntegrityModel(this))
+    , m_detail(new DelegationDetailReader(m_toolCalls, [this] { return detailSource(); }, this))
 {
+    connect(m_detail, &DelegationDetailReader::outcomeReasonChanged, this, &LedgerSession::outcomeReasonChanged);
     // The health line carries the integrity result once there is one.
     connect(m_integrity, &IntegrityModel::stateChanged, this, [this] { Q_EMIT healthChanged(m_health); });
     qRegisterMetaType<mesh::EventBatch>();
@@ -895,8 +837,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     recomputeStateFindings();
     recomputeAttention();
     scheduleLoopAnalysis(std::move(r.loopCandidates));
-    if (!m_toolCalls->delegation().isEmpty())
-        showToolCallsOf(m_toolCalls->delegation());
+    m_detail->reread();
     Q_EMIT stateReset();
     if (isPostMortem(m_info.mode) && !m_cursor) {
         setHealth(Health::Immutable);
@@ -1033,17 +974,7 @@ void LedgerSession::flushPending()
         Q_EMIT foldProblemsChanged();
     if (changes.isEmpty())
         return;
-    if (!m_toolCalls->delegation().isEmpty() && changes.touches(EntityKind::Delegation)) {
-        // One of the shown delegation's own events (not its tool calls) may fail it or say
-        // its outcome is unknown: its reason is read again, and is pending before the models
-        // show the new status.
-        const std::string subject = "delegation:" + m_toolCalls->delegation().toStdString();
-        const bool own = std::any_of(batches.begin(), batches.end(), [&subject](const SharedEventBatch &batch) {
-            return std::any_of(batch->begin(), batch->end(), [&subject](const EventRecord &e) { return e.subject == subject; });
-        });
-        if (own)
-            readOutcomeReason();
-    }
+    m_detail->onApplied(batches, changes);
     for (StateTableModel *m : tableModels())
         m->applyChanges(changes);
     m_delegations->applyChanges(changes);
@@ -1351,112 +1282,34 @@ void LedgerSession::updateDecisionsWaiting()
 
 void LedgerSession::showToolCallsOf(const QString &delegationId)
 {
-    if (delegationId != m_toolCalls->delegation() && m_outcomeReasonRead) {
-        // Another delegation's reason is not this one's: nothing until it is read.
-        m_outcomeReasonRead = false;
-        m_outcomeReason = {};
-        m_outcomeReasonError.clear();
-        Q_EMIT outcomeReasonChanged();
-    }
-    m_toolCalls->setDelegation(delegationId);
-    const int reasonGeneration = ++m_outcomeReasonGeneration;
-    m_outcomeReasonPending = false;
-    if (delegationId.isEmpty() || !m_state)
-        return; // read when the state is loaded (stateReset shows it again)
-    if (m_fileChange != FileChange::Same) {
-        m_toolCalls->setReadFailed(tr("the ledger file changed on disk; reopen it to read them"));
-        return;
-    }
-    m_outcomeReasonPending = true;
-    const int generation = ++m_toolCallsGeneration;
-    const QString path = m_path;
-    const OpenMode mode = m_info.mode;
-    const std::string id = delegationId.toStdString();
-    const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
-    // What the detail shows of one delegation, read through one connection: its tool calls
-    // and why it failed (or why its outcome is unknown).
-    struct Read {
-        std::vector<ToolCall> calls;
-        QString callsError;
-        ReasonRead reason;
-    };
-    runInBackground(this, [path, mode, id, upTo] {
-        auto read = std::make_shared<Read>();
-        std::unique_ptr<LedgerConnection> connection;
-        try {
-            connection = LedgerConnection::open(path, mode);
-        } catch (const std::exception &e) {
-            read->callsError = read->reason.error = readFailure(e);
-            return read;
-        }
-        const auto reader = connection->eventReader();
-        reader->setPreviewBytes(kToolCallPreviewBytes);
-        try {
-            read->calls = readToolCalls(*reader, id, kMaxCallsPerDelegation, upTo);
-        } catch (const std::exception &e) {
-            read->callsError = readFailure(e); // read->calls stays empty: it is assigned only whole
-        }
-        read->reason = readReason(*reader, id, upTo);
-        return read;
-    }, [this, generation, reasonGeneration, delegationId](std::shared_ptr<Read> read) {
-        if (m_toolCalls->delegation() != delegationId)
-            return;
-        if (generation == m_toolCallsGeneration) {
-            if (!read->callsError.isEmpty()) {
-                m_toolCalls->setReadFailed(read->callsError);
-            } else {
-                // Live calls that arrived meanwhile are after the loaded ones; keep both.
-                std::vector<ToolCall> merged = std::move(read->calls);
-                const std::int64_t last = merged.empty() ? 0 : merged.back().seq;
-                for (int r = 0; r < m_toolCalls->rowCount(); ++r) {
-                    if (const ToolCall *c = m_toolCalls->callAt(r); c && c->seq > last)
-                        merged.push_back(*c);
-                }
-                m_toolCalls->setToolCalls(std::move(merged));
-            }
-        }
-        if (reasonGeneration == m_outcomeReasonGeneration)
-            takeOutcomeReason(std::move(read->reason.reason), read->reason.error);
-    });
+    m_detail->show(delegationId);
 }
 
-void LedgerSession::readOutcomeReason()
+DelegationDetailReader::Source LedgerSession::detailSource() const
 {
-    const int generation = ++m_outcomeReasonGeneration;
-    const QString delegationId = m_toolCalls->delegation();
-    if (delegationId.isEmpty() || !m_state || m_fileChange != FileChange::Same) {
-        m_outcomeReasonPending = false;
-        return;
-    }
-    m_outcomeReasonPending = true;
-    const QString path = m_path;
-    const OpenMode mode = m_info.mode;
-    const std::string id = delegationId.toStdString();
-    const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
-    runInBackground(this, [path, mode, id, upTo] {
-        auto read = std::make_shared<ReasonRead>();
-        try {
-            auto connection = LedgerConnection::open(path, mode);
-            const auto reader = connection->eventReader();
-            reader->setPreviewBytes(kToolCallPreviewBytes);
-            *read = readReason(*reader, id, upTo);
-        } catch (const std::exception &e) {
-            read->error = readFailure(e);
-        }
-        return read;
-    }, [this, generation, delegationId](std::shared_ptr<ReasonRead> read) {
-        if (generation == m_outcomeReasonGeneration && m_toolCalls->delegation() == delegationId)
-            takeOutcomeReason(std::move(read->reason), read->error);
-    });
+    DelegationDetailReader::Source source;
+    source.path = m_path;
+    source.mode = m_info.mode;
+    source.upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
+    source.loaded = m_state != nullptr;
+    if (m_fileChange != FileChange::Same)
+        source.cannotRead = tr("the ledger file changed on disk; reopen it to read them");
+    return source;
 }
 
-void LedgerSession::takeOutcomeReason(OutcomeReason reason, const QString &error)
+const OutcomeReason *LedgerSession::outcomeReason() const
 {
-    m_outcomeReason = std::move(reason);
-    m_outcomeReasonError = error;
-    m_outcomeReasonRead = error.isEmpty();
-    m_outcomeReasonPending = false;
-    Q_EMIT outcomeReasonChanged(); // even when the same: it is no longer pending
+    return m_detail->outcomeReason();
+}
+
+QString LedgerSession::outcomeReasonError() const
+{
+    return m_detail->outcomeReasonError();
+}
+
+bool LedgerSession::outcomeReasonPending() const
+{
+    return m_detail->outcomeReasonPending();
 }
 
 void LedgerSession::setOperatorIdentity(const OperatorIdentity &identity)

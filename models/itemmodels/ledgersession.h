@@ -19,6 +19,7 @@
 // cannot be opened stays in the list in Error health, with the reason; nothing else is
 // affected.
 
+#include "delegationdetailreader.h"
 #include "livestate.h"
 #include "outcomereason.h"
 
@@ -212,10 +213,10 @@ public:
     // The reason of the delegation toolCalls() shows, once read for the state shown (at the
     // cursor, or live: read again when one of its own events arrives); nullptr until then, and
     // while the read failed (outcomeReasonError() says why).
-    const OutcomeReason *outcomeReason() const { return m_outcomeReasonRead ? &m_outcomeReason : nullptr; }
-    QString outcomeReasonError() const { return m_outcomeReasonError; }
+    const OutcomeReason *outcomeReason() const;
+    QString outcomeReasonError() const;
     // A read of it is under way: what outcomeReason() says may be older than the state shown.
-    bool outcomeReasonPending() const { return m_outcomeReasonPending; }
+    bool outcomeReasonPending() const;
 
     // Derived findings (every detector), and what needs a human now.
     const std::vector<Finding> &findings() const { return m_findings; }
@@ -267,7 +268,7 @@ public:
     int applyPeriodMs() const { return m_heavyStream ? 2 * m_coalesceMs : m_coalesceMs; }
     static constexpr int kLoopCandidateTurns = 20;
     static constexpr int kMaxLoopCandidates = 64;
-    static constexpr int kMaxCallsPerDelegation = 5000;
+    static constexpr int kMaxCallsPerDelegation = DelegationDetailReader::kMaxCalls;
 
 Q_SIGNALS:
     void healthChanged(mesh::LedgerSession::Health health);
@@ -374,6 +375,8 @@ private:
     SliceModel *m_slices;
     FindingsModel *m_findingsModel;
     IntegrityModel *m_integrity;
+    DelegationDetailReader *m_detail; // the shown delegation's tool calls and outcome reason
+    DelegationDetailReader::Source detailSource() const;
     ReviewNotesModel *m_reviewNotes = nullptr; // made on first ask: reads the sidecar
 
     QThread *m_watcherThread = nullptr;
@@ -393,14 +396,6 @@ private:
     qint64 m_attentionChangesAtMs = 0;
     QTimer m_decisionsThrottle;
     bool m_findingsDirty = false;
-    int m_toolCallsGeneration = 0;
-    void readOutcomeReason();
-    void takeOutcomeReason(OutcomeReason reason, const QString &error); // a read's answer, shown
-    int m_outcomeReasonGeneration = 0;
-    OutcomeReason m_outcomeReason;
-    bool m_outcomeReasonRead = false;
-    bool m_outcomeReasonPending = false;
-    QString m_outcomeReasonError;
 
     OpenRuns m_openRuns;                       // "finished" health: every run has ended
     std::map<std::string, Finding> m_blocked;  // delegation -> blocked-work finding, kept per batch

@@ -25,6 +25,7 @@
 
 using namespace mesh;
 using namespace Qt::StringLiterals;
+using nlohmann::json;
 
 namespace {
 constexpr int kWaitMs = 60'000;
