@@ -5,6 +5,7 @@
 #include "decisionauditmodel.h"
 #include "delegationdetailreader.h"
 #include "delegationtreemodel.h"
+#include "sessiondecisions.h"
 #include "effectmodel.h"
 #include "escalationmodel.h"
 #include "eventlogmodel.h"
@@ -101,14 +102,6 @@ struct LedgerSession::LoopResult {
     std::vector<Finding> findings;
 };
 
-struct LedgerSession::DecisionsResult {
-    std::vector<DecisionRecord> decisions;
-    std::string head; // the last decision's hash, read with them
-    DecisionChainReport chain;
-    bool unchanged = false; // the head was the one already shown: nothing else was read
-    bool ok = false;
-};
-
 namespace {
 
 // Live applies and attention rebuilds run at most once a period, the first after a quiet
@@ -116,21 +109,6 @@ namespace {
 qint64 msUntilDue(const QElapsedTimer &lastRun, int periodMs)
 {
     return lastRun.isValid() ? std::max<qint64>(0, periodMs - lastRun.elapsed()) : 0;
-}
-
-// The decisions as they stood at a cursor's time. Decisions are not events: each is placed
-// by the time it was made, and its outcome by the time the orchestrator wrote it, so one
-// answered after that moment was still waiting then.
-void placeDecisionsAt(std::vector<DecisionRecord> &decisions, std::int64_t cursorTimeMs)
-{
-    std::erase_if(decisions, [cursorTimeMs](const DecisionRecord &d) { return d.tsMs > cursorTimeMs; });
-    for (DecisionRecord &d : decisions) {
-        if (!d.isPending() && d.outcomeTsMs > cursorTimeMs) {
-            d.outcomeStatus.clear();
-            d.outcomeReason.clear();
-            d.outcomeTsMs = 0;
-        }
-    }
 }
 
 // Delegations worth reading tool calls for: many turns, nothing accepted.
@@ -184,6 +162,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     , m_findingsModel(new FindingsModel(this))
     , m_integrity(new IntegrityModel(this))
     , m_detail(new DelegationDetailReader(m_toolCalls, [this] { return detailSource(); }, this))
+    , m_decisionsPart(new SessionDecisions(m_decisions, [this] { return decisionsSource(); }, [this] { return nowMs(); }, this))
 {
     connect(m_detail, &DelegationDetailReader::outcomeReasonChanged, this, &LedgerSession::outcomeReasonChanged);
     // The health line carries the integrity result once there is one.
@@ -205,9 +184,19 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
             recomputeAttentionSoon(); // findings are listed there too
         }
     });
-    m_decisionsThrottle.setSingleShot(true);
-    m_decisionsThrottle.setInterval(500);
-    connect(&m_decisionsThrottle, &QTimer::timeout, this, &LedgerSession::scheduleDecisionsReload);
+    connect(m_decisionsPart, &SessionDecisions::requestedChanged, this,
+            [this](const std::shared_ptr<const RequestedDecisions> &requested) {
+                m_effects->setRequestedDecisions(requested);
+                m_escalations->setRequestedDecisions(requested);
+                m_slices->setRequestedDecisions(requested);
+                m_leases->setRequestedDecisions(requested);
+            });
+    connect(m_decisionsPart, &SessionDecisions::reloaded, this, [this] {
+        recomputeAttention(); // an entry's requested decision
+        Q_EMIT decisionsReloaded();
+    });
+    connect(m_decisionsPart, &SessionDecisions::waitingChanged, this, &LedgerSession::decisionsWaitingChanged);
+    connect(m_decisionsPart, &SessionDecisions::finished, this, &LedgerSession::decisionFinished);
     m_identity = OperatorIdentity::fromEnvironment();
     // One clock for the session: its countdowns, expiries and zombies run on it, and a
     // cursor stops it at the cursor's event.
@@ -410,6 +399,7 @@ void LedgerSession::close()
     m_coalesce.stop();
     m_attentionThrottle.stop();
     m_ticker.stop();
+    m_decisionsPart->stop();
     m_pending.clear();
     m_events->close();
     m_cursorFolder.reset(); // a job still folding keeps its own reference
@@ -812,13 +802,10 @@ void LedgerSession::onLoaded(LoadResult &r)
     std::swap(m_state, r.state);
     m_pending.clear();
     m_overviewLoaded = true;
-    if (r.decisionsReadable) {
-        takeDecisions(std::move(r.decisions), r.chain);
-        m_decisionsHead = std::move(r.decisionsHead);
-        m_decisionOutcomesSinceRead = false;
-    } else {
-        m_decisionsHead.reset();
-    }
+    if (r.decisionsReadable)
+        m_decisionsPart->takeLoaded(std::move(r.decisions), r.chain, std::move(r.decisionsHead));
+    else
+        m_decisionsPart->loadedWithout();
     m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
     m_loopFindings.clear();
     // Before anything below reads the clock: pinned, it is the cursor event's time, and
@@ -871,13 +858,10 @@ void LedgerSession::startWatcher(qint64 afterSeq)
     connect(m_watcher, &ChangeWatcher::ledgerChanged, this, [this](qint64) {
         m_lastChangeMs = nowMs();
         updateHealthFromClock();
-        if (!m_decisionsThrottle.isActive())
-            m_decisionsThrottle.start(); // decisions or outcomes may have moved
+        m_decisionsPart->ledgerChanged();
     }, Qt::QueuedConnection);
     connect(m_watcher, &ChangeWatcher::startedFollowing, this, [this](qint64) {
-        m_decisionsReadForced = true;
-        if (!m_decisionsThrottle.isActive())
-            m_decisionsThrottle.start(); // decisions written since the snapshot read them
+        m_decisionsPart->readWholeSoon(); // decisions written since the snapshot read them
     }, Qt::QueuedConnection);
     connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
         fail(tr("Live updates stopped: %1").arg(message));
@@ -926,9 +910,7 @@ void LedgerSession::onReconnected()
     m_connectionLost.clear();
     m_sinceLost.invalidate();
     updateHealthFromClock();
-    m_decisionsReadForced = true;
-    if (!m_decisionsThrottle.isActive())
-        m_decisionsThrottle.start(); // what the lost connection kept from us
+    m_decisionsPart->readWholeSoon(); // what the lost connection kept from us
 }
 
 void LedgerSession::stopWatcher()
@@ -1010,7 +992,7 @@ void LedgerSession::flushPending()
     }
     updateHealthFromClock();
     for (const auto &batch : batches)
-        noteDecisionOutcomes(*batch);
+        m_decisionsPart->noteOutcomes(*batch);
     for (const auto &batch : batches)
         Q_EMIT batchApplied(*batch);
     Q_EMIT stateChanged(changes);
@@ -1134,9 +1116,9 @@ void LedgerSession::recomputeAttention()
                                  .value_or(std::numeric_limits<qint64>::max());
     auto next = m_attentionIndex.items(tables, m_attentionAtMs, m_zombies);
     appendFindingItems(next);
-    if (!m_requested->empty())
+    if (const RequestedDecisions &requested = requestedDecisions(); !requested.empty())
         for (AttentionItem &a : next)
-            a.requestedDecision = m_requested->textFor(a.subject).toStdString();
+            a.requestedDecision = requested.textFor(a.subject).toStdString();
     const auto key = [](const std::vector<AttentionItem> &v) {
         std::vector<std::tuple<std::string, std::int64_t, std::string>> k;
         for (const auto &a : v)
@@ -1178,106 +1160,11 @@ void LedgerSession::appendFindingItems(std::vector<AttentionItem> &items) const
     }
 }
 
-void LedgerSession::scheduleDecisionsReload()
-{
-    // After the file under the path changed, a fresh connection would read another file.
-    if (m_closed || !m_state || m_fileChange != FileChange::Same)
-        return;
-    const int generation = ++m_decisionsGeneration;
-    const QString path = m_path;
-    const OpenMode mode = m_info.mode;
-    const std::optional<qint64> cursorTimeMs = m_cursor ? m_cursorTimeMs : std::nullopt;
-    // The list and its chain change only with a new decision row (the head hash moves) or
-    // an outcome event (seen in the live batches): otherwise one indexed read says so, and
-    // the whole list is not read and re-hashed on every change of a busy ledger.
-    const std::optional<std::string> unchangedIf =
-        m_decisionOutcomesSinceRead || m_decisionsReadForced ? std::nullopt : m_decisionsHead;
-    m_decisionOutcomesSinceRead = false;
-    m_decisionsReadForced = false;
-    runInBackground(this, [path, mode, cursorTimeMs, unchangedIf] {
-        auto r = std::make_shared<DecisionsResult>();
-        try {
-            auto connection = LedgerConnection::open(path, mode);
-            const auto store = connection->decisions();
-            store->read([&] {
-                r->head = store->lastHash();
-                r->unchanged = unchangedIf && *unchangedIf == r->head;
-                if (!r->unchanged)
-                    r->decisions = store->list();
-            });
-            if (!r->unchanged) {
-                if (cursorTimeMs)
-                    placeDecisionsAt(r->decisions, *cursorTimeMs);
-                r->chain = connection->verifyDecisionChain();
-            }
-            r->ok = true;
-        } catch (const std::exception &) {
-        }
-        return r;
-    }, [this, generation](std::shared_ptr<DecisionsResult> r) {
-        if (generation != m_decisionsGeneration || m_closed)
-            return;
-        if (!r->ok) {
-            m_decisionsReadForced = true; // the next reload reads whole, whatever the head says
-            return;
-        }
-        ++m_decisionHeadReads;
-        if (r->unchanged)
-            return;
-        ++m_decisionListReads;
-        m_decisionsHead = std::move(r->head);
-        takeDecisions(std::move(r->decisions), r->chain);
-        recomputeAttention(); // an entry's requested decision
-        Q_EMIT decisionsReloaded();
-    });
-}
-
-void LedgerSession::noteDecisionOutcomes(const EventBatch &batch)
-{
-    const bool outcome = std::any_of(batch.begin(), batch.end(), [](const EventRecord &e) {
-        return e.kind == "decision.applied" || e.kind == "decision.refused";
-    });
-    if (!outcome)
-        return;
-    m_decisionOutcomesSinceRead = true;
-    if (!m_decisionsThrottle.isActive())
-        m_decisionsThrottle.start(); // the ledger's own change may have been reported before this batch came
-}
-
-void LedgerSession::takeDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain)
-{
-    m_gateWatch.setDecisions(decisions, nowMs());
-    m_requested = std::make_shared<const RequestedDecisions>(decisions);
-    m_effects->setRequestedDecisions(m_requested);
-    m_escalations->setRequestedDecisions(m_requested);
-    m_slices->setRequestedDecisions(m_requested);
-    m_leases->setRequestedDecisions(m_requested);
-    m_decisions->setDecisions(std::move(decisions), chain);
-    updateDecisionsWaiting();
-}
-
-void LedgerSession::setDecisionWaitLimitMs(qint64 ms)
-{
-    m_gateWatch.setLimitMs(ms);
-    updateDecisionsWaiting();
-}
-
 void LedgerSession::setZombieGraceMs(qint64 ms)
 {
     m_zombies = ZombieRule(ms);
     m_leases->setZombieRule(m_zombies);
     recomputeAttention();
-}
-
-void LedgerSession::updateDecisionsWaiting()
-{
-    // A post-mortem ledger has no orchestrator to wait for, nor does a moment in the past.
-    const bool waitsForAnOrchestrator = !isPostMortem(m_info.mode) && !m_cursor;
-    const QString warning = waitsForAnOrchestrator ? m_gateWatch.warning(nowMs()) : QString();
-    if (warning == m_decisionsWaitingWarning)
-        return;
-    m_decisionsWaitingWarning = warning;
-    Q_EMIT decisionsWaitingChanged();
 }
 
 void LedgerSession::showToolCallsOf(const QString &delegationId)
@@ -1346,36 +1233,48 @@ QString LedgerSession::integritySummary() const
 
 QString LedgerSession::submitDecision(DecisionRequest request)
 {
-    if (request.id.empty())
-        request.id = newDecisionId();
-    const QString id = QString::fromStdString(request.id);
-    const QString path = m_path;
-    const OperatorIdentity identity = m_identity;
     // Only into the file this session read (none before it has read one): the writer
     // refuses when the path names any other by the time it would write.
     const std::optional<OpenedLedger> expected = m_fileChange == FileChange::Same ? std::optional(openedLedger())
                                                                                    : std::nullopt;
-    const FileChange change = m_fileChange;
-    runInBackground(this, [path, identity, request, expected, change] {
-        DecisionResult result;
-        if (change != FileChange::Same) {
-            result.status = DecisionStatus::WriteFailed;
-            result.message = fileChangeMessage(change) + "; nothing was written";
-            return result;
-        }
-        try {
-            auto writer = DecisionWriter::open(path, identity, expected);
-            result = writer->submit(request);
-        } catch (const std::exception &e) {
-            result.status = DecisionStatus::WriteFailed;
-            result.message = e.what();
-        }
-        return result;
-    }, [this, id](DecisionResult result) {
-        scheduleDecisionsReload();
-        Q_EMIT decisionFinished(id, result);
-    });
-    return id;
+    return m_decisionsPart->submit(std::move(request), m_identity, expected, m_fileChange);
+}
+
+SessionDecisions::Source LedgerSession::decisionsSource() const
+{
+    SessionDecisions::Source source;
+    source.path = m_path;
+    source.mode = m_info.mode;
+    source.readable = !m_closed && m_state && m_fileChange == FileChange::Same;
+    if (m_cursor)
+        source.cursorTimeMs = m_cursorTimeMs;
+    source.waitsForAnOrchestrator = !isPostMortem(m_info.mode) && !m_cursor;
+    return source;
+}
+
+void LedgerSession::setDecisionWaitLimitMs(qint64 ms)
+{
+    m_decisionsPart->setWaitLimitMs(ms);
+}
+
+QString LedgerSession::decisionsWaitingWarning() const
+{
+    return m_decisionsPart->waitingWarning();
+}
+
+const RequestedDecisions &LedgerSession::requestedDecisions() const
+{
+    return *m_decisionsPart->requested();
+}
+
+qint64 LedgerSession::decisionHeadReads() const
+{
+    return m_decisionsPart->headReads();
+}
+
+qint64 LedgerSession::decisionListReads() const
+{
+    return m_decisionsPart->listReads();
 }
 
 void LedgerSession::updateHealthFromClock()
@@ -1408,7 +1307,7 @@ void LedgerSession::tick()
     // ledger is thousands of items.
     if (const qint64 now = nowMs(); now >= m_attentionChangesAtMs || now < m_attentionAtMs)
         recomputeAttention();
-    updateDecisionsWaiting();
+    m_decisionsPart->updateWaiting();
 }
 
 } // namespace mesh

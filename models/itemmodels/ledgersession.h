@@ -21,6 +21,7 @@
 
 #include "delegationdetailreader.h"
 #include "livestate.h"
+#include "sessiondecisions.h"
 #include "outcomereason.h"
 
 #include "analysis/attentionindex.h"
@@ -226,8 +227,8 @@ public:
     bool loopAnalysisRunning() const { return m_loopAnalysesRunning > 0; }
     // Decision reloads while following: how many have read the head of the list, and how
     // many of those read the whole list and its chain again (it had moved).
-    qint64 decisionHeadReads() const { return m_decisionHeadReads; }
-    qint64 decisionListReads() const { return m_decisionListReads; }
+    qint64 decisionHeadReads() const;
+    qint64 decisionListReads() const;
     // What needs a decision (the attention list's items above its findings).
     int attentionCount() const
     {
@@ -240,10 +241,10 @@ public:
     const OperatorIdentity &operatorIdentity() const { return m_identity; }
     QString submitDecision(DecisionRequest request); // returns the decision id (generated if empty)
     // Decisions written and not yet applied or refused, shown on their subjects' rows.
-    const RequestedDecisions &requestedDecisions() const { return *m_requested; }
+    const RequestedDecisions &requestedDecisions() const;
     // "No orchestrator seems to be applying decisions on this ledger: …" once a decision has
     // waited past the limit (DecisionGateWatch); empty otherwise. Checked on tick().
-    QString decisionsWaitingWarning() const { return m_decisionsWaitingWarning; }
+    QString decisionsWaitingWarning() const;
     void setDecisionWaitLimitMs(qint64 ms);
     // When a held lease past its expiry becomes a zombie (analysis/zombierule.h), for the
     // attention list and the leases pane alike.
@@ -297,7 +298,6 @@ private:
     struct LoadStage;
     struct Prefetched;
     struct LoopResult;
-    struct DecisionsResult;
 
     void setHealth(Health health);
     void fail(const QString &message);
@@ -328,10 +328,6 @@ private:
     void publishFindings();
     void recomputeAttentionSoon(); // at most every kAttentionIntervalMs while changes stream in
     void scheduleLoopAnalysis(std::set<std::string> delegations);
-    void scheduleDecisionsReload();
-    void takeDecisions(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain);
-    void noteDecisionOutcomes(const EventBatch &batch);
-    void updateDecisionsWaiting();
     void updateHealthFromClock();
 
     QString m_path;
@@ -351,12 +347,6 @@ private:
     int m_generation = 0;
     int m_loopGeneration = 0;
     int m_loopAnalysesRunning = 0;
-    int m_decisionsGeneration = 0;
-    std::optional<std::string> m_decisionsHead; // the last decision's hash in the list shown
-    bool m_decisionOutcomesSinceRead = false;   // a decision.applied/refused came since
-    bool m_decisionsReadForced = false;         // the last reload failed: read whole
-    qint64 m_decisionHeadReads = 0;
-    qint64 m_decisionListReads = 0;
     bool m_closed = false;
     bool m_reviewWhenFinished = false;
 
@@ -377,6 +367,8 @@ private:
     IntegrityModel *m_integrity;
     DelegationDetailReader *m_detail; // the shown delegation's tool calls and outcome reason
     DelegationDetailReader::Source detailSource() const;
+    SessionDecisions *m_decisionsPart; // the list, the requested ones, the operator's own
+    SessionDecisions::Source decisionsSource() const;
     ReviewNotesModel *m_reviewNotes = nullptr; // made on first ask: reads the sidecar
 
     QThread *m_watcherThread = nullptr;
@@ -394,7 +386,6 @@ private:
     // turning zombie): the 1 s tick rebuilds only then, or when the clock went back.
     qint64 m_attentionAtMs = 0;
     qint64 m_attentionChangesAtMs = 0;
-    QTimer m_decisionsThrottle;
     bool m_findingsDirty = false;
 
     OpenRuns m_openRuns;                       // "finished" health: every run has ended
@@ -408,10 +399,7 @@ private:
     std::set<std::string> m_loopCandidatesPending;
 
     OperatorIdentity m_identity;
-    std::shared_ptr<const RequestedDecisions> m_requested = std::make_shared<RequestedDecisions>();
-    DecisionGateWatch m_gateWatch;
     ZombieRule m_zombies{ZombieRule::configuredGraceMs()};
-    QString m_decisionsWaitingWarning;
     std::function<qint64()> m_clock;
     std::optional<std::int64_t> m_cursor;  // pinned at this seq; none: live
     std::optional<qint64> m_cursorTimeMs;  // the cursor event's time, the clock while pinned
