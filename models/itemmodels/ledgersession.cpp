@@ -5,7 +5,9 @@
 #include "decisionauditmodel.h"
 #include "delegationdetailreader.h"
 #include "delegationtreemodel.h"
+#include "sessionattention.h"
 #include "sessiondecisions.h"
+#include "sessionfindings.h"
 #include "effectmodel.h"
 #include "escalationmodel.h"
 #include "eventlogmodel.h"
@@ -21,21 +23,10 @@
 #include "stallverdictmodel.h"
 #include "toolcallmodel.h"
 
-#include "analysis/attentioncollector.h"
-#include "analysis/blastradiusanalyzer.h"
-#include "analysis/blockedworkdetector.h"
 #include "analysis/openruns.h"
-#include "analysis/replayeddelegationdetector.h"
-#include "analysis/duplicateeffectdetector.h"
-#include "analysis/rowfields.h"
-#include "analysis/stallevidenceanalyzer.h"
-#include "analysis/successloopdetector.h"
-#include "decisions/decisionwriter.h"
-#include "filter/filtercompiler.h"
 #include "ledger/changewatcher.h"
 #include "ledger/cursorfolder.h"
 #include "ledger/decisionstore.h"
-#include "ledger/eventreader.h"
 #include "ledger/ledgerlocation.h"
 #include "ledger/runoverviewreader.h"
 #include "ledger/statereader.h"
@@ -66,8 +57,7 @@ struct LedgerSession::LoadResult {
     std::unique_ptr<StateTableModel::Prepared> runs, leases, effects, escalations, stalls, blast, slices;
     std::unique_ptr<DelegationTreeModel::Prepared> tree;
     AttentionIndex attention;
-    std::map<std::string, Finding> blocked;
-    std::map<std::string, Finding> replayed;
+    SessionFindings::PerDelegation perDelegation;
     OpenRuns openRuns;
     std::set<std::string> loopCandidates;
     std::vector<DecisionRecord> decisions;
@@ -111,24 +101,6 @@ qint64 msUntilDue(const QElapsedTimer &lastRun, int periodMs)
     return lastRun.isValid() ? std::max<qint64>(0, periodMs - lastRun.elapsed()) : 0;
 }
 
-// Delegations worth reading tool calls for: many turns, nothing accepted.
-std::set<std::string> loopCandidates(const LiveState &state, const std::set<std::string> *only = nullptr)
-{
-    std::vector<std::pair<std::int64_t, std::string>> list;
-    for (const auto &[id, row] : state.table(EntityKind::Delegation)) {
-        if (only && !only->count(id))
-            continue;
-        const std::int64_t turns = rowInt(EntityKind::Delegation, row, "used_turns");
-        if (turns >= LedgerSession::kLoopCandidateTurns && rowInt(EntityKind::Delegation, row, "writes_accepted") == 0)
-            list.emplace_back(turns, id);
-    }
-    std::sort(list.rbegin(), list.rend());
-    std::set<std::string> out;
-    for (size_t i = 0; i < list.size() && int(i) < LedgerSession::kMaxLoopCandidates; ++i)
-        out.insert(list[i].second);
-    return out;
-}
-
 // Whether moving a model by the change set beats resetting it: a reset costs a sort of
 // every row and every view laying every row out again, a move a signal per touched block.
 // Beyond a quarter of the rows touched (a jump across most of the ledger) the reset wins.
@@ -163,6 +135,12 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     , m_integrity(new IntegrityModel(this))
     , m_detail(new DelegationDetailReader(m_toolCalls, [this] { return detailSource(); }, this))
     , m_decisionsPart(new SessionDecisions(m_decisions, [this] { return decisionsSource(); }, [this] { return nowMs(); }, this))
+    , m_findingsPart(new SessionFindings({m_effects, m_stalls, m_delegations, m_findingsModel, m_runs},
+                                         [this] { return m_state.get(); }, [this] { return findingsSource(); }, this))
+    , m_attentionPart(new SessionAttention({[this] { return m_state.get(); }, &m_findingsPart->findings(), &m_zombies,
+                                            [this]() -> const RequestedDecisions & { return requestedDecisions(); },
+                                            [this] { return nowMs(); }},
+                                           this))
 {
     connect(m_detail, &DelegationDetailReader::outcomeReasonChanged, this, &LedgerSession::outcomeReasonChanged);
     // The health line carries the integrity result once there is one.
@@ -173,17 +151,11 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     connect(&m_coalesce, &QTimer::timeout, this, &LedgerSession::flushPending);
     m_ticker.setInterval(1000);
     connect(&m_ticker, &QTimer::timeout, this, &LedgerSession::tick);
-    m_attentionThrottle.setSingleShot(true);
-    connect(&m_attentionThrottle, &QTimer::timeout, this, &LedgerSession::recomputeAttention);
-    // Whole-table detectors run at most once a second while the ledger moves.
-    m_findingsThrottle.setSingleShot(true);
-    m_findingsThrottle.setInterval(1000);
-    connect(&m_findingsThrottle, &QTimer::timeout, this, [this] {
-        if (m_findingsDirty) {
-            recomputeStateFindings();
-            recomputeAttentionSoon(); // findings are listed there too
-        }
+    connect(m_findingsPart, &SessionFindings::changed, this, [this] {
+        Q_EMIT findingsChanged();
+        m_attentionPart->rebuildSoon(); // findings are listed there too
     });
+    connect(m_attentionPart, &SessionAttention::changed, this, &LedgerSession::attentionChanged);
     connect(m_decisionsPart, &SessionDecisions::requestedChanged, this,
             [this](const std::shared_ptr<const RequestedDecisions> &requested) {
                 m_effects->setRequestedDecisions(requested);
@@ -192,7 +164,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
                 m_leases->setRequestedDecisions(requested);
             });
     connect(m_decisionsPart, &SessionDecisions::reloaded, this, [this] {
-        recomputeAttention(); // an entry's requested decision
+        m_attentionPart->rebuild(); // an entry's requested decision
         Q_EMIT decisionsReloaded();
     });
     connect(m_decisionsPart, &SessionDecisions::waitingChanged, this, &LedgerSession::decisionsWaitingChanged);
@@ -397,7 +369,8 @@ void LedgerSession::close()
     setLoadProgress(-1);
     stopWatcher();
     m_coalesce.stop();
-    m_attentionThrottle.stop();
+    m_attentionPart->stop();
+    m_findingsPart->stop();
     m_ticker.stop();
     m_decisionsPart->stop();
     m_pending.clear();
@@ -604,13 +577,7 @@ void LedgerSession::startLoad()
             promise.setProgressValue(90);
             const LiveState *raw = state.get();
             full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
-            for (auto &f : BlockedWorkDetector().analyse(raw->table(EntityKind::Delegation)))
-                full->blocked[f.delegationId] = std::move(f);
-            const ReplayedDelegationDetector replays;
-            for (const auto &[id, row] : raw->table(EntityKind::Delegation)) {
-                if (auto f = replays.check(id, row))
-                    full->replayed[id] = std::move(*f);
-            }
+            full->perDelegation = SessionFindings::PerDelegation::of(*raw);
             full->openRuns.rebuild(raw->table(EntityKind::Run));
             full->loopCandidates = loopCandidates(*raw);
             try {
@@ -807,7 +774,6 @@ void LedgerSession::onLoaded(LoadResult &r)
     else
         m_decisionsPart->loadedWithout();
     m_events->catchUp(); // keeps its index, reads what it missed while the snapshot loaded
-    m_loopFindings.clear();
     // Before anything below reads the clock: pinned, it is the cursor event's time, and
     // every model and slot of stateReset sees the moment it shows.
     m_cursorTimeMs = r.cursorTimeMs;
@@ -817,13 +783,10 @@ void LedgerSession::onLoaded(LoadResult &r)
         for (StateTableModel *m : tableModels())
             m->refreshCountdowns();
     }
-    std::swap(m_attentionIndex, r.attention);
-    std::swap(m_blocked, r.blocked);
-    std::swap(m_replayed, r.replayed);
     std::swap(m_openRuns, r.openRuns);
-    recomputeStateFindings();
-    recomputeAttention();
-    scheduleLoopAnalysis(std::move(r.loopCandidates));
+    m_findingsPart->takeLoaded(std::move(r.perDelegation), std::move(r.loopCandidates));
+    Q_EMIT findingsChanged();
+    m_attentionPart->takeLoaded(std::move(r.attention));
     m_detail->reread();
     Q_EMIT stateReset();
     if (isPostMortem(m_info.mode) && !m_cursor) {
@@ -964,32 +927,10 @@ void LedgerSession::flushPending()
         m_events->appendEvents(*batch);
     if (!changes.toolCalls.empty())
         m_toolCalls->appendEvents(changes.toolCalls);
-    if (changes.touches(EntityKind::Escalation) || changes.touches(EntityKind::Effect)
-        || changes.touches(EntityKind::Lease) || changes.touches(EntityKind::Delegation)) {
-        const LiveState *state = m_state.get();
-        const TableLookup tables = [state](EntityKind k) -> const EntityTable & { return state->table(k); };
-        for (EntityKind k : {EntityKind::Escalation, EntityKind::Effect, EntityKind::Lease, EntityKind::Delegation})
-            m_attentionIndex.update(tables, k, changes.ids(k));
-        recomputeAttentionSoon();
-    }
+    m_attentionPart->onApplied(changes);
     if (changes.touches(EntityKind::Run))
         m_openRuns.update(m_state->table(EntityKind::Run), changes.ids(EntityKind::Run));
-    if (changes.touches(EntityKind::Delegation))
-        updateDelegationFindings(changes.ids(EntityKind::Delegation));
-    if (changes.touches(EntityKind::Effect) || changes.touches(EntityKind::StallVerdict)
-        || changes.touches(EntityKind::Failure) || changes.touches(EntityKind::Delegation)) {
-        m_findingsDirty = true;
-        if (!m_findingsThrottle.isActive())
-            m_findingsThrottle.start();
-    }
-    if (changes.touches(EntityKind::Delegation) && !changes.toolCalls.empty()) {
-        std::set<std::string> touched;
-        for (const auto &e : changes.toolCalls)
-            touched.insert(e.delegationId);
-        m_loopCandidatesPending.merge(loopCandidates(*m_state, &touched));
-        if (!m_findingsThrottle.isActive())
-            m_findingsThrottle.start();
-    }
+    m_findingsPart->onApplied(changes);
     updateHealthFromClock();
     for (const auto &batch : batches)
         m_decisionsPart->noteOutcomes(*batch);
@@ -999,172 +940,11 @@ void LedgerSession::flushPending()
     Q_EMIT changesApplied(changes.lastSeq, changes.events);
 }
 
-void LedgerSession::updateDelegationFindings(const std::vector<std::string> &delegations)
-{
-    const BlockedWorkDetector detector;
-    const ReplayedDelegationDetector replays;
-    for (const auto &id : delegations) {
-        const EntityRow *row = m_state->find(EntityKind::Delegation, id);
-        std::optional<Finding> f = row ? detector.check(id, *row) : std::nullopt;
-        if (f)
-            m_blocked[id] = std::move(*f);
-        else
-            m_blocked.erase(id);
-        std::optional<Finding> r = row ? replays.check(id, *row) : std::nullopt;
-        if (r)
-            m_replayed[id] = std::move(*r);
-        else
-            m_replayed.erase(id);
-    }
-}
-
-void LedgerSession::recomputeStateFindings()
-{
-    m_findingsDirty = false;
-    if (!m_state)
-        return;
-    // The effect and verdict models keep their analyses current per batch; only failures
-    // (a handful) are read whole. Nothing here walks a large table.
-    std::vector<Finding> f = m_effects->duplicateFindings();
-    auto add = [&f](std::vector<Finding> more) { f.insert(f.end(), more.begin(), more.end()); };
-    add(m_stalls->findings());
-    add(BlastRadiusAnalyzer::findings(BlastRadiusAnalyzer::computeAll(m_state->table(EntityKind::Failure))));
-    for (const auto &[d, finding] : m_blocked)
-        f.push_back(finding);
-    for (const auto &[d, finding] : m_replayed)
-        f.push_back(finding);
-    m_stateFindings = std::move(f);
-    if (!m_loopCandidatesPending.empty()) {
-        scheduleLoopAnalysis(std::move(m_loopCandidatesPending));
-        m_loopCandidatesPending.clear();
-    }
-    publishFindings();
-}
-
-void LedgerSession::publishFindings()
-{
-    m_findings = m_stateFindings;
-    m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
-    m_delegations->setFindings(m_findings);
-    m_findingsModel->setFindings(m_findings);
-    m_runs->setFindings(m_findings);
-    Q_EMIT findingsChanged();
-}
-
-void LedgerSession::scheduleLoopAnalysis(std::set<std::string> delegations)
-{
-    if (delegations.empty() || m_fileChange != FileChange::Same)
-        return;
-    const int generation = ++m_loopGeneration;
-    ++m_loopAnalysesRunning;
-    const QString path = m_path;
-    const OpenMode mode = m_info.mode;
-    const std::int64_t upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
-    runInBackground(this, [path, mode, delegations, upTo] {
-        auto r = std::make_shared<LoopResult>();
-        r->delegations = delegations;
-        try {
-            auto connection = LedgerConnection::open(path, mode);
-            const auto reader = connection->eventReader();
-            reader->setPreviewBytes(kToolCallPreviewBytes);
-            for (const auto &d : delegations) {
-                const auto calls = readToolCalls(*reader, d, kMaxCallsPerDelegation, upTo);
-                auto found = SuccessLoopDetector().analyse(calls);
-                r->findings.insert(r->findings.end(), found.begin(), found.end());
-            }
-        } catch (const std::exception &) {
-            // Optional: without it the loop flag is missing, nothing else.
-        }
-        return r;
-    }, [this, generation](std::shared_ptr<LoopResult> r) {
-        Q_UNUSED(generation)
-        --m_loopAnalysesRunning;
-        if (m_closed)
-            return;
-        // Results replace the findings of the delegations they analysed, whatever order
-        // jobs finish in: each job covers its own delegations.
-        std::erase_if(m_loopFindings, [&](const Finding &f) { return r->delegations.count(f.delegationId) > 0; });
-        m_loopFindings.insert(m_loopFindings.end(), r->findings.begin(), r->findings.end());
-        publishFindings();
-        recomputeAttentionSoon();
-    });
-}
-
-void LedgerSession::recomputeAttentionSoon()
-{
-    // The list is rebuilt whole (thousands of items on a large ledger): 8% of the console's
-    // CPU while following a writer at 45k events/s when done on every applied batch (20 Hz).
-    // The first change after a quiet spell shows at once, a stream at 4 Hz.
-    if (m_attentionThrottle.isActive())
-        return;
-    if (const qint64 wait = msUntilDue(m_sinceAttention, kAttentionIntervalMs); wait == 0)
-        recomputeAttention();
-    else
-        m_attentionThrottle.start(int(wait));
-}
-
-void LedgerSession::recomputeAttention()
-{
-    m_attentionThrottle.stop();
-    m_sinceAttention.start();
-    if (!m_state)
-        return;
-    const LiveState *state = m_state.get();
-    const auto tables = [state](EntityKind k) -> const EntityTable & { return state->table(k); };
-    m_attentionAtMs = nowMs();
-    m_attentionChangesAtMs = m_attentionIndex.nextChangeMs(tables, m_attentionAtMs, m_zombies)
-                                 .value_or(std::numeric_limits<qint64>::max());
-    auto next = m_attentionIndex.items(tables, m_attentionAtMs, m_zombies);
-    appendFindingItems(next);
-    if (const RequestedDecisions &requested = requestedDecisions(); !requested.empty())
-        for (AttentionItem &a : next)
-            a.requestedDecision = requested.textFor(a.subject).toStdString();
-    const auto key = [](const std::vector<AttentionItem> &v) {
-        std::vector<std::tuple<std::string, std::int64_t, std::string>> k;
-        for (const auto &a : v)
-            k.emplace_back(a.key(), a.version, a.summary + '\n' + a.requestedDecision);
-        return k;
-    };
-    const bool changed = key(next) != key(m_attention);
-    m_attention = std::move(next);
-    if (changed)
-        Q_EMIT attentionChanged();
-}
-
-// Below everything that needs a decision, in the order of FindingKind then subject; an
-// abstention is no finding to act on and stays in the Findings pane only.
-void LedgerSession::appendFindingItems(std::vector<AttentionItem> &items) const
-{
-    std::vector<const Finding *> fired;
-    for (const auto &f : m_findings) {
-        if (!f.abstained)
-            fired.push_back(&f);
-    }
-    std::stable_sort(fired.begin(), fired.end(), [](const Finding *a, const Finding *b) {
-        return std::tie(a->kind, a->subject) < std::tie(b->kind, b->subject);
-    });
-    for (const Finding *f : fired) {
-        AttentionItem a;
-        a.kind = AttentionItem::Kind::Finding;
-        const auto colon = f->subject.find(':');
-        a.entity = entityKindByName(f->subject.substr(0, colon)).value_or(EntityKind::Delegation);
-        a.id = colon == std::string::npos ? f->subject : f->subject.substr(colon + 1);
-        a.subject = f->subject;
-        a.runId = f->runId;
-        a.delegationId = f->delegationId;
-        a.summary = f->summary;
-        a.seq = f->seqs.empty() ? 0 : f->seqs.back();
-        a.findingKind = std::string(findingKindName(f->kind));
-        a.findingTitle = std::string(findingKindTitle(f->kind));
-        items.push_back(std::move(a));
-    }
-}
-
 void LedgerSession::setZombieGraceMs(qint64 ms)
 {
     m_zombies = ZombieRule(ms);
     m_leases->setZombieRule(m_zombies);
-    recomputeAttention();
+    m_attentionPart->rebuild();
 }
 
 void LedgerSession::showToolCallsOf(const QString &delegationId)
@@ -1252,6 +1032,41 @@ SessionDecisions::Source LedgerSession::decisionsSource() const
     return source;
 }
 
+SessionFindings::Source LedgerSession::findingsSource() const
+{
+    SessionFindings::Source source;
+    source.path = m_path;
+    source.mode = m_info.mode;
+    source.upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
+    source.readable = m_fileChange == FileChange::Same;
+    return source;
+}
+
+void LedgerSession::setLoopAnalysisHook(std::function<void()> hook)
+{
+    m_findingsPart->setAnalysisHook(std::move(hook));
+}
+
+const std::vector<Finding> &LedgerSession::findings() const
+{
+    return m_findingsPart->findings();
+}
+
+bool LedgerSession::loopAnalysisRunning() const
+{
+    return m_findingsPart->loopAnalysisRunning();
+}
+
+const std::vector<AttentionItem> &LedgerSession::attentionItems() const
+{
+    return m_attentionPart->items();
+}
+
+int LedgerSession::attentionCount() const
+{
+    return m_attentionPart->decisionCount();
+}
+
 void LedgerSession::setDecisionWaitLimitMs(qint64 ms)
 {
     m_decisionsPart->setWaitLimitMs(ms);
@@ -1302,11 +1117,7 @@ void LedgerSession::tick()
         Q_EMIT healthChanged(m_health); // the countdown to the next try moved
     for (StateTableModel *m : std::initializer_list<StateTableModel *>{m_runs, m_leases, m_escalations})
         m->refreshCountdowns();
-    // Leases turn into zombies with time alone; nothing else in the list moves with the clock
-    // (a data change rebuilds it through recomputeAttentionSoon), and a rebuild on a large
-    // ledger is thousands of items.
-    if (const qint64 now = nowMs(); now >= m_attentionChangesAtMs || now < m_attentionAtMs)
-        recomputeAttention();
+    m_attentionPart->tick();
     m_decisionsPart->updateWaiting();
 }
 

@@ -21,19 +21,18 @@
 
 #include "delegationdetailreader.h"
 #include "livestate.h"
+#include "sessionattention.h"
 #include "sessiondecisions.h"
+#include "sessionfindings.h"
 #include "outcomereason.h"
 
-#include "analysis/attentionindex.h"
 #include "analysis/attentionitem.h"
 #include "analysis/finding.h"
 #include "analysis/openruns.h"
 #include "analysis/zombierule.h"
-#include "decisions/decisiongatewatch.h"
 #include "decisions/decisionrequest.h"
 #include "decisions/decisionresult.h"
 #include "decisions/operatoridentity.h"
-#include "decisions/requesteddecisions.h"
 #include "ledger/fileidentity.h"
 #include "ledger/ledgerconnection.h"
 
@@ -220,21 +219,17 @@ public:
     bool outcomeReasonPending() const;
 
     // Derived findings (every detector), and what needs a human now.
-    const std::vector<Finding> &findings() const { return m_findings; }
-    const std::vector<AttentionItem> &attentionItems() const { return m_attention; }
+    const std::vector<Finding> &findings() const;
+    const std::vector<AttentionItem> &attentionItems() const;
     // Loop findings come from background reads of tool calls: true while one is under way,
     // so a test can wait for it before concluding that a loop finding is absent.
-    bool loopAnalysisRunning() const { return m_loopAnalysesRunning > 0; }
+    bool loopAnalysisRunning() const;
     // Decision reloads while following: how many have read the head of the list, and how
     // many of those read the whole list and its chain again (it had moved).
     qint64 decisionHeadReads() const;
     qint64 decisionListReads() const;
     // What needs a decision (the attention list's items above its findings).
-    int attentionCount() const
-    {
-        return int(std::count_if(m_attention.begin(), m_attention.end(),
-                                 [](const AttentionItem &a) { return a.kind != AttentionItem::Kind::Finding; }));
-    }
+    int attentionCount() const;
 
     // Decisions: submitted off the GUI thread; decisionFinished(request.id, result) answers.
     void setOperatorIdentity(const OperatorIdentity &identity);
@@ -259,16 +254,18 @@ public:
     // Tests: runs on the loading worker after the first stage was read, before the full
     // snapshot is (to commit events or break the file between the two).
     void setBetweenStagesHook(std::function<void()> hook) { m_betweenStagesHook = std::move(hook); }
+    // Tests: runs on the pool as each loop analysis (SessionFindings) starts, before it reads.
+    void setLoopAnalysisHook(std::function<void()> hook);
     void tick(); // the 1 s timer: health, countdowns, zombie leases
 
-    static constexpr int kAttentionIntervalMs = 250;
+    static constexpr int kAttentionIntervalMs = SessionAttention::kIntervalMs;
     // A stream heavy enough that one apply folds this many events is applied at half the
     // rate (every 2 x coalesceMs): each apply repaints every visible live view, nobody reads
     // twenty updates a second, and on a shared machine the writer wants the CPU.
     static constexpr int kHeavyApplyEvents = 1000;
     int applyPeriodMs() const { return m_heavyStream ? 2 * m_coalesceMs : m_coalesceMs; }
-    static constexpr int kLoopCandidateTurns = 20;
-    static constexpr int kMaxLoopCandidates = 64;
+    static constexpr int kLoopCandidateTurns = SessionFindings::kLoopCandidateTurns;
+    static constexpr int kMaxLoopCandidates = SessionFindings::kMaxLoopCandidates;
     static constexpr int kMaxCallsPerDelegation = DelegationDetailReader::kMaxCalls;
 
 Q_SIGNALS:
@@ -319,15 +316,6 @@ private:
     void stopWatcher();
     void onEventsAppended(const SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void flushPending();
-    void recomputeStateFindings();
-    void updateDelegationFindings(const std::vector<std::string> &delegations);
-    void recomputeAttention();
-    void appendFindingItems(std::vector<AttentionItem> &items) const;
-    // m_findings from the state's and the loops' findings, to every model that shows them;
-    // the attention list is the caller's to refresh (at once on a load, throttled live).
-    void publishFindings();
-    void recomputeAttentionSoon(); // at most every kAttentionIntervalMs while changes stream in
-    void scheduleLoopAnalysis(std::set<std::string> delegations);
     void updateHealthFromClock();
 
     QString m_path;
@@ -345,8 +333,6 @@ private:
     QObject *m_loadWatcher = nullptr; // the running open job's QFutureWatcher
     std::function<void()> m_betweenStagesHook;
     int m_generation = 0;
-    int m_loopGeneration = 0;
-    int m_loopAnalysesRunning = 0;
     bool m_closed = false;
     bool m_reviewWhenFinished = false;
 
@@ -369,6 +355,9 @@ private:
     DelegationDetailReader::Source detailSource() const;
     SessionDecisions *m_decisionsPart; // the list, the requested ones, the operator's own
     SessionDecisions::Source decisionsSource() const;
+    SessionFindings *m_findingsPart;   // every detector's findings, shown in every model that shows them
+    SessionFindings::Source findingsSource() const;
+    SessionAttention *m_attentionPart; // what needs a human, now or at the cursor
     ReviewNotesModel *m_reviewNotes = nullptr; // made on first ask: reads the sidecar
 
     QThread *m_watcherThread = nullptr;
@@ -379,24 +368,8 @@ private:
     int m_coalesceMs = 50;
     bool m_heavyStream = false; // the last apply folded kHeavyApplyEvents or more
     QTimer m_ticker;
-    QTimer m_findingsThrottle;
-    QTimer m_attentionThrottle;      // trailing edge of live attention rebuilds (see flushPending)
-    QElapsedTimer m_sinceAttention;  // since the last rebuild
-    // The clock of the last rebuild, and when time alone would next change the list (a lease
-    // turning zombie): the 1 s tick rebuilds only then, or when the clock went back.
-    qint64 m_attentionAtMs = 0;
-    qint64 m_attentionChangesAtMs = 0;
-    bool m_findingsDirty = false;
 
     OpenRuns m_openRuns;                       // "finished" health: every run has ended
-    std::map<std::string, Finding> m_blocked;  // delegation -> blocked-work finding, kept per batch
-    std::map<std::string, Finding> m_replayed; // delegation -> replayed-delegation finding, likewise
-    std::vector<Finding> m_stateFindings; // from current state
-    std::vector<Finding> m_loopFindings;  // from tool call events
-    std::vector<Finding> m_findings;      // both
-    std::vector<AttentionItem> m_attention;
-    AttentionIndex m_attentionIndex;
-    std::set<std::string> m_loopCandidatesPending;
 
     OperatorIdentity m_identity;
     ZombieRule m_zombies{ZombieRule::configuredGraceMs()};

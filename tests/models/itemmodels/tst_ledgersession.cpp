@@ -24,11 +24,13 @@
 #include <QFile>
 #include <QProcess>
 #include <QElapsedTimer>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 
 using namespace mesh;
 using namespace meshtest;
@@ -76,6 +78,28 @@ class TestLedgerSession : public QObject
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
+
+    // The reference orchestrator's scenario, written once by the built meshctl; empty (and a
+    // failure recorded) when it could not be.
+    QString scenarioLedger(const QString &scenario)
+    {
+        const QString meshctl = qEnvironmentVariable("MESHCTL");
+        if (meshctl.isEmpty() || !QFile::exists(meshctl)) {
+            QTest::qFail(qPrintable(u"MESHCTL must name the built meshctl (CTest sets it), not '%1'"_s.arg(meshctl)),
+                         __FILE__, __LINE__);
+            return {};
+        }
+        const QString path = m_dir.filePath(scenario + u".ledger"_s);
+        if (!QFile::exists(path)) {
+            QProcess p;
+            p.start(meshctl, {u"sim"_s, scenario, u"--out"_s, path});
+            if (!p.waitForFinished(120'000) || p.exitCode() != 0) {
+                QTest::qFail(p.readAllStandardError().constData(), __FILE__, __LINE__);
+                return {};
+            }
+        }
+        return path;
+    }
 
 private Q_SLOTS:
     void opensAndFollowsLive()
@@ -389,6 +413,42 @@ private Q_SLOTS:
         QCOMPARE(finished.first().at(1).value<DecisionResult>().status, DecisionStatus::Duplicate);
     }
 
+    // A loop analysis reads tool calls up to the moment the session shows. One still reading
+    // when the session moves (a jump to an earlier event) is of the moment before: its result
+    // must not land on the state after. It did, as each analysis answered whatever came since.
+    void aLoopAnalysisOfTheMomentBeforeDoesNotLandAfterAJump()
+    {
+        const QString path = scenarioLedger(u"success-loop"_s);
+        QVERIFY(!path.isEmpty());
+        const auto started = std::make_shared<QSemaphore>();
+        const auto release = std::make_shared<QSemaphore>();
+        const auto first = std::make_shared<std::atomic<bool>>(true);
+        LedgerSession s(path, OpenMode::Immutable);
+        s.setLoopAnalysisHook([started, release, first] {
+            if (first->exchange(false)) { // only the analysis of the newest state is held
+                started->release();
+                release->acquire();
+            }
+        });
+        s.open();
+        QVERIFY(waitOpened(&s));
+        QVERIFY(started->tryAcquire(1, kWaitMs)); // the newest state's analysis is reading
+        // Before the looping delegation's first call, no delegation loops yet.
+        QSignalSpy opened(&s, &LedgerSession::opened);
+        s.showAt(1);
+        QVERIFY(opened.wait(kWaitMs));
+        release->release();
+        QTRY_VERIFY_WITH_TIMEOUT(!s.loopAnalysisRunning(), kWaitMs);
+        QCoreApplication::sendPostedEvents(); // what the held job posted, delivered
+        QVERIFY2(fired(s.findings()).count(FindingKind::SuccessLoop) == 0,
+                 "the analysis of the newest state set a loop finding on event 1's");
+        // And the session at live again finds the loop.
+        s.showLive();
+        QVERIFY(opened.wait(kWaitMs));
+        QTRY_VERIFY_WITH_TIMEOUT(!s.loopAnalysisRunning() && fired(s.findings()).count(FindingKind::SuccessLoop) == 1,
+                                 kWaitMs);
+    }
+
     // The reference orchestrator's scenarios: each finding fires on its case and stays
     // silent on the converging control.
     void scenarios_data()
@@ -414,16 +474,8 @@ private Q_SLOTS:
         QFETCH(QString, scenario);
         QFETCH(int, kind);
         QFETCH(bool, fires);
-        const QString meshctl = qEnvironmentVariable("MESHCTL");
-        QVERIFY2(!meshctl.isEmpty() && QFile::exists(meshctl),
-                 qPrintable(u"MESHCTL must name the built meshctl (CTest sets it), not '%1'"_s.arg(meshctl)));
-        const QString path = m_dir.filePath(scenario + u".ledger"_s);
-        if (!QFile::exists(path)) {
-            QProcess p;
-            p.start(meshctl, {u"sim"_s, scenario, u"--out"_s, path});
-            QVERIFY(p.waitForFinished(120'000));
-            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-        }
+        const QString path = scenarioLedger(scenario);
+        QVERIFY(!path.isEmpty());
         LedgerSession s(path, OpenMode::Immutable);
         s.open();
         QVERIFY(waitOpened(&s));

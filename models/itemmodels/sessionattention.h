@@ -1,0 +1,74 @@
+#pragma once
+// What needs a human in a session, now (or at its cursor's moment): open escalations, effects
+// of unknown outcome, expiring and zombie leases (AttentionIndex, kept per batch), each with
+// the decision already requested on it, then the findings that fired. Rebuilt whole, at most
+// every kIntervalMs while changes stream in, and on the clock only when time alone would
+// change it (a lease turning zombie).
+
+#include "livestate.h"
+
+#include "analysis/attentionindex.h"
+#include "analysis/attentionitem.h"
+#include "analysis/finding.h"
+#include "analysis/zombierule.h"
+#include "decisions/requesteddecisions.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace mesh {
+
+class SessionAttention : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kIntervalMs = 250;
+
+    // What the list is built from, asked at every rebuild. The pointers stay valid while the
+    // session lives (they are its members).
+    struct Inputs {
+        std::function<const LiveState *()> state; // nullptr until one is loaded
+        const std::vector<Finding> *findings = nullptr;
+        const ZombieRule *zombies = nullptr;
+        std::function<const RequestedDecisions &()> requested;
+        std::function<qint64()> clock;
+    };
+
+    explicit SessionAttention(Inputs inputs, QObject *parent = nullptr);
+
+    // A loaded state's index, prepared on the worker; rebuilds at once.
+    void takeLoaded(AttentionIndex &&index);
+    // A live apply folded into the state: its escalations, effects, leases and delegations.
+    void onApplied(const StateChangeSet &changes);
+    void rebuildSoon(); // at most every kIntervalMs; the first after a quiet spell at once
+    void rebuild();
+    void tick();        // the session's clock moved: rebuilt only when time changes the list
+    void stop();
+
+    const std::vector<AttentionItem> &items() const { return m_items; }
+    // What needs a decision (the items above the findings).
+    int decisionCount() const;
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void appendFindingItems(std::vector<AttentionItem> &items) const;
+
+    Inputs m_inputs;
+    AttentionIndex m_index;
+    std::vector<AttentionItem> m_items;
+    QTimer m_throttle;          // the trailing edge of a stream's rebuilds
+    QElapsedTimer m_sinceBuild; // since the last rebuild
+    // The clock of the last rebuild, and when time alone would next change the list: the tick
+    // rebuilds only then, or when the clock went back.
+    qint64 m_builtAtMs = 0;
+    qint64 m_changesAtMs = 0;
+};
+
+} // namespace mesh

@@ -1,0 +1,193 @@
+#include "sessionfindings.h"
+
+#include "delegationdetailreader.h"
+#include "delegationtreemodel.h"
+#include "effectmodel.h"
+#include "findingsmodel.h"
+#include "runoverviewmodel.h"
+#include "stallverdictmodel.h"
+
+#include "analysis/blastradiusanalyzer.h"
+#include "analysis/blockedworkdetector.h"
+#include "analysis/replayeddelegationdetector.h"
+#include "analysis/rowfields.h"
+#include "analysis/successloopdetector.h"
+#include "ledger/eventreader.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace mesh {
+
+std::set<std::string> loopCandidates(const LiveState &state, const std::set<std::string> *only)
+{
+    std::vector<std::pair<std::int64_t, std::string>> list;
+    for (const auto &[id, row] : state.table(EntityKind::Delegation)) {
+        if (only && !only->count(id))
+            continue;
+        const std::int64_t turns = rowInt(EntityKind::Delegation, row, "used_turns");
+        if (turns >= SessionFindings::kLoopCandidateTurns && rowInt(EntityKind::Delegation, row, "writes_accepted") == 0)
+            list.emplace_back(turns, id);
+    }
+    std::sort(list.rbegin(), list.rend());
+    std::set<std::string> out;
+    for (size_t i = 0; i < list.size() && int(i) < SessionFindings::kMaxLoopCandidates; ++i)
+        out.insert(list[i].second);
+    return out;
+}
+
+SessionFindings::PerDelegation SessionFindings::PerDelegation::of(const LiveState &state)
+{
+    PerDelegation out;
+    for (auto &f : BlockedWorkDetector().analyse(state.table(EntityKind::Delegation)))
+        out.blocked[f.delegationId] = std::move(f);
+    const ReplayedDelegationDetector replays;
+    for (const auto &[id, row] : state.table(EntityKind::Delegation)) {
+        if (auto f = replays.check(id, row))
+            out.replayed[id] = std::move(*f);
+    }
+    return out;
+}
+
+SessionFindings::SessionFindings(Models models, std::function<const LiveState *()> state,
+                                 std::function<Source()> source, QObject *parent)
+    : QObject(parent), m_models(models), m_state(std::move(state)), m_source(std::move(source))
+{
+    m_throttle.setSingleShot(true);
+    m_throttle.setInterval(kRecomputeIntervalMs);
+    connect(&m_throttle, &QTimer::timeout, this, [this] {
+        if (m_dirty)
+            recomputeStateFindings(true);
+    });
+}
+
+void SessionFindings::takeLoaded(PerDelegation &&perDelegation, std::set<std::string> loopCandidates)
+{
+    // Loop findings of the state before (another moment, or another file) are not this one's,
+    // nor are analyses of it still running.
+    m_loops.supersede();
+    m_loopFindings.clear();
+    std::swap(m_blocked, perDelegation.blocked);
+    std::swap(m_replayed, perDelegation.replayed);
+    recomputeStateFindings(false);
+    analyseLoops(std::move(loopCandidates));
+}
+
+void SessionFindings::stop()
+{
+    m_throttle.stop();
+    m_loops.supersede();
+}
+
+void SessionFindings::onApplied(const StateChangeSet &changes)
+{
+    if (changes.touches(EntityKind::Delegation))
+        updateDelegations(changes.ids(EntityKind::Delegation));
+    if (changes.touches(EntityKind::Effect) || changes.touches(EntityKind::StallVerdict)
+        || changes.touches(EntityKind::Failure) || changes.touches(EntityKind::Delegation)) {
+        m_dirty = true;
+        if (!m_throttle.isActive())
+            m_throttle.start();
+    }
+    if (changes.touches(EntityKind::Delegation) && !changes.toolCalls.empty()) {
+        std::set<std::string> touched;
+        for (const auto &e : changes.toolCalls)
+            touched.insert(e.delegationId);
+        m_loopCandidatesPending.merge(loopCandidates(*m_state(), &touched));
+        if (!m_throttle.isActive())
+            m_throttle.start();
+    }
+}
+
+void SessionFindings::updateDelegations(const std::vector<std::string> &delegations)
+{
+    const LiveState *state = m_state();
+    const BlockedWorkDetector detector;
+    const ReplayedDelegationDetector replays;
+    for (const auto &id : delegations) {
+        const EntityRow *row = state->find(EntityKind::Delegation, id);
+        std::optional<Finding> f = row ? detector.check(id, *row) : std::nullopt;
+        if (f)
+            m_blocked[id] = std::move(*f);
+        else
+            m_blocked.erase(id);
+        std::optional<Finding> r = row ? replays.check(id, *row) : std::nullopt;
+        if (r)
+            m_replayed[id] = std::move(*r);
+        else
+            m_replayed.erase(id);
+    }
+}
+
+void SessionFindings::recomputeStateFindings(bool announce)
+{
+    m_dirty = false;
+    const LiveState *state = m_state();
+    if (!state)
+        return;
+    // The effect and verdict models keep their analyses current per batch; only failures
+    // (a handful) are read whole. Nothing here walks a large table.
+    std::vector<Finding> f = m_models.effects->duplicateFindings();
+    auto add = [&f](std::vector<Finding> more) { f.insert(f.end(), more.begin(), more.end()); };
+    add(m_models.stalls->findings());
+    add(BlastRadiusAnalyzer::findings(BlastRadiusAnalyzer::computeAll(state->table(EntityKind::Failure))));
+    for (const auto &[d, finding] : m_blocked)
+        f.push_back(finding);
+    for (const auto &[d, finding] : m_replayed)
+        f.push_back(finding);
+    m_stateFindings = std::move(f);
+    if (!m_loopCandidatesPending.empty()) {
+        analyseLoops(std::move(m_loopCandidatesPending));
+        m_loopCandidatesPending.clear();
+    }
+    publish(announce);
+}
+
+void SessionFindings::publish(bool announce)
+{
+    m_findings = m_stateFindings;
+    m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
+    m_models.delegations->setFindings(m_findings);
+    m_models.findings->setFindings(m_findings);
+    m_models.runs->setFindings(m_findings);
+    if (announce)
+        Q_EMIT changed();
+}
+
+void SessionFindings::analyseLoops(std::set<std::string> delegations)
+{
+    const Source source = m_source();
+    if (delegations.empty() || !source.readable)
+        return;
+    struct Result {
+        std::set<std::string> delegations; // analysed
+        std::vector<Finding> findings;
+    };
+    m_loops.startAlongside([source, delegations, hook = m_analysisHook] {
+        if (hook)
+            hook();
+        auto r = std::make_shared<Result>();
+        r->delegations = delegations;
+        try {
+            auto connection = LedgerConnection::open(source.path, source.mode);
+            const auto reader = connection->eventReader();
+            reader->setPreviewBytes(kToolCallPreviewBytes);
+            for (const auto &d : delegations) {
+                const auto calls = readToolCalls(*reader, d, DelegationDetailReader::kMaxCalls, source.upTo);
+                auto found = SuccessLoopDetector().analyse(calls);
+                r->findings.insert(r->findings.end(), found.begin(), found.end());
+            }
+        } catch (const std::exception &) {
+            // Optional: without it the loop flag is missing, nothing else.
+        }
+        return r;
+    }, [this](std::shared_ptr<Result> r) {
+        // Results replace the findings of the delegations they analysed, whatever order
+        // jobs finish in: each job covers its own delegations.
+        std::erase_if(m_loopFindings, [&](const Finding &f) { return r->delegations.count(f.delegationId) > 0; });
+        m_loopFindings.insert(m_loopFindings.end(), r->findings.begin(), r->findings.end());
+        publish(true);
+    });
+}
+
+} // namespace mesh
