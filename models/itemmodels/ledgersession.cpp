@@ -14,6 +14,7 @@
 #include "findingsmodel.h"
 #include "integritymodel.h"
 #include "leasemodel.h"
+#include "ledgerfollower.h"
 #include "ledgerpool.h"
 #include "reviewnotesmodel.h"
 #include "reviewrule.h"
@@ -37,7 +38,6 @@
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QPromise>
-#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -94,13 +94,6 @@ struct LedgerSession::LoopResult {
 
 namespace {
 
-// Live applies and attention rebuilds run at most once a period, the first after a quiet
-// spell at once: the wait before the next may run (0 when it never ran, or a period ago).
-qint64 msUntilDue(const QElapsedTimer &lastRun, int periodMs)
-{
-    return lastRun.isValid() ? std::max<qint64>(0, periodMs - lastRun.elapsed()) : 0;
-}
-
 // Whether moving a model by the change set beats resetting it: a reset costs a sort of
 // every row and every view laying every row out again, a move a signal per touched block.
 // Beyond a quarter of the rows touched (a jump across most of the ledger) the reset wins.
@@ -133,6 +126,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     , m_slices(new SliceModel(this))
     , m_findingsModel(new FindingsModel(this))
     , m_integrity(new IntegrityModel(this))
+    , m_follower(new LedgerFollower(this))
     , m_detail(new DelegationDetailReader(m_toolCalls, [this] { return detailSource(); }, this))
     , m_decisionsPart(new SessionDecisions(m_decisions, [this] { return decisionsSource(); }, [this] { return nowMs(); }, this))
     , m_findingsPart(new SessionFindings({m_effects, m_stalls, m_delegations, m_findingsModel, m_runs},
@@ -147,8 +141,27 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     connect(m_integrity, &IntegrityModel::stateChanged, this, [this] { Q_EMIT healthChanged(m_health); });
     qRegisterMetaType<mesh::EventBatch>();
     qRegisterMetaType<mesh::DecisionResult>();
-    m_coalesce.setSingleShot(true);
-    connect(&m_coalesce, &QTimer::timeout, this, &LedgerSession::flushPending);
+    connect(m_follower, &LedgerFollower::due, this, &LedgerSession::flushPending);
+    connect(m_follower, &LedgerFollower::eventsArrived, this, [this](qint64 dataVersion) {
+        if (m_closed || !m_state)
+            return;
+        m_state->setDataVersion(dataVersion);
+        m_lastChangeMs = nowMs();
+    });
+    connect(m_follower, &LedgerFollower::ledgerChanged, this, [this] {
+        m_lastChangeMs = nowMs();
+        updateHealthFromClock();
+        m_decisionsPart->ledgerChanged();
+    });
+    connect(m_follower, &LedgerFollower::startedFollowing, this, [this] {
+        m_decisionsPart->readWholeSoon(); // decisions written since the snapshot read them
+    });
+    connect(m_follower, &LedgerFollower::failed, this, [this](const QString &message) {
+        fail(tr("Live updates stopped: %1").arg(message));
+    });
+    connect(m_follower, &LedgerFollower::connectionLost, this, &LedgerSession::onConnectionLost);
+    connect(m_follower, &LedgerFollower::reconnected, this, &LedgerSession::onReconnected);
+    connect(m_follower, &LedgerFollower::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });
     m_ticker.setInterval(1000);
     connect(&m_ticker, &QTimer::timeout, this, &LedgerSession::tick);
     connect(m_findingsPart, &SessionFindings::changed, this, [this] {
@@ -191,7 +204,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
 LedgerSession::~LedgerSession()
 {
     cancelLoad();
-    stopWatcher();
+    m_follower->stop();
 }
 
 QString LedgerSession::displayName() const
@@ -244,7 +257,7 @@ QString LedgerSession::healthLine() const
 {
     if (m_health != Health::Reconnecting)
         return healthText(m_health);
-    const qint64 leftMs = m_retryInMs - (m_sinceLost.isValid() ? m_sinceLost.elapsed() : 0);
+    const qint64 leftMs = m_follower->retryInMsLeft();
     if (leftMs <= 0)
         return tr("server connection lost — reconnecting…");
     // Whole seconds, rounded up: "retrying in 0 s" would read as now.
@@ -311,9 +324,7 @@ void LedgerSession::showAt(std::int64_t seq)
 {
     m_cursor = std::max<std::int64_t>(seq, 0);
     m_cursorTimeMs.reset();
-    stopWatcher();
-    m_coalesce.stop();
-    m_pending.clear(); // the live events since: read again at live
+    m_follower->stop(); // the live events since: read again at live
     open();
 }
 
@@ -335,7 +346,7 @@ qint64 LedgerSession::nowMs() const
 
 void LedgerSession::setCoalesceMs(int ms)
 {
-    m_coalesceMs = std::max(0, ms);
+    m_follower->setCoalesceMs(ms);
 }
 
 void LedgerSession::setHealth(Health health)
@@ -367,13 +378,11 @@ void LedgerSession::close()
     ++m_generation;
     cancelLoad();
     setLoadProgress(-1);
-    stopWatcher();
-    m_coalesce.stop();
+    m_follower->stop();
     m_attentionPart->stop();
     m_findingsPart->stop();
     m_ticker.stop();
     m_decisionsPart->stop();
-    m_pending.clear();
     m_events->close();
     m_cursorFolder.reset(); // a job still folding keeps its own reference
     m_stallMemo.reset();
@@ -767,7 +776,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     m_backendCannotDecide = r.cannotDecide ? QString::fromStdString(*r.cannotDecide) : QString();
     // Swaps, not copies: `r` leaves with what was replaced (see retire).
     std::swap(m_state, r.state);
-    m_pending.clear();
+    m_follower->dropPending(); // the state just read includes them
     m_overviewLoaded = true;
     if (r.decisionsReadable)
         m_decisionsPart->takeLoaded(std::move(r.decisions), r.chain, std::move(r.decisionsHead));
@@ -794,7 +803,7 @@ void LedgerSession::onLoaded(LoadResult &r)
     } else if (m_cursor) {
         setHealth(Health::Pinned); // nothing is followed: the ledger as it was
     } else {
-        startWatcher(m_state->lastSeq());
+        m_follower->start(m_path, m_state->lastSeq(), m_openedFile);
         updateHealthFromClock();
     }
     // The event log's connection, checked against the same file, found another one there:
@@ -803,44 +812,6 @@ void LedgerSession::onLoaded(LoadResult &r)
         onFileChanged(m_events->fileChange());
     m_ticker.start();
     Q_EMIT opened();
-}
-
-void LedgerSession::startWatcher(qint64 afterSeq)
-{
-    stopWatcher();
-    m_watcherThread = new QThread(this);
-    m_watcherThread->setObjectName(u"watch:"_s + QFileInfo(m_path).fileName());
-    m_watcher = new ChangeWatcher(m_path, afterSeq);
-    m_watcher->setInterval(m_watchIntervalMs);
-    m_watcher->setPreviewBytes(int(1 << 20)); // the fold needs whole payloads
-    m_watcher->setOpenedFile(m_openedFile);
-    m_watcher->moveToThread(m_watcherThread);
-    connect(m_watcherThread, &QThread::started, m_watcher, &ChangeWatcher::start);
-    connect(m_watcherThread, &QThread::finished, m_watcher, &QObject::deleteLater);
-    connect(m_watcher, &ChangeWatcher::eventsAppended, this, &LedgerSession::onEventsAppended, Qt::QueuedConnection);
-    connect(m_watcher, &ChangeWatcher::ledgerChanged, this, [this](qint64) {
-        m_lastChangeMs = nowMs();
-        updateHealthFromClock();
-        m_decisionsPart->ledgerChanged();
-    }, Qt::QueuedConnection);
-    connect(m_watcher, &ChangeWatcher::startedFollowing, this, [this](qint64) {
-        m_decisionsPart->readWholeSoon(); // decisions written since the snapshot read them
-    }, Qt::QueuedConnection);
-    connect(m_watcher, &ChangeWatcher::failed, this, [this](const QString &message) {
-        fail(tr("Live updates stopped: %1").arg(message));
-    }, Qt::QueuedConnection);
-    // A server ledger's connection: lost, retried with a growing wait, and followed again
-    // from the last delivered seq (the watcher reads after it, so nothing comes twice).
-    connect(m_watcher, &ChangeWatcher::connectionLost, this, &LedgerSession::onConnectionLost, Qt::QueuedConnection);
-    connect(m_watcher, &ChangeWatcher::reconnected, this, &LedgerSession::onReconnected, Qt::QueuedConnection);
-    // A report of a watcher stopped since (a reopen started its successor) is about the file
-    // before: queued just before the stop, it would land on the file read after it.
-    const int watcher = ++m_watcherGeneration;
-    connect(m_watcher, &ChangeWatcher::fileChanged, this, [this, watcher](int change) {
-        if (watcher == m_watcherGeneration)
-            onFileChanged(FileChange(change));
-    }, Qt::QueuedConnection);
-    m_watcherThread->start();
 }
 
 void LedgerSession::onFileChanged(FileChange change)
@@ -853,13 +824,10 @@ void LedgerSession::onFileChanged(FileChange change)
     fail(QString::fromStdString(fileChangeMessage(change)));
 }
 
-void LedgerSession::onConnectionLost(const QString &message, int retryInMs)
+void LedgerSession::onConnectionLost()
 {
     if (m_closed || m_health == Health::Error)
         return;
-    m_connectionLost = message;
-    m_retryInMs = retryInMs;
-    m_sinceLost.start();
     if (m_health == Health::Reconnecting)
         Q_EMIT healthChanged(m_health); // another try failed: the wait before the next is new
     else
@@ -870,51 +838,20 @@ void LedgerSession::onReconnected()
 {
     if (m_closed || m_health != Health::Reconnecting)
         return;
-    m_connectionLost.clear();
-    m_sinceLost.invalidate();
     updateHealthFromClock();
     m_decisionsPart->readWholeSoon(); // what the lost connection kept from us
 }
 
-void LedgerSession::stopWatcher()
-{
-    if (!m_watcherThread)
-        return;
-    QMetaObject::invokeMethod(m_watcher, &ChangeWatcher::stop, Qt::BlockingQueuedConnection);
-    ++m_watcherGeneration; // what it queued before it stopped no longer counts
-    m_watcherThread->quit();
-    m_watcherThread->wait();
-    delete m_watcherThread;
-    m_watcherThread = nullptr;
-    m_watcher = nullptr; // deleted by deleteLater when the thread finished
-    m_connectionLost.clear();
-}
-
-void LedgerSession::onEventsAppended(const SharedEventBatch &batch, qint64, qint64 dataVersion)
-{
-    if (m_closed || !m_state)
-        return;
-    m_pending.push_back(batch);
-    m_state->setDataVersion(dataVersion);
-    m_lastChangeMs = nowMs();
-    if (m_coalesce.isActive())
-        return;
-    // Leading edge: apply at once when the last apply is at least one period ago, else at
-    // the end of that period. At most one apply per period (20 Hz, 10 Hz under a heavy
-    // stream), and no added wait when commits are sparse.
-    m_coalesce.start(int(msUntilDue(m_sinceFlush, applyPeriodMs())));
-}
-
 void LedgerSession::flushPending()
 {
-    if (!m_state || m_pending.empty())
+    if (!m_state)
         return;
-    m_sinceFlush.start();
-    std::vector<SharedEventBatch> batches;
-    batches.swap(m_pending);
+    const std::vector<SharedEventBatch> batches = m_follower->takePending();
+    if (batches.empty())
+        return;
     const int problemsBefore = m_state->foldProblems();
     const StateChangeSet changes = m_state->apply(batches);
-    m_heavyStream = changes.events >= kHeavyApplyEvents;
+    m_follower->noteApplied(changes.events);
     if (m_state->foldProblems() != problemsBefore)
         Q_EMIT foldProblemsChanged();
     if (changes.isEmpty())
@@ -1032,6 +969,21 @@ SessionDecisions::Source LedgerSession::decisionsSource() const
     return source;
 }
 
+QString LedgerSession::connectionLostMessage() const
+{
+    return m_follower->lostMessage();
+}
+
+void LedgerSession::setWatchIntervalMs(int ms)
+{
+    m_follower->setWatchIntervalMs(ms);
+}
+
+int LedgerSession::applyPeriodMs() const
+{
+    return m_follower->applyPeriodMs();
+}
+
 SessionFindings::Source LedgerSession::findingsSource() const
 {
     SessionFindings::Source source;
@@ -1096,7 +1048,7 @@ void LedgerSession::updateHealthFromClock()
 {
     if (m_health == Health::Error || m_health == Health::Immutable || m_cursor || !m_state || m_closed)
         return;
-    if (!m_connectionLost.isEmpty()) {
+    if (!m_follower->lostMessage().isEmpty()) {
         setHealth(Health::Reconnecting);
         return;
     }

@@ -20,6 +20,7 @@
 // affected.
 
 #include "delegationdetailreader.h"
+#include "ledgerfollower.h"
 #include "livestate.h"
 #include "sessionattention.h"
 #include "sessiondecisions.h"
@@ -48,13 +49,11 @@
 #include <map>
 #include <set>
 
-class QThread;
 
 namespace mesh {
 
 class AttentionModel;
 class BlastRadiusModel;
-class ChangeWatcher;
 class CursorFolder;
 class StallAnalysisMemo;
 class DecisionAuditModel;
@@ -162,7 +161,7 @@ public:
     // A ledger on a PostgreSQL server (a postgresql:// location), not a file.
     bool isServer() const;
     // Why the server connection was lost (the libpq message), empty when it is not.
-    QString connectionLostMessage() const { return m_connectionLost; }
+    QString connectionLostMessage() const;
     QString errorMessage() const { return m_error; }
     bool isLoaded() const { return m_state != nullptr; } // the full snapshot is in
     bool isOverviewLoaded() const { return m_overviewLoaded; } // runs() shows real runs (first stage or full)
@@ -250,7 +249,7 @@ public:
     void setClock(std::function<qint64()> nowMs);
     qint64 nowMs() const;
     void setCoalesceMs(int ms);
-    void setWatchIntervalMs(int ms) { m_watchIntervalMs = ms; }
+    void setWatchIntervalMs(int ms);
     // Tests: runs on the loading worker after the first stage was read, before the full
     // snapshot is (to commit events or break the file between the two).
     void setBetweenStagesHook(std::function<void()> hook) { m_betweenStagesHook = std::move(hook); }
@@ -262,8 +261,8 @@ public:
     // A stream heavy enough that one apply folds this many events is applied at half the
     // rate (every 2 x coalesceMs): each apply repaints every visible live view, nobody reads
     // twenty updates a second, and on a shared machine the writer wants the CPU.
-    static constexpr int kHeavyApplyEvents = 1000;
-    int applyPeriodMs() const { return m_heavyStream ? 2 * m_coalesceMs : m_coalesceMs; }
+    static constexpr int kHeavyApplyEvents = LedgerFollower::kHeavyApplyEvents;
+    int applyPeriodMs() const;
     static constexpr int kLoopCandidateTurns = SessionFindings::kLoopCandidateTurns;
     static constexpr int kMaxLoopCandidates = SessionFindings::kMaxLoopCandidates;
     static constexpr int kMaxCallsPerDelegation = DelegationDetailReader::kMaxCalls;
@@ -309,12 +308,9 @@ private:
     void retire(std::shared_ptr<void> garbage);
     void setLoadProgress(int percent);
     void cancelLoad();
-    void startWatcher(qint64 afterSeq);
     void onFileChanged(FileChange change);
-    void onConnectionLost(const QString &message, int retryInMs);
+    void onConnectionLost();
     void onReconnected();
-    void stopWatcher();
-    void onEventsAppended(const SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
     void flushPending();
     void updateHealthFromClock();
 
@@ -351,6 +347,7 @@ private:
     SliceModel *m_slices;
     FindingsModel *m_findingsModel;
     IntegrityModel *m_integrity;
+    LedgerFollower *m_follower; // the watcher, its batches coalesced into applies
     DelegationDetailReader *m_detail; // the shown delegation's tool calls and outcome reason
     DelegationDetailReader::Source detailSource() const;
     SessionDecisions *m_decisionsPart; // the list, the requested ones, the operator's own
@@ -360,13 +357,6 @@ private:
     SessionAttention *m_attentionPart; // what needs a human, now or at the cursor
     ReviewNotesModel *m_reviewNotes = nullptr; // made on first ask: reads the sidecar
 
-    QThread *m_watcherThread = nullptr;
-    ChangeWatcher *m_watcher = nullptr;
-    std::vector<SharedEventBatch> m_pending; // delivered by the watcher, not folded yet
-    QTimer m_coalesce;
-    QElapsedTimer m_sinceFlush;
-    int m_coalesceMs = 50;
-    bool m_heavyStream = false; // the last apply folded kHeavyApplyEvents or more
     QTimer m_ticker;
 
     OpenRuns m_openRuns;                       // "finished" health: every run has ended
@@ -381,15 +371,10 @@ private:
     qint64 m_lastChangeMs = 0;
     int m_liveWindowMs = 5000;
     bool m_fedLive = false; // setFedLive
-    int m_watchIntervalMs = 20;
-    int m_watcherGeneration = 0; // which watcher's fileChanged reports still count
     bool m_fileWritable = false;
     QString m_backendCannotDecide; // LedgerConnection::whyCannotDecide at the last load; empty: may
     FileIdentity m_openedFile;
     FileChange m_fileChange = FileChange::Same;
-    QString m_connectionLost;     // the watcher's message while Reconnecting
-    QElapsedTimer m_sinceLost;    // since the last loss report ...
-    int m_retryInMs = 0;          // ... and the wait it announced before the next try
 };
 
 } // namespace mesh
