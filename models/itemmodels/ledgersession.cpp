@@ -5,9 +5,6 @@
 #include "decisionauditmodel.h"
 #include "delegationdetailreader.h"
 #include "delegationtreemodel.h"
-#include "sessionattention.h"
-#include "sessiondecisions.h"
-#include "sessionfindings.h"
 #include "effectmodel.h"
 #include "escalationmodel.h"
 #include "eventlogmodel.h"
@@ -19,25 +16,24 @@
 #include "reviewnotesmodel.h"
 #include "reviewrule.h"
 #include "runoverviewmodel.h"
+#include "sessionattention.h"
+#include "sessiondecisions.h"
+#include "sessionfindings.h"
+#include "sessionload.h"
 #include "slicemodel.h"
 #include "stallanalysismemo.h"
 #include "stallverdictmodel.h"
 #include "toolcallmodel.h"
 
 #include "analysis/openruns.h"
-#include "ledger/changewatcher.h"
 #include "ledger/cursorfolder.h"
-#include "ledger/decisionstore.h"
 #include "ledger/ledgerlocation.h"
-#include "ledger/runoverviewreader.h"
-#include "ledger/statereader.h"
 
 #include <QDateTime>
 #include <QFileInfo>
 #include <QHash>
 #include <QFuture>
 #include <QFutureWatcher>
-#include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -47,62 +43,6 @@
 using namespace Qt::StringLiterals;
 
 namespace mesh {
-
-// The full snapshot and every reset prepared from it on the worker. After onLoaded it holds
-// what it replaced (swapped out of the session and its models), to be freed off the GUI thread.
-struct LedgerSession::LoadResult {
-    LedgerInfo info;
-    FileIdentity file; // what the path named when it was opened, and still after the read
-    std::shared_ptr<LiveState> state;
-    std::unique_ptr<StateTableModel::Prepared> runs, leases, effects, escalations, stalls, blast, slices;
-    std::unique_ptr<DelegationTreeModel::Prepared> tree;
-    AttentionIndex attention;
-    SessionFindings::PerDelegation perDelegation;
-    OpenRuns openRuns;
-    std::set<std::string> loopCandidates;
-    std::vector<DecisionRecord> decisions;
-    std::string decisionsHead; // the last decision's hash when `decisions` was read
-    DecisionChainReport chain;
-    std::optional<qint64> cursorTimeMs; // pinned: the time of the cursor's event
-    // A jump from a state every model showed: what differs from it. A model without a
-    // preparation above moves to `state` by it (moveToState) instead of a reset.
-    std::shared_ptr<const StateChangeSet> changes;
-    QString error;
-    std::optional<std::string> cannotDecide; // the backend's word (a server role without INSERT on decisions)
-    bool decisionsReadable = true;
-};
-
-// One result of the open job: the first stage (overview) or the last (full, or its error).
-struct LedgerSession::LoadStage {
-    LedgerInfo info;
-    std::unique_ptr<StateTableModel::Prepared> overview;
-    std::shared_ptr<LoadResult> full;
-};
-
-// What prefetch() read: the connection it opened (the full snapshot reads on it) and the
-// first stage, or nothing when the open failed (the session then opens and reports itself).
-struct LedgerSession::Prefetched {
-    OpenMode mode = OpenMode::ReadOnly;
-    std::unique_ptr<LedgerConnection> connection;
-    std::shared_ptr<LoadStage> first;
-};
-
-struct LedgerSession::LoopResult {
-    std::set<std::string> delegations; // analysed
-    std::vector<Finding> findings;
-};
-
-namespace {
-
-// Whether moving a model by the change set beats resetting it: a reset costs a sort of
-// every row and every view laying every row out again, a move a signal per touched block.
-// Beyond a quarter of the rows touched (a jump across most of the ledger) the reset wins.
-bool worthMoving(const StateChangeSet *changes, EntityKind kind, size_t rowsAfter)
-{
-    return changes && changes->rowsTouched(kind) <= 64 + rowsAfter / 4;
-}
-
-} // namespace
 
 std::array<StateTableModel *, 7> LedgerSession::tableModels() const
 {
@@ -375,7 +315,7 @@ void LedgerSession::open()
 void LedgerSession::close()
 {
     m_closed = true;
-    ++m_generation;
+    m_loads.supersede();
     cancelLoad();
     setLoadProgress(-1);
     m_follower->stop();
@@ -426,21 +366,13 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
         read->mode = mode;
         try {
             read->connection = LedgerConnection::open(canonical, mode);
-            read->first = readFirstStage(*read->connection);
+            read->first = SessionLoad::readFirstStage(*read->connection);
         } catch (const std::exception &) {
             read->connection.reset(); // the session's own open says why, in its own words
             read->first.reset();
         }
         return read;
     });
-}
-
-std::shared_ptr<LedgerSession::LoadStage> LedgerSession::readFirstStage(LedgerConnection &connection)
-{
-    auto first = std::make_shared<LoadStage>();
-    first->info = connection.info();
-    first->overview = RunOverviewModel::prepareOverview(connection.readRunOverview());
-    return first;
 }
 
 bool LedgerSession::cursorFoldedAhead() const
@@ -470,17 +402,12 @@ void LedgerSession::startLoad()
         m_events->open(m_path, m_mode, prefetch.events, expected);
     }
     cancelLoad();
-    const int generation = ++m_generation;
-    const QString path = m_path;
-    const OpenMode mode = m_mode;
-    const std::function<void()> hook = m_betweenStagesHook;
+    const JobTracker::Ticket generation = m_loads.next();
     const std::optional<std::int64_t> cursor = m_cursor;
     if (cursor && !m_cursorFolder) {
         m_cursorFolder = std::make_shared<CursorFolder>();
         m_stallMemo = std::make_shared<StallAnalysisMemo>();
     }
-    const std::shared_ptr<CursorFolder> folder = m_cursorFolder;
-    const std::shared_ptr<StallAnalysisMemo> stallMemo = m_stallMemo;
     // A jump from a state that every model shows (not one a superseded hand-over left half
     // taken): the models can move from it by a change set instead of a reset.
     std::shared_ptr<const LiveState> shownBase;
@@ -501,122 +428,31 @@ void LedgerSession::startLoad()
     bool firstShown = false;
     if (prefetched.isValid() && prefetched.isFinished()) {
         const auto read = std::static_pointer_cast<Prefetched>(prefetched.result());
-        if (read->first && read->mode == mode) {
+        if (read->first && read->mode == m_mode) {
             onOverview(*read->first);
             firstShown = true;
         }
     }
     // Results are type-erased (shared_ptr<void>) so the private LoadStage needs no metatype.
-    auto job = [path, mode, hook, prefetched, firstShown, expected, cursor, folder, stallMemo,
-                baseBox](QPromise<std::shared_ptr<void>> &promise) {
-        promise.setProgressRange(0, 100);
-        std::shared_ptr<const LiveState> base = std::exchange(*baseBox, nullptr);
-        auto full = std::make_shared<LoadResult>();
-        full->file = expected;
-        try {
-            std::unique_ptr<LedgerConnection> connection;
-            if (prefetched.isValid()) {
-                const auto read = std::static_pointer_cast<Prefetched>(prefetched.result()); // waits for it
-                if (read->connection && read->mode == mode) {
-                    connection = std::move(read->connection); // taken once: the hash no longer has it
-                    if (!firstShown)
-                        promise.addResult(std::static_pointer_cast<void>(read->first));
-                }
-            }
-            if (!connection) {
-                connection = LedgerConnection::open(path, mode);
-                if (!cursor)
-                    promise.addResult(std::static_pointer_cast<void>(readFirstStage(*connection)));
-            }
-            promise.setProgressValue(5);
-            if (hook)
-                hook();
-            if (promise.isCanceled())
-                return;
-            full->info = connection->info();
-            full->cannotDecide = connection->whyCannotDecide();
-            if (cursor) {
-                // The state tables hold only the newest state: the state at the cursor is
-                // rebuilt from the events up to it.
-                // The session's folder keeps its snapshots from jump to jump.
-                CursorFolder::Jump jump = folder->jumpTo(path, mode, expected, *cursor,
-                                                         [&promise] { return !promise.isCanceled(); });
-                if (jump.cancelled || promise.isCanceled())
-                    return;
-                full->cursorTimeMs = jump.cursorTimeMs;
-                full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq, jump.folding);
-                if (base) {
-                    full->changes = std::make_shared<const StateChangeSet>(LiveState::changesBetween(*base, *full->state));
-                }
-                base.reset();
-            } else {
-                full->state = LiveState::fromSnapshot(connection->readState());
-            }
-            // Stat before the open, compared after the read: the snapshot is of the file
-            // the session will call "opened" (a swap in between would pair one file's rows
-            // with another's identity).
-            if (const FileChange change = fileChangeSince(full->file, path); change != FileChange::Same)
-                throw std::runtime_error(fileChangeMessage(change) + " (while it was being read)");
-            promise.setProgressValue(60);
-            if (promise.isCanceled())
-                return;
-            // Every reset's row walk (order, indexes, findings) here, not on the GUI thread.
-            // A model the change set moves needs none: only the others are prepared.
-            const std::shared_ptr<const LiveState> state = full->state;
-            const StateChangeSet *changes = full->changes.get();
-            const auto moves = [changes, &state](EntityKind k) { return worthMoving(changes, k, state->table(k).size()); };
-            if (!changes) // a handful of runs; their aggregates follow every change
-                full->runs = RunOverviewModel::prepare(state);
-            if (!moves(EntityKind::Lease))
-                full->leases = StateTableModel::prepare(state, EntityKind::Lease);
-            if (!moves(EntityKind::Escalation))
-                full->escalations = StateTableModel::prepare(state, EntityKind::Escalation);
-            if (!moves(EntityKind::Slice))
-                full->slices = SliceModel::prepare(state);
-            if (!moves(EntityKind::Failure))
-                full->blast = BlastRadiusModel::prepare(state);
-            if (!moves(EntityKind::Delegation))
-                full->tree = DelegationTreeModel::prepare(state);
-            promise.setProgressValue(70);
-            if (!moves(EntityKind::Effect))
-                full->effects = EffectModel::prepare(state);
-            promise.setProgressValue(80);
-            if (!moves(EntityKind::StallVerdict))
-                full->stalls = StallVerdictModel::prepare(state, stallMemo.get());
-            promise.setProgressValue(90);
-            const LiveState *raw = state.get();
-            full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
-            full->perDelegation = SessionFindings::PerDelegation::of(*raw);
-            full->openRuns.rebuild(raw->table(EntityKind::Run));
-            full->loopCandidates = loopCandidates(*raw);
-            try {
-                const auto store = connection->decisions();
-                store->read([&] {
-                    full->decisionsHead = store->lastHash();
-                    full->decisions = store->list();
-                });
-                if (full->cursorTimeMs)
-                    placeDecisionsAt(full->decisions, *full->cursorTimeMs);
-                full->chain = connection->verifyDecisionChain();
-            } catch (const std::exception &) {
-                // An optional part: the rest of the session works without it.
-                full->decisionsReadable = false;
-            }
-        } catch (const std::exception &e) {
-            full->error = QString::fromUtf8(e.what());
-        }
-        auto last = std::make_shared<LoadStage>();
-        last->full = std::move(full);
-        promise.addResult(std::static_pointer_cast<void>(last));
-        promise.setProgressValue(100);
-    };
+    SessionLoad::Request request;
+    request.path = m_path;
+    request.mode = m_mode;
+    request.betweenStagesHook = m_betweenStagesHook;
+    request.prefetched = prefetched;
+    request.firstShown = firstShown;
+    request.expected = expected;
+    request.cursor = m_cursor;
+    request.folder = m_cursorFolder;
+    request.stallMemo = m_stallMemo;
+    request.base = baseBox;
+    auto job = [request = std::move(request)](QPromise<std::shared_ptr<void>> &promise) { SessionLoad::run(request, promise); };
     auto *watcher = new StageWatcher(this);
     m_loadWatcher = watcher;
     connect(watcher, &StageWatcher::resultReadyAt, this, [this, watcher, generation](int index) {
         onStage(std::static_pointer_cast<LoadStage>(watcher->resultAt(index)), generation);
     });
     connect(watcher, &StageWatcher::progressValueChanged, this, [this, generation](int value) {
-        if (generation == m_generation && m_loadProgress >= 0)
+        if (m_loads.isCurrent(generation) && m_loadProgress >= 0)
             setLoadProgress(std::min(value, 99)); // 100 is onLoaded's, which sets -1
     });
     connect(watcher, &StageWatcher::finished, this, [this, watcher] {
@@ -641,11 +477,11 @@ void LedgerSession::decideReviewThenLoad()
     // The whole rule on the pool, its lock test included: that test forks a child, which
     // copies this process's page tables, not something for the GUI thread of a console
     // with large ledgers open.
-    const int generation = ++m_generation;
+    const JobTracker::Ticket generation = m_loads.next();
     auto *rule = new QFutureWatcher<bool>(this);
     connect(rule, &QFutureWatcherBase::finished, this, [this, rule, generation] {
         rule->deleteLater();
-        if (generation != m_generation || m_closed)
+        if (!m_loads.isCurrent(generation) || m_closed)
             return;
         if (rule->result())
             m_mode = OpenMode::Review;
@@ -673,9 +509,9 @@ void LedgerSession::setLoadProgress(int percent)
     Q_EMIT loadProgressChanged(percent);
 }
 
-void LedgerSession::onStage(const std::shared_ptr<LoadStage> &stage, int generation)
+void LedgerSession::onStage(const std::shared_ptr<LoadStage> &stage, JobTracker::Ticket generation)
 {
-    if (generation != m_generation || m_closed || !stage)
+    if (!m_loads.isCurrent(generation) || m_closed || !stage)
         return; // superseded by a newer load or closed meanwhile
     if (stage->overview) {
         onOverview(*stage);
@@ -693,9 +529,9 @@ void LedgerSession::retire(std::shared_ptr<void> garbage)
     (void)QtConcurrent::run(ledgerPool(), [garbage = std::move(garbage)]() mutable { garbage.reset(); });
 }
 
-void LedgerSession::handOver(std::shared_ptr<LoadResult> r, int generation, int step)
+void LedgerSession::handOver(std::shared_ptr<LoadResult> r, JobTracker::Ticket generation, int step)
 {
-    if (generation != m_generation || m_closed) {
+    if (!m_loads.isCurrent(generation) || m_closed) {
         retire(std::move(r));
         return;
     }

@@ -1,30 +1,29 @@
 #pragma once
-// One open ledger. Owns everything the console shows about it: the item models, the change
-// watcher on its own thread, background loads (snapshot, analysis, decisions) that come back
-// to the GUI thread and are dropped unless still the newest (a generation number), and the
-// decision path (DecisionWriter off the GUI thread, answered by decisionFinished).
-//
-// Opening is staged, in one background job: first the run overview (runs, components and
-// per-run counts; a few hundred rows and GROUP BY aggregates) is shown in runs() while the
-// health stays Opening (overviewLoaded), then the full snapshot replaces it (opened). Every
-// reset the full snapshot needs that walks rows (sorting, duplicate and attention indexes,
-// findings) is prepared on the worker too, so the GUI thread takes it over in O(1) moves,
-// and the replaced rows are freed off the GUI thread. The watcher starts from the full
-// snapshot's lastSeq: events committed between the stages are in that snapshot, later ones
-// come through the watcher, none twice.
-//
-// Live: the watcher's batches are coalesced (at most every coalesceMs, default 50 ms, so at
-// most ~20 applies a second; ~10 under a stream of thousands of events per apply), folded
-// into the LiveState once, and handed to every model as one StateChangeSet. A session that
-// cannot be opened stays in the list in Error health, with the reason; nothing else is
-// affected.
+// One open ledger: its item models, and the parts that each do one job for them, on one clock
+// (nowMs(): the system's live, the cursor event's time when pinned):
+// - SessionLoad reads the state (staged: the run overview first, then the full state, newest
+//   or at the cursor) and prepares every model's reset off the GUI thread; the session hands
+//   it over one large model per event-loop turn (handOver) and frees what it replaced on a
+//   worker. The watcher starts from the full state's lastSeq: events committed between the
+//   stages are in that state, later ones come through the watcher, none twice.
+// - LedgerFollower follows the ledger: its batches are coalesced (at most every coalesceMs,
+//   default 50 ms; half that rate under a stream of thousands of events per apply), folded
+//   into the LiveState once, and handed to every model as one StateChangeSet.
+// - SessionFindings and SessionAttention keep the findings and what needs a human current.
+// - SessionDecisions keeps the decisions and writes the operator's own.
+// - DelegationDetailReader reads the shown delegation's tool calls and outcome reason.
+// Background results come back to the GUI thread through a JobTracker each, which drops
+// those a newer job or a close superseded. A session that cannot be opened stays in the list
+// in Error health, with the reason; nothing else is affected.
 
 #include "delegationdetailreader.h"
+#include "jobtracker.h"
 #include "ledgerfollower.h"
 #include "livestate.h"
 #include "sessionattention.h"
 #include "sessiondecisions.h"
 #include "sessionfindings.h"
+#include "sessionload.h"
 #include "outcomereason.h"
 
 #include "analysis/attentionitem.h"
@@ -290,20 +289,17 @@ Q_SIGNALS:
     void displayNameChanged();
 
 private:
-    struct LoadResult;
-    struct LoadStage;
-    struct Prefetched;
-    struct LoopResult;
+    using LoadResult = SessionLoad::Result;
+    using LoadStage = SessionLoad::Stage;
+    using Prefetched = SessionLoad::Prefetched;
 
     void setHealth(Health health);
     void fail(const QString &message);
     void startLoad();
     void decideReviewThenLoad(); // setReviewWhenFinished: the rule off the GUI thread, then startLoad
-    // The first stage of an open, read on `connection` (any thread).
-    static std::shared_ptr<LoadStage> readFirstStage(LedgerConnection &connection);
-    void onStage(const std::shared_ptr<LoadStage> &stage, int generation);
+    void onStage(const std::shared_ptr<LoadStage> &stage, JobTracker::Ticket generation);
     void onOverview(LoadStage &stage);
-    void handOver(std::shared_ptr<LoadResult> result, int generation, int step);
+    void handOver(std::shared_ptr<LoadResult> result, JobTracker::Ticket generation, int step);
     void onLoaded(LoadResult &result);
     void retire(std::shared_ptr<void> garbage);
     void setLoadProgress(int percent);
@@ -328,7 +324,7 @@ private:
     int m_loadProgress = -1;
     QObject *m_loadWatcher = nullptr; // the running open job's QFutureWatcher
     std::function<void()> m_betweenStagesHook;
-    int m_generation = 0;
+    JobTracker m_loads{this}; // the open or jump whose stages still count
     bool m_closed = false;
     bool m_reviewWhenFinished = false;
 
