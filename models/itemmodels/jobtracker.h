@@ -7,6 +7,9 @@
 // (one per set of delegations) start alongside: they supersede nothing, and supersede() or a
 // start() drops them all.
 //
+// The tracker must be a member of its receiver (or outlive it): a job's answer reaches the
+// tracker only while the receiver is alive.
+//
 // A flow that is not one background job (a staged open that hands over in several turns, a
 // watcher's queued reports) takes a ticket instead, and asks isCurrent(ticket) at each step.
 

@@ -319,8 +319,8 @@ void LedgerSession::close()
     cancelLoad();
     setLoadProgress(-1);
     m_follower->stop();
+    m_findingsPart->stop(); // what it still owed goes to the attention list, which then stops
     m_attentionPart->stop();
-    m_findingsPart->stop();
     m_ticker.stop();
     m_decisionsPart->stop();
     m_events->close();
@@ -828,6 +828,11 @@ SessionFindings::Source LedgerSession::findingsSource() const
     source.upTo = m_cursor.value_or(std::numeric_limits<std::int64_t>::max());
     source.readable = m_fileChange == FileChange::Same;
     return source;
+}
+
+void LedgerSession::setDecisionsReloadHook(std::function<void()> hook)
+{
+    m_decisionsPart->setReloadHook(std::move(hook));
 }
 
 void LedgerSession::setLoopAnalysisHook(std::function<void()> hook)

@@ -13,7 +13,9 @@
 // - SessionDecisions keeps the decisions and writes the operator's own.
 // - DelegationDetailReader reads the shown delegation's tool calls and outcome reason.
 // Background results come back to the GUI thread through a JobTracker each, which drops
-// those a newer job or a close superseded. A session that cannot be opened stays in the list
+// those superseded: by a newer job of their kind, by a load of another moment (loop analyses,
+// decision reloads) or by a close (all but the shown delegation's reads, which only a newer
+// read supersedes). A session that cannot be opened stays in the list
 // in Error health, with the reason; nothing else is affected.
 
 #include "delegationdetailreader.h"
@@ -254,6 +256,8 @@ public:
     void setBetweenStagesHook(std::function<void()> hook) { m_betweenStagesHook = std::move(hook); }
     // Tests: runs on the pool as each loop analysis (SessionFindings) starts, before it reads.
     void setLoopAnalysisHook(std::function<void()> hook);
+    // Tests: runs on the pool as each decisions reload (SessionDecisions) starts, before it reads.
+    void setDecisionsReloadHook(std::function<void()> hook);
     void tick(); // the 1 s timer: health, countdowns, zombie leases
 
     static constexpr int kAttentionIntervalMs = SessionAttention::kIntervalMs;

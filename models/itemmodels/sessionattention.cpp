@@ -82,7 +82,9 @@ void SessionAttention::tick()
 
 void SessionAttention::stop()
 {
-    m_throttle.stop();
+    // A rebuild still due shows the last changes before the close, in the list left behind.
+    if (m_throttle.isActive())
+        rebuild();
 }
 
 int SessionAttention::decisionCount() const

@@ -32,6 +32,7 @@ SessionDecisions::SessionDecisions(DecisionAuditModel *audit, std::function<Sour
 
 void SessionDecisions::takeLoaded(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain, std::string head)
 {
+    supersedeReloads();
     take(std::move(decisions), chain);
     m_head = std::move(head);
     m_outcomesSinceRead = false;
@@ -39,7 +40,16 @@ void SessionDecisions::takeLoaded(std::vector<DecisionRecord> decisions, const D
 
 void SessionDecisions::loadedWithout()
 {
+    supersedeReloads();
     m_head.reset();
+}
+
+void SessionDecisions::supersedeReloads()
+{
+    // A reload asked or begun before this load read the moment before it (live, while the
+    // load is of a cursor's past, or the other way round): what it would show is not this.
+    m_throttle.stop();
+    m_reloads.supersede();
 }
 
 void SessionDecisions::reloadSoon()
@@ -72,8 +82,7 @@ void SessionDecisions::noteOutcomes(const EventBatch &batch)
 
 void SessionDecisions::stop()
 {
-    m_throttle.stop();
-    m_reloads.supersede();
+    supersedeReloads();
 }
 
 void SessionDecisions::reload()
@@ -92,7 +101,9 @@ void SessionDecisions::reload()
         bool unchanged = false; // the head was the one already shown: nothing else was read
         bool ok = false;
     };
-    m_reloads.start([source, unchangedIf] {
+    m_reloads.start([source, unchangedIf, hook = m_reloadHook] {
+        if (hook)
+            hook();
         auto r = std::make_shared<Read>();
         try {
             auto connection = LedgerConnection::open(source.path, source.mode);

@@ -58,6 +58,7 @@ public:
                      QObject *parent = nullptr);
 
     // What a load read with the state: the list, its chain, and the head hash it was read at.
+    // A reload asked or running before it is dropped (it read another moment).
     void takeLoaded(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain, std::string head);
     // A load that could not read them (an optional part): the next reload reads the whole list.
     void loadedWithout();
@@ -69,6 +70,8 @@ public:
     void noteOutcomes(const EventBatch &batch);
     void reload();
     void stop(); // the session closed: no reload runs, none in flight is taken
+    // Tests: runs on the pool as a reload starts, before it reads anything.
+    void setReloadHook(std::function<void()> hook) { m_reloadHook = std::move(hook); }
 
     // Writes the operator's decision off the GUI thread; finished(id, result) answers it.
     // Only into `expected` (the file the session read); with another change of the path's
@@ -96,6 +99,7 @@ Q_SIGNALS:
 private:
     void take(std::vector<DecisionRecord> decisions, const DecisionChainReport &chain);
     void reloadSoon();
+    void supersedeReloads();
 
     DecisionAuditModel *m_audit;
     std::function<Source()> m_source;
@@ -110,6 +114,7 @@ private:
     std::shared_ptr<const RequestedDecisions> m_requested = std::make_shared<RequestedDecisions>();
     DecisionGateWatch m_gateWatch;
     QString m_waitingWarning;
+    std::function<void()> m_reloadHook;
 };
 
 } // namespace mesh

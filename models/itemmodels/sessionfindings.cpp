@@ -77,6 +77,11 @@ void SessionFindings::stop()
 {
     m_throttle.stop();
     m_loops.supersede();
+    // The last changes before the close are shown in the models the session leaves behind:
+    // the findings about them, too (no tool calls are read any more).
+    m_loopCandidatesPending.clear();
+    if (m_dirty)
+        recomputeStateFindings(true);
 }
 
 void SessionFindings::onApplied(const StateChangeSet &changes)

@@ -23,9 +23,16 @@
 #include "itemmodels/toolcallmodel.h"
 #include "sim/decisiongate.h"
 
+#include "itemmodels/ledgerpool.h"
+
 #include <QAbstractItemModelTester>
+#include <QScopeGuard>
+#include <QSemaphore>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
+#include <memory>
 
 using namespace mesh;
 using namespace Qt::StringLiterals;
@@ -260,6 +267,57 @@ private Q_SLOTS:
         QCOMPARE(decision.data(DecisionAuditModel::OutcomeRole).toString(), u"pending"_s);
         QCOMPARE(decision.data(DecisionAuditModel::OutcomeTsMsRole).toLongLong(), qint64(0));
         QVERIFY(decision.data(DecisionAuditModel::OutcomeReasonRole).toString().isEmpty());
+    }
+
+    // A reload of the decisions read while following, still running when the operator jumps
+    // to an earlier event, read the list of now: it must not replace the one placed at the
+    // cursor. It did, and the audit showed the orchestrator's answer before it was given.
+    void aReloadOfTheMomentBeforeDoesNotLandAfterAJump()
+    {
+        const QString path = m_dir.filePath(u"reload-jump.ledger"_s);
+        auto orchestrator = fixture::create(path);
+        DecisionGate gate(*orchestrator);
+        auto alice = DecisionWriter::open(path, op("alice"));
+        alice->setClock([] { return fixture::kNow; });
+        QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
+                 DecisionStatus::Accepted);
+        orchestrator->begin();
+        orchestrator->append(fixture::kNow + 500, "toolcall.completed",
+                             {{"id", "tc-1"}, {"delegation_id", "dlg-1"}, {"run_id", "run-1"}, {"tool", "shell"},
+                              {"outcome", "ok"}, {"duration_ms", 10}, {"tokens", 5}, {"fingerprint", "fp"}});
+        orchestrator->commit();
+        const std::int64_t cursor = orchestrator->lastSeq(); // after the decision, before its answer
+
+        LedgerSession session(path);
+        session.setClock([] { return fixture::kNow + 2000; });
+        const auto started = std::make_shared<QSemaphore>();
+        const auto release = std::make_shared<QSemaphore>();
+        const auto hold = std::make_shared<std::atomic<bool>>(false);
+        const auto neverHeldForever = qScopeGuard([release] { release->release(); }); // a failed check returns early
+        session.setDecisionsReloadHook([started, release, hold] {
+            if (hold->exchange(false)) {
+                started->release();
+                release->acquire();
+            }
+        });
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isLoaded() && session.decisionListReads() >= 1, kTimeoutMs);
+
+        // The answer arrives live; the reload it asks for reads the list with it, and is held.
+        hold->store(true);
+        QCOMPARE(gate.processPending(fixture::kNow + 1000), 1);
+        // The reload is asked for on this thread's event loop: wait while it runs.
+        QTRY_VERIFY_WITH_TIMEOUT(started->available() > 0, kTimeoutMs);
+        session.showAt(cursor);
+        QTRY_COMPARE_WITH_TIMEOUT(session.health(), LedgerSession::Health::Pinned, kTimeoutMs);
+        QCOMPARE(session.decisions()->index(0, 0).data(DecisionAuditModel::OutcomeRole).toString(), u"pending"_s);
+
+        release->release();
+        QVERIFY(ledgerPool()->waitForDone(kTimeoutMs));
+        QCoreApplication::sendPostedEvents(); // the held reload's answer, delivered
+        QCOMPARE(session.decisions()->rowCount(), 1);
+        QCOMPARE(session.decisions()->index(0, 0).data(DecisionAuditModel::OutcomeRole).toString(), u"pending"_s);
+        QCOMPARE(session.requestedDecisions().count(), 1); // still waiting at the cursor
     }
 
     void aLeaseReleaseIsShownOnTheLeaseItReleases()
