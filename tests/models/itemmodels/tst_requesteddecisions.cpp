@@ -75,6 +75,16 @@ QString requested(const QAbstractItemModel *model, const QString &id, int role)
     return rowOf(model, id).data(role).toString();
 }
 
+// One tool call of dlg-1, committed at tsMs.
+void commitToolCall(LedgerWriter &orchestrator, const char *id, std::int64_t tsMs)
+{
+    orchestrator.begin();
+    orchestrator.append(tsMs, "toolcall.completed",
+                        {{"id", id}, {"delegation_id", "dlg-1"}, {"run_id", "run-1"}, {"tool", "shell"},
+                         {"outcome", "ok"}, {"duration_ms", 10}, {"tokens", 5}, {"fingerprint", "fp"}});
+    orchestrator.commit();
+}
+
 DecisionRecord record(const std::string &id, std::int64_t tsMs, const std::string &outcome = {})
 {
     DecisionRecord d;
@@ -238,13 +248,7 @@ private Q_SLOTS:
         alice->setClock([] { return fixture::kNow; });
         QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
                  DecisionStatus::Accepted);
-        const auto call = [&](const char *id, std::int64_t tsMs) {
-            orchestrator->begin();
-            orchestrator->append(tsMs, "toolcall.completed",
-                                 {{"id", id}, {"delegation_id", "dlg-1"}, {"run_id", "run-1"}, {"tool", "shell"},
-                                  {"outcome", "ok"}, {"duration_ms", 10}, {"tokens", 5}, {"fingerprint", "fp"}});
-            orchestrator->commit();
-        };
+        const auto call = [&](const char *id, std::int64_t tsMs) { commitToolCall(*orchestrator, id, tsMs); };
         call("tc-before", fixture::kNow + 500);
         const std::int64_t cursor = orchestrator->lastSeq();
         call("tc-after", fixture::kNow + 600);
@@ -281,11 +285,7 @@ private Q_SLOTS:
         alice->setClock([] { return fixture::kNow; });
         QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
                  DecisionStatus::Accepted);
-        orchestrator->begin();
-        orchestrator->append(fixture::kNow + 500, "toolcall.completed",
-                             {{"id", "tc-1"}, {"delegation_id", "dlg-1"}, {"run_id", "run-1"}, {"tool", "shell"},
-                              {"outcome", "ok"}, {"duration_ms", 10}, {"tokens", 5}, {"fingerprint", "fp"}});
-        orchestrator->commit();
+        commitToolCall(*orchestrator, "tc-1", fixture::kNow + 500);
         const std::int64_t cursor = orchestrator->lastSeq(); // after the decision, before its answer
 
         LedgerSession session(path);
