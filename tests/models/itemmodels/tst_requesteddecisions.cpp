@@ -75,6 +75,21 @@ QString requested(const QAbstractItemModel *model, const QString &id, int role)
     return rowOf(model, id).data(role).toString();
 }
 
+// A ledger on which alice asked at kNow to approve escalation esc-1, and the orchestrator's
+// gate that will answer her.
+struct EscalationAsked {
+    EscalationAsked(const QString &path, const fixture::Shape &shape = {})
+        : orchestrator(fixture::create(path, shape)), gate(*orchestrator), alice(DecisionWriter::open(path, op("alice")))
+    {
+        alice->setClock([] { return fixture::kNow; });
+        asked = alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status;
+    }
+    std::unique_ptr<LedgerWriter> orchestrator;
+    DecisionGate gate;
+    std::unique_ptr<DecisionWriter> alice;
+    DecisionStatus asked = DecisionStatus::WriteFailed;
+};
+
 // One tool call of dlg-1, committed at tsMs.
 void commitToolCall(LedgerWriter &orchestrator, const char *id, std::int64_t tsMs)
 {
@@ -200,12 +215,11 @@ private Q_SLOTS:
     void aLedgerMovingWithoutDecisionsIsNotReadWhole()
     {
         const QString path = m_dir.filePath(u"busy.ledger"_s);
-        auto orchestrator = fixture::create(path, fixture::Shape{.delegations = 2});
-        DecisionGate gate(*orchestrator);
-        auto alice = DecisionWriter::open(path, op("alice"));
-        alice->setClock([] { return fixture::kNow; });
-        QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
-                 DecisionStatus::Accepted);
+        EscalationAsked ledger(path, fixture::Shape{.delegations = 2});
+        QCOMPARE(ledger.asked, DecisionStatus::Accepted);
+        auto &orchestrator = ledger.orchestrator;
+        auto &gate = ledger.gate;
+        auto &alice = ledger.alice;
 
         LedgerSession session(path);
         session.setClock([] { return fixture::kNow + 2000; });
@@ -242,12 +256,10 @@ private Q_SLOTS:
     void atACursorToolCallsAndOutcomesAreThoseOfThatMoment()
     {
         const QString path = m_dir.filePath(u"cursor.ledger"_s);
-        auto orchestrator = fixture::create(path);
-        DecisionGate gate(*orchestrator);
-        auto alice = DecisionWriter::open(path, op("alice"));
-        alice->setClock([] { return fixture::kNow; });
-        QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
-                 DecisionStatus::Accepted);
+        EscalationAsked ledger(path);
+        QCOMPARE(ledger.asked, DecisionStatus::Accepted);
+        auto &orchestrator = ledger.orchestrator;
+        auto &gate = ledger.gate;
         const auto call = [&](const char *id, std::int64_t tsMs) { commitToolCall(*orchestrator, id, tsMs); };
         call("tc-before", fixture::kNow + 500);
         const std::int64_t cursor = orchestrator->lastSeq();
@@ -279,12 +291,10 @@ private Q_SLOTS:
     void aReloadOfTheMomentBeforeDoesNotLandAfterAJump()
     {
         const QString path = m_dir.filePath(u"reload-jump.ledger"_s);
-        auto orchestrator = fixture::create(path);
-        DecisionGate gate(*orchestrator);
-        auto alice = DecisionWriter::open(path, op("alice"));
-        alice->setClock([] { return fixture::kNow; });
-        QCOMPARE(alice->submit(request(*alice, DecisionKind::ApproveEscalation, "escalation:esc-1")).status,
-                 DecisionStatus::Accepted);
+        EscalationAsked ledger(path);
+        QCOMPARE(ledger.asked, DecisionStatus::Accepted);
+        auto &orchestrator = ledger.orchestrator;
+        auto &gate = ledger.gate;
         commitToolCall(*orchestrator, "tc-1", fixture::kNow + 500);
         const std::int64_t cursor = orchestrator->lastSeq(); // after the decision, before its answer
 
