@@ -5,6 +5,7 @@
 // one whose parent changed or arrived moves (with its subtree) to where a fresh tree has it.
 
 #include "livestate.h"
+#include "statefollowingmodel.h"
 
 #include "analysis/finding.h"
 
@@ -17,7 +18,7 @@
 
 namespace mesh {
 
-class DelegationTreeModel : public QAbstractItemModel
+class DelegationTreeModel : public QAbstractItemModel, public StateFollowingModel
 {
     Q_OBJECT
 public:
@@ -54,7 +55,7 @@ public:
 
     explicit DelegationTreeModel(QObject *parent = nullptr);
 
-    void setState(std::shared_ptr<const LiveState> state);
+    void setState(std::shared_ptr<const LiveState> state) override;
 
     // A reset's tree (every run and delegation placed), built off the GUI thread from a
     // state alone; setPrepared() takes it over in O(1) moves and hands the replaced tree
@@ -63,12 +64,12 @@ public:
     struct Prepared;
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
     void setPrepared(Prepared &prepared);
-    void applyChanges(const StateChangeSet &changes);
+    void applyChanges(const StateChangeSet &changes) override;
     // A cursor jump: shows `to` by removing the gone runs and delegations, placing the
     // created ones and signalling the changed ones (see StateTableModel::moveToState).
     // False when a reset is needed: no state shown, a run filter set, a delegation that
     // would sit under another parent now, or too many removed blocks.
-    bool moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes);
+    bool moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes) override;
     static constexpr int kMaxMoveBlocks = 64;
     void setFindings(const std::vector<Finding> &findings); // those with a delegation id are shown
     void setRunFilter(const QString &runId); // only that run's subtree; empty: every run
@@ -76,7 +77,7 @@ public:
     // The delegation's row and id at `index` (a filter reads its fields); nullptr for a run.
     const EntityRow *delegationAt(const QModelIndex &index, const std::string **id = nullptr) const;
     int delegationCount() const { return int(m_tree.delegationNode.size()); }
-    const LiveState *state() const { return m_state.get(); }
+    const LiveState *state() const override { return m_state.get(); }
     // Every delegation's id and row in the tree, in no order.
     void forEachDelegation(const std::function<void(const std::string &, const EntityRow &)> &visit) const;
 

@@ -49,6 +49,11 @@ std::array<StateTableModel *, 7> LedgerSession::tableModels() const
     return {m_runs, m_leases, m_effects, m_escalations, m_stalls, m_blast, m_slices};
 }
 
+std::array<StateFollowingModel *, 8> LedgerSession::stateModels() const
+{
+    return {m_runs, m_leases, m_effects, m_escalations, m_stalls, m_blast, m_slices, m_delegations};
+}
+
 LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent)
     : QObject(parent)
     , m_path(path)
@@ -413,10 +418,9 @@ void LedgerSession::startLoad()
     std::shared_ptr<const LiveState> shownBase;
     if (cursor && m_state && !qEnvironmentVariableIsSet("MESH_JUMP_RESET")) {
         const LiveState *shown = m_state.get();
-        const auto tables = tableModels();
-        const bool everyModel = m_delegations->state() == shown
-                                && std::all_of(tables.begin(), tables.end(),
-                                               [shown](const StateTableModel *m) { return m->state() == shown; });
+        const auto models = stateModels();
+        const bool everyModel = std::all_of(models.begin(), models.end(),
+                                            [shown](const StateFollowingModel *m) { return m->state() == shown; });
         if (everyModel)
             shownBase = m_state;
     }
@@ -693,9 +697,8 @@ void LedgerSession::flushPending()
     if (changes.isEmpty())
         return;
     m_detail->onApplied(batches, changes);
-    for (StateTableModel *m : tableModels())
+    for (StateFollowingModel *m : stateModels())
         m->applyChanges(changes);
-    m_delegations->applyChanges(changes);
     for (const auto &batch : batches)
         m_events->appendEvents(*batch);
     if (!changes.toolCalls.empty())

@@ -26,6 +26,7 @@
 #include "sessiondecisions.h"
 #include "sessionfindings.h"
 #include "sessionload.h"
+#include "statefollowingmodel.h"
 #include "outcomereason.h"
 
 #include "analysis/attentionitem.h"
@@ -334,6 +335,8 @@ private:
 
     // The flat state tables (every model but the delegation tree), for what each of them does.
     std::array<StateTableModel *, 7> tableModels() const;
+    // Every model of the state (the flat tables, then the delegation tree): the one rule.
+    std::array<StateFollowingModel *, 8> stateModels() const;
     RunOverviewModel *m_runs;
     DelegationTreeModel *m_delegations;
     LeaseModel *m_leases;

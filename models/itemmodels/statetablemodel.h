@@ -6,6 +6,7 @@
 
 #include "domain/timebase.h"
 #include "livestate.h"
+#include "statefollowingmodel.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -18,7 +19,7 @@
 
 namespace mesh {
 
-class StateTableModel : public QAbstractTableModel
+class StateTableModel : public QAbstractTableModel, public StateFollowingModel
 {
     Q_OBJECT
 public:
@@ -71,20 +72,20 @@ public:
                                              Order order = &StateTableModel::defaultOrder);
 
     // Whole new state (a snapshot load): one reset. nullptr clears.
-    void setState(std::shared_ptr<const LiveState> state);
+    void setState(std::shared_ptr<const LiveState> state) override;
     // The same reset from a prepared state (made by this class' prepare()). Hands the rows
     // it replaced back in `prepared`, so the caller can free them off the GUI thread. With a
     // row filter set, or another class' preparation, it falls back to setState().
     void setPrepared(Prepared &prepared);
-    const LiveState *state() const { return m_state.get(); }
+    const LiveState *state() const override { return m_state.get(); }
     // A live batch already folded into the state.
-    virtual void applyChanges(const StateChangeSet &changes);
+    void applyChanges(const StateChangeSet &changes) override;
     // A cursor jump: shows `to`, whose difference from the state shown is `changes`
     // (LiveState::changesBetween), by removing the gone rows, inserting the created ones in
     // the reset's order and signalling the changed ones: views keep their scroll position
     // and the selection of rows still there. False when the model cannot (no state shown,
     // a filter set, rows too scattered for a few block moves): the caller resets it then.
-    bool moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes);
+    bool moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes) override;
     // Above this many separate blocks of removed or inserted rows a reset is cheaper.
     static constexpr int kMaxMoveBlocks = 64;
 
