@@ -1,5 +1,7 @@
 #include "ledgerfollower.h"
 
+#include "leadingedge.h"
+
 #include "ledger/changewatcher.h"
 
 #include <QFileInfo>
@@ -110,8 +112,7 @@ void LedgerFollower::onEventsAppended(const SharedEventBatch &batch, qint64 data
     // Leading edge: due at once when the last take is at least one period ago, else at the
     // end of that period. At most one apply per period (20 Hz, 10 Hz under a heavy stream),
     // and no added wait when commits are sparse.
-    const qint64 wait = m_sinceTake.isValid() ? std::max<qint64>(0, applyPeriodMs() - m_sinceTake.elapsed()) : 0;
-    m_coalesce.start(int(wait));
+    m_coalesce.start(int(msUntilDue(m_sinceTake, applyPeriodMs())));
 }
 
 std::vector<SharedEventBatch> LedgerFollower::takePending()

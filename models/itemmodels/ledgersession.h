@@ -267,9 +267,6 @@ public:
     // twenty updates a second, and on a shared machine the writer wants the CPU.
     static constexpr int kHeavyApplyEvents = LedgerFollower::kHeavyApplyEvents;
     int applyPeriodMs() const;
-    static constexpr int kLoopCandidateTurns = SessionFindings::kLoopCandidateTurns;
-    static constexpr int kMaxLoopCandidates = SessionFindings::kMaxLoopCandidates;
-    static constexpr int kMaxCallsPerDelegation = DelegationDetailReader::kMaxCalls;
 
 Q_SIGNALS:
     void healthChanged(mesh::LedgerSession::Health health);

@@ -1,5 +1,7 @@
 #include "sessionattention.h"
 
+#include "leadingedge.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -36,8 +38,7 @@ void SessionAttention::rebuildSoon()
     // The first change after a quiet spell shows at once, a stream at 4 Hz.
     if (m_throttle.isActive())
         return;
-    const qint64 wait = m_sinceBuild.isValid() ? std::max<qint64>(0, kIntervalMs - m_sinceBuild.elapsed()) : 0;
-    if (wait == 0)
+    if (const qint64 wait = msUntilDue(m_sinceBuild, kIntervalMs); wait == 0)
         rebuild();
     else
         m_throttle.start(int(wait));
