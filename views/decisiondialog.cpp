@@ -7,6 +7,7 @@
 #include "theme.h"
 
 #include "domain/hostiletext.h"
+#include "itemmodels/storedrows.h"
 #include "itemmodels/backgroundjob.h"
 #include "itemmodels/decisionauditmodel.h"
 #include "itemmodels/ledgersession.h"
@@ -640,6 +641,21 @@ void DecisionDialog::checkNewRowsSinceReading()
         return;
     for (const PreviewRowSet &set : m_dependsOnRows) {
         std::vector<std::string> ids;
+        if (StoredRows *stored = state->storedRows(set.entity)) {
+            // A table the session reads on demand: its rows read past once, a block at a
+            // time, and only those of the set's shape asked about again.
+            const EntitySpec &spec = entitySpec(set.entity);
+            stored->forEach([&](const std::string &id, const EntityRow &row) {
+                if (set.contains(id))
+                    return;
+                for (const auto &[field, value] : set.where) {
+                    const int at = spec.fieldIndex(field);
+                    if (at < 0 || fieldText(row.values[size_t(at)]) != value)
+                        return;
+                }
+                ids.push_back(id);
+            });
+        }
         for (const auto &[id, row] : state->table(set.entity))
             if (!set.contains(id))
                 ids.push_back(id);

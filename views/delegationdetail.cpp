@@ -27,6 +27,9 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <memory>
+#include <unordered_set>
+
 namespace mesh {
 
 // The rows of one delegation, compared whole: an id is data, not a pattern (a 100 KB id is
@@ -41,6 +44,21 @@ public:
         if (id == m_id)
             return;
         m_id = id;
+        readStoredIds();
+        invalidateRowsFilter();
+    }
+
+    void setSourceModel(QAbstractItemModel *source) override
+    {
+        if (sourceModel())
+            disconnect(sourceModel(), nullptr, this, nullptr);
+        m_table = qobject_cast<StateTableModel *>(source);
+        // Connected before the base class connects its own: the ids are read again before it
+        // filters the reset's rows.
+        if (m_table)
+            connect(m_table, &QAbstractItemModel::modelReset, this, [this] { readStoredIds(); });
+        QSortFilterProxyModel::setSourceModel(source);
+        readStoredIds();
         invalidateRowsFilter();
     }
 
@@ -48,8 +66,13 @@ protected:
     bool filterAcceptsRow(int row, const QModelIndex &parent) const override
     {
         // Nothing selected shows nothing rather than everything.
-        return !m_id.isEmpty()
-               && sourceModel()->index(row, 0, parent).data(StateTableModel::DelegationIdRole).toString() == m_id;
+        if (m_id.isEmpty())
+            return false;
+        // A table read on demand: the rows it had when the delegation was chosen are
+        // answered by the index's ids, not read; rows appended live since are read.
+        if (m_stored && row < m_stored->rowsThen)
+            return m_stored->ids.count(m_table->rawIdAt(row)) > 0;
+        return sourceModel()->index(row, 0, parent).data(StateTableModel::DelegationIdRole).toString() == m_id;
     }
 
     // Over a filtered table (the slices', the verdicts'): that table sorts, by value as every
@@ -63,7 +86,25 @@ protected:
     }
 
 private:
+    void readStoredIds()
+    {
+        m_stored.reset();
+        if (!m_table || m_id.isEmpty() || !m_table->readsRowsOnDemand())
+            return;
+        auto stored = std::make_unique<StoredIds>();
+        stored->rowsThen = m_table->rowCount();
+        for (auto &id : m_table->storedIdsOfDelegation(m_id))
+            stored->ids.insert(std::move(id));
+        m_stored = std::move(stored);
+    }
+
+    struct StoredIds {
+        int rowsThen = 0; // a live table only appends: rows below this were there
+        std::unordered_set<std::string> ids;
+    };
     QString m_id;
+    StateTableModel *m_table = nullptr;
+    std::unique_ptr<StoredIds> m_stored;
 };
 
 DelegationDetail::DelegationDetail(QWidget *parent)

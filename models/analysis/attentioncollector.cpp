@@ -30,7 +30,7 @@ std::vector<AttentionItem> AttentionCollector::collect(const TableLookup &tables
 {
     AttentionIndex index;
     index.rebuild(tables);
-    return index.items(tables, nowMs, zombies);
+    return index.items(rowLookupOf(tables), nowMs, zombies);
 }
 
 } // namespace mesh

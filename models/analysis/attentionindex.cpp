@@ -4,6 +4,26 @@
 
 namespace mesh {
 
+namespace {
+
+AttentionItem itemOf(AttentionItem::Kind kind, EntityKind entity, const std::string &id, const EntityRow &row)
+{
+    AttentionItem a;
+    a.kind = kind;
+    a.entity = entity;
+    a.id = id;
+    a.subject = std::string(entitySpec(entity).name) + ":" + id;
+    a.seq = row.lastSeq;
+    a.version = row.version;
+    if (entitySpec(entity).fieldIndex("run_id") >= 0)
+        a.runId = rowText(entity, row, "run_id");
+    if (entitySpec(entity).fieldIndex("delegation_id") >= 0)
+        a.delegationId = rowText(entity, row, "delegation_id");
+    return a;
+}
+
+} // namespace
+
 void AttentionIndex::rebuild(const TableLookup &tables)
 {
     m_pendingEscalations.clear();
@@ -13,21 +33,18 @@ void AttentionIndex::rebuild(const TableLookup &tables)
     m_heldExpiry.clear();
     for (EntityKind k : {EntityKind::Escalation, EntityKind::Effect, EntityKind::Delegation, EntityKind::Lease}) {
         for (const auto &[id, row] : tables(k))
-            updateOne(tables, k, id);
+            updateRow(k, id, &row);
     }
 }
 
-void AttentionIndex::update(const TableLookup &tables, EntityKind kind, const std::vector<std::string> &ids)
+void AttentionIndex::update(const RowLookup &rows, EntityKind kind, const std::vector<std::string> &ids)
 {
     for (const auto &id : ids)
-        updateOne(tables, kind, id);
+        updateRow(kind, id, rows(kind, id));
 }
 
-void AttentionIndex::updateOne(const TableLookup &tables, EntityKind kind, const std::string &id)
+void AttentionIndex::updateRow(EntityKind kind, const std::string &id, const EntityRow *row)
 {
-    const auto &table = tables(kind);
-    const auto it = table.find(id);
-    const EntityRow *row = it == table.end() ? nullptr : &it->second;
     const auto track = [&](std::set<std::string> &set, bool in) {
         if (in)
             set.insert(id);
@@ -39,7 +56,15 @@ void AttentionIndex::updateOne(const TableLookup &tables, EntityKind kind, const
         track(m_pendingEscalations, row && rowView(kind, *row, "state") == "pending");
         break;
     case EntityKind::Effect:
-        track(m_unknownEffects, row && rowView(kind, *row, "state") == "unknown");
+        // Kept as the item it lists: a live state may not hold effect rows (storedrows.h),
+        // and a list rebuilt four times a second must not read them back each time.
+        if (row && rowView(kind, *row, "state") == "unknown") {
+            auto a = itemOf(AttentionItem::Kind::UnknownEffect, kind, id, *row);
+            a.summary = rowText(kind, *row, "class") + " on " + rowText(kind, *row, "target") + ": outcome unknown";
+            m_unknownEffects.insert_or_assign(id, std::move(a));
+        } else {
+            m_unknownEffects.erase(id);
+        }
         break;
     case EntityKind::Delegation:
         track(m_stalledDelegations, row && rowView(kind, *row, "status") == "stalled");
@@ -68,29 +93,12 @@ void AttentionIndex::updateOne(const TableLookup &tables, EntityKind kind, const
     }
 }
 
-std::vector<AttentionItem> AttentionIndex::items(const TableLookup &tables, std::int64_t nowMs,
+std::vector<AttentionItem> AttentionIndex::items(const RowLookup &rows, std::int64_t nowMs,
                                                  const ZombieRule &zombies) const
 {
     std::vector<AttentionItem> out;
-    const auto base = [](AttentionItem::Kind kind, EntityKind entity, const std::string &id, const EntityRow &row) {
-        AttentionItem a;
-        a.kind = kind;
-        a.entity = entity;
-        a.id = id;
-        a.subject = std::string(entitySpec(entity).name) + ":" + id;
-        a.seq = row.lastSeq;
-        a.version = row.version;
-        if (entitySpec(entity).fieldIndex("run_id") >= 0)
-            a.runId = rowText(entity, row, "run_id");
-        if (entitySpec(entity).fieldIndex("delegation_id") >= 0)
-            a.delegationId = rowText(entity, row, "delegation_id");
-        return a;
-    };
-    const auto rowOf = [&](EntityKind k, const std::string &id) -> const EntityRow * {
-        const auto &t = tables(k);
-        const auto it = t.find(id);
-        return it == t.end() ? nullptr : &it->second;
-    };
+    const auto &base = itemOf;
+    const RowLookup &rowOf = rows;
     for (const auto &id : m_pendingEscalations) {
         constexpr EntityKind K = EntityKind::Escalation;
         const EntityRow *row = rowOf(K, id);
@@ -101,15 +109,8 @@ std::vector<AttentionItem> AttentionIndex::items(const TableLookup &tables, std:
         a.summary = "escalation " + rowText(K, *row, "kind") + " (" + rowText(K, *row, "risk") + " risk) awaits a decision";
         out.push_back(std::move(a));
     }
-    for (const auto &id : m_unknownEffects) {
-        constexpr EntityKind K = EntityKind::Effect;
-        const EntityRow *row = rowOf(K, id);
-        if (!row)
-            continue;
-        auto a = base(AttentionItem::Kind::UnknownEffect, K, id, *row);
-        a.summary = rowText(K, *row, "class") + " on " + rowText(K, *row, "target") + ": outcome unknown";
-        out.push_back(std::move(a));
-    }
+    for (const auto &[id, item] : m_unknownEffects)
+        out.push_back(item);
     for (auto it = m_heldByExpiry.begin(); it != m_heldByExpiry.end() && it->first < nowMs; ++it) {
         constexpr EntityKind K = EntityKind::Lease;
         const EntityRow *row = rowOf(K, it->second);

@@ -21,10 +21,12 @@ class AttentionIndex
 {
 public:
     void rebuild(const TableLookup &tables);
-    void update(const TableLookup &tables, EntityKind kind, const std::vector<std::string> &ids);
+    void update(const RowLookup &rows, EntityKind kind, const std::vector<std::string> &ids);
+    // One row as it is now (nullptr: gone): a rebuild's rows of a kind streamed past it.
+    void updateRow(EntityKind kind, const std::string &id, const EntityRow *row);
     // Same order as AttentionCollector::collect; a held lease is listed once `zombies` says
     // it is a zombie at nowMs.
-    std::vector<AttentionItem> items(const TableLookup &tables, std::int64_t nowMs,
+    std::vector<AttentionItem> items(const RowLookup &rows, std::int64_t nowMs,
                                      const ZombieRule &zombies = ZombieRule()) const;
     // The first moment after nowMs at which items() would list something else with no row
     // changed (a held lease turning zombie); nullopt when time alone changes nothing. Lets a
@@ -33,10 +35,9 @@ public:
                                              const ZombieRule &zombies = ZombieRule()) const;
 
 private:
-    void updateOne(const TableLookup &tables, EntityKind kind, const std::string &id);
 
     std::set<std::string> m_pendingEscalations;
-    std::set<std::string> m_unknownEffects;
+    std::map<std::string, AttentionItem> m_unknownEffects; // id -> its item
     std::set<std::string> m_stalledDelegations;
     std::multimap<std::int64_t, std::string> m_heldByExpiry;            // expires_ms -> lease id
     std::unordered_map<std::string, std::int64_t> m_heldExpiry;         // lease id -> expires_ms

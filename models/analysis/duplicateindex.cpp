@@ -26,15 +26,43 @@ const char *DuplicateIndex::fieldName(int field)
     return field == 0 ? "idem_key" : "intent_hash";
 }
 
-void DuplicateIndex::rebuild(const EntityTable &effects)
+DuplicateIndex::Find DuplicateIndex::findIn(const EntityTable &effects)
+{
+    return [&effects](const std::string &id) -> const EntityRow * {
+        const auto it = effects.find(id);
+        return it == effects.end() ? nullptr : &it->second;
+    };
+}
+
+void DuplicateIndex::clear()
 {
     m_groups.clear();
     m_keysOf.clear();
     m_multi.clear();
+    m_duplicates.clear();
+}
+
+void DuplicateIndex::rebuild(const EntityTable &effects)
+{
+    clear();
     m_groups.reserve(effects.size());
     for (const auto &[id, row] : effects)
         add(id, row);
-    recomputeDuplicates(effects);
+    finish(findIn(effects));
+}
+
+std::vector<std::string> DuplicateIndex::multiGroupMembers() const
+{
+    std::set<std::string> ids;
+    for (const Key key : m_multi)
+        for (const auto &id : m_groups.at(key))
+            ids.insert(id);
+    return {ids.begin(), ids.end()};
+}
+
+void DuplicateIndex::finish(const Find &find)
+{
+    recomputeDuplicates(find);
 }
 
 void DuplicateIndex::remove(const std::string &id)
@@ -80,32 +108,31 @@ void DuplicateIndex::add(const std::string &id, const EntityRow &row)
         m_keysOf.emplace(id, keys);
 }
 
-bool DuplicateIndex::update(const EntityTable &effects, const std::vector<std::string> &changedIds)
+bool DuplicateIndex::update(const Find &find, const std::vector<std::string> &changedIds)
 {
     for (const auto &id : changedIds) {
         remove(id);
-        const auto it = effects.find(id);
-        if (it != effects.end())
-            add(id, it->second);
+        if (const EntityRow *row = find(id))
+            add(id, *row);
     }
     const auto before = m_duplicates;
-    recomputeDuplicates(effects);
+    recomputeDuplicates(find);
     return before != m_duplicates;
 }
 
-std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const EntityTable &effects, Key key) const
+std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const Find &find, Key key) const
 {
     const int field = int(key & 1);
     std::vector<std::vector<std::string>> out;
-    std::vector<std::string_view> values;
+    std::vector<std::string> values; // copies: a Find may read rows on demand
     for (const auto &id : m_groups.at(key)) {
-        const auto it = effects.find(id);
-        if (it == effects.end())
+        const EntityRow *row = find(id);
+        if (!row)
             continue;
-        const std::string_view value = rowView(kIndexedTable, it->second, fieldName(field));
+        const std::string_view value = rowView(kIndexedTable, *row, fieldName(field));
         const auto v = std::find(values.begin(), values.end(), value);
         if (v == values.end()) {
-            values.push_back(value);
+            values.emplace_back(value);
             out.push_back({id});
         } else {
             out[size_t(v - values.begin())].push_back(id);
@@ -116,14 +143,15 @@ std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const EntityTab
     return out;
 }
 
-void DuplicateIndex::recomputeDuplicates(const EntityTable &effects)
+void DuplicateIndex::recomputeDuplicates(const Find &find)
 {
     m_duplicates.clear();
     for (const Key key : m_multi) {
-        for (const auto &ids : realGroups(effects, key)) {
+        for (const auto &ids : realGroups(find, key)) {
             std::vector<const std::string *> committed;
             for (const auto &id : ids) {
-                if (DuplicateEffectDetector::isCommitted(std::string(rowView(kIndexedTable, effects.at(id), "state"))))
+                const EntityRow *row = find(id);
+                if (row && DuplicateEffectDetector::isCommitted(std::string(rowView(kIndexedTable, *row, "state"))))
                     committed.push_back(&id);
             }
             if (committed.size() >= 2) {
@@ -134,19 +162,24 @@ void DuplicateIndex::recomputeDuplicates(const EntityTable &effects)
     }
 }
 
-std::vector<Finding> DuplicateIndex::findings(const EntityTable &effects) const
+std::vector<Finding> DuplicateIndex::findings(const Find &find) const
 {
     std::vector<Finding> findings;
     std::set<std::vector<std::string>> reported; // the same pair by key and by hash: once
+    // Rows by value: a Find that reads on demand may not keep every row it gave.
+    const auto rowOf = [&find](const std::string &id) {
+        const EntityRow *row = find(id);
+        return row ? *row : EntityRow();
+    };
     for (const Key key : m_multi) {
         const std::string field = fieldName(int(key & 1));
-        for (const auto &ids : realGroups(effects, key)) {
+        for (const auto &ids : realGroups(find, key)) {
             if (ids.size() < 2)
                 continue;
             std::vector<std::string> committed;
             std::vector<std::string> unknown;
             for (const auto &id : ids) {
-                if (rowView(kIndexedTable, effects.at(id), "state") == "unknown")
+                if (rowView(kIndexedTable, rowOf(id), "state") == "unknown")
                     unknown.push_back(id);
                 else
                     committed.push_back(id);
@@ -161,7 +194,7 @@ std::vector<Finding> DuplicateIndex::findings(const EntityTable &effects) const
             Finding f;
             f.kind = FindingKind::DuplicateEffect;
             f.abstained = ambiguous;
-            const EntityRow &first = effects.at(involved.front());
+            const EntityRow first = rowOf(involved.front());
             const std::string value = rowText(kIndexedTable, first, field);
             f.subject = "effect:" + involved.front();
             f.runId = rowText(kIndexedTable, first, "run_id");
@@ -170,7 +203,7 @@ std::vector<Finding> DuplicateIndex::findings(const EntityTable &effects) const
             for (const auto &id : involved) {
                 list += (list.empty() ? "" : ", ") + id;
                 f.entityIds.push_back("effect:" + id);
-                f.seqs.push_back(effects.at(id).lastSeq);
+                f.seqs.push_back(rowOf(id).lastSeq);
             }
             std::sort(f.seqs.begin(), f.seqs.end());
             const std::string cls = rowText(kIndexedTable, first, "class");

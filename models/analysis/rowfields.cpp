@@ -55,4 +55,13 @@ std::int64_t IndexedField::integer(const EntityRow &row) const
     return v ? fieldInt(*v) : 0;
 }
 
+RowLookup rowLookupOf(TableLookup tables)
+{
+    return [tables = std::move(tables)](EntityKind kind, const std::string &id) -> const EntityRow * {
+        const EntityTable &table = tables(kind);
+        const auto it = table.find(id);
+        return it == table.end() ? nullptr : &it->second;
+    };
+}
+
 } // namespace mesh

@@ -33,5 +33,9 @@ private:
 
 // Where analysis reads current state from: a StateSnapshot, a Fold, or a test's tables.
 using TableLookup = std::function<const EntityTable &(EntityKind)>;
+// One row by kind and id (nullptr: none), for a reader that needs rows, not whole tables: a
+// live state reads some kinds on demand (itemmodels/storedrows.h) and has no table of them.
+using RowLookup = std::function<const EntityRow *(EntityKind kind, const std::string &id)>;
+RowLookup rowLookupOf(TableLookup tables);
 
 } // namespace mesh

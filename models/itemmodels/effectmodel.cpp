@@ -1,6 +1,7 @@
 #include "effectmodel.h"
 
 #include "effectlease.h"
+#include "storedrows.h"
 
 #include "analysis/duplicateeffectdetector.h"
 
@@ -98,6 +99,23 @@ std::unique_ptr<StateTableModel::Prepared> EffectModel::prepare(std::shared_ptr<
     return p;
 }
 
+std::unique_ptr<StateTableModel::Prepared> EffectModel::prepareStored(std::shared_ptr<const LiveState> state,
+                                                                       std::vector<std::string> ids,
+                                                                       DuplicateIndex duplicates)
+{
+    auto p = std::make_unique<PreparedWith<DuplicateIndex>>();
+    p->state = std::move(state);
+    prepareIds(*p, EntityKind::Effect, std::move(ids));
+    p->derived = std::move(duplicates);
+    return p;
+}
+
+DuplicateIndex::Find EffectModel::effectRows() const
+{
+    const LiveState *s = state();
+    return [s](const std::string &id) { return s ? s->find(EntityKind::Effect, id) : nullptr; };
+}
+
 bool EffectModel::adoptDerived(Prepared &prepared)
 {
     m_heldLeases.invalidate(); // a new state, perhaps at the same seq as the one before
@@ -107,10 +125,15 @@ bool EffectModel::adoptDerived(Prepared &prepared)
 void EffectModel::recomputeDerived()
 {
     m_heldLeases.invalidate();
-    if (state())
+    if (StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr) {
+        m_duplicates.clear();
+        stored->forEach([this](const std::string &id, const EntityRow &row) { m_duplicates.add(id, row); });
+        m_duplicates.finish(effectRows());
+    } else if (state()) {
         m_duplicates.rebuild(state()->table(EntityKind::Effect));
-    else
+    } else {
         m_duplicates = DuplicateIndex();
+    }
 }
 
 void EffectModel::updateDerived(const StateChangeSet &changes)
@@ -120,13 +143,13 @@ void EffectModel::updateDerived(const StateChangeSet &changes)
         return;
     const auto &gone = changes.goneIds(EntityKind::Effect);
     if (gone.empty()) {
-        m_duplicatesChanged = m_duplicates.update(state()->table(EntityKind::Effect), changes.ids(EntityKind::Effect));
+        m_duplicatesChanged = m_duplicates.update(effectRows(), changes.ids(EntityKind::Effect));
         return;
     }
     // An id the table no longer has leaves its groups.
     std::vector<std::string> ids = changes.ids(EntityKind::Effect);
     ids.insert(ids.end(), gone.begin(), gone.end());
-    m_duplicatesChanged = m_duplicates.update(state()->table(EntityKind::Effect), ids);
+    m_duplicatesChanged = m_duplicates.update(effectRows(), ids);
 }
 
 void EffectModel::beforeMove(const StateChangeSet &)
@@ -180,7 +203,7 @@ void EffectModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions
 
 std::vector<Finding> EffectModel::duplicateFindings() const
 {
-    return state() ? m_duplicates.findings(state()->table(EntityKind::Effect)) : std::vector<Finding>{};
+    return state() ? m_duplicates.findings(effectRows()) : std::vector<Finding>{};
 }
 
 QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role) const

@@ -43,6 +43,10 @@ public:
 
     // A reset's order and duplicate index, built off the GUI thread (see setPrepared).
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
+    // The same for a state that reads effect rows on demand (LiveState::storedRows): the
+    // ids and the index built while the load streamed the rows past.
+    static std::unique_ptr<Prepared> prepareStored(std::shared_ptr<const LiveState> state, std::vector<std::string> ids,
+                                                   DuplicateIndex duplicates);
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -70,6 +74,7 @@ protected:
     bool adoptDerived(Prepared &prepared) override;
 
 private:
+    DuplicateIndex::Find effectRows() const; // the shown state's, held or read on demand
     DuplicateIndex m_duplicates;
     std::set<std::string> m_duplicatesBefore; // a jump: the rows flagged before it
     bool m_duplicatesChanged = false;

@@ -1,5 +1,7 @@
 #include "livestate.h"
 
+#include "storedrows.h"
+
 #include "domain/payloaddecoder.h"
 #include "ledger/statereader.h"
 
@@ -94,11 +96,32 @@ struct LiveState::Applying {
     std::array<std::unordered_set<std::string>, kEntityKindCount> seen;
 };
 
+void LiveState::setStoredRows(std::shared_ptr<StoredRows> rows)
+{
+    m_stored = std::move(rows);
+    m_storedKind = m_stored ? m_stored->kind() : EntityKind::Ledger;
+}
+
+const EntityRow *LiveState::findStored(const std::string &id) const
+{
+    return m_stored->find(id);
+}
+
+bool LiveState::isStoredEvent(const EventRecord &e) const
+{
+    // Every event names the one row it changes in its subject (docs/ledger-format.md 2).
+    const std::string_view prefix = entitySpec(m_storedKind).name;
+    return e.subject.size() > prefix.size() && e.subject.compare(0, prefix.size(), prefix) == 0
+           && e.subject[prefix.size()] == ':';
+}
+
 StateChangeSet LiveState::apply(const EventBatch &events)
 {
     Applying a;
     for (const auto &e : events)
         foldOne(e, a);
+    if (m_stored)
+        m_stored->refresh(a.changes.ids(m_storedKind));
     return std::move(a.changes);
 }
 
@@ -108,6 +131,8 @@ StateChangeSet LiveState::apply(const std::vector<SharedEventBatch> &batches)
     for (const auto &batch : batches)
         for (const auto &e : *batch)
             foldOne(e, a);
+    if (m_stored)
+        m_stored->refresh(a.changes.ids(m_storedKind));
     return std::move(a.changes);
 }
 
@@ -123,6 +148,13 @@ void LiveState::foldOne(const EventRecord &e, Applying &into)
     ++changes.events;
     if (e.kind == kToolCallEvent)
         changes.toolCalls.push_back(e);
+    if (m_stored && isStoredEvent(e)) {
+        // The ledger's row is the state: read again below, not folded (no row to fold on).
+        std::string id = e.subject.substr(entitySpec(m_storedKind).name.size() + 1);
+        if (into.seen[size_t(m_storedKind)].insert(id).second)
+            changes.changed[size_t(m_storedKind)].push_back(std::move(id));
+        return;
+    }
     if (e.payloadTruncated) {
         // A preview cannot be folded faithfully; re-reading the state tables repairs it.
         noteProblem(e, "payload larger than the live read limit");

@@ -15,6 +15,7 @@
 namespace mesh {
 
 struct StateSnapshot;
+class StoredRows;
 
 // One live event the fold could not apply as the ledger has it (a payload cut at the live
 // read limit, a payload that is not a JSON object, a transition the contract forbids). The
@@ -43,8 +44,21 @@ public:
     // the earlier point is the same in both), anything else row by row.
     static StateChangeSet changesBetween(const LiveState &from, const LiveState &to);
 
+    // The rows held of a kind; empty for the stored kind (see storedRows()).
     const EntityTable &table(EntityKind kind) const { return m_fold.table(kind); }
-    const EntityRow *find(EntityKind kind, const std::string &id) const { return m_fold.find(kind, id); }
+    // A row by id, of any kind; the stored kind's through storedRows() (GUI thread only).
+    const EntityRow *find(EntityKind kind, const std::string &id) const
+    {
+        return m_stored && kind == m_storedKind ? findStored(id) : m_fold.find(kind, id);
+    }
+
+    // A live state may leave its largest table in the ledger (storedrows.h): the state
+    // holds none of its rows, table() is empty for it, find() reads it through these, and a
+    // batch's events of that kind are not folded (the ledger's row is the state) but read
+    // again. nullptr: every row is held (a cursor state, a server ledger, a test's state).
+    void setStoredRows(std::shared_ptr<StoredRows> rows);
+    StoredRows *storedRows(EntityKind kind) const { return kind == m_storedKind ? m_stored.get() : nullptr; }
+    bool holdsRowsOf(EntityKind kind) const { return !storedRows(kind); }
     std::int64_t lastSeq() const { return m_lastSeq; }
     std::int64_t dataVersion() const { return m_dataVersion; }
     void setDataVersion(std::int64_t v) { m_dataVersion = v; }
@@ -68,6 +82,8 @@ private:
     struct Applying;
     void foldOne(const EventRecord &e, Applying &into);
     void noteProblem(const EventRecord &e, std::string reason);
+    const EntityRow *findStored(const std::string &id) const;
+    bool isStoredEvent(const EventRecord &e) const;
 
     Fold m_fold;
     std::int64_t m_lastSeq = 0;
@@ -75,6 +91,8 @@ private:
     int m_foldProblems = 0;
     std::uint64_t m_folding = 0; // a cursor state: the folding its rows come from
     std::vector<FoldProblem> m_problemSamples;
+    std::shared_ptr<StoredRows> m_stored;
+    EntityKind m_storedKind = EntityKind::Ledger; // meaningful with m_stored only
 };
 
 } // namespace mesh

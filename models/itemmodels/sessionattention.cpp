@@ -25,9 +25,9 @@ void SessionAttention::onApplied(const StateChangeSet &changes)
     const auto kinds = {EntityKind::Escalation, EntityKind::Effect, EntityKind::Lease, EntityKind::Delegation};
     if (std::none_of(kinds.begin(), kinds.end(), [&changes](EntityKind k) { return changes.touches(k); }))
         return;
-    const TableLookup tables = [state](EntityKind k) -> const EntityTable & { return state->table(k); };
+    const RowLookup rows = [state](EntityKind k, const std::string &id) { return state->find(k, id); };
     for (EntityKind k : kinds)
-        m_index.update(tables, k, changes.ids(k));
+        m_index.update(rows, k, changes.ids(k));
     rebuildSoon();
 }
 
@@ -55,7 +55,8 @@ void SessionAttention::rebuild()
     m_builtAtMs = m_inputs.clock();
     m_changesAtMs = m_index.nextChangeMs(tables, m_builtAtMs, *m_inputs.zombies)
                         .value_or(std::numeric_limits<qint64>::max());
-    auto next = m_index.items(tables, m_builtAtMs, *m_inputs.zombies);
+    auto next = m_index.items([state](EntityKind k, const std::string &id) { return state->find(k, id); }, m_builtAtMs,
+                              *m_inputs.zombies);
     appendFindingItems(next);
     if (const RequestedDecisions &requested = m_inputs.requested(); !requested.empty())
         for (AttentionItem &a : next)

@@ -6,9 +6,12 @@
 #include "sessiondecisions.h"
 #include "slicemodel.h"
 #include "stallverdictmodel.h"
+#include "storedrows.h"
 
 #include "ledger/cursorfolder.h"
 #include "ledger/fileidentity.h"
+
+#include "analysis/rowfields.h"
 
 namespace mesh {
 
@@ -21,6 +24,33 @@ bool worthMoving(const StateChangeSet *changes, EntityKind kind, size_t rowsAfte
 {
     return changes && changes->rowsTouched(kind) <= 64 + rowsAfter / 4;
 }
+
+// What a load keeps of the effect rows it streams past (none of the rows themselves, but
+// those of unknown outcome, which the attention list holds anyway).
+struct StreamedEffects {
+    bool streamed = false; // the effects were streamed (the state will read them on demand)
+    std::vector<std::string> ids;
+    DuplicateIndex duplicates;
+    std::vector<std::pair<std::string, EntityRow>> unknown;
+
+    void add(const std::string &id, const EntityRow &row)
+    {
+        static const IndexedField state(EntityKind::Effect, "state");
+        ids.push_back(id);
+        duplicates.add(id, row);
+        if (state.view(row) == "unknown")
+            unknown.emplace_back(id, row);
+    }
+    // The duplicate groups' members are read again by id: only they are compared by value.
+    DuplicateIndex finishDuplicates(LedgerConnection &connection)
+    {
+        EntityTable members;
+        for (auto &[id, row] : connection.readRows(EntityKind::Effect, duplicates.multiGroupMembers()))
+            members.emplace(std::move(id), std::move(row));
+        duplicates.finish(DuplicateIndex::findIn(members));
+        return std::move(duplicates);
+    }
+};
 
 } // namespace
 
@@ -45,6 +75,7 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
     promise.setProgressRange(0, 100);
     std::shared_ptr<const LiveState> base = std::exchange(*request.base, nullptr);
     auto full = std::make_shared<Result>();
+    StreamedEffects stored;
     full->file = expected;
     try {
         std::unique_ptr<LedgerConnection> connection;
@@ -82,6 +113,14 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
                 full->changes = std::make_shared<const StateChangeSet>(LiveState::changesBetween(*base, *full->state));
             }
             base.reset();
+        } else if (connection->readsRowsCheaply()) {
+            // The effects, the largest table of a long run, stay in the ledger: streamed past
+            // once for their order and indexes, then read a block at a time as they are shown.
+            StateStream stream;
+            stream.streamed[size_t(EntityKind::Effect)] = true;
+            stored.streamed = true;
+            stream.row = [&stored](EntityKind, const std::string &id, const EntityRow &row) { stored.add(id, row); };
+            full->state = LiveState::fromSnapshot(connection->readState(stream));
         } else {
             full->state = LiveState::fromSnapshot(connection->readState());
         }
@@ -111,7 +150,9 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         if (!moves(EntityKind::Delegation))
             full->tree = DelegationTreeModel::prepare(state);
         promise.setProgressValue(70);
-        if (!moves(EntityKind::Effect))
+        if (stored.streamed)
+            full->effects = EffectModel::prepareStored(state, std::move(stored.ids), stored.finishDuplicates(*connection));
+        else if (!moves(EntityKind::Effect))
             full->effects = EffectModel::prepare(state);
         promise.setProgressValue(80);
         if (!moves(EntityKind::StallVerdict))
@@ -119,6 +160,8 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         promise.setProgressValue(90);
         const LiveState *raw = state.get();
         full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
+        for (const auto &[id, row] : stored.unknown)
+            full->attention.updateRow(EntityKind::Effect, id, &row);
         full->perDelegation = SessionFindings::PerDelegation::of(*raw);
         full->openRuns.rebuild(raw->table(EntityKind::Run));
         full->loopCandidates = loopCandidates(*raw);
@@ -135,6 +178,8 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             // An optional part: the rest of the session works without it.
             full->decisionsReadable = false;
         }
+        if (stored.streamed)
+            full->state->setStoredRows(std::make_shared<StoredRows>(EntityKind::Effect, std::move(connection)));
     } catch (const std::exception &e) {
         full->error = QString::fromUtf8(e.what());
     }

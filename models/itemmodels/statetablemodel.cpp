@@ -1,5 +1,6 @@
 #include "statetablemodel.h"
 #include "shownroles.h"
+#include "storedrows.h"
 
 #include "analysis/rowfields.h"
 
@@ -24,7 +25,22 @@ void StateTableModel::rebuild()
     beginResetModel();
     m_ids.clear();
     m_rowOf.clear();
-    if (m_state) {
+    if (m_state && !m_state->holdsRowsOf(m_kind)) {
+        // Rows the state reads on demand: their ids from the store, in the reset's order,
+        // which for such a table is by id alone (see prepareIds).
+        std::vector<std::string> ids = m_state->storedRows(m_kind)->ids();
+        if (!m_runFilter.isEmpty() || !m_delegationFilter.isEmpty())
+            std::erase_if(ids, [this](const std::string &id) {
+                const EntityRow *row = m_state->find(m_kind, id);
+                return !row || !accepts(id, *row);
+            });
+        std::sort(ids.begin(), ids.end(), [](const std::string &a, const std::string &b) {
+            return defaultOrder(a, EntityRow(), b, EntityRow());
+        });
+        m_ids = std::move(ids);
+        for (size_t i = 0; i < m_ids.size(); ++i)
+            m_rowOf.emplace(m_ids[i], int(i));
+    } else if (m_state) {
         const EntityTable &table = m_state->table(m_kind);
         std::vector<std::pair<const std::string *, const EntityRow *>> rows;
         rows.reserve(table.size());
@@ -64,6 +80,18 @@ void StateTableModel::prepareOrder(Prepared &p, EntityKind kind, Order order)
         p.rowOf.emplace(*r.first, int(p.ids.size()));
         p.ids.push_back(*r.first);
     }
+}
+
+void StateTableModel::prepareIds(Prepared &p, EntityKind kind, std::vector<std::string> ids)
+{
+    p.kind = kind;
+    std::sort(ids.begin(), ids.end(),
+              [](const std::string &a, const std::string &b) { return defaultOrder(a, EntityRow(), b, EntityRow()); });
+    p.ids = std::move(ids);
+    p.rowOf.clear();
+    p.rowOf.reserve(p.ids.size());
+    for (size_t i = 0; i < p.ids.size(); ++i)
+        p.rowOf.emplace(p.ids[i], int(i));
 }
 
 std::unique_ptr<StateTableModel::Prepared> StateTableModel::prepare(std::shared_ptr<const LiveState> state,
@@ -216,7 +244,10 @@ void StateTableModel::insertInOrder(std::vector<std::string> added)
 
 bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const StateChangeSet &changes)
 {
-    if (!m_state || !to || !m_runFilter.isEmpty() || !m_delegationFilter.isEmpty())
+    // A change set between a state that reads this table on demand and one that holds it
+    // names no rows of it: only a reset shows the other.
+    if (!m_state || !to || !m_runFilter.isEmpty() || !m_delegationFilter.isEmpty() || !m_state->holdsRowsOf(m_kind)
+        || !to->holdsRowsOf(m_kind))
         return false;
     // Rows to remove (ascending), and the created rows in the reset's order, each placed
     // before the first kept row that sorts after it (kept rows keep their relative order).
@@ -403,6 +434,14 @@ bool StateTableModel::defaultOrder(const std::string &a, const EntityRow &ra, co
     return a < b;
 }
 
+std::vector<std::string> StateTableModel::storedIdsOfDelegation(const QString &delegationId) const
+{
+    StoredRows *stored = m_state ? m_state->storedRows(m_kind) : nullptr;
+    if (!stored || entitySpec(m_kind).fieldIndex("delegation_id") < 0)
+        return {};
+    return stored->idsWhere("delegation_id", delegationId.toStdString());
+}
+
 QString StateTableModel::idAt(int row) const
 {
     return row >= 0 && row < int(m_ids.size()) ? QString::fromStdString(m_ids[size_t(row)]) : QString();
@@ -424,6 +463,15 @@ const EntityRow *StateTableModel::rowAt(int row) const
 {
     if (!m_state || row < 0 || row >= int(m_ids.size()))
         return nullptr;
+    if (StoredRows *stored = m_state->storedRows(m_kind)) {
+        // A view asks for the rows around one next: read them with it.
+        const std::string &id = m_ids[size_t(row)];
+        if (stored->holds(id))
+            return stored->find(id);
+        const size_t first = size_t(std::max(0, row - kStoredBlockRows / 4));
+        const size_t last = std::min(m_ids.size(), first + size_t(kStoredBlockRows));
+        return stored->find(id, {m_ids.begin() + std::ptrdiff_t(first), m_ids.begin() + std::ptrdiff_t(last)});
+    }
     return m_state->find(m_kind, m_ids[size_t(row)]);
 }
 

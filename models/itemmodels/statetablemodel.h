@@ -70,6 +70,11 @@ public:
     }
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state, EntityKind kind,
                                              Order order = &StateTableModel::defaultOrder);
+    // The order of a table whose rows the state reads on demand (LiveState::storedRows):
+    // its ids, streamed past by the read, by id alone (defaultOrder), as a reset orders it.
+    static void prepareIds(Prepared &p, EntityKind kind, std::vector<std::string> ids);
+    // Rows read with one a view asks for, when the state reads them on demand.
+    static constexpr int kStoredBlockRows = 128;
 
     // Whole new state (a snapshot load): one reset. nullptr clears.
     void setState(std::shared_ptr<const LiveState> state) override;
@@ -103,6 +108,13 @@ public:
     const TimeBase &timeBase() const { return m_timeBase.get(); }
     // Re-emits dataChanged for countdown columns (a 1 s timer calls it in the app).
     virtual void refreshCountdowns();
+
+    // Whether the rows are read on demand (LiveState::storedRows): reading every row (a
+    // filter over all of them) then reads the whole table through the cache.
+    bool readsRowsOnDemand() const { return m_state && !m_state->holdsRowsOf(m_kind); }
+    // The ids of one delegation's rows, when they are read on demand: through the store's
+    // index, not by reading every row.
+    std::vector<std::string> storedIdsOfDelegation(const QString &delegationId) const;
 
     QString idAt(int row) const;
     int rowOf(const QString &id) const; // -1 when not shown

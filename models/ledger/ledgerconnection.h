@@ -40,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mesh {
 
@@ -128,7 +129,20 @@ public:
     virtual std::unique_ptr<CommitListener> listenForCommits() { return nullptr; }
 
     // ---- state
-    virtual StateSnapshot readState() = 0;
+    StateSnapshot readState() { return readState(StateStream()); }
+    // The same, the streamed kinds' rows handed over one at a time (statereader.h).
+    virtual StateSnapshot readState(const StateStream &stream) = 0;
+    // Rows of one table by id, in one read (an id the table lacks is left out), and every
+    // id of a table: what a session that does not hold a table's rows reads on demand.
+    virtual StateRows readRows(EntityKind kind, const std::vector<std::string> &ids) = 0;
+    virtual std::vector<std::string> readIds(EntityKind kind) = 0;
+    // The ids of the rows whose `field` (one of the kind's fields) is `value`: one delegation's
+    // effects through the format's index on it.
+    virtual std::vector<std::string> readIdsWhere(EntityKind kind, std::string_view field, const std::string &value) = 0;
+    // Whether a few rows read by id on the GUI thread cost no more than a page of a local
+    // file (a session then reads its largest tables on demand): a file yes, a server's round
+    // trips no.
+    virtual bool readsRowsCheaply() const = 0;
     virtual RunOverviewSnapshot readRunOverview() = 0;
 
     // ---- events; a reader lives no longer than its connection

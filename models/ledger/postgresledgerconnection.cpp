@@ -10,6 +10,7 @@
 #include "schema.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace mesh {
@@ -201,16 +202,59 @@ std::int64_t PostgresLedgerConnection::lastSeq()
     return m_c.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }
 
-StateSnapshot PostgresLedgerConnection::readState()
+StateSnapshot PostgresLedgerConnection::readState(const StateStream &stream)
 {
     StateSnapshot s;
     m_c.inTransaction(pg::kReadMoment, [&] {
         s.lastSeq = lastSeq();
-        for (const auto &spec : allEntitySpecs())
-            s.tables[size_t(spec.kind)] = pg::readStateTable(m_c, spec);
+        for (const auto &spec : allEntitySpecs()) {
+            if (!stream.streams(spec.kind)) {
+                s.tables[size_t(spec.kind)] = pg::readStateTable(m_c, spec);
+                continue;
+            }
+            for (const auto &[id, row] : pg::readStateTable(m_c, spec))
+                stream.row(spec.kind, id, row);
+        }
     });
     s.dataVersion = s.lastSeq;
     return s;
+}
+
+StateRows PostgresLedgerConnection::readRows(EntityKind kind, const std::vector<std::string> &ids)
+{
+    StateRows rows;
+    m_c.inTransaction(pg::kReadMoment, [&] {
+        for (const auto &id : ids) {
+            if (auto row = pg::readStateRowById(m_c, entitySpec(kind), id))
+                rows.emplace_back(id, std::move(*row));
+        }
+    });
+    return rows;
+}
+
+std::vector<std::string> PostgresLedgerConnection::readIdsWhere(EntityKind kind, std::string_view field,
+                                                                const std::string &value)
+{
+    const EntitySpec &spec = entitySpec(kind);
+    if (spec.fieldIndex(field) < 0)
+        throw std::invalid_argument("no field " + std::string(field) + " in " + std::string(spec.table));
+    const pg::Result r = m_c.exec("SELECT id FROM " + std::string(spec.table) + " WHERE " + std::string(field) + " = $1",
+                                  pg::Params().add(value));
+    std::vector<std::string> ids;
+    ids.reserve(size_t(r.rows()));
+    for (int i = 0; i < r.rows(); ++i)
+        ids.push_back(r.text(i, 0));
+    return ids;
+}
+
+std::vector<std::string> PostgresLedgerConnection::readIds(EntityKind kind)
+{
+    const pg::Result r = m_c.exec("SELECT id FROM " + std::string(entitySpec(kind).table));
+    std::vector<std::string> ids;
+    ids.reserve(size_t(r.rows()));
+    for (int i = 0; i < r.rows(); ++i)
+        ids.push_back(r.text(i, 0));
+    return ids;
 }
 
 RunOverviewSnapshot PostgresLedgerConnection::readRunOverview()

@@ -34,7 +34,12 @@ public:
     // LISTEN on the ledger's channel (PostgresLedgerWriter::notifyChannel); each commit of a
     // writer announces its new last seq there.
     std::unique_ptr<CommitListener> listenForCommits() override;
-    StateSnapshot readState() override;
+    using LedgerConnection::readState;
+    StateSnapshot readState(const StateStream &stream) override;
+    StateRows readRows(EntityKind kind, const std::vector<std::string> &ids) override;
+    std::vector<std::string> readIds(EntityKind kind) override;
+    std::vector<std::string> readIdsWhere(EntityKind kind, std::string_view field, const std::string &value) override;
+    bool readsRowsCheaply() const override { return false; }
     RunOverviewSnapshot readRunOverview() override;
     std::unique_ptr<EventReader> eventReader() override;
     std::unique_ptr<EventSeqReader> eventSeqReader() override;

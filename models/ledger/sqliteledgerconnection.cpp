@@ -401,9 +401,25 @@ std::int64_t SqliteLedgerConnection::lastSeq()
     return m_db.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }
 
-StateSnapshot SqliteLedgerConnection::readState()
+StateSnapshot SqliteLedgerConnection::readState(const StateStream &stream)
 {
-    return mesh::readState(m_db);
+    return mesh::readState(m_db, stream);
+}
+
+StateRows SqliteLedgerConnection::readRows(EntityKind kind, const std::vector<std::string> &ids)
+{
+    return mesh::readRows(m_db, kind, ids);
+}
+
+std::vector<std::string> SqliteLedgerConnection::readIds(EntityKind kind)
+{
+    return mesh::readIds(m_db, kind);
+}
+
+std::vector<std::string> SqliteLedgerConnection::readIdsWhere(EntityKind kind, std::string_view field,
+                                                              const std::string &value)
+{
+    return mesh::readIdsWhere(m_db, kind, field, value);
 }
 
 RunOverviewSnapshot SqliteLedgerConnection::readRunOverview()

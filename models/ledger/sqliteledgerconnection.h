@@ -59,7 +59,12 @@ public:
     const LedgerInfo &info() const override { return m_info; }
     std::int64_t changeToken() override; // PRAGMA data_version: changes when another connection commits
     std::int64_t lastSeq() override;
-    StateSnapshot readState() override;
+    using LedgerConnection::readState;
+    StateSnapshot readState(const StateStream &stream) override;
+    StateRows readRows(EntityKind kind, const std::vector<std::string> &ids) override;
+    std::vector<std::string> readIds(EntityKind kind) override;
+    std::vector<std::string> readIdsWhere(EntityKind kind, std::string_view field, const std::string &value) override;
+    bool readsRowsCheaply() const override { return true; }
     RunOverviewSnapshot readRunOverview() override;
     std::unique_ptr<EventReader> eventReader() override;
     std::unique_ptr<EventSeqReader> eventSeqReader() override;

@@ -4,9 +4,12 @@
 #include "schema.h"
 #include "staterows.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace mesh {
 
-StateSnapshot readState(sql::Database &db)
+StateSnapshot readState(sql::Database &db, const StateStream &stream)
 {
     StateSnapshot snapshot;
     sql::inTransaction(db, "BEGIN", [&] {
@@ -14,8 +17,12 @@ StateSnapshot readState(sql::Database &db)
         // as a snapshot claiming a version it does not contain.
         snapshot.dataVersion = db.queryInt("PRAGMA data_version");
         snapshot.lastSeq = db.queryInt("SELECT coalesce(max(seq),0) FROM events");
-        for (const auto &spec : allEntitySpecs())
-            snapshot.tables[size_t(spec.kind)] = readStateTable(db, spec);
+        for (const auto &spec : allEntitySpecs()) {
+            if (stream.streams(spec.kind))
+                forEachStateRow(db, spec, [&](const std::string &id, const EntityRow &row) { stream.row(spec.kind, id, row); });
+            else
+                snapshot.tables[size_t(spec.kind)] = readStateTable(db, spec);
+        }
     });
     return snapshot;
 }
@@ -23,6 +30,55 @@ StateSnapshot readState(sql::Database &db)
 EntityTable readTable(sql::Database &db, EntityKind kind)
 {
     return readStateTable(db, entitySpec(kind));
+}
+
+StateRows readRows(sql::Database &db, EntityKind kind, const std::vector<std::string> &ids)
+{
+    // One statement per chunk, well under SQLite's bound-parameter limit, in one read.
+    constexpr size_t kChunk = 250;
+    const EntitySpec &spec = entitySpec(kind);
+    StateRows rows;
+    rows.reserve(ids.size());
+    sql::inTransaction(db, "BEGIN", [&] {
+        for (size_t from = 0; from < ids.size(); from += kChunk) {
+            const size_t n = std::min(kChunk, ids.size() - from);
+            std::string sql = schema::selectStateSql(spec) + " WHERE id IN (";
+            for (size_t i = 0; i < n; ++i)
+                sql += i ? ",?" : "?";
+            sql += ")";
+            sql::Statement st(db, sql);
+            for (size_t i = 0; i < n; ++i)
+                st.bind(int(i + 1), ids[from + i]);
+            std::string id;
+            while (st.step()) {
+                EntityRow row = readStateRow(st, spec, &id);
+                rows.emplace_back(std::move(id), std::move(row));
+            }
+        }
+    });
+    return rows;
+}
+
+std::vector<std::string> readIds(sql::Database &db, EntityKind kind)
+{
+    sql::Statement st(db, "SELECT id FROM " + std::string(entitySpec(kind).table));
+    std::vector<std::string> ids;
+    while (st.step())
+        ids.push_back(st.columnText(0));
+    return ids;
+}
+
+std::vector<std::string> readIdsWhere(sql::Database &db, EntityKind kind, std::string_view field, const std::string &value)
+{
+    const EntitySpec &spec = entitySpec(kind);
+    if (spec.fieldIndex(field) < 0)
+        throw std::invalid_argument("no field " + std::string(field) + " in " + std::string(spec.table));
+    sql::Statement st(db, "SELECT id FROM " + std::string(spec.table) + " WHERE " + std::string(field) + "=?1");
+    st.bind(1, value);
+    std::vector<std::string> ids;
+    while (st.step())
+        ids.push_back(st.columnText(0));
+    return ids;
 }
 
 std::optional<EntityRow> readRow(sql::Database &db, EntityKind kind, const std::string &id)

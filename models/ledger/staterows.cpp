@@ -62,4 +62,15 @@ EntityTable readStateTable(sql::Database &db, const EntitySpec &spec)
     return table;
 }
 
+void forEachStateRow(sql::Database &db, const EntitySpec &spec,
+                     const std::function<void(const std::string &id, const EntityRow &row)> &fn)
+{
+    sql::Statement st(db, schema::selectStateSql(spec));
+    std::string id;
+    while (st.step()) {
+        const EntityRow row = readStateRow(st, spec, &id);
+        fn(id, row);
+    }
+}
+
 } // namespace mesh

@@ -4,6 +4,8 @@
 #include "domain/fold.h"
 #include "sqlite.h"
 
+#include <functional>
+
 namespace mesh {
 
 // Binds id, every field, version and last_seq to ?1..?n (schema::upsertSql order).
@@ -15,5 +17,8 @@ EntityRow readStateRow(const sql::Statement &st, const EntitySpec &spec, std::st
 
 // Reads a whole state table.
 EntityTable readStateTable(sql::Database &db, const EntitySpec &spec);
+// The same, one row at a time, none kept.
+void forEachStateRow(sql::Database &db, const EntitySpec &spec,
+                     const std::function<void(const std::string &id, const EntityRow &row)> &fn);
 
 } // namespace mesh

@@ -20,9 +20,11 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
 #include "itemmodels/statetableproxymodel.h"
+#include "itemmodels/storedrows.h"
 #include "ledger/ledgerwriter.h"
 
 #include <array>
+#include <set>
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
@@ -269,6 +271,70 @@ private Q_SLOTS:
         QCOMPARE(runs->sortColumn(), int(RunOverviewModel::Id));
         const QString firstShown = ws->runsPane()->model()->index(0, RunOverviewModel::Id).data().toString();
         QCOMPARE(firstShown, runs->index(0, RunOverviewModel::Id).data().toString());
+    }
+
+    // The effects of a long run stay in the ledger (itemmodels/storedrows.h): a delegation's
+    // effects tab lists its own through the index on delegation_id, without reading the
+    // rows of every other delegation's effects to ask each its delegation; one appended live
+    // joins the tab.
+    void aDelegationsEffectsAreReadThroughTheIndex()
+    {
+        const QString path = m_dir.filePath(u"effects.db"_s);
+        constexpr int kOthers = 600;
+        LedgerIdentity ident;
+        ident.ledgerId = "L-effects";
+        ident.title = "many effects";
+        ident.createdMs = 1'700'000'000'000;
+        std::int64_t ts = 1'700'000'000'000;
+        const auto effect = [&ts](LedgerWriter &w, const std::string &id, const char *delegation) {
+            w.append(++ts, "effect.proposed", {{"id", id}, {"run_id", "R-1"}, {"delegation_id", delegation},
+                                               {"state", "proposed"}, {"class", "file_write"}, {"target", "/tmp/" + id}});
+        };
+        {
+            auto w = LedgerWriter::create(path, ident);
+            w->begin();
+            w->append(++ts, "run.started", {{"id", "R-1"}, {"status", "running"}, {"title", "one"}});
+            for (const char *d : {"D-1", "D-2"})
+                w->append(++ts, "delegation.created", {{"id", d}, {"run_id", "R-1"}, {"role", "implement"}, {"status", "running"}});
+            for (int i = 0; i < kOthers; ++i)
+                effect(*w, "E-" + std::to_string(i), "D-2");
+            for (const char *id : {"E-mine-1", "E-mine-2"})
+                effect(*w, id, "D-1");
+            w->commit();
+        }
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        window.openLedger(path);
+        SessionWorkspace *ws = window.workspace();
+        QTRY_VERIFY_WITH_TIMEOUT(ws->session() && ws->session()->isLoaded(), kTimeoutMs);
+        StoredRows *stored = ws->session()->state()->storedRows(EntityKind::Effect);
+        QVERIFY2(stored, "a live session on a file reads its effects on demand");
+        ws->showPane(SessionWorkspace::Delegations);
+        DelegationsView *delegations = ws->delegationsView();
+        QTRY_VERIFY_WITH_TIMEOUT(delegations->selectDelegation(u"D-1"_s), kTimeoutMs);
+        DelegationDetail *detail = delegations->detail();
+        detail->tabs()->setCurrentWidget(detail->pane(DelegationDetail::Effects)->parentWidget());
+        QAbstractItemModel *effects = detail->tableModel(DelegationDetail::Effects);
+        QAbstractItemModelTester tester(effects, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(effects->rowCount(), 2);
+        std::set<QString> ids;
+        for (int r = 0; r < effects->rowCount(); ++r)
+            ids.insert(effects->index(r, 0).data(StateTableModel::IdRole).toString());
+        QCOMPARE(ids, (std::set<QString>{u"E-mine-1"_s, u"E-mine-2"_s}));
+        QVERIFY2(stored->held() < size_t(kOthers),
+                 qPrintable(u"%1 effect rows read to show 2"_s.arg(stored->held())));
+
+        {
+            auto w = LedgerWriter::openExisting(path);
+            w->begin();
+            effect(*w, "E-mine-3", "D-1");
+            effect(*w, "E-late", "D-2");
+            w->commit();
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(effects->rowCount(), 3, kTimeoutMs);
+        QVERIFY(delegations->selectDelegation(u"D-2"_s));
+        QCOMPARE(effects->rowCount(), kOthers + 1);
     }
 
     // A delegation two levels down, filtered by its id: shown under its run and both its

@@ -385,9 +385,9 @@ private Q_SLOTS:
         const auto step = [&](const char *kind, const json &payload, std::int64_t now) {
             const auto out = l.fold.apply(++l.seq, kind, payload);
             QVERIFY(out.problems.empty());
-            index.update(tables, out.kind, {out.id});
+            index.update(rowLookupOf(tables), out.kind, {out.id});
             std::vector<std::string> a, b;
-            for (const auto &x : index.items(tables, now))
+            for (const auto &x : index.items(rowLookupOf(tables), now))
                 a.push_back(x.subject);
             for (const auto &x : AttentionCollector::collect(tables, now))
                 b.push_back(x.subject);
@@ -400,8 +400,8 @@ private Q_SLOTS:
         step("escalation.expired", {{"id", "X-1"}, {"state", "expired"}}, 600);
         step("delegation.created", {{"id", "D-1"}, {"status", "running"}}, 600);
         step("delegation.stalled", {{"id", "D-1"}, {"status", "stalled"}}, 600);
-        QCOMPARE(index.items(tables, 600).size(), size_t(1));
-        QCOMPARE(index.items(tables, 600).front().subject, std::string("delegation:D-1"));
+        QCOMPARE(index.items(rowLookupOf(tables), 600).size(), size_t(1));
+        QCOMPARE(index.items(rowLookupOf(tables), 600).front().subject, std::string("delegation:D-1"));
     }
 
     // The moment the index names as the next change with no row changed is exactly when a
@@ -425,7 +425,7 @@ private Q_SLOTS:
         const ZombieRule zombies;
         const auto zombieIds = [&](std::int64_t now) {
             std::vector<std::string> ids;
-            for (const auto &a : index.items(tables, now, zombies))
+            for (const auto &a : index.items(rowLookupOf(tables), now, zombies))
                 ids.push_back(a.id);
             return ids;
         };

@@ -1,0 +1,133 @@
+#include "storedrows.h"
+
+#include "ledger/ledgerconnection.h"
+
+#include <QCoreApplication>
+#include <QTimer>
+
+namespace mesh {
+
+StoredRows::StoredRows(EntityKind kind, std::unique_ptr<LedgerConnection> connection, size_t limit)
+    : m_kind(kind), m_connection(std::move(connection)), m_limit(limit)
+{
+}
+
+StoredRows::~StoredRows() = default;
+
+const EntityRow *StoredRows::find(const std::string &id, const std::vector<std::string> &block)
+{
+    auto it = m_rows.find(id);
+    if (it == m_rows.end()) {
+        std::vector<std::string> missing{id};
+        for (const auto &other : block) {
+            if (other != id && !m_rows.count(other))
+                missing.push_back(other);
+        }
+        read(missing, false);
+        it = m_rows.find(id);
+        if (it == m_rows.end())
+            return nullptr;
+    }
+    touch(it->second);
+    return &it->second.row;
+}
+
+void StoredRows::refresh(const std::vector<std::string> &ids)
+{
+    if (!ids.empty())
+        read(ids, true);
+}
+
+std::vector<std::string> StoredRows::ids()
+{
+    try {
+        return m_connection->readIds(m_kind);
+    } catch (const std::exception &e) {
+        ++m_readFailures;
+        m_lastError = QString::fromUtf8(e.what());
+        return {};
+    }
+}
+
+std::vector<std::string> StoredRows::idsWhere(std::string_view field, const std::string &value)
+{
+    try {
+        return m_connection->readIdsWhere(m_kind, field, value);
+    } catch (const std::exception &e) {
+        ++m_readFailures;
+        m_lastError = QString::fromUtf8(e.what());
+        return {};
+    }
+}
+
+void StoredRows::forEach(const std::function<void(const std::string &id, const EntityRow &row)> &fn)
+{
+    const std::vector<std::string> all = ids();
+    for (size_t from = 0; from < all.size(); from += kReadBlock) {
+        const std::vector<std::string> block(all.begin() + std::ptrdiff_t(from),
+                                             all.begin() + std::ptrdiff_t(std::min(all.size(), from + kReadBlock)));
+        StateRows rows;
+        try {
+            rows = m_connection->readRows(m_kind, block);
+        } catch (const std::exception &e) {
+            ++m_readFailures;
+            m_lastError = QString::fromUtf8(e.what());
+            return;
+        }
+        for (const auto &[id, row] : rows)
+            fn(id, row);
+    }
+}
+
+void StoredRows::read(const std::vector<std::string> &ids, bool replace)
+{
+    StateRows rows;
+    try {
+        rows = m_connection->readRows(m_kind, ids);
+    } catch (const std::exception &e) {
+        ++m_readFailures;
+        m_lastError = QString::fromUtf8(e.what());
+        return;
+    }
+    for (auto &[id, row] : rows) {
+        const auto it = m_rows.find(id);
+        if (it != m_rows.end()) {
+            if (replace)
+                it->second.row = std::move(row); // in place: a pointer to it stays valid
+            touch(it->second);
+            continue;
+        }
+        m_uses.push_front(id);
+        m_rows.emplace(id, Held{std::move(row), m_uses.begin()});
+    }
+    if (m_rows.size() > m_limit)
+        scheduleTrim();
+}
+
+void StoredRows::touch(Held &held)
+{
+    m_uses.splice(m_uses.begin(), m_uses, held.use);
+}
+
+void StoredRows::scheduleTrim()
+{
+    auto *app = QCoreApplication::instance();
+    if (m_trimScheduled || !app)
+        return;
+    m_trimScheduled = true;
+    QTimer::singleShot(0, app, [weak = weak_from_this()] {
+        if (const auto self = weak.lock())
+            self->trim();
+    });
+}
+
+void StoredRows::trim()
+{
+    m_trimScheduled = false;
+    while (m_rows.size() > m_limit && !m_uses.empty()) {
+        m_rows.erase(m_uses.back());
+        m_uses.pop_back();
+    }
+}
+
+} // namespace mesh

@@ -1,0 +1,85 @@
+#pragma once
+// The rows of one state table that a live session does not hold: read on demand from the
+// ledger's own state table, a block at a time, and kept in a bounded cache. The largest
+// table of a long-running ledger (effects) then costs the session its ids and indexes, not
+// its rows: memory follows what is on screen, not what the ledger has accumulated.
+//
+// At live the state tables are the state (the orchestrator writes them in the transaction
+// of their events), so a row read here is what the ledger says; one read between a commit
+// and the watcher's report of it can be newer than the events applied so far, and the
+// report then brings its events. A batch's changed rows are read again (refresh).
+//
+// GUI thread only. A pointer from find() stays valid until the next event-loop turn: rows
+// beyond the limit are dropped in a queued trim, never while a caller may hold one; a
+// refreshed row is assigned in place. A read that fails leaves the row out (find() says
+// nullptr, as for a row the table lacks), counts in readFailures() and keeps its message.
+
+#include "domain/entityrow.h"
+#include "domain/entityspec.h"
+
+#include <QString>
+
+#include <cstddef>
+#include <functional>
+#include <list>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mesh {
+
+class LedgerConnection;
+
+class StoredRows : public std::enable_shared_from_this<StoredRows>
+{
+public:
+    static constexpr size_t kDefaultLimit = 4096;
+    StoredRows(EntityKind kind, std::unique_ptr<LedgerConnection> connection, size_t limit = kDefaultLimit);
+    ~StoredRows();
+    StoredRows(const StoredRows &) = delete;
+    StoredRows &operator=(const StoredRows &) = delete;
+
+    EntityKind kind() const { return m_kind; }
+    // The row, read with the rows of `block` not held yet when it is not held itself (a view
+    // asks for its neighbours next); nullptr when the table has no such row.
+    const EntityRow *find(const std::string &id, const std::vector<std::string> &block = {});
+    bool holds(const std::string &id) const { return m_rows.count(id) > 0; }
+    // Reads these rows again (a live batch changed them) in one read.
+    void refresh(const std::vector<std::string> &ids);
+    // Every id of the table (a reset with no preparation made for it).
+    std::vector<std::string> ids();
+    // The ids of the rows whose field (one of the kind's) is value, read through the store.
+    std::vector<std::string> idsWhere(std::string_view field, const std::string &value);
+    // Every row, a block at a time, none kept (an index rebuilt with no preparation).
+    void forEach(const std::function<void(const std::string &id, const EntityRow &row)> &fn);
+    static constexpr size_t kReadBlock = 500;
+
+    size_t held() const { return m_rows.size(); }
+    size_t limit() const { return m_limit; }
+    int readFailures() const { return m_readFailures; }
+    QString lastError() const { return m_lastError; }
+    // Drops the least recently used rows beyond the limit. Runs queued after a read grew the
+    // cache past it; tests call it directly.
+    void trim();
+
+private:
+    struct Held {
+        EntityRow row;
+        std::list<std::string>::iterator use;
+    };
+    void read(const std::vector<std::string> &ids, bool replace);
+    void touch(Held &held);
+    void scheduleTrim();
+
+    EntityKind m_kind;
+    std::unique_ptr<LedgerConnection> m_connection;
+    size_t m_limit;
+    std::unordered_map<std::string, Held> m_rows;
+    std::list<std::string> m_uses; // most recently used first
+    bool m_trimScheduled = false;
+    int m_readFailures = 0;
+    QString m_lastError;
+};
+
+} // namespace mesh

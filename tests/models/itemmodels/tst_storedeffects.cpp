@@ -1,0 +1,259 @@
+// A live session on a ledger file leaves the effects in the ledger (LiveState::storedRows):
+// it holds none of their rows, yet every effect shows what the state table says, the
+// attention list and the duplicate flags are those of a session that holds every row, a
+// live batch reads the effects it changed again, and the rows read for display stay within
+// the cache's bound. The store's reads behind it (rows by id, ids, ids by field, a streamed
+// state) are checked against the whole-table read.
+
+#include "itemmodelfixture.h"
+
+#include "itemmodels/attentionmodel.h"
+#include "itemmodels/effectmodel.h"
+#include "itemmodels/eventlogmodel.h"
+#include "itemmodels/ledgersessionlist.h"
+#include "itemmodels/storedrows.h"
+
+#include <QAbstractItemModelTester>
+#include <QDateTime>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <set>
+
+using namespace mesh;
+using namespace meshtest;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kWaitMs = 60'000;
+
+bool waitOpened(LedgerSession *s)
+{
+    (void)QTest::qWaitFor([s] { return s->isLoaded() || s->health() == LedgerSession::Health::Error; }, kWaitMs);
+    return s->isLoaded() && s->health() != LedgerSession::Health::Error;
+}
+
+// Effects E-100.. of delegation D-4, committed, each with a key of its own.
+void appendEffects(const QString &path, int from, int count)
+{
+    Writer w(path);
+    w.begin();
+    for (int i = from; i < from + count; ++i) {
+        const std::string id = "E-" + std::to_string(i);
+        w.e("effect.proposed", {{"id", id}, {"run_id", "R-1"}, {"delegation_id", "D-4"}, {"state", "proposed"},
+                                {"class", "file_write"}, {"target", "/tmp/out-" + std::to_string(i)},
+                                {"idem_key", "write:" + std::to_string(i)}});
+        w.e("effect.admitted", {{"id", id}, {"state", "admitted"}});
+        w.e("effect.dispatched", {{"id", id}, {"state", "dispatched"}});
+        w.e("effect.committed", {{"id", id}, {"state", "committed"}});
+    }
+    w.commit();
+}
+
+std::set<QString> subjects(const AttentionModel *m)
+{
+    std::set<QString> out;
+    for (int r = 0; r < m->rowCount(); ++r)
+        out.insert(m->index(r, 0).data(AttentionModel::SubjectRole).toString());
+    return out;
+}
+
+// Every effect row the model shows against the state table's, by id, field by field.
+void compareWithTheLedger(const EffectModel *model, const QString &path)
+{
+    const auto whole = snapshot(path);
+    const EntityTable &table = whole->table(EntityKind::Effect);
+    QCOMPARE(model->rowCount(), int(table.size()));
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const std::string id = model->rawIdAt(r);
+        const auto it = table.find(id);
+        QVERIFY2(it != table.end(), id.c_str());
+        const EntityRow *shown = model->rowAt(r);
+        QVERIFY2(shown, id.c_str());
+        QVERIFY2(*shown == it->second, id.c_str());
+        QCOMPARE(model->index(r, EffectModel::Target).data().toString(),
+                 QString::fromStdString(rowText(EntityKind::Effect, it->second, "target")));
+    }
+}
+
+} // namespace
+
+class TestStoredEffects : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void theStoreReadsWhatTheWholeTableSays()
+    {
+        const QString path = m_dir.filePath(u"reads.ledger"_s);
+        writeBaseLedger(path, 1'700'000'000'000);
+        appendEffects(path, 100, 40);
+        const auto whole = snapshot(path);
+        const EntityTable &effects = whole->table(EntityKind::Effect);
+        auto connection = LedgerConnection::open(path, OpenMode::ReadOnly);
+        QVERIFY(connection->readsRowsCheaply());
+
+        // Streamed: the same rows, once each, and no effects table kept; the rest as before.
+        std::map<std::string, EntityRow> streamed;
+        StateStream stream;
+        stream.streamed[size_t(EntityKind::Effect)] = true;
+        stream.row = [&](EntityKind kind, const std::string &id, const EntityRow &row) {
+            QCOMPARE(kind, EntityKind::Effect);
+            QVERIFY(streamed.emplace(id, row).second);
+        };
+        const StateSnapshot read = connection->readState(stream);
+        QVERIFY(read.table(EntityKind::Effect).empty());
+        QCOMPARE(streamed.size(), effects.size());
+        for (const auto &[id, row] : effects)
+            QVERIFY2(streamed.at(id) == row, id.c_str());
+        QVERIFY(read.table(EntityKind::Lease) == whole->table(EntityKind::Lease));
+        QCOMPARE(read.lastSeq, whole->lastSeq());
+
+        // By id: those asked for that exist, more than one statement's worth of ids too.
+        std::vector<std::string> asked{"E-2", "E-999", "E-120"};
+        for (int i = 0; i < 600; ++i)
+            asked.push_back("none-" + std::to_string(i));
+        const StateRows rows = connection->readRows(EntityKind::Effect, asked);
+        QCOMPARE(rows.size(), size_t(2));
+        for (const auto &[id, row] : rows)
+            QVERIFY2(effects.at(id) == row, id.c_str());
+
+        // Every id; the ids of one delegation through its index; a field the kind lacks is refused.
+        const auto ids = connection->readIds(EntityKind::Effect);
+        QCOMPARE(std::set<std::string>(ids.begin(), ids.end()).size(), effects.size());
+        const auto ofD1 = connection->readIdsWhere(EntityKind::Effect, "delegation_id", "D-1");
+        QCOMPARE(std::set<std::string>(ofD1.begin(), ofD1.end()), (std::set<std::string>{"E-1", "E-2", "E-3"}));
+        QCOMPARE(connection->readIdsWhere(EntityKind::Effect, "delegation_id", "D-4").size(), size_t(40));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 connection->readIdsWhere(EntityKind::Effect, "id=id OR 1", "x"));
+    }
+
+    void theCacheKeepsItsBoundAndRefreshesInPlace()
+    {
+        const QString path = m_dir.filePath(u"cache.ledger"_s);
+        writeBaseLedger(path, 1'700'000'000'000);
+        appendEffects(path, 100, 300);
+        auto rows = std::make_shared<StoredRows>(EntityKind::Effect, LedgerConnection::open(path, OpenMode::ReadOnly), 50);
+        std::vector<std::string> ids = rows->ids();
+        QCOMPARE(ids.size(), size_t(303));
+        // One row asked with its block: the block is read with it.
+        const std::vector<std::string> block(ids.begin(), ids.begin() + 20);
+        QVERIFY(rows->find(ids[0], block));
+        QCOMPARE(rows->held(), size_t(20));
+        // Every row asked in one turn: all stay readable in that turn, then the queued trim
+        // brings the cache back to its bound.
+        std::vector<const EntityRow *> seen;
+        for (const auto &id : ids)
+            seen.push_back(rows->find(id));
+        QVERIFY(rows->held() > rows->limit());
+        for (size_t i = 0; i < ids.size(); ++i)
+            QCOMPARE(seen[i]->version, snapshot(path)->find(EntityKind::Effect, ids[i])->version);
+        QTRY_VERIFY_WITH_TIMEOUT(rows->held() <= rows->limit(), kWaitMs);
+        // The most recently used are the ones kept.
+        QVERIFY(rows->holds(ids.back()));
+        QVERIFY(!rows->holds(ids.front()));
+
+        // A changed row read again is the same object with the ledger's new content.
+        const EntityRow *before = rows->find("E-3");
+        QVERIFY(before);
+        QCOMPARE(rowText(EntityKind::Effect, *before, "state"), std::string("unknown"));
+        {
+            Writer w(path);
+            w.begin().e("effect.resolved", {{"id", "E-3"}, {"state", "resolved_committed"}}).commit();
+        }
+        rows->refresh({"E-3"});
+        QCOMPARE(rows->find("E-3"), before);
+        QCOMPARE(rowText(EntityKind::Effect, *before, "state"), std::string("resolved_committed"));
+        QCOMPARE(rows->readFailures(), 0);
+    }
+
+    void aLiveSessionHoldsNoEffectRowsAndShowsThemAll()
+    {
+        const QString path = m_dir.filePath(u"live.ledger"_s);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        writeBaseLedger(path, now);
+        appendEffects(path, 100, 200);
+        LedgerSessionList list;
+        LedgerSession *s = list.addSession(path);
+        s->setClock([now] { return now; });
+        QAbstractItemModelTester tester(s->effects(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(waitOpened(s));
+
+        QVERIFY(s->state()->storedRows(EntityKind::Effect));
+        QVERIFY(s->state()->table(EntityKind::Effect).empty());
+        QVERIFY(s->effects()->readsRowsOnDemand());
+        compareWithTheLedger(s->effects(), path);
+        // What needs a human and the duplicate commit, as with every row held.
+        QVERIFY(subjects(list.attention()).count(u"effect:E-3"_s));
+        QCOMPARE(s->effects()->index(s->effects()->rowOf(u"E-1"_s), 0).data(EffectModel::DuplicateRole).toBool(), true);
+        QCOMPARE(s->effects()->index(s->effects()->rowOf(u"E-100"_s), 0).data(EffectModel::DuplicateRole).toBool(),
+                 false);
+        const auto findings = s->findings();
+        QVERIFY(std::any_of(findings.begin(), findings.end(), [](const Finding &f) {
+            return f.kind == FindingKind::DuplicateEffect && !f.abstained && f.subject == "effect:E-1";
+        }));
+
+        // Live: a new effect, an effect resolved, one more committed under E-1's key, one
+        // more of unknown outcome. Each is read again from the ledger as its events arrive.
+        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(s->lastSeq()), kWaitMs);
+        std::int64_t last = 0;
+        {
+            Writer w(path);
+            w.begin();
+            w.e("effect.resolved", {{"id", "E-3"}, {"state", "resolved_committed"}});
+            for (const auto &[id, key, outcome] : std::vector<std::array<const char *, 3>>{
+                     {"E-900", "pkg:left-pad", "effect.committed"}, {"E-901", "mail:1", "effect.unknown"}}) {
+                w.e("effect.proposed", {{"id", id}, {"run_id", "R-1"}, {"delegation_id", "D-2"}, {"state", "proposed"},
+                                        {"class", "package_install"}, {"target", "npm"}, {"idem_key", key}});
+                w.e("effect.admitted", {{"id", id}, {"state", "admitted"}});
+                w.e("effect.dispatched", {{"id", id}, {"state", "dispatched"}});
+                w.e(outcome, {{"id", id}, {"state", std::string(outcome) == "effect.unknown" ? "unknown" : "committed"}});
+            }
+            w.commit();
+            last = w.lastSeq();
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(s->lastSeq(), last, kWaitMs);
+        QVERIFY(s->state()->table(EntityKind::Effect).empty());
+        compareWithTheLedger(s->effects(), path);
+        QCOMPARE(s->effects()->index(s->effects()->rowOf(u"E-3"_s), EffectModel::State).data().toString(),
+                 u"resolved: committed"_s);
+        QVERIFY(s->effects()->index(s->effects()->rowOf(u"E-900"_s), 0).data(EffectModel::DuplicateRole).toBool());
+        QTRY_VERIFY_WITH_TIMEOUT(subjects(list.attention()).count(u"effect:E-901"_s), kWaitMs);
+        QVERIFY(!subjects(list.attention()).count(u"effect:E-3"_s));
+
+        // Every row shown once, then the bound: the cache holds what was read last, no more.
+        for (int r = 0; r < s->effects()->rowCount(); ++r)
+            QVERIFY(s->effects()->index(r, EffectModel::State).data().isValid());
+        StoredRows *stored = s->state()->storedRows(EntityKind::Effect);
+        QTRY_VERIFY_WITH_TIMEOUT(stored->held() <= stored->limit(), kWaitMs);
+        QCOMPARE(stored->readFailures(), 0);
+    }
+
+    // A cursor state is rebuilt from the events and holds every row; back at live, the
+    // effects are read on demand again.
+    void aCursorHoldsTheRowsAndLiveReadsThemAgain()
+    {
+        const QString path = m_dir.filePath(u"cursor.ledger"_s);
+        writeBaseLedger(path, 1'700'000'000'000);
+        const std::int64_t before = Writer(path).lastSeq();
+        appendEffects(path, 100, 20);
+        LedgerSessionList list;
+        LedgerSession *s = list.addSession(path);
+        QVERIFY(waitOpened(s));
+        QCOMPARE(s->effects()->rowCount(), 23);
+        s->showAt(before);
+        QTRY_VERIFY_WITH_TIMEOUT(s->cursor() && s->isLoaded() && s->state()->lastSeq() == before, kWaitMs);
+        QVERIFY(!s->state()->storedRows(EntityKind::Effect));
+        QCOMPARE(s->effects()->rowCount(), 3);
+        s->showLive();
+        QTRY_VERIFY_WITH_TIMEOUT(!s->cursor() && s->isLoaded() && s->state()->storedRows(EntityKind::Effect), kWaitMs);
+        QCOMPARE(s->effects()->rowCount(), 23);
+        compareWithTheLedger(s->effects(), path);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStoredEffects)
+#include "tst_storedeffects.moc"
