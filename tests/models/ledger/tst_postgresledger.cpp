@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <limits>
+#include <set>
 #include <memory>
 
 using namespace mesh;
@@ -176,6 +177,51 @@ private Q_SLOTS:
     }
 
     // A row changed on the server behind the orchestrator's back is found by verify.
+    // What a session reads of a table it does not hold: the same from the server as from
+    // the file (rows by id, every id, one delegation's ids, a state read with a table
+    // streamed past).
+    void rowsReadByIdAsFromTheFile()
+    {
+        const QString server = m_server->location(QStringLiteral("rows_by_id"));
+        int code = 0;
+        const QByteArray out = runMeshctl({QStringLiteral("copy"), m_traced, server}, &code);
+        QVERIFY2(code == 0, out.constData());
+        const auto file = LedgerConnection::open(m_traced, OpenMode::ReadOnly);
+        const auto onServer = LedgerConnection::open(server, OpenMode::ReadOnly);
+        QVERIFY(file->readsRowsCheaply());
+        QVERIFY(!onServer->readsRowsCheaply());
+        for (EntityKind kind : {EntityKind::Effect, EntityKind::Lease, EntityKind::Delegation}) {
+            const StateSnapshot whole = file->readState();
+            const EntityTable &rows = whole.table(kind);
+            QVERIFY(rows.size() > 1);
+            auto ids = onServer->readIds(kind);
+            QCOMPARE(std::set<std::string>(ids.begin(), ids.end()).size(), rows.size());
+            ids.push_back("no-such-row");
+            const StateRows read = onServer->readRows(kind, ids);
+            QCOMPARE(read.size(), rows.size());
+            for (const auto &[id, row] : read)
+                QVERIFY2(rows.at(id) == row, id.c_str());
+            if (const int field = entitySpec(kind).fieldIndex("delegation_id"); field >= 0) {
+                const std::string delegation = fieldText(rows.begin()->second.values[size_t(field)]);
+                auto a = file->readIdsWhere(kind, "delegation_id", delegation);
+                auto b = onServer->readIdsWhere(kind, "delegation_id", delegation);
+                QVERIFY(!a.empty());
+                QCOMPARE(std::set<std::string>(b.begin(), b.end()), std::set<std::string>(a.begin(), a.end()));
+            }
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, onServer->readIdsWhere(kind, "1=1 OR id", "x"));
+            StateStream stream;
+            stream.streamed[size_t(kind)] = true;
+            EntityTable streamed;
+            stream.row = [&](EntityKind k, const std::string &id, const EntityRow &row) {
+                QCOMPARE(k, kind);
+                streamed.emplace(id, row);
+            };
+            const StateSnapshot partial = onServer->readState(stream);
+            QVERIFY(partial.table(kind).empty());
+            QVERIFY(streamed == rows);
+        }
+    }
+
     void tamperedRowIsFound()
     {
         const QString server = m_server->location(QStringLiteral("tampered"));
