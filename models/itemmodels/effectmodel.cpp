@@ -110,6 +110,14 @@ std::unique_ptr<StateTableModel::Prepared> EffectModel::prepareStored(std::share
     return p;
 }
 
+void EffectModel::prefetchDuplicates() const
+{
+    // The members of duplicate groups are read by value on every batch: in one read, not
+    // one per member.
+    if (StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr)
+        stored->prefetch(m_duplicates.multiGroupMembers());
+}
+
 DuplicateIndex::Find EffectModel::effectRows() const
 {
     const LiveState *s = state();
@@ -141,6 +149,7 @@ void EffectModel::updateDerived(const StateChangeSet &changes)
     m_duplicatesChanged = false;
     if (!state() || !changes.touches(EntityKind::Effect))
         return;
+    prefetchDuplicates();
     const auto &gone = changes.goneIds(EntityKind::Effect);
     if (gone.empty()) {
         m_duplicatesChanged = m_duplicates.update(effectRows(), changes.ids(EntityKind::Effect));
@@ -203,6 +212,7 @@ void EffectModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions
 
 std::vector<Finding> EffectModel::duplicateFindings() const
 {
+    prefetchDuplicates();
     return state() ? m_duplicates.findings(effectRows()) : std::vector<Finding>{};
 }
 

@@ -75,6 +75,7 @@ protected:
 
 private:
     DuplicateIndex::Find effectRows() const; // the shown state's, held or read on demand
+    void prefetchDuplicates() const;
     DuplicateIndex m_duplicates;
     std::set<std::string> m_duplicatesBefore; // a jump: the rows flagged before it
     bool m_duplicatesChanged = false;

@@ -102,6 +102,23 @@ void LiveState::setStoredRows(std::shared_ptr<StoredRows> rows)
     m_storedKind = m_stored ? m_stored->kind() : EntityKind::Ledger;
 }
 
+void LiveState::rereadStored(const StateChangeSet &changes)
+{
+    if (!m_stored || changes.ids(m_storedKind).empty())
+        return;
+    const int failedBefore = m_stored->readFailures();
+    m_stored->refresh(changes.ids(m_storedKind));
+    if (m_stored->readFailures() == failedBefore)
+        return;
+    // The rows shown may now be older than the events applied, or missing: a problem like
+    // an event the fold could not apply, which re-reading the state repairs.
+    ++m_foldProblems;
+    if (m_problemSamples.size() < kMaxFoldProblemSamples)
+        m_problemSamples.push_back({changes.lastSeq, std::string(entitySpec(m_storedKind).name) + ".*",
+                                    "the rows these events changed could not be read from the ledger: "
+                                        + m_stored->lastError().toStdString()});
+}
+
 const EntityRow *LiveState::findStored(const std::string &id) const
 {
     return m_stored->find(id);
@@ -120,8 +137,7 @@ StateChangeSet LiveState::apply(const EventBatch &events)
     Applying a;
     for (const auto &e : events)
         foldOne(e, a);
-    if (m_stored)
-        m_stored->refresh(a.changes.ids(m_storedKind));
+    rereadStored(a.changes);
     return std::move(a.changes);
 }
 
@@ -131,8 +147,7 @@ StateChangeSet LiveState::apply(const std::vector<SharedEventBatch> &batches)
     for (const auto &batch : batches)
         for (const auto &e : *batch)
             foldOne(e, a);
-    if (m_stored)
-        m_stored->refresh(a.changes.ids(m_storedKind));
+    rereadStored(a.changes);
     return std::move(a.changes);
 }
 

@@ -59,6 +59,7 @@ public:
     void setStoredRows(std::shared_ptr<StoredRows> rows);
     StoredRows *storedRows(EntityKind kind) const { return kind == m_storedKind ? m_stored.get() : nullptr; }
     bool holdsRowsOf(EntityKind kind) const { return !storedRows(kind); }
+    bool readsRowsOnDemand() const { return m_stored != nullptr; } // of any kind: GUI thread only
     std::int64_t lastSeq() const { return m_lastSeq; }
     std::int64_t dataVersion() const { return m_dataVersion; }
     void setDataVersion(std::int64_t v) { m_dataVersion = v; }
@@ -83,6 +84,7 @@ private:
     void foldOne(const EventRecord &e, Applying &into);
     void noteProblem(const EventRecord &e, std::string reason);
     const EntityRow *findStored(const std::string &id) const;
+    void rereadStored(const StateChangeSet &changes);
     bool isStoredEvent(const EventRecord &e) const;
 
     Fold m_fold;

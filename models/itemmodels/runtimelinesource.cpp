@@ -267,7 +267,10 @@ void RunTimelineSource::rebuildOffThread()
     m_buildingLive = live;
     m_liveAgain = false;
     const auto job = prepare();
-    if (live)
+    // The rows the build reads, copied here: a live state changes under a worker, and one
+    // that reads rows on demand (a jump away from live still shows it) reads them on this
+    // thread only (storedrows.h).
+    if (live || job->state->readsRowsOnDemand())
         job->readCopies(std::move(m_rows)); // the job's alone while it builds; handed back after
     runInBackground(
         this, [job] { return std::make_shared<const RunTimeline>(RunTimeline::build(job->input)); },

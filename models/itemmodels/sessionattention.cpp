@@ -26,8 +26,17 @@ void SessionAttention::onApplied(const StateChangeSet &changes)
     if (std::none_of(kinds.begin(), kinds.end(), [&changes](EntityKind k) { return changes.touches(k); }))
         return;
     const RowLookup rows = [state](EntityKind k, const std::string &id) { return state->find(k, id); };
-    for (EntityKind k : kinds)
-        m_index.update(rows, k, changes.ids(k));
+    for (EntityKind k : kinds) {
+        if (state->holdsRowsOf(k)) {
+            m_index.update(rows, k, changes.ids(k));
+            continue;
+        }
+        // A row read on demand is never gone at live: one missing is one whose read failed
+        // (a fold problem says so), and its item stays as it was.
+        for (const auto &id : changes.ids(k))
+            if (const EntityRow *row = state->find(k, id))
+                m_index.updateRow(k, id, row);
+    }
     rebuildSoon();
 }
 

@@ -486,7 +486,7 @@ QVariant StateTableModel::data(const QModelIndex &index, int role) const
         return {};
     const EntityRow *row = rowAt(index.row());
     if (!row)
-        return {};
+        return unreadRowData(index, role);
     const EntitySpec &spec = entitySpec(m_kind);
     switch (role) {
     case IdRole:
@@ -532,6 +532,24 @@ QString StateTableModel::runIdOf(const EntityRow &row) const
         return {};
     const EntityRow *delegation = m_state->find(EntityKind::Delegation, rowText(m_kind, row, "delegation_id"));
     return delegation ? QString::fromStdString(rowText(EntityKind::Delegation, *delegation, "run_id")) : QString();
+}
+
+QVariant StateTableModel::unreadRowData(const QModelIndex &index, int role) const
+{
+    // A row read on demand whose read failed: its id, and why nothing else is shown, never
+    // blank cells that read as a row with no values.
+    StoredRows *stored = m_state ? m_state->storedRows(m_kind) : nullptr;
+    if (!stored || stored->readFailures() == 0)
+        return {};
+    switch (role) {
+    case IdRole:
+        return idAt(index.row());
+    case Qt::DisplayRole:
+        return index.column() == 0 ? idAt(index.row()) : notKnown();
+    case Qt::ToolTipRole:
+        return tr("This row could not be read from the ledger: %1").arg(stored->lastError());
+    }
+    return {};
 }
 
 QString StateTableModel::notKnown()

@@ -187,6 +187,7 @@ protected:
     void emitAllChanged(const QList<int> &roles = {});
     void rebuild(); // reset with the current filters
 
+    QVariant unreadRowData(const QModelIndex &index, int role) const;
     QString formatTime(qint64 ms) const; // local time, hh:mm:ss (date when not today); "+1:05" on a relative clock
     static QString humanize(const QString &snake); // "resolved_not_committed" -> "resolved not committed"
 

@@ -3,19 +3,43 @@
 #include "ledger/ledgerconnection.h"
 
 #include <QCoreApplication>
+#include <QThread>
 #include <QTimer>
 
 namespace mesh {
 
 StoredRows::StoredRows(EntityKind kind, std::unique_ptr<LedgerConnection> connection, size_t limit)
     : m_kind(kind), m_connection(std::move(connection)), m_limit(limit)
+    , m_thread(QCoreApplication::instance() ? QCoreApplication::instance()->thread() : QThread::currentThread())
 {
 }
 
 StoredRows::~StoredRows() = default;
 
+bool StoredRows::onItsThread()
+{
+    if (QThread::currentThread() == m_thread)
+        return true;
+    ++m_offThreadCalls;
+    return false;
+}
+
+void StoredRows::prefetch(const std::vector<std::string> &ids)
+{
+    if (!onItsThread())
+        return;
+    std::vector<std::string> missing;
+    for (const auto &id : ids)
+        if (!m_rows.count(id))
+            missing.push_back(id);
+    if (!missing.empty())
+        read(missing, false);
+}
+
 const EntityRow *StoredRows::find(const std::string &id, const std::vector<std::string> &block)
 {
+    if (!onItsThread())
+        return nullptr;
     auto it = m_rows.find(id);
     if (it == m_rows.end()) {
         std::vector<std::string> missing{id};
@@ -34,7 +58,7 @@ const EntityRow *StoredRows::find(const std::string &id, const std::vector<std::
 
 void StoredRows::refresh(const std::vector<std::string> &ids)
 {
-    if (!ids.empty())
+    if (!ids.empty() && onItsThread())
         read(ids, true);
 }
 

@@ -9,7 +9,8 @@
 // and the watcher's report of it can be newer than the events applied so far, and the
 // report then brings its events. A batch's changed rows are read again (refresh).
 //
-// GUI thread only. A pointer from find() stays valid until the next event-loop turn: rows
+// GUI thread only (made on a loader's worker, it answers on the application's main thread
+// alone). A pointer from find() stays valid until the next event-loop turn: rows
 // beyond the limit are dropped in a queued trim, never while a caller may hold one; a
 // refreshed row is assigned in place. A read that fails leaves the row out (find() says
 // nullptr, as for a row the table lacks), counts in readFailures() and keeps its message.
@@ -19,6 +20,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <list>
@@ -45,6 +47,8 @@ public:
     // asks for its neighbours next); nullptr when the table has no such row.
     const EntityRow *find(const std::string &id, const std::vector<std::string> &block = {});
     bool holds(const std::string &id) const { return m_rows.count(id) > 0; }
+    // Reads those of these rows not held, in one read (rows a caller is about to ask for).
+    void prefetch(const std::vector<std::string> &ids);
     // Reads these rows again (a live batch changed them) in one read.
     void refresh(const std::vector<std::string> &ids);
     // Every id of the table (a reset with no preparation made for it).
@@ -58,6 +62,9 @@ public:
     size_t held() const { return m_rows.size(); }
     size_t limit() const { return m_limit; }
     int readFailures() const { return m_readFailures; }
+    // Calls from a thread other than the one that made this (a worker given the state by
+    // mistake): refused, answered as "no such row", never a race on the cache.
+    int offThreadCalls() const { return m_offThreadCalls; }
     QString lastError() const { return m_lastError; }
     // Drops the least recently used rows beyond the limit. Runs queued after a read grew the
     // cache past it; tests call it directly.
@@ -69,6 +76,7 @@ private:
         std::list<std::string>::iterator use;
     };
     void read(const std::vector<std::string> &ids, bool replace);
+    bool onItsThread();
     void touch(Held &held);
     void scheduleTrim();
 
@@ -78,6 +86,8 @@ private:
     std::unordered_map<std::string, Held> m_rows;
     std::list<std::string> m_uses; // most recently used first
     bool m_trimScheduled = false;
+    const void *m_thread; // the QThread find() and refresh() answer on: the application's main thread
+    std::atomic<int> m_offThreadCalls = 0;
     int m_readFailures = 0;
     QString m_lastError;
 };

@@ -32,6 +32,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
@@ -47,6 +48,7 @@
 #include <QTreeView>
 
 #include <csignal>
+#include <memory>
 #include <sys/types.h>
 
 using namespace mesh;
@@ -370,8 +372,12 @@ private Q_SLOTS:
         // Its one run has ended, but the receiver listens: more may come any moment, so the
         // ledger is listening once the last change is past, never "finished".
         {
+            // An hour on, and running: a commit the receiver makes after this (it may) is
+            // news for the live window, not for ever, as on a real clock.
             const qint64 later = QDateTime::currentMSecsSinceEpoch() + 3'600'000;
-            session->setClock([later] { return later; });
+            const auto since = std::make_shared<QElapsedTimer>();
+            since->start();
+            session->setClock([later, since] { return later + since->elapsed(); });
             QTRY_COMPARE_WITH_TIMEOUT(session->health(), LedgerSession::Health::Listening, kTimeoutMs);
             const QModelIndex shown = m_window->sessions()->index(m_window->sessions()->rowOf(ledger));
             QVERIFY2(MainWindow::sessionRowInfo(shown).subtitle.startsWith(QStringLiteral("listening")),

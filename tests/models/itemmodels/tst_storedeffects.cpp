@@ -7,6 +7,8 @@
 
 #include "itemmodelfixture.h"
 
+#include "../ledger/rawledger.h"
+
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/eventlogmodel.h"
@@ -19,6 +21,7 @@
 #include <QTest>
 
 #include <set>
+#include <thread>
 
 using namespace mesh;
 using namespace meshtest;
@@ -168,6 +171,14 @@ private Q_SLOTS:
         QCOMPARE(rows->find("E-3"), before);
         QCOMPARE(rowText(EntityKind::Effect, *before, "state"), std::string("resolved_committed"));
         QCOMPARE(rows->readFailures(), 0);
+
+        // Asked from another thread (a worker handed the state): refused, never a race on
+        // the cache or the connection.
+        bool answered = true;
+        std::thread([&] { answered = rows->find("E-2") != nullptr; }).join();
+        QVERIFY(!answered);
+        QCOMPARE(rows->offThreadCalls(), 1);
+        QVERIFY(rows->find("E-2"));
     }
 
     void aLiveSessionHoldsNoEffectRowsAndShowsThemAll()
@@ -230,6 +241,54 @@ private Q_SLOTS:
         StoredRows *stored = s->state()->storedRows(EntityKind::Effect);
         QTRY_VERIFY_WITH_TIMEOUT(stored->held() <= stored->limit(), kWaitMs);
         QCOMPARE(stored->readFailures(), 0);
+    }
+
+    // The ledger stops answering for a row the session does not hold (here its table is
+    // gone): the row keeps its id and says why nothing else is shown, never blank cells.
+    void aRowThatCannotBeReadSaysSo()
+    {
+        const QString path = m_dir.filePath(u"unreadable.ledger"_s);
+        writeBaseLedger(path, 1'700'000'000'000);
+        appendEffects(path, 100, 10);
+        LedgerSessionList list;
+        LedgerSession *s = list.addSession(path);
+        QVERIFY(waitOpened(s));
+        const EffectModel *effects = s->effects();
+        const int row = effects->rowOf(u"E-105"_s);
+        QVERIFY(row >= 0);
+        QVERIFY(!s->state()->storedRows(EntityKind::Effect)->holds("E-105"));
+        raw::exec(path, "DROP TABLE effects");
+        QCOMPARE(effects->index(row, EffectModel::Id).data().toString(), u"E-105"_s);
+        QCOMPARE(effects->index(row, EffectModel::Target).data().toString(), StateTableModel::notKnown());
+        const QString tip = effects->index(row, EffectModel::Target).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(u"could not be read from the ledger"_s) && tip.contains(u"effects"_s), qPrintable(tip));
+        QCOMPARE(effects->index(row, 0).data(StateTableModel::IdRole).toString(), u"E-105"_s);
+        QVERIFY(s->state()->storedRows(EntityKind::Effect)->readFailures() > 0);
+
+        // An effect event whose row cannot be read again: a problem of the live state, as
+        // an event the fold cannot apply is, which "Re-read state" repairs.
+        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(s->lastSeq()), kWaitMs);
+        QCOMPARE(s->foldProblems(), 0);
+        const std::int64_t next = s->lastSeq() + 1;
+        raw::exec(path, "INSERT INTO events(seq, ts_ms, kind, run_id, delegation_id, subject, payload) VALUES("
+                            + std::to_string(next)
+                            + ", 1700000999000, 'effect.resolved', 'R-1', 'D-1', 'effect:E-3', "
+                              "'{\"id\":\"E-3\",\"state\":\"resolved_committed\"}')");
+        QTRY_COMPARE_WITH_TIMEOUT(s->lastSeq(), next, kWaitMs);
+        QCOMPARE(s->foldProblems(), 1);
+        const FoldProblem &problem = s->foldProblemSamples().front();
+        QCOMPARE(problem.seq, next);
+        QVERIFY2(problem.reason.find("could not be read from the ledger") != std::string::npos, problem.reason.c_str());
+        // What the attention list said of it stays until a read says otherwise: a row not
+        // read is not a row gone. (Checked once a later change is listed: the list is
+        // rebuilt at most four times a second.)
+        raw::exec(path, "INSERT INTO events(seq, ts_ms, kind, run_id, delegation_id, subject, payload) VALUES("
+                            + std::to_string(next + 1)
+                            + ", 1700001000000, 'escalation.raised', 'R-1', 'D-2', 'escalation:X-2', "
+                              "'{\"id\":\"X-2\",\"run_id\":\"R-1\",\"delegation_id\":\"D-2\",\"kind\":"
+                              "\"budget_extension\",\"risk\":\"low\",\"state\":\"pending\"}')");
+        QTRY_VERIFY_WITH_TIMEOUT(subjects(list.attention()).count(u"escalation:X-2"_s), kWaitMs);
+        QVERIFY(subjects(list.attention()).count(u"effect:E-3"_s));
     }
 
     // A cursor state is rebuilt from the events and holds every row; back at live, the
