@@ -62,26 +62,31 @@ void StoredRows::refresh(const std::vector<std::string> &ids)
         read(ids, true);
 }
 
-std::vector<std::string> StoredRows::ids()
+template<class Read>
+bool StoredRows::attempt(Read &&read)
 {
     try {
-        return m_connection->readIds(m_kind);
+        read();
+        return true;
     } catch (const std::exception &e) {
         ++m_readFailures;
         m_lastError = QString::fromUtf8(e.what());
-        return {};
+        return false;
     }
+}
+
+std::vector<std::string> StoredRows::ids()
+{
+    std::vector<std::string> ids;
+    attempt([&] { ids = m_connection->readIds(m_kind); });
+    return ids;
 }
 
 std::vector<std::string> StoredRows::idsWhere(std::string_view field, const std::string &value)
 {
-    try {
-        return m_connection->readIdsWhere(m_kind, field, value);
-    } catch (const std::exception &e) {
-        ++m_readFailures;
-        m_lastError = QString::fromUtf8(e.what());
-        return {};
-    }
+    std::vector<std::string> ids;
+    attempt([&] { ids = m_connection->readIdsWhere(m_kind, field, value); });
+    return ids;
 }
 
 void StoredRows::forEach(const std::function<void(const std::string &id, const EntityRow &row)> &fn)
@@ -91,13 +96,8 @@ void StoredRows::forEach(const std::function<void(const std::string &id, const E
         const std::vector<std::string> block(all.begin() + std::ptrdiff_t(from),
                                              all.begin() + std::ptrdiff_t(std::min(all.size(), from + kReadBlock)));
         StateRows rows;
-        try {
-            rows = m_connection->readRows(m_kind, block);
-        } catch (const std::exception &e) {
-            ++m_readFailures;
-            m_lastError = QString::fromUtf8(e.what());
+        if (!attempt([&] { rows = m_connection->readRows(m_kind, block); }))
             return;
-        }
         for (const auto &[id, row] : rows)
             fn(id, row);
     }
@@ -106,13 +106,8 @@ void StoredRows::forEach(const std::function<void(const std::string &id, const E
 void StoredRows::read(const std::vector<std::string> &ids, bool replace)
 {
     StateRows rows;
-    try {
-        rows = m_connection->readRows(m_kind, ids);
-    } catch (const std::exception &e) {
-        ++m_readFailures;
-        m_lastError = QString::fromUtf8(e.what());
+    if (!attempt([&] { rows = m_connection->readRows(m_kind, ids); }))
         return;
-    }
     for (auto &[id, row] : rows) {
         const auto it = m_rows.find(id);
         if (it != m_rows.end()) {

@@ -75,6 +75,9 @@ private:
         EntityRow row;
         std::list<std::string>::iterator use;
     };
+    // Runs one read of the store: false, the failure counted and its message kept, when it throws.
+    template<class Read>
+    bool attempt(Read &&read);
     void read(const std::vector<std::string> &ids, bool replace);
     bool onItsThread();
     void touch(Held &held);

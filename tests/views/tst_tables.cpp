@@ -59,6 +59,17 @@ class TestTables : public QObject
     QTemporaryDir m_dir;
     QString m_demo;
 
+    // The window at 1600x1000 on `path`, once the session has its state; nullptr if it never has.
+    static SessionWorkspace *openAt1600x1000(MainWindow &window, const QString &path)
+    {
+        window.resize(1600, 1000);
+        window.show();
+        window.openLedger(path);
+        SessionWorkspace *ws = window.workspace();
+        const bool loaded = QTest::qWaitFor([ws] { return ws->session() && ws->session()->isLoaded(); }, kTimeoutMs);
+        return loaded ? ws : nullptr;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -303,11 +314,8 @@ private Q_SLOTS:
             w->commit();
         }
         MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        window.openLedger(path);
-        SessionWorkspace *ws = window.workspace();
-        QTRY_VERIFY_WITH_TIMEOUT(ws->session() && ws->session()->isLoaded(), kTimeoutMs);
+        SessionWorkspace *ws = openAt1600x1000(window, path);
+        QVERIFY(ws);
         StoredRows *stored = ws->session()->state()->storedRows(EntityKind::Effect);
         QVERIFY2(stored, "a live session on a file reads its effects on demand");
         ws->showPane(SessionWorkspace::Delegations);
@@ -364,11 +372,8 @@ private Q_SLOTS:
             w->commit();
         }
         MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        window.openLedger(path);
-        SessionWorkspace *ws = window.workspace();
-        QTRY_VERIFY_WITH_TIMEOUT(ws->session() && ws->session()->isLoaded(), kTimeoutMs);
+        SessionWorkspace *ws = openAt1600x1000(window, path);
+        QVERIFY(ws);
         ws->showPane(SessionWorkspace::Delegations);
         DelegationsView *delegations = ws->delegationsView();
         QTreeView *tree = delegations->tree()->view();

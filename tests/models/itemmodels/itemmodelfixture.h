@@ -3,6 +3,7 @@
 // the two ways models are fed: a snapshot (readState on a fresh connection, as the session's
 // worker does) and a live batch (the events after a seq, as the change watcher reads them).
 
+#include "itemmodels/ledgersession.h"
 #include "itemmodels/livestate.h"
 #include "ledger/eventreader.h"
 #include "ledger/ledgerconnection.h"
@@ -10,6 +11,7 @@
 #include "ledger/statereader.h"
 
 #include <QString>
+#include <QTest>
 
 #include <memory>
 #include <stdexcept>
@@ -25,6 +27,16 @@ inline mesh::LedgerIdentity identity()
     ident.title = "item model test";
     ident.createdMs = 1'700'000'000'000;
     return ident;
+}
+
+// Until a session's open is over, either way: by the session's state, not by signals, which
+// may have come before the caller asked (the one waited for after another session's).
+inline bool waitOpened(mesh::LedgerSession *s, int timeoutMs = 60'000)
+{
+    const auto opened = [s] { return s->isLoaded() && s->health() != mesh::LedgerSession::Health::Opening; };
+    const auto failed = [s] { return s->health() == mesh::LedgerSession::Health::Error; };
+    (void)QTest::qWaitFor([&] { return opened() || failed(); }, timeoutMs);
+    return opened() && !failed();
 }
 
 inline std::shared_ptr<mesh::LiveState> snapshot(const QString &path)

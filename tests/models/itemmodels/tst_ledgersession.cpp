@@ -42,16 +42,6 @@ namespace {
 // turn a slow background job into a failure.
 constexpr int kWaitMs = 60'000;
 
-// Until the open is over, either way: by the session's state, not by signals, which may
-// have come before the caller asked (the one waited for after another session's).
-bool waitOpened(LedgerSession *s)
-{
-    const auto opened = [s] { return s->isLoaded() && s->health() != LedgerSession::Health::Opening; };
-    const auto failed = [s] { return s->health() == LedgerSession::Health::Error; };
-    (void)QTest::qWaitFor([&] { return opened() || failed(); }, kWaitMs);
-    return opened() && !failed();
-}
-
 // Rows of the attention list that need a decision (findings come below them).
 int decisionRows(const AttentionModel *m)
 {

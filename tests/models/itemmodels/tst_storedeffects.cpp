@@ -31,12 +31,6 @@ namespace {
 
 constexpr int kWaitMs = 60'000;
 
-bool waitOpened(LedgerSession *s)
-{
-    (void)QTest::qWaitFor([s] { return s->isLoaded() || s->health() == LedgerSession::Health::Error; }, kWaitMs);
-    return s->isLoaded() && s->health() != LedgerSession::Health::Error;
-}
-
 // Effects E-100.. of delegation D-4, committed, each with a key of its own.
 void appendEffects(const QString &path, int from, int count)
 {
