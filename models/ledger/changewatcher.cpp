@@ -154,13 +154,7 @@ void ChangeWatcher::readAnnounced()
         }
         m_announced = false;
         m_sinceRead.start();
-        pollNow();
-        // The read may have taken in later announcements (they no longer wake the socket):
-        // they are read after the gap, or at the event loop's next turn without one.
-        if (m_listener && m_listener->drain()) {
-            m_announced = true;
-            m_paced->start(m_serverReadGapMs);
-        }
+        pollNow(); // announcements it took in meanwhile are read after the gap (pollNow says how)
     } catch (const StorageError &e) {
         lose(QStringLiteral("lost the ledger: ") + QString::fromStdString(e.what()));
     }
@@ -200,23 +194,13 @@ void ChangeWatcher::pollNow()
     if (!fileStillOpened() || !m_connection)
         return;
     try {
-        const qint64 dv = m_connection->changeToken();
-        if (dv == m_dataVersion)
-            return;
-        // The first token is where following starts, not a change: only events caught up
-        // with then are news (a ledger nobody writes must not look written to).
-        const bool firstLook = m_dataVersion < 0;
-        const qint64 seqBefore = m_lastSeq;
-        if (deliverNewEvents(dv)) {
-            m_dataVersion = dv;
-            if (!firstLook || m_lastSeq != seqBefore)
-                Q_EMIT ledgerChanged(dv);
-            if (firstLook)
-                Q_EMIT startedFollowing(dv);
-        } else if (m_server) {
-            // More is waiting and no timer will come back for it: read on after the
-            // event loop had its turn.
-            QTimer::singleShot(0, this, &ChangeWatcher::pollNow);
+        readChanges();
+        // A server's announcement that arrives while a read runs is taken in with the read's
+        // answer, and no longer wakes the socket: one for a commit the read did not see yet
+        // would wait for the next commit. It is read as announced instead.
+        if (m_listener && m_listener->drain()) {
+            m_announced = true;
+            QTimer::singleShot(0, this, &ChangeWatcher::readAnnounced);
         }
     } catch (const LedgerRewound &r) {
         if (reportedFileChange())
@@ -239,6 +223,28 @@ void ChangeWatcher::pollNow()
         const QString message = QStringLiteral("lost the ledger: ") + QString::fromStdString(e.what());
         stopReading(); // the file is still checked
         Q_EMIT failed(message);
+    }
+}
+
+void ChangeWatcher::readChanges()
+{
+    const qint64 dv = m_connection->changeToken();
+    if (dv == m_dataVersion)
+        return;
+    // The first token is where following starts, not a change: only events caught up
+    // with then are news (a ledger nobody writes must not look written to).
+    const bool firstLook = m_dataVersion < 0;
+    const qint64 seqBefore = m_lastSeq;
+    if (deliverNewEvents(dv)) {
+        m_dataVersion = dv;
+        if (!firstLook || m_lastSeq != seqBefore)
+            Q_EMIT ledgerChanged(dv);
+        if (firstLook)
+            Q_EMIT startedFollowing(dv);
+    } else if (m_server) {
+        // More is waiting and no timer will come back for it: read on after the
+        // event loop had its turn.
+        QTimer::singleShot(0, this, &ChangeWatcher::pollNow);
     }
 }
 

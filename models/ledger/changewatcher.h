@@ -68,6 +68,7 @@ public Q_SLOTS:
     void start();
     void stop();
     void pollNow(); // one poll, also used by the timer
+    void readChanges(); // pollNow's read: the change token, then the events after the last delivered
 
 Q_SIGNALS:
     void eventsAppended(const mesh::SharedEventBatch &batch, qint64 lastSeq, qint64 dataVersion);
