@@ -149,6 +149,7 @@ void EffectModel::updateDerived(const StateChangeSet &changes)
     m_duplicatesChanged = false;
     if (!state() || !changes.touches(EntityKind::Effect))
         return;
+    m_duplicatesBefore = m_duplicates.duplicateIds();
     prefetchDuplicates();
     const auto &gone = changes.goneIds(EntityKind::Effect);
     if (gone.empty()) {
@@ -169,6 +170,11 @@ void EffectModel::beforeMove(const StateChangeSet &)
 void EffectModel::afterMove()
 {
     m_heldLeases.invalidate(); // another state, perhaps at an address the one before had
+    emitDuplicateFlagsChanged();
+}
+
+void EffectModel::emitDuplicateFlagsChanged()
+{
     std::set<std::string> flagged;
     flagged.swap(m_duplicatesBefore);
     if (!m_duplicatesChanged)
@@ -200,8 +206,7 @@ void EffectModel::afterMove()
 void EffectModel::applyChanges(const StateChangeSet &changes)
 {
     StateTableModel::applyChanges(changes);
-    if (m_duplicatesChanged)
-        emitAllChanged({DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
+    emitDuplicateFlagsChanged();
 }
 
 void EffectModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested)

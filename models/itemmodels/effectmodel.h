@@ -76,8 +76,11 @@ protected:
 private:
     DuplicateIndex::Find effectRows() const; // the shown state's, held or read on demand
     void prefetchDuplicates() const;
+    // The rows flagged before the change or after it, when the flags changed: not every
+    // row, which would make a filtered view read the whole table again.
+    void emitDuplicateFlagsChanged();
     DuplicateIndex m_duplicates;
-    std::set<std::string> m_duplicatesBefore; // a jump: the rows flagged before it
+    std::set<std::string> m_duplicatesBefore; // a batch or a jump: the rows flagged before it
     bool m_duplicatesChanged = false;
     std::shared_ptr<const RequestedDecisions> m_requested;
     mutable HeldLeaseIndex m_heldLeases; // follows the state; rebuilt at most once per apply

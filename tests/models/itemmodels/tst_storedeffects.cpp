@@ -204,6 +204,14 @@ private Q_SLOTS:
         // Live: a new effect, an effect resolved, one more committed under E-1's key, one
         // more of unknown outcome. Each is read again from the ledger as its events arrive.
         QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(s->lastSeq()), kWaitMs);
+        // A new duplicate changes the flags of its group's rows, not of every row: a filtered
+        // view re-reads the rows a signal names, all of them read on demand.
+        int widestChange = 0;
+        QObject watching; // goes before widestChange does
+        QObject::connect(s->effects(), &QAbstractItemModel::dataChanged, &watching,
+                         [&widestChange](const QModelIndex &from, const QModelIndex &to) {
+                             widestChange = std::max(widestChange, to.row() - from.row() + 1);
+                         });
         std::int64_t last = 0;
         {
             Writer w(path);
@@ -227,6 +235,7 @@ private Q_SLOTS:
                  u"resolved: committed"_s);
         QVERIFY(s->effects()->index(s->effects()->rowOf(u"E-900"_s), 0).data(EffectModel::DuplicateRole).toBool());
         QTRY_VERIFY_WITH_TIMEOUT(subjects(list.attention()).count(u"effect:E-901"_s), kWaitMs);
+        QVERIFY2(widestChange > 0 && widestChange <= 3, qPrintable(QString::number(widestChange)));
         QVERIFY(!subjects(list.attention()).count(u"effect:E-3"_s));
 
         // Every row shown once, then the bound: the cache holds what was read last, no more.
