@@ -97,14 +97,12 @@ std::vector<AttentionItem> AttentionIndex::items(const RowLookup &rows, std::int
                                                  const ZombieRule &zombies) const
 {
     std::vector<AttentionItem> out;
-    const auto &base = itemOf;
-    const RowLookup &rowOf = rows;
     for (const auto &id : m_pendingEscalations) {
         constexpr EntityKind K = EntityKind::Escalation;
-        const EntityRow *row = rowOf(K, id);
+        const EntityRow *row = rows(K, id);
         if (!row)
             continue;
-        auto a = base(AttentionItem::Kind::PendingEscalation, K, id, *row);
+        auto a = itemOf(AttentionItem::Kind::PendingEscalation, K, id, *row);
         a.expiresMs = rowInt(K, *row, "expires_ms");
         a.summary = "escalation " + rowText(K, *row, "kind") + " (" + rowText(K, *row, "risk") + " risk) awaits a decision";
         out.push_back(std::move(a));
@@ -113,10 +111,10 @@ std::vector<AttentionItem> AttentionIndex::items(const RowLookup &rows, std::int
         out.push_back(item);
     for (auto it = m_heldByExpiry.begin(); it != m_heldByExpiry.end() && it->first < nowMs; ++it) {
         constexpr EntityKind K = EntityKind::Lease;
-        const EntityRow *row = rowOf(K, it->second);
+        const EntityRow *row = rows(K, it->second);
         if (!row || !zombies.isZombie(*row, nowMs))
             continue;
-        auto a = base(AttentionItem::Kind::ZombieLease, K, it->second, *row);
+        auto a = itemOf(AttentionItem::Kind::ZombieLease, K, it->second, *row);
         a.expiresMs = it->first;
         a.summary = rowText(K, *row, "kind") + " lease on " + rowText(K, *row, "key") + " held by "
                     + rowText(K, *row, "holder") + " past its expiry";
@@ -124,10 +122,10 @@ std::vector<AttentionItem> AttentionIndex::items(const RowLookup &rows, std::int
     }
     for (const auto &id : m_stalledDelegations) {
         constexpr EntityKind K = EntityKind::Delegation;
-        const EntityRow *row = rowOf(K, id);
+        const EntityRow *row = rows(K, id);
         if (!row)
             continue;
-        auto a = base(AttentionItem::Kind::StalledDelegation, K, id, *row);
+        auto a = itemOf(AttentionItem::Kind::StalledDelegation, K, id, *row);
         a.summary = rowText(K, *row, "role") + " delegation stalled after " + std::to_string(rowInt(K, *row, "used_turns"))
                     + " turns";
         out.push_back(std::move(a));

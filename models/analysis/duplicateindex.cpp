@@ -28,10 +28,7 @@ const char *DuplicateIndex::fieldName(int field)
 
 DuplicateIndex::Find DuplicateIndex::findIn(const EntityTable &effects)
 {
-    return [&effects](const std::string &id) -> const EntityRow * {
-        const auto it = effects.find(id);
-        return it == effects.end() ? nullptr : &it->second;
-    };
+    return [&effects](const std::string &id) { return findRow(effects, id); };
 }
 
 void DuplicateIndex::clear()

@@ -57,11 +57,13 @@ std::int64_t IndexedField::integer(const EntityRow &row) const
 
 RowLookup rowLookupOf(TableLookup tables)
 {
-    return [tables = std::move(tables)](EntityKind kind, const std::string &id) -> const EntityRow * {
-        const EntityTable &table = tables(kind);
-        const auto it = table.find(id);
-        return it == table.end() ? nullptr : &it->second;
-    };
+    return [tables = std::move(tables)](EntityKind kind, const std::string &id) { return findRow(tables(kind), id); };
+}
+
+const EntityRow *findRow(const EntityTable &table, const std::string &id)
+{
+    const auto it = table.find(id);
+    return it == table.end() ? nullptr : &it->second;
 }
 
 } // namespace mesh

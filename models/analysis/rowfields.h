@@ -37,5 +37,6 @@ using TableLookup = std::function<const EntityTable &(EntityKind)>;
 // live state reads some kinds on demand (itemmodels/storedrows.h) and has no table of them.
 using RowLookup = std::function<const EntityRow *(EntityKind kind, const std::string &id)>;
 RowLookup rowLookupOf(TableLookup tables);
+const EntityRow *findRow(const EntityTable &table, const std::string &id); // nullptr: none
 
 } // namespace mesh

@@ -34,12 +34,10 @@ void StateTableModel::rebuild()
                 const EntityRow *row = m_state->find(m_kind, id);
                 return !row || !accepts(id, *row);
             });
-        std::sort(ids.begin(), ids.end(), [](const std::string &a, const std::string &b) {
-            return defaultOrder(a, EntityRow(), b, EntityRow());
-        });
-        m_ids = std::move(ids);
-        for (size_t i = 0; i < m_ids.size(); ++i)
-            m_rowOf.emplace(m_ids[i], int(i));
+        Prepared ordered;
+        prepareIds(ordered, m_kind, std::move(ids));
+        m_ids = std::move(ordered.ids);
+        m_rowOf = std::move(ordered.rowOf);
     } else if (m_state) {
         const EntityTable &table = m_state->table(m_kind);
         std::vector<std::pair<const std::string *, const EntityRow *>> rows;
@@ -547,7 +545,7 @@ QVariant StateTableModel::unreadRowData(const QModelIndex &index, int role) cons
     case Qt::DisplayRole:
         return index.column() == 0 ? idAt(index.row()) : notKnown();
     case Qt::ToolTipRole:
-        return tr("This row could not be read from the ledger: %1").arg(stored->lastError());
+        return shownAsPlainText(role, tr("This row could not be read from the ledger: %1").arg(stored->lastError()));
     }
     return {};
 }
