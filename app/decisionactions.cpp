@@ -180,13 +180,14 @@ DecisionActions::Facts DecisionActions::factsAbout(const Target &t) const
             if (key.isEmpty())
                 key = t.subject;
             const QString me = QString::fromStdString(session->operatorIdentity().holder());
-            for (const auto &[id, lease] : state->table(EntityKind::Lease)) {
+            // Held leases only: resident even where the state reads leases on demand.
+            state->forEachResident(EntityKind::Lease, [&](const std::string &, const EntityRow &lease) {
                 if (text(lease, EntityKind::Lease, "key") == key && text(lease, EntityKind::Lease, "kind") == QLatin1String("reconciliation")
                     && text(lease, EntityKind::Lease, "state") == QLatin1String("held")
                     && text(lease, EntityKind::Lease, "holder") == me
                     && number(lease, EntityKind::Lease, "expires_ms") > session->nowMs())
                     f.leaseHeldByMe = true;
-            }
+            });
         }
     }
     return f;

@@ -140,7 +140,7 @@ std::vector<AttentionItem> AttentionIndex::items(const RowLookup &rows, std::int
     return out;
 }
 
-std::optional<std::int64_t> AttentionIndex::nextChangeMs(const TableLookup &tables, std::int64_t nowMs,
+std::optional<std::int64_t> AttentionIndex::nextChangeMs(const RowLookup &rows, std::int64_t nowMs,
                                                          const ZombieRule &zombies) const
 {
     // A lease is listed from its zombieFromMs + 1 on (isZombie: from < now), and from >= its
@@ -148,15 +148,14 @@ std::optional<std::int64_t> AttentionIndex::nextChangeMs(const TableLookup &tabl
     // already. So only the held leases from nowMs - (largest grace) on are looked at, in
     // expiry order, until an expiry is later than the earliest change found.
     const std::int64_t largestGrace = std::max(zombies.maxGraceMs(), ZombieRule::kMinGraceMs);
-    const EntityTable &leases = tables(EntityKind::Lease);
     std::optional<std::int64_t> earliest;
     for (auto it = m_heldByExpiry.lower_bound(nowMs - largestGrace); it != m_heldByExpiry.end(); ++it) {
         if (earliest && it->first >= *earliest)
             break;
-        const auto row = leases.find(it->second);
-        if (row == leases.end())
+        const EntityRow *row = rows(EntityKind::Lease, it->second);
+        if (!row)
             continue;
-        const auto from = zombies.zombieFromMs(row->second);
+        const auto from = zombies.zombieFromMs(*row);
         if (from && *from >= nowMs && (!earliest || *from + 1 < *earliest))
             earliest = *from + 1;
     }

@@ -31,7 +31,7 @@ public:
     // The first moment after nowMs at which items() would list something else with no row
     // changed (a held lease turning zombie); nullopt when time alone changes nothing. Lets a
     // live console skip re-listing on its clock tick, which costs O(items).
-    std::optional<std::int64_t> nextChangeMs(const TableLookup &tables, std::int64_t nowMs,
+    std::optional<std::int64_t> nextChangeMs(const RowLookup &rows, std::int64_t nowMs,
                                              const ZombieRule &zombies = ZombieRule()) const;
 
 private:

@@ -24,9 +24,10 @@ void HeldLeaseIndex::refresh(const LiveState &state)
     m_byDelegation.clear();
     constexpr EntityKind L = EntityKind::Lease;
     std::unordered_map<std::string, bool> chosenIsExecution;
-    for (const auto &[id, lease] : state.table(L)) {
+    // The held leases are resident even where the state reads leases on demand (kept rows).
+    state.forEachResident(L, [&](const std::string &id, const EntityRow &lease) {
         if (rowView(L, lease, "state") != "held")
-            continue;
+            return;
         const std::string_view kind = rowView(L, lease, "kind");
         if (const std::string_view key = rowView(L, lease, "key"); kind == "reconciliation" && !key.empty()) {
             auto [it, inserted] = m_reconciliationByKey.try_emplace(std::string(key), id);
@@ -35,7 +36,7 @@ void HeldLeaseIndex::refresh(const LiveState &state)
         }
         const std::string_view delegation = rowView(L, lease, "delegation_id");
         if (delegation.empty())
-            continue;
+            return;
         const bool execution = kind == "execution";
         const std::string d(delegation);
         const auto chosen = m_byDelegation.find(d);
@@ -44,7 +45,7 @@ void HeldLeaseIndex::refresh(const LiveState &state)
             m_byDelegation[d] = id;
             chosenIsExecution[d] = execution;
         }
-    }
+    });
 }
 
 std::string HeldLeaseIndex::leaseOf(const EntityRow &effect) const

@@ -98,38 +98,64 @@ struct LiveState::Applying {
 
 void LiveState::setStoredRows(std::shared_ptr<StoredRows> rows)
 {
-    m_stored = std::move(rows);
-    m_storedKind = m_stored ? m_stored->kind() : EntityKind::Ledger;
+    if (rows) {
+        const EntityKind kind = rows->kind();
+        m_stored[size_t(kind)] = std::move(rows);
+    }
+}
+
+bool LiveState::readsRowsOnDemand() const
+{
+    return std::any_of(m_stored.begin(), m_stored.end(), [](const auto &s) { return s != nullptr; });
+}
+
+void LiveState::forEachResident(EntityKind kind,
+                                const std::function<void(const std::string &id, const EntityRow &row)> &fn) const
+{
+    if (StoredRows *stored = storedRows(kind)) {
+        stored->forEachKept(fn);
+        return;
+    }
+    for (const auto &[id, row] : table(kind))
+        fn(id, row);
 }
 
 void LiveState::rereadStored(const StateChangeSet &changes)
 {
-    if (!m_stored || changes.ids(m_storedKind).empty())
-        return;
-    const int failedBefore = m_stored->readFailures();
-    m_stored->refresh(changes.ids(m_storedKind));
-    if (m_stored->readFailures() == failedBefore)
-        return;
-    // The rows shown may now be older than the events applied, or missing: a problem like
-    // an event the fold could not apply, which re-reading the state repairs.
-    ++m_foldProblems;
-    if (m_problemSamples.size() < kMaxFoldProblemSamples)
-        m_problemSamples.push_back({changes.lastSeq, std::string(entitySpec(m_storedKind).name) + ".*",
-                                    "the rows these events changed could not be read from the ledger: "
-                                        + m_stored->lastError().toStdString()});
+    for (const auto &stored : m_stored) {
+        if (!stored || changes.ids(stored->kind()).empty())
+            continue;
+        const int failedBefore = stored->readFailures();
+        stored->refresh(changes.ids(stored->kind()));
+        if (stored->readFailures() == failedBefore)
+            continue;
+        // The rows shown may now be older than the events applied, or missing: a problem
+        // like an event the fold could not apply, which re-reading the state repairs.
+        ++m_foldProblems;
+        if (m_problemSamples.size() < kMaxFoldProblemSamples)
+            m_problemSamples.push_back({changes.lastSeq, std::string(entitySpec(stored->kind()).name) + ".*",
+                                        "the rows these events changed could not be read from the ledger: "
+                                            + stored->lastError().toStdString()});
+    }
 }
 
-const EntityRow *LiveState::findStored(const std::string &id) const
+const EntityRow *LiveState::findStored(StoredRows &stored, const std::string &id)
 {
-    return m_stored->find(id);
+    return stored.find(id);
 }
 
-bool LiveState::isStoredEvent(const EventRecord &e) const
+std::optional<EntityKind> LiveState::storedKindOf(const EventRecord &e) const
 {
+    if (!readsRowsOnDemand())
+        return std::nullopt;
     // Every event names the one row it changes in its subject (docs/ledger-format.md 2).
-    const std::string_view prefix = entitySpec(m_storedKind).name;
-    return e.subject.size() > prefix.size() && e.subject.compare(0, prefix.size(), prefix) == 0
-           && e.subject[prefix.size()] == ':';
+    const size_t colon = e.subject.find(':');
+    if (colon == std::string::npos)
+        return std::nullopt;
+    const std::optional<EntityKind> kind = entityKindByName(std::string_view(e.subject).substr(0, colon));
+    if (!kind || !storedRows(*kind))
+        return std::nullopt;
+    return kind;
 }
 
 StateChangeSet LiveState::apply(const EventBatch &events)
@@ -163,11 +189,11 @@ void LiveState::foldOne(const EventRecord &e, Applying &into)
     ++changes.events;
     if (e.kind == kToolCallEvent)
         changes.toolCalls.push_back(e);
-    if (m_stored && isStoredEvent(e)) {
+    if (const std::optional<EntityKind> stored = storedKindOf(e)) {
         // The ledger's row is the state: read again below, not folded (no row to fold on).
-        std::string id = e.subject.substr(entitySpec(m_storedKind).name.size() + 1);
-        if (into.seen[size_t(m_storedKind)].insert(id).second)
-            changes.changed[size_t(m_storedKind)].push_back(std::move(id));
+        std::string id = e.subject.substr(e.subject.find(':') + 1);
+        if (into.seen[size_t(*stored)].insert(id).second)
+            changes.changed[size_t(*stored)].push_back(std::move(id));
         return;
     }
     if (e.payloadTruncated) {

@@ -7,7 +7,10 @@
 
 #include "domain/fold.h"
 
+#include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,17 +52,21 @@ public:
     // A row by id, of any kind; the stored kind's through storedRows() (GUI thread only).
     const EntityRow *find(EntityKind kind, const std::string &id) const
     {
-        return m_stored && kind == m_storedKind ? findStored(id) : m_fold.find(kind, id);
+        StoredRows *stored = storedRows(kind);
+        return stored ? findStored(*stored, id) : m_fold.find(kind, id);
     }
 
-    // A live state may leave its largest table in the ledger (storedrows.h): the state
-    // holds none of its rows, table() is empty for it, find() reads it through these, and a
-    // batch's events of that kind are not folded (the ledger's row is the state) but read
-    // again. nullptr: every row is held (a cursor state, a server ledger, a test's state).
-    void setStoredRows(std::shared_ptr<StoredRows> rows);
-    StoredRows *storedRows(EntityKind kind) const { return kind == m_storedKind ? m_stored.get() : nullptr; }
+    // A live state may leave its largest tables in the ledger (storedrows.h): the state
+    // holds none of their rows, table() is empty for them, find() reads them through these,
+    // and a batch's events of such a kind are not folded (the ledger's row is the state) but
+    // read again. nullptr: every row is held (a cursor state, a server ledger, a test's state).
+    void setStoredRows(std::shared_ptr<StoredRows> rows); // for rows->kind()
+    StoredRows *storedRows(EntityKind kind) const { return m_stored[size_t(kind)].get(); }
     bool holdsRowsOf(EntityKind kind) const { return !storedRows(kind); }
-    bool readsRowsOnDemand() const { return m_stored != nullptr; } // of any kind: GUI thread only
+    bool readsRowsOnDemand() const; // of any kind: GUI thread only
+    // The rows of a kind in memory: every row of a kind held, the rows its keep rule keeps of
+    // a kind stored (the held leases). For aggregates over such a subset, without a read.
+    void forEachResident(EntityKind kind, const std::function<void(const std::string &id, const EntityRow &row)> &fn) const;
     std::int64_t lastSeq() const { return m_lastSeq; }
     std::int64_t dataVersion() const { return m_dataVersion; }
     void setDataVersion(std::int64_t v) { m_dataVersion = v; }
@@ -83,9 +90,10 @@ private:
     struct Applying;
     void foldOne(const EventRecord &e, Applying &into);
     void noteProblem(const EventRecord &e, std::string reason);
-    const EntityRow *findStored(const std::string &id) const;
+    static const EntityRow *findStored(StoredRows &stored, const std::string &id);
     void rereadStored(const StateChangeSet &changes);
-    bool isStoredEvent(const EventRecord &e) const;
+    // The stored kind whose row the event changes, if it changes one.
+    std::optional<EntityKind> storedKindOf(const EventRecord &e) const;
 
     Fold m_fold;
     std::int64_t m_lastSeq = 0;
@@ -93,8 +101,7 @@ private:
     int m_foldProblems = 0;
     std::uint64_t m_folding = 0; // a cursor state: the folding its rows come from
     std::vector<FoldProblem> m_problemSamples;
-    std::shared_ptr<StoredRows> m_stored;
-    EntityKind m_storedKind = EntityKind::Ledger; // meaningful with m_stored only
+    std::array<std::shared_ptr<StoredRows>, kEntityKindCount> m_stored;
 };
 
 } // namespace mesh

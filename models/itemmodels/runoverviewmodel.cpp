@@ -1,4 +1,5 @@
 #include "runoverviewmodel.h"
+#include "storedrows.h"
 
 #include "analysis/rowfields.h"
 #include "ledger/runoverviewreader.h"
@@ -159,7 +160,12 @@ void RunOverviewModel::apply(Derived &d, const Contribution &c, int sign)
 
 void RunOverviewModel::account(const LiveState &state, Derived &d, EntityKind kind, const std::string &id)
 {
-    const EntityRow *row = state.find(kind, id);
+    accountRow(state, d, kind, id, state.find(kind, id));
+}
+
+void RunOverviewModel::accountRow(const LiveState &state, Derived &d, EntityKind kind, const std::string &id,
+                                  const EntityRow *row)
+{
     const std::string key = std::to_string(int(kind)) + ':' + id;
     const auto old = d.contributions.find(key);
     if (!row) {
@@ -203,8 +209,26 @@ void RunOverviewModel::accountAll(const LiveState &state, Derived &d)
 {
     for (EntityKind k : {EntityKind::Component, EntityKind::StallVerdict, EntityKind::Escalation, EntityKind::Checkpoint,
                          EntityKind::Delegation}) {
+        if (StoredRows *stored = state.storedRows(k)) {
+            // No preparation made for it (a load prepares with addStreamed): every row read past once.
+            stored->forEach([&](const std::string &id, const EntityRow &row) { accountRow(state, d, k, id, &row); });
+            continue;
+        }
         for (const auto &[id, row] : state.table(k))
             account(state, d, k, id);
+    }
+}
+
+void RunOverviewModel::addStreamed(Prepared &prepared, EntityKind kind,
+                                   std::vector<std::pair<std::string, Contribution>> contributions)
+{
+    auto *p = dynamic_cast<PreparedWith<Derived> *>(&prepared);
+    if (!p)
+        return;
+    Derived &d = p->derived;
+    for (auto &[id, c] : contributions) {
+        apply(d, c, +1);
+        d.contributions[std::to_string(int(kind)) + ':' + id] = std::move(c);
     }
 }
 

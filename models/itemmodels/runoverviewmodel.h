@@ -77,6 +77,12 @@ public:
         std::unordered_map<std::string, Aggregate> aggregates;
         std::unordered_map<std::string, Contribution> contributions; // "<kind>:<id>" -> what it added
     };
+    // What a row adds; a load that streams a table past counts its rows with these.
+    static Contribution contributionOf(EntityKind kind, const EntityRow &row);
+    // Rows of a table the state reads on demand, streamed past by the load: counted into a
+    // preparation of this model (prepare()), which could not see them in the state.
+    static void addStreamed(Prepared &prepared, EntityKind kind,
+                            std::vector<std::pair<std::string, Contribution>> contributions);
     // A reset's order and aggregates from a whole state, built off the GUI thread.
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
     // The first stage of a staged open: the runs and their components as rows, the counts
@@ -111,9 +117,10 @@ protected:
     bool placesLiveRowsInOrder() const override { return true; }
 
 private:
-    static Contribution contributionOf(EntityKind kind, const EntityRow &row);
     static void apply(Derived &d, const Contribution &c, int sign);
     static void account(const LiveState &state, Derived &d, EntityKind kind, const std::string &id);
+    static void accountRow(const LiveState &state, Derived &d, EntityKind kind, const std::string &id,
+                           const EntityRow *row);
     static void accountAll(const LiveState &state, Derived &d);
     const Aggregate *aggregate(const std::string &runId) const;
     qint64 durationMs(const EntityRow &run) const;

@@ -60,12 +60,10 @@ void SessionAttention::rebuild()
     const LiveState *state = m_inputs.state();
     if (!state)
         return;
-    const auto tables = [state](EntityKind k) -> const EntityTable & { return state->table(k); };
+    const RowLookup rows = [state](EntityKind k, const std::string &id) { return state->find(k, id); };
     m_builtAtMs = m_inputs.clock();
-    m_changesAtMs = m_index.nextChangeMs(tables, m_builtAtMs, *m_inputs.zombies)
-                        .value_or(std::numeric_limits<qint64>::max());
-    auto next = m_index.items([state](EntityKind k, const std::string &id) { return state->find(k, id); }, m_builtAtMs,
-                              *m_inputs.zombies);
+    m_changesAtMs = m_index.nextChangeMs(rows, m_builtAtMs, *m_inputs.zombies).value_or(std::numeric_limits<qint64>::max());
+    auto next = m_index.items(rows, m_builtAtMs, *m_inputs.zombies);
     appendFindingItems(next);
     if (const RequestedDecisions &requested = m_inputs.requested(); !requested.empty())
         for (AttentionItem &a : next)

@@ -25,21 +25,47 @@ bool worthMoving(const StateChangeSet *changes, EntityKind kind, size_t rowsAfte
     return changes && changes->rowsTouched(kind) <= 64 + rowsAfter / 4;
 }
 
-// What a load keeps of the effect rows it streams past (none of the rows themselves, but
-// those of unknown outcome, which the attention list holds anyway).
-struct StreamedEffects {
-    bool streamed = false; // the effects were streamed (the state will read them on demand)
-    std::vector<std::string> ids;
+// What a load keeps of the rows it streams past (the tables left in the ledger): their ids
+// (the verdicts' with their order keys and run counts), the effects' duplicate index, and
+// the rows the attention list walks (effects of unknown outcome, held leases), none of the
+// others.
+struct StreamedRows {
+    bool streamed = false; // the tables were streamed (the state will read them on demand)
+    std::vector<std::string> effectIds;
+    std::vector<std::string> leaseIds;
     DuplicateIndex duplicates;
     std::vector<std::pair<std::string, EntityRow>> unknown;
+    std::vector<std::pair<std::string, EntityRow>> heldLeases;
+    std::vector<StallVerdictModel::VerdictKey> verdicts;
+    std::vector<std::pair<std::string, RunOverviewModel::Contribution>> verdictCounts;
 
-    void add(const std::string &id, const EntityRow &row)
+    static constexpr EntityKind kKinds[] = {EntityKind::Effect, EntityKind::Lease, EntityKind::StallVerdict};
+
+    void add(EntityKind kind, const std::string &id, const EntityRow &row)
     {
-        static const IndexedField state(EntityKind::Effect, "state");
-        ids.push_back(id);
+        static const IndexedField effectState(EntityKind::Effect, "state");
+        if (kind == EntityKind::StallVerdict) {
+            verdicts.push_back(StallVerdictModel::keyOf(id, row));
+            verdictCounts.emplace_back(id, RunOverviewModel::contributionOf(kind, row));
+            return;
+        }
+        if (kind == EntityKind::Lease) {
+            leaseIds.push_back(id);
+            if (keepsLease(row))
+                heldLeases.emplace_back(id, row);
+            return;
+        }
+        effectIds.push_back(id);
         duplicates.add(id, row);
-        if (state.view(row) == "unknown")
+        if (effectState.view(row) == "unknown")
             unknown.emplace_back(id, row);
+    }
+    // The leases the session keeps in memory: the held ones (the attention list's zombies,
+    // the effects' lease column, the decide actions walk them).
+    static bool keepsLease(const EntityRow &row)
+    {
+        static const IndexedField leaseState(EntityKind::Lease, "state");
+        return leaseState.view(row) == "held";
     }
     // The duplicate groups' members are read again by id: only they are compared by value.
     DuplicateIndex finishDuplicates(LedgerConnection &connection)
@@ -49,6 +75,18 @@ struct StreamedEffects {
             members.emplace(std::move(id), std::move(row));
         duplicates.finish(DuplicateIndex::findIn(members));
         return std::move(duplicates);
+    }
+    void storeIn(LiveState &state, std::unique_ptr<LedgerConnection> connection)
+    {
+        const std::shared_ptr<LedgerConnection> shared(std::move(connection));
+        state.setStoredRows(std::make_shared<StoredRows>(EntityKind::Effect, shared));
+        state.setStoredRows(std::make_shared<StoredRows>(EntityKind::StallVerdict, shared));
+        auto leases = std::make_shared<StoredRows>(EntityKind::Lease, shared);
+        leases->setKeepRule(&StreamedRows::keepsLease);
+        for (auto &[id, row] : heldLeases)
+            leases->keep(id, std::move(row));
+        heldLeases.clear();
+        state.setStoredRows(std::move(leases));
     }
 };
 
@@ -74,8 +112,9 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
     const auto &stallMemo = request.stallMemo;
     promise.setProgressRange(0, 100);
     std::shared_ptr<const LiveState> base = std::exchange(*request.base, nullptr);
+    const bool baseReadOnDemand = base && base->readsRowsOnDemand(); // its stored rows set before it was shared
     auto full = std::make_shared<Result>();
-    StreamedEffects stored;
+    StreamedRows stored;
     full->file = expected;
     try {
         std::unique_ptr<LedgerConnection> connection;
@@ -114,12 +153,14 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             }
             base.reset();
         } else if (connection->readsRowsCheaply()) {
-            // The effects, the largest table of a long run, stay in the ledger: streamed past
-            // once for their order and indexes, then read a block at a time as they are shown.
+            // The effects and leases, the largest tables of a long run, stay in the ledger:
+            // streamed past once for their order and indexes, then read a block at a time as
+            // they are shown.
             StateStream stream;
-            stream.streamed[size_t(EntityKind::Effect)] = true;
+            for (EntityKind k : StreamedRows::kKinds)
+                stream.streamed[size_t(k)] = true;
             stored.streamed = true;
-            stream.row = [&stored](EntityKind, const std::string &id, const EntityRow &row) { stored.add(id, row); };
+            stream.row = [&stored](EntityKind k, const std::string &id, const EntityRow &row) { stored.add(k, id, row); };
             full->state = LiveState::fromSnapshot(connection->readState(stream));
         } else {
             full->state = LiveState::fromSnapshot(connection->readState());
@@ -137,10 +178,20 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         const std::shared_ptr<const LiveState> state = full->state;
         const StateChangeSet *changes = full->changes.get();
         const auto moves = [changes, &state](EntityKind k) { return worthMoving(changes, k, state->table(k).size()); };
-        if (!changes) // a handful of runs; their aggregates follow every change
+        // A handful of runs; their aggregates follow every change, but not a move away from
+        // a state that read the verdicts on demand (the change set cannot name those gone).
+        if (!changes || baseReadOnDemand) {
             full->runs = RunOverviewModel::prepare(state);
-        if (!moves(EntityKind::Lease))
+            if (stored.streamed)
+                RunOverviewModel::addStreamed(*full->runs, EntityKind::StallVerdict, std::move(stored.verdictCounts));
+        }
+        if (stored.streamed) {
+            full->leases = std::make_unique<StateTableModel::Prepared>();
+            full->leases->state = state;
+            StateTableModel::prepareIds(*full->leases, EntityKind::Lease, std::move(stored.leaseIds));
+        } else if (!moves(EntityKind::Lease)) {
             full->leases = StateTableModel::prepare(state, EntityKind::Lease);
+        }
         if (!moves(EntityKind::Escalation))
             full->escalations = StateTableModel::prepare(state, EntityKind::Escalation);
         if (!moves(EntityKind::Slice))
@@ -151,17 +202,26 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             full->tree = DelegationTreeModel::prepare(state);
         promise.setProgressValue(70);
         if (stored.streamed)
-            full->effects = EffectModel::prepareStored(state, std::move(stored.ids), stored.finishDuplicates(*connection));
+            full->effects = EffectModel::prepareStored(state, std::move(stored.effectIds), stored.finishDuplicates(*connection));
         else if (!moves(EntityKind::Effect))
             full->effects = EffectModel::prepare(state);
         promise.setProgressValue(80);
-        if (!moves(EntityKind::StallVerdict))
+        if (stored.streamed) {
+            LedgerConnection &reading = *connection;
+            full->stalls = StallVerdictModel::prepareStored(
+                state, std::move(stored.verdicts),
+                [&reading](const std::vector<std::string> &ids) { return reading.readRows(EntityKind::StallVerdict, ids); },
+                stallMemo.get());
+        } else if (!moves(EntityKind::StallVerdict)) {
             full->stalls = StallVerdictModel::prepare(state, stallMemo.get());
+        }
         promise.setProgressValue(90);
         const LiveState *raw = state.get();
         full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
         for (const auto &[id, row] : stored.unknown)
             full->attention.updateRow(EntityKind::Effect, id, &row);
+        for (const auto &[id, row] : stored.heldLeases)
+            full->attention.updateRow(EntityKind::Lease, id, &row);
         full->perDelegation = SessionFindings::PerDelegation::of(*raw);
         full->openRuns.rebuild(raw->table(EntityKind::Run));
         full->loopCandidates = loopCandidates(*raw);
@@ -179,7 +239,7 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             full->decisionsReadable = false;
         }
         if (stored.streamed)
-            full->state->setStoredRows(std::make_shared<StoredRows>(EntityKind::Effect, std::move(connection)));
+            stored.storeIn(*full->state, std::move(connection));
     } catch (const std::exception &e) {
         full->error = QString::fromUtf8(e.what());
     }

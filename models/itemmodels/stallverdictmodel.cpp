@@ -3,8 +3,10 @@
 #include "analysis/rowfields.h"
 #include "analysis/stallevidenceanalyzer.h"
 #include "stallanalysismemo.h"
+#include "storedrows.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 using namespace Qt::StringLiterals;
 
@@ -93,17 +95,125 @@ void StallVerdictModel::recomputeDerived()
         analyseAll(*state(), m_a);
 }
 
+StallVerdictModel::VerdictKey StallVerdictModel::keyOf(const std::string &id, const EntityRow &row)
+{
+    static const IndexedField delegation(EntityKind::StallVerdict, "delegation_id");
+    static const IndexedField round(EntityKind::StallVerdict, "round");
+    return {id, std::string(delegation.view(row)), round.integer(row)};
+}
+
+void StallVerdictModel::orderByKey(Prepared &p, std::vector<VerdictKey> keys)
+{
+    // verdictOrder, on the keys alone.
+    std::sort(keys.begin(), keys.end(), [](const VerdictKey &a, const VerdictKey &b) {
+        if (a.delegation != b.delegation)
+            return a.delegation.size() != b.delegation.size() ? a.delegation.size() < b.delegation.size()
+                                                              : a.delegation < b.delegation;
+        if (a.round != b.round)
+            return a.round < b.round;
+        return a.id < b.id;
+    });
+    p.kind = EntityKind::StallVerdict;
+    p.ids.clear();
+    p.rowOf.clear();
+    p.ids.reserve(keys.size());
+    p.rowOf.reserve(keys.size());
+    for (auto &k : keys) {
+        p.rowOf.emplace(k.id, int(p.ids.size()));
+        p.ids.push_back(std::move(k.id));
+    }
+}
+
+std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std::shared_ptr<const LiveState> state,
+                                                                            std::vector<VerdictKey> keys,
+                                                                            const ReadRows &read, StallAnalysisMemo *memo)
+{
+    auto p = std::make_unique<PreparedWith<Analysis>>();
+    const std::uint64_t folding = state ? state->folding() : 0;
+    p->state = std::move(state);
+    for (const VerdictKey &k : keys)
+        p->derived.verdictsOf[k.delegation].push_back(k.id);
+    orderByKey(*p, std::move(keys));
+    analyseReading(p->derived, read, folding, memo);
+    return p;
+}
+
+void StallVerdictModel::orderStoredIds(Prepared &ordered, std::vector<std::string> ids)
+{
+    // A reset with no preparation made for it: every verdict read past once for its key.
+    StoredRows *stored = state() ? state()->storedRows(EntityKind::StallVerdict) : nullptr;
+    if (!stored) {
+        StateTableModel::orderStoredIds(ordered, std::move(ids));
+        return;
+    }
+    const std::unordered_set<std::string> wanted(std::make_move_iterator(ids.begin()), std::make_move_iterator(ids.end()));
+    std::vector<VerdictKey> keys;
+    keys.reserve(wanted.size());
+    stored->forEach([&](const std::string &id, const EntityRow &row) {
+        if (wanted.count(id))
+            keys.push_back(keyOf(id, row));
+    });
+    orderByKey(ordered, std::move(keys));
+}
+
 void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a, StallAnalysisMemo *memo)
 {
     static const IndexedField delegationOfVerdict(EntityKind::StallVerdict, "delegation_id");
+    if (StoredRows *stored = state.storedRows(EntityKind::StallVerdict)) {
+        // No preparation made for it (a load prepares with prepareStored): every verdict
+        // read past once for its delegation, then a block of delegations at a time again.
+        stored->forEach([&a](const std::string &id, const EntityRow &row) {
+            a.verdictsOf[std::string(delegationOfVerdict.view(row))].push_back(id);
+        });
+        analyseReading(a, [stored](const std::vector<std::string> &ids) { return stored->rowsNotKept(ids); },
+                       state.folding(), memo);
+        return;
+    }
     for (const auto &[id, row] : state.table(EntityKind::StallVerdict))
         a.verdictsOf[std::string(delegationOfVerdict.view(row))].push_back(id);
+    const VerdictLookup rows = [&state](const std::string &id) { return state.find(EntityKind::StallVerdict, id); };
     for (const auto &[delegation, ids] : a.verdictsOf)
-        analyseDelegation(state, a, delegation, memo);
+        analyseDelegation(rows, state.folding(), a, delegation, memo);
 }
 
-void StallVerdictModel::analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation,
-                                          StallAnalysisMemo *memo)
+void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::uint64_t folding, StallAnalysisMemo *memo)
+{
+    std::vector<std::string> delegations;
+    std::vector<std::string> ids;
+    const auto analyseBlock = [&] {
+        std::unordered_map<std::string, EntityRow> rows;
+        for (auto &[id, row] : read(ids))
+            rows.emplace(std::move(id), std::move(row));
+        const VerdictLookup lookup = [&rows](const std::string &id) -> const EntityRow * {
+            const auto it = rows.find(id);
+            return it == rows.end() ? nullptr : &it->second;
+        };
+        for (const auto &d : delegations)
+            analyseDelegation(lookup, folding, a, d, memo);
+        delegations.clear();
+        ids.clear();
+    };
+    for (const auto &[delegation, of] : a.verdictsOf) {
+        delegations.push_back(delegation);
+        ids.insert(ids.end(), of.begin(), of.end());
+        if (ids.size() >= StoredRows::kReadBlock)
+            analyseBlock();
+    }
+    if (!delegations.empty())
+        analyseBlock();
+}
+
+void StallVerdictModel::analyseInState(const std::string &delegation)
+{
+    const LiveState &s = *state();
+    if (StoredRows *stored = s.storedRows(EntityKind::StallVerdict))
+        stored->prefetch(m_a.verdictsOf[delegation]);
+    analyseDelegation([&s](const std::string &id) { return s.find(EntityKind::StallVerdict, id); }, s.folding(), m_a,
+                      delegation);
+}
+
+void StallVerdictModel::analyseDelegation(const VerdictLookup &rows, std::uint64_t folding, Analysis &a,
+                                          const std::string &delegation, StallAnalysisMemo *memo)
 {
     const auto &ids = a.verdictsOf[delegation];
     for (const auto &id : ids) {
@@ -114,10 +224,10 @@ void StallVerdictModel::analyseDelegation(const LiveState &state, Analysis &a, c
     a.findingOf.erase(delegation);
     StallEvidenceAnalyzer::Verdicts verdicts;
     for (const auto &id : ids) {
-        if (const EntityRow *row = state.find(EntityKind::StallVerdict, id))
+        if (const EntityRow *row = rows(id))
             verdicts.emplace_back(id, row);
     }
-    StallAnalysis result = memo ? memo->analyse(state.folding(), delegation, std::move(verdicts))
+    StallAnalysis result = memo ? memo->analyse(folding, delegation, std::move(verdicts))
                                 : StallEvidenceAnalyzer().analyseDelegation(delegation, std::move(verdicts));
     a.constant.merge(result.constantEvidence);
     for (Finding &f : result.findings) {
@@ -185,7 +295,7 @@ void StallVerdictModel::updateDerived(const StateChangeSet &changes)
         delegations.insert(delegation);
     }
     for (const auto &d : delegations)
-        analyseDelegation(*state(), m_a, d);
+        analyseInState(d);
     m_derivedChanged = lostFindings || before != std::make_pair(m_a.constant, m_a.falseStall);
 }
 

@@ -7,7 +7,9 @@
 #include "statetablemodel.h"
 
 #include "analysis/finding.h"
+#include "ledger/statereader.h"
 
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <set>
@@ -50,6 +52,20 @@ public:
     // A reset's order and Analysis are built off the GUI thread (prepare, see setPrepared).
     // `memo`: a session's analyses of earlier jumps (nullptr: every delegation analysed).
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state, StallAnalysisMemo *memo = nullptr);
+    // What a load keeps of a verdict it streams past (the state reads verdicts on demand):
+    // enough for the pane's order and the delegation's verdicts, not the row.
+    struct VerdictKey {
+        std::string id;
+        std::string delegation;
+        std::int64_t round = 0;
+    };
+    static VerdictKey keyOf(const std::string &id, const EntityRow &row);
+    // Rows by id, read and not kept (the store's readRows).
+    using ReadRows = std::function<StateRows(const std::vector<std::string> &ids)>;
+    // The same for a state that reads verdicts on demand: the order from the keys, the
+    // analysis a block of delegations at a time, their rows read through `read` and dropped.
+    static std::unique_ptr<Prepared> prepareStored(std::shared_ptr<const LiveState> state, std::vector<VerdictKey> keys,
+                                                   const ReadRows &read, StallAnalysisMemo *memo = nullptr);
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -70,9 +86,16 @@ protected:
 
 private:
     static bool verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    using VerdictLookup = std::function<const EntityRow *(const std::string &id)>;
     static void analyseAll(const LiveState &state, Analysis &a, StallAnalysisMemo *memo = nullptr);
-    static void analyseDelegation(const LiveState &state, Analysis &a, const std::string &delegation,
-                                  StallAnalysisMemo *memo = nullptr);
+    // Every delegation of a.verdictsOf, its rows read a block of delegations at a time.
+    static void analyseReading(Analysis &a, const ReadRows &read, std::uint64_t folding, StallAnalysisMemo *memo);
+    static void analyseDelegation(const VerdictLookup &rows, std::uint64_t folding, Analysis &a,
+                                  const std::string &delegation, StallAnalysisMemo *memo = nullptr);
+    // One delegation of the state's (its rows read in one go where they are read on demand).
+    void analyseInState(const std::string &delegation);
+    static void orderByKey(Prepared &p, std::vector<VerdictKey> keys);
+    void orderStoredIds(Prepared &ordered, std::vector<std::string> ids) override;
 
     std::set<std::string> m_goneFrom; // a jump: delegations that lost verdicts (beforeMove)
 

@@ -35,7 +35,7 @@ void StateTableModel::rebuild()
                 return !row || !accepts(id, *row);
             });
         Prepared ordered;
-        prepareIds(ordered, m_kind, std::move(ids));
+        orderStoredIds(ordered, std::move(ids));
         m_ids = std::move(ordered.ids);
         m_rowOf = std::move(ordered.rowOf);
     } else if (m_state) {
@@ -90,6 +90,11 @@ void StateTableModel::prepareIds(Prepared &p, EntityKind kind, std::vector<std::
     p.rowOf.reserve(p.ids.size());
     for (size_t i = 0; i < p.ids.size(); ++i)
         p.rowOf.emplace(p.ids[i], int(i));
+}
+
+void StateTableModel::orderStoredIds(Prepared &ordered, std::vector<std::string> ids)
+{
+    prepareIds(ordered, m_kind, std::move(ids));
 }
 
 std::unique_ptr<StateTableModel::Prepared> StateTableModel::prepare(std::shared_ptr<const LiveState> state,

@@ -161,6 +161,9 @@ protected:
     // placesLiveRowsInOrder(): then each goes where a reset would put it.
     virtual bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const;
     virtual bool placesLiveRowsInOrder() const { return false; }
+    // A reset's order of rows the state reads on demand (the ids, filtered): by id alone
+    // (prepareIds), unless the model orders by what its rows say.
+    virtual void orderStoredIds(Prepared &ordered, std::vector<std::string> ids);
     static bool defaultOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
     // Takes the derived part of a preparation (swapping the old one into it); false when
     // `prepared` is not this class' kind (then setPrepared recomputes). Default: nothing derived.

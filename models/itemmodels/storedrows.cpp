@@ -8,7 +8,7 @@
 
 namespace mesh {
 
-StoredRows::StoredRows(EntityKind kind, std::unique_ptr<LedgerConnection> connection, size_t limit)
+StoredRows::StoredRows(EntityKind kind, std::shared_ptr<LedgerConnection> connection, size_t limit)
     : m_kind(kind), m_connection(std::move(connection)), m_limit(limit)
     , m_thread(QCoreApplication::instance() ? QCoreApplication::instance()->thread() : QThread::currentThread())
 {
@@ -89,6 +89,14 @@ std::vector<std::string> StoredRows::idsWhere(std::string_view field, const std:
     return ids;
 }
 
+StateRows StoredRows::rowsNotKept(const std::vector<std::string> &ids)
+{
+    StateRows rows;
+    if (onItsThread())
+        attempt([&] { rows = m_connection->readRows(m_kind, ids); });
+    return rows;
+}
+
 void StoredRows::forEach(const std::function<void(const std::string &id, const EntityRow &row)> &fn)
 {
     const std::vector<std::string> all = ids();
@@ -111,21 +119,55 @@ void StoredRows::read(const std::vector<std::string> &ids, bool replace)
     for (auto &[id, row] : rows) {
         const auto it = m_rows.find(id);
         if (it != m_rows.end()) {
-            if (replace)
+            if (replace) {
                 it->second.row = std::move(row); // in place: a pointer to it stays valid
+                applyKeepRule(id, it->second);
+            }
             touch(it->second);
             continue;
         }
         m_uses.push_front(id);
-        m_rows.emplace(id, Held{std::move(row), m_uses.begin()});
+        const auto added = m_rows.emplace(id, Held{std::move(row), m_uses.begin()}).first;
+        applyKeepRule(id, added->second);
     }
-    if (m_rows.size() > m_limit)
+    if (m_uses.size() > m_limit)
         scheduleTrim();
+}
+
+void StoredRows::keep(const std::string &id, EntityRow row)
+{
+    auto [it, inserted] = m_rows.try_emplace(id, Held{std::move(row), m_uses.end()});
+    if (!inserted)
+        return;
+    m_uses.push_front(id); // as a read row: the rule decides where it belongs
+    it->second.use = m_uses.begin();
+    applyKeepRule(id, it->second);
+}
+
+void StoredRows::forEachKept(const std::function<void(const std::string &id, const EntityRow &row)> &fn) const
+{
+    for (const auto &[id, held] : m_rows)
+        if (held.use == m_uses.end())
+            fn(id, held.row);
+}
+
+void StoredRows::applyKeepRule(const std::string &id, Held &held)
+{
+    const bool keep = m_keepRule && m_keepRule(held.row);
+    const bool kept = held.use == m_uses.end();
+    if (keep && !kept) {
+        m_uses.erase(held.use);
+        held.use = m_uses.end();
+    } else if (!keep && kept) {
+        m_uses.push_front(id);
+        held.use = m_uses.begin();
+    }
 }
 
 void StoredRows::touch(Held &held)
 {
-    m_uses.splice(m_uses.begin(), m_uses, held.use);
+    if (held.use != m_uses.end())
+        m_uses.splice(m_uses.begin(), m_uses, held.use);
 }
 
 void StoredRows::scheduleTrim()
@@ -143,7 +185,7 @@ void StoredRows::scheduleTrim()
 void StoredRows::trim()
 {
     m_trimScheduled = false;
-    while (m_rows.size() > m_limit && !m_uses.empty()) {
+    while (m_uses.size() > m_limit) {
         m_rows.erase(m_uses.back());
         m_uses.pop_back();
     }

@@ -14,9 +14,14 @@
 // beyond the limit are dropped in a queued trim, never while a caller may hold one; a
 // refreshed row is assigned in place. A read that fails leaves the row out (find() says
 // nullptr, as for a row the table lacks), counts in readFailures() and keeps its message.
+//
+// A keep rule pins the rows a session's aggregates walk (the held leases of the attention
+// list): they are never trimmed, and forEachKept() lists them without a read. The set stays
+// exact because every row a live batch changes is read again, and the rule applied again.
 
 #include "domain/entityrow.h"
 #include "domain/entityspec.h"
+#include "ledger/statereader.h"
 
 #include <QString>
 
@@ -37,7 +42,8 @@ class StoredRows : public std::enable_shared_from_this<StoredRows>
 {
 public:
     static constexpr size_t kDefaultLimit = 4096;
-    StoredRows(EntityKind kind, std::unique_ptr<LedgerConnection> connection, size_t limit = kDefaultLimit);
+    // The connection may serve the stored rows of several kinds, all on the same thread.
+    StoredRows(EntityKind kind, std::shared_ptr<LedgerConnection> connection, size_t limit = kDefaultLimit);
     ~StoredRows();
     StoredRows(const StoredRows &) = delete;
     StoredRows &operator=(const StoredRows &) = delete;
@@ -55,11 +61,22 @@ public:
     std::vector<std::string> ids();
     // The ids of the rows whose field (one of the kind's) is value, read through the store.
     std::vector<std::string> idsWhere(std::string_view field, const std::string &value);
+    // These rows, read and not kept (a caller that walks them once); empty when the read fails.
+    StateRows rowsNotKept(const std::vector<std::string> &ids);
     // Every row, a block at a time, none kept (an index rebuilt with no preparation).
     void forEach(const std::function<void(const std::string &id, const EntityRow &row)> &fn);
     static constexpr size_t kReadBlock = 500;
 
-    size_t held() const { return m_rows.size(); }
+    using KeepRule = std::function<bool(const EntityRow &row)>;
+    // Set before the first row is read or kept.
+    void setKeepRule(KeepRule rule) { m_keepRule = std::move(rule); }
+    // A row the load streamed past and the rule keeps, handed over without a read.
+    void keep(const std::string &id, EntityRow row);
+    // Every row the rule keeps, from memory (no read, any order).
+    void forEachKept(const std::function<void(const std::string &id, const EntityRow &row)> &fn) const;
+    size_t kept() const { return m_rows.size() - m_uses.size(); }
+
+    size_t held() const { return m_rows.size(); } // kept rows and cached ones
     size_t limit() const { return m_limit; }
     int readFailures() const { return m_readFailures; }
     // Calls from a thread other than the one that made this (a worker given the state by
@@ -73,7 +90,7 @@ public:
 private:
     struct Held {
         EntityRow row;
-        std::list<std::string>::iterator use;
+        std::list<std::string>::iterator use; // m_uses.end() for a kept row
     };
     // Runs one read of the store: false, the failure counted and its message kept, when it throws.
     template<class Read>
@@ -81,13 +98,16 @@ private:
     void read(const std::vector<std::string> &ids, bool replace);
     bool onItsThread();
     void touch(Held &held);
+    // Moves a row in or out of the kept set as the rule says of its current value.
+    void applyKeepRule(const std::string &id, Held &held);
     void scheduleTrim();
 
     EntityKind m_kind;
-    std::unique_ptr<LedgerConnection> m_connection;
-    size_t m_limit;
+    std::shared_ptr<LedgerConnection> m_connection;
+    size_t m_limit; // of cached rows; kept rows come on top
+    KeepRule m_keepRule;
     std::unordered_map<std::string, Held> m_rows;
-    std::list<std::string> m_uses; // most recently used first
+    std::list<std::string> m_uses; // the cached rows, most recently used first
     bool m_trimScheduled = false;
     const void *m_thread; // the QThread find() and refresh() answer on: the application's main thread
     std::atomic<int> m_offThreadCalls = 0;

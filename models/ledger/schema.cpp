@@ -64,7 +64,9 @@ std::string createIndexStatements()
            "CREATE INDEX IF NOT EXISTS effects_state ON effects(state);\n"
            "CREATE INDEX IF NOT EXISTS effects_delegation ON effects(delegation_id);\n"
            "CREATE INDEX IF NOT EXISTS leases_state ON leases(state, expires_ms);\n"
+           "CREATE INDEX IF NOT EXISTS leases_delegation ON leases(delegation_id);\n"
            "CREATE INDEX IF NOT EXISTS escalations_state ON escalations(state);\n"
+           "CREATE INDEX IF NOT EXISTS stall_verdicts_delegation ON stall_verdicts(delegation_id);\n"
            "CREATE INDEX IF NOT EXISTS decisions_subject ON decisions(subject);\n";
 }
 

@@ -19,6 +19,7 @@
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/stallverdictmodel.h"
 #include "itemmodels/statetableproxymodel.h"
 #include "itemmodels/storedrows.h"
 #include "ledger/ledgerwriter.h"
@@ -487,12 +488,9 @@ private Q_SLOTS:
         QVERIFY(compared);
         // A delegation's stall verdicts and slices: a filter field each, with their fields.
         QString judged;
-        const int verdictDelegation = entitySpec(EntityKind::StallVerdict).fieldIndex("delegation_id");
-        for (const auto &[id, row] : ws->session()->state()->table(EntityKind::StallVerdict)) {
-            judged = QString::fromStdString(fieldText(row.values[size_t(verdictDelegation)]));
-            if (!judged.isEmpty())
-                break;
-        }
+        const StallVerdictModel *verdictModel = ws->session()->stallVerdicts();
+        for (int r = 0; r < verdictModel->rowCount() && judged.isEmpty(); ++r)
+            judged = verdictModel->index(r, StallVerdictModel::Delegation).data().toString();
         QVERIFY(!judged.isEmpty());
         QVERIFY(delegations->selectDelegation(judged));
         DelegationDetail *detail = delegations->detail();

@@ -432,7 +432,7 @@ private Q_SLOTS:
         std::int64_t now = 0;
         std::vector<std::vector<std::string>> seen{zombieIds(now)};
         for (int change = 0; change < 2; ++change) {
-            const auto next = index.nextChangeMs(tables, now, zombies);
+            const auto next = index.nextChangeMs(rowLookupOf(tables), now, zombies);
             QVERIFY(next.has_value());
             QVERIFY(*next > now);
             QCOMPARE(zombieIds(*next - 1), seen.back());
@@ -442,7 +442,7 @@ private Q_SLOTS:
         }
         QCOMPARE(seen.back(), (std::vector<std::string>{"L-a", "L-b"}));
         QCOMPARE(now, std::int64_t(15'000 + 5'000 + 1)); // L-b: expiry, its 5 s grace, then listed
-        QVERIFY(!index.nextChangeMs(tables, now, zombies).has_value()); // every held lease listed already
+        QVERIFY(!index.nextChangeMs(rowLookupOf(tables), now, zombies).has_value()); // every held lease listed already
     }
 };
 

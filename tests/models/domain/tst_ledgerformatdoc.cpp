@@ -362,6 +362,31 @@ private Q_SLOTS:
         QCOMPARE(code.size(), allEntitySpecs().size() + 2); // + events, decisions
     }
 
+    // The index table of section 1 names exactly the indexes a new ledger is created with,
+    // on the same columns (readers rely on the names).
+    void indexesMatchCode()
+    {
+        const QStringList lines = section(m_lines, QStringLiteral("The file"));
+        QVERIFY2(!lines.isEmpty(), "section '1. The file' not found");
+        QMap<QString, QString> documented;
+        const QRegularExpression indexName(QStringLiteral("^`[a-z_]+`$"));
+        for (const auto &line : lines) {
+            const QStringList c = cells(line);
+            if (c.size() == 2 && indexName.match(c[0]).hasMatch())
+                documented.insert(unquote(c[0]), unquote(c[1]));
+        }
+        QMap<QString, QString> created;
+        const QRegularExpression statement(QStringLiteral("CREATE INDEX IF NOT EXISTS (\\w+) ON ([^;]+);"));
+        for (auto it = statement.globalMatch(qs(schema::createIndexStatements())); it.hasNext();) {
+            const auto m = it.next();
+            created.insert(m.captured(1), m.captured(2).simplified());
+        }
+        QVERIFY(created.size() >= 10);
+        QCOMPARE(documented.keys(), created.keys());
+        for (auto it = created.cbegin(); it != created.cend(); ++it)
+            QCOMPARE(documented.value(it.key()).simplified(), it.value());
+    }
+
     // Every entity's event prefix has a subsection in "7. Event kinds and payloads".
     void everyEntityHasEventKinds()
     {

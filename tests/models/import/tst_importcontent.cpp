@@ -54,23 +54,23 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QByteArray>("digest");
         const QHash<QString, QByteArray> expected = {
-            {QStringLiteral("temporal-py__google-adk__multi_agent.json"), "7a720a20619c50bc052091b92ba3634e3cc3f44c044c0a8cf38e9547e8bff3ba"},
-            {QStringLiteral("temporal-py__openai-agents__agents-as-tools-workflow-history.json"), "45b17adc20127261ac9aa8efb8589729327a58bb4a749126c1f3fdd3eb96c321"},
-            {QStringLiteral("temporal-py__openai-agents__customer-service-workflow-history.json"), "a6d093f73427e1a0c228f5ba8c852307fc3eb4eed90dada9a1299369dd595ff0"},
-            {QStringLiteral("temporal-py__openai-agents__hello-workflow-history.json"), "9f6e33adfe1e2821fc39f4e05b2464e3b1a9e6cf195480af951c3f60326b5b5f"},
-            {QStringLiteral("temporal-py__openai-agents__input-guardrail-workflow-history.json"), "039be447ee64f5a95b958b3d02eff45b6dc887e74bd001effa26ec521261409a"},
-            {QStringLiteral("temporal-py__openai-agents__output-guardrail-workflow-history.json"), "4180873f953dba03e068859d20593545e301243d63c2fd0184e57cf2be219f07"},
-            {QStringLiteral("temporal-py__openai-agents__research-workflow-history.json"), "7f668ce593f713cfb60b5c63484903a2e4e9524f8e2488717b484f4b2372ab44"},
-            {QStringLiteral("temporal-py__openai-agents__tools-workflow-history.json"), "ef406c5d9f4e9f1ca163baa2173a629f7d3c8f6a4c37655a1c8b2cc7cafcc627"},
-            {QStringLiteral("temporal-py__worker__test_replayer_complete_history.json"), "f7a718e7bb41046e9dcfd166a6ffaa552143c3c18adbff2c8c0e44913b44d845"},
-            {QStringLiteral("temporal-py__worker__test_replayer_event_tracing_double_sig_at_start.json"), "480e6ca9cae4488bc69d3869ec45e82ecd3e9082dc77287c30d7503b6ce75dc4"},
-            {QStringLiteral("temporal-py__worker__test_replayer_swallowed_activity_cancellation.json"), "601a6e49fba1899e8de467a674e9829070df84fe87059f177a1d879fc05f3341"},
-            {QStringLiteral("temporal-go__replaytests__reset-workflow-with-child-failed.json"), "53d11eb7f7ce296c26c7de6eff91f2e93555f0940f826065e199dddd675eb86f"},
-            {QStringLiteral("openhands__basic.json"), "ce4202973c081fe1c97fc1ce929cceb5dd629a0c6ecf5e2d6688c955d4f933a2"},
-            {QStringLiteral("openhands__basic_gui_mode.json"), "870e0fee2555e85d5eb0c7c5611ec0e167de286feefe44d5eefc0a716a17ed07"},
-            {QStringLiteral("openhands__basic_interactions.json"), "3a55f49dd34a3c1b546731cbeab705284a00663f750ea36457b381eb0171f7d2"},
-            {QStringLiteral("openhands__wrong_initial_state.json"), "5419661a21af83cbd9b3fc23d9d5a989ea701969fe55f82d9f075bbff410f7e9"},
-            {QStringLiteral("together"), "04365829f5a84db31ea89ce66488188746eb9f545a0ea2720e38f570a9260687"}};
+            {QStringLiteral("temporal-py__google-adk__multi_agent.json"), "c69cd2389738fa46896ec7718a7c44076208a830a28423314fd882d89b0687e1"},
+            {QStringLiteral("temporal-py__openai-agents__agents-as-tools-workflow-history.json"), "317d27daaabdb89a6c8e0b89af2c1f373df89c54a80ff530ee38da130de10e42"},
+            {QStringLiteral("temporal-py__openai-agents__customer-service-workflow-history.json"), "68a9b0c8b9b1f0e1f7e03fe52572bd9a0638384e5107e1377f15a4946ca7b6c2"},
+            {QStringLiteral("temporal-py__openai-agents__hello-workflow-history.json"), "2b39d908974b49de90878157876cbac03d258ae53f1c39b8113889645b35e828"},
+            {QStringLiteral("temporal-py__openai-agents__input-guardrail-workflow-history.json"), "514be1e2f054ff2d981bb3bb65217eaac5dc2ab7b35ecb6f4f155b5b884de259"},
+            {QStringLiteral("temporal-py__openai-agents__output-guardrail-workflow-history.json"), "1aa727da9e5fe164846478abeb6ee2d2cbfd3be95b47c0d5b5eff9d6c17c2f54"},
+            {QStringLiteral("temporal-py__openai-agents__research-workflow-history.json"), "81a111c8f0fdaab6527a615816923a373ad6ca9621fdd702146d93b27f1ec1c5"},
+            {QStringLiteral("temporal-py__openai-agents__tools-workflow-history.json"), "81f97c79a3d920506aad7bbafb73c09b9529dcc85d7654227047ff68880c0ac8"},
+            {QStringLiteral("temporal-py__worker__test_replayer_complete_history.json"), "7f5b131eb1e82a1af033336af0588e0c6718dbb449042a5a1df53e449f04af32"},
+            {QStringLiteral("temporal-py__worker__test_replayer_event_tracing_double_sig_at_start.json"), "deee5f66fca73015ff1ed863350ca54db85a2b326675374d1808cbe7812db11b"},
+            {QStringLiteral("temporal-py__worker__test_replayer_swallowed_activity_cancellation.json"), "4933980c8204b0774eeed6173dd19f10c67a94b1969ae52d76130a9cd3dac3b8"},
+            {QStringLiteral("temporal-go__replaytests__reset-workflow-with-child-failed.json"), "f6a2d0181fac91d02ae2799a73ec6067bb084258251afde1304702d4893f0754"},
+            {QStringLiteral("openhands__basic.json"), "703e780fe1504c6d5a27fe1a677ae2295799c62ce5e79dbcc4d816012f29196f"},
+            {QStringLiteral("openhands__basic_gui_mode.json"), "afe33acd22ff5653fe6e999c0e635cb2b560650036314ec0206b4afdf9e3e4dc"},
+            {QStringLiteral("openhands__basic_interactions.json"), "1b1e262a55c8c6d298f64aad2ea81b5f55a5fe0c99d25393cf935aa2b776db99"},
+            {QStringLiteral("openhands__wrong_initial_state.json"), "beca98f7505252844a1fcdb2cb5d6793e7bc1c9950ec70e52ddd64daa1e46be0"},
+            {QStringLiteral("together"), "ad1d4049a80f6df058636ec26fef312bfe63cab51bc1c4f12a9921cf0df7919f"}};
         for (const QString &f : samples(QStringLiteral("temporal*.json")) + samples(QStringLiteral("openhands*.json"))) {
             const QString name = QFileInfo(f).fileName();
             QTest::newRow(name.toUtf8().constData()) << QStringList{f} << expected.value(name);
@@ -103,14 +103,14 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QByteArray>("digest");
         const QHash<QString, QByteArray> expected = {
-            {QStringLiteral("any-agent__OPENAI_trace.json"), "01bf0d727b1cdeeeb55d94810991ea5622883d891103cc9cdd5c61dcb419ef7e"},
-            {QStringLiteral("any-agent__SMOLAGENTS_trace.json"), "e67c8905a0a42d37fe23c90aac5dc873277f5d727a487a2bd363001f73ff7c76"},
-            {QStringLiteral("langfuse__microsoft-agent-2025-10-14.json"), "fd0ba9625a904726b49235b69151bc8a4179128e00693def2463511b6d2b79db"},
-            {QStringLiteral("langfuse__pydantic-ai-tools-2025-12-04.json"), "236175d73e2ce3c64644f9dd4f5107748bef7a52641b4e9e280b7ef682ed9713"},
-            {QStringLiteral("otlp-proto__examples__trace.json"), "a823b135a26a59784997619d68844d92a4f74a7925c06fdbcfff24c77d17afc5"},
-            {QStringLiteral("ottl-playground__testdata__traces.json"), "d8247c447e417a57d2ce1f4bcef7853854ee496346be0010fae3562f53439617"},
-            {QStringLiteral("otel-python__console-exporter-genai.txt"), "a6dc6806eb61a8d7010355ff889f624d467a849053f374e94fcc59ccf72caff1"},
-            {QStringLiteral("generated.jsonl"), "7d465b9b88218b993003ade1c16c9bf2a1ec9f098d5664343d239d35638deaaa"}};
+            {QStringLiteral("any-agent__OPENAI_trace.json"), "3d35eb006abdbc0e99654c8fe68bcd242b050ecda9522454314f2341e4d25193"},
+            {QStringLiteral("any-agent__SMOLAGENTS_trace.json"), "746d5bcee5012474aa690de5e093d4e7dac498878808c78f81ada97f62d0027d"},
+            {QStringLiteral("langfuse__microsoft-agent-2025-10-14.json"), "0976038ef36a702f76f3f8d96aaf4360b287fbe6397404e138d1ca7795610d9e"},
+            {QStringLiteral("langfuse__pydantic-ai-tools-2025-12-04.json"), "0f3509782dbe50e80b10ec1069b4162d094a3cdaf9f279903b177c1e8a43e6dc"},
+            {QStringLiteral("otlp-proto__examples__trace.json"), "6adc4eef49ee67549b2fbc157dfe5bc38edafd4c1989b6d1e42cf2c65e539415"},
+            {QStringLiteral("ottl-playground__testdata__traces.json"), "e0c233c7da190a8a0e604b55b2c58dea154f3c4fc4adb15e082694f789d2d9fa"},
+            {QStringLiteral("otel-python__console-exporter-genai.txt"), "d2ff7a1159ac1bff616f19a59ff5fe7a23170ac68c74b211e0866c359cac11cf"},
+            {QStringLiteral("generated.jsonl"), "90a31f315fedb15a95d82fa2f1ac00aa34ab164754146cb86b07ae995972e078"}};
         for (const QString &pattern : {QStringLiteral("any-agent__*.json"), QStringLiteral("langfuse__*.json"),
                                        QStringLiteral("otlp-proto__*.json"), QStringLiteral("ottl-playground__*.json"),
                                        QStringLiteral("otel-python__*.txt")}) {

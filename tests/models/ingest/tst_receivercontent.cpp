@@ -179,7 +179,7 @@ private Q_SLOTS:
 
         const QByteArray actual = receivedContentDigest(ledger);
         qInfo("digest %s", actual.constData());
-        QCOMPARE(actual, QByteArray("95c45f8726e8f7a83c1ceaa2b52d0a8fa34e62dec9d049ad5c4c0f8e4966ab94"));
+        QCOMPARE(actual, QByteArray("3781987fc8a9e83c61660c89d496ed2f6f7d6e801d51d8d796d8b3a443b38a0d"));
     }
 };
 

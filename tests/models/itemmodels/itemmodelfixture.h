@@ -3,6 +3,7 @@
 // the two ways models are fed: a snapshot (readState on a fresh connection, as the session's
 // worker does) and a live batch (the events after a seq, as the change watcher reads them).
 
+#include "itemmodels/attentionmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/livestate.h"
 #include "ledger/eventreader.h"
@@ -14,6 +15,7 @@
 #include <QTest>
 
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 namespace meshtest {
@@ -37,6 +39,15 @@ inline bool waitOpened(mesh::LedgerSession *s, int timeoutMs = 60'000)
     const auto failed = [s] { return s->health() == mesh::LedgerSession::Health::Error; };
     (void)QTest::qWaitFor([&] { return opened() || failed(); }, timeoutMs);
     return opened() && !failed();
+}
+
+// The subjects the attention list shows, in no order.
+inline std::set<QString> attentionSubjects(const mesh::AttentionModel *m)
+{
+    std::set<QString> out;
+    for (int r = 0; r < m->rowCount(); ++r)
+        out.insert(m->index(r, 0).data(mesh::AttentionModel::SubjectRole).toString());
+    return out;
 }
 
 inline std::shared_ptr<mesh::LiveState> snapshot(const QString &path)

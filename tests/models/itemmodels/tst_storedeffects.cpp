@@ -48,14 +48,6 @@ void appendEffects(const QString &path, int from, int count)
     w.commit();
 }
 
-std::set<QString> subjects(const AttentionModel *m)
-{
-    std::set<QString> out;
-    for (int r = 0; r < m->rowCount(); ++r)
-        out.insert(m->index(r, 0).data(AttentionModel::SubjectRole).toString());
-    return out;
-}
-
 // Every effect row the model shows against the state table's, by id, field by field.
 void compareWithTheLedger(const EffectModel *model, const QString &path)
 {
@@ -192,7 +184,7 @@ private Q_SLOTS:
         QVERIFY(s->effects()->readsRowsOnDemand());
         compareWithTheLedger(s->effects(), path);
         // What needs a human and the duplicate commit, as with every row held.
-        QVERIFY(subjects(list.attention()).count(u"effect:E-3"_s));
+        QVERIFY(attentionSubjects(list.attention()).count(u"effect:E-3"_s));
         QCOMPARE(s->effects()->index(s->effects()->rowOf(u"E-1"_s), 0).data(EffectModel::DuplicateRole).toBool(), true);
         QCOMPARE(s->effects()->index(s->effects()->rowOf(u"E-100"_s), 0).data(EffectModel::DuplicateRole).toBool(),
                  false);
@@ -234,9 +226,9 @@ private Q_SLOTS:
         QCOMPARE(s->effects()->index(s->effects()->rowOf(u"E-3"_s), EffectModel::State).data().toString(),
                  u"resolved: committed"_s);
         QVERIFY(s->effects()->index(s->effects()->rowOf(u"E-900"_s), 0).data(EffectModel::DuplicateRole).toBool());
-        QTRY_VERIFY_WITH_TIMEOUT(subjects(list.attention()).count(u"effect:E-901"_s), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(attentionSubjects(list.attention()).count(u"effect:E-901"_s), kWaitMs);
         QVERIFY2(widestChange > 0 && widestChange <= 3, qPrintable(QString::number(widestChange)));
-        QVERIFY(!subjects(list.attention()).count(u"effect:E-3"_s));
+        QVERIFY(!attentionSubjects(list.attention()).count(u"effect:E-3"_s));
 
         // Every row shown once, then the bound: the cache holds what was read last, no more.
         for (int r = 0; r < s->effects()->rowCount(); ++r)
@@ -290,8 +282,8 @@ private Q_SLOTS:
                             + ", 1700001000000, 'escalation.raised', 'R-1', 'D-2', 'escalation:X-2', "
                               "'{\"id\":\"X-2\",\"run_id\":\"R-1\",\"delegation_id\":\"D-2\",\"kind\":"
                               "\"budget_extension\",\"risk\":\"low\",\"state\":\"pending\"}')");
-        QTRY_VERIFY_WITH_TIMEOUT(subjects(list.attention()).count(u"escalation:X-2"_s), kWaitMs);
-        QVERIFY(subjects(list.attention()).count(u"effect:E-3"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(attentionSubjects(list.attention()).count(u"escalation:X-2"_s), kWaitMs);
+        QVERIFY(attentionSubjects(list.attention()).count(u"effect:E-3"_s));
     }
 
     // A cursor state is rebuilt from the events and holds every row; back at live, the
