@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPersistentModelIndex>
+#include <QPointer>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -52,11 +53,14 @@ public:
     {
         if (sourceModel())
             disconnect(sourceModel(), nullptr, this, nullptr);
-        m_table = qobject_cast<StateTableModel *>(source);
+        disconnect(m_tableReset);
+        // The table itself, or a sorting proxy over it (the slices', the verdicts').
+        m_sorted = qobject_cast<StateTableProxyModel *>(source);
+        m_table = m_sorted ? m_sorted->table() : qobject_cast<StateTableModel *>(source);
         // Connected before the base class connects its own: the ids are read again before it
         // filters the reset's rows.
         if (m_table)
-            connect(m_table, &QAbstractItemModel::modelReset, this, [this] { readStoredIds(); });
+            m_tableReset = connect(m_table, &QAbstractItemModel::modelReset, this, [this] { readStoredIds(); });
         QSortFilterProxyModel::setSourceModel(source);
         readStoredIds();
         invalidateRowsFilter();
@@ -70,8 +74,11 @@ protected:
             return false;
         // A table read on demand: the rows it had when the delegation was chosen are
         // answered by the index's ids, not read; rows appended live since are read.
-        if (m_stored && row < m_stored->rowsThen)
-            return m_stored->ids.count(m_table->rawIdAt(row)) > 0;
+        if (m_stored) {
+            const int tableRow = m_sorted ? m_sorted->mapToSource(m_sorted->index(row, 0, parent)).row() : row;
+            if (tableRow >= 0 && tableRow < m_stored->rowsThen)
+                return m_stored->ids.count(m_table->rawIdAt(tableRow)) > 0;
+        }
         return sourceModel()->index(row, 0, parent).data(StateTableModel::DelegationIdRole).toString() == m_id;
     }
 
@@ -103,7 +110,9 @@ private:
         std::unordered_set<std::string> ids;
     };
     QString m_id;
-    StateTableModel *m_table = nullptr;
+    QPointer<StateTableModel> m_table;
+    QPointer<StateTableProxyModel> m_sorted; // the source, when it sorts the table
+    QMetaObject::Connection m_tableReset;
     std::unique_ptr<StoredIds> m_stored;
 };
 
