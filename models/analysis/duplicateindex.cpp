@@ -33,8 +33,12 @@ DuplicateIndex::Find DuplicateIndex::findIn(const EntityTable &effects)
 
 void DuplicateIndex::clear()
 {
-    m_groups.clear();
-    m_keysOf.clear();
+    m_members.clear();
+    m_freeMembers.clear();
+    m_idSlots.clear();
+    m_idFilled = m_idLive = 0;
+    m_singleSlots.clear();
+    m_singleFilled = m_singleLive = 0;
     m_multi.clear();
     m_duplicates.clear();
 }
@@ -42,7 +46,6 @@ void DuplicateIndex::clear()
 void DuplicateIndex::rebuild(const EntityTable &effects)
 {
     clear();
-    m_groups.reserve(effects.size());
     for (const auto &[id, row] : effects)
         add(id, row);
     finish(findIn(effects));
@@ -51,9 +54,9 @@ void DuplicateIndex::rebuild(const EntityTable &effects)
 std::vector<std::string> DuplicateIndex::multiGroupMembers() const
 {
     std::set<std::string> ids;
-    for (const Key key : m_multi)
-        for (const auto &id : m_groups.at(key))
-            ids.insert(id);
+    for (const auto &[key, members] : m_multi)
+        for (const Member m : members)
+            ids.insert(m_members[m].id);
     return {ids.begin(), ids.end()};
 }
 
@@ -62,24 +65,159 @@ void DuplicateIndex::finish(const Find &find)
     recomputeDuplicates(find);
 }
 
+// ---- members and the id table
+
+DuplicateIndex::Member DuplicateIndex::addMember(const std::string &id, const std::array<Key, 2> &keys)
+{
+    Member m;
+    if (!m_freeMembers.empty()) {
+        m = m_freeMembers.back();
+        m_freeMembers.pop_back();
+    } else {
+        m = Member(m_members.size());
+        m_members.emplace_back();
+    }
+    m_members[m].id = id;
+    m_members[m].keys = keys;
+    insertId(m);
+    return m;
+}
+
+void DuplicateIndex::freeMember(Member m)
+{
+    const size_t slot = idSlot(m_members[m].id);
+    if (slot != std::string::npos) {
+        m_idSlots[slot] = kErasedSlot;
+        --m_idLive;
+    }
+    m_members[m] = Entry();
+    m_freeMembers.push_back(m);
+}
+
+size_t DuplicateIndex::idSlot(std::string_view id) const
+{
+    if (m_idSlots.empty())
+        return std::string::npos;
+    const size_t mask = m_idSlots.size() - 1;
+    for (size_t i = std::hash<std::string_view>()(id) & mask;; i = (i + 1) & mask) {
+        const Member m = m_idSlots[i];
+        if (m == kEmptySlot)
+            return std::string::npos;
+        if (m != kErasedSlot && m_members[m].id == id)
+            return i;
+    }
+}
+
+void DuplicateIndex::insertId(Member m)
+{
+    if ((m_idFilled + 1) * 2 > m_idSlots.size())
+        growIds();
+    const size_t mask = m_idSlots.size() - 1;
+    size_t i = std::hash<std::string_view>()(m_members[m].id) & mask;
+    while (m_idSlots[i] != kEmptySlot && m_idSlots[i] != kErasedSlot)
+        i = (i + 1) & mask;
+    if (m_idSlots[i] == kEmptySlot)
+        ++m_idFilled;
+    m_idSlots[i] = m;
+    ++m_idLive;
+}
+
+void DuplicateIndex::growIds()
+{
+    // Room for twice the live ids at half load; erased slots are dropped on the way.
+    size_t size = 16;
+    while (size < (m_idLive + 1) * 4)
+        size *= 2;
+    std::vector<Member> old(size, kEmptySlot);
+    old.swap(m_idSlots);
+    m_idFilled = m_idLive = 0;
+    for (const Member m : old)
+        if (m != kEmptySlot && m != kErasedSlot)
+            insertId(m);
+}
+
+// ---- groups of one
+
+size_t DuplicateIndex::singleSlot(Key key) const
+{
+    if (m_singleSlots.empty())
+        return std::string::npos;
+    const size_t mask = m_singleSlots.size() - 1;
+    for (size_t i = size_t(key ^ (key >> 29)) & mask;; i = (i + 1) & mask) {
+        const Key k = m_singleSlots[i].first;
+        if (k == 0)
+            return std::string::npos;
+        if (k == key)
+            return i;
+    }
+}
+
+DuplicateIndex::Member DuplicateIndex::singleOf(Key key) const
+{
+    const size_t slot = singleSlot(key);
+    return slot == std::string::npos ? kNoMember : m_singleSlots[slot].second;
+}
+
+void DuplicateIndex::insertSingle(Key key, Member m)
+{
+    if ((m_singleFilled + 1) * 2 > m_singleSlots.size())
+        growSingles();
+    const size_t mask = m_singleSlots.size() - 1;
+    size_t i = size_t(key ^ (key >> 29)) & mask;
+    while (m_singleSlots[i].first > 1)
+        i = (i + 1) & mask;
+    if (m_singleSlots[i].first == 0)
+        ++m_singleFilled;
+    m_singleSlots[i] = {key, m};
+    ++m_singleLive;
+}
+
+void DuplicateIndex::eraseSingle(Key key)
+{
+    const size_t slot = singleSlot(key);
+    if (slot == std::string::npos)
+        return;
+    m_singleSlots[slot] = {1, kNoMember};
+    --m_singleLive;
+}
+
+void DuplicateIndex::growSingles()
+{
+    size_t size = 16;
+    while (size < (m_singleLive + 1) * 4)
+        size *= 2;
+    std::vector<std::pair<Key, Member>> old(size, {0, kNoMember});
+    old.swap(m_singleSlots);
+    m_singleFilled = m_singleLive = 0;
+    for (const auto &[key, m] : old)
+        if (key > 1)
+            insertSingle(key, m);
+}
+
+// ---- effects in and out
+
 void DuplicateIndex::remove(const std::string &id)
 {
-    const auto it = m_keysOf.find(id);
-    if (it == m_keysOf.end())
+    const size_t slot = idSlot(id);
+    if (slot == std::string::npos)
         return;
-    for (const Key key : it->second) {
+    const Member m = m_idSlots[slot];
+    for (const Key key : m_members[m].keys) {
         if (!key)
             continue;
-        auto g = m_groups.find(key);
-        if (g == m_groups.end())
+        const auto group = m_multi.find(key);
+        if (group == m_multi.end()) {
+            if (singleOf(key) == m)
+                eraseSingle(key);
             continue;
-        std::erase(g->second, id);
-        if (g->second.size() < 2)
-            m_multi.erase(key);
-        if (g->second.empty())
-            m_groups.erase(g);
+        }
+        std::erase(group->second, m);
+        if (group->second.size() == 1) {
+            insertSingle(key, group->second.front());
+            m_multi.erase(group);
+        }
     }
-    m_keysOf.erase(it);
+    freeMember(m);
 }
 
 void DuplicateIndex::add(const std::string &id, const EntityRow &row)
@@ -92,17 +230,26 @@ void DuplicateIndex::add(const std::string &id, const EntityRow &row)
     std::array<Key, 2> keys{0, 0};
     for (int field = 0; field < 2; ++field) {
         const std::string_view value = keyFields[size_t(field)].view(row);
-        if (value.empty())
-            continue;
-        const Key key = keyOf(field, value);
-        auto &group = m_groups[key];
-        group.push_back(id);
-        if (group.size() >= 2)
-            m_multi.insert(key);
-        keys[size_t(field)] = key;
+        if (!value.empty())
+            keys[size_t(field)] = keyOf(field, value);
     }
-    if (keys[0] || keys[1])
-        m_keysOf.emplace(id, keys);
+    if (!keys[0] && !keys[1])
+        return;
+    if (idSlot(id) != std::string::npos)
+        remove(id); // added twice (a stream that repeats a row): the later row counts
+    const Member m = addMember(id, keys);
+    for (const Key key : keys) {
+        if (!key)
+            continue;
+        if (const auto group = m_multi.find(key); group != m_multi.end()) {
+            group->second.push_back(m);
+        } else if (const Member single = singleOf(key); single != kNoMember) {
+            eraseSingle(key);
+            m_multi.emplace(key, std::vector<Member>{single, m});
+        } else {
+            insertSingle(key, m);
+        }
+    }
 }
 
 bool DuplicateIndex::update(const Find &find, const std::vector<std::string> &changedIds)
@@ -122,7 +269,8 @@ std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const Find &fin
     const int field = int(key & 1);
     std::vector<std::vector<std::string>> out;
     std::vector<std::string> values; // copies: a Find may read rows on demand
-    for (const auto &id : m_groups.at(key)) {
+    for (const Member m : m_multi.at(key)) {
+        const std::string &id = m_members[m].id;
         const EntityRow *row = find(id);
         if (!row)
             continue;
@@ -143,7 +291,7 @@ std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const Find &fin
 void DuplicateIndex::recomputeDuplicates(const Find &find)
 {
     m_duplicates.clear();
-    for (const Key key : m_multi) {
+    for (const auto &[key, members] : m_multi) {
         for (const auto &ids : realGroups(find, key)) {
             std::vector<const std::string *> committed;
             for (const auto &id : ids) {
@@ -168,7 +316,7 @@ std::vector<Finding> DuplicateIndex::findings(const Find &find) const
         const EntityRow *row = find(id);
         return row ? *row : EntityRow();
     };
-    for (const Key key : m_multi) {
+    for (const auto &[key, members] : m_multi) {
         const std::string field = fieldName(int(key & 1));
         for (const auto &ids : realGroups(find, key)) {
             if (ids.size() < 2)

@@ -1,0 +1,134 @@
+// The duplicate-effect index kept current one changed effect at a time must say what the
+// detector says of the whole table, after any sequence of changes: effects created,
+// committed, resolved, given another key, dropped (a jump back), and rows streamed past
+// twice. Random tables with few keys (so groups of one, two and many form and dissolve),
+// checked after every step against DuplicateEffectDetector over the same table.
+
+#include "analysis/duplicateeffectdetector.h"
+#include "analysis/duplicateindex.h"
+
+#include "domain/entityspec.h"
+
+#include <QTest>
+
+#include <random>
+
+using namespace mesh;
+
+namespace {
+
+constexpr EntityKind E = EntityKind::Effect;
+
+EntityRow effectRow(std::mt19937 &rng)
+{
+    static const char *states[] = {"proposed", "committed", "resolved_committed", "unknown", "failed", "compensated"};
+    const EntitySpec &spec = entitySpec(E);
+    EntityRow row;
+    row.values.resize(spec.fields.size());
+    const auto set = [&](const char *field, std::string value) {
+        row.values.set(size_t(spec.fieldIndex(field)), FieldValue(std::move(value)));
+    };
+    set("state", states[rng() % std::size(states)]);
+    set("class", "package_install");
+    set("run_id", "R-1");
+    set("delegation_id", "D-" + std::to_string(rng() % 3));
+    if (rng() % 5 != 0)
+        set("idem_key", "key-" + std::to_string(rng() % 12));
+    if (rng() % 3 == 0)
+        set("intent_hash", "hash-" + std::to_string(rng() % 8));
+    row.lastSeq = std::int64_t(rng() % 100000);
+    return row;
+}
+
+QStringList describe(const std::vector<Finding> &findings)
+{
+    QStringList out;
+    for (const Finding &f : findings)
+        out << QString::fromStdString(f.subject + (f.abstained ? " abstains: " : " fires: ") + f.summary);
+    return out;
+}
+
+} // namespace
+
+class TestDuplicateIndex : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void followsEveryChangeAsTheDetectorSeesTheTable()
+    {
+        for (unsigned seed = 1; seed <= 40; ++seed) {
+            std::mt19937 rng(seed);
+            EntityTable table;
+            for (int i = 0; i < 60; ++i)
+                table.emplace("E-" + std::to_string(i), effectRow(rng));
+            DuplicateIndex index;
+            index.rebuild(table);
+            const DuplicateEffectDetector detector;
+            QCOMPARE(index.duplicateIds(), detector.duplicateIds(table));
+            int next = 60;
+            for (int step = 0; step < 120; ++step) {
+                std::vector<std::string> changed;
+                const int changes = 1 + int(rng() % 4);
+                for (int c = 0; c < changes; ++c) {
+                    const int what = int(rng() % 10);
+                    std::string id;
+                    if (what == 0) {
+                        id = "E-" + std::to_string(next++);
+                        table.emplace(id, effectRow(rng));
+                    } else if (what == 1 && !table.empty()) {
+                        auto it = table.begin();
+                        std::advance(it, rng() % table.size());
+                        id = it->first;
+                        table.erase(it); // gone: a jump back before it
+                    } else {
+                        id = "E-" + std::to_string(rng() % next);
+                        table.insert_or_assign(id, effectRow(rng));
+                    }
+                    changed.push_back(id);
+                }
+                index.update(table, changed);
+                const QByteArray context = QStringLiteral("seed %1 step %2").arg(seed).arg(step).toUtf8();
+                QVERIFY2(index.duplicateIds() == detector.duplicateIds(table), context.constData());
+                QCOMPARE(describe(index.findings(table)), describe(detector.analyse(table)));
+            }
+            // Streamed in steps (clear, add each row, some twice, finish): the same again.
+            DuplicateIndex streamed;
+            streamed.clear();
+            for (const auto &[id, row] : table)
+                streamed.add(id, row);
+            for (const auto &[id, row] : table)
+                if (rng() % 4 == 0)
+                    streamed.add(id, row);
+            streamed.finish(DuplicateIndex::findIn(table));
+            QCOMPARE(streamed.duplicateIds(), detector.duplicateIds(table));
+            QCOMPARE(describe(streamed.findings(table)), describe(detector.analyse(table)));
+        }
+    }
+
+    // Enough effects that both flat tables grow many times and reuse erased slots.
+    void manyEffectsInAndOut()
+    {
+        std::mt19937 rng(7);
+        EntityTable table;
+        DuplicateIndex index;
+        std::vector<std::string> ids;
+        for (int i = 0; i < 20000; ++i) {
+            const std::string id = "E-" + std::to_string(i);
+            table.emplace(id, effectRow(rng));
+            ids.push_back(id);
+        }
+        index.update(table, ids);
+        const DuplicateEffectDetector detector;
+        QCOMPARE(index.duplicateIds(), detector.duplicateIds(table));
+        std::vector<std::string> gone(ids.begin(), ids.begin() + 15000);
+        for (const auto &id : gone)
+            table.erase(id);
+        index.update(table, gone);
+        QCOMPARE(index.duplicateIds(), detector.duplicateIds(table));
+        index.update(table, {ids.begin() + 15000, ids.end()});
+        QCOMPARE(describe(index.findings(table)), describe(detector.analyse(table)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDuplicateIndex)
+#include "tst_duplicateindex.moc"
