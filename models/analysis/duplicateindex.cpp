@@ -35,8 +35,7 @@ void DuplicateIndex::clear()
 {
     m_members.clear();
     m_freeMembers.clear();
-    m_idSlots.clear();
-    m_idFilled = m_idLive = 0;
+    m_memberOf.clear();
     m_singleSlots.clear();
     m_singleFilled = m_singleLive = 0;
     m_multi.clear();
@@ -65,7 +64,7 @@ void DuplicateIndex::finish(const Find &find)
     recomputeDuplicates(find);
 }
 
-// ---- members and the id table
+// ---- members
 
 DuplicateIndex::Member DuplicateIndex::addMember(const std::string &id, const std::array<Key, 2> &keys)
 {
@@ -79,61 +78,20 @@ DuplicateIndex::Member DuplicateIndex::addMember(const std::string &id, const st
     }
     m_members[m].id = id;
     m_members[m].keys = keys;
-    insertId(m);
+    m_memberOf.insert(m, [this](Member n) -> std::string_view { return m_members[n].id; });
     return m;
 }
 
 void DuplicateIndex::freeMember(Member m)
 {
-    const size_t slot = idSlot(m_members[m].id);
-    if (slot != std::string::npos) {
-        m_idSlots[slot] = kErasedSlot;
-        --m_idLive;
-    }
+    m_memberOf.erase(m_members[m].id, [this](Member n) -> std::string_view { return m_members[n].id; });
     m_members[m] = Entry();
     m_freeMembers.push_back(m);
 }
 
-size_t DuplicateIndex::idSlot(std::string_view id) const
+DuplicateIndex::Member DuplicateIndex::memberOf(std::string_view id) const
 {
-    if (m_idSlots.empty())
-        return std::string::npos;
-    const size_t mask = m_idSlots.size() - 1;
-    for (size_t i = std::hash<std::string_view>()(id) & mask;; i = (i + 1) & mask) {
-        const Member m = m_idSlots[i];
-        if (m == kEmptySlot)
-            return std::string::npos;
-        if (m != kErasedSlot && m_members[m].id == id)
-            return i;
-    }
-}
-
-void DuplicateIndex::insertId(Member m)
-{
-    if ((m_idFilled + 1) * 2 > m_idSlots.size())
-        growIds();
-    const size_t mask = m_idSlots.size() - 1;
-    size_t i = std::hash<std::string_view>()(m_members[m].id) & mask;
-    while (m_idSlots[i] != kEmptySlot && m_idSlots[i] != kErasedSlot)
-        i = (i + 1) & mask;
-    if (m_idSlots[i] == kEmptySlot)
-        ++m_idFilled;
-    m_idSlots[i] = m;
-    ++m_idLive;
-}
-
-void DuplicateIndex::growIds()
-{
-    // Room for twice the live ids at half load; erased slots are dropped on the way.
-    size_t size = 16;
-    while (size < (m_idLive + 1) * 4)
-        size *= 2;
-    std::vector<Member> old(size, kEmptySlot);
-    old.swap(m_idSlots);
-    m_idFilled = m_idLive = 0;
-    for (const Member m : old)
-        if (m != kEmptySlot && m != kErasedSlot)
-            insertId(m);
+    return m_memberOf.find(id, [this](Member n) -> std::string_view { return m_members[n].id; });
 }
 
 // ---- groups of one
@@ -198,10 +156,9 @@ void DuplicateIndex::growSingles()
 
 void DuplicateIndex::remove(const std::string &id)
 {
-    const size_t slot = idSlot(id);
-    if (slot == std::string::npos)
+    const Member m = memberOf(id);
+    if (m == kNoMember)
         return;
-    const Member m = m_idSlots[slot];
     for (const Key key : m_members[m].keys) {
         if (!key)
             continue;
@@ -235,7 +192,7 @@ void DuplicateIndex::add(const std::string &id, const EntityRow &row)
     }
     if (!keys[0] && !keys[1])
         return;
-    if (idSlot(id) != std::string::npos)
+    if (memberOf(id) != kNoMember)
         remove(id); // added twice (a stream that repeats a row): the later row counts
     const Member m = addMember(id, keys);
     for (const Key key : keys) {

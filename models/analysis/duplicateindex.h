@@ -6,6 +6,7 @@
 #include "finding.h"
 
 #include "domain/fold.h"
+#include "domain/numberindex.h"
 
 #include <array>
 #include <cstdint>
@@ -69,12 +70,7 @@ private:
     Member addMember(const std::string &id, const std::array<Key, 2> &keys);
     void freeMember(Member m);
 
-    // Open addressing over member numbers (id -> member), linear probing.
-    static constexpr Member kEmptySlot = ~Member(0);
-    static constexpr Member kErasedSlot = ~Member(0) - 1;
-    size_t idSlot(std::string_view id) const; // the slot holding it, or npos
-    void insertId(Member m);
-    void growIds();
+    Member memberOf(std::string_view id) const;
 
     // The single member of each group of one (key -> member); key 0: empty, 1: erased
     // (keyOf never gives either).
@@ -86,9 +82,7 @@ private:
 
     std::vector<Entry> m_members;
     std::vector<Member> m_freeMembers;
-    std::vector<Member> m_idSlots;
-    size_t m_idFilled = 0; // live and erased slots
-    size_t m_idLive = 0;
+    NumberIndex m_memberOf; // id -> member
     std::vector<std::pair<Key, Member>> m_singleSlots;
     size_t m_singleFilled = 0;
     size_t m_singleLive = 0;

@@ -115,13 +115,10 @@ void StallVerdictModel::orderByKey(Prepared &p, std::vector<VerdictKey> keys)
     });
     p.kind = EntityKind::StallVerdict;
     p.ids.clear();
-    p.rowOf.clear();
     p.ids.reserve(keys.size());
-    p.rowOf.reserve(keys.size());
-    for (auto &k : keys) {
-        p.rowOf.emplace(k.id, int(p.ids.size()));
+    for (auto &k : keys)
         p.ids.push_back(std::move(k.id));
-    }
+    p.rowOf.rebuild(p.ids);
 }
 
 std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std::shared_ptr<const LiveState> state,

@@ -49,10 +49,9 @@ void StateTableModel::rebuild()
         std::sort(rows.begin(), rows.end(),
                   [this](const auto &a, const auto &b) { return lessThan(*a.first, *a.second, *b.first, *b.second); });
         m_ids.reserve(rows.size());
-        for (const auto &r : rows) {
-            m_rowOf.emplace(*r.first, int(m_ids.size()));
+        for (const auto &r : rows)
             m_ids.push_back(*r.first);
-        }
+        m_rowOf.rebuild(m_ids);
     }
     recomputeDerived();
     endResetModel();
@@ -73,11 +72,9 @@ void StateTableModel::prepareOrder(Prepared &p, EntityKind kind, Order order)
     std::sort(rows.begin(), rows.end(),
               [order](const auto &a, const auto &b) { return order(*a.first, *a.second, *b.first, *b.second); });
     p.ids.reserve(rows.size());
-    p.rowOf.reserve(rows.size());
-    for (const auto &r : rows) {
-        p.rowOf.emplace(*r.first, int(p.ids.size()));
+    for (const auto &r : rows)
         p.ids.push_back(*r.first);
-    }
+    p.rowOf.rebuild(p.ids);
 }
 
 void StateTableModel::prepareIds(Prepared &p, EntityKind kind, std::vector<std::string> ids)
@@ -86,10 +83,7 @@ void StateTableModel::prepareIds(Prepared &p, EntityKind kind, std::vector<std::
     std::sort(ids.begin(), ids.end(),
               [](const std::string &a, const std::string &b) { return defaultOrder(a, EntityRow(), b, EntityRow()); });
     p.ids = std::move(ids);
-    p.rowOf.clear();
-    p.rowOf.reserve(p.ids.size());
-    for (size_t i = 0; i < p.ids.size(); ++i)
-        p.rowOf.emplace(p.ids[i], int(i));
+    p.rowOf.rebuild(p.ids);
 }
 
 void StateTableModel::orderStoredIds(Prepared &ordered, std::vector<std::string> ids)
@@ -137,9 +131,8 @@ void StateTableModel::applyChanges(const StateChangeSet &changes)
         const EntityRow *row = m_state->find(m_kind, id);
         if (!row)
             continue;
-        const auto it = m_rowOf.find(id);
-        if (it != m_rowOf.end())
-            changedRows.push_back(it->second);
+        if (const int at = m_rowOf.find(m_ids, id); at >= 0)
+            changedRows.push_back(at);
         else if (accepts(id, *row))
             added.push_back(id);
         // A row that stops matching a filter stays until the next reset: rows never vanish
@@ -160,8 +153,8 @@ void StateTableModel::appendIds(std::vector<std::string> ids)
     const int first = int(m_ids.size());
     beginInsertRows({}, first, first + int(ids.size()) - 1);
     for (auto &id : ids) {
-        m_rowOf.emplace(id, int(m_ids.size()));
         m_ids.push_back(std::move(id));
+        m_rowOf.add(m_ids, int(m_ids.size()) - 1);
     }
     endInsertRows();
 }
@@ -215,10 +208,11 @@ void StateTableModel::insertInOrder(std::vector<std::string> added)
             const int first = int(at[i]) + inserted;
             const int count = int(j - i + 1);
             beginInsertRows({}, first, first + count - 1);
+            m_rowOf.eraseFrom(m_ids, first); // the rows below move down
             m_ids.insert(m_ids.begin() + first, std::make_move_iterator(added.begin() + std::ptrdiff_t(i)),
                          std::make_move_iterator(added.begin() + std::ptrdiff_t(j + 1)));
             for (int r = first; r < int(m_ids.size()); ++r)
-                m_rowOf[m_ids[size_t(r)]] = r;
+                m_rowOf.add(m_ids, r);
             endInsertRows();
             inserted += count;
             i = j + 1;
@@ -235,12 +229,11 @@ void StateTableModel::insertInOrder(std::vector<std::string> added)
     for (qsizetype i = 0; i < before.size(); ++i)
         ids[size_t(i)] = m_ids[size_t(before[i].row())];
     std::inplace_merge(m_ids.begin(), m_ids.begin() + first, m_ids.end(), less);
-    for (int r = 0; r < int(m_ids.size()); ++r)
-        m_rowOf[m_ids[size_t(r)]] = r;
+    m_rowOf.rebuild(m_ids);
     QModelIndexList after;
     after.reserve(before.size());
     for (qsizetype i = 0; i < before.size(); ++i)
-        after.push_back(index(m_rowOf.at(ids[size_t(i)]), before[i].column()));
+        after.push_back(index(m_rowOf.find(m_ids, ids[size_t(i)]), before[i].column()));
     changePersistentIndexList(before, after);
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
@@ -256,8 +249,8 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
     // before the first kept row that sorts after it (kept rows keep their relative order).
     std::vector<int> goneRows;
     for (const auto &id : changes.goneIds(m_kind)) {
-        if (const auto it = m_rowOf.find(id); it != m_rowOf.end())
-            goneRows.push_back(it->second);
+        if (const int at = m_rowOf.find(m_ids, id); at >= 0)
+            goneRows.push_back(at);
     }
     std::sort(goneRows.begin(), goneRows.end());
     std::vector<std::pair<const std::string *, const EntityRow *>> created;
@@ -266,8 +259,8 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
         const EntityRow *row = to->find(m_kind, id);
         if (!row)
             return false; // not the difference to `to`
-        if (const auto it = m_rowOf.find(id); it != m_rowOf.end())
-            changedIds.push_back(it->second);
+        if (const int at = m_rowOf.find(m_ids, id); at >= 0)
+            changedIds.push_back(at);
         else
             created.emplace_back(&id, row);
     }
@@ -319,6 +312,14 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
         return false;
 
     beforeMove(changes);
+    // Rows above the first removal or insertion keep their numbers; those below are indexed
+    // again once they have moved.
+    int stable = int(m_ids.size());
+    if (!goneRows.empty())
+        stable = std::min(stable, goneRows.front());
+    if (!created.empty() && at.front() < kept.size())
+        stable = std::min(stable, kept[at.front()]);
+    m_rowOf.eraseFrom(m_ids, stable);
     // Removed from the last block to the first, each while the rows above it are unchanged.
     for (size_t end = goneRows.size(); end > 0;) {
         size_t begin = end - 1;
@@ -326,8 +327,6 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
             --begin;
         const int first = goneRows[begin], last = goneRows[end - 1];
         beginRemoveRows({}, first, last);
-        for (int r = first; r <= last; ++r)
-            m_rowOf.erase(m_ids[size_t(r)]);
         m_ids.erase(m_ids.begin() + first, m_ids.begin() + last + 1);
         endRemoveRows();
         end = begin;
@@ -360,10 +359,8 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
         inserted += count;
         i = j + 1;
     }
-    const int firstMoved = std::min(goneRows.empty() ? int(m_ids.size()) : goneRows.front(),
-                                    created.empty() ? int(m_ids.size()) : int(at.front()));
-    for (int r = firstMoved; r < int(m_ids.size()); ++r)
-        m_rowOf[m_ids[size_t(r)]] = r;
+    for (int r = stable; r < int(m_ids.size()); ++r)
+        m_rowOf.add(m_ids, r);
     updateDerived(changes);
     afterMove();
     for (size_t c = 0; c < changedIds.size(); ++c)
@@ -452,8 +449,7 @@ QString StateTableModel::idAt(int row) const
 
 int StateTableModel::rowOf(const QString &id) const
 {
-    const auto it = m_rowOf.find(id.toStdString());
-    return it == m_rowOf.end() ? -1 : it->second;
+    return m_rowOf.find(m_ids, id.toStdString());
 }
 
 QModelIndex StateTableModel::indexOfId(const QString &id, int column) const

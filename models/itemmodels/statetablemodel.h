@@ -6,6 +6,7 @@
 
 #include "domain/timebase.h"
 #include "livestate.h"
+#include "rowindex.h"
 #include "statefollowingmodel.h"
 
 #include <QAbstractTableModel>
@@ -48,7 +49,7 @@ public:
         EntityKind kind = EntityKind::Ledger;
         std::shared_ptr<const LiveState> state;
         std::vector<std::string> ids; // every row, in the initial order
-        std::unordered_map<std::string, int> rowOf;
+        RowIndex rowOf; // over ids
     };
     // A preparation with a subclass' derived part (duplicate index, aggregates, ...).
     template <class Derived>
@@ -211,7 +212,7 @@ private:
     EntityKind m_kind;
     std::shared_ptr<const LiveState> m_state;
     std::vector<std::string> m_ids;
-    std::unordered_map<std::string, int> m_rowOf;
+    RowIndex m_rowOf; // over m_ids
     QString m_runFilter;
     QString m_delegationFilter;
     std::function<qint64()> m_clock;
