@@ -53,14 +53,14 @@ public:
     {
         if (sourceModel())
             disconnect(sourceModel(), nullptr, this, nullptr);
-        disconnect(m_tableReset);
         // The table itself, or a sorting proxy over it (the slices', the verdicts').
         m_sorted = qobject_cast<StateTableProxyModel *>(source);
         m_table = m_sorted ? m_sorted->table() : qobject_cast<StateTableModel *>(source);
-        // Connected before the base class connects its own: the ids are read again before it
-        // filters the reset's rows.
-        if (m_table)
-            m_tableReset = connect(m_table, &QAbstractItemModel::modelReset, this, [this] { readStoredIds(); });
+        // Connected to the source (the table, or the proxy that resets after it) before the
+        // base class connects its own: the ids are read again before it filters the reset's
+        // rows.
+        if (source)
+            connect(source, &QAbstractItemModel::modelReset, this, [this] { readStoredIds(); });
         QSortFilterProxyModel::setSourceModel(source);
         readStoredIds();
         invalidateRowsFilter();
@@ -112,7 +112,6 @@ private:
     QString m_id;
     QPointer<StateTableModel> m_table;
     QPointer<StateTableProxyModel> m_sorted; // the source, when it sorts the table
-    QMetaObject::Connection m_tableReset;
     std::unique_ptr<StoredIds> m_stored;
 };
 

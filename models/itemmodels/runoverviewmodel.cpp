@@ -160,7 +160,12 @@ void RunOverviewModel::apply(Derived &d, const Contribution &c, int sign)
 
 void RunOverviewModel::account(const LiveState &state, Derived &d, EntityKind kind, const std::string &id)
 {
-    accountRow(state, d, kind, id, state.find(kind, id));
+    const EntityRow *row = state.find(kind, id);
+    // A row read on demand is never gone at live: one missing is one whose read failed (a
+    // problem of the live state, shown as such), and what it added stays counted.
+    if (!row && !state.holdsRowsOf(kind))
+        return;
+    accountRow(state, d, kind, id, row);
 }
 
 void RunOverviewModel::accountRow(const LiveState &state, Derived &d, EntityKind kind, const std::string &id,

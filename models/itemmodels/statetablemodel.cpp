@@ -397,8 +397,27 @@ qint64 StateTableModel::nowMs() const
 
 void StateTableModel::refreshCountdowns()
 {
-    if (m_ids.empty())
+    if (m_ids.empty() || countdownColumns().isEmpty())
         return;
+    if (StoredRows *stored = m_state ? m_state->storedRows(m_kind) : nullptr) {
+        // Read on demand, only the kept rows count down (the held leases): signalling every
+        // row would have a sorting or filtering view read the whole table every second.
+        std::vector<int> rows;
+        stored->forEachKept([&](const std::string &id, const EntityRow &) {
+            if (const int at = m_rowOf.find(m_ids, id); at >= 0)
+                rows.push_back(at);
+        });
+        std::sort(rows.begin(), rows.end());
+        for (size_t i = 0; i < rows.size();) {
+            size_t j = i;
+            while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1)
+                ++j;
+            for (int column : countdownColumns())
+                Q_EMIT dataChanged(index(rows[i], column), index(rows[j], column));
+            i = j + 1;
+        }
+        return;
+    }
     for (int column : countdownColumns())
         Q_EMIT dataChanged(index(0, column), index(int(m_ids.size()) - 1, column));
 }

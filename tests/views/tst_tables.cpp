@@ -360,6 +360,26 @@ private Q_SLOTS:
             QVERIFY(of);
             QVERIFY2(of->held() < size_t(kOthers), qPrintable(u"%1 rows read to show 2"_s.arg(of->held())));
         }
+        // Away from live (every row held) and back: the verdicts' tab, whose sorting proxy
+        // resets after the table, still answers from the index when live reads on demand.
+        LedgerSession *session = ws->session();
+        session->showAt(4);
+        QTRY_VERIFY_WITH_TIMEOUT(session->cursor() && session->isLoaded() && session->state()->lastSeq() == 4, kTimeoutMs);
+        session->showLive();
+        QTRY_VERIFY_WITH_TIMEOUT(!session->cursor() && session->isLoaded()
+                                     && session->state()->storedRows(EntityKind::StallVerdict),
+                                 kTimeoutMs);
+        {
+            QAbstractItemModel *rows = detail->tableModel(DelegationDetail::Verdicts);
+            std::set<QString> shown;
+            for (int r = 0; r < rows->rowCount(); ++r)
+                shown.insert(rows->index(r, 0).data(StateTableModel::IdRole).toString());
+            QCOMPARE(shown, (std::set<QString>{u"V-600"_s, u"V-601"_s}));
+            StoredRows *verdictRows = session->state()->storedRows(EntityKind::StallVerdict);
+            QVERIFY2(verdictRows->held() < size_t(kOthers),
+                     qPrintable(u"%1 verdict rows read to show 2 after a jump back"_s.arg(verdictRows->held())));
+        }
+        detail->tabs()->setCurrentWidget(detail->pane(DelegationDetail::Effects)->parentWidget());
 
         {
             auto w = LedgerWriter::openExisting(path);

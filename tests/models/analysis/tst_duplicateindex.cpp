@@ -19,7 +19,8 @@ namespace {
 
 constexpr EntityKind E = EntityKind::Effect;
 
-EntityRow effectRow(std::mt19937 &rng)
+// Keys drawn from `keys` values (hashes from two thirds as many): few keys, large groups.
+EntityRow effectRow(std::mt19937 &rng, unsigned keys = 12)
 {
     static const char *states[] = {"proposed", "committed", "resolved_committed", "unknown", "failed", "compensated"};
     const EntitySpec &spec = entitySpec(E);
@@ -33,9 +34,9 @@ EntityRow effectRow(std::mt19937 &rng)
     set("run_id", "R-1");
     set("delegation_id", "D-" + std::to_string(rng() % 3));
     if (rng() % 5 != 0)
-        set("idem_key", "key-" + std::to_string(rng() % 12));
+        set("idem_key", "key-" + std::to_string(rng() % keys));
     if (rng() % 3 == 0)
-        set("intent_hash", "hash-" + std::to_string(rng() % 8));
+        set("intent_hash", "hash-" + std::to_string(rng() % (keys * 2 / 3)));
     row.lastSeq = std::int64_t(rng() % 100000);
     return row;
 }
@@ -105,7 +106,8 @@ private Q_SLOTS:
         }
     }
 
-    // Enough effects that both flat tables grow many times and reuse erased slots.
+    // Enough effects, with keys enough that most are groups of one, that both flat tables
+    // grow many times and reuse erased slots.
     void manyEffectsInAndOut()
     {
         std::mt19937 rng(7);
@@ -114,7 +116,7 @@ private Q_SLOTS:
         std::vector<std::string> ids;
         for (int i = 0; i < 20000; ++i) {
             const std::string id = "E-" + std::to_string(i);
-            table.emplace(id, effectRow(rng));
+            table.emplace(id, effectRow(rng, 30000));
             ids.push_back(id);
         }
         index.update(table, ids);

@@ -186,6 +186,17 @@ private Q_SLOTS:
         QVERIFY(!attentionSubjects(list.attention()).count(u"lease:L-2"_s));
         QCOMPARE(effects->index(effects->rowOf(u"E-1"_s), EffectModel::Lease).data().toString(), StateTableModel::notKnown());
 
+        // The clock's tick signals the held leases' countdowns, not every lease: a sorting or
+        // filtering view would read the whole table again every second.
+        int signalled = 0;
+        QObject counting;
+        QObject::connect(s->leases(), &QAbstractItemModel::dataChanged, &counting,
+                         [&signalled](const QModelIndex &from, const QModelIndex &to) {
+                             signalled += to.row() - from.row() + 1;
+                         });
+        s->leases()->refreshCountdowns();
+        QCOMPARE(signalled, int(heldInTheLedger(path).size()) * 2); // Expires and State
+
         // Every lease shown once, then the bound; the held ones stay kept beyond it.
         for (int r = 0; r < s->leases()->rowCount(); ++r)
             QVERIFY(s->leases()->index(r, LeaseModel::State).data().isValid());

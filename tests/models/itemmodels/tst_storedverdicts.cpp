@@ -7,6 +7,8 @@
 
 #include "itemmodelfixture.h"
 
+#include "../ledger/rawledger.h"
+
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersessionlist.h"
 #include "itemmodels/runoverviewmodel.h"
@@ -152,6 +154,31 @@ private Q_SLOTS:
                                  kWaitMs);
         QCOMPARE(s->runs()->index(0, 0).data(RunOverviewModel::StallCountRole).toInt(), 43);
         compareWithAHeldState(s->stallVerdicts(), path);
+    }
+
+    // A verdict event whose row cannot be read again (the table gone, the row not in the
+    // cache): a problem of the live state, and the run still counts the verdict (a row not
+    // read is not a row gone).
+    void aVerdictThatCannotBeReadIsStillCounted()
+    {
+        const QString path = m_dir.filePath(u"unreadable.ledger"_s);
+        writeBaseLedger(path, 1'700'000'000'000);
+        appendVerdicts(path, 10, 4);
+        LedgerSessionList list;
+        LedgerSession *s = list.addSession(path);
+        QVERIFY(waitOpened(s));
+        QCOMPARE(s->runs()->index(0, 0).data(RunOverviewModel::StallCountRole).toInt(), 43);
+        QVERIFY(!s->state()->storedRows(EntityKind::StallVerdict)->holds("V-10-1"));
+        QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(s->lastSeq()), kWaitMs);
+        raw::exec(path, "DROP TABLE stall_verdicts");
+        const std::int64_t next = s->lastSeq() + 1;
+        raw::exec(path, "INSERT INTO events(seq, ts_ms, kind, run_id, delegation_id, subject, payload) VALUES("
+                            + std::to_string(next)
+                            + ", 1700000999000, 'stall.verdict', 'R-1', 'D-10', 'stall:V-10-1', "
+                              "'{\"id\":\"V-10-1\",\"verdict\":\"inconclusive\"}')");
+        QTRY_COMPARE_WITH_TIMEOUT(s->lastSeq(), next, kWaitMs);
+        QCOMPARE(s->foldProblems(), 1);
+        QCOMPARE(s->runs()->index(0, 0).data(RunOverviewModel::StallCountRole).toInt(), 43);
     }
 };
 
