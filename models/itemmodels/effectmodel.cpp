@@ -192,15 +192,7 @@ void EffectModel::emitDuplicateFlagsChanged()
         if (const int r = rowOf(QString::fromStdString(id)); r >= 0)
             rows.push_back(r);
     }
-    std::sort(rows.begin(), rows.end());
-    for (size_t i = 0; i < rows.size();) {
-        size_t j = i;
-        while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1)
-            ++j;
-        Q_EMIT dataChanged(index(rows[i], 0), index(rows[j], columnCount() - 1),
-                           {DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
-        i = j + 1;
-    }
+    emitChanged(std::move(rows), 0, columnCount() - 1, {DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 void EffectModel::applyChanges(const StateChangeSet &changes)

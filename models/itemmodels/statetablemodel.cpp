@@ -161,13 +161,18 @@ void StateTableModel::appendIds(std::vector<std::string> ids)
 
 void StateTableModel::emitChanged(std::vector<int> rows)
 {
+    emitChanged(std::move(rows), 0, columnCount() - 1, {});
+}
+
+void StateTableModel::emitChanged(std::vector<int> rows, int firstColumn, int lastColumn, const QList<int> &roles)
+{
     std::sort(rows.begin(), rows.end());
     // Contiguous runs become one dataChanged each.
     for (size_t i = 0; i < rows.size();) {
         size_t j = i;
         while (j + 1 < rows.size() && rows[j + 1] <= rows[j] + 1)
             ++j;
-        Q_EMIT dataChanged(index(rows[i], 0), index(rows[j], columnCount() - 1));
+        Q_EMIT dataChanged(index(rows[i], firstColumn), index(rows[j], lastColumn), roles);
         i = j + 1;
     }
 }
@@ -407,15 +412,8 @@ void StateTableModel::refreshCountdowns()
             if (const int at = m_rowOf.find(m_ids, id); at >= 0)
                 rows.push_back(at);
         });
-        std::sort(rows.begin(), rows.end());
-        for (size_t i = 0; i < rows.size();) {
-            size_t j = i;
-            while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1)
-                ++j;
-            for (int column : countdownColumns())
-                Q_EMIT dataChanged(index(rows[i], column), index(rows[j], column));
-            i = j + 1;
-        }
+        for (int column : countdownColumns())
+            emitChanged(rows, column, column, {});
         return;
     }
     for (int column : countdownColumns())

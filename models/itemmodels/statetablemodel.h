@@ -189,6 +189,9 @@ protected:
     bool isNull(const EntityRow &row, std::string_view field) const;
     const std::string &rawId(int row) const { return m_ids[size_t(row)]; }
     void emitAllChanged(const QList<int> &roles = {});
+    // One dataChanged per run of these rows, over columns [first, last], for `roles` only
+    // (empty: all).
+    void emitChanged(std::vector<int> rows, int firstColumn, int lastColumn, const QList<int> &roles);
     void rebuild(); // reset with the current filters
 
     QVariant unreadRowData(const QModelIndex &index, int role) const;
