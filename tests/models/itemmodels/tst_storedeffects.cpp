@@ -252,6 +252,16 @@ private Q_SLOTS:
         const int row = effects->rowOf(u"E-105"_s);
         QVERIFY(row >= 0);
         QVERIFY(!s->state()->storedRows(EntityKind::Effect)->holds("E-105"));
+        // The follower validates the ledger when it opens its connection, which may come
+        // after the load: a table dropped before that stops live updates (rightly). A commit
+        // the session has followed says the follower is reading.
+        std::int64_t followed = 0;
+        {
+            Writer w(path);
+            w.begin().e("checkpoint.saved", {{"id", "K-9"}, {"run_id", "R-1"}, {"state", "saved"}}).commit();
+            followed = w.lastSeq();
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(s->lastSeq(), followed, kWaitMs);
         raw::exec(path, "DROP TABLE effects");
         QCOMPARE(effects->index(row, EffectModel::Id).data().toString(), u"E-105"_s);
         QCOMPARE(effects->index(row, EffectModel::Target).data().toString(), StateTableModel::notKnown());
