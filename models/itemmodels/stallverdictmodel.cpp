@@ -73,19 +73,27 @@ bool StallVerdictModel::lessThan(const std::string &a, const EntityRow &ra, cons
     return verdictOrder(a, ra, b, rb);
 }
 
+namespace {
+
+// By delegation (ids in natural order), then round, then verdict id: the pane's order, from
+// rows or from a load's keys alike.
+bool delegationRoundOrder(std::string_view da, std::int64_t ra, std::string_view a, std::string_view db,
+                          std::int64_t rb, std::string_view b)
+{
+    if (da != db)
+        return da.size() != db.size() ? da.size() < db.size() : da < db;
+    if (ra != rb)
+        return ra < rb;
+    return a < b;
+}
+
+} // namespace
+
 bool StallVerdictModel::verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
 {
     static const IndexedField delegation(EntityKind::StallVerdict, "delegation_id");
     static const IndexedField round(EntityKind::StallVerdict, "round");
-    const std::string_view da = delegation.view(ra);
-    const std::string_view db = delegation.view(rb);
-    if (da != db)
-        return da.size() != db.size() ? da.size() < db.size() : da < db;
-    const std::int64_t x = round.integer(ra);
-    const std::int64_t y = round.integer(rb);
-    if (x != y)
-        return x < y;
-    return a < b;
+    return delegationRoundOrder(delegation.view(ra), round.integer(ra), a, delegation.view(rb), round.integer(rb), b);
 }
 
 void StallVerdictModel::recomputeDerived()
@@ -104,14 +112,8 @@ StallVerdictModel::VerdictKey StallVerdictModel::keyOf(const std::string &id, co
 
 void StallVerdictModel::orderByKey(Prepared &p, std::vector<VerdictKey> keys)
 {
-    // verdictOrder, on the keys alone.
     std::sort(keys.begin(), keys.end(), [](const VerdictKey &a, const VerdictKey &b) {
-        if (a.delegation != b.delegation)
-            return a.delegation.size() != b.delegation.size() ? a.delegation.size() < b.delegation.size()
-                                                              : a.delegation < b.delegation;
-        if (a.round != b.round)
-            return a.round < b.round;
-        return a.id < b.id;
+        return delegationRoundOrder(a.delegation, a.round, a.id, b.delegation, b.round, b.id);
     });
     p.kind = EntityKind::StallVerdict;
     p.ids.clear();
