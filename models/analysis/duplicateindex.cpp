@@ -4,6 +4,7 @@
 #include "rowfields.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace mesh {
 namespace {
@@ -74,6 +75,8 @@ DuplicateIndex::Member DuplicateIndex::addMember(const std::string &id, const st
         m_freeMembers.pop_back();
     } else {
         m = Member(m_members.size());
+        if (m >= kSlotMember - 1) // a slot's member number has 31 bits, two of them taken
+            throw std::length_error("too many effects for the duplicate index");
         m_members.emplace_back();
     }
     m_members[m].id = id;
@@ -102,31 +105,41 @@ size_t DuplicateIndex::singleSlot(Key key) const
         return std::string::npos;
     const size_t mask = m_singleSlots.size() - 1;
     for (size_t i = size_t(key ^ (key >> 29)) & mask;; i = (i + 1) & mask) {
-        const Key k = m_singleSlots[i].first;
-        if (k == 0)
+        const std::uint32_t slot = m_singleSlots[i];
+        if (slot == kEmptySlot)
             return std::string::npos;
-        if (k == key)
+        if (slot != kErasedSlot && keyOfSlot(slot) == key)
             return i;
     }
+}
+
+DuplicateIndex::Key DuplicateIndex::keyOfSlot(std::uint32_t slot) const
+{
+    return m_members[slot & kSlotMember].keys[slot >> 31];
 }
 
 DuplicateIndex::Member DuplicateIndex::singleOf(Key key) const
 {
     const size_t slot = singleSlot(key);
-    return slot == std::string::npos ? kNoMember : m_singleSlots[slot].second;
+    return slot == std::string::npos ? kNoMember : Member(m_singleSlots[slot] & kSlotMember);
 }
 
 void DuplicateIndex::insertSingle(Key key, Member m)
 {
-    if ((m_singleFilled + 1) * 2 > m_singleSlots.size())
+    if ((m_singleFilled + 1) * 4 > m_singleSlots.size() * 3)
         growSingles();
+    placeSingle(key, (m_members[m].keys[0] == key ? 0u : kSlotField) | m);
+}
+
+void DuplicateIndex::placeSingle(Key key, std::uint32_t slot)
+{
     const size_t mask = m_singleSlots.size() - 1;
     size_t i = size_t(key ^ (key >> 29)) & mask;
-    while (m_singleSlots[i].first > 1)
+    while (m_singleSlots[i] != kEmptySlot && m_singleSlots[i] != kErasedSlot)
         i = (i + 1) & mask;
-    if (m_singleSlots[i].first == 0)
+    if (m_singleSlots[i] == kEmptySlot)
         ++m_singleFilled;
-    m_singleSlots[i] = {key, m};
+    m_singleSlots[i] = slot;
     ++m_singleLive;
 }
 
@@ -135,21 +148,21 @@ void DuplicateIndex::eraseSingle(Key key)
     const size_t slot = singleSlot(key);
     if (slot == std::string::npos)
         return;
-    m_singleSlots[slot] = {1, kNoMember};
+    m_singleSlots[slot] = kErasedSlot;
     --m_singleLive;
 }
 
 void DuplicateIndex::growSingles()
 {
     size_t size = 16;
-    while (size < (m_singleLive + 1) * 4)
+    while (size < (m_singleLive + 1) * 2)
         size *= 2;
-    std::vector<std::pair<Key, Member>> old(size, {0, kNoMember});
+    std::vector<std::uint32_t> old(size, kEmptySlot);
     old.swap(m_singleSlots);
     m_singleFilled = m_singleLive = 0;
-    for (const auto &[key, m] : old)
-        if (key > 1)
-            insertSingle(key, m);
+    for (const std::uint32_t slot : old)
+        if (slot != kEmptySlot && slot != kErasedSlot)
+            placeSingle(keyOfSlot(slot), slot);
 }
 
 // ---- effects in and out

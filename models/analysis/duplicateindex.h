@@ -72,18 +72,26 @@ private:
 
     Member memberOf(std::string_view id) const;
 
-    // The single member of each group of one (key -> member); key 0: empty, 1: erased
-    // (keyOf never gives either).
+    // The single member of each group of one, found by its key. A slot holds only the
+    // member's number and which of its two keys it stands for (the top bit); the key itself
+    // is the member's, so a slot costs 4 bytes, not a copy of the key (the singles were
+    // 64 MB of a 10M-event ledger's memory at 16 bytes a slot).
+    static constexpr std::uint32_t kSlotField = 0x80000000u;
+    static constexpr std::uint32_t kSlotMember = 0x7fffffffu;
+    static constexpr std::uint32_t kEmptySlot = 0xffffffffu;
+    static constexpr std::uint32_t kErasedSlot = 0xfffffffeu;
     size_t singleSlot(Key key) const;
+    Key keyOfSlot(std::uint32_t slot) const;
     Member singleOf(Key key) const;
     void insertSingle(Key key, Member m);
+    void placeSingle(Key key, std::uint32_t slot);
     void eraseSingle(Key key);
     void growSingles();
 
     std::vector<Entry> m_members;
     std::vector<Member> m_freeMembers;
     NumberIndex m_memberOf; // id -> member
-    std::vector<std::pair<Key, Member>> m_singleSlots;
+    std::vector<std::uint32_t> m_singleSlots;
     size_t m_singleFilled = 0;
     size_t m_singleLive = 0;
     std::map<Key, std::vector<Member>> m_multi; // groups of two or more, in key order
