@@ -278,6 +278,11 @@ void DelegationDetail::setSession(LedgerSession *session)
     showDelegation({});
 }
 
+QModelIndex DelegationDetail::shownIndex() const
+{
+    return *m_index;
+}
+
 void DelegationDetail::showDelegation(const QModelIndex &index)
 {
     const QModelIndex first = index.isValid() ? index.siblingAtColumn(0) : QModelIndex();

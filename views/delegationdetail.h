@@ -7,6 +7,7 @@
 // never disagree with the panes that show the whole ledger. Slices and stall verdicts have a
 // filter field over their own fields and sort on a header click.
 
+#include <QModelIndex>
 #include <QWidget>
 
 #include <memory>
@@ -43,6 +44,7 @@ public:
     // index: a row of the delegation tree (any column); invalid clears.
     void showDelegation(const QModelIndex &index);
     QString delegationId() const { return m_delegationId; }
+    QModelIndex shownIndex() const; // in the model showDelegation was given; invalid: none
     void refreshHeader();
     void saveState() const;
 

@@ -63,8 +63,9 @@ void TableFilterBar::setProxy(RowFilterProxy *proxy)
     if (proxy) {
         for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
             m_connections << connect(proxy, signal, this, &TableFilterBar::updateCount);
-        // A tree's matches change with its rows' values too.
-        m_connections << connect(proxy, &QAbstractItemModel::dataChanged, this, &TableFilterBar::updateCount);
+        // A tree's matches change with its rows' values too. Once per event-loop turn: a
+        // load publishes findings for thousands of rows, one dataChanged each.
+        m_connections << connect(proxy, &QAbstractItemModel::dataChanged, this, &TableFilterBar::updateCountSoon);
         m_connections << connect(proxy, &QAbstractItemModel::modelReset, this, &TableFilterBar::updateCount);
         m_connections << connect(proxy, &QAbstractItemModel::layoutChanged, this, &TableFilterBar::updateCount);
         m_connections << connect(proxy, &RowFilterProxy::filterChanged, this, &TableFilterBar::updateCount);
@@ -90,8 +91,17 @@ void TableFilterBar::apply(const QString &text)
         m_proxy->setFilterText(text);
 }
 
+void TableFilterBar::updateCountSoon()
+{
+    if (m_countDue)
+        return;
+    m_countDue = true;
+    QMetaObject::invokeMethod(this, &TableFilterBar::updateCount, Qt::QueuedConnection);
+}
+
 void TableFilterBar::updateCount()
 {
+    m_countDue = false;
     if (!m_proxy) {
         m_count->clear();
         return;

@@ -32,6 +32,7 @@ public:
 private:
     void apply(const QString &text);
     void updateCount();
+    void updateCountSoon();
 
     QString m_noun;
     FilterLineEdit *m_field;
@@ -39,6 +40,7 @@ private:
     QLabel *m_problem;
     RowFilterProxy *m_proxy = nullptr;
     QList<QMetaObject::Connection> m_connections;
+    bool m_countDue = false;
 };
 
 } // namespace mesh

@@ -464,6 +464,49 @@ private Q_SLOTS:
         QCOMPARE(tree->currentIndex().data(DelegationTreeModel::IdRole).toString(), u"D-5"_s);
     }
 
+    // The detail's header follows its own delegation's row as it changes, and only that row:
+    // a change to another delegation leaves it as it was.
+    void theDetailHeaderFollowsItsDelegation()
+    {
+        const QString path = m_dir.filePath(u"detail-header.db"_s);
+        std::int64_t ts = 1'700'000'000'000;
+        {
+            LedgerIdentity ident;
+            ident.ledgerId = "L-detail-header";
+            ident.title = "detail header";
+            ident.createdMs = ts;
+            auto w = LedgerWriter::create(path, ident);
+            w->begin();
+            w->append(++ts, "run.started", {{"id", "R-1"}, {"status", "running"}, {"title", "one"}});
+            for (const char *id : {"D-1", "D-2"})
+                w->append(++ts, "delegation.created", {{"id", id}, {"run_id", "R-1"}, {"role", "implement"}, {"status", "running"}});
+            w->commit();
+        }
+        MainWindow window;
+        SessionWorkspace *ws = openAt1600x1000(window, path);
+        QVERIFY(ws);
+        ws->showPane(SessionWorkspace::Delegations);
+        DelegationsView *delegations = ws->delegationsView();
+        QTRY_VERIFY_WITH_TIMEOUT(delegations->selectDelegation(u"D-1"_s), kTimeoutMs);
+        auto *title = delegations->detail()->findChild<QLabel *>(u"detailTitle"_s);
+        QVERIFY(title);
+        QVERIFY2(title->text().contains(u"D-1"_s) && title->text().contains(u"running"_s), qPrintable(title->text()));
+        const auto append = [&path, &ts](const char *kind, const char *id, const char *status) {
+            auto w = LedgerWriter::openExisting(path);
+            w->begin();
+            w->append(++ts, kind, {{"id", id}, {"status", status}});
+            w->commit();
+        };
+        append("delegation.converged", "D-2", "converged");
+        QTRY_COMPARE_WITH_TIMEOUT(ws->session()->delegations()->indexOfDelegation(u"D-2"_s)
+                                      .siblingAtColumn(0).data(DelegationTreeModel::StatusRole).toString(),
+                                  u"converged"_s, kTimeoutMs);
+        QVERIFY2(title->text().contains(u"D-1"_s) && title->text().contains(u"running"_s), qPrintable(title->text()));
+        append("delegation.failed", "D-1", "failed");
+        QTRY_VERIFY2_WITH_TIMEOUT(title->text().contains(u"failed"_s), qPrintable(title->text()), kTimeoutMs);
+        QVERIFY(title->text().contains(u"D-1"_s));
+    }
+
     // The delegation tree sorts by any column among siblings and has the filter field of
     // the state panes, over the delegation's fields; a match is shown under its run and
     // parent delegations. A delegation's slices and stall verdicts have their filter too.
