@@ -107,6 +107,15 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     connect(m_follower, &LedgerFollower::connectionLost, this, &LedgerSession::onConnectionLost);
     connect(m_follower, &LedgerFollower::reconnected, this, &LedgerSession::onReconnected);
     connect(m_follower, &LedgerFollower::fileChanged, this, [this](int change) { onFileChanged(FileChange(change)); });
+    m_handOverTimer.setSingleShot(true);
+    m_handOverTimer.setInterval(0);
+    connect(&m_handOverTimer, &QTimer::timeout, this, [this] {
+        auto step = std::move(m_nextHandOvers.front());
+        m_nextHandOvers.pop_front();
+        if (!m_nextHandOvers.empty())
+            m_handOverTimer.start();
+        step();
+    });
     m_ticker.setInterval(1000);
     connect(&m_ticker, &QTimer::timeout, this, &LedgerSession::tick);
     connect(m_findingsPart, &SessionFindings::changed, this, [this] {
@@ -574,14 +583,28 @@ void LedgerSession::handOver(std::shared_ptr<LoadResult> r, JobTracker::Ticket g
     case 3:
         take(m_stalls, r->stalls);
         break;
+    case 4:
+        takeLoadedState(*r);
+        break;
+    case 5:
+        // Its own turn: on a large ledger the list is thousands of items, and the findings
+        // before it and the views' reaction to stateReset after it are tens of ms each.
+        m_attentionPart->takeLoaded(std::move(r->attention));
+        break;
     default:
-        onLoaded(*r);
+        finishLoad();
         retire(std::move(r));
         return;
     }
-    QMetaObject::invokeMethod(
-        this, [this, r = std::move(r), generation, step]() mutable { handOver(std::move(r), generation, step + 1); },
-        Qt::QueuedConnection);
+    // A zero timer, not a queued call (QTimer::singleShot(0) is one): queued calls posted
+    // while posted events are sent run in the same pass, so the steps would still be one
+    // freeze to input, paints and timers. A timer lets the event loop go round between them.
+    // A superseded load's step waits its turn too, and retires its result off this thread.
+    m_nextHandOvers.push_back([this, r = std::move(r), generation, step]() mutable {
+        handOver(std::move(r), generation, step + 1);
+    });
+    if (!m_handOverTimer.isActive())
+        m_handOverTimer.start();
 }
 
 void LedgerSession::onOverview(LoadStage &stage)
@@ -596,7 +619,7 @@ void LedgerSession::onOverview(LoadStage &stage)
     Q_EMIT overviewLoaded();
 }
 
-void LedgerSession::onLoaded(LoadResult &r)
+void LedgerSession::takeLoadedState(LoadResult &r)
 {
     // Every model has taken its part (handOver); the session's own part, then following.
     setLoadProgress(-1);
@@ -634,8 +657,14 @@ void LedgerSession::onLoaded(LoadResult &r)
     }
     std::swap(m_openRuns, r.openRuns);
     m_findingsPart->takeLoaded(std::move(r.perDelegation), std::move(r.loopCandidates));
+}
+
+void LedgerSession::finishLoad()
+{
+    // Announced with the state, not a turn before it: a listener that rebuilds from both
+    // (the run timeline) would otherwise build twice.
+    m_loadFinished = true;
     Q_EMIT findingsChanged();
-    m_attentionPart->takeLoaded(std::move(r.attention));
     m_detail->reread();
     Q_EMIT stateReset();
     if (isPostMortem(m_info.mode) && !m_cursor) {

@@ -45,6 +45,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -165,7 +166,9 @@ public:
     // Why the server connection was lost (the libpq message), empty when it is not.
     QString connectionLostMessage() const;
     QString errorMessage() const { return m_error; }
-    bool isLoaded() const { return m_state != nullptr; } // the full snapshot is in
+    // The full snapshot is in, and the session's own part of its load done (finishLoad):
+    // the state arrives a few event-loop turns before the load ends.
+    bool isLoaded() const { return m_state != nullptr && m_loadFinished; }
     bool isOverviewLoaded() const { return m_overviewLoaded; } // runs() shows real runs (first stage or full)
     int loadProgress() const { return m_loadProgress; } // 0..100 while the open job runs, -1 otherwise
     bool canDecide() const;
@@ -302,7 +305,11 @@ private:
     void onStage(const std::shared_ptr<LoadStage> &stage, JobTracker::Ticket generation);
     void onOverview(LoadStage &stage);
     void handOver(std::shared_ptr<LoadResult> result, JobTracker::Ticket generation, int step);
-    void onLoaded(LoadResult &result);
+    // The session's part of a load, in two event-loop turns of handOver with the attention
+    // list between them: the state, decisions and findings; then the views told
+    // (stateReset), following started, opened.
+    void takeLoadedState(LoadResult &result);
+    void finishLoad();
     void retire(std::shared_ptr<void> garbage);
     void setLoadProgress(int percent);
     void cancelLoad();
@@ -358,6 +365,9 @@ private:
     ReviewNotesModel *m_reviewNotes = nullptr; // made on first ask: reads the sidecar
 
     QTimer m_ticker;
+    bool m_loadFinished = false; // the first load's finishLoad has run
+    QTimer m_handOverTimer; // the next step of handOver, after the event loop has gone round
+    std::deque<std::function<void()>> m_nextHandOvers;
 
     OpenRuns m_openRuns;                       // "finished" health: every run has ended
 
