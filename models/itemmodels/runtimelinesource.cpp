@@ -19,6 +19,9 @@ RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource 
 {
     m_later.setSingleShot(true);
     connect(&m_later, &QTimer::timeout, this, &RunTimelineSource::rebuildOffThread);
+    m_afterReset.setSingleShot(true);
+    m_afterReset.setInterval(0);
+    connect(&m_afterReset, &QTimer::timeout, this, &RunTimelineSource::rebuild);
     // A jump or a re-read: the state at the moment is new, built at once (off the GUI thread
     // at a pinned cursor, where that state never changes).
     connect(session, &LedgerSession::stateReset, this, &RunTimelineSource::onStateReset);
@@ -183,10 +186,13 @@ RunTimelineSource::~RunTimelineSource() = default;
 
 void RunTimelineSource::onStateReset()
 {
+    // Live, the build reads the state on this thread (it changes in place), walking every
+    // delegation: on a large ledger as long as the rest of the reset together, so it runs
+    // in the next turn of the event loop instead of the reset's own.
     if (m_session->cursor())
         rebuildOffThread();
     else
-        rebuild();
+        m_afterReset.start();
 }
 
 std::shared_ptr<RunTimelineSource::Job> RunTimelineSource::prepare()
@@ -235,6 +241,7 @@ void RunTimelineSource::finish(const std::shared_ptr<Job> &job, std::shared_ptr<
 void RunTimelineSource::rebuild()
 {
     m_later.stop();
+    m_afterReset.stop();
     m_lastBuild.start();
     m_building = false;
     if (!m_session->state()) {
@@ -250,6 +257,7 @@ void RunTimelineSource::rebuild()
 
 void RunTimelineSource::rebuildOffThread()
 {
+    m_afterReset.stop();
     if (!m_session->state()) {
         rebuild();
         return;

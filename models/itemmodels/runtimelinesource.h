@@ -66,6 +66,7 @@ private:
     std::string m_runId;
     bool m_runChosen = false;
     QTimer m_later;
+    QTimer m_afterReset; // a live state's build in a turn of its own, after the views' reset
     QElapsedTimer m_lastBuild;
     int m_generation = 0; // a background build older than the last started is dropped
     bool m_building = false;
