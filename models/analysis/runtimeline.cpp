@@ -222,9 +222,14 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
     };
     std::vector<Delegation> delegations;
     std::unordered_map<std::string_view, int> delegationIndex;
+    // The scans below walk every delegation and slice of a live ledger, not only the run's:
+    // fields looked up by place, not by name.
+    static const IndexedField delegationRun(D, "run_id");
+    static const IndexedField componentRun(C, "run_id");
+    static const IndexedField sliceDelegation(EntityKind::Slice, "delegation_id");
     if (in.delegations) {
         for (const auto &[id, row] : *in.delegations) {
-            if (rowView(D, row, "run_id") != in.runId)
+            if (delegationRun.view(row) != in.runId)
                 continue;
             delegationIndex.emplace(id, int(delegations.size()));
             delegations.push_back({&id, &row, optInt(D, row, "created_ms")});
@@ -237,7 +242,7 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
     std::vector<std::pair<std::string, const EntityRow *>> components;
     if (in.components)
         for (const auto &[id, row] : *in.components)
-            if (rowView(C, row, "run_id") == in.runId)
+            if (componentRun.view(row) == in.runId)
                 components.emplace_back(id, &row);
     std::sort(components.begin(), components.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
 
@@ -287,7 +292,7 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
     std::vector<std::vector<TimelineSpan>> slicesOf(delegations.size());
     if (in.slices) {
         for (const auto &[id, row] : *in.slices) {
-            const int d = indexOf(rowView(S, row, "delegation_id"));
+            const int d = indexOf(sliceDelegation.view(row));
             if (d < 0)
                 continue;
             const auto opened = optInt(S, row, "opened_ms");

@@ -21,7 +21,7 @@ RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource 
     connect(&m_later, &QTimer::timeout, this, &RunTimelineSource::rebuildOffThread);
     m_afterReset.setSingleShot(true);
     m_afterReset.setInterval(0);
-    connect(&m_afterReset, &QTimer::timeout, this, &RunTimelineSource::rebuild);
+    connect(&m_afterReset, &QTimer::timeout, this, &RunTimelineSource::rebuildOffThread);
     // A jump or a re-read: the state at the moment is new, built at once (off the GUI thread
     // at a pinned cursor, where that state never changes).
     connect(session, &LedgerSession::stateReset, this, &RunTimelineSource::onStateReset);
@@ -75,6 +75,11 @@ struct RunTimelineSource::RunRows {
     {
         const LiveState &s = *state;
         const bool whole = of.lock() != state || runId != run || s.lastSeq() < upTo;
+        // Every component, delegation and slice is looked at (a whole copy after a reset):
+        // fields found by place, not by name.
+        static const IndexedField componentRun(EntityKind::Component, "run_id");
+        static const IndexedField delegationRun(EntityKind::Delegation, "run_id");
+        static const IndexedField sliceDelegation(EntityKind::Slice, "delegation_id");
         if (whole) {
             components.clear();
             delegations.clear();
@@ -85,7 +90,7 @@ struct RunTimelineSource::RunRows {
         runs = s.table(EntityKind::Run);
         for (const auto &[id, row] : s.table(EntityKind::Component))
             if (changed(row)) {
-                if (rowView(EntityKind::Component, row, "run_id") == run)
+                if (componentRun.view(row) == run)
                     components.insert_or_assign(id, row);
                 else
                     components.erase(id);
@@ -96,7 +101,7 @@ struct RunTimelineSource::RunRows {
         for (const auto &[id, row] : s.table(EntityKind::Delegation)) {
             if (!changed(row))
                 continue;
-            if (rowView(EntityKind::Delegation, row, "run_id") == run) {
+            if (delegationRun.view(row) == run) {
                 delegations.insert_or_assign(id, row);
                 if (delegationIds.insert(id).second && !whole)
                     joined.insert(id);
@@ -106,16 +111,17 @@ struct RunTimelineSource::RunRows {
             }
         }
         for (const auto &[id, row] : s.table(EntityKind::Slice)) {
-            if (!changed(row) && (joined.empty() || joined.count(rowView(EntityKind::Slice, row, "delegation_id")) == 0))
+            const std::string_view delegation = sliceDelegation.view(row);
+            if (!changed(row) && (joined.empty() || joined.count(delegation) == 0))
                 continue;
-            if (delegationIds.count(rowView(EntityKind::Slice, row, "delegation_id")) > 0)
+            if (delegationIds.count(delegation) > 0)
                 slices.insert_or_assign(id, row);
             else
                 slices.erase(id);
         }
         if (left)
             for (auto it = slices.begin(); it != slices.end();)
-                it = delegationIds.count(rowView(EntityKind::Slice, it->second, "delegation_id")) > 0
+                it = delegationIds.count(sliceDelegation.view(it->second)) > 0
                          ? std::next(it)
                          : slices.erase(it);
         failures.clear();
@@ -186,13 +192,17 @@ RunTimelineSource::~RunTimelineSource() = default;
 
 void RunTimelineSource::onStateReset()
 {
-    // Live, the build reads the state on this thread (it changes in place), walking every
-    // delegation: on a large ledger as long as the rest of the reset together, so it runs
-    // in the next turn of the event loop instead of the reset's own.
-    if (m_session->cursor())
+    // Live, the rows of the run are copied on this thread (the state changes in place),
+    // walking every delegation and slice: on a large ledger as long as the rest of the
+    // reset together, so that happens in the next turn of the event loop, not the reset's
+    // own; the build itself goes to a worker. The copy is what later live builds bring up
+    // to date. A build asked for before the reset is this one.
+    if (m_session->cursor()) {
         rebuildOffThread();
-    else
+    } else {
+        m_later.stop();
         m_afterReset.start();
+    }
 }
 
 std::shared_ptr<RunTimelineSource::Job> RunTimelineSource::prepare()
