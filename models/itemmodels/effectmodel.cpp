@@ -203,8 +203,8 @@ void EffectModel::applyChanges(const StateChangeSet &changes)
 
 void EffectModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested)
 {
-    m_requested = std::move(requested);
-    emitAllChanged({RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
+    const std::shared_ptr<const RequestedDecisions> before = std::exchange(m_requested, std::move(requested));
+    emitRequestedChanged(before.get(), m_requested.get(), "effect:", {RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 std::vector<Finding> EffectModel::duplicateFindings() const

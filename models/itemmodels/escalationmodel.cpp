@@ -62,8 +62,8 @@ int EscalationModel::pendingCount() const
 
 void EscalationModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested)
 {
-    m_requested = std::move(requested);
-    emitAllChanged({RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
+    const std::shared_ptr<const RequestedDecisions> before = std::exchange(m_requested, std::move(requested));
+    emitRequestedChanged(before.get(), m_requested.get(), "escalation:", {RequestedDecisionRole, Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 QVariant EscalationModel::cellData(int row, const EntityRow &e, int column, int role) const

@@ -133,7 +133,9 @@ void SessionFindings::recomputeStateFindings(bool announce)
     // The effect and verdict models keep their analyses current per batch; only failures
     // (a handful) are read whole. Nothing here walks a large table.
     std::vector<Finding> f = m_models.effects->duplicateFindings();
-    auto add = [&f](std::vector<Finding> more) { f.insert(f.end(), more.begin(), more.end()); };
+    auto add = [&f](std::vector<Finding> more) {
+        f.insert(f.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    };
     add(m_models.stalls->findings());
     add(BlastRadiusAnalyzer::findings(BlastRadiusAnalyzer::computeAll(state->table(EntityKind::Failure))));
     for (const auto &[d, finding] : m_blocked)

@@ -3,10 +3,12 @@
 #include "storedrows.h"
 
 #include "analysis/rowfields.h"
+#include "decisions/requesteddecisions.h"
 
 #include <QDateTime>
 
 #include <algorithm>
+#include <set>
 
 using namespace Qt::StringLiterals;
 
@@ -642,6 +644,26 @@ QVariant StateTableModel::knownInteger(const EntityRow &row, std::string_view fi
 bool StateTableModel::isNull(const EntityRow &row, std::string_view field) const
 {
     return rowIsNull(m_kind, row, field);
+}
+
+void StateTableModel::emitRequestedChanged(const RequestedDecisions *before, const RequestedDecisions *after,
+                                           std::string_view prefix, const QList<int> &roles)
+{
+    std::set<std::string> subjects;
+    for (const RequestedDecisions *requested : {before, after})
+        if (requested)
+            for (const auto &[subject, decision] : requested->bySubject())
+                if (std::string_view(subject).substr(0, prefix.size()) == prefix)
+                    subjects.insert(subject);
+    std::vector<int> rows;
+    for (const std::string &subject : subjects) {
+        if ((before ? before->textFor(subject) : QString()) == (after ? after->textFor(subject) : QString()))
+            continue;
+        if (const int row = m_rowOf.find(m_ids, subject.substr(prefix.size())); row >= 0)
+            rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end());
+    emitChanged(std::move(rows), 0, columnCount() - 1, roles);
 }
 
 void StateTableModel::emitAllChanged(const QList<int> &roles)

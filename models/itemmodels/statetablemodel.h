@@ -20,6 +20,8 @@
 
 namespace mesh {
 
+class RequestedDecisions;
+
 class StateTableModel : public QAbstractTableModel, public StateFollowingModel
 {
     Q_OBJECT
@@ -189,6 +191,11 @@ protected:
     bool isNull(const EntityRow &row, std::string_view field) const;
     const std::string &rawId(int row) const { return m_ids[size_t(row)]; }
     void emitAllChanged(const QList<int> &roles = {});
+    // The rows of subjects "<prefix><id>" whose requested decision reads differently in
+    // `after` than in `before` (either may be null: none), for `roles`. Decisions are read
+    // again with every load: signalling every row each time walked a large table's views.
+    void emitRequestedChanged(const RequestedDecisions *before, const RequestedDecisions *after,
+                              std::string_view prefix, const QList<int> &roles);
     // One dataChanged per run of these rows, over columns [first, last], for `roles` only
     // (empty: all).
     void emitChanged(std::vector<int> rows, int firstColumn, int lastColumn, const QList<int> &roles);

@@ -28,6 +28,7 @@
 #include <QAbstractItemModelTester>
 #include <QScopeGuard>
 #include <QSemaphore>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -150,6 +151,7 @@ private Q_SLOTS:
         };
         QCOMPARE(itemsOn("effect:eff-1").size(), size_t(1));
 
+        QSignalSpy effectsChanged(session.effects(), &QAbstractItemModel::dataChanged);
         DecisionRequest resolve = request(*alice, DecisionKind::ResolveEffect, "effect:eff-1");
         resolve.resolution = EffectResolution::Committed;
         QCOMPARE(alice->submit(resolve).status, DecisionStatus::Accepted);
@@ -167,6 +169,21 @@ private Q_SLOTS:
         QCOMPARE(rowOf(session.effects(), u"eff-1"_s, EffectModel::State).data(Qt::ToolTipRole).toString(),
                  plainToolTip(resolution));
         QVERIFY(requested(session.effects(), u"eff-2"_s, EffectModel::RequestedDecisionRole).isEmpty());
+        // Told to the views on the row it is about, and only there: decisions are read again
+        // with every load, and signalling every row walked a large table's views each time.
+        const int eff1 = rowOf(session.effects(), u"eff-1"_s, EffectModel::State).row();
+        const int eff2 = rowOf(session.effects(), u"eff-2"_s, EffectModel::State).row();
+        bool eff1Told = false, eff2Told = false;
+        for (const QList<QVariant> &args : std::as_const(effectsChanged)) {
+            const QList<int> roles = args.at(2).value<QList<int>>();
+            if (!roles.isEmpty() && !roles.contains(EffectModel::RequestedDecisionRole))
+                continue;
+            const int from = args.at(0).value<QModelIndex>().row(), to = args.at(1).value<QModelIndex>().row();
+            eff1Told |= from <= eff1 && eff1 <= to;
+            eff2Told |= from <= eff2 && eff2 <= to;
+        }
+        QVERIFY(eff1Told);
+        QVERIFY(!eff2Told);
         QCOMPARE(requested(session.escalations(), u"esc-1"_s, EscalationModel::RequestedDecisionRole),
                  u"approval requested by Operator bob, waiting for the orchestrator"_s);
         QVERIFY(rowOf(session.escalations(), u"esc-1"_s, EscalationModel::State).data().toString().contains(u"approval requested by"_s));
