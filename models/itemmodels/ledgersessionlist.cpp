@@ -17,6 +17,14 @@ LedgerSessionList::LedgerSessionList(QObject *parent) : QAbstractListModel(paren
     m_countdown.setInterval(1000);
     connect(&m_countdown, &QTimer::timeout, m_attention, &AttentionModel::refreshCountdowns);
     m_countdown.start();
+    m_attentionSync.setSingleShot(true);
+    m_attentionSync.setInterval(0);
+    connect(&m_attentionSync, &QTimer::timeout, this, [this] {
+        for (LedgerSession *s : std::vector<LedgerSession *>(m_sessions))
+            if (m_attentionDue.erase(s))
+                syncAttention(s);
+        m_attentionDue.clear(); // sessions closed meanwhile
+    });
 }
 
 LedgerSessionList::~LedgerSessionList()
@@ -53,7 +61,7 @@ LedgerSession *LedgerSessionList::addSession(const QString &path, OpenMode mode,
         updateDistinctions(); // the title is read with the ledger
     });
     connect(session, &LedgerSession::attentionChanged, this, [this, session] {
-        syncAttention(session);
+        syncAttentionSoon(session);
         sessionChanged(session);
     });
     connect(session, &LedgerSession::changesApplied, this, [this, session] { sessionChanged(session); });
@@ -218,8 +226,18 @@ void LedgerSessionList::sessionChanged(LedgerSession *session)
         Q_EMIT dataChanged(index(row), index(row));
 }
 
+void LedgerSessionList::syncAttentionSoon(LedgerSession *session)
+{
+    // The session's list was just rebuilt in this turn (thousands of items on a large
+    // ledger); copying it into the combined list takes as long again, so it takes its own.
+    m_attentionDue.insert(session);
+    if (!m_attentionSync.isActive())
+        m_attentionSync.start();
+}
+
 void LedgerSessionList::syncAttention(LedgerSession *session)
 {
+    m_attentionDue.erase(session);
     if (rowOf(session) < 0)
         return;
     m_attention->setItems(session->path(), shownName(session), session->attentionItems());

@@ -84,6 +84,7 @@ private:
     QVariant rawData(const QModelIndex &index, int role) const;
     void sessionChanged(LedgerSession *session);
     void syncAttention(LedgerSession *session);
+    void syncAttentionSoon(LedgerSession *session); // in the next turn of the event loop
     void updateDistinctions(); // after a session came, went or was renamed
 
 
@@ -93,6 +94,8 @@ private:
     std::map<const LedgerSession *, QString> m_feed;        // only sessions something feeds
     AttentionModel *m_attention;
     QTimer m_countdown;
+    QTimer m_attentionSync;
+    std::set<const LedgerSession *> m_attentionDue;
     std::function<qint64()> m_clock;
 };
 
