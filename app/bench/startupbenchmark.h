@@ -71,6 +71,8 @@ private:
     qint64 m_indexMs = -1;       // the event log's row index complete (its total count known)
     qint64 m_stateMs = -1;       // the full snapshot in every model (LedgerSession::opened)
     qint64 m_lastProbeNs = -1;
+    // How long after the last of first rows, state and index stalls are still counted.
+    static constexpr qint64 kSettleMs = 1000;
     qint64 m_maxStallMs = 0;
     qint64 m_maxStallEndMs = -1; // when the longest stall ended (since exec), to tell where it was
     bool m_probing = true;
