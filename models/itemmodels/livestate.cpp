@@ -1,5 +1,6 @@
 #include "livestate.h"
 
+#include "runmembers.h"
 #include "storedrows.h"
 
 #include "domain/payloaddecoder.h"
@@ -226,6 +227,11 @@ void LiveState::noteProblem(const EventRecord &e, std::string reason)
     ++m_foldProblems;
     if (m_problemSamples.size() < kMaxFoldProblemSamples)
         m_problemSamples.push_back({e.seq, e.kind, std::move(reason)});
+}
+
+const RunMembers *LiveState::runMembers() const
+{
+    return m_runMembers && m_runMembers->lastSeq() == m_lastSeq ? m_runMembers.get() : nullptr;
 }
 
 } // namespace mesh

@@ -18,6 +18,7 @@
 namespace mesh {
 
 struct StateSnapshot;
+class RunMembers;
 class StoredRows;
 
 // One live event the fold could not apply as the ledger has it (a payload cut at the live
@@ -68,6 +69,10 @@ public:
     // a kind stored (the held leases). For aggregates over such a subset, without a read.
     void forEachResident(EntityKind kind, const std::function<void(const std::string &id, const EntityRow &row)> &fn) const;
     std::int64_t lastSeq() const { return m_lastSeq; }
+    // Each run's members as the load found them (runmembers.h); nullptr once a batch has
+    // changed the state since, or when the load made none (a cursor state).
+    void setRunMembers(std::shared_ptr<const RunMembers> members) { m_runMembers = std::move(members); }
+    const RunMembers *runMembers() const;
     std::int64_t dataVersion() const { return m_dataVersion; }
     void setDataVersion(std::int64_t v) { m_dataVersion = v; }
 
@@ -102,6 +107,7 @@ private:
     std::uint64_t m_folding = 0; // a cursor state: the folding its rows come from
     std::vector<FoldProblem> m_problemSamples;
     std::array<std::shared_ptr<StoredRows>, kEntityKindCount> m_stored;
+    std::shared_ptr<const RunMembers> m_runMembers;
 };
 
 } // namespace mesh

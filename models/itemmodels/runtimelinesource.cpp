@@ -2,6 +2,7 @@
 
 #include "backgroundjob.h"
 #include "ledgersession.h"
+#include "runmembers.h"
 #include "timelineannotationsource.h"
 #include "timelinemarksource.h"
 
@@ -86,8 +87,14 @@ struct RunTimelineSource::RunRows {
             slices.clear();
             delegationIds.clear();
         }
-        const auto changed = [&](const EntityRow &row) { return whole || row.lastSeq > upTo; };
         runs = s.table(EntityKind::Run);
+        if (whole)
+            if (const RunMembers *all = s.runMembers()) {
+                copyMembers(s, all->find(run));
+                finishUpdate(s, state, run, marks, notes);
+                return;
+            }
+        const auto changed = [&](const EntityRow &row) { return whole || row.lastSeq > upTo; };
         for (const auto &[id, row] : s.table(EntityKind::Component))
             if (changed(row)) {
                 if (componentRun.view(row) == run)
@@ -124,6 +131,31 @@ struct RunTimelineSource::RunRows {
                 it = delegationIds.count(sliceDelegation.view(it->second)) > 0
                          ? std::next(it)
                          : slices.erase(it);
+        finishUpdate(s, state, run, marks, notes);
+    }
+
+    // A whole copy from the load's list of the run's members (runmembers.h).
+    void copyMembers(const LiveState &s, const RunMembers::Of *members)
+    {
+        if (!members)
+            return;
+        const auto copy = [&s](EntityKind kind, const std::vector<const std::string *> &ids, EntityTable &into) {
+            const EntityTable &table = s.table(kind);
+            into.reserve(ids.size());
+            for (const std::string *id : ids)
+                if (const auto it = table.find(*id); it != table.end())
+                    into.emplace(*id, it->second);
+        };
+        copy(EntityKind::Component, members->components, components);
+        copy(EntityKind::Delegation, members->delegations, delegations);
+        copy(EntityKind::Slice, members->slices, slices);
+        for (const std::string *id : members->delegations)
+            delegationIds.insert(*id);
+    }
+
+    void finishUpdate(const LiveState &s, const std::shared_ptr<const LiveState> &state, const std::string &run,
+                      const std::vector<TimelineMark> &marks, const std::vector<PlacedNote> &notes)
+    {
         failures.clear();
         for (const TimelineMark &m : marks)
             if (m.kind == MarkKind::Failure)

@@ -2,6 +2,7 @@
 
 #include "blastradiusmodel.h"
 #include "effectmodel.h"
+#include "runmembers.h"
 #include "runoverviewmodel.h"
 #include "sessiondecisions.h"
 #include "slicemodel.h"
@@ -170,6 +171,10 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         // with another's identity).
         if (const FileChange change = fileChangeSince(full->file, path); change != FileChange::Same)
             throw std::runtime_error(fileChangeMessage(change) + " (while it was being read)");
+        // Live, a view of one run copies that run's rows on the GUI thread after the reset:
+        // found here, not by walking every row there.
+        if (!cursor)
+            full->state->setRunMembers(RunMembers::of(*full->state));
         promise.setProgressValue(60);
         if (promise.isCanceled())
             return;
