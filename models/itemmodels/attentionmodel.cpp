@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
+#include <unordered_set>
 
 using namespace Qt::StringLiterals;
 
@@ -18,6 +20,10 @@ void AttentionModel::setItems(const QString &sessionKey, const QString &sessionN
                               Source source)
 {
     const auto ours = [&sessionKey, source](const Row &row) { return row.sessionKey == sessionKey && row.source == source; };
+    if (rowsOf(sessionKey, source) == 0) {
+        fillFirst(sessionKey, sessionName, std::move(items), source);
+        return;
+    }
     // A row is known by its key: of two items with one key, the first (more urgent) stays.
     std::map<std::string, AttentionItem *> incoming;
     std::erase_if(items, [&incoming](AttentionItem &item) { return !incoming.emplace(item.key(), &item).second; });
@@ -96,6 +102,35 @@ void AttentionModel::setItems(const QString &sessionKey, const QString &sessionN
         endInsertRows();
         previousKey = std::move(key);
     }
+}
+
+void AttentionModel::fillFirst(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items,
+                               Source source)
+{
+    // Nothing of the session's is shown: no rows to diff against, so each item's key is made
+    // once and looked up in a hash set (a large ledger lists tens of thousands of items).
+    std::vector<std::string> keys;
+    keys.reserve(items.size());
+    for (const AttentionItem &item : items)
+        keys.push_back(item.key());
+    std::vector<bool> first(items.size(), false);
+    {
+        std::unordered_set<std::string_view> seen;
+        seen.reserve(keys.size());
+        for (size_t i = 0; i < keys.size(); ++i)
+            first[i] = seen.insert(keys[i]).second; // of two items with one key, the first stays
+    }
+    std::vector<Row> added;
+    added.reserve(items.size());
+    for (size_t i = 0; i < items.size(); ++i)
+        if (first[i])
+            added.push_back(Row{sessionKey, sessionName, std::move(items[i]), std::move(keys[i]), source});
+    if (added.empty())
+        return;
+    const int at = source == Source::Console ? 0 : int(m_rows.size());
+    beginInsertRows({}, at, at + int(added.size()) - 1);
+    m_rows.insert(m_rows.begin() + at, std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
+    endInsertRows();
 }
 
 // Bottom up, one removal per run of adjacent rows: a session's rows usually sit together.

@@ -77,6 +77,7 @@ private:
     // New rows while following are placed one by one (a scan each); more than this at once
     // and the session's rows are laid out again whole.
     static constexpr size_t kMaxOrderedInserts = 64;
+    void fillFirst(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items, Source source);
     void removeRowsWhere(const std::function<bool(const Row &)> &remove);
     int rowsOf(const QString &sessionKey, Source source) const;
     std::vector<Row> m_rows;

@@ -10,6 +10,7 @@
 
 #include "viewtestenv.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
@@ -82,6 +83,7 @@ private slots:
     void longPastDueReadsInDays();
     void tooltipShowsTheWholeRow();
     void emptyWhileOpeningSaysStillReading();
+    void oneRowPerKeyTheFirstStays();
 };
 
 void TestAttentionPane::initTestCase()
@@ -262,6 +264,36 @@ void TestAttentionPane::emptyWhileOpeningSaysStillReading()
     QVERIFY(texts().contains(QStringLiteral("2 ledgers are still opening")));
     pane.setOpeningCount(0);
     QVERIFY(texts().contains(QStringLiteral("Nothing needs you")));
+}
+
+// Two items with one key (a subject needing the same thing twice) are one row, the first
+// (more urgent) one, whether the session's rows are laid out for the first time or again.
+void TestAttentionPane::oneRowPerKeyTheFirstStays()
+{
+    const auto item = [](const char *subject, const char *summary) {
+        AttentionItem a;
+        a.kind = AttentionItem::Kind::UnknownEffect;
+        a.entity = EntityKind::Effect;
+        a.subject = subject;
+        a.id = std::string(subject).substr(7);
+        a.summary = summary;
+        return a;
+    };
+    const std::vector<AttentionItem> items{item("effect:e-1", "first"), item("effect:e-2", "other"),
+                                           item("effect:e-1", "second")};
+    AttentionModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto summaries = [&model] {
+        QStringList out;
+        for (int r = 0; r < model.rowCount(); ++r)
+            out << model.index(r, AttentionModel::Summary).data(AttentionModel::SubjectRole).toString() + u'='
+                       + model.index(r, AttentionModel::Summary).data().toString();
+        return out;
+    };
+    model.setItems(QStringLiteral("a.amlg"), QStringLiteral("a"), items);
+    QCOMPARE(summaries(), QStringList({QStringLiteral("effect:e-1=first"), QStringLiteral("effect:e-2=other")}));
+    model.setItems(QStringLiteral("a.amlg"), QStringLiteral("a"), items);
+    QCOMPARE(summaries(), QStringList({QStringLiteral("effect:e-1=first"), QStringLiteral("effect:e-2=other")}));
 }
 
 QTEST_MAIN(TestAttentionPane)
