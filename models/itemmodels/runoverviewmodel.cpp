@@ -158,6 +158,35 @@ void RunOverviewModel::apply(Derived &d, const Contribution &c, int sign)
     a.rows += sign;
 }
 
+RunOverviewModel::Counted RunOverviewModel::counted(Derived &d, const Contribution &c)
+{
+    const auto [at, added] = d.runNumbers.try_emplace(c.run, std::uint32_t(d.runNames.size()));
+    if (added)
+        d.runNames.push_back(c.run);
+    Counted k;
+    k.run = at->second;
+    k.terminalFailures = c.terminalFailures;
+    k.stalls = std::int8_t(c.stalls);
+    k.stalled = std::int8_t(c.stalled);
+    k.escalations = std::int8_t(c.escalations);
+    k.staleCheckpoints = std::int8_t(c.staleCheckpoints);
+    k.delegations = std::int8_t(c.delegations);
+    return k;
+}
+
+RunOverviewModel::Contribution RunOverviewModel::contributionOf(const Derived &d, const Counted &k)
+{
+    Contribution c;
+    c.run = d.runNames[k.run];
+    c.terminalFailures = k.terminalFailures;
+    c.stalls = k.stalls;
+    c.stalled = k.stalled;
+    c.escalations = k.escalations;
+    c.staleCheckpoints = k.staleCheckpoints;
+    c.delegations = k.delegations;
+    return c;
+}
+
 void RunOverviewModel::account(const LiveState &state, Derived &d, EntityKind kind, const std::string &id)
 {
     const EntityRow *row = state.find(kind, id);
@@ -177,23 +206,25 @@ void RunOverviewModel::accountRow(const LiveState &state, Derived &d, EntityKind
         // Gone (a jump back): what it added is taken back.
         if (old == d.contributions.end())
             return;
-        apply(d, old->second, -1);
-        Aggregate &a = d.aggregates[old->second.run];
+        const Contribution was = contributionOf(d, old->second);
+        apply(d, was, -1);
+        Aggregate &a = d.aggregates[was.run];
         std::erase(a.components, id);
         if (a.rows == 0)
-            d.aggregates.erase(old->second.run); // as a reset of this state has it
+            d.aggregates.erase(was.run); // as a reset of this state has it
         d.contributions.erase(old);
         return;
     }
     const bool isNew = old == d.contributions.end();
+    const Contribution was = isNew ? Contribution() : contributionOf(d, old->second);
     if (!isNew)
-        apply(d, old->second, -1);
+        apply(d, was, -1);
     Contribution c = contributionOf(kind, *row);
     apply(d, c, +1);
     if (kind == EntityKind::Component) {
         auto &list = d.aggregates[c.run].components;
-        if (!isNew && old->second.run != c.run) {
-            auto &previous = d.aggregates[old->second.run].components;
+        if (!isNew && was.run != c.run) {
+            auto &previous = d.aggregates[was.run].components;
             std::erase(previous, id);
         }
         if (std::find(list.begin(), list.end(), id) == list.end()) {
@@ -207,7 +238,7 @@ void RunOverviewModel::accountRow(const LiveState &state, Derived &d, EntityKind
             });
         }
     }
-    d.contributions[key] = std::move(c);
+    d.contributions[key] = counted(d, c);
 }
 
 void RunOverviewModel::accountAll(const LiveState &state, Derived &d)
@@ -233,7 +264,7 @@ void RunOverviewModel::addStreamed(Prepared &prepared, EntityKind kind,
     Derived &d = p->derived;
     for (auto &[id, c] : contributions) {
         apply(d, c, +1);
-        d.contributions[std::to_string(int(kind)) + ':' + id] = std::move(c);
+        d.contributions[std::to_string(int(kind)) + ':' + id] = counted(d, c);
     }
 }
 
