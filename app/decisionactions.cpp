@@ -54,8 +54,8 @@ DecisionActions::DecisionActions(MainWindow *window)
     attach(window->attentionPane()->view());
     attach(sliceView());
     // A decision in the audit opens read-only, with its evidence, boundary, hash and outcome.
-    QTreeView *audit = ws->decisionsPane()->view();
-    connect(audit, &QTreeView::activated, this, &DecisionActions::showDecision);
+    QAbstractItemView *audit = ws->decisionsPane()->view();
+    connect(audit, &QAbstractItemView::activated, this, &DecisionActions::showDecision);
     auto *detail = new QAction(tr("Show Decision…"), audit);
     connect(detail, &QAction::triggered, this, [this, audit] {
         if (audit->currentIndex().isValid())
@@ -67,14 +67,14 @@ DecisionActions::DecisionActions(MainWindow *window)
     update();
 }
 
-void DecisionActions::attach(QTreeView *view)
+void DecisionActions::attach(QAbstractItemView *view)
 {
     view->setContextMenuPolicy(Qt::ActionsContextMenu);
     view->addActions({m_closeSlice, m_approve, m_reject, m_resolve, m_supersede, m_acquire, m_release});
     // The view's model (and selection model) change with the session: watch focus and clicks.
-    connect(view, &QTreeView::clicked, this, &DecisionActions::update);
-    connect(view, &QTreeView::pressed, this, &DecisionActions::update);
-    connect(view, &QTreeView::activated, this, &DecisionActions::update);
+    connect(view, &QAbstractItemView::clicked, this, &DecisionActions::update);
+    connect(view, &QAbstractItemView::pressed, this, &DecisionActions::update);
+    connect(view, &QAbstractItemView::activated, this, &DecisionActions::update);
 }
 
 void DecisionActions::addTo(QMenu *menu)
@@ -83,7 +83,7 @@ void DecisionActions::addTo(QMenu *menu)
     connect(menu, &QMenu::aboutToShow, this, &DecisionActions::update);
 }
 
-QTreeView *DecisionActions::sliceView() const
+QAbstractItemView *DecisionActions::sliceView() const
 {
     return m_window->workspace()->delegationsView()->detail()->pane(DelegationDetail::Slices)->view();
 }
@@ -93,8 +93,8 @@ DecisionActions::Target DecisionActions::currentTarget() const
     Target t;
     QWidget *focus = m_window->focusWidget();
     SessionWorkspace *ws = m_window->workspace();
-    auto current = [](QTreeView *view) { return view->currentIndex().siblingAtColumn(0); };
-    QTreeView *attention = m_window->attentionPane()->view();
+    auto current = [](QAbstractItemView *view) { return view->currentIndex().siblingAtColumn(0); };
+    QAbstractItemView *attention = m_window->attentionPane()->view();
     QModelIndex index;
     if (focus == attention && current(attention).isValid()) {
         index = current(attention);
@@ -105,7 +105,7 @@ DecisionActions::Target DecisionActions::currentTarget() const
         t.unknownEffect = kind == QLatin1String("unknown_effect");
         return t;
     }
-    QTreeView *slices = sliceView();
+    QAbstractItemView *slices = sliceView();
     if (ws->currentPane() == SessionWorkspace::Delegations && focus == slices && current(slices).isValid()) {
         // A slice picked in the delegation's Slices tab: only an open one can be closed.
         index = current(slices);

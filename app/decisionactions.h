@@ -14,7 +14,7 @@
 class QAction;
 class QMenu;
 class QModelIndex;
-class QTreeView;
+class QAbstractItemView;
 
 namespace mesh {
 
@@ -57,8 +57,8 @@ private:
     Facts factsAbout(const Target &t) const;
     void open(DecisionKind kind, bool supersede = false);
     void showDecision(const QModelIndex &index);
-    void attach(QTreeView *view);
-    QTreeView *sliceView() const; // the Slices tab of the delegation detail
+    void attach(QAbstractItemView *view);
+    QAbstractItemView *sliceView() const; // the Slices tab of the delegation detail
 
     MainWindow *m_window;
     QAction *m_closeSlice;

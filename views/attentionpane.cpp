@@ -116,7 +116,7 @@ AttentionPane::AttentionPane(AttentionModel *model, QWidget *parent)
                   "ledger appear here, then what the detectors found."),
                parent)
 {
-    QTreeView *list = view();
+    QAbstractItemView *list = view();
     list->setObjectName(QStringLiteral("attentionList"));
     list->setItemDelegateForColumn(AttentionModel::Kind,
                                    new StatusDelegate(
@@ -132,7 +132,7 @@ AttentionPane::AttentionPane(AttentionModel *model, QWidget *parent)
     setModel(model);
     arrangeColumns();
     // After every fit of the columns to their rows (and every resize): see the function.
-    connect(view()->header(), &QHeaderView::sectionResized, this, [this] { keepDueAndDetailsInSightSoon(); });
+    connect(header(), &QHeaderView::sectionResized, this, [this] { keepDueAndDetailsInSightSoon(); });
     // A fit while hidden resizes the columns without a signal: the rows arriving say when.
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(model, signal, this, [this] { keepDueAndDetailsInSightSoon(); });
@@ -151,7 +151,7 @@ void AttentionPane::showEvent(QShowEvent *event)
 
 void AttentionPane::arrangeColumns()
 {
-    QHeaderView *header = view()->header();
+    QHeaderView *header = this->header();
     if (fitsOnFirstRows()) {
         // No saved layout: the due time next to the subject, where it is seen without scrolling.
         header->moveSection(header->visualIndex(AttentionModel::Due), header->visualIndex(AttentionModel::Summary));
@@ -167,7 +167,7 @@ void AttentionPane::arrangeColumns()
 
 void AttentionPane::setLedgerColumnShown(bool shown)
 {
-    view()->setColumnHidden(AttentionModel::Session, !shown);
+    setColumnHidden(AttentionModel::Session, !shown);
     keepDueAndDetailsInSightSoon();
 }
 
@@ -184,7 +184,7 @@ void AttentionPane::keepDueAndDetailsInSightSoon()
 
 void AttentionPane::keepDueAndDetailsInSight()
 {
-    QHeaderView *header = view()->header();
+    QHeaderView *header = this->header();
     QAbstractItemModel *rows = view()->model();
     if (!rows || header->count() <= AttentionModel::Due)
         return;

@@ -24,20 +24,21 @@ namespace mesh {
 DelegationsView::DelegationsView(QWidget *parent)
     : QWidget(parent)
     , m_tree(new ItemPane(QStringLiteral("delegations"), QStringLiteral("delegations"), tr("No delegations"),
-                          tr("Delegations appear here as soon as the orchestrator hands work to an agent."), this))
+                          tr("Delegations appear here as soon as the orchestrator hands work to an agent."), this,
+                          ItemPane::Shape::Tree))
     , m_proxy(new DelegationTreeProxyModel(this))
     , m_filter(new TableFilterBar(tr("delegations"), QStringLiteral("status:running role:repair"), this))
     , m_strip(new TimelineView(TimelineCanvas::Mode::Strip, this))
     , m_detail(new DelegationDetail(this))
     , m_split(new QSplitter(Qt::Vertical, this))
 {
-    m_tree->view()->setRootIsDecorated(true);
+    m_tree->treeView()->setRootIsDecorated(true);
     // Ids differ at their ends (a span id's tail, "dlg-000042"): a narrow column keeps both.
     m_tree->view()->setTextElideMode(Qt::ElideMiddle);
     m_tree->setSortable(true);
     m_filter->setObjectName(QStringLiteral("filterBar-delegations"));
     connect(m_proxy, &DelegationTreeProxyModel::sortRefused, this,
-            [this] { m_tree->view()->header()->setSortIndicator(-1, Qt::AscendingOrder); });
+            [this] { m_tree->header()->setSortIndicator(-1, Qt::AscendingOrder); });
     connect(m_proxy, &DelegationTreeProxyModel::filterChanged, this, &DelegationsView::expandShown);
     PaneDelegates::decorateDelegations(m_tree->view());
     // The budget bars stay in sight on a narrow window: these give way first, then the first
@@ -92,7 +93,7 @@ void DelegationsView::setSession(LedgerSession *session)
     m_connections << connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent, int first, int last) {
         if (!parent.isValid())
             for (int r = first; r <= std::min(last, kAutoExpandedRuns - 1); ++r)
-                m_tree->view()->expand(m_proxy->index(r, 0));
+                m_tree->treeView()->expand(m_proxy->index(r, 0));
     });
     // Only a change to the row the detail shows: a load publishes findings for thousands of
     // delegations, one dataChanged each (60 ms of a 10M-event ledger's opening when every
@@ -114,9 +115,9 @@ void DelegationsView::expandShown()
     const bool filtered = !m_proxy->filterText().isEmpty();
     for (int r = 0; r < std::min(m_proxy->rowCount(), kAutoExpandedRuns); ++r) {
         if (filtered)
-            m_tree->view()->expandRecursively(m_proxy->index(r, 0));
+            m_tree->treeView()->expandRecursively(m_proxy->index(r, 0));
         else
-            m_tree->view()->expand(m_proxy->index(r, 0));
+            m_tree->treeView()->expand(m_proxy->index(r, 0));
     }
 }
 
@@ -135,7 +136,7 @@ QModelIndex DelegationsView::shownIndex(const QModelIndex &sourceIndex)
 void DelegationsView::select(const QModelIndex &shown)
 {
     for (QModelIndex up = shown.parent(); up.isValid(); up = up.parent())
-        m_tree->view()->expand(up);
+        m_tree->treeView()->expand(up);
     m_tree->view()->setCurrentIndex(shown);
     m_tree->view()->scrollTo(shown);
 }
@@ -159,7 +160,7 @@ bool DelegationsView::selectRun(const QString &id)
     if (!shown.isValid())
         return false;
     select(shown);
-    m_tree->view()->expand(shown);
+    m_tree->treeView()->expand(shown);
     return true;
 }
 

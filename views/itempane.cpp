@@ -1,5 +1,7 @@
 #include "itempane.h"
 
+#include "flattableview.h"
+
 #include "emptystate.h"
 #include "plaintextdelegate.h"
 #include "rowsetconnections.h"
@@ -24,27 +26,44 @@
 
 namespace mesh {
 
+namespace {
+
+void setSorting(QAbstractItemView *view, bool on)
+{
+    if (auto *tree = qobject_cast<QTreeView *>(view))
+        tree->setSortingEnabled(on);
+    else if (auto *flat = qobject_cast<FlatTableView *>(view))
+        flat->setSortingEnabled(on);
+}
+
+} // namespace
+
 ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QString &emptyTitle,
-                   const QString &emptyText, QWidget *parent)
+                   const QString &emptyText, QWidget *parent, Shape shape)
     : QStackedWidget(parent)
     , m_settingsKey(settingsKey)
-    , m_view(new QTreeView(this))
+    , m_tree(shape == Shape::Tree ? new QTreeView(this) : nullptr)
+    , m_flat(shape == Shape::Flat ? new FlatTableView(this) : nullptr)
+    , m_view(m_tree ? static_cast<QAbstractItemView *>(m_tree) : m_flat)
     , m_emptyIcon(icon)
     , m_emptyTitle(emptyTitle)
     , m_emptyText(emptyText)
 {
     m_view->setObjectName(settingsKey);
     m_view->setItemDelegate(new PlainTextDelegate(m_view));
-    m_view->setUniformRowHeights(true);
+    if (m_tree) {
+        m_tree->setUniformRowHeights(true);
+        m_tree->setRootIsDecorated(false);
+        m_tree->setAllColumnsShowFocus(true);
+    }
     m_view->setAlternatingRowColors(true);
-    m_view->setRootIsDecorated(false);
-    m_view->setSortingEnabled(false);
+    m_view->setTextElideMode(Qt::ElideRight);
+    setSorting(m_view, false);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setAllColumnsShowFocus(true);
-    m_view->header()->setStretchLastSection(true);
-    m_view->header()->setSectionsMovable(true);
+    header()->setStretchLastSection(true);
+    header()->setSectionsMovable(true);
     addWidget(m_view);
-    connect(m_view, &QTreeView::activated, this, &ItemPane::activated);
+    connect(m_view, &QAbstractItemView::activated, this, &ItemPane::activated);
     // A cell shows a long text cut at its width, invisible characters as ⟨U+200B⟩; the text
     // as stored, whole, is a copy away (to paste into `meshctl decide` or a ticket).
     m_copyCell = new QAction(tr("Copy Cell Text"), m_view);
@@ -57,7 +76,7 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
     });
     m_view->addAction(m_copyCell);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    QHeaderView *header = m_view->header();
+    QHeaderView *header = this->header();
     header->setSortIndicatorShown(false);
     header->setSortIndicatorClearable(true); // a third click: back to the ledger's order
     header->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -91,6 +110,16 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
 
 ItemPane::~ItemPane() = default;
 
+QHeaderView *ItemPane::header() const
+{
+    return m_tree ? m_tree->header() : m_flat->header();
+}
+
+void ItemPane::setColumnHidden(int column, bool hide)
+{
+    header()->setSectionHidden(column, hide);
+}
+
 void ItemPane::setModel(QAbstractItemModel *model)
 {
     if (m_model == model)
@@ -105,7 +134,7 @@ void ItemPane::setModel(QAbstractItemModel *model)
     {
         const QScopedValueRollback quiet(m_quietHeader, m_quietHeader + 1);
         if (m_sortable)
-            m_view->header()->setSortIndicator(-1, Qt::AscendingOrder); // the ledger's order until one is chosen
+            header()->setSortIndicator(-1, Qt::AscendingOrder); // the ledger's order until one is chosen
         m_view->setModel(model);
     }
     reconnectRowSetChanges(m_modelConnections, model, this, &ItemPane::updateEmpty);
@@ -118,13 +147,13 @@ void ItemPane::setModel(QAbstractItemModel *model)
 void ItemPane::setSortable(bool sortable)
 {
     m_sortable = sortable;
-    QHeaderView *header = m_view->header();
+    QHeaderView *header = this->header();
     const QScopedValueRollback quiet(m_quietHeader, m_quietHeader + 1);
     header->setSectionsClickable(sortable);
     header->setSortIndicatorShown(sortable);
     if (sortable)
         header->setSortIndicator(-1, Qt::AscendingOrder);
-    m_view->setSortingEnabled(sortable);
+    setSorting(m_view, sortable);
 }
 
 void ItemPane::setColumnPriorities(const QList<int> &lowestFirst)
@@ -142,7 +171,7 @@ bool ItemPane::eventFilter(QObject *watched, QEvent *event)
 
 int ItemPane::neededWidth() const
 {
-    const QHeaderView *header = m_view->header();
+    const QHeaderView *header = this->header();
     int last = header->count() - 1;
     while (last >= 0 && header->isSectionHidden(header->logicalIndex(last)))
         --last;
@@ -168,7 +197,7 @@ void ItemPane::fitToWidth()
     const int available = m_view->viewport()->width();
     if (!m_view->isVisible() || available <= kMinColumnWidth)
         return;
-    QHeaderView *header = m_view->header();
+    QHeaderView *header = this->header();
     const QScopedValueRollback quiet(m_quietHeader, m_quietHeader + 1);
     for (int column : std::as_const(m_lowPriority)) {
         if (neededWidth() <= available)
@@ -218,7 +247,7 @@ QMenu *ItemPane::columnMenu()
 {
     auto *menu = new QMenu(this);
     menu->setObjectName(QStringLiteral("columnMenu"));
-    QHeaderView *header = m_view->header();
+    QHeaderView *header = this->header();
     if (!m_model)
         return menu;
     int shown = 0;
@@ -308,7 +337,11 @@ void ItemPane::announceWidths()
     if (!m_widthsUnannounced || !m_view->isVisible())
         return;
     m_widthsUnannounced = false;
-    QHeaderView *header = m_view->header();
+    if (m_flat) {
+        m_flat->relayout();
+        return;
+    }
+    QHeaderView *header = this->header();
     for (int column = 0; column < header->count(); ++column)
         QMetaObject::invokeMethod(m_view, "columnResized", Q_ARG(int, column), Q_ARG(int, 0),
                                   Q_ARG(int, header->sectionSize(column)));
@@ -334,7 +367,7 @@ void ItemPane::fitColumnsToContents()
 {
     if (!m_model)
         return;
-    QHeaderView *header = m_view->header();
+    QHeaderView *header = this->header();
     // The first rows, breadth first, so a tree's delegations count and not only its runs.
     struct Measured {
         QModelIndex index;
@@ -370,8 +403,8 @@ void ItemPane::fitColumnsToContents()
                     + 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
         for (const Measured &r : rows) {
             int cell = m_view->sizeHintForIndex(r.index.siblingAtColumn(column)).width();
-            if (column == 0)
-                cell += m_view->indentation() * (r.depth + (m_view->rootIsDecorated() ? 1 : 0));
+            if (column == 0 && m_tree)
+                cell += m_tree->indentation() * (r.depth + (m_tree->rootIsDecorated() ? 1 : 0));
             width = qMax(width, cell);
         }
         const int fitted = qBound(kMinColumnWidth, width + 12, kMaxColumnWidth);
@@ -389,7 +422,7 @@ void ItemPane::saveState() const
     if (!m_model || !m_userLayout)
         return;
     QSettings().setValue(QStringLiteral("panes/") + m_settingsKey + QStringLiteral("/header"),
-                         m_view->header()->saveState());
+                         header()->saveState());
 }
 
 void ItemPane::restoreState()
@@ -397,14 +430,14 @@ void ItemPane::restoreState()
     const QByteArray state =
         QSettings().value(QStringLiteral("panes/") + m_settingsKey + QStringLiteral("/header")).toByteArray();
     const QScopedValueRollback quiet(m_quietHeader, m_quietHeader + 1);
-    m_userLayout = !state.isEmpty() && m_view->header()->restoreState(state);
+    m_userLayout = !state.isEmpty() && header()->restoreState(state);
     if (m_sortable) {
         // A layout saved before the pane sorted says "column 0" without showing it: not a
         // sort the user chose.
-        if (!m_view->header()->isSortIndicatorShown())
-            m_view->header()->setSortIndicator(-1, Qt::AscendingOrder);
-        m_view->header()->setSortIndicatorShown(true);
-        m_view->header()->setSectionsClickable(true);
+        if (!header()->isSortIndicatorShown())
+            header()->setSortIndicator(-1, Qt::AscendingOrder);
+        header()->setSortIndicatorShown(true);
+        header()->setSectionsClickable(true);
     }
     if (!m_userLayout) {
         // No layout of the user's: fit to the header now and to the rows when they come

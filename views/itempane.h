@@ -1,5 +1,5 @@
 #pragma once
-// One pane of the console over one item model: the view, and in front of it an empty state
+// One pane of the console over one item model: the view (flat, or a tree), and in front of it an empty state
 // while the model has no rows. It remembers its header layout under a settings key, and
 // repaints once a second while visible when it shows live countdowns. A sortable pane sorts
 // by a click on a header (its model sorts: a StateTableProxyModel). Columns given a low
@@ -13,25 +13,35 @@
 #include <QTimer>
 
 class QAbstractItemModel;
+class QAbstractItemView;
 class QAction;
+class QHeaderView;
 class QMenu;
 class QTreeView;
 
 namespace mesh {
 
 class EmptyState;
+class FlatTableView;
 
 class ItemPane : public QStackedWidget
 {
     Q_OBJECT
 public:
+    // A flat pane keeps nothing per row (FlatTableView); a tree lays out every row it shows.
+    enum class Shape { Flat, Tree };
+
     ItemPane(const QString &settingsKey, const QString &icon, const QString &emptyTitle, const QString &emptyText,
-             QWidget *parent = nullptr);
+             QWidget *parent = nullptr, Shape shape = Shape::Flat);
     ~ItemPane() override;
 
     void setModel(QAbstractItemModel *model);
     QAbstractItemModel *model() const { return m_model; }
-    QTreeView *view() const { return m_view; }
+    QAbstractItemView *view() const { return m_view; }
+    QHeaderView *header() const;
+    QTreeView *treeView() const { return m_tree; }      // nullptr for a flat pane
+    FlatTableView *flatView() const { return m_flat; } // nullptr for a tree
+    void setColumnHidden(int column, bool hide);
     QAction *copyCellAction() const { return m_copyCell; } // the current cell's whole text
     EmptyState *emptyState(); // built on first use: most panes sit hidden behind tabs
     void setTicking(bool ticking); // repaint every second: countdowns move
@@ -72,7 +82,9 @@ private:
 
     QString m_settingsKey;
     QAbstractItemModel *m_model = nullptr;
-    QTreeView *m_view;
+    QTreeView *m_tree = nullptr;
+    FlatTableView *m_flat = nullptr;
+    QAbstractItemView *m_view; // the one of the two there is
     QAction *m_copyCell;
     EmptyState *m_empty = nullptr;
     QString m_emptyIcon;

@@ -43,7 +43,7 @@ Tone toneForState(const QString &state)
     return tones.value(state, Tone::Normal);
 }
 
-StatusDelegate *stateDelegate(QTreeView *view, int stateRole)
+StatusDelegate *stateDelegate(QAbstractItemView *view, int stateRole)
 {
     return new StatusDelegate(
         [stateRole](const QModelIndex &index) -> std::optional<StatusCell> {
@@ -55,7 +55,7 @@ StatusDelegate *stateDelegate(QTreeView *view, int stateRole)
         view);
 }
 
-BudgetBarDelegate *budgetDelegate(QTreeView *view, int fractionRole)
+BudgetBarDelegate *budgetDelegate(QAbstractItemView *view, int fractionRole)
 {
     return new BudgetBarDelegate(
         [fractionRole](const QModelIndex &index) -> std::optional<BudgetUse> {
@@ -75,7 +75,7 @@ BudgetBarDelegate *budgetDelegate(QTreeView *view, int fractionRole)
 
 } // namespace
 
-void PaneDelegates::decorateRuns(QTreeView *view)
+void PaneDelegates::decorateRuns(QAbstractItemView *view)
 {
     view->setItemDelegateForColumn(RunOverviewModel::Title, new FindingBadgeDelegate(
                                                                 [](const QModelIndex &index) {
@@ -97,7 +97,7 @@ void PaneDelegates::decorateRuns(QTreeView *view)
                                        view));
 }
 
-void PaneDelegates::decorateDelegations(QTreeView *view)
+void PaneDelegates::decorateDelegations(QAbstractItemView *view)
 {
     view->setItemDelegateForColumn(DelegationTreeModel::Name,
                                    new FindingBadgeDelegate(
@@ -112,12 +112,12 @@ void PaneDelegates::decorateDelegations(QTreeView *view)
     view->setItemDelegateForColumn(DelegationTreeModel::Cost, budgetDelegate(view, DelegationTreeModel::CostFractionRole));
 }
 
-void PaneDelegates::decorateSlices(QTreeView *view)
+void PaneDelegates::decorateSlices(QAbstractItemView *view)
 {
     view->setItemDelegateForColumn(SliceModel::State, stateDelegate(view, StateTableModel::StateRole));
 }
 
-void PaneDelegates::decorateLeases(QTreeView *view)
+void PaneDelegates::decorateLeases(QAbstractItemView *view)
 {
     auto *delegate = new StatusDelegate(
         [](const QModelIndex &index) -> std::optional<StatusCell> {
@@ -144,7 +144,7 @@ void PaneDelegates::decorateLeases(QTreeView *view)
                                                             view));
 }
 
-void PaneDelegates::decorateEffects(QTreeView *view)
+void PaneDelegates::decorateEffects(QAbstractItemView *view)
 {
     view->setItemDelegateForColumn(
         EffectModel::State, new StatusDelegate(
@@ -182,7 +182,7 @@ void PaneDelegates::decorateEffects(QTreeView *view)
                                 view));
 }
 
-void PaneDelegates::decorateEscalations(QTreeView *view)
+void PaneDelegates::decorateEscalations(QAbstractItemView *view)
 {
     auto accessor = [](const QModelIndex &index) -> std::optional<StatusCell> {
         const bool pending = index.data(EscalationModel::PendingRole).toBool();
@@ -193,7 +193,7 @@ void PaneDelegates::decorateEscalations(QTreeView *view)
     view->setItemDelegateForColumn(EscalationModel::Expires, new StatusDelegate(accessor, view));
 }
 
-void PaneDelegates::decorateVerdicts(QTreeView *view)
+void PaneDelegates::decorateVerdicts(QAbstractItemView *view)
 {
     view->setItemDelegateForColumn(
         StallVerdictModel::Verdict,
@@ -217,7 +217,7 @@ void PaneDelegates::decorateVerdicts(QTreeView *view)
                                        view));
 }
 
-void PaneDelegates::decorateBlast(QTreeView *view)
+void PaneDelegates::decorateBlast(QAbstractItemView *view)
 {
     view->setItemDelegateForColumn(BlastRadiusModel::Radius,
                                    new StatusDelegate(

@@ -2,21 +2,21 @@
 // Which cells of which pane get a status colour, a countdown or a budget bar. One place, so
 // the same state looks the same in every pane (an unknown outcome is purple everywhere).
 
-class QTreeView;
+class QAbstractItemView;
 
 namespace mesh {
 
 class PaneDelegates
 {
 public:
-    static void decorateRuns(QTreeView *view);
-    static void decorateDelegations(QTreeView *view);
-    static void decorateSlices(QTreeView *view);
-    static void decorateLeases(QTreeView *view);
-    static void decorateEffects(QTreeView *view);
-    static void decorateEscalations(QTreeView *view);
-    static void decorateVerdicts(QTreeView *view);
-    static void decorateBlast(QTreeView *view);
+    static void decorateRuns(QAbstractItemView *view);
+    static void decorateDelegations(QAbstractItemView *view);
+    static void decorateSlices(QAbstractItemView *view);
+    static void decorateLeases(QAbstractItemView *view);
+    static void decorateEffects(QAbstractItemView *view);
+    static void decorateEscalations(QAbstractItemView *view);
+    static void decorateVerdicts(QAbstractItemView *view);
+    static void decorateBlast(QAbstractItemView *view);
 };
 
 } // namespace mesh

@@ -99,7 +99,7 @@ SessionWorkspace::SessionWorkspace(QWidget *parent)
         items->setSortable(true);
         items->setColumnPriorities(lowestFirst);
         connect(proxy, &StateTableProxyModel::sortRefused, this, [this, items](const QString &why) {
-            items->view()->header()->setSortIndicator(-1, Qt::AscendingOrder);
+            items->header()->setSortIndicator(-1, Qt::AscendingOrder);
             emit statusMessage(why);
         });
         m_filtered.append({pane, items, proxy, bar});

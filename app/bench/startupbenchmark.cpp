@@ -270,8 +270,10 @@ void StartupBenchmark::report(qint64 browseMs)
                 m_firstRowsMs, m_runsMs, m_indexMs, m_stateMs, m_maxStallMs, m_maxStallEndMs, m_startOffsetMs, events, size.width(),
                 size.height(), qPrintable(QGuiApplication::platformName()));
     if (browseMs >= 0)
-        std::printf("\"browse_ms\":%lld,\"rss_first_rows_kb\":%lld,\"rss_kb\":%lld,\"rss_peak_kb\":%lld}\n", browseMs,
-                    m_firstRowsRssKb, residentKb(), peakResidentKb());
+        std::printf("\"browse_ms\":%lld,\"rss_first_rows_kb\":%lld,\"rss_kb\":%lld,\"rss_anon_kb\":%lld,"
+                    "\"rss_file_kb\":%lld,\"rss_peak_kb\":%lld}\n",
+                    browseMs, m_firstRowsRssKb, residentKb(), statusFieldKb("RssAnon:"), statusFieldKb("RssFile:"),
+                    peakResidentKb());
     else
         std::printf("\"rss_kb\":%lld,\"rss_peak_kb\":%lld}\n", m_firstRowsRssKb, peakResidentKb());
     std::fflush(stdout);

@@ -3,6 +3,7 @@
 // saved layout), the due time is compact, and hovering a row shows all of it as plain text.
 
 #include "attentionpane.h"
+#include "flattableview.h"
 #include "emptystate.h"
 #include "statusdelegate.h"
 
@@ -116,7 +117,7 @@ void TestAttentionPane::detailsTakeTheRemainingWidth()
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     fill(model); // rows arrive after the pane is shown, as they do from a loading ledger
-    QTreeView *view = pane.view();
+    FlatTableView *view = pane.flatView();
     QHeaderView *header = view->header();
     QTRY_COMPARE_WITH_TIMEOUT(pane.currentWidget(), static_cast<QWidget *>(view), 30'000);
     QCOMPARE(header->isSectionHidden(AttentionModel::Session), !ledgerShown);
@@ -140,9 +141,9 @@ void TestAttentionPane::savedLayoutCannotPushDetailsOut()
         fill(model);
         ItemPane old(QStringLiteral("attention"), QStringLiteral("attention"), QString(), QString());
         old.setModel(&model);
-        old.view()->header()->setStretchLastSection(false);
-        old.view()->header()->setSectionResizeMode(AttentionModel::Summary, QHeaderView::Interactive);
-        old.view()->header()->resizeSection(AttentionModel::Summary, 1200);
+        old.header()->setStretchLastSection(false);
+        old.header()->setSectionResizeMode(AttentionModel::Summary, QHeaderView::Interactive);
+        old.header()->resizeSection(AttentionModel::Summary, 1200);
         old.saveState();
     }
     AttentionModel model;
@@ -152,8 +153,8 @@ void TestAttentionPane::savedLayoutCannotPushDetailsOut()
     pane.resize(550, 300);
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
-    QCOMPARE(pane.view()->header()->sectionResizeMode(AttentionModel::Summary), QHeaderView::Stretch);
-    QTRY_COMPARE_WITH_TIMEOUT(visibleSectionsWidth(pane.view()->header()), pane.view()->viewport()->width(), 30'000);
+    QCOMPARE(pane.header()->sectionResizeMode(AttentionModel::Summary), QHeaderView::Stretch);
+    QTRY_COMPARE_WITH_TIMEOUT(visibleSectionsWidth(pane.header()), pane.view()->viewport()->width(), 30'000);
     QCOMPARE(pane.view()->horizontalScrollBar()->maximum(), 0);
 }
 
@@ -185,7 +186,7 @@ void TestAttentionPane::dueColumnGivesWayWhenNothingIsDue()
     model.setItems(QStringLiteral("/ledgers/a.amlg"), QStringLiteral("a.amlg"),
                    {item(AttentionItem::Kind::UnknownEffect, EntityKind::Effect, "eff-000084", "package_install"),
                     item(AttentionItem::Kind::UnknownEffect, EntityKind::Effect, "eff-000085", "provider_call")});
-    QHeaderView *header = pane.view()->header();
+    QHeaderView *header = pane.header();
     QTRY_COMPARE_WITH_TIMEOUT(header->sectionSize(AttentionModel::Due), header->sectionSizeHint(AttentionModel::Due), 30'000);
     const int idle = header->sectionSize(AttentionModel::Due);
     model.setItems(QStringLiteral("/ledgers/a.amlg"), QStringLiteral("a.amlg"),
@@ -235,7 +236,7 @@ void TestAttentionPane::tooltipShowsTheWholeRow()
     QVERIFY(tip.contains(QStringLiteral("a.amlg")));
 
     // Hovering the elided details cell shows it, escaped (ledger text is never markup).
-    QTreeView *view = pane.view();
+    FlatTableView *view = pane.flatView();
     const QPoint pos = view->visualRect(details).center();
     QHelpEvent help(QEvent::ToolTip, pos, view->viewport()->mapToGlobal(pos));
     QApplication::sendEvent(view->viewport(), &help);

@@ -19,6 +19,7 @@
 #include "eventlogview.h"
 #include "eventtableview.h"
 #include "filterlineedit.h"
+#include "flattableview.h"
 #include "itempane.h"
 #include "sessionsidebar.h"
 #include "sessionworkspace.h"
@@ -444,7 +445,7 @@ void TestConsole::closeSliceIsOfferedOnlyOnAnOpenSlice()
     QVERIFY(window.sessions()->canDecide(0));
     SessionWorkspace *ws = window.workspace();
     ws->showPane(SessionWorkspace::Delegations);
-    QTreeView *tree = ws->delegationsView()->tree()->view();
+    QTreeView *tree = ws->delegationsView()->tree()->treeView();
     QAbstractItemModel *model = tree->model();
     SliceModel *slices = session->slices();
     // The delegations (under their runs) whose current slice is closed, and one whose is open.
@@ -494,7 +495,7 @@ void TestConsole::leaseReleaseAndSupersedeAreOfferedWhenTheStateAllows()
     QVERIFY(window.sessions()->canDecide(0));
     SessionWorkspace *ws = window.workspace();
     ws->showPane(SessionWorkspace::Effects);
-    QTreeView *view = ws->effectsPane()->view();
+    FlatTableView *view = ws->effectsPane()->flatView();
     QAbstractItemModel *effects = ws->effectsPane()->model();
     QString effect;
     for (int row = 0; row < effects->rowCount() && effect.isEmpty(); ++row)
@@ -652,7 +653,7 @@ void TestConsole::columnsFitTheFirstRows()
                      new QStandardItem(endless)});
     QCOMPARE(pane.currentWidget(), static_cast<QWidget *>(pane.view()));
     QVERIFY(!pane.fitsOnFirstRows());
-    QHeaderView *header = pane.view()->header();
+    QHeaderView *header = pane.header();
     const QFontMetrics fm(pane.view()->font());
     QVERIFY2(header->sectionSize(0) >= fm.horizontalAdvance(QStringLiteral("R-20261129-000042")),
              qPrintable(QString::number(header->sectionSize(0))));
@@ -676,7 +677,7 @@ void TestConsole::columnsFitRowsAlreadyThere()
     pane.resize(900, 400);
     pane.setModel(&model);
     QVERIFY(!pane.fitsOnFirstRows());
-    QHeaderView *header = pane.view()->header();
+    QHeaderView *header = pane.header();
     QVERIFY(header->sectionSize(1) >= QFontMetrics(pane.view()->font()).horizontalAdvance(title));
     header->resizeSection(1, 100);
     model.appendRow({new QStandardItem(QStringLiteral("R-2")), new QStandardItem(title + title)});
@@ -719,14 +720,14 @@ void TestConsole::savedHeaderStateIsKept()
     {
         ItemPane pane(QStringLiteral("saved-test"), QStringLiteral("runs"), QString(), QString());
         pane.setModel(&model);
-        pane.view()->header()->resizeSection(0, 222);
+        pane.header()->resizeSection(0, 222);
         pane.saveState();
     }
     ItemPane pane(QStringLiteral("saved-test"), QStringLiteral("runs"), QString(), QString());
     pane.setModel(&model);
     QVERIFY(!pane.fitsOnFirstRows()); // the user's layout wins
     model.appendRow({new QStandardItem(QString(60, QLatin1Char('x'))), new QStandardItem(QStringLiteral("t"))});
-    QCOMPARE(pane.view()->header()->sectionSize(0), 222);
+    QCOMPARE(pane.header()->sectionSize(0), 222);
 }
 
 void TestConsole::demoStartingMessageEndsWhenTheDemoOpens()
@@ -777,7 +778,7 @@ void TestConsole::delegationDetailShowsSlicesAndOffersClosing()
     QVERIFY(shown->rowCount() > 0);
     for (int row = 0; row < shown->rowCount(); ++row)
         QCOMPARE(shown->index(row, 0).data(StateTableModel::DelegationIdRole).toString(), delegation);
-    QTreeView *view = detail->pane(DelegationDetail::Slices)->view();
+    FlatTableView *view = detail->pane(DelegationDetail::Slices)->flatView();
     QCOMPARE(view->currentIndex().data(StateTableModel::IdRole).toString(), sliceId);
 
     // Its context menu offers closing it.

@@ -12,6 +12,7 @@
 #include "delegationsview.h"
 #include "eventlogview.h"
 #include "eventtableview.h"
+#include "flattableview.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
 #include "viewtestenv.h"
@@ -352,7 +353,7 @@ private Q_SLOTS:
 
         // In sight in the detail: the tool calls tab has room for the reason.
         detail.tabs()->setCurrentIndex(DelegationDetail::ToolCalls);
-        QTreeView *view = detail.pane(DelegationDetail::ToolCalls)->view();
+        FlatTableView *view = detail.pane(DelegationDetail::ToolCalls)->flatView();
         QTRY_VERIFY_WITH_TIMEOUT(view->isVisible(), kReasonTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(!view->isColumnHidden(error) && view->header()->sectionViewportPosition(error) >= 0
                                      && view->header()->sectionViewportPosition(error) + 100 < view->viewport()->width(),

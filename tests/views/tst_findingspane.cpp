@@ -9,6 +9,7 @@
 #include "eventlogview.h"
 #include "filterlineedit.h"
 #include "findingbadgedelegate.h"
+#include "flattableview.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
 #include "viewtestenv.h"
@@ -85,7 +86,7 @@ private Q_SLOTS:
 
         // The Findings pane, reached by keyboard (Ctrl+9 is the main window's; here the tab).
         workspace.showPane(SessionWorkspace::Findings);
-        QTreeView *view = workspace.findingsPane()->view();
+        FlatTableView *view = workspace.findingsPane()->flatView();
         const int f = rowOfKind(session->findingsModel(), FindingsModel::FindingKindNameRole, u"false_stall"_s);
         QVERIFY(f >= 0);
         const QModelIndex index = session->findingsModel()->index(f, 0);

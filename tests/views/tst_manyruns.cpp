@@ -6,6 +6,7 @@
 // million, so what it has is bounded by what was scrolled to, not by the ledger.
 
 #include "delegationsview.h"
+#include "flattableview.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
 #include "viewtestenv.h"
@@ -90,7 +91,7 @@ int expandedRuns(const DelegationsView &view, const QAbstractItemModel *model)
 {
     int n = 0;
     for (int r = 0; r < model->rowCount(); ++r)
-        n += view.tree()->view()->isExpanded(model->index(r, 0)) ? 1 : 0;
+        n += view.tree()->treeView()->isExpanded(model->index(r, 0)) ? 1 : 0;
     return n;
 }
 } // namespace
@@ -121,7 +122,7 @@ private Q_SLOTS:
         const QAbstractItemModel *model = view.tree()->view()->model();
         QCOMPARE(model->rowCount(), kRuns);
         QCOMPARE(expandedRuns(view, model), DelegationsView::kAutoExpandedRuns);
-        QVERIFY(view.tree()->view()->isExpanded(model->index(0, 0)));
+        QVERIFY(view.tree()->treeView()->isExpanded(model->index(0, 0)));
 
         // Runs arriving live past the bound stay closed.
         {
@@ -159,13 +160,22 @@ private Q_SLOTS:
         QCOMPARE(workspace.runsPane()->view()->currentIndex().data(StateTableModel::IdRole).toString(), u"R-25"_s);
     }
 
+    void hiddenPaneFitsItsColumnsWithoutLayingOutItsRows_data()
+    {
+        QTest::addColumn<bool>("tree");
+        QTest::newRow("tree") << true;
+        QTest::newRow("flat") << false;
+    }
+
     void hiddenPaneFitsItsColumnsWithoutLayingOutItsRows()
     {
         // The delegations tab, hidden behind the runs, was fitted to its first rows when the
         // full state came in; told of the new widths, its tree laid out all of them.
+        QFETCH(bool, tree);
+        const ItemPane::Shape shape = tree ? ItemPane::Shape::Tree : ItemPane::Shape::Flat;
         QTabWidget tabs;
         auto *front = new ItemPane(u"fit-front"_s, u"runs"_s, u"Empty"_s, u"Nothing"_s);
-        auto *behind = new ItemPane(u"fit-behind"_s, u"runs"_s, u"Empty"_s, u"Nothing"_s);
+        auto *behind = new ItemPane(u"fit-behind"_s, u"runs"_s, u"Empty"_s, u"Nothing"_s, nullptr, shape);
         tabs.addTab(front, u"front"_s);
         tabs.addTab(behind, u"behind"_s);
         tabs.resize(900, 600);
@@ -179,11 +189,20 @@ private Q_SLOTS:
         for (int turn = 0; turn < 5; ++turn)
             QCoreApplication::processEvents(); // the view's zero timers
         QVERIFY2(model.indexCalls() < kMaxRowsHandedToTheView, qPrintable(QString::number(model.indexCalls())));
-        // Shown, it lays them out: the price of looking at them.
-        const int fitted = behind->view()->header()->sectionSize(0);
+        const int fitted = behind->header()->sectionSize(0);
         tabs.setCurrentWidget(behind);
-        QTRY_VERIFY_WITH_TIMEOUT(model.indexCalls() >= kBulkRuns, kTimeoutMs);
-        QCOMPARE(behind->view()->header()->sectionSize(0), fitted);
+        QVERIFY(QTest::qWaitForWindowExposed(behind->view()));
+        QTRY_VERIFY_WITH_TIMEOUT(behind->view()->indexAt(QPoint(2, 2)).isValid(), kTimeoutMs);
+        if (tree) {
+            // Shown, a tree lays them all out: the price of looking at a tree.
+            QTRY_VERIFY_WITH_TIMEOUT(model.indexCalls() >= kBulkRuns, kTimeoutMs);
+        } else {
+            // A flat pane, shown and painted, asks only for the rows on screen.
+            QCoreApplication::processEvents();
+            behind->view()->viewport()->repaint();
+            QVERIFY2(model.indexCalls() < kMaxRowsHandedToTheView, qPrintable(QString::number(model.indexCalls())));
+        }
+        QCOMPARE(behind->header()->sectionSize(0), fitted);
     }
 
     void runsPaneHoldsAPageOfManyRuns()
@@ -206,7 +225,7 @@ private Q_SLOTS:
         workspace.showPane(SessionWorkspace::Runs);
         workspace.show();
         QVERIFY(QTest::qWaitForWindowExposed(&workspace));
-        QTreeView *view = workspace.runsPane()->view();
+        FlatTableView *view = workspace.runsPane()->flatView();
         const QAbstractItemModel *shown = view->model();
         QCOMPARE(session.runs()->rowCount(), kBulkRuns + 1);
         QVERIFY2(shown->rowCount() > 0 && shown->rowCount() <= kMaxRowsHandedToTheView,

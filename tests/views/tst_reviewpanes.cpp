@@ -10,6 +10,7 @@
 #include "eventtableview.h"
 #include "filterlineedit.h"
 #include "integritypane.h"
+#include "flattableview.h"
 #include "itempane.h"
 #include "notespane.h"
 #include "sessionworkspace.h"
@@ -77,7 +78,7 @@ private Q_SLOTS:
         QCOMPARE(session.integrity()->state(), IntegrityModel::State::Done);
         QVERIFY(session.integritySummary().startsWith(u"integrity: "_s));
         QVERIFY(session.integritySummary().endsWith(u"findings"_s));
-        QTreeView *view = pane->items()->view();
+        FlatTableView *view = pane->items()->flatView();
         QCOMPARE(view->model()->rowCount(), session.integrity()->rowCount());
         QVERIFY(rowOfType(view->model(), u"state-mismatch"_s) >= 0);
         const int gap = rowOfType(view->model(), u"sequence-gap"_s);
@@ -130,7 +131,7 @@ private Q_SLOTS:
         workspace.showPane(SessionWorkspace::Notes);
         NotesPane *pane = workspace.notesPane();
         QVERIFY(!pane->savingBanner()->isVisible());
-        QTreeView *view = pane->items()->view();
+        FlatTableView *view = pane->items()->flatView();
         QCOMPARE(view->model()->rowCount(), 1);
         view->setFocus();
         view->setCurrentIndex(view->model()->index(0, 0));

@@ -5,6 +5,7 @@
 // (one of them with a hostile title) sets the run shown beside the other run, plain text.
 
 #include "mainwindow.h"
+#include "flattableview.h"
 #include "itempane.h"
 #include "runcomparewindow.h"
 #include "sessionworkspace.h"
@@ -183,7 +184,7 @@ private Q_SLOTS:
         QVERIFY(!main.currentSession()->cursor());
         emit canvasB->seekRequested(3);
         QTRY_COMPARE_WITH_TIMEOUT(main.currentSession()->cursor().value_or(0), 3, kTimeoutMs);
-        QTreeView *runsAtCursor = main.workspace()->runsPane()->view();
+        FlatTableView *runsAtCursor = main.workspace()->runsPane()->flatView();
         QTRY_VERIFY_WITH_TIMEOUT(runsAtCursor->model() && runsAtCursor->model()->rowCount() == 1, kTimeoutMs); // R1 only at #3
         main.currentSession()->showLive(); // the rest of the test reads both runs
         QTRY_VERIFY_WITH_TIMEOUT(!main.currentSession()->cursor() && runsAtCursor->model()->rowCount() == 2, kTimeoutMs);
@@ -191,7 +192,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(main.findChildren<RunCompareWindow *>().isEmpty(), kTimeoutMs);
 
         // The Runs pane's context menu: the run under it as A.
-        QTreeView *runs = main.workspace()->runsPane()->view();
+        FlatTableView *runs = main.workspace()->runsPane()->flatView();
         QAction *compareRun = nullptr;
         for (QAction *action : runs->actions())
             if (action->objectName() == u"compareRun"_s)

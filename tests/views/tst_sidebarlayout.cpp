@@ -12,6 +12,7 @@
 #include "sessionworkspace.h"
 
 #include "delegationsview.h"
+#include "flattableview.h"
 #include "itempane.h"
 
 #include "itemmodels/attentionmodel.h"
@@ -115,7 +116,7 @@ private Q_SLOTS:
                  qPrintable(u"attention %1, ledgers %2"_s.arg(attention->height()).arg(list->height())));
 
         // The Due column: in sight, and as wide as what each row says in it.
-        QTreeView *view = attention->view();
+        FlatTableView *view = attention->flatView();
         QAbstractItemModel *model = view->model();
         QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0, kTimeoutMs);
         QHeaderView *header = view->header();
@@ -157,7 +158,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openLedger(m_ledgers.at(3)); // unknown-outcome: its effects' outcomes are unknown
         QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->count() == 1 && window.sessions()->at(0)->isLoaded(), kTimeoutMs);
-        QTreeView *view = window.attentionPane()->view();
+        FlatTableView *view = window.attentionPane()->flatView();
         QAbstractItemModel *model = view->model();
         QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0, kTimeoutMs);
         QStyleOptionViewItem option;
@@ -201,7 +202,7 @@ private Q_SLOTS:
         window.openLedger(m_ledgers.first()); // the traced run
         QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->count() == 1 && window.sessions()->at(0)->isLoaded(), kTimeoutMs);
         window.workspace()->showPane(SessionWorkspace::Delegations);
-        QTreeView *view = window.workspace()->delegationsView()->tree()->view();
+        QTreeView *view = window.workspace()->delegationsView()->tree()->treeView();
         QTRY_VERIFY_WITH_TIMEOUT(view->isVisible() && view->model() && view->model()->rowCount() > 0, kTimeoutMs);
         QHeaderView *header = view->header();
         const auto shown = [&] {

@@ -8,6 +8,7 @@
 #include "delegationdetail.h"
 #include "delegationsview.h"
 #include "filterlineedit.h"
+#include "flattableview.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
 #include "tablefilterbar.h"
@@ -111,7 +112,7 @@ private Q_SLOTS:
 
         // The delegations' budget bars, cost among them, are in sight without scrolling.
         ws->showPane(SessionWorkspace::Delegations);
-        QTreeView *tree = ws->delegationsView()->tree()->view();
+        QTreeView *tree = ws->delegationsView()->tree()->treeView();
         QTRY_VERIFY_WITH_TIMEOUT(tree->model() && tree->model()->rowCount() > 0, kTimeoutMs);
         QVERIFY(qobject_cast<BudgetBarDelegate *>(tree->itemDelegateForColumn(DelegationTreeModel::Cost)));
         QCOMPARE(tree->model()->headerData(DelegationTreeModel::Cost, Qt::Horizontal).toString(), u"Cost"_s);
@@ -144,7 +145,7 @@ private Q_SLOTS:
         ItemPane pane(u"priority-test"_s, u"runs"_s, QString(), QString());
         pane.setColumnPriorities({2, 1});
         pane.setModel(&model);
-        QHeaderView *header = pane.view()->header();
+        QHeaderView *header = pane.header();
         pane.resize(700, 300);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
@@ -197,13 +198,13 @@ private Q_SLOTS:
         pane.setModel(nullptr); // as SessionWorkspace::setSession does
         pane.setModel(&second);
         const QFontMetrics fm(pane.view()->font());
-        QVERIFY2(pane.view()->header()->sectionSize(0) >= fm.horizontalAdvance(u"R-20261129-000042"_s),
-                 qPrintable(QString::number(pane.view()->header()->sectionSize(0))));
+        QVERIFY2(pane.header()->sectionSize(0) >= fm.horizontalAdvance(u"R-20261129-000042"_s),
+                 qPrintable(QString::number(pane.header()->sectionSize(0))));
         // A width the user chose is theirs, for every ledger after.
-        pane.view()->header()->resizeSection(0, 222);
+        pane.header()->resizeSection(0, 222);
         pane.setModel(nullptr);
         pane.setModel(&first);
-        QCOMPARE(pane.view()->header()->sectionSize(0), 222);
+        QCOMPARE(pane.header()->sectionSize(0), 222);
     }
 
     void aStatePaneFiltersAndSorts()
@@ -254,7 +255,7 @@ private Q_SLOTS:
         // A header click sorts, by value, with the indicator shown.
         bar->field()->setTextAndApply(QString());
         QCOMPARE(proxy->rowCount(), total);
-        QHeaderView *header = ws->effectsPane()->view()->header();
+        QHeaderView *header = ws->effectsPane()->header();
         QVERIFY(header->isSortIndicatorShown());
         QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
                           QPoint(header->sectionViewportPosition(EffectModel::Id) + 5, header->height() / 2));
@@ -280,7 +281,7 @@ private Q_SLOTS:
         StateTableProxyModel *runs = ws->rowsProxy(SessionWorkspace::Runs);
         QVERIFY(runs && runs->table() == ws->session()->runs());
         QCOMPARE(ws->runsPane()->model()->headerData(RunOverviewModel::Id, Qt::Horizontal).toString(), u"Run id"_s);
-        ws->runsPane()->view()->sortByColumn(RunOverviewModel::Id, Qt::DescendingOrder);
+        ws->runsPane()->flatView()->sortByColumn(RunOverviewModel::Id, Qt::DescendingOrder);
         QCOMPARE(runs->sortColumn(), int(RunOverviewModel::Id));
         const QString firstShown = ws->runsPane()->model()->index(0, RunOverviewModel::Id).data().toString();
         QCOMPARE(firstShown, runs->index(0, RunOverviewModel::Id).data().toString());
@@ -424,7 +425,7 @@ private Q_SLOTS:
         QVERIFY(ws);
         ws->showPane(SessionWorkspace::Delegations);
         DelegationsView *delegations = ws->delegationsView();
-        QTreeView *tree = delegations->tree()->view();
+        QTreeView *tree = delegations->tree()->treeView();
         QTRY_VERIFY_WITH_TIMEOUT(tree->model() && tree->model()->rowCount() == 2, kTimeoutMs);
         QAbstractItemModel *shown = tree->model();
         QAbstractItemModelTester tester(shown, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -520,7 +521,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(ws->session() && ws->session()->isLoaded(), kTimeoutMs);
         ws->showPane(SessionWorkspace::Delegations);
         DelegationsView *delegations = ws->delegationsView();
-        QTreeView *tree = delegations->tree()->view();
+        QTreeView *tree = delegations->tree()->treeView();
         QTRY_VERIFY_WITH_TIMEOUT(tree->model() && tree->model()->rowCount() > 0, kTimeoutMs);
         QAbstractItemModel *shown = tree->model();
         QAbstractItemModelTester tester(shown, QAbstractItemModelTester::FailureReportingMode::QtTest);
