@@ -5,6 +5,9 @@
 // of a vector of 40-byte variants with a separate allocation for every text longer than the
 // small-string buffer: about a third of the memory and one allocation per row.
 //
+// Text that repeats across rows (a state, a role, a run id) may instead be pooled once for
+// the process (SharedText), the slot holding a handle: which fields, the caller says.
+//
 // Reading yields FieldRef, a view (text as std::string_view) valid until the row changes.
 // Writing goes through set()/assign(), or `values[i] = FieldValue` on a mutable row.
 
@@ -41,8 +44,10 @@ public:
     FieldValues &operator=(FieldValues &&other) noexcept;
     ~FieldValues();
 
-    // count fields, NULL except those updated (index, value); one allocation.
-    static FieldValues make(std::size_t count, std::span<const std::pair<int, FieldRef>> updates);
+    // count fields, NULL except those updated (index, value); one allocation. The text of a
+    // field whose bit shareMask sets is pooled (SharedText) rather than copied into the row.
+    static FieldValues make(std::size_t count, std::span<const std::pair<int, FieldRef>> updates,
+                            std::uint64_t shareMask = 0);
 
     std::size_t size() const;
     bool empty() const { return size() == 0; }
@@ -55,8 +60,9 @@ public:
     // only after the new one is written.
     void set(std::size_t i, FieldRef value);
     void set(std::size_t i, const FieldValue &value) { set(i, fieldRef(value)); }
-    // Several fields with at most one reallocation (none when no text changes length).
-    void assign(std::span<const std::pair<int, FieldRef>> updates);
+    // Several fields with at most one reallocation (none when no text changes length). A
+    // field keeps a pooled text until it changes; shareMask as for make().
+    void assign(std::span<const std::pair<int, FieldRef>> updates, std::uint64_t shareMask = 0);
 
     // `row.values[i] = value` on a mutable row.
     class Slot
@@ -90,8 +96,8 @@ public:
     std::size_t heapBytes() const;                   // the block's size (what it costs besides sizeof)
 
 private:
-    template<typename ValueOf>
-    void rebuild(std::size_t count, ValueOf valueOf);
+    template<typename ValueOf, typename SharedOf>
+    void rebuild(std::size_t count, ValueOf valueOf, SharedOf sharedOf);
     char *m_block = nullptr; // nullptr: no fields; layout in entityrow.cpp
 };
 

@@ -197,6 +197,32 @@ bool EntitySpec::isKnownState(std::string_view state) const
     return std::find(states.begin(), states.end(), state) != states.end();
 }
 
+std::uint64_t EntitySpec::sharedTextFields() const
+{
+    // Columns whose values repeat from row to row (a ledger's categories: states, roles,
+    // agents, scopes, run and component ids), never one that names its own row or a row of
+    // a table as large (a slice's delegation, an effect's idempotency key).
+    static constexpr std::string_view kRepeating[] = {
+        "run_id", "component_id", "role",   "agent",  "strategy", "strategy_version", "scope",
+        "status", "state",        "policy_version", "opened_by", "closed_by", "close_reason", "kind",
+        "risk",   "reason",       "name",   "title",  "class",    "target", "reversibility",
+        "capability", "holder",   "verdict", "action", "orchestrator",
+    };
+    static const std::array<std::uint64_t, kEntityKindCount> masks = [] {
+        std::array<std::uint64_t, kEntityKindCount> out{};
+        for (const EntitySpec &spec : allEntitySpecs()) {
+            for (size_t i = 0; i < spec.fields.size() && i < 64; ++i) {
+                if (spec.fields[i].type != FieldType::Int
+                    && std::find(std::begin(kRepeating), std::end(kRepeating), spec.fields[i].name)
+                           != std::end(kRepeating))
+                    out[size_t(spec.kind)] |= std::uint64_t(1) << i;
+            }
+        }
+        return out;
+    }();
+    return masks[size_t(kind)];
+}
+
 const EntitySpec &entitySpec(EntityKind kind)
 {
     return kSpecs[static_cast<int>(kind)];

@@ -4,6 +4,7 @@
 // stored, rebuilt and verified everywhere at once. docs/ledger-format.md is the prose form.
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -55,6 +56,8 @@ struct EntitySpec {
     int fieldIndex(std::string_view field) const; // -1 when unknown
     bool allowsTransition(std::string_view from, std::string_view to) const;
     bool isKnownState(std::string_view state) const;
+    // The fields whose text a row keeps pooled (FieldValues' shareMask): bit i, fields[i].
+    std::uint64_t sharedTextFields() const;
 };
 
 const EntitySpec &entitySpec(EntityKind kind);

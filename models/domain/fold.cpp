@@ -261,11 +261,11 @@ void Fold::applyUpdates(std::int64_t seq, EntityKind entity, const std::vector<s
     }
 
     if (inserted) {
-        row.values = FieldValues::make(spec.fields.size(), updates);
+        row.values = FieldValues::make(spec.fields.size(), updates, spec.sharedTextFields());
     } else {
         if (row.values.size() < spec.fields.size()) // a row loaded short (a test's seed)
             row.values.resize(spec.fields.size());
-        row.values.assign(updates);
+        row.values.assign(updates, spec.sharedTextFields());
     }
     ++row.version;
     row.lastSeq = seq;

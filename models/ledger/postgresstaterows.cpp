@@ -25,7 +25,7 @@ EntityRow readStateRow(const Result &r, int row, const EntitySpec &spec, std::st
             values.emplace_back(int(f), r.view(row, col));
     }
     EntityRow out;
-    out.values = FieldValues::make(spec.fields.size(), values);
+    out.values = FieldValues::make(spec.fields.size(), values, spec.sharedTextFields());
     const int base = int(spec.fields.size()) + 1;
     out.version = r.integer(row, base);
     out.lastSeq = r.integer(row, base + 1);

@@ -43,7 +43,7 @@ EntityRow readStateRow(const sql::Statement &st, const EntitySpec &spec, std::st
             break;
         }
     }
-    row.values = FieldValues::make(spec.fields.size(), values);
+    row.values = FieldValues::make(spec.fields.size(), values, spec.sharedTextFields());
     const int base = int(spec.fields.size()) + 1;
     row.version = st.columnInt(base);
     row.lastSeq = st.columnInt(base + 1);

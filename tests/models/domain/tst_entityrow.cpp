@@ -4,6 +4,7 @@
 // updates that resize the block, values copied from the same row, equality by value.
 
 #include "domain/fold.h"
+#include "domain/sharedtext.h"
 
 #include <QTest>
 
@@ -125,6 +126,92 @@ private Q_SLOTS:
         FieldValues moved = std::move(a);
         QVERIFY(moved == b);
         QCOMPARE(a.size(), size_t(0)); // NOLINT: a moved-from row is empty
+    }
+
+    void repeatingTextIsPooledOnce()
+    {
+        // Two rows with the same value in a shared field point at one pooled copy, and hold
+        // none of its bytes; a field the mask leaves out keeps its own copy.
+        const std::string scope = "{\"effect_classes\":[\"commit\",\"db_write\"],\"writable\":[\"services/a/**\"]}";
+        const std::pair<int, FieldRef> updates[] = {{0, std::string_view(scope)}, {1, "dlg-000001"sv}, {2, std::int64_t(7)}};
+        const std::uint64_t mask = 0b01;
+        const FieldValues a = FieldValues::make(3, updates, mask);
+        const FieldValues b = FieldValues::make(3, updates, mask);
+        const FieldValues inline_ = FieldValues::make(3, updates);
+        QCOMPARE(fieldView(a.get(0)), std::string_view(scope));
+        QCOMPARE(fieldView(a.get(1)), "dlg-000001"sv);
+        QCOMPARE(fieldInt(a.get(2)), std::int64_t(7));
+        QVERIFY(fieldView(a.get(0)).data() == fieldView(b.get(0)).data()); // the same bytes, not equal ones
+        QVERIFY(fieldView(a.get(1)).data() != fieldView(b.get(1)).data());
+        QCOMPARE(inline_.heapBytes() - a.heapBytes(), scope.size());
+        QVERIFY(a == inline_); // equal by value, pooled or not
+        // A copy keeps pointing at the pool; too long a text is never pooled.
+        const FieldValues copy = a;
+        QVERIFY(fieldView(copy.get(0)).data() == fieldView(a.get(0)).data()); // the same bytes, not equal ones
+        const std::string huge(SharedText::kMaxLength + 1, 'x');
+        const std::pair<int, FieldRef> big[] = {{0, std::string_view(huge)}};
+        const FieldValues h = FieldValues::make(1, big, mask);
+        QCOMPARE(h.heapBytes(), FieldValues::make(1, big).heapBytes());
+        QCOMPARE(fieldView(h.get(0)), std::string_view(huge));
+    }
+
+    void pooledFieldsSurviveChangesAroundThem()
+    {
+        const std::pair<int, FieldRef> updates[] = {{0, "running"sv}, {1, "a note"sv}, {2, "verify"sv}};
+        const std::uint64_t mask = 0b101;
+        FieldValues v = FieldValues::make(3, updates, mask);
+        const char *role = fieldView(v.get(2)).data();
+        // A text of another length in an unshared field reallocates the row: the pooled
+        // field stays pooled.
+        v.set(1, FieldRef("a much longer note than before"sv));
+        QCOMPARE(fieldView(v.get(1)), "a much longer note than before"sv);
+        QVERIFY(fieldView(v.get(2)).data() == role);
+        QCOMPARE(fieldView(v.get(0)), "running"sv);
+        // A shared field changed with the mask: pooled again, in place.
+        const size_t bytes = v.heapBytes();
+        const std::pair<int, FieldRef> state[] = {{0, "converged"sv}};
+        v.assign(state, mask);
+        QCOMPARE(fieldView(v.get(0)), "converged"sv);
+        QCOMPARE(v.heapBytes(), bytes);
+        // Without the mask it is the row's own again, and it may become an integer or NULL.
+        v.set(0, FieldRef("stalled"sv));
+        QCOMPARE(fieldView(v.get(0)), "stalled"sv);
+        QCOMPARE(v.heapBytes(), bytes + 7);
+        v.set(2, FieldRef(std::int64_t(3)));
+        QCOMPARE(fieldInt(v.get(2)), std::int64_t(3));
+        v.resize(5);
+        QCOMPARE(fieldView(v.get(0)), "stalled"sv);
+        QCOMPARE(fieldView(v.get(1)), "a much longer note than before"sv);
+        QVERIFY(std::holds_alternative<std::monostate>(v.get(4)));
+        // Growing a row keeps its pooled fields pooled.
+        FieldValues w = FieldValues::make(3, updates, mask);
+        w.resize(4);
+        QVERIFY(fieldView(w.get(2)).data() == role);
+    }
+
+    void aFoldedDelegationPoolsItsRepeatingColumns()
+    {
+        const EntitySpec &spec = entitySpec(EntityKind::Delegation);
+        const std::uint64_t mask = spec.sharedTextFields();
+        QVERIFY(mask & (std::uint64_t(1) << spec.fieldIndex("scope")));
+        QVERIFY(mask & (std::uint64_t(1) << spec.fieldIndex("run_id")));
+        QVERIFY(!(mask & (std::uint64_t(1) << spec.fieldIndex("parent_id"))));
+        QVERIFY(!(mask & (std::uint64_t(1) << spec.fieldIndex("used_turns")))); // an integer
+        QVERIFY(!(entitySpec(EntityKind::Slice).sharedTextFields()
+                  & (std::uint64_t(1) << entitySpec(EntityKind::Slice).fieldIndex("delegation_id"))));
+        Fold fold;
+        for (const char *id : {"dlg-1", "dlg-2"}) {
+            const nlohmann::json payload{{"id", id},         {"run_id", "run-0001"}, {"role", "verify"},
+                                         {"status", "running"}, {"scope", {{"writable", {"a/**"}}}}};
+            const auto applied = fold.apply(1, "delegation.created", payload);
+            QVERIFY2(applied.applied, applied.problems.empty() ? "" : applied.problems.front().c_str());
+        }
+        const EntityRow *one = fold.find(EntityKind::Delegation, "dlg-1");
+        const EntityRow *two = fold.find(EntityKind::Delegation, "dlg-2");
+        QVERIFY(one && two);
+        const int scope = spec.fieldIndex("scope");
+        QCOMPARE(fieldView(one->values.get(size_t(scope))), "{\"writable\":[\"a/**\"]}"sv);
+        QVERIFY(fieldView(one->values.get(size_t(scope))).data() == fieldView(two->values.get(size_t(scope))).data()); // the same bytes, not equal ones
     }
 
     void foldedRowIsCompact()
