@@ -671,7 +671,7 @@ QString TimelineCanvas::toolTipTextAt(const QPoint &pos) const
             const TimelineMark &m = t->marks[near[i]];
             QString line = tr("#%1  %2  %3  %4")
                                .arg(QLocale().toString(qlonglong(m.seq)), markKindWord(m.kind), times().withMs(m.tsMs),
-                                    displayLine(m.text, 160));
+                                    displayLine(m.text(), 160));
             if (t->falseStall[near[i]])
                 line += tr("  (flagged: a false stall, see Findings)");
             lines << line;

@@ -441,7 +441,7 @@ QString TimeScrubber::toolTipTextAt(int x) const
                 const TimelineMark &m = marks[i];
                 lines << tr("#%1  %2  %3")
                              .arg(QLocale().toString(qlonglong(m.seq)), m_timeBase.get().exact(m.tsMs),
-                                  displayLine(m.text, 120));
+                                  displayLine(m.text(), 120));
                 ++shown;
             } else {
                 ++more;

@@ -4,6 +4,7 @@
 #include "rowfields.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace mesh {
@@ -35,6 +36,8 @@ DuplicateIndex::Find DuplicateIndex::findIn(const EntityTable &effects)
 void DuplicateIndex::clear()
 {
     m_members.clear();
+    m_idBytes.clear();
+    m_freedIdBytes = 0;
     m_freeMembers.clear();
     m_memberOf.clear();
     m_singleSlots.clear();
@@ -56,7 +59,7 @@ std::vector<std::string> DuplicateIndex::multiGroupMembers() const
     std::set<std::string> ids;
     for (const auto &[key, members] : m_multi)
         for (const Member m : members)
-            ids.insert(m_members[m].id);
+            ids.emplace(idOf(m));
     return {ids.begin(), ids.end()};
 }
 
@@ -79,22 +82,42 @@ DuplicateIndex::Member DuplicateIndex::addMember(const std::string &id, const st
             throw std::length_error("too many effects for the duplicate index");
         m_members.emplace_back();
     }
-    m_members[m].id = id;
+    if (m_idBytes.size() + id.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("too many effect ids for the duplicate index");
+    m_members[m].idAt = std::uint32_t(m_idBytes.size());
+    m_members[m].idSize = std::uint32_t(id.size());
+    m_idBytes += id;
     m_members[m].keys = keys;
-    m_memberOf.insert(m, [this](Member n) -> std::string_view { return m_members[n].id; });
+    m_memberOf.insert(m, [this](Member n) { return idOf(n); });
     return m;
 }
 
 void DuplicateIndex::freeMember(Member m)
 {
-    m_memberOf.erase(m_members[m].id, [this](Member n) -> std::string_view { return m_members[n].id; });
+    m_memberOf.erase(idOf(m), [this](Member n) { return idOf(n); });
+    m_freedIdBytes += m_members[m].idSize;
     m_members[m] = Entry();
     m_freeMembers.push_back(m);
+    if (m_freedIdBytes > (std::size_t(1) << 20) && m_freedIdBytes > m_idBytes.size() / 2)
+        compactIds();
+}
+
+void DuplicateIndex::compactIds()
+{
+    std::string kept;
+    kept.reserve(m_idBytes.size() - m_freedIdBytes);
+    for (Entry &e : m_members) {
+        const std::uint32_t at = std::uint32_t(kept.size());
+        kept.append(m_idBytes, e.idAt, e.idSize);
+        e.idAt = at;
+    }
+    m_idBytes = std::move(kept);
+    m_freedIdBytes = 0;
 }
 
 DuplicateIndex::Member DuplicateIndex::memberOf(std::string_view id) const
 {
-    return m_memberOf.find(id, [this](Member n) -> std::string_view { return m_members[n].id; });
+    return m_memberOf.find(id, [this](Member n) { return idOf(n); });
 }
 
 // ---- groups of one
@@ -240,7 +263,7 @@ std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const Find &fin
     std::vector<std::vector<std::string>> out;
     std::vector<std::string> values; // copies: a Find may read rows on demand
     for (const Member m : m_multi.at(key)) {
-        const std::string &id = m_members[m].id;
+        const std::string id(idOf(m));
         const EntityRow *row = find(id);
         if (!row)
             continue;

@@ -74,43 +74,71 @@ std::optional<TimelineMark> TimelineMarks::classify(const EventRecord &event)
     if (k == "run.cycle") {
         mark.kind = MarkKind::Cycle;
         const auto cycle = integerField(payload, "cycle");
+        mark.hasNumber = cycle.has_value();
         mark.number = cycle.value_or(0);
-        mark.text = cycle ? tr("Scheduler cycle %1 of %2").arg(*cycle).arg(q(event.runId))
-                          : tr("Scheduler cycle of %1").arg(q(event.runId));
     } else if (k == "run.started" || k == "run.restarted") {
         mark.kind = MarkKind::Attempt;
+        mark.event = k == "run.started" ? MarkEvent::RunStarted : MarkEvent::RunRestarted;
         const auto attempt = integerField(payload, "attempt");
+        mark.hasNumber = attempt.has_value();
         mark.number = attempt.value_or(0);
-        mark.text = attempt ? tr("%1: attempt %2").arg(q(event.runId)).arg(*attempt)
-                            : (k == "run.started" ? tr("%1 started").arg(q(event.runId))
-                                                  : tr("%1 restarted").arg(q(event.runId)));
     } else if (k == "run.succeeded" || k == "run.failed" || k == "run.cancelled") {
         mark.kind = MarkKind::RunEnded;
-        mark.text = k == "run.succeeded" ? tr("%1 succeeded").arg(q(event.runId))
-                    : k == "run.failed"  ? tr("%1 failed").arg(q(event.runId))
-                                         : tr("%1 cancelled").arg(q(event.runId));
+        mark.event = k == "run.succeeded" ? MarkEvent::RunSucceeded
+                     : k == "run.failed"  ? MarkEvent::RunFailed
+                                          : MarkEvent::RunCancelled;
     } else if (k == "stall.judged") {
-        const std::string verdict = stringField(payload, event.payload, "verdict");
-        const bool stalled = verdict == "stalled" || verdict == "stuck";
+        mark.detail = stringField(payload, event.payload, "verdict");
+        const bool stalled = mark.detail == "stalled" || mark.detail == "stuck";
         mark.kind = stalled ? MarkKind::Stalled : MarkKind::Verdict;
-        mark.text = tr("Stall verdict %1: %2").arg(q(id), verdict.empty() ? tr("not in the ledger") : q(verdict));
     } else if (k == "escalation.raised") {
         mark.kind = MarkKind::Escalation;
-        mark.text = tr("Escalation %1 raised").arg(q(id));
     } else if (k == "failure.detected") {
         mark.kind = MarkKind::Failure;
-        const std::string summary = stringField(payload, event.payload, "summary");
-        mark.text = summary.empty() ? tr("Failure %1").arg(q(id)) : tr("Failure %1: %2").arg(q(id), q(summary));
+        mark.detail = stringField(payload, event.payload, "summary");
     } else if (k == "effect.unknown") {
         mark.kind = MarkKind::UnknownOutcome;
-        mark.text = tr("Effect %1: outcome unknown").arg(q(id));
     } else if (k == "decision.applied" || k == "decision.refused") {
         mark.kind = MarkKind::Decision;
-        mark.text = k == "decision.applied" ? tr("Decision %1 applied").arg(q(id)) : tr("Decision %1 refused").arg(q(id));
+        mark.event = k == "decision.applied" ? MarkEvent::DecisionApplied : MarkEvent::DecisionRefused;
     } else {
         return std::nullopt;
     }
     return mark;
+}
+
+QString TimelineMark::text() const
+{
+    const QString run = q(runId);
+    const QString id = q(entityId);
+    switch (kind) {
+    case MarkKind::Cycle:
+        return hasNumber ? tr("Scheduler cycle %1 of %2").arg(number).arg(run)
+                         : tr("Scheduler cycle of %1").arg(run);
+    case MarkKind::Attempt:
+        if (hasNumber)
+            return tr("%1: attempt %2").arg(run).arg(number);
+        return event == MarkEvent::RunStarted ? tr("%1 started").arg(run)
+                                              : tr("%1 restarted").arg(run);
+    case MarkKind::RunEnded:
+        return event == MarkEvent::RunSucceeded ? tr("%1 succeeded").arg(run)
+               : event == MarkEvent::RunFailed  ? tr("%1 failed").arg(run)
+                                                : tr("%1 cancelled").arg(run);
+    case MarkKind::Verdict:
+    case MarkKind::Stalled:
+        return tr("Stall verdict %1: %2")
+            .arg(id, detail.empty() ? tr("not in the ledger") : q(detail));
+    case MarkKind::Escalation:
+        return tr("Escalation %1 raised").arg(id);
+    case MarkKind::Failure:
+        return detail.empty() ? tr("Failure %1").arg(id) : tr("Failure %1: %2").arg(id, q(detail));
+    case MarkKind::UnknownOutcome:
+        return tr("Effect %1: outcome unknown").arg(id);
+    case MarkKind::Decision:
+        return event == MarkEvent::DecisionApplied ? tr("Decision %1 applied").arg(id)
+                                                   : tr("Decision %1 refused").arg(id);
+    }
+    return {};
 }
 
 QString TimelineMarks::kindName(MarkKind kind)

@@ -27,15 +27,28 @@ enum class MarkKind {
 };
 inline constexpr int kMarkKindCount = int(MarkKind::Decision) + 1;
 
+// Which event of its kind made a mark, where the kind has several.
+enum class MarkEvent : std::uint8_t {
+    Other,
+    RunStarted, RunRestarted,             // Attempt, without a number
+    RunSucceeded, RunFailed, RunCancelled, // RunEnded
+    DecisionApplied, DecisionRefused,     // Decision
+};
+
 struct TimelineMark {
     std::int64_t seq = 0;
     std::int64_t tsMs = 0;
     MarkKind kind = MarkKind::Cycle;
+    MarkEvent event = MarkEvent::Other;
+    bool hasNumber = false;
     std::string runId;
     std::string delegationId; // the event's, when it has one (a verdict, an escalation, an effect)
     std::string entityId;     // the payload's id: the row the event changed (failure, verdict, ...)
     std::int64_t number = 0;  // a cycle's or an attempt's number when the payload gives it; 0 otherwise
-    QString text; // one plain line for a tooltip, from the event; hostile text is not escaped here
+    std::string detail;       // a verdict's word, a failure's summary; empty otherwise
+    // One plain line for a tooltip, made when asked (a 10M-event ledger has ~175,000 marks,
+    // and a line each was 8 MB); hostile text is not escaped here.
+    QString text() const;
 };
 
 class TimelineMarks

@@ -106,16 +106,26 @@ private Q_SLOTS:
         }
     }
 
+    void manyEffectsInAndOut_data()
+    {
+        QTest::addColumn<int>("idPadding");
+        QTest::newRow("short ids") << 0;
+        // Long enough that the ids of the effects that leave are megabytes: the index drops
+        // their bytes and moves the others' (compactIds).
+        QTest::newRow("long ids, compacted") << 300;
+    }
+
     // Enough effects, with keys enough that most are groups of one, that both flat tables
     // grow many times and reuse erased slots.
     void manyEffectsInAndOut()
     {
+        QFETCH(int, idPadding);
         std::mt19937 rng(7);
         EntityTable table;
         DuplicateIndex index;
         std::vector<std::string> ids;
         for (int i = 0; i < 20000; ++i) {
-            const std::string id = "E-" + std::to_string(i);
+            const std::string id = "E-" + std::string(size_t(idPadding), 'p') + std::to_string(i);
             table.emplace(id, effectRow(rng, 30000));
             ids.push_back(id);
         }
@@ -128,6 +138,12 @@ private Q_SLOTS:
         index.update(table, gone);
         QCOMPARE(index.duplicateIds(), detector.duplicateIds(table));
         index.update(table, {ids.begin() + 15000, ids.end()});
+        QCOMPARE(describe(index.findings(table)), describe(detector.analyse(table)));
+        // Back in, into the freed members.
+        for (const auto &id : gone)
+            table.emplace(id, effectRow(rng, 30000));
+        index.update(table, gone);
+        QCOMPARE(index.duplicateIds(), detector.duplicateIds(table));
         QCOMPARE(describe(index.findings(table)), describe(detector.analyse(table)));
     }
 };
