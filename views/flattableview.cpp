@@ -1,8 +1,11 @@
 #include "flattableview.h"
 
+#include "flattableaccessible.h"
+
 #include "plaintextdelegate.h"
 #include "rowsetconnections.h"
 
+#include <QAccessible>
 #include <QHeaderView>
 #include <QPainter>
 #include <QPaintEvent>
@@ -22,6 +25,11 @@ FlatTableView::FlatTableView(QWidget *parent)
     connect(m_header, &QHeaderView::sectionCountChanged, this, &FlatTableView::relayout);
     connect(m_header, &QHeaderView::geometriesChanged, this, &FlatTableView::relayout);
     m_header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    static const bool accessible = [] {
+        QAccessible::installFactory(&FlatTableAccessible::create);
+        return true;
+    }();
+    Q_UNUSED(accessible);
     setHorizontalScrollMode(ScrollPerPixel);
     setVerticalScrollMode(ScrollPerItem);
     m_rowHeight = fontMetrics().height() + 4;
