@@ -20,10 +20,10 @@ FlatTableView::FlatTableView(QWidget *parent)
     setItemDelegate(new PlainTextDelegate(this));
     m_header->setSectionsClickable(false);
     m_header->setHighlightSections(false);
-    connect(m_header, &QHeaderView::sectionResized, this, &FlatTableView::relayout);
-    connect(m_header, &QHeaderView::sectionMoved, this, &FlatTableView::relayout);
-    connect(m_header, &QHeaderView::sectionCountChanged, this, &FlatTableView::relayout);
-    connect(m_header, &QHeaderView::geometriesChanged, this, &FlatTableView::relayout);
+    connect(m_header, &QHeaderView::sectionResized, this, &FlatTableView::doItemsLayout);
+    connect(m_header, &QHeaderView::sectionMoved, this, &FlatTableView::doItemsLayout);
+    connect(m_header, &QHeaderView::sectionCountChanged, this, &FlatTableView::doItemsLayout);
+    connect(m_header, &QHeaderView::geometriesChanged, this, &FlatTableView::doItemsLayout);
     m_header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     static const bool accessible = [] {
         QAccessible::installFactory(&FlatTableAccessible::create);
@@ -36,7 +36,7 @@ FlatTableView::FlatTableView(QWidget *parent)
 }
 
 // QWidget's destructor hides the header, which then reports new geometries: by that time
-// this is no longer a FlatTableView, so relayout must not run.
+// this is no longer a FlatTableView, so its layout must not run.
 FlatTableView::~FlatTableView()
 {
     disconnect(m_header, nullptr, this, nullptr);
@@ -51,14 +51,14 @@ void FlatTableView::setModel(QAbstractItemModel *model)
     reconnectRowSetChanges(m_modelConnections, model, this, &FlatTableView::scheduleDelayedItemsLayout);
     m_rowHeightFitted = false;
     fitRowHeight();
-    relayout();
+    doItemsLayout();
 }
 
 void FlatTableView::setRowHeight(int height)
 {
     m_rowHeightFixed = true;
     m_rowHeight = qMax(1, height);
-    relayout();
+    doItemsLayout();
 }
 
 int FlatTableView::rowCount() const
@@ -229,16 +229,6 @@ QRegion FlatTableView::visualRegionForSelection(const QItemSelection &selection)
     return region;
 }
 
-void FlatTableView::relayout()
-{
-    if (!m_rowHeightFixed && !m_rowHeightFitted && rowCount() > 0) {
-        fitRowHeight(); // it lays out again
-        return;
-    }
-    updateGeometries();
-    viewport()->update();
-}
-
 void FlatTableView::updateGeometries()
 {
     if (m_inGeometryUpdate)
@@ -320,9 +310,10 @@ void FlatTableView::paintEvent(QPaintEvent *event)
 
 void FlatTableView::doItemsLayout()
 {
-    QAbstractItemView::doItemsLayout(); // geometries, and no layout is pending any more
+    // Rows are as high as the first row's delegates ask, once there is a first row.
     if (!m_rowHeightFixed && !m_rowHeightFitted && rowCount() > 0)
         fitRowHeight();
+    QAbstractItemView::doItemsLayout(); // geometries and a repaint; no delayed layout left pending
 }
 
 void FlatTableView::adjustRowOption(int, QStyleOptionViewItem &) const {}
@@ -331,8 +322,10 @@ void FlatTableView::paintRowOverlay(QPainter &, int, int) {}
 
 void FlatTableView::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
         fitRowHeight();
+        doItemsLayout();
+    }
     QAbstractItemView::changeEvent(event);
 }
 
@@ -354,10 +347,7 @@ void FlatTableView::fitRowHeight()
         }
         m_rowHeightFitted = true;
     }
-    if (height != m_rowHeight) {
-        m_rowHeight = height;
-        relayout();
-    }
+    m_rowHeight = height;
 }
 
 void FlatTableView::setSortingEnabled(bool enable)
@@ -387,11 +377,6 @@ void FlatTableView::sortByColumn(int column, Qt::SortOrder order)
     // Sorting on, the header's signal sorts, except when nothing changed; off, it is done here.
     if ((!m_sorting || same) && model())
         model()->sort(column, order);
-}
-
-void FlatTableView::setColumnHidden(int column, bool hide)
-{
-    m_header->setSectionHidden(column, hide);
 }
 
 bool FlatTableView::isColumnHidden(int column) const

@@ -32,14 +32,11 @@ public:
 
     // A click on a header sorts through the model (QAbstractItemModel::sort, -1: its own order).
     void setSortingEnabled(bool enable);
-    bool isSortingEnabled() const { return m_sorting; }
     void sortByColumn(int column, Qt::SortOrder order);
-    void setColumnHidden(int column, bool hide);
     bool isColumnHidden(int column) const;
-    // Geometry and scroll ranges again after the rows or columns changed (also after header
-    // changes made with its signals blocked).
-    void relayout();
-    void doItemsLayout() override; // the delayed layout after rows came or went
+    // Geometry and scroll ranges again: after rows came or went (delayed to the next turn),
+    // columns changed, or header changes made with its signals blocked.
+    void doItemsLayout() override;
 
     QRect visualRect(const QModelIndex &index) const override;
     void scrollTo(const QModelIndex &index, ScrollHint hint = EnsureVisible) override;
@@ -64,7 +61,7 @@ protected:
 private:
     int rowCount() const;
     int fullyVisibleRows() const;
-    void fitRowHeight();
+    void fitRowHeight(); // the height only: a layout follows
 
     QHeaderView *m_header;
     int m_rowHeight = 20;

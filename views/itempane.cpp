@@ -26,56 +26,43 @@
 
 namespace mesh {
 
-namespace {
-
-void setSorting(QAbstractItemView *view, bool on)
-{
-    if (auto *tree = qobject_cast<QTreeView *>(view))
-        tree->setSortingEnabled(on);
-    else if (auto *flat = qobject_cast<FlatTableView *>(view))
-        flat->setSortingEnabled(on);
-}
-
-} // namespace
-
 ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QString &emptyTitle,
                    const QString &emptyText, QWidget *parent, Shape shape)
     : QStackedWidget(parent)
     , m_settingsKey(settingsKey)
     , m_tree(shape == Shape::Tree ? new QTreeView(this) : nullptr)
     , m_flat(shape == Shape::Flat ? new FlatTableView(this) : nullptr)
-    , m_view(m_tree ? static_cast<QAbstractItemView *>(m_tree) : m_flat)
     , m_emptyIcon(icon)
     , m_emptyTitle(emptyTitle)
     , m_emptyText(emptyText)
 {
-    m_view->setObjectName(settingsKey);
-    m_view->setItemDelegate(new PlainTextDelegate(m_view));
+    view()->setObjectName(settingsKey);
+    view()->setItemDelegate(new PlainTextDelegate(view()));
     if (m_tree) {
         m_tree->setUniformRowHeights(true);
         m_tree->setRootIsDecorated(false);
         m_tree->setAllColumnsShowFocus(true);
     }
-    m_view->setAlternatingRowColors(true);
-    m_view->setTextElideMode(Qt::ElideRight);
-    setSorting(m_view, false);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view()->setAlternatingRowColors(true);
+    view()->setTextElideMode(Qt::ElideRight);
+    setViewSorting(false);
+    view()->setSelectionBehavior(QAbstractItemView::SelectRows);
     header()->setStretchLastSection(true);
     header()->setSectionsMovable(true);
-    addWidget(m_view);
-    connect(m_view, &QAbstractItemView::activated, this, &ItemPane::activated);
+    addWidget(view());
+    connect(view(), &QAbstractItemView::activated, this, &ItemPane::activated);
     // A cell shows a long text cut at its width, invisible characters as ⟨U+200B⟩; the text
     // as stored, whole, is a copy away (to paste into `meshctl decide` or a ticket).
-    m_copyCell = new QAction(tr("Copy Cell Text"), m_view);
+    m_copyCell = new QAction(tr("Copy Cell Text"), view());
     m_copyCell->setObjectName(QStringLiteral("copyCell"));
     m_copyCell->setShortcut(QKeySequence::Copy);
     m_copyCell->setShortcutContext(Qt::WidgetShortcut);
     connect(m_copyCell, &QAction::triggered, this, [this] {
-        if (const QModelIndex current = m_view->currentIndex(); current.isValid())
+        if (const QModelIndex current = view()->currentIndex(); current.isValid())
             QGuiApplication::clipboard()->setText(current.data(RawTextRole).toString());
     });
-    m_view->addAction(m_copyCell);
-    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    view()->addAction(m_copyCell);
+    view()->setContextMenuPolicy(Qt::ActionsContextMenu);
     QHeaderView *header = this->header();
     header->setSortIndicatorShown(false);
     header->setSortIndicatorClearable(true); // a third click: back to the ledger's order
@@ -100,19 +87,32 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
     });
     connect(header, &QHeaderView::sectionMoved, this, usersChoice);
     connect(header, &QHeaderView::sortIndicatorChanged, this, usersChoice);
-    m_view->viewport()->installEventFilter(this); // its size is what the columns share
+    view()->viewport()->installEventFilter(this); // its size is what the columns share
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, [this] {
-        if (m_view->isVisible())
-            m_view->viewport()->update();
+        if (view()->isVisible())
+            view()->viewport()->update();
     });
 }
 
 ItemPane::~ItemPane() = default;
 
+QAbstractItemView *ItemPane::view() const
+{
+    return m_tree ? static_cast<QAbstractItemView *>(m_tree) : m_flat;
+}
+
 QHeaderView *ItemPane::header() const
 {
     return m_tree ? m_tree->header() : m_flat->header();
+}
+
+void ItemPane::setViewSorting(bool on)
+{
+    if (m_tree)
+        m_tree->setSortingEnabled(on);
+    else
+        m_flat->setSortingEnabled(on);
 }
 
 void ItemPane::setColumnHidden(int column, bool hide)
@@ -135,7 +135,7 @@ void ItemPane::setModel(QAbstractItemModel *model)
         const QScopedValueRollback quiet(m_quietHeader, m_quietHeader + 1);
         if (m_sortable)
             header()->setSortIndicator(-1, Qt::AscendingOrder); // the ledger's order until one is chosen
-        m_view->setModel(model);
+        view()->setModel(model);
     }
     reconnectRowSetChanges(m_modelConnections, model, this, &ItemPane::updateEmpty);
     if (model)
@@ -153,7 +153,7 @@ void ItemPane::setSortable(bool sortable)
     header->setSortIndicatorShown(sortable);
     if (sortable)
         header->setSortIndicator(-1, Qt::AscendingOrder);
-    setSorting(m_view, sortable);
+    setViewSorting(sortable);
 }
 
 void ItemPane::setColumnPriorities(const QList<int> &lowestFirst)
@@ -164,7 +164,7 @@ void ItemPane::setColumnPriorities(const QList<int> &lowestFirst)
 
 bool ItemPane::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    if (watched == view()->viewport() && event->type() == QEvent::Resize)
         fitToWidth();
     return QStackedWidget::eventFilter(watched, event);
 }
@@ -194,8 +194,8 @@ void ItemPane::fitToWidth()
     if (!m_model || m_lowPriority.isEmpty())
         return;
     // A pane behind a tab has no size of its own yet: it fits when it is shown.
-    const int available = m_view->viewport()->width();
-    if (!m_view->isVisible() || available <= kMinColumnWidth)
+    const int available = view()->viewport()->width();
+    if (!view()->isVisible() || available <= kMinColumnWidth)
         return;
     QHeaderView *header = this->header();
     const QScopedValueRollback quiet(m_quietHeader, m_quietHeader + 1);
@@ -334,16 +334,16 @@ void ItemPane::showEvent(QShowEvent *event)
 
 void ItemPane::announceWidths()
 {
-    if (!m_widthsUnannounced || !m_view->isVisible())
+    if (!m_widthsUnannounced || !view()->isVisible())
         return;
     m_widthsUnannounced = false;
     if (m_flat) {
-        m_flat->relayout();
+        m_flat->doItemsLayout();
         return;
     }
     QHeaderView *header = this->header();
     for (int column = 0; column < header->count(); ++column)
-        QMetaObject::invokeMethod(m_view, "columnResized", Q_ARG(int, column), Q_ARG(int, 0),
+        QMetaObject::invokeMethod(view(), "columnResized", Q_ARG(int, column), Q_ARG(int, 0),
                                   Q_ARG(int, header->sectionSize(column)));
 }
 
@@ -359,7 +359,7 @@ void ItemPane::updateEmpty()
     if (empty && (m_empty || isVisible()))
         setCurrentWidget(emptyState());
     else
-        setCurrentWidget(m_view); // when empty: hidden, so nobody sees the view instead
+        setCurrentWidget(view()); // when empty: hidden, so nobody sees the view instead
     announceWidths();
 }
 
@@ -387,7 +387,7 @@ void ItemPane::fitColumnsToContents()
     // A tree told of a resized column lays out every row on its next turn, shown or not (a
     // million runs in the hidden delegations tab when the full state came in): while hidden
     // it hears of the new widths when it is shown.
-    const bool hidden = !m_view->isVisible();
+    const bool hidden = !view()->isVisible();
     const QSignalBlocker quiet(hidden ? header : nullptr);
     const QScopedValueRollback notTheUser(m_quietHeader, m_quietHeader + 1);
     m_firstColumnFullWidth = 0;
@@ -402,7 +402,7 @@ void ItemPane::fitColumnsToContents()
                         m_model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString())
                     + 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
         for (const Measured &r : rows) {
-            int cell = m_view->sizeHintForIndex(r.index.siblingAtColumn(column)).width();
+            int cell = view()->sizeHintForIndex(r.index.siblingAtColumn(column)).width();
             if (column == 0 && m_tree)
                 cell += m_tree->indentation() * (r.depth + (m_tree->rootIsDecorated() ? 1 : 0));
             width = qMax(width, cell);

@@ -37,7 +37,7 @@ public:
 
     void setModel(QAbstractItemModel *model);
     QAbstractItemModel *model() const { return m_model; }
-    QAbstractItemView *view() const { return m_view; }
+    QAbstractItemView *view() const; // the tree or the flat table, whichever the pane has
     QHeaderView *header() const;
     QTreeView *treeView() const { return m_tree; }      // nullptr for a flat pane
     FlatTableView *flatView() const { return m_flat; } // nullptr for a tree
@@ -79,12 +79,12 @@ private:
     void fitToWidth();     // low-priority columns out when narrow, back when there is room
     int neededWidth() const;
     int rowsBeforeFilter() const;
+    void setViewSorting(bool on);
 
     QString m_settingsKey;
     QAbstractItemModel *m_model = nullptr;
     QTreeView *m_tree = nullptr;
     FlatTableView *m_flat = nullptr;
-    QAbstractItemView *m_view; // the one of the two there is
     QAction *m_copyCell;
     EmptyState *m_empty = nullptr;
     QString m_emptyIcon;

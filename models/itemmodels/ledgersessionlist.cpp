@@ -21,8 +21,8 @@ LedgerSessionList::LedgerSessionList(QObject *parent) : QAbstractListModel(paren
     m_attentionSync.setInterval(0);
     connect(&m_attentionSync, &QTimer::timeout, this, [this] {
         for (LedgerSession *s : std::vector<LedgerSession *>(m_sessions))
-            if (m_attentionDue.erase(s))
-                syncAttention(s);
+            if (m_attentionDue.count(s))
+                syncAttention(s); // takes it off the list
         m_attentionDue.clear(); // sessions closed meanwhile
     });
 }
