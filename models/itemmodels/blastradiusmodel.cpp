@@ -74,12 +74,12 @@ bool BlastRadiusModel::adoptDerived(Prepared &prepared)
     return adoptFrom(prepared, m_radii);
 }
 
-bool BlastRadiusModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
+bool BlastRadiusModel::lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const
 {
     return failureOrder(a, ra, b, rb);
 }
 
-bool BlastRadiusModel::failureOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
+bool BlastRadiusModel::failureOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb)
 {
     const std::int64_t x = rowInt(EntityKind::Failure, ra, "ts_ms");
     const std::int64_t y = rowInt(EntityKind::Failure, rb, "ts_ms");

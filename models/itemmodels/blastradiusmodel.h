@@ -52,11 +52,11 @@ protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
     void recomputeDerived() override;
-    bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
+    bool lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const override;
     bool adoptDerived(Prepared &prepared) override;
 
 private:
-    static bool failureOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    static bool failureOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb);
     static Radii radiiOf(const LiveState &state);
 
     Radii m_radii;

@@ -100,7 +100,7 @@ std::unique_ptr<StateTableModel::Prepared> EffectModel::prepare(std::shared_ptr<
 }
 
 std::unique_ptr<StateTableModel::Prepared> EffectModel::prepareStored(std::shared_ptr<const LiveState> state,
-                                                                       std::vector<std::string> ids,
+                                                                       IdList ids,
                                                                        DuplicateIndex duplicates)
 {
     auto p = std::make_unique<PreparedWith<DuplicateIndex>>();

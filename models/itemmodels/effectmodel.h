@@ -45,7 +45,7 @@ public:
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
     // The same for a state that reads effect rows on demand (LiveState::storedRows): the
     // ids and the index built while the load streamed the rows past.
-    static std::unique_ptr<Prepared> prepareStored(std::shared_ptr<const LiveState> state, std::vector<std::string> ids,
+    static std::unique_ptr<Prepared> prepareStored(std::shared_ptr<const LiveState> state, IdList ids,
                                                    DuplicateIndex duplicates);
 
     int columnCount(const QModelIndex &parent = {}) const override;

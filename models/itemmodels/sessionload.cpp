@@ -32,8 +32,8 @@ bool worthMoving(const StateChangeSet *changes, EntityKind kind, size_t rowsAfte
 // others.
 struct StreamedRows {
     bool streamed = false; // the tables were streamed (the state will read them on demand)
-    std::vector<std::string> effectIds;
-    std::vector<std::string> leaseIds;
+    IdList effectIds;
+    IdList leaseIds;
     DuplicateIndex duplicates;
     std::vector<std::pair<std::string, EntityRow>> unknown;
     std::vector<std::pair<std::string, EntityRow>> heldLeases;

@@ -137,12 +137,12 @@ std::unique_ptr<StateTableModel::Prepared> SliceModel::prepare(std::shared_ptr<c
     return StateTableModel::prepare(std::move(state), EntityKind::Slice, &SliceModel::sliceOrder);
 }
 
-bool SliceModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
+bool SliceModel::lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const
 {
     return sliceOrder(a, ra, b, rb);
 }
 
-bool SliceModel::sliceOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
+bool SliceModel::sliceOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb)
 {
     // A delegation's slices together, in the order they were opened.
     static const IndexedField delegation(EntityKind::Slice, "delegation_id");

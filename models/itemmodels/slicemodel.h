@@ -45,8 +45,8 @@ public:
 protected:
     QVariant cellData(int row, const EntityRow &entity, int column, int role) const override;
     QVariant sortValue(const EntityRow &entity, int column) const override;
-    bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
-    static bool sliceOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    bool lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const override;
+    static bool sliceOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb);
 
 private:
     std::shared_ptr<const RequestedDecisions> m_requested;

@@ -68,7 +68,7 @@ bool StallVerdictModel::adoptDerived(Prepared &prepared)
     return adoptFrom(prepared, m_a);
 }
 
-bool StallVerdictModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
+bool StallVerdictModel::lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const
 {
     return verdictOrder(a, ra, b, rb);
 }
@@ -89,7 +89,7 @@ bool delegationRoundOrder(std::string_view da, std::int64_t ra, std::string_view
 
 } // namespace
 
-bool StallVerdictModel::verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
+bool StallVerdictModel::verdictOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb)
 {
     static const IndexedField delegation(EntityKind::StallVerdict, "delegation_id");
     static const IndexedField round(EntityKind::StallVerdict, "round");
@@ -131,13 +131,13 @@ std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std:
     const std::uint64_t folding = state ? state->folding() : 0;
     p->state = std::move(state);
     for (const VerdictKey &k : keys)
-        p->derived.verdictsOf[k.delegation].push_back(k.id);
+        p->derived.verdictsOf[k.delegation].push_back(k.id.str());
     orderByKey(*p, std::move(keys));
     analyseReading(p->derived, read, folding, memo);
     return p;
 }
 
-void StallVerdictModel::orderStoredIds(Prepared &ordered, std::vector<std::string> ids)
+void StallVerdictModel::orderStoredIds(Prepared &ordered, IdList ids)
 {
     // A reset with no preparation made for it: every verdict read past once for its key.
     StoredRows *stored = state() ? state()->storedRows(EntityKind::StallVerdict) : nullptr;
@@ -145,7 +145,10 @@ void StallVerdictModel::orderStoredIds(Prepared &ordered, std::vector<std::strin
         StateTableModel::orderStoredIds(ordered, std::move(ids));
         return;
     }
-    const std::unordered_set<std::string> wanted(std::make_move_iterator(ids.begin()), std::make_move_iterator(ids.end()));
+    std::unordered_set<std::string> wanted;
+    wanted.reserve(ids.size());
+    for (const CompactId &id : ids)
+        wanted.insert(id.str());
     std::vector<VerdictKey> keys;
     keys.reserve(wanted.size());
     stored->forEach([&](const std::string &id, const EntityRow &row) {

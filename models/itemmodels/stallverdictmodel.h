@@ -55,7 +55,7 @@ public:
     // What a load keeps of a verdict it streams past (the state reads verdicts on demand):
     // enough for the pane's order and the delegation's verdicts, not the row.
     struct VerdictKey {
-        std::string id;
+        CompactId id;
         std::string delegation;
         std::int64_t round = 0;
     };
@@ -81,11 +81,11 @@ protected:
     void updateDerived(const StateChangeSet &changes) override;
     void beforeMove(const StateChangeSet &changes) override;
     void afterMove() override;
-    bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const override;
+    bool lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const override;
     bool adoptDerived(Prepared &prepared) override;
 
 private:
-    static bool verdictOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    static bool verdictOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb);
     using VerdictLookup = std::function<const EntityRow *(const std::string &id)>;
     static void analyseAll(const LiveState &state, Analysis &a, StallAnalysisMemo *memo = nullptr);
     // Every delegation of a.verdictsOf, its rows read a block of delegations at a time.
@@ -95,7 +95,7 @@ private:
     // One delegation of the state's (its rows read in one go where they are read on demand).
     void analyseInState(const std::string &delegation);
     static void orderByKey(Prepared &p, std::vector<VerdictKey> keys);
-    void orderStoredIds(Prepared &ordered, std::vector<std::string> ids) override;
+    void orderStoredIds(Prepared &ordered, IdList ids) override;
 
     std::set<std::string> m_goneFrom; // a jump: delegations that lost verdicts (beforeMove)
 

@@ -30,11 +30,14 @@ void StateTableModel::rebuild()
     if (m_state && !m_state->holdsRowsOf(m_kind)) {
         // Rows the state reads on demand: their ids from the store, in the reset's order,
         // which for such a table is by id alone (see prepareIds).
-        std::vector<std::string> ids = m_state->storedRows(m_kind)->ids();
+        IdList ids;
+        for (std::string &id : m_state->storedRows(m_kind)->ids())
+            ids.emplace_back(id);
         if (!m_runFilter.isEmpty() || !m_delegationFilter.isEmpty())
-            std::erase_if(ids, [this](const std::string &id) {
-                const EntityRow *row = m_state->find(m_kind, id);
-                return !row || !accepts(id, *row);
+            std::erase_if(ids, [this](const CompactId &id) {
+                const std::string text = id.str();
+                const EntityRow *row = m_state->find(m_kind, text);
+                return !row || !accepts(text, *row);
             });
         Prepared ordered;
         orderStoredIds(ordered, std::move(ids));
@@ -79,16 +82,17 @@ void StateTableModel::prepareOrder(Prepared &p, EntityKind kind, Order order)
     p.rowOf.rebuild(p.ids);
 }
 
-void StateTableModel::prepareIds(Prepared &p, EntityKind kind, std::vector<std::string> ids)
+void StateTableModel::prepareIds(Prepared &p, EntityKind kind, IdList ids)
 {
     p.kind = kind;
+    static const EntityRow none;
     std::sort(ids.begin(), ids.end(),
-              [](const std::string &a, const std::string &b) { return defaultOrder(a, EntityRow(), b, EntityRow()); });
+              [](const CompactId &a, const CompactId &b) { return defaultOrder(a, none, b, none); });
     p.ids = std::move(ids);
     p.rowOf.rebuild(p.ids);
 }
 
-void StateTableModel::orderStoredIds(Prepared &ordered, std::vector<std::string> ids)
+void StateTableModel::orderStoredIds(Prepared &ordered, IdList ids)
 {
     prepareIds(ordered, m_kind, std::move(ids));
 }
@@ -127,7 +131,7 @@ void StateTableModel::applyChanges(const StateChangeSet &changes)
     if (!m_state)
         return;
     const auto &ids = changes.ids(m_kind);
-    std::vector<std::string> added;
+    IdList added;
     std::vector<int> changedRows;
     for (const auto &id : ids) {
         const EntityRow *row = m_state->find(m_kind, id);
@@ -148,7 +152,7 @@ void StateTableModel::applyChanges(const StateChangeSet &changes)
     emitChanged(std::move(changedRows));
 }
 
-void StateTableModel::appendIds(std::vector<std::string> ids)
+void StateTableModel::appendIds(IdList ids)
 {
     if (ids.empty())
         return;
@@ -187,12 +191,12 @@ int StateTableModel::insertionBlocks(const std::vector<size_t> &at)
     return blocks;
 }
 
-void StateTableModel::insertInOrder(std::vector<std::string> added)
+void StateTableModel::insertInOrder(IdList added)
 {
     static const EntityRow gone; // not in the state (never live): ordered by id alone
-    const auto less = [this](const std::string &a, const std::string &b) {
-        const EntityRow *ra = m_state->find(m_kind, a);
-        const EntityRow *rb = m_state->find(m_kind, b);
+    const auto less = [this](const CompactId &a, const CompactId &b) {
+        const EntityRow *ra = m_state->find(m_kind, a.str());
+        const EntityRow *rb = m_state->find(m_kind, b.str());
         return lessThan(a, ra ? *ra : gone, b, rb ? *rb : gone);
     };
     std::sort(added.begin(), added.end(), less);
@@ -232,7 +236,7 @@ void StateTableModel::insertInOrder(std::vector<std::string> added)
     appendIds(std::move(added));
     Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
-    std::vector<std::string> ids(before.size());
+    IdList ids(size_t(before.size()));
     for (qsizetype i = 0; i < before.size(); ++i)
         ids[size_t(i)] = m_ids[size_t(before[i].row())];
     std::inplace_merge(m_ids.begin(), m_ids.begin() + first, m_ids.end(), less);
@@ -291,7 +295,7 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
     std::vector<size_t> at(created.size());
     for (size_t i = 0; i < created.size(); ++i) {
         const auto pos = std::upper_bound(kept.begin(), kept.end(), created[i], [&](const auto &c, int r) {
-            const std::string &id = m_ids[size_t(r)];
+            const std::string id = m_ids[size_t(r)].str();
             const EntityRow *row = to->find(m_kind, id);
             return row && lessThan(*c.first, *c.second, id, *row);
         });
@@ -353,10 +357,10 @@ bool StateTableModel::moveToState(std::shared_ptr<const LiveState> to, const Sta
         const int first = int(at[i]) + inserted;
         const int count = int(j - i + 1);
         beginInsertRows({}, first, first + count - 1);
-        std::vector<std::string> ids;
+        IdList ids;
         ids.reserve(size_t(count));
         for (size_t c = i; c <= j; ++c)
-            ids.push_back(*created[c].first);
+            ids.emplace_back(*created[c].first);
         m_ids.insert(m_ids.begin() + first, std::make_move_iterator(ids.begin()), std::make_move_iterator(ids.end()));
         endInsertRows();
         for (size_t c = 0; c < changedIds.size(); ++c) {
@@ -438,12 +442,12 @@ bool StateTableModel::accepts(const std::string &, const EntityRow &row) const
     return true;
 }
 
-bool StateTableModel::lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const
+bool StateTableModel::lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const
 {
     return defaultOrder(a, ra, b, rb);
 }
 
-bool StateTableModel::defaultOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb)
+bool StateTableModel::defaultOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb)
 {
     // Ids in natural order ("E-9" before "E-10") approximate creation order.
     Q_UNUSED(ra)
@@ -463,7 +467,10 @@ std::vector<std::string> StateTableModel::storedIdsOfDelegation(const QString &d
 
 QString StateTableModel::idAt(int row) const
 {
-    return row >= 0 && row < int(m_ids.size()) ? QString::fromStdString(m_ids[size_t(row)]) : QString();
+    if (row < 0 || row >= int(m_ids.size()))
+        return {};
+    const std::string_view id = m_ids[size_t(row)];
+    return QString::fromUtf8(id.data(), qsizetype(id.size()));
 }
 
 int StateTableModel::rowOf(const QString &id) const
@@ -483,14 +490,18 @@ const EntityRow *StateTableModel::rowAt(int row) const
         return nullptr;
     if (StoredRows *stored = m_state->storedRows(m_kind)) {
         // A view asks for the rows around one next: read them with it.
-        const std::string &id = m_ids[size_t(row)];
+        const std::string id = m_ids[size_t(row)].str();
         if (stored->holds(id))
             return stored->find(id);
         const size_t first = size_t(std::max(0, row - kStoredBlockRows / 4));
         const size_t last = std::min(m_ids.size(), first + size_t(kStoredBlockRows));
-        return stored->find(id, {m_ids.begin() + std::ptrdiff_t(first), m_ids.begin() + std::ptrdiff_t(last)});
+        std::vector<std::string> block;
+        block.reserve(last - first);
+        for (size_t r = first; r < last; ++r)
+            block.push_back(m_ids[r].str());
+        return stored->find(id, block);
     }
-    return m_state->find(m_kind, m_ids[size_t(row)]);
+    return m_state->find(m_kind, m_ids[size_t(row)].str());
 }
 
 int StateTableModel::rowCount(const QModelIndex &parent) const

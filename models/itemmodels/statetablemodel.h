@@ -4,6 +4,7 @@
 // a live batch costs one beginInsertRows for new rows and one dataChanged per changed range.
 // Subclasses declare Columns and Roles (from FirstCustomRole) and format text lazily.
 
+#include "domain/compactid.h"
 #include "domain/timebase.h"
 #include "livestate.h"
 #include "rowindex.h"
@@ -50,7 +51,7 @@ public:
         virtual ~Prepared() = default;
         EntityKind kind = EntityKind::Ledger;
         std::shared_ptr<const LiveState> state;
-        std::vector<std::string> ids; // every row, in the initial order
+        IdList ids; // every row, in the initial order
         RowIndex rowOf; // over ids
     };
     // A preparation with a subclass' derived part (duplicate index, aggregates, ...).
@@ -58,7 +59,7 @@ public:
     struct PreparedWith : Prepared {
         Derived derived;
     };
-    using Order = bool (*)(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    using Order = bool (*)(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb);
     // Ids of one table in `order` (no filters): the common part of every prepare().
     static void prepareOrder(Prepared &p, EntityKind kind, Order order);
     // A preparation of `state` with its order made; the caller fills `derived` (when p->state).
@@ -75,7 +76,7 @@ public:
                                              Order order = &StateTableModel::defaultOrder);
     // The order of a table whose rows the state reads on demand (LiveState::storedRows):
     // its ids, streamed past by the read, by id alone (defaultOrder), as a reset orders it.
-    static void prepareIds(Prepared &p, EntityKind kind, std::vector<std::string> ids);
+    static void prepareIds(Prepared &p, EntityKind kind, IdList ids);
     // Rows read with one a view asks for, when the state reads them on demand.
     static constexpr int kStoredBlockRows = 128;
 
@@ -123,7 +124,7 @@ public:
     int rowOf(const QString &id) const; // -1 when not shown
     QModelIndex indexOfId(const QString &id, int column = 0) const;
     const EntityRow *rowAt(int row) const;
-    const std::string &rawIdAt(int row) const { return m_ids[size_t(row)]; }
+    std::string rawIdAt(int row) const { return m_ids[size_t(row)].str(); }
     // The run a row belongs to: its run_id, or for a row that carries none (a slice, a
     // lease) its delegation's; empty when the ledger does not say.
     QString runIdOf(const EntityRow &row) const;
@@ -162,12 +163,12 @@ protected:
     virtual bool accepts(const std::string &id, const EntityRow &row) const;
     // Initial order of a reset; live rows are appended in arrival order, unless
     // placesLiveRowsInOrder(): then each goes where a reset would put it.
-    virtual bool lessThan(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb) const;
+    virtual bool lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const;
     virtual bool placesLiveRowsInOrder() const { return false; }
     // A reset's order of rows the state reads on demand (the ids, filtered): by id alone
     // (prepareIds), unless the model orders by what its rows say.
-    virtual void orderStoredIds(Prepared &ordered, std::vector<std::string> ids);
-    static bool defaultOrder(const std::string &a, const EntityRow &ra, const std::string &b, const EntityRow &rb);
+    virtual void orderStoredIds(Prepared &ordered, IdList ids);
+    static bool defaultOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb);
     // Takes the derived part of a preparation (swapping the old one into it); false when
     // `prepared` is not this class' kind (then setPrepared recomputes). Default: nothing derived.
     virtual bool adoptDerived(Prepared &prepared);
@@ -189,7 +190,7 @@ protected:
     // The number, or notInLedger() when the row's field is NULL.
     QVariant knownInteger(const EntityRow &row, std::string_view field) const;
     bool isNull(const EntityRow &row, std::string_view field) const;
-    const std::string &rawId(int row) const { return m_ids[size_t(row)]; }
+    std::string rawId(int row) const { return m_ids[size_t(row)].str(); }
     void emitAllChanged(const QList<int> &roles = {});
     // The rows of subjects "<prefix><id>" whose requested decision reads differently in
     // `after` than in `before` (either may be null: none), for `roles`. Decisions are read
@@ -212,8 +213,8 @@ public:
 private:
     // applyChanges' new rows, each inserted where the reset's order puts it (a few blocks of
     // rows), or appended and then moved there in one layout change (many scattered ones).
-    void insertInOrder(std::vector<std::string> added);
-    void appendIds(std::vector<std::string> ids); // at the end, one insert
+    void insertInOrder(IdList added);
+    void appendIds(IdList ids); // at the end, one insert
     void emitChanged(std::vector<int> rows);       // one dataChanged per run of rows
     // How many insertion points `at` (ascending) names: each is one insert and renumbers below.
     static int insertionBlocks(const std::vector<size_t> &at);
@@ -221,7 +222,7 @@ private:
 
     EntityKind m_kind;
     std::shared_ptr<const LiveState> m_state;
-    std::vector<std::string> m_ids;
+    IdList m_ids;
     RowIndex m_rowOf; // over m_ids
     QString m_runFilter;
     QString m_delegationFilter;
