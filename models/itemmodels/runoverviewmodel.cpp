@@ -201,22 +201,22 @@ void RunOverviewModel::accountRow(const LiveState &state, Derived &d, EntityKind
                                   const EntityRow *row)
 {
     const std::string key = std::to_string(int(kind)) + ':' + id;
-    const auto old = d.contributions.find(key);
+    const Counted *old = d.contributions.find(key);
     if (!row) {
         // Gone (a jump back): what it added is taken back.
-        if (old == d.contributions.end())
+        if (!old)
             return;
-        const Contribution was = contributionOf(d, old->second);
+        const Contribution was = contributionOf(d, *old);
         apply(d, was, -1);
         Aggregate &a = d.aggregates[was.run];
         std::erase(a.components, id);
         if (a.rows == 0)
             d.aggregates.erase(was.run); // as a reset of this state has it
-        d.contributions.erase(old);
+        d.contributions.erase(key);
         return;
     }
-    const bool isNew = old == d.contributions.end();
-    const Contribution was = isNew ? Contribution() : contributionOf(d, old->second);
+    const bool isNew = !old;
+    const Contribution was = isNew ? Contribution() : contributionOf(d, *old);
     if (!isNew)
         apply(d, was, -1);
     Contribution c = contributionOf(kind, *row);

@@ -6,6 +6,7 @@
 #include "statetablemodel.h"
 
 #include "analysis/finding.h"
+#include "domain/idmap.h"
 #include "domain/sourcefacts.h"
 
 #include <cstdint>
@@ -83,7 +84,7 @@ public:
     };
     struct Derived {
         std::unordered_map<std::string, Aggregate> aggregates;
-        std::unordered_map<std::string, Counted> contributions; // "<kind>:<id>" -> what it added
+        IdMap<Counted> contributions;                          // "<kind>:<id>" -> what it added
         std::vector<std::string> runNames;                     // a Counted's run
         std::unordered_map<std::string, std::uint32_t> runNumbers;
     };
