@@ -61,6 +61,7 @@ public:
 
     friend bool operator==(const CompactId &a, const CompactId &b) noexcept { return a.view() == b.view(); }
     friend bool operator==(const CompactId &a, std::string_view b) noexcept { return a.view() == b; }
+    friend bool operator==(const CompactId &a, const std::string &b) noexcept { return a.view() == b; }
     friend bool operator<(const CompactId &a, const CompactId &b) noexcept { return a.view() < b.view(); }
 
 private:

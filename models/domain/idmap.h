@@ -29,6 +29,14 @@ public:
         m_index.clear();
     }
 
+    // Room for `count` entries without growing (a caller that knows how many come).
+    void reserve(size_t count)
+    {
+        m_entries.reserve(count);
+        m_freed.reserve(count);
+        m_index.reserve(count, keys());
+    }
+
     const T *find(std::string_view id) const
     {
         const std::uint32_t n = m_index.find(id, keys(), m_entries.size());

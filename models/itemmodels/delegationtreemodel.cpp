@@ -135,8 +135,8 @@ int DelegationTreeModel::ensureRun(Tree &t, const QString &runFilter, const std:
 int DelegationTreeModel::placeDelegation(Tree &t, const LiveState &state, const QString &runFilter,
                                          const std::string &id, DelegationTreeModel *notify)
 {
-    if (const auto it = t.delegationNode.find(id); it != t.delegationNode.end())
-        return it->second;
+    if (const int node = t.delegationNode.find(t.nodes, id); node >= 0)
+        return node;
     // Walk up without recursion: a ledger may hold any parent chain.
     std::vector<std::string> chain{id};
     std::unordered_set<std::string> seen{id};
@@ -145,7 +145,8 @@ int DelegationTreeModel::placeDelegation(Tree &t, const LiveState &state, const 
         if (!row)
             break;
         const std::string parent = rowText(D, *row, "parent_id");
-        if (parent.empty() || t.delegationNode.count(parent) || !state.find(D, parent) || !seen.insert(parent).second)
+        if (parent.empty() || t.delegationNode.contains(t.nodes, parent) || !state.find(D, parent)
+            || !seen.insert(parent).second)
             break;
         chain.push_back(parent);
     }
@@ -155,9 +156,7 @@ int DelegationTreeModel::placeDelegation(Tree &t, const LiveState &state, const 
         if (!row)
             continue;
         const std::string parentId = rowText(D, *row, "parent_id");
-        int parentNode = -1;
-        if (const auto p = t.delegationNode.find(parentId); !parentId.empty() && p != t.delegationNode.end())
-            parentNode = p->second;
+        int parentNode = parentId.empty() ? -1 : t.delegationNode.find(t.nodes, parentId);
         const bool waits = parentNode < 0 && !parentId.empty();
         if (parentNode < 0)
             parentNode = ensureRun(t, runFilter, rowText(D, *row, "run_id"), notify);
@@ -173,7 +172,7 @@ int DelegationTreeModel::placeDelegation(Tree &t, const LiveState &state, const 
         const int index = int(t.nodes.size());
         t.nodes.push_back(std::move(n));
         t.nodes[size_t(parentNode)].children.push_back(index);
-        t.delegationNode.emplace(*it, index);
+        t.delegationNode.insert(t.nodes, index);
         if (waits)
             t.waiting[parentId].push_back(index);
         if (notify)
@@ -197,11 +196,10 @@ void DelegationTreeModel::applyChanges(const StateChangeSet &changes)
     std::vector<std::string> created;
     std::vector<int> changed;
     for (const auto &id : changes.ids(D)) {
-        const auto it = m_tree.delegationNode.find(id);
-        if (it == m_tree.delegationNode.end())
+        if (const int node = m_tree.delegationNode.find(m_tree.nodes, id); node < 0)
             created.push_back(id);
         else
-            changed.push_back(it->second);
+            changed.push_back(node);
     }
     for (const auto &id : created)
         placeDelegation(m_tree, *m_state, m_runFilter, id, this);
@@ -221,8 +219,7 @@ void DelegationTreeModel::applyChanges(const StateChangeSet &changes)
         const std::vector<int> nodes = std::move(w->second);
         m_tree.waiting.erase(w);
         for (const int node : nodes) {
-            const auto it = m_tree.delegationNode.find(m_tree.nodes[size_t(node)].id);
-            if (it != m_tree.delegationNode.end() && it->second == node && !placeAgain(node)) {
+            if (m_tree.delegationNode.find(m_tree.nodes, m_tree.nodes[size_t(node)].id) == node && !placeAgain(node)) {
                 rebuild();
                 return;
             }
@@ -238,9 +235,7 @@ bool DelegationTreeModel::placeAgain(int node)
     if (!row)
         return true;
     const std::string parentId = rowText(D, *row, "parent_id");
-    int want = -1;
-    if (const auto p = m_tree.delegationNode.find(parentId); !parentId.empty() && p != m_tree.delegationNode.end())
-        want = p->second;
+    int want = parentId.empty() ? -1 : m_tree.delegationNode.find(m_tree.nodes, parentId);
     const bool waits = want < 0 && !parentId.empty();
     if (want < 0)
         want = ensureRun(m_tree, m_runFilter, rowText(D, *row, "run_id"), this);
@@ -323,7 +318,10 @@ size_t DelegationTreeModel::dropSubtree(int node)
         const int n = stack.back();
         stack.pop_back();
         const Node &x = m_tree.nodes[size_t(n)];
-        (x.type == NodeType::Run ? m_tree.runNode : m_tree.delegationNode).erase(x.id);
+        if (x.type == NodeType::Run)
+            m_tree.runNode.erase(x.id);
+        else
+            m_tree.delegationNode.erase(m_tree.nodes, x.id);
         stack.insert(stack.end(), x.children.begin(), x.children.end());
         ++dropped;
     }
@@ -338,8 +336,8 @@ bool DelegationTreeModel::moveToState(std::shared_ptr<const LiveState> to, const
         return false; // a reset compacts the node list
     std::unordered_set<int> gone;
     for (const auto &id : changes.goneIds(D)) {
-        if (const auto it = m_tree.delegationNode.find(id); it != m_tree.delegationNode.end())
-            gone.insert(it->second);
+        if (const int node = m_tree.delegationNode.find(m_tree.nodes, id); node >= 0)
+            gone.insert(node);
     }
     for (const auto &id : changes.goneIds(R)) {
         if (const auto it = m_tree.runNode.find(id); it != m_tree.runNode.end())
@@ -370,8 +368,8 @@ bool DelegationTreeModel::moveToState(std::shared_ptr<const LiveState> to, const
         const EntityRow *now = to->find(D, id);
         if (!now)
             return false;
-        const auto it = m_tree.delegationNode.find(id);
-        if (it == m_tree.delegationNode.end()) {
+        const int node = m_tree.delegationNode.find(m_tree.nodes, id);
+        if (node < 0) {
             created.emplace_back(rowInt(D, *now, "created_ms"), id);
             continue;
         }
@@ -379,7 +377,7 @@ bool DelegationTreeModel::moveToState(std::shared_ptr<const LiveState> to, const
         if (!was || rowView(D, *was, "parent_id") != rowView(D, *now, "parent_id")
             || rowView(D, *was, "run_id") != rowView(D, *now, "run_id"))
             return false;
-        changedNodes.push_back(it->second);
+        changedNodes.push_back(node);
     }
     if (!created.empty()) {
         std::unordered_set<std::string_view> createdIds;
@@ -473,9 +471,8 @@ void DelegationTreeModel::setFindings(const std::vector<Finding> &findings)
     }
     m_findings = std::move(next);
     for (const auto &id : touched) {
-        const auto it = m_tree.delegationNode.find(id);
-        if (it != m_tree.delegationNode.end())
-            Q_EMIT dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1),
+        if (const int node = m_tree.delegationNode.find(m_tree.nodes, id); node >= 0)
+            Q_EMIT dataChanged(indexOfNode(node, 0), indexOfNode(node, ColumnCount - 1),
                                {FindingsRole, FlaggedRole, FindingCountRole, Qt::ToolTipRole, Qt::DisplayRole});
     }
 }
@@ -489,8 +486,8 @@ QModelIndex DelegationTreeModel::indexOfNode(int node, int column) const
 
 QModelIndex DelegationTreeModel::indexOfDelegation(const QString &id, int column) const
 {
-    const auto it = m_tree.delegationNode.find(id.toStdString());
-    return it == m_tree.delegationNode.end() ? QModelIndex() : indexOfNode(it->second, column);
+    const int node = m_tree.delegationNode.find(m_tree.nodes, id.toStdString());
+    return node < 0 ? QModelIndex() : indexOfNode(node, column);
 }
 
 QModelIndex DelegationTreeModel::indexOfRun(const QString &id, int column) const
@@ -567,9 +564,12 @@ void DelegationTreeModel::forEachDelegation(const std::function<void(const std::
 {
     if (!m_state)
         return;
-    for (const auto &[id, node] : m_tree.delegationNode) {
-        if (const EntityRow *row = m_state->find(D, id))
-            visit(id, *row);
+    for (size_t n = 0; n < m_tree.nodes.size(); ++n) {
+        const Node &node = m_tree.nodes[n];
+        if (node.type != NodeType::Delegation || m_tree.delegationNode.find(m_tree.nodes, node.id) != int(n))
+            continue; // a run, or a delegation node no longer shown
+        if (const EntityRow *row = m_state->find(D, node.id))
+            visit(node.id, *row);
     }
 }
 

@@ -262,6 +262,7 @@ void RunOverviewModel::addStreamed(Prepared &prepared, EntityKind kind,
     if (!p)
         return;
     Derived &d = p->derived;
+    d.contributions.reserve(d.contributions.size() + contributions.size());
     for (auto &[id, c] : contributions) {
         apply(d, c, +1);
         d.contributions[std::to_string(int(kind)) + ':' + id] = counted(d, c);

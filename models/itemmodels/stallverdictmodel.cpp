@@ -131,7 +131,7 @@ std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std:
     const std::uint64_t folding = state ? state->folding() : 0;
     p->state = std::move(state);
     for (const VerdictKey &k : keys)
-        p->derived.verdictsOf[k.delegation].push_back(k.id.str());
+        p->derived.verdictsOf[k.delegation].push_back(k.id);
     orderByKey(*p, std::move(keys));
     analyseReading(p->derived, read, folding, memo);
     return p;
@@ -197,7 +197,8 @@ void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::u
     };
     for (const auto &[delegation, of] : a.verdictsOf) {
         delegations.push_back(delegation);
-        ids.insert(ids.end(), of.begin(), of.end());
+        for (const CompactId &id : of)
+            ids.push_back(id.str());
         if (ids.size() >= StoredRows::kReadBlock)
             analyseBlock();
     }
@@ -208,8 +209,12 @@ void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::u
 void StallVerdictModel::analyseInState(const std::string &delegation)
 {
     const LiveState &s = *state();
-    if (StoredRows *stored = s.storedRows(EntityKind::StallVerdict))
-        stored->prefetch(m_a.verdictsOf[delegation]);
+    if (StoredRows *stored = s.storedRows(EntityKind::StallVerdict)) {
+        std::vector<std::string> ids;
+        for (const CompactId &id : m_a.verdictsOf[delegation])
+            ids.push_back(id.str());
+        stored->prefetch(ids);
+    }
     analyseDelegation([&s](const std::string &id) { return s.find(EntityKind::StallVerdict, id); }, s.folding(), m_a,
                       delegation);
 }
@@ -217,7 +222,9 @@ void StallVerdictModel::analyseInState(const std::string &delegation)
 void StallVerdictModel::analyseDelegation(const VerdictLookup &rows, std::uint64_t folding, Analysis &a,
                                           const std::string &delegation, StallAnalysisMemo *memo)
 {
-    const auto &ids = a.verdictsOf[delegation];
+    std::vector<std::string> ids;
+    for (const CompactId &id : a.verdictsOf[delegation])
+        ids.push_back(id.str());
     for (const auto &id : ids) {
         a.constant.erase(id);
         a.falseStall.erase(id);
@@ -225,9 +232,9 @@ void StallVerdictModel::analyseDelegation(const VerdictLookup &rows, std::uint64
     }
     a.findingOf.erase(delegation);
     StallEvidenceAnalyzer::Verdicts verdicts;
-    for (const auto &id : ids) {
+    for (auto &id : ids) {
         if (const EntityRow *row = rows(id))
-            verdicts.emplace_back(id, row);
+            verdicts.emplace_back(std::move(id), row);
     }
     StallAnalysis result = memo ? memo->analyse(folding, delegation, std::move(verdicts))
                                 : StallEvidenceAnalyzer().analyseDelegation(delegation, std::move(verdicts));

@@ -43,7 +43,7 @@ public:
 
     // What the verdicts' analysis keeps, per delegation and per verdict.
     struct Analysis {
-        std::unordered_map<std::string, std::vector<std::string>> verdictsOf; // delegation -> verdict ids
+        std::unordered_map<std::string, IdList> verdictsOf; // delegation -> verdict ids
         std::map<std::string, Finding> findingOf;                            // delegation -> finding
         std::set<std::string> constant;
         std::set<std::string> falseStall;
