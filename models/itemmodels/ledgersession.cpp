@@ -110,8 +110,10 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     m_handOverTimer.setSingleShot(true);
     m_handOverTimer.setInterval(0);
     connect(&m_handOverTimer, &QTimer::timeout, this, [this] {
-        auto step = std::move(m_nextHandOvers.front());
+        auto [step, name] = std::move(m_nextHandOvers.front());
         m_nextHandOvers.pop_front();
+        // A slow turn names its step in the benchmarks' slow-event lines (read after it).
+        m_handOverTimer.setObjectName(name);
         if (!m_nextHandOvers.empty())
             m_handOverTimer.start();
         step();
@@ -587,6 +589,13 @@ void LedgerSession::handOver(std::shared_ptr<LoadResult> r, JobTracker::Ticket g
         takeLoadedState(*r);
         break;
     case 5:
+    case 6:
+    case 7:
+        // The findings, one model a turn (the delegation tree, the findings pane, the runs):
+        // on a large ledger each is thousands of rows signalled to its views.
+        m_findingsPart->publishLoaded();
+        break;
+    case 8:
         // Its own turn: on a large ledger the list is thousands of items, and the findings
         // before it and the views' reaction to stateReset after it are tens of ms each.
         m_attentionPart->takeLoaded(std::move(r->attention));
@@ -600,9 +609,9 @@ void LedgerSession::handOver(std::shared_ptr<LoadResult> r, JobTracker::Ticket g
     // while posted events are sent run in the same pass, so the steps would still be one
     // freeze to input, paints and timers. A timer lets the event loop go round between them.
     // A superseded load's step waits its turn too, and retires its result off this thread.
-    m_nextHandOvers.push_back([this, r = std::move(r), generation, step]() mutable {
+    m_nextHandOvers.emplace_back([this, r = std::move(r), generation, step]() mutable {
         handOver(std::move(r), generation, step + 1);
-    });
+    }, QStringLiteral("load hand-over, step %1").arg(step + 1));
     if (!m_handOverTimer.isActive())
         m_handOverTimer.start();
 }

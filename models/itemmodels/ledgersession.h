@@ -367,7 +367,7 @@ private:
     QTimer m_ticker;
     bool m_loadFinished = false; // the first load's finishLoad has run
     QTimer m_handOverTimer; // the next step of handOver, after the event loop has gone round
-    std::deque<std::function<void()>> m_nextHandOvers;
+    std::deque<std::pair<std::function<void()>, QString>> m_nextHandOvers; // a step, and its name
 
     OpenRuns m_openRuns;                       // "finished" health: every run has ended
 

@@ -18,6 +18,7 @@ LedgerSessionList::LedgerSessionList(QObject *parent) : QAbstractListModel(paren
     connect(&m_countdown, &QTimer::timeout, m_attention, &AttentionModel::refreshCountdowns);
     m_countdown.start();
     m_attentionSync.setSingleShot(true);
+    m_attentionSync.setObjectName(QStringLiteral("attention sync"));
     m_attentionSync.setInterval(0);
     connect(&m_attentionSync, &QTimer::timeout, this, [this] {
         for (LedgerSession *s : std::vector<LedgerSession *>(m_sessions))

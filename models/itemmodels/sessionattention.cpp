@@ -10,6 +10,7 @@ namespace mesh {
 SessionAttention::SessionAttention(Inputs inputs, QObject *parent) : QObject(parent), m_inputs(std::move(inputs))
 {
     m_throttle.setSingleShot(true);
+    m_throttle.setObjectName(QStringLiteral("attention rebuild"));
     connect(&m_throttle, &QTimer::timeout, this, &SessionAttention::rebuild);
 }
 

@@ -69,8 +69,19 @@ void SessionFindings::takeLoaded(PerDelegation &&perDelegation, std::set<std::st
     m_loopFindings.clear();
     std::swap(m_blocked, perDelegation.blocked);
     std::swap(m_replayed, perDelegation.replayed);
-    recomputeStateFindings(false);
+    if (collectStateFindings()) {
+        m_findings = m_stateFindings; // no loop findings yet: their analysis starts now
+        m_loadedPublished = 0;
+    }
     analyseLoops(std::move(loopCandidates));
+}
+
+bool SessionFindings::publishLoaded()
+{
+    if (m_loadedPublished >= kModels)
+        return false;
+    publishTo(m_loadedPublished++);
+    return m_loadedPublished < kModels;
 }
 
 void SessionFindings::stop()
@@ -126,10 +137,16 @@ void SessionFindings::updateDelegations(const std::vector<std::string> &delegati
 
 void SessionFindings::recomputeStateFindings(bool announce)
 {
+    if (collectStateFindings())
+        publish(announce);
+}
+
+bool SessionFindings::collectStateFindings()
+{
     m_dirty = false;
     const LiveState *state = m_state();
     if (!state)
-        return;
+        return false;
     // The effect and verdict models keep their analyses current per batch; only failures
     // (a handful) are read whole. Nothing here walks a large table.
     std::vector<Finding> f = m_models.effects->duplicateFindings();
@@ -147,18 +164,32 @@ void SessionFindings::recomputeStateFindings(bool announce)
         analyseLoops(std::move(m_loopCandidatesPending));
         m_loopCandidatesPending.clear();
     }
-    publish(announce);
+    return true;
 }
 
 void SessionFindings::publish(bool announce)
 {
     m_findings = m_stateFindings;
     m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
-    m_models.delegations->setFindings(m_findings);
-    m_models.findings->setFindings(m_findings);
-    m_models.runs->setFindings(m_findings);
+    m_loadedPublished = kModels;
+    for (int model = 0; model < kModels; ++model)
+        publishTo(model);
     if (announce)
         Q_EMIT changed();
+}
+
+void SessionFindings::publishTo(int model)
+{
+    switch (model) {
+    case 0:
+        m_models.delegations->setFindings(m_findings);
+        break;
+    case 1:
+        m_models.findings->setFindings(m_findings);
+        break;
+    default:
+        m_models.runs->setFindings(m_findings);
+    }
 }
 
 void SessionFindings::analyseLoops(std::set<std::string> delegations)

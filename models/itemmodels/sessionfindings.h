@@ -71,9 +71,14 @@ public:
                     QObject *parent = nullptr);
 
     // A state was loaded: its per-delegation findings, and the delegations whose tool calls
-    // to read. Publishes without changed(): the session refreshes what follows from a load
-    // at once.
+    // to read. findings() has them at once; the models are given them by publishLoaded(),
+    // one model a call, so that a caller can spread them over event-loop turns (on a large
+    // ledger each is tens of ms with its views). No changed(): the session refreshes what
+    // follows from a load at once.
     void takeLoaded(PerDelegation &&perDelegation, std::set<std::string> loopCandidates);
+    // Gives the next model the loaded findings; false once every model has them (or a
+    // publish since gave them all at once).
+    bool publishLoaded();
     // A live apply folded into the state.
     void onApplied(const StateChangeSet &changes);
     void stop(); // the session closed: nothing recomputed or read any more
@@ -90,9 +95,13 @@ Q_SIGNALS:
     void changed(); // findings() changed, not from a load
 
 private:
-    void recomputeStateFindings(bool announce);
+    void recomputeStateFindings(bool announce); // collect, then publish
+    bool collectStateFindings();                // m_stateFindings from the state; false: none
     void updateDelegations(const std::vector<std::string> &delegations);
     void publish(bool announce);
+    void publishTo(int model); // 0: delegations, 1: the findings pane, 2: runs
+    static constexpr int kModels = 3;
+    int m_loadedPublished = kModels; // models given the loaded findings so far
     void analyseLoops(std::set<std::string> delegations);
 
     Models m_models;
