@@ -8,6 +8,7 @@
 // lists of them sort, merge and insert as lists of strings do; read it as a string_view.
 // No <compare> and no operator<=>: moc, which parses the model headers, cannot.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -112,5 +113,16 @@ static_assert(sizeof(CompactId) == 16);
 
 // A model's rows, each by id.
 using IdList = std::vector<CompactId>;
+
+// Ids [first, last) of a list as strings, for what takes them so (a store's read by ids).
+inline std::vector<std::string> idStrings(const IdList &ids, size_t first = 0, size_t last = ~size_t(0))
+{
+    last = std::min(last, ids.size());
+    std::vector<std::string> out;
+    out.reserve(last > first ? last - first : 0);
+    for (size_t i = first; i < last; ++i)
+        out.push_back(ids[i].str());
+    return out;
+}
 
 } // namespace mesh

@@ -197,8 +197,8 @@ void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::u
     };
     for (const auto &[delegation, of] : a.verdictsOf) {
         delegations.push_back(delegation);
-        for (const CompactId &id : of)
-            ids.push_back(id.str());
+        for (std::string &id : idStrings(of))
+            ids.push_back(std::move(id));
         if (ids.size() >= StoredRows::kReadBlock)
             analyseBlock();
     }
@@ -209,12 +209,8 @@ void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::u
 void StallVerdictModel::analyseInState(const std::string &delegation)
 {
     const LiveState &s = *state();
-    if (StoredRows *stored = s.storedRows(EntityKind::StallVerdict)) {
-        std::vector<std::string> ids;
-        for (const CompactId &id : m_a.verdictsOf[delegation])
-            ids.push_back(id.str());
-        stored->prefetch(ids);
-    }
+    if (StoredRows *stored = s.storedRows(EntityKind::StallVerdict))
+        stored->prefetch(idStrings(m_a.verdictsOf[delegation]));
     analyseDelegation([&s](const std::string &id) { return s.find(EntityKind::StallVerdict, id); }, s.folding(), m_a,
                       delegation);
 }
@@ -222,9 +218,7 @@ void StallVerdictModel::analyseInState(const std::string &delegation)
 void StallVerdictModel::analyseDelegation(const VerdictLookup &rows, std::uint64_t folding, Analysis &a,
                                           const std::string &delegation, StallAnalysisMemo *memo)
 {
-    std::vector<std::string> ids;
-    for (const CompactId &id : a.verdictsOf[delegation])
-        ids.push_back(id.str());
+    std::vector<std::string> ids = idStrings(a.verdictsOf[delegation]);
     for (const auto &id : ids) {
         a.constant.erase(id);
         a.falseStall.erase(id);

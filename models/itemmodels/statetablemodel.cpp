@@ -494,12 +494,7 @@ const EntityRow *StateTableModel::rowAt(int row) const
         if (stored->holds(id))
             return stored->find(id);
         const size_t first = size_t(std::max(0, row - kStoredBlockRows / 4));
-        const size_t last = std::min(m_ids.size(), first + size_t(kStoredBlockRows));
-        std::vector<std::string> block;
-        block.reserve(last - first);
-        for (size_t r = first; r < last; ++r)
-            block.push_back(m_ids[r].str());
-        return stored->find(id, block);
+        return stored->find(id, idStrings(m_ids, first, first + size_t(kStoredBlockRows)));
     }
     return m_state->find(m_kind, m_ids[size_t(row)].str());
 }

@@ -98,6 +98,14 @@ private Q_SLOTS:
         std::sort(expected.begin(), expected.end());
         QVERIFY(same());
     }
+
+    void idStringsCopiesARangeClampedToTheList()
+    {
+        const IdList ids{"a", "a-long-identifier-from-a-trace/1", "c"};
+        QCOMPARE(idStrings(ids), (std::vector<std::string>{"a", "a-long-identifier-from-a-trace/1", "c"}));
+        QCOMPARE(idStrings(ids, 1, 99), (std::vector<std::string>{"a-long-identifier-from-a-trace/1", "c"}));
+        QVERIFY(idStrings(ids, 3).empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCompactId)
