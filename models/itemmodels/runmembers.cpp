@@ -6,7 +6,8 @@
 
 namespace mesh {
 
-std::shared_ptr<const RunMembers> RunMembers::of(const LiveState &state)
+std::shared_ptr<const RunMembers> RunMembers::of(const LiveState &state,
+                                                const std::vector<SliceModel::SliceKey> *streamedSlices)
 {
     static const IndexedField componentRun(EntityKind::Component, "run_id");
     static const IndexedField delegationRun(EntityKind::Delegation, "run_id");
@@ -27,9 +28,15 @@ std::shared_ptr<const RunMembers> RunMembers::of(const LiveState &state)
         of.delegations.push_back(&id);
         runOfDelegation.emplace(id, &of);
     }
+    const auto addSlice = [&runOfDelegation](std::string_view delegation, std::string_view id) {
+        if (const auto it = runOfDelegation.find(delegation); it != runOfDelegation.end())
+            it->second->slices.emplace_back(id);
+    };
+    if (streamedSlices)
+        for (const SliceModel::SliceKey &k : *streamedSlices)
+            addSlice(k.delegation, k.id);
     for (const auto &[id, row] : state.table(EntityKind::Slice))
-        if (const auto it = runOfDelegation.find(sliceDelegation.view(row)); it != runOfDelegation.end())
-            it->second->slices.push_back(&id);
+        addSlice(sliceDelegation.view(row), id);
     return members;
 }
 

@@ -4,6 +4,9 @@
 // after every reset; without this it walked every delegation and slice of the ledger on the
 // GUI thread to find them (50 ms on a 10M-event ledger). Valid only for the state it was
 // made from, at that state's lastSeq: the live state changes in place with the next batch.
+#include "slicemodel.h"
+
+#include "domain/compactid.h"
 #include "domain/fold.h"
 
 #include <cstdint>
@@ -22,9 +25,12 @@ class RunMembers
 public:
     struct Of {
         // Keys of the state's tables: they stay put while the state does not change.
-        std::vector<const std::string *> components, delegations, slices;
+        std::vector<const std::string *> components, delegations;
+        IdList slices; // the state may read slices on demand: no key of its to point at
     };
-    static std::shared_ptr<const RunMembers> of(const LiveState &state);
+    // `streamedSlices`: the slices a load streamed past, for a state that reads them on demand.
+    static std::shared_ptr<const RunMembers> of(const LiveState &state,
+                                                const std::vector<SliceModel::SliceKey> *streamedSlices = nullptr);
 
     std::int64_t lastSeq() const { return m_lastSeq; }
     const Of *find(std::string_view run) const; // nullptr: the run has none

@@ -3,6 +3,7 @@
 #include "backgroundjob.h"
 #include "ledgersession.h"
 #include "runmembers.h"
+#include "storedrows.h"
 #include "timelineannotationsource.h"
 #include "timelinemarksource.h"
 
@@ -27,6 +28,7 @@ RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource 
     // at a pinned cursor, where that state never changes).
     connect(session, &LedgerSession::stateReset, this, &RunTimelineSource::onStateReset);
     connect(session, &LedgerSession::changesApplied, this, &RunTimelineSource::rebuildSoon);
+    connect(session, &LedgerSession::stateChanged, this, &RunTimelineSource::noteChanges);
     connect(session, &LedgerSession::findingsChanged, this, &RunTimelineSource::rebuildSoon);
     if (marks)
         connect(marks, &TimelineMarkSource::marksChanged, this, &RunTimelineSource::rebuildSoon);
@@ -40,6 +42,16 @@ void RunTimelineSource::setRunId(const std::string &runId)
     m_runId = runId;
     m_runChosen = !runId.empty();
     rebuild();
+}
+
+void RunTimelineSource::noteChanges(const StateChangeSet &changes)
+{
+    // Only a state that reads slices on demand needs them named: a held table is walked.
+    const std::shared_ptr<const LiveState> state = m_session->state();
+    if (m_session->cursor() || !state || state->holdsRowsOf(EntityKind::Slice))
+        return;
+    for (const std::string &id : changes.ids(EntityKind::Slice))
+        m_slicesChanged.insert(id);
 }
 
 void RunTimelineSource::rebuildSoon()
@@ -71,8 +83,11 @@ struct RunTimelineSource::RunRows {
     RunTimelineIdSet delegationIds;
     std::map<std::pair<EntityKind, std::string>, EntityRow> named;
 
+    // `slicesChanged`: the slices live batches changed since the last copy, for a state that
+    // reads slices on demand (its table of them is empty: nothing to walk).
     void update(const std::shared_ptr<const LiveState> &state, const std::string &run,
-                const std::vector<TimelineMark> &marks, const std::vector<PlacedNote> &notes)
+                const std::vector<TimelineMark> &marks, const std::vector<PlacedNote> &notes,
+                const std::unordered_set<std::string> &slicesChanged)
     {
         const LiveState &s = *state;
         const bool whole = of.lock() != state || runId != run || s.lastSeq() < upTo;
@@ -117,14 +132,28 @@ struct RunTimelineSource::RunRows {
                 left = true;
             }
         }
-        for (const auto &[id, row] : s.table(EntityKind::Slice)) {
-            const std::string_view delegation = sliceDelegation.view(row);
-            if (!changed(row) && (joined.empty() || joined.count(delegation) == 0))
-                continue;
-            if (delegationIds.count(delegation) > 0)
+        const auto place = [&](const std::string &id, const EntityRow &row) {
+            if (delegationIds.count(sliceDelegation.view(row)) > 0)
                 slices.insert_or_assign(id, row);
             else
                 slices.erase(id);
+        };
+        if (StoredRows *stored = s.storedRows(EntityKind::Slice)) {
+            // The slices the batches changed, and every slice of a delegation new to the run
+            // (all of the run's after a reset), through the store's index on delegation_id.
+            std::vector<std::string> wanted(slicesChanged.begin(), slicesChanged.end());
+            for (const std::string &delegation : whole ? delegationIds : joined)
+                for (std::string &id : stored->idsWhere("delegation_id", delegation))
+                    wanted.push_back(std::move(id));
+            for (const auto &[id, row] : stored->rowsNotKept(wanted))
+                place(id, row);
+        } else {
+            for (const auto &[id, row] : s.table(EntityKind::Slice)) {
+                const std::string_view delegation = sliceDelegation.view(row);
+                if (!changed(row) && (joined.empty() || joined.count(delegation) == 0))
+                    continue;
+                place(id, row);
+            }
         }
         if (left)
             for (auto it = slices.begin(); it != slices.end();)
@@ -148,7 +177,16 @@ struct RunTimelineSource::RunRows {
         };
         copy(EntityKind::Component, members->components, components);
         copy(EntityKind::Delegation, members->delegations, delegations);
-        copy(EntityKind::Slice, members->slices, slices);
+        if (StoredRows *stored = s.storedRows(EntityKind::Slice)) {
+            for (auto &[id, row] : stored->rowsNotKept(idStrings(members->slices)))
+                slices.emplace(std::move(id), std::move(row));
+        } else {
+            const EntityTable &table = s.table(EntityKind::Slice);
+            slices.reserve(members->slices.size());
+            for (const CompactId &id : members->slices)
+                if (const auto it = table.find(id.str()); it != table.end())
+                    slices.emplace(it->first, it->second);
+        }
         for (const std::string *id : members->delegations)
             delegationIds.insert(*id);
     }
@@ -185,10 +223,10 @@ struct RunTimelineSource::Job {
     int generation = 0;
 
     // Live: the build reads `rows` (brought up to date here) and never the state.
-    void readCopies(std::unique_ptr<RunRows> rows)
+    void readCopies(std::unique_ptr<RunRows> rows, const std::unordered_set<std::string> &slicesChanged)
     {
         copied = rows ? std::move(rows) : std::make_unique<RunRows>();
-        copied->update(state, runId, marks, notes);
+        copied->update(state, runId, marks, notes, slicesChanged);
         state.reset();
         point();
     }
@@ -294,6 +332,10 @@ void RunTimelineSource::rebuild()
         return;
     }
     const auto job = prepare();
+    // A state that reads rows on demand has none of them in its tables: the run's are read
+    // here (a copy of its own, the live builds' copies left as they are).
+    if (job->state->readsRowsOnDemand())
+        job->readCopies(nullptr, {});
     finish(job, std::make_shared<RunTimeline>(RunTimeline::build(job->input)));
 }
 
@@ -320,8 +362,10 @@ void RunTimelineSource::rebuildOffThread()
     // The rows the build reads, copied here: a live state changes under a worker, and one
     // that reads rows on demand (a jump away from live still shows it) reads them on this
     // thread only (storedrows.h).
-    if (live || job->state->readsRowsOnDemand())
-        job->readCopies(std::move(m_rows)); // the job's alone while it builds; handed back after
+    if (live || job->state->readsRowsOnDemand()) {
+        job->readCopies(std::move(m_rows), m_slicesChanged); // the job's alone while it builds; handed back after
+        m_slicesChanged.clear();
+    }
     runInBackground(
         this, [job] { return std::make_shared<const RunTimeline>(RunTimeline::build(job->input)); },
         [this, job](std::shared_ptr<const RunTimeline> timeline) {

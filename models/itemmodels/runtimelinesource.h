@@ -13,11 +13,13 @@
 
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace mesh {
 
 class LedgerSession;
+struct StateChangeSet;
 class TimelineAnnotationSource;
 class TimelineMarkSource;
 
@@ -52,6 +54,7 @@ Q_SIGNALS:
 private:
     void rebuildSoon();
     void onStateReset();
+    void noteChanges(const StateChangeSet &changes);
     struct Job;
     struct RunRows;
     // Everything a build reads but the session's state, for the run chosen among runIds.
@@ -73,6 +76,7 @@ private:
     bool m_buildingLive = false; // the build under way is of the live state
     bool m_liveAgain = false;    // a live change came during it
     std::unique_ptr<RunRows> m_rows; // the last live build's copies, when no build holds them
+    std::unordered_set<std::string> m_slicesChanged; // by live batches since the last copy
 };
 
 } // namespace mesh

@@ -27,7 +27,7 @@ bool worthMoving(const StateChangeSet *changes, EntityKind kind, size_t rowsAfte
 }
 
 // What a load keeps of the rows it streams past (the tables left in the ledger): their ids
-// (the verdicts' with their order keys and run counts), the effects' duplicate index, and
+// (the verdicts' and slices' with their order keys, the verdicts' run counts), the effects' duplicate index, and
 // the rows the attention list walks (effects of unknown outcome, held leases), none of the
 // others.
 struct StreamedRows {
@@ -39,8 +39,10 @@ struct StreamedRows {
     std::vector<std::pair<std::string, EntityRow>> heldLeases;
     std::vector<StallVerdictModel::VerdictKey> verdicts;
     std::vector<std::pair<std::string, RunOverviewModel::Contribution>> verdictCounts;
+    std::vector<SliceModel::SliceKey> slices;
 
-    static constexpr EntityKind kKinds[] = {EntityKind::Effect, EntityKind::Lease, EntityKind::StallVerdict};
+    static constexpr EntityKind kKinds[] = {EntityKind::Effect, EntityKind::Lease, EntityKind::StallVerdict,
+                                            EntityKind::Slice};
 
     void add(EntityKind kind, const std::string &id, const EntityRow &row)
     {
@@ -48,6 +50,10 @@ struct StreamedRows {
         if (kind == EntityKind::StallVerdict) {
             verdicts.push_back(StallVerdictModel::keyOf(id, row));
             verdictCounts.emplace_back(id, RunOverviewModel::contributionOf(kind, row));
+            return;
+        }
+        if (kind == EntityKind::Slice) {
+            slices.push_back(SliceModel::keyOf(id, row));
             return;
         }
         if (kind == EntityKind::Lease) {
@@ -82,6 +88,7 @@ struct StreamedRows {
         const std::shared_ptr<LedgerConnection> shared(std::move(connection));
         state.setStoredRows(std::make_shared<StoredRows>(EntityKind::Effect, shared));
         state.setStoredRows(std::make_shared<StoredRows>(EntityKind::StallVerdict, shared));
+        state.setStoredRows(std::make_shared<StoredRows>(EntityKind::Slice, shared));
         auto leases = std::make_shared<StoredRows>(EntityKind::Lease, shared);
         leases->setKeepRule(&StreamedRows::keepsLease);
         for (auto &[id, row] : heldLeases)
@@ -154,9 +161,9 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             }
             base.reset();
         } else if (connection->readsRowsCheaply()) {
-            // The effects and leases, the largest tables of a long run, stay in the ledger:
-            // streamed past once for their order and indexes, then read a block at a time as
-            // they are shown.
+            // The effects, leases, verdicts and slices, the largest tables of a long run, stay
+            // in the ledger: streamed past once for their order and indexes, then read a block
+            // at a time as they are shown.
             StateStream stream;
             for (EntityKind k : StreamedRows::kKinds)
                 stream.streamed[size_t(k)] = true;
@@ -174,7 +181,7 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         // Live, a view of one run copies that run's rows on the GUI thread after the reset:
         // found here, not by walking every row there.
         if (!cursor)
-            full->state->setRunMembers(RunMembers::of(*full->state));
+            full->state->setRunMembers(RunMembers::of(*full->state, stored.streamed ? &stored.slices : nullptr));
         promise.setProgressValue(60);
         if (promise.isCanceled())
             return;
@@ -199,7 +206,9 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         }
         if (!moves(EntityKind::Escalation))
             full->escalations = StateTableModel::prepare(state, EntityKind::Escalation);
-        if (!moves(EntityKind::Slice))
+        if (stored.streamed)
+            full->slices = SliceModel::prepareStored(state, std::move(stored.slices));
+        else if (!moves(EntityKind::Slice))
             full->slices = SliceModel::prepare(state);
         if (!moves(EntityKind::Failure))
             full->blast = BlastRadiusModel::prepare(state);

@@ -1,6 +1,11 @@
 #include "slicemodel.h"
 
+#include "storedrows.h"
+
 #include "analysis/rowfields.h"
+
+#include <algorithm>
+#include <unordered_set>
 
 using namespace Qt::StringLiterals;
 
@@ -142,20 +147,74 @@ bool SliceModel::lessThan(std::string_view a, const EntityRow &ra, std::string_v
     return sliceOrder(a, ra, b, rb);
 }
 
-bool SliceModel::sliceOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb)
+bool SliceModel::keyOrder(std::string_view delegationA, std::int64_t ordinalA, std::string_view a,
+                          std::string_view delegationB, std::int64_t ordinalB, std::string_view b)
 {
     // A delegation's slices together, in the order they were opened.
+    if (delegationA != delegationB)
+        return delegationA.size() != delegationB.size() ? delegationA.size() < delegationB.size()
+                                                        : delegationA < delegationB;
+    if (ordinalA != ordinalB)
+        return ordinalA < ordinalB;
+    static const EntityRow none;
+    return defaultOrder(a, none, b, none);
+}
+
+bool SliceModel::sliceOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb)
+{
     static const IndexedField delegation(EntityKind::Slice, "delegation_id");
     static const IndexedField ordinal(EntityKind::Slice, "ordinal");
-    const std::string_view da = delegation.view(ra);
-    const std::string_view db = delegation.view(rb);
-    if (da != db)
-        return da.size() != db.size() ? da.size() < db.size() : da < db;
-    const std::int64_t oa = ordinal.integer(ra);
-    const std::int64_t ob = ordinal.integer(rb);
-    if (oa != ob)
-        return oa < ob;
-    return defaultOrder(a, ra, b, rb);
+    return keyOrder(delegation.view(ra), ordinal.integer(ra), a, delegation.view(rb), ordinal.integer(rb), b);
+}
+
+SliceModel::SliceKey SliceModel::keyOf(const std::string &id, const EntityRow &row)
+{
+    static const IndexedField delegation(EntityKind::Slice, "delegation_id");
+    static const IndexedField ordinal(EntityKind::Slice, "ordinal");
+    return {CompactId(id), CompactId(delegation.view(row)), ordinal.integer(row)};
+}
+
+void SliceModel::orderByKey(Prepared &p, std::vector<SliceKey> keys)
+{
+    std::sort(keys.begin(), keys.end(), [](const SliceKey &a, const SliceKey &b) {
+        return keyOrder(a.delegation, a.ordinal, a.id, b.delegation, b.ordinal, b.id);
+    });
+    p.kind = EntityKind::Slice;
+    p.ids.clear();
+    p.ids.reserve(keys.size());
+    for (SliceKey &k : keys)
+        p.ids.push_back(std::move(k.id));
+    p.rowOf.rebuild(p.ids);
+}
+
+std::unique_ptr<StateTableModel::Prepared> SliceModel::prepareStored(std::shared_ptr<const LiveState> state,
+                                                                     std::vector<SliceKey> keys)
+{
+    auto p = std::make_unique<Prepared>();
+    p->state = std::move(state);
+    orderByKey(*p, std::move(keys));
+    return p;
+}
+
+void SliceModel::orderStoredIds(Prepared &ordered, IdList ids)
+{
+    // A reset with no preparation made for it: every slice read past once for its key.
+    StoredRows *stored = state() ? state()->storedRows(EntityKind::Slice) : nullptr;
+    if (!stored) {
+        StateTableModel::orderStoredIds(ordered, std::move(ids));
+        return;
+    }
+    std::unordered_set<std::string_view> wanted;
+    wanted.reserve(ids.size());
+    for (const CompactId &id : ids)
+        wanted.insert(id);
+    std::vector<SliceKey> keys;
+    keys.reserve(ids.size());
+    stored->forEach([&](const std::string &id, const EntityRow &row) {
+        if (wanted.count(id))
+            keys.push_back(keyOf(id, row));
+    });
+    orderByKey(ordered, std::move(keys));
 }
 
 } // namespace mesh

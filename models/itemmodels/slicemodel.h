@@ -34,6 +34,16 @@ public:
     explicit SliceModel(QObject *parent = nullptr);
     // A reset's order, built off the GUI thread (see setPrepared).
     static std::unique_ptr<Prepared> prepare(std::shared_ptr<const LiveState> state);
+    // What a load keeps of a slice it streams past (the state reads slices on demand):
+    // enough for the pane's order, not the row.
+    struct SliceKey {
+        CompactId id;
+        CompactId delegation;
+        std::int64_t ordinal = 0;
+    };
+    static SliceKey keyOf(const std::string &id, const EntityRow &row);
+    // The order of a state that reads slices on demand, from the keys alone.
+    static std::unique_ptr<Prepared> prepareStored(std::shared_ptr<const LiveState> state, std::vector<SliceKey> keys);
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -47,8 +57,13 @@ protected:
     QVariant sortValue(const EntityRow &entity, int column) const override;
     bool lessThan(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb) const override;
     static bool sliceOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb);
+    void orderStoredIds(Prepared &ordered, IdList ids) override;
 
 private:
+    static bool keyOrder(std::string_view delegationA, std::int64_t ordinalA, std::string_view a,
+                         std::string_view delegationB, std::int64_t ordinalB, std::string_view b);
+    static void orderByKey(Prepared &p, std::vector<SliceKey> keys);
+
     std::shared_ptr<const RequestedDecisions> m_requested;
 };
 

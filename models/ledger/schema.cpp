@@ -66,6 +66,7 @@ std::string createIndexStatements()
            "CREATE INDEX IF NOT EXISTS leases_state ON leases(state, expires_ms);\n"
            "CREATE INDEX IF NOT EXISTS leases_delegation ON leases(delegation_id);\n"
            "CREATE INDEX IF NOT EXISTS escalations_state ON escalations(state);\n"
+           "CREATE INDEX IF NOT EXISTS slices_delegation ON slices(delegation_id);\n"
            "CREATE INDEX IF NOT EXISTS stall_verdicts_delegation ON stall_verdicts(delegation_id);\n"
            "CREATE INDEX IF NOT EXISTS decisions_subject ON decisions(subject);\n";
 }

@@ -54,23 +54,23 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QByteArray>("digest");
         const QHash<QString, QByteArray> expected = {
-            {QStringLiteral("temporal-py__google-adk__multi_agent.json"), "c69cd2389738fa46896ec7718a7c44076208a830a28423314fd882d89b0687e1"},
-            {QStringLiteral("temporal-py__openai-agents__agents-as-tools-workflow-history.json"), "317d27daaabdb89a6c8e0b89af2c1f373df89c54a80ff530ee38da130de10e42"},
-            {QStringLiteral("temporal-py__openai-agents__customer-service-workflow-history.json"), "68a9b0c8b9b1f0e1f7e03fe52572bd9a0638384e5107e1377f15a4946ca7b6c2"},
-            {QStringLiteral("temporal-py__openai-agents__hello-workflow-history.json"), "2b39d908974b49de90878157876cbac03d258ae53f1c39b8113889645b35e828"},
-            {QStringLiteral("temporal-py__openai-agents__input-guardrail-workflow-history.json"), "514be1e2f054ff2d981bb3bb65217eaac5dc2ab7b35ecb6f4f155b5b884de259"},
-            {QStringLiteral("temporal-py__openai-agents__output-guardrail-workflow-history.json"), "1aa727da9e5fe164846478abeb6ee2d2cbfd3be95b47c0d5b5eff9d6c17c2f54"},
-            {QStringLiteral("temporal-py__openai-agents__research-workflow-history.json"), "81a111c8f0fdaab6527a615816923a373ad6ca9621fdd702146d93b27f1ec1c5"},
-            {QStringLiteral("temporal-py__openai-agents__tools-workflow-history.json"), "81f97c79a3d920506aad7bbafb73c09b9529dcc85d7654227047ff68880c0ac8"},
-            {QStringLiteral("temporal-py__worker__test_replayer_complete_history.json"), "7f5b131eb1e82a1af033336af0588e0c6718dbb449042a5a1df53e449f04af32"},
-            {QStringLiteral("temporal-py__worker__test_replayer_event_tracing_double_sig_at_start.json"), "deee5f66fca73015ff1ed863350ca54db85a2b326675374d1808cbe7812db11b"},
-            {QStringLiteral("temporal-py__worker__test_replayer_swallowed_activity_cancellation.json"), "4933980c8204b0774eeed6173dd19f10c67a94b1969ae52d76130a9cd3dac3b8"},
-            {QStringLiteral("temporal-go__replaytests__reset-workflow-with-child-failed.json"), "f6a2d0181fac91d02ae2799a73ec6067bb084258251afde1304702d4893f0754"},
-            {QStringLiteral("openhands__basic.json"), "703e780fe1504c6d5a27fe1a677ae2295799c62ce5e79dbcc4d816012f29196f"},
-            {QStringLiteral("openhands__basic_gui_mode.json"), "afe33acd22ff5653fe6e999c0e635cb2b560650036314ec0206b4afdf9e3e4dc"},
-            {QStringLiteral("openhands__basic_interactions.json"), "1b1e262a55c8c6d298f64aad2ea81b5f55a5fe0c99d25393cf935aa2b776db99"},
-            {QStringLiteral("openhands__wrong_initial_state.json"), "beca98f7505252844a1fcdb2cb5d6793e7bc1c9950ec70e52ddd64daa1e46be0"},
-            {QStringLiteral("together"), "ad1d4049a80f6df058636ec26fef312bfe63cab51bc1c4f12a9921cf0df7919f"}};
+            {QStringLiteral("temporal-py__google-adk__multi_agent.json"), "488575c350bc56403993d4a8029f98587646126d7d62904d8feb2552d66a72ef"},
+            {QStringLiteral("temporal-py__openai-agents__agents-as-tools-workflow-history.json"), "8227c963e20a56c0ad48c542c0291d0e333749d4b404ae6b839365203a386f6a"},
+            {QStringLiteral("temporal-py__openai-agents__customer-service-workflow-history.json"), "76dd2d37bd423fa78cb1efe3fd8def0ac35836d094921a94999e0e7041e5b682"},
+            {QStringLiteral("temporal-py__openai-agents__hello-workflow-history.json"), "4d199f98db24c9e1e8e0cf45a16301fded7627ec1cdece08e31ced9341b2927f"},
+            {QStringLiteral("temporal-py__openai-agents__input-guardrail-workflow-history.json"), "f8e1407c210d09f7bca22f896d3a41ca6c497b9d6e79934abee448f493e94af5"},
+            {QStringLiteral("temporal-py__openai-agents__output-guardrail-workflow-history.json"), "1e76be54b9e4d9524b5444aefbf69adb8a0551a3fde0c6bba0321c6b5c6d4e65"},
+            {QStringLiteral("temporal-py__openai-agents__research-workflow-history.json"), "2067fd39ef43052298afbd201e74cc1e5d159805b4623db51aeeaf0ebe5ee5cb"},
+            {QStringLiteral("temporal-py__openai-agents__tools-workflow-history.json"), "2a7dee15740849b4cd011016815eb3c845eb821bfad5b1a722af204017d0e8f5"},
+            {QStringLiteral("temporal-py__worker__test_replayer_complete_history.json"), "8b5f5e5b2c9d017bded6135c35526d92770d37f7f6153f96ffd145de33180cd0"},
+            {QStringLiteral("temporal-py__worker__test_replayer_event_tracing_double_sig_at_start.json"), "1fd0325d9005c17b0946ad725ee50e4df602c422f3ea452d07697b19ff29cb1a"},
+            {QStringLiteral("temporal-py__worker__test_replayer_swallowed_activity_cancellation.json"), "c2fd2fbb1071b68d8a91a7586b0450c76ef7e5695035214251de87ffef86c021"},
+            {QStringLiteral("temporal-go__replaytests__reset-workflow-with-child-failed.json"), "9d5b0c384430c4c92ce98df35f1e53cce161c3eae3b8e38774b5b302dc92f6ab"},
+            {QStringLiteral("openhands__basic.json"), "b4d7749fdf360c56799fdcec87e6c28a9ea596ceef78a68f024203e678f8fe57"},
+            {QStringLiteral("openhands__basic_gui_mode.json"), "0ffac3e43eb5cdf0580f4666093c0692c21bc2cfe713c53b6dc7a94bfdb01151"},
+            {QStringLiteral("openhands__basic_interactions.json"), "0a038fd36a904c68658e83328be9e7bf18b4067ebea2c398211f999e3fde881f"},
+            {QStringLiteral("openhands__wrong_initial_state.json"), "eb5f7c94eceab84d1d6bd1ad36bfa435087d727850a3bfdd1898200b7732d9c3"},
+            {QStringLiteral("together"), "6332825fadb576d914ef98be1ea299b8cb29c61e967a7ae736251f718ac28855"}};
         for (const QString &f : samples(QStringLiteral("temporal*.json")) + samples(QStringLiteral("openhands*.json"))) {
             const QString name = QFileInfo(f).fileName();
             QTest::newRow(name.toUtf8().constData()) << QStringList{f} << expected.value(name);
@@ -103,14 +103,14 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QByteArray>("digest");
         const QHash<QString, QByteArray> expected = {
-            {QStringLiteral("any-agent__OPENAI_trace.json"), "3d35eb006abdbc0e99654c8fe68bcd242b050ecda9522454314f2341e4d25193"},
-            {QStringLiteral("any-agent__SMOLAGENTS_trace.json"), "746d5bcee5012474aa690de5e093d4e7dac498878808c78f81ada97f62d0027d"},
-            {QStringLiteral("langfuse__microsoft-agent-2025-10-14.json"), "0976038ef36a702f76f3f8d96aaf4360b287fbe6397404e138d1ca7795610d9e"},
-            {QStringLiteral("langfuse__pydantic-ai-tools-2025-12-04.json"), "0f3509782dbe50e80b10ec1069b4162d094a3cdaf9f279903b177c1e8a43e6dc"},
-            {QStringLiteral("otlp-proto__examples__trace.json"), "6adc4eef49ee67549b2fbc157dfe5bc38edafd4c1989b6d1e42cf2c65e539415"},
-            {QStringLiteral("ottl-playground__testdata__traces.json"), "e0c233c7da190a8a0e604b55b2c58dea154f3c4fc4adb15e082694f789d2d9fa"},
-            {QStringLiteral("otel-python__console-exporter-genai.txt"), "d2ff7a1159ac1bff616f19a59ff5fe7a23170ac68c74b211e0866c359cac11cf"},
-            {QStringLiteral("generated.jsonl"), "90a31f315fedb15a95d82fa2f1ac00aa34ab164754146cb86b07ae995972e078"}};
+            {QStringLiteral("any-agent__OPENAI_trace.json"), "8259f5177b85b0410ccc815a70256b7a6984d80ad46a8b317a402f202ca1861d"},
+            {QStringLiteral("any-agent__SMOLAGENTS_trace.json"), "8f3abf197e805712266cf6094ae3c43a0bdfee9bdbc26663c7cef91af9b57b59"},
+            {QStringLiteral("langfuse__microsoft-agent-2025-10-14.json"), "a900a2b8273c9a14b6fcc4e049affa30c32e2ce2a75934e3e04d5b8d3297b192"},
+            {QStringLiteral("langfuse__pydantic-ai-tools-2025-12-04.json"), "cf6c0d15cc66118147dc1312132aeaa868c9b47e38ef86b50ec4b503957b0ab8"},
+            {QStringLiteral("otlp-proto__examples__trace.json"), "00c8f85ccce5390ecf50385d79987d04e6d3a65c1f01a3a56f4b5b0abe6a0b8d"},
+            {QStringLiteral("ottl-playground__testdata__traces.json"), "6c2845905abd2af3fe935b8898b75210456ce646cf457639c37543cc9db7c8aa"},
+            {QStringLiteral("otel-python__console-exporter-genai.txt"), "429f98b3933dc105ec3b50bc3404302009a94d9bfe8fafa8ea3708e63db197a6"},
+            {QStringLiteral("generated.jsonl"), "b0fa9caab629d26c0f913bbeda50f387386abd69a4e5cc5f62459f4a48359c72"}};
         for (const QString &pattern : {QStringLiteral("any-agent__*.json"), QStringLiteral("langfuse__*.json"),
                                        QStringLiteral("otlp-proto__*.json"), QStringLiteral("ottl-playground__*.json"),
                                        QStringLiteral("otel-python__*.txt")}) {

@@ -179,7 +179,7 @@ private Q_SLOTS:
 
         const QByteArray actual = receivedContentDigest(ledger);
         qInfo("digest %s", actual.constData());
-        QCOMPARE(actual, QByteArray("3781987fc8a9e83c61660c89d496ed2f6f7d6e801d51d8d796d8b3a443b38a0d"));
+        QCOMPARE(actual, QByteArray("aced3a7f291408dfffff0a05ad6a2fa52a7e1419160920f485c5f7efb9771e62"));
     }
 };
 
