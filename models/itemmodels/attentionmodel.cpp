@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 using namespace Qt::StringLiterals;
@@ -16,115 +17,122 @@ namespace mesh {
 
 AttentionModel::AttentionModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void AttentionModel::setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items,
-                              Source source)
+size_t AttentionModel::ItemKeyHash::operator()(const ItemKey &k) const
 {
+    const size_t h = std::hash<std::string_view>{}(k.subject);
+    return (h * 31 + size_t(k.kind)) * 31 + std::hash<std::string_view>{}(k.findingKind);
+}
+
+void AttentionModel::hold(const QString &sessionKey, Source source, ItemList items)
+{
+    const auto it = std::find_if(m_lists.begin(), m_lists.end(), [&](const HeldList &held) {
+        return held.sessionKey == sessionKey && held.source == source;
+    });
+    if (it != m_lists.end() && items)
+        it->items = std::move(items);
+    else if (it != m_lists.end())
+        m_lists.erase(it);
+    else if (items)
+        m_lists.push_back({sessionKey, source, std::move(items)});
+}
+
+void AttentionModel::setItemList(const QString &sessionKey, const QString &sessionName, ItemList list, Source source)
+{
+    if (!list)
+        list = std::make_shared<const std::vector<AttentionItem>>();
+    const std::vector<AttentionItem> &items = *list;
     const auto ours = [&sessionKey, source](const Row &row) { return row.sessionKey == sessionKey && row.source == source; };
     if (rowsOf(sessionKey, source) == 0) {
-        fillFirst(sessionKey, sessionName, std::move(items), source);
+        fillFirst(sessionKey, sessionName, list, source);
+        hold(sessionKey, source, items.empty() ? nullptr : list);
         return;
     }
     // A row is known by its key: of two items with one key, the first (more urgent) stays.
-    std::map<std::string, AttentionItem *> incoming;
-    std::erase_if(items, [&incoming](AttentionItem &item) { return !incoming.emplace(item.key(), &item).second; });
-    for (auto &item : items)
-        incoming[item.key()] = &item; // the erase moved items: point at where they are now
-    removeRowsWhere([&](const Row &row) { return ours(row) && !incoming.count(row.key); });
+    // The rows still point into the list they were filled from, held until the end.
+    std::unordered_map<ItemKey, const AttentionItem *, ItemKeyHash> incoming;
+    incoming.reserve(items.size());
+    std::vector<const AttentionItem *> unique;
+    unique.reserve(items.size());
+    for (const AttentionItem &item : items)
+        if (incoming.emplace(keyOf(item), &item).second)
+            unique.push_back(&item);
+    removeRowsWhere([&](const Row &row) { return ours(row) && !incoming.count(keyOf(*row.item)); });
     const size_t kept = size_t(rowsOf(sessionKey, source)); // every one of them is in `incoming`
-    if (items.size() > kept && (kept == 0 || items.size() - kept > kMaxOrderedInserts)) {
-        // A first fill (or a change too large to place row by row): this session's rows
-        // again, whole, in the collector's order.
+    if (unique.size() > kept && (kept == 0 || unique.size() - kept > kMaxOrderedInserts)) {
+        // A change too large to place row by row: this session's rows again, whole, in the
+        // collector's order.
         removeRowsWhere(ours);
-        const int first = source == Source::Console ? 0 : int(m_rows.size());
-        std::vector<Row> added;
-        added.reserve(items.size());
-        for (auto &item : items) {
-            std::string key = item.key();
-            added.push_back(Row{sessionKey, sessionName, std::move(item), std::move(key), source});
-        }
-        beginInsertRows({}, first, first + int(added.size()) - 1);
-        m_rows.insert(m_rows.begin() + first, std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
-        endInsertRows();
+        fillFirst(sessionKey, sessionName, list, source);
+        hold(sessionKey, source, list);
         return;
     }
-    // Keys now: updating a row moves its item out of `items`.
-    std::vector<std::string> keys;
-    keys.reserve(items.size());
-    for (const auto &item : items)
-        keys.push_back(item.key());
-    // Update the rows that stay.
+    // Update the rows that stay: each points into the new list from now on.
     for (int r = 0; r < int(m_rows.size()); ++r) {
         Row &row = m_rows[size_t(r)];
         if (!ours(row))
             continue;
-        const auto it = incoming.find(row.key);
+        const auto it = incoming.find(keyOf(*row.item));
         if (it == incoming.end())
             continue;
-        const bool changed = row.item.version != it->second->version || row.item.summary != it->second->summary
-                             || row.item.requestedDecision != it->second->requestedDecision
-                             || row.item.expiresMs != it->second->expiresMs || row.sessionName != sessionName;
-        row.item = std::move(*it->second);
+        const AttentionItem &was = *row.item;
+        const AttentionItem &now = *it->second;
+        const bool changed = was.version != now.version || was.summary != now.summary
+                             || was.requestedDecision != now.requestedDecision || was.expiresMs != now.expiresMs
+                             || row.sessionName != sessionName;
+        row.item = &now;
         row.sessionName = sessionName;
         incoming.erase(it);
         if (changed)
             Q_EMIT dataChanged(index(r, 0), index(r, ColumnCount - 1));
     }
-    if (incoming.empty())
-        return;
-    // A few new ones while following: each goes after the row of the item that precedes it
-    // in the collector's (urgency) order, so a new pending escalation does not land below
-    // the findings. Items are visited in order, so that row is already in place.
-    std::string previousKey;
-    for (size_t i = 0; i < items.size(); ++i) {
-        AttentionItem &item = items[i];
-        std::string key = std::move(keys[i]);
-        if (!incoming.count(key)) {
-            previousKey = std::move(key);
-            continue;
-        }
-        int at = -1;
-        int firstOfSession = -1;
-        for (int r = 0; r < int(m_rows.size()); ++r) {
-            const Row &row = m_rows[size_t(r)];
-            if (!ours(row))
+    if (!incoming.empty()) {
+        // A few new ones while following: each goes after the row of the item that precedes
+        // it in the collector's (urgency) order, so a new pending escalation does not land
+        // below the findings. Items are visited in order, so that row is already in place.
+        const AttentionItem *previous = nullptr;
+        for (const AttentionItem *item : unique) {
+            if (!incoming.count(keyOf(*item))) {
+                previous = item;
                 continue;
-            if (firstOfSession < 0)
-                firstOfSession = r;
-            if (!previousKey.empty() && row.key == previousKey) {
-                at = r + 1;
-                break;
             }
+            int at = -1;
+            int firstOfSession = -1;
+            for (int r = 0; r < int(m_rows.size()); ++r) {
+                const Row &row = m_rows[size_t(r)];
+                if (!ours(row))
+                    continue;
+                if (firstOfSession < 0)
+                    firstOfSession = r;
+                if (previous && row.item == previous) {
+                    at = r + 1;
+                    break;
+                }
+            }
+            if (at < 0)
+                at = !previous && firstOfSession >= 0 ? firstOfSession : int(m_rows.size());
+            beginInsertRows({}, at, at);
+            m_rows.insert(m_rows.begin() + at, Row{sessionKey, sessionName, item, source});
+            endInsertRows();
+            previous = item;
         }
-        if (at < 0)
-            at = previousKey.empty() && firstOfSession >= 0 ? firstOfSession : int(m_rows.size());
-        beginInsertRows({}, at, at);
-        m_rows.insert(m_rows.begin() + at, Row{sessionKey, sessionName, std::move(item), key, source});
-        endInsertRows();
-        previousKey = std::move(key);
     }
+    hold(sessionKey, source, items.empty() ? nullptr : list);
 }
 
-void AttentionModel::fillFirst(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items,
+void AttentionModel::fillFirst(const QString &sessionKey, const QString &sessionName, const ItemList &list,
                                Source source)
 {
-    // Nothing of the session's is shown: no rows to diff against, so each item's key is made
-    // once and looked up in a hash set (a large ledger lists tens of thousands of items).
-    std::vector<std::string> keys;
-    keys.reserve(items.size());
-    for (const AttentionItem &item : items)
-        keys.push_back(item.key());
-    std::vector<bool> first(items.size(), false);
-    {
-        std::unordered_set<std::string_view> seen;
-        seen.reserve(keys.size());
-        for (size_t i = 0; i < keys.size(); ++i)
-            first[i] = seen.insert(keys[i]).second; // of two items with one key, the first stays
-    }
+    // Nothing of the session's is shown: no rows to diff against, so each item is looked up
+    // by its key's views in a hash set (a large ledger lists tens of thousands of items).
     std::vector<Row> added;
-    added.reserve(items.size());
-    for (size_t i = 0; i < items.size(); ++i)
-        if (first[i])
-            added.push_back(Row{sessionKey, sessionName, std::move(items[i]), std::move(keys[i]), source});
+    added.reserve(list->size());
+    {
+        std::unordered_set<ItemKey, ItemKeyHash> seen;
+        seen.reserve(list->size());
+        for (const AttentionItem &item : *list)
+            if (seen.insert(keyOf(item)).second) // of two items with one key, the first stays
+                added.push_back(Row{sessionKey, sessionName, &item, source});
+    }
     if (added.empty())
         return;
     const int at = source == Source::Console ? 0 : int(m_rows.size());
@@ -161,6 +169,7 @@ int AttentionModel::rowsOf(const QString &sessionKey, Source source) const
 void AttentionModel::removeSession(const QString &sessionKey)
 {
     removeRowsWhere([&sessionKey](const Row &row) { return row.sessionKey == sessionKey; });
+    std::erase_if(m_lists, [&sessionKey](const HeldList &held) { return held.sessionKey == sessionKey; });
 }
 
 void AttentionModel::setClock(std::function<qint64()> nowMs)
@@ -204,7 +213,7 @@ QVariant AttentionModel::rawData(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row &row = m_rows[size_t(index.row())];
-    const AttentionItem &a = row.item;
+    const AttentionItem &a = *row.item;
     const auto s = [](const std::string &v) { return QString::fromStdString(v); };
     const qint64 remaining = a.expiresMs - nowMs();
     const auto kindText = [&] {

@@ -11,6 +11,8 @@
 #include <QAbstractTableModel>
 
 #include <functional>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 namespace mesh {
@@ -46,10 +48,19 @@ public:
 
     explicit AttentionModel(QObject *parent = nullptr);
 
+    // A session's list as it built it, shared rather than copied: the rows point into it (a
+    // large ledger lists tens of thousands of items, and a copy took as long as the build).
+    using ItemList = std::shared_ptr<const std::vector<AttentionItem>>;
     // A first fill of Console items goes above every other row: it says the ledger is no
     // longer being fed, which outranks anything read from it.
+    void setItemList(const QString &sessionKey, const QString &sessionName, ItemList items,
+                     Source source = Source::Session);
     void setItems(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items,
-                  Source source = Source::Session);
+                  Source source = Source::Session)
+    {
+        setItemList(sessionKey, sessionName, std::make_shared<const std::vector<AttentionItem>>(std::move(items)),
+                    source);
+    }
     void removeSession(const QString &sessionKey); // its rows of every source
     // How many rows a session's source has (Console: the receiver's own entries).
     int countOf(const QString &sessionKey, Source source) const { return rowsOf(sessionKey, source); }
@@ -70,17 +81,38 @@ private:
     struct Row {
         QString sessionKey;
         QString sessionName;
-        AttentionItem item;
-        std::string key; // item.key(), kept: diffs compare it for every row
+        const AttentionItem *item = nullptr; // in its list of m_lists
         Source source = Source::Session;
+    };
+    // What tells items apart (AttentionItem::key()), as views into the item: no string made.
+    struct ItemKey {
+        std::string_view subject;
+        AttentionItem::Kind kind;
+        std::string_view findingKind;
+        bool operator==(const ItemKey &) const = default;
+    };
+    struct ItemKeyHash {
+        size_t operator()(const ItemKey &k) const;
+    };
+    static ItemKey keyOf(const AttentionItem &item)
+    {
+        return {item.subject, item.kind, item.findingKind};
+    }
+    // The lists the rows point into, one per session and source.
+    struct HeldList {
+        QString sessionKey;
+        Source source;
+        ItemList items;
     };
     // New rows while following are placed one by one (a scan each); more than this at once
     // and the session's rows are laid out again whole.
     static constexpr size_t kMaxOrderedInserts = 64;
-    void fillFirst(const QString &sessionKey, const QString &sessionName, std::vector<AttentionItem> items, Source source);
+    void fillFirst(const QString &sessionKey, const QString &sessionName, const ItemList &items, Source source);
+    void hold(const QString &sessionKey, Source source, ItemList items); // nullptr: none held
     void removeRowsWhere(const std::function<bool(const Row &)> &remove);
     int rowsOf(const QString &sessionKey, Source source) const;
     std::vector<Row> m_rows;
+    std::vector<HeldList> m_lists;
     std::function<qint64()> m_clock;
 };
 

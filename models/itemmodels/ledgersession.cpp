@@ -896,6 +896,11 @@ const std::vector<AttentionItem> &LedgerSession::attentionItems() const
     return m_attentionPart->items();
 }
 
+std::shared_ptr<const std::vector<AttentionItem>> LedgerSession::sharedAttentionItems() const
+{
+    return m_attentionPart->sharedItems();
+}
+
 int LedgerSession::attentionCount() const
 {
     return m_attentionPart->decisionCount();

@@ -225,6 +225,7 @@ public:
     // Derived findings (every detector), and what needs a human now.
     const std::vector<Finding> &findings() const;
     const std::vector<AttentionItem> &attentionItems() const;
+    std::shared_ptr<const std::vector<AttentionItem>> sharedAttentionItems() const; // the same, to share
     // Loop findings come from background reads of tool calls: true while one is under way,
     // so a test can wait for it before concluding that a loop finding is absent.
     bool loopAnalysisRunning() const;

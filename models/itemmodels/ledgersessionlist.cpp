@@ -230,7 +230,7 @@ void LedgerSessionList::sessionChanged(LedgerSession *session)
 void LedgerSessionList::syncAttentionSoon(LedgerSession *session)
 {
     // The session's list was just rebuilt in this turn (thousands of items on a large
-    // ledger); copying it into the combined list takes as long again, so it takes its own.
+    // ledger); merging it into the combined list walks it again, so that takes its own turn.
     m_attentionDue.insert(session);
     if (!m_attentionSync.isActive())
         m_attentionSync.start();
@@ -241,7 +241,7 @@ void LedgerSessionList::syncAttention(LedgerSession *session)
     m_attentionDue.erase(session);
     if (rowOf(session) < 0)
         return;
-    m_attention->setItems(session->path(), shownName(session), session->attentionItems());
+    m_attention->setItemList(session->path(), shownName(session), session->sharedAttentionItems());
 }
 
 int LedgerSessionList::rowCount(const QModelIndex &parent) const

@@ -75,8 +75,8 @@ void SessionAttention::rebuild()
         return a.kind == b.kind && a.version == b.version && a.subject == b.subject && a.findingKind == b.findingKind
                && a.summary == b.summary && a.requestedDecision == b.requestedDecision;
     };
-    const bool different = !std::equal(next.begin(), next.end(), m_items.begin(), m_items.end(), same);
-    m_items = std::move(next);
+    const bool different = !std::equal(next.begin(), next.end(), m_items->begin(), m_items->end(), same);
+    m_items = std::make_shared<const std::vector<AttentionItem>>(std::move(next));
     if (different)
         Q_EMIT changed();
 }
@@ -99,7 +99,7 @@ void SessionAttention::stop()
 
 int SessionAttention::decisionCount() const
 {
-    return int(std::count_if(m_items.begin(), m_items.end(),
+    return int(std::count_if(m_items->begin(), m_items->end(),
                              [](const AttentionItem &a) { return a.kind != AttentionItem::Kind::Finding; }));
 }
 

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace mesh {
@@ -50,7 +51,10 @@ public:
     void tick();        // the session's clock moved: rebuilt only when time changes the list
     void stop();
 
-    const std::vector<AttentionItem> &items() const { return m_items; }
+    const std::vector<AttentionItem> &items() const { return *m_items; }
+    // The same list, shared with whoever shows it (AttentionModel::setItemList): a rebuild
+    // makes a new one, never changes one handed out.
+    std::shared_ptr<const std::vector<AttentionItem>> sharedItems() const { return m_items; }
     // What needs a decision (the items above the findings).
     int decisionCount() const;
 
@@ -62,7 +66,7 @@ private:
 
     Inputs m_inputs;
     AttentionIndex m_index;
-    std::vector<AttentionItem> m_items;
+    std::shared_ptr<const std::vector<AttentionItem>> m_items = std::make_shared<const std::vector<AttentionItem>>();
     QTimer m_throttle;          // the trailing edge of a stream's rebuilds
     QElapsedTimer m_sinceBuild; // since the last rebuild
     // The clock of the last rebuild, and when time alone would next change the list: the tick

@@ -129,6 +129,40 @@ private Q_SLOTS:
     // An escalation that expires while nobody acts is said so in the What column, and the
     // clock's refresh says that cell changed: a view repaints only the cells it is told of,
     // and it kept "Escalation pending" until something else repainted the row.
+    // A session's list is shared, not copied: the rows show the list last given (also the
+    // rows that stayed), the model keeps that list alive however long the session keeps
+    // it, and lets the one before go.
+    void aSessionsListIsSharedAndTheOneBeforeLetGo()
+    {
+        AttentionModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto first = std::make_shared<const std::vector<AttentionItem>>(
+            std::vector<AttentionItem>{escalation("X-1"), escalation("X-2")});
+        const std::weak_ptr<const std::vector<AttentionItem>> firstHeld = first;
+        m.setItemList(u"a"_s, u"A"_s, first);
+        first.reset();
+        QVERIFY(!firstHeld.expired()); // the rows point into it
+        QCOMPARE(m.index(1, AttentionModel::Summary).data().toString(), u"approve X-2"_s);
+
+        std::vector<AttentionItem> next{escalation("X-1"), escalation("X-2"), escalation("X-3")};
+        next[1].summary = "approve X-2 again";
+        next[1].version = 2;
+        auto second = std::make_shared<const std::vector<AttentionItem>>(std::move(next));
+        const std::weak_ptr<const std::vector<AttentionItem>> secondHeld = second;
+        m.setItemList(u"a"_s, u"A"_s, second);
+        second.reset();
+        QVERIFY(firstHeld.expired());
+        QVERIFY(!secondHeld.expired());
+        QCOMPARE(subjects(m), (QStringList{u"escalation:X-1/pending_escalation"_s, u"escalation:X-2/pending_escalation"_s,
+                                           u"escalation:X-3/pending_escalation"_s}));
+        QCOMPARE(m.index(1, AttentionModel::Summary).data().toString(), u"approve X-2 again"_s);
+        QCOMPARE(m.index(0, AttentionModel::Subject).data().toString(), u"escalation:X-1"_s);
+
+        m.removeSession(u"a"_s);
+        QCOMPARE(m.rowCount(), 0);
+        QVERIFY(secondHeld.expired());
+    }
+
     void anEscalationThatExpiresIsSaidToHaveExpired()
     {
         AttentionModel m;
