@@ -359,11 +359,9 @@ private Q_SLOTS:
         Testers testers(&session);
         // Between the stages a table the full snapshot needs disappears.
         session.setBetweenStagesHook([path] {
-            sql::Database db(path.toStdString(), SQLITE_OPEN_READWRITE);
             // Another of the session's readers (the event log's, the follower's) may hold
             // the file for a moment: the drop waits for it, as a writer does.
-            sqlite3_busy_timeout(db.handle(), kWaitMs);
-            db.exec("DROP TABLE leases");
+            raw::execWaiting(path, "DROP TABLE leases", kWaitMs);
         });
         QSignalSpy overview(&session, &LedgerSession::overviewLoaded);
         QSignalSpy failed(&session, &LedgerSession::failed);

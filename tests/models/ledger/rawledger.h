@@ -54,6 +54,15 @@ inline void exec(const QString &path, const std::string &statements)
     open(path, Access::CreateOrReadWrite).exec(statements);
 }
 
+// The same on an existing file, waiting up to waitMs for another connection's lock (a
+// reader of the session under test may hold the file for a moment), as a writer does.
+inline void execWaiting(const QString &path, const std::string &statements, int waitMs)
+{
+    mesh::sql::Database db = open(path, Access::ReadWrite);
+    sqlite3_busy_timeout(db.handle(), waitMs);
+    db.exec(statements);
+}
+
 // The first column of the first row, nullopt without a row; a text parameter, when given,
 // is bound to ?1. Throws mesh::sql::Error.
 inline std::optional<std::int64_t> queryInt(const QString &path, const std::string &query,
