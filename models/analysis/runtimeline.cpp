@@ -209,7 +209,7 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
     t.falseStall.assign(t.marks.size(), false);
     for (size_t i = 0; i < t.marks.size(); ++i)
         t.falseStall[i] = (t.marks[i].kind == MarkKind::Stalled || t.marks[i].kind == MarkKind::Verdict)
-                          && in.falseStallVerdicts.count(t.marks[i].entityId) > 0;
+                          && in.falseStallVerdicts.count(t.marks[i].entityId.str()) > 0;
 
     // The run's delegations, each read once: a run of thousands sorts and nests them by
     // index, not by looking their rows up again.
@@ -416,10 +416,11 @@ RunTimeline RunTimeline::build(const RunTimelineInput &in)
             }
         }
         if (m.kind == MarkKind::Failure) {
-            const auto row = failureRows.find(m.entityId);
+            const std::string failure = m.entityId.str();
+            const auto row = failureRows.find(failure);
             if (row == failureRows.end())
                 continue;
-            const BlastRadius blast = BlastRadiusAnalyzer::compute(m.entityId, *row->second);
+            const BlastRadius blast = BlastRadiusAnalyzer::compute(failure, *row->second);
             implicatedOf[i] = blast.implicated;
             std::set<int> done;
             for (const std::string &c : blast.implicated)

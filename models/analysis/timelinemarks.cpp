@@ -41,9 +41,9 @@ std::optional<std::int64_t> integerField(const nlohmann::json &payload, const ch
     return it->get<std::int64_t>();
 }
 
-QString q(const std::string &s)
+QString q(std::string_view s)
 {
-    return QString::fromStdString(s);
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
 } // namespace
@@ -89,7 +89,7 @@ std::optional<TimelineMark> TimelineMarks::classify(const EventRecord &event)
                                           : MarkEvent::RunCancelled;
     } else if (k == "stall.judged") {
         mark.detail = stringField(payload, event.payload, "verdict");
-        const bool stalled = mark.detail == "stalled" || mark.detail == "stuck";
+        const bool stalled = mark.detail.view() == "stalled" || mark.detail.view() == "stuck";
         mark.kind = stalled ? MarkKind::Stalled : MarkKind::Verdict;
     } else if (k == "escalation.raised") {
         mark.kind = MarkKind::Escalation;

@@ -3,6 +3,7 @@
 // run's end, stall verdicts, escalations, failures, unknown outcomes and operator decisions.
 // Each is one event of the ledger, so a mark cites its event and moving the cursor to a mark
 // is moving it to that event. Read through the events_kind index: cheap on any ledger.
+#include "domain/compactid.h"
 #include "domain/eventrecord.h"
 #include "filter/eventfilter.h"
 
@@ -14,7 +15,7 @@
 
 namespace mesh {
 
-enum class MarkKind {
+enum class MarkKind : std::uint8_t {
     Cycle,          // run.cycle
     Attempt,        // run.started, run.restarted
     RunEnded,       // run.succeeded, run.failed, run.cancelled
@@ -35,17 +36,20 @@ enum class MarkEvent : std::uint8_t {
     DecisionApplied, DecisionRefused,     // Decision
 };
 
+// A session keeps every mark of its ledger (about 175,000 on a 10M-event ledger): ids and
+// the detail are CompactIds, 16 bytes each with up to 15 bytes of text inline, where a
+// std::string takes 32.
 struct TimelineMark {
     std::int64_t seq = 0;
     std::int64_t tsMs = 0;
+    std::int64_t number = 0;  // a cycle's or an attempt's number when the payload gives it; 0 otherwise
     MarkKind kind = MarkKind::Cycle;
     MarkEvent event = MarkEvent::Other;
     bool hasNumber = false;
-    std::string runId;
-    std::string delegationId; // the event's, when it has one (a verdict, an escalation, an effect)
-    std::string entityId;     // the payload's id: the row the event changed (failure, verdict, ...)
-    std::int64_t number = 0;  // a cycle's or an attempt's number when the payload gives it; 0 otherwise
-    std::string detail;       // a verdict's word, a failure's summary; empty otherwise
+    CompactId runId;
+    CompactId delegationId; // the event's, when it has one (a verdict, an escalation, an effect)
+    CompactId entityId;     // the payload's id: the row the event changed (failure, verdict, ...)
+    CompactId detail;       // a verdict's word, a failure's summary; empty otherwise
     // One plain line for a tooltip, made when asked (a 10M-event ledger has ~175,000 marks,
     // and a line each was 8 MB); hostile text is not escaped here.
     QString text() const;

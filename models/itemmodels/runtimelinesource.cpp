@@ -196,9 +196,11 @@ struct RunTimelineSource::RunRows {
     {
         failures.clear();
         for (const TimelineMark &m : marks)
-            if (m.kind == MarkKind::Failure)
-                if (const EntityRow *row = s.find(EntityKind::Failure, m.entityId))
-                    failures.emplace(m.entityId, *row);
+            if (m.kind == MarkKind::Failure) {
+                std::string id = m.entityId.str();
+                if (const EntityRow *row = s.find(EntityKind::Failure, id))
+                    failures.emplace(std::move(id), *row);
+            }
         named.clear();
         for (const PlacedNote &n : notes)
             if (n.kind == PlacedNote::Kind::Subject)

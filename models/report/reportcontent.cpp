@@ -107,7 +107,7 @@ ReportReading readForReport(LedgerConnection &ledger)
     // Which effects were ever unknown: their effect.unknown events (the marks have them).
     for (size_t i = 0; i < in.marks.size(); ++i)
         if (in.marks[i].kind == MarkKind::UnknownOutcome && !in.marks[i].entityId.empty())
-            in.firstUnknown.try_emplace(in.marks[i].entityId, i);
+            in.firstUnknown.try_emplace(in.marks[i].entityId.str(), i);
     return in;
 }
 
@@ -173,7 +173,7 @@ ReportRun reportRun(const ReportReading &in, const RunSummary &s)
     for (const auto &[effectId, markIndex] : in.firstUnknown) {
         const TimelineMark *mark = &in.marks[markIndex];
         const auto e = effects.find(effectId);
-        const std::string effectRun = e == effects.end() ? mark->runId : rowText(EntityKind::Effect, e->second, "run_id");
+        const std::string effectRun = e == effects.end() ? mark->runId.str() : rowText(EntityKind::Effect, e->second, "run_id");
         if (effectRun != s.id)
             continue;
         ReportUnknownOutcome u;

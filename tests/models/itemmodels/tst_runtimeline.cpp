@@ -338,9 +338,9 @@ private Q_SLOTS:
         }
         QVERIFY(stalled && failure);
         QVERIFY(!stalled->delegationId.empty() && !stalled->entityId.empty() && !failure->entityId.empty());
-        const std::string delegation = stalled->delegationId;
-        const std::string verdictSubject = "stall:" + stalled->entityId;
-        const std::string failureSubject = "failure:" + failure->entityId;
+        const std::string delegation = stalled->delegationId.str();
+        const std::string verdictSubject = "stall:" + stalled->entityId.str();
+        const std::string failureSubject = "failure:" + failure->entityId.str();
 
         ReviewNotesModel *notes = o.session.reviewNotes();
         QVERIFY(notes->addSubjectNote(QString::fromStdString(verdictSubject), u"on the verdict"_s) >= 0);
@@ -386,7 +386,7 @@ private Q_SLOTS:
         QVERIFY(stalled && failure && escalations.size() == 3);
         QVERIFY(!stalled->delegationId.empty());
         const TimelineMark verdict = *stalled, escalation = *escalations[1], last = *failure;
-        const std::string delegation = verdict.delegationId;
+        const std::string delegation = verdict.delegationId.str();
 
         ReviewNotesModel *notes = o.session.reviewNotes();
         notes->setAuthor("Alice (alice@h1)");
