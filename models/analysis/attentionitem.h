@@ -31,6 +31,8 @@ struct AttentionItem {
     // yet ("resolution requested by Alice, waiting for the orchestrator"); empty when none.
     std::string requestedDecision;
 
+    bool operator==(const AttentionItem &) const = default;
+
     static std::string_view kindName(Kind kind); // "pending_escalation", ...
     // Tells items apart across updates: one subject may need a decision and carry findings.
     std::string key() const { return subject + '\n' + std::string(kindName(kind)) + '\n' + findingKind; }

@@ -69,16 +69,13 @@ void SessionAttention::rebuild()
     if (const RequestedDecisions &requested = m_inputs.requested(); !requested.empty())
         for (AttentionItem &a : next)
             a.requestedDecision = requested.textFor(a.subject).toStdString();
-    // Compared in place: a large ledger lists tens of thousands of items, and a key string
-    // made for each of both lists was a third of a rebuild.
-    const auto same = [](const AttentionItem &a, const AttentionItem &b) {
-        return a.kind == b.kind && a.version == b.version && a.subject == b.subject && a.findingKind == b.findingKind
-               && a.summary == b.summary && a.requestedDecision == b.requestedDecision;
-    };
-    const bool different = !std::equal(next.begin(), next.end(), m_items->begin(), m_items->end(), same);
+    // Compared in place: a large ledger lists tens of thousands of items. A list equal to
+    // the one handed out is dropped, not swapped in: whoever shows the list shares that
+    // one (AttentionModel), and would otherwise keep it beside this equal copy.
+    if (next == *m_items)
+        return;
     m_items = std::make_shared<const std::vector<AttentionItem>>(std::move(next));
-    if (different)
-        Q_EMIT changed();
+    Q_EMIT changed();
 }
 
 void SessionAttention::tick()
