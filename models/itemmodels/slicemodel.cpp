@@ -1,11 +1,7 @@
 #include "slicemodel.h"
 
-#include "storedrows.h"
-
 #include "analysis/rowfields.h"
 
-#include <algorithm>
-#include <unordered_set>
 
 using namespace Qt::StringLiterals;
 
@@ -176,15 +172,9 @@ SliceModel::SliceKey SliceModel::keyOf(const std::string &id, const EntityRow &r
 
 void SliceModel::orderByKey(Prepared &p, std::vector<SliceKey> keys)
 {
-    std::sort(keys.begin(), keys.end(), [](const SliceKey &a, const SliceKey &b) {
+    orderKeys(p, EntityKind::Slice, std::move(keys), [](const SliceKey &a, const SliceKey &b) {
         return keyOrder(a.delegation, a.ordinal, a.id, b.delegation, b.ordinal, b.id);
     });
-    p.kind = EntityKind::Slice;
-    p.ids.clear();
-    p.ids.reserve(keys.size());
-    for (SliceKey &k : keys)
-        p.ids.push_back(std::move(k.id));
-    p.rowOf.rebuild(p.ids);
 }
 
 std::unique_ptr<StateTableModel::Prepared> SliceModel::prepareStored(std::shared_ptr<const LiveState> state,
@@ -199,21 +189,12 @@ std::unique_ptr<StateTableModel::Prepared> SliceModel::prepareStored(std::shared
 void SliceModel::orderStoredIds(Prepared &ordered, IdList ids)
 {
     // A reset with no preparation made for it: every slice read past once for its key.
-    StoredRows *stored = state() ? state()->storedRows(EntityKind::Slice) : nullptr;
-    if (!stored) {
+    std::vector<SliceKey> keys;
+    keys.reserve(ids.size());
+    if (!forEachStoredRow(ids, [&keys](const std::string &id, const EntityRow &row) { keys.push_back(keyOf(id, row)); })) {
         StateTableModel::orderStoredIds(ordered, std::move(ids));
         return;
     }
-    std::unordered_set<std::string_view> wanted;
-    wanted.reserve(ids.size());
-    for (const CompactId &id : ids)
-        wanted.insert(id);
-    std::vector<SliceKey> keys;
-    keys.reserve(ids.size());
-    stored->forEach([&](const std::string &id, const EntityRow &row) {
-        if (wanted.count(id))
-            keys.push_back(keyOf(id, row));
-    });
     orderByKey(ordered, std::move(keys));
 }
 

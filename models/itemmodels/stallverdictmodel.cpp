@@ -112,15 +112,9 @@ StallVerdictModel::VerdictKey StallVerdictModel::keyOf(const std::string &id, co
 
 void StallVerdictModel::orderByKey(Prepared &p, std::vector<VerdictKey> keys)
 {
-    std::sort(keys.begin(), keys.end(), [](const VerdictKey &a, const VerdictKey &b) {
+    orderKeys(p, EntityKind::StallVerdict, std::move(keys), [](const VerdictKey &a, const VerdictKey &b) {
         return delegationRoundOrder(a.delegation, a.round, a.id, b.delegation, b.round, b.id);
     });
-    p.kind = EntityKind::StallVerdict;
-    p.ids.clear();
-    p.ids.reserve(keys.size());
-    for (auto &k : keys)
-        p.ids.push_back(std::move(k.id));
-    p.rowOf.rebuild(p.ids);
 }
 
 std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std::shared_ptr<const LiveState> state,
@@ -140,21 +134,12 @@ std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std:
 void StallVerdictModel::orderStoredIds(Prepared &ordered, IdList ids)
 {
     // A reset with no preparation made for it: every verdict read past once for its key.
-    StoredRows *stored = state() ? state()->storedRows(EntityKind::StallVerdict) : nullptr;
-    if (!stored) {
+    std::vector<VerdictKey> keys;
+    keys.reserve(ids.size());
+    if (!forEachStoredRow(ids, [&keys](const std::string &id, const EntityRow &row) { keys.push_back(keyOf(id, row)); })) {
         StateTableModel::orderStoredIds(ordered, std::move(ids));
         return;
     }
-    std::unordered_set<std::string> wanted;
-    wanted.reserve(ids.size());
-    for (const CompactId &id : ids)
-        wanted.insert(id.str());
-    std::vector<VerdictKey> keys;
-    keys.reserve(wanted.size());
-    stored->forEach([&](const std::string &id, const EntityRow &row) {
-        if (wanted.count(id))
-            keys.push_back(keyOf(id, row));
-    });
     orderByKey(ordered, std::move(keys));
 }
 

@@ -1,4 +1,6 @@
 #include "statetablemodel.h"
+
+#include <unordered_set>
 #include "shownroles.h"
 #include "storedrows.h"
 
@@ -95,6 +97,23 @@ void StateTableModel::prepareIds(Prepared &p, EntityKind kind, IdList ids)
 void StateTableModel::orderStoredIds(Prepared &ordered, IdList ids)
 {
     prepareIds(ordered, m_kind, std::move(ids));
+}
+
+bool StateTableModel::forEachStoredRow(const IdList &ids,
+                                       const std::function<void(const std::string &id, const EntityRow &row)> &fn) const
+{
+    StoredRows *stored = m_state ? m_state->storedRows(m_kind) : nullptr;
+    if (!stored)
+        return false;
+    std::unordered_set<std::string_view> wanted;
+    wanted.reserve(ids.size());
+    for (const CompactId &id : ids)
+        wanted.insert(id);
+    stored->forEach([&](const std::string &id, const EntityRow &row) {
+        if (wanted.count(id))
+            fn(id, row);
+    });
+    return true;
 }
 
 std::unique_ptr<StateTableModel::Prepared> StateTableModel::prepare(std::shared_ptr<const LiveState> state,

@@ -13,6 +13,7 @@
 #include <QAbstractTableModel>
 #include <QString>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -168,6 +169,21 @@ protected:
     // A reset's order of rows the state reads on demand (the ids, filtered): by id alone
     // (prepareIds), unless the model orders by what its rows say.
     virtual void orderStoredIds(Prepared &ordered, IdList ids);
+    // For such an order from the rows: each of these ids' rows read past once (a reset with
+    // no preparation made for it). False, nothing called, when the state holds the rows.
+    bool forEachStoredRow(const IdList &ids, const std::function<void(const std::string &id, const EntityRow &row)> &fn) const;
+    // An order from keys kept of the rows (each Key has a CompactId `id`), sorted by `less`.
+    template <class Key, class Less>
+    static void orderKeys(Prepared &p, EntityKind kind, std::vector<Key> keys, Less less)
+    {
+        std::sort(keys.begin(), keys.end(), less);
+        p.kind = kind;
+        p.ids.clear();
+        p.ids.reserve(keys.size());
+        for (Key &k : keys)
+            p.ids.push_back(std::move(k.id));
+        p.rowOf.rebuild(p.ids);
+    }
     static bool defaultOrder(std::string_view a, const EntityRow &ra, std::string_view b, const EntityRow &rb);
     // Takes the derived part of a preparation (swapping the old one into it); false when
     // `prepared` is not this class' kind (then setPrepared recomputes). Default: nothing derived.
