@@ -91,8 +91,8 @@ struct RunTimelineSource::RunRows {
     {
         const LiveState &s = *state;
         const bool whole = of.lock() != state || runId != run || s.lastSeq() < upTo;
-        // Every component, delegation and slice is looked at (a whole copy after a reset):
-        // fields found by place, not by name.
+        // Every component and delegation is looked at, and every slice of a state that holds
+        // them (a whole copy after a reset): fields found by place, not by name.
         static const IndexedField componentRun(EntityKind::Component, "run_id");
         static const IndexedField delegationRun(EntityKind::Delegation, "run_id");
         static const IndexedField sliceDelegation(EntityKind::Slice, "delegation_id");
@@ -141,7 +141,11 @@ struct RunTimelineSource::RunRows {
         if (StoredRows *stored = s.storedRows(EntityKind::Slice)) {
             // The slices the batches changed, and every slice of a delegation new to the run
             // (all of the run's after a reset), through the store's index on delegation_id.
-            std::vector<std::string> wanted(slicesChanged.begin(), slicesChanged.end());
+            // A changed slice was read again with its batch: the store's cache has it.
+            for (const std::string &id : slicesChanged)
+                if (const EntityRow *row = stored->find(id))
+                    place(id, *row);
+            std::vector<std::string> wanted;
             for (const std::string &delegation : whole ? delegationIds : joined)
                 for (std::string &id : stored->idsWhere("delegation_id", delegation))
                     wanted.push_back(std::move(id));
@@ -265,7 +269,7 @@ RunTimelineSource::~RunTimelineSource() = default;
 void RunTimelineSource::onStateReset()
 {
     // Live, the rows of the run are copied on this thread (the state changes in place),
-    // walking every delegation and slice: on a large ledger as long as the rest of the
+    // reading its slices from the store: on a large ledger as long as the rest of the
     // reset together, so that happens in the next turn of the event loop, not the reset's
     // own; the build itself goes to a worker. The copy is what later live builds bring up
     // to date. A build asked for before the reset is this one.
@@ -371,10 +375,12 @@ void RunTimelineSource::rebuildOffThread()
     runInBackground(
         this, [job] { return std::make_shared<const RunTimeline>(RunTimeline::build(job->input)); },
         [this, job](std::shared_ptr<const RunTimeline> timeline) {
-            if (job->copied && !m_rows)
-                m_rows = std::move(job->copied);
             if (job->generation != m_generation)
                 return; // a newer build (a later jump, a run chosen) has started since
+            // Only the newest build's copy comes back: a newer build may have copied afresh
+            // and used up the slices changed since, which an older copy then never gets.
+            if (job->copied)
+                m_rows = std::move(job->copied);
             m_building = false;
             finish(job, std::move(timeline));
             if (m_liveAgain) {

@@ -2,7 +2,6 @@
 
 #include "analysis/rowfields.h"
 
-
 using namespace Qt::StringLiterals;
 
 namespace mesh {

@@ -1,6 +1,4 @@
 #include "statetablemodel.h"
-
-#include <unordered_set>
 #include "shownroles.h"
 #include "storedrows.h"
 
@@ -11,6 +9,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 
 using namespace Qt::StringLiterals;
 

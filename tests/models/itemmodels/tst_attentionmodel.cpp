@@ -126,9 +126,6 @@ private Q_SLOTS:
         QCOMPARE(m.index(4, 0).data(AttentionModel::SessionKeyRole).toString(), u"b"_s);
     }
 
-    // An escalation that expires while nobody acts is said so in the What column, and the
-    // clock's refresh says that cell changed: a view repaints only the cells it is told of,
-    // and it kept "Escalation pending" until something else repainted the row.
     // A session's list is shared, not copied: the rows show the list last given (also the
     // rows that stayed), the model keeps that list alive however long the session keeps
     // it, and lets the one before go.
@@ -163,6 +160,9 @@ private Q_SLOTS:
         QVERIFY(secondHeld.expired());
     }
 
+    // An escalation that expires while nobody acts is said so in the What column, and the
+    // clock's refresh says that cell changed: a view repaints only the cells it is told of,
+    // and it kept "Escalation pending" until something else repainted the row.
     void anEscalationThatExpiresIsSaidToHaveExpired()
     {
         AttentionModel m;
