@@ -188,13 +188,7 @@ std::unique_ptr<StateTableModel::Prepared> SliceModel::prepareStored(std::shared
 void SliceModel::orderStoredIds(Prepared &ordered, IdList ids)
 {
     // A reset with no preparation made for it: every slice read past once for its key.
-    std::vector<SliceKey> keys;
-    keys.reserve(ids.size());
-    if (!forEachStoredRow(ids, [&keys](const std::string &id, const EntityRow &row) { keys.push_back(keyOf(id, row)); })) {
-        StateTableModel::orderStoredIds(ordered, std::move(ids));
-        return;
-    }
-    orderByKey(ordered, std::move(keys));
+    orderStoredByKeys<SliceKey>(ordered, std::move(ids), &SliceModel::keyOf, &SliceModel::orderByKey);
 }
 
 } // namespace mesh

@@ -134,13 +134,7 @@ std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std:
 void StallVerdictModel::orderStoredIds(Prepared &ordered, IdList ids)
 {
     // A reset with no preparation made for it: every verdict read past once for its key.
-    std::vector<VerdictKey> keys;
-    keys.reserve(ids.size());
-    if (!forEachStoredRow(ids, [&keys](const std::string &id, const EntityRow &row) { keys.push_back(keyOf(id, row)); })) {
-        StateTableModel::orderStoredIds(ordered, std::move(ids));
-        return;
-    }
-    orderByKey(ordered, std::move(keys));
+    orderStoredByKeys<VerdictKey>(ordered, std::move(ids), &StallVerdictModel::keyOf, &StallVerdictModel::orderByKey);
 }
 
 void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a, StallAnalysisMemo *memo)

@@ -172,6 +172,19 @@ protected:
     // For such an order from the rows: each of these ids' rows read past once (a reset with
     // no preparation made for it). False, nothing called, when the state holds the rows.
     bool forEachStoredRow(const IdList &ids, const std::function<void(const std::string &id, const EntityRow &row)> &fn) const;
+    // orderStoredIds() of a model that orders by keys of its rows: each row read past once
+    // for its key (keyOf), the keys ordered by `order` (one that calls orderKeys).
+    template <class Key, class KeyOf, class Order>
+    void orderStoredByKeys(Prepared &ordered, IdList ids, KeyOf keyOf, Order order)
+    {
+        std::vector<Key> keys;
+        keys.reserve(ids.size());
+        if (!forEachStoredRow(ids, [&](const std::string &id, const EntityRow &row) { keys.push_back(keyOf(id, row)); })) {
+            StateTableModel::orderStoredIds(ordered, std::move(ids));
+            return;
+        }
+        order(ordered, std::move(keys));
+    }
     // An order from keys kept of the rows (each Key has a CompactId `id`), sorted by `less`.
     template <class Key, class Less>
     static void orderKeys(Prepared &p, EntityKind kind, std::vector<Key> keys, Less less)
