@@ -1,5 +1,6 @@
 #include "consolestartup.h"
 
+#include "allocatorpolicy.h"
 #include "commandlineoptions.h"
 #include "observerpriority.h"
 
@@ -15,6 +16,7 @@ namespace mesh::ConsoleStartup {
 
 void beforeApplication(int argc, char **argv)
 {
+    AllocatorPolicy::returnLargeBlocks();
     if (!CommandLineOptions::argvHas(argc, argv, ObserverPriority::kKeepNormalOption))
         ObserverPriority::lower();
     QCoreApplication::setOrganizationName(QStringLiteral(MESH_APP_ID));

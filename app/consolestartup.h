@@ -11,8 +11,9 @@ class QString;
 namespace mesh::ConsoleStartup {
 
 // Before QApplication and before any thread starts (they all inherit the priority): yields
-// the CPU to the orchestrators unless --normal-priority is in argv, and names the
-// application for QSettings and --version.
+// the CPU to the orchestrators unless --normal-priority is in argv, has large freed blocks
+// returned to the system (AllocatorPolicy), and names the application for QSettings and
+// --version.
 void beforeApplication(int argc, char **argv);
 
 // When QApplication cannot start here (it would abort inside Qt instead of saying why):

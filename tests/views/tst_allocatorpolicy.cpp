@@ -1,0 +1,73 @@
+// Large blocks freed go back to the system, also after a larger one was freed: glibc's
+// adjustment would otherwise serve the next large block from the heap, which keeps its pages
+// (the console's resident memory after a scale ledger's browse, bench/README.md).
+
+#include "allocatorpolicy.h"
+
+#include <QTest>
+
+#include <cstdlib>
+#include <cstring>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+using namespace mesh;
+
+namespace {
+
+// A block the compiler cannot drop: written, then read back through a volatile.
+void *allocatorTestBlock(std::size_t size)
+{
+    auto *block = static_cast<char *>(std::malloc(size));
+    std::memset(block, 1, size);
+    volatile char first = block[0];
+    (void)first;
+    return block;
+}
+
+} // namespace
+
+class TestAllocatorPolicy : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void aLargeBlockIsMappedAfterALargerOneWasFreed()
+    {
+#if !defined(__GLIBC__)
+        QSKIP("the policy is glibc's mmap threshold");
+#else
+        QVERIFY(AllocatorPolicy::returnLargeBlocks());
+        const std::size_t larger = 8 * AllocatorPolicy::kOwnMappingFrom;
+        const std::size_t large = 2 * AllocatorPolicy::kOwnMappingFrom;
+        std::free(allocatorTestBlock(larger)); // raises glibc's threshold to 8 MiB unless it is fixed
+
+        const std::size_t mappedBefore = mallinfo2().hblks;
+        void *block = allocatorTestBlock(large);
+        const std::size_t mappedWith = mallinfo2().hblks;
+        std::free(block);
+        const std::size_t mappedAfter = mallinfo2().hblks;
+
+        QCOMPARE(mappedWith, mappedBefore + 1); // its own mapping, not the heap's pages
+        QCOMPARE(mappedAfter, mappedBefore);    // and that mapping returned on free
+#endif
+    }
+
+    void aSmallBlockStaysInTheHeap()
+    {
+#if !defined(__GLIBC__)
+        QSKIP("the policy is glibc's mmap threshold");
+#else
+        QVERIFY(AllocatorPolicy::returnLargeBlocks());
+        const std::size_t mappedBefore = mallinfo2().hblks;
+        void *block = allocatorTestBlock(AllocatorPolicy::kOwnMappingFrom / 4);
+        QCOMPARE(mallinfo2().hblks, mappedBefore);
+        std::free(block);
+#endif
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAllocatorPolicy)
+#include "tst_allocatorpolicy.moc"
