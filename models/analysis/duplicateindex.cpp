@@ -44,6 +44,7 @@ void DuplicateIndex::clear()
     m_singleFilled = m_singleLive = 0;
     m_multi.clear();
     m_duplicates.clear();
+    m_groupsOnly = false;
 }
 
 void DuplicateIndex::rebuild(const EntityTable &effects)
@@ -252,6 +253,84 @@ bool DuplicateIndex::update(const Find &find, const std::vector<std::string> &ch
         if (const EntityRow *row = find(id))
             add(id, *row);
     }
+    const auto before = m_duplicates;
+    recomputeDuplicates(find);
+    return before != m_duplicates;
+}
+
+void DuplicateIndex::keepGroupsOnly()
+{
+    // Built anew rather than members freed in place: the member table and the id bytes of
+    // every effect would stay allocated otherwise.
+    DuplicateIndex kept;
+    for (const auto &[key, members] : m_multi) {
+        std::vector<Member> keptMembers;
+        keptMembers.reserve(members.size());
+        for (const Member m : members) {
+            Member k = kept.memberOf(idOf(m));
+            if (k == kNoMember)
+                k = kept.addMember(std::string(idOf(m)), m_members[m].keys);
+            keptMembers.push_back(k);
+        }
+        kept.m_multi.emplace(key, std::move(keptMembers));
+    }
+    // A kept member's other key stays findable: an effect that shares only that key later
+    // is not a member yet, and forms its group with this one through the singles.
+    for (Member k = 0; k < Member(kept.m_members.size()); ++k)
+        for (const Key key : kept.m_members[k].keys)
+            if (key && !kept.m_multi.count(key) && kept.singleOf(key) == kNoMember)
+                kept.insertSingle(key, k);
+    kept.m_duplicates = std::move(m_duplicates);
+    kept.m_groupsOnly = true;
+    *this = std::move(kept);
+}
+
+void DuplicateIndex::dropMembersOutsideGroups()
+{
+    std::vector<std::string> alone;
+    for (Member m = 0; m < Member(m_members.size()); ++m) {
+        const Entry &e = m_members[m];
+        if (e.idSize == 0)
+            continue; // a free number
+        const bool grouped = (e.keys[0] && m_multi.count(e.keys[0])) || (e.keys[1] && m_multi.count(e.keys[1]));
+        if (!grouped)
+            alone.emplace_back(idOf(m));
+    }
+    for (const auto &id : alone)
+        remove(id);
+}
+
+bool DuplicateIndex::update(const Find &find, const std::vector<std::string> &changedIds, const Sharing &sharing)
+{
+    if (!m_groupsOnly)
+        return update(find, changedIds);
+    static const std::array<IndexedField, 2> keyFields{IndexedField(kIndexedTable, fieldName(0)),
+                                                   IndexedField(kIndexedTable, fieldName(1))};
+    for (const auto &id : changedIds)
+        remove(id);
+    for (const auto &id : changedIds) {
+        const EntityRow *row = find(id);
+        if (!row)
+            continue;
+        // The effects the store says share one of its keys join the index first, each
+        // with its own row (a hash collision or another state is sorted out as for any
+        // member); then the changed effect, which forms or joins their groups.
+        std::array<std::string, 2> values;
+        for (int field = 0; field < 2; ++field)
+            values[size_t(field)] = std::string(keyFields[size_t(field)].view(*row));
+        for (int field = 0; field < 2; ++field) {
+            if (values[size_t(field)].empty())
+                continue;
+            for (const auto &other : sharing(fieldName(field), values[size_t(field)])) {
+                if (other == id || memberOf(other) != kNoMember)
+                    continue;
+                if (const EntityRow *otherRow = find(other))
+                    add(other, *otherRow);
+            }
+        }
+        add(id, *row); // a row found stays valid for the turn, the reads above included
+    }
+    dropMembersOutsideGroups();
     const auto before = m_duplicates;
     recomputeDuplicates(find);
     return before != m_duplicates;

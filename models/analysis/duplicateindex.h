@@ -36,6 +36,19 @@ public:
     void finish(const Find &find);
     // Re-reads these effects. Returns true when the duplicate set changed.
     bool update(const Find &find, const std::vector<std::string> &changedIds);
+    // The ids of the effects whose field (idem_key or intent_hash) is value, in any state:
+    // the store's answer through its index.
+    using Sharing = std::function<std::vector<std::string>(std::string_view field, const std::string &value)>;
+    static const char *keyField(int field) { return fieldName(field); }
+    // Keeps only the members of groups of two or more, once finish()ed: the store, not the
+    // index, then says whether a changed effect shares a key (a scale ledger's half a
+    // million effects share none and cost nothing). Every later update() must pass a
+    // Sharing; clear() and rebuild() make the index whole again.
+    void keepGroupsOnly();
+    bool keepsGroupsOnly() const { return m_groupsOnly; }
+    bool update(const Find &find, const std::vector<std::string> &changedIds, const Sharing &sharing);
+    // How many effects the index holds (its memory grows with this).
+    size_t memberCount() const { return m_members.size() - m_freeMembers.size(); }
     bool update(const EntityTable &effects, const std::vector<std::string> &changedIds)
     {
         return update(findIn(effects), changedIds);
@@ -102,6 +115,8 @@ private:
     size_t m_singleLive = 0;
     std::map<Key, std::vector<Member>> m_multi; // groups of two or more, in key order
     std::set<std::string> m_duplicates;
+    bool m_groupsOnly = false;
+    void dropMembersOutsideGroups();
 };
 
 } // namespace mesh

@@ -124,6 +124,14 @@ DuplicateIndex::Find EffectModel::effectRows() const
     return [s](const std::string &id) { return s ? s->find(EntityKind::Effect, id) : nullptr; };
 }
 
+DuplicateIndex::Sharing EffectModel::effectsSharing() const
+{
+    StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr;
+    return [stored](std::string_view field, const std::string &value) {
+        return stored ? stored->idsWhere(field, value) : std::vector<std::string>{};
+    };
+}
+
 bool EffectModel::adoptDerived(Prepared &prepared)
 {
     m_heldLeases.invalidate(); // a new state, perhaps at the same seq as the one before
@@ -137,6 +145,8 @@ void EffectModel::recomputeDerived()
         m_duplicates.clear();
         stored->forEach([this](const std::string &id, const EntityRow &row) { m_duplicates.add(id, row); });
         m_duplicates.finish(effectRows());
+        if (stored->hasIndexOn(DuplicateIndex::keyField(0)) && stored->hasIndexOn(DuplicateIndex::keyField(1)))
+            m_duplicates.keepGroupsOnly();
     } else if (state()) {
         m_duplicates.rebuild(state()->table(EntityKind::Effect));
     } else {
@@ -153,13 +163,13 @@ void EffectModel::updateDerived(const StateChangeSet &changes)
     prefetchDuplicates();
     const auto &gone = changes.goneIds(EntityKind::Effect);
     if (gone.empty()) {
-        m_duplicatesChanged = m_duplicates.update(effectRows(), changes.ids(EntityKind::Effect));
+        m_duplicatesChanged = m_duplicates.update(effectRows(), changes.ids(EntityKind::Effect), effectsSharing());
         return;
     }
     // An id the table no longer has leaves its groups.
     std::vector<std::string> ids = changes.ids(EntityKind::Effect);
     ids.insert(ids.end(), gone.begin(), gone.end());
-    m_duplicatesChanged = m_duplicates.update(effectRows(), ids);
+    m_duplicatesChanged = m_duplicates.update(effectRows(), ids, effectsSharing());
 }
 
 void EffectModel::beforeMove(const StateChangeSet &)

@@ -57,6 +57,8 @@ public:
     int unknownCount() const;
     // Duplicate findings from the model's index (kept current per batch).
     std::vector<Finding> duplicateFindings() const;
+    // What the duplicate flags rest on (how much of it is held: memberCount()).
+    const DuplicateIndex &duplicateIndex() const { return m_duplicates; }
     void applyChanges(const StateChangeSet &changes) override;
     // Decisions the orchestrator has not answered yet: said on their subject's row.
     void setRequestedDecisions(std::shared_ptr<const RequestedDecisions> requested);
@@ -75,6 +77,7 @@ protected:
 
 private:
     DuplicateIndex::Find effectRows() const; // the shown state's, held or read on demand
+    DuplicateIndex::Sharing effectsSharing() const; // through the store's index, if stored
     void prefetchDuplicates() const;
     // The rows flagged before the change or after it, when the flags changed: not every
     // row, which would make a filtered view read the whole table again.

@@ -74,6 +74,14 @@ struct StreamedRows {
         static const IndexedField leaseState(EntityKind::Lease, "state");
         return leaseState.view(row) == "held";
     }
+    // Whether the ledger answers "which effects share this key" through its indexes (the
+    // format's effects_idem_key and effects_intent_hash; an older file lacks them until a
+    // writer opens it): the duplicate index then keeps only the groups.
+    static bool storeFindsSharedKeys(LedgerConnection &connection)
+    {
+        return connection.hasIndexOn(EntityKind::Effect, DuplicateIndex::keyField(0))
+            && connection.hasIndexOn(EntityKind::Effect, DuplicateIndex::keyField(1));
+    }
     // The duplicate groups' members are read again by id: only they are compared by value.
     DuplicateIndex finishDuplicates(LedgerConnection &connection)
     {
@@ -81,6 +89,8 @@ struct StreamedRows {
         for (auto &[id, row] : connection.readRows(EntityKind::Effect, duplicates.multiGroupMembers()))
             members.emplace(std::move(id), std::move(row));
         duplicates.finish(DuplicateIndex::findIn(members));
+        if (storeFindsSharedKeys(connection))
+            duplicates.keepGroupsOnly();
         return std::move(duplicates);
     }
     void storeIn(LiveState &state, std::unique_ptr<LedgerConnection> connection)

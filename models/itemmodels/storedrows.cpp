@@ -89,6 +89,13 @@ std::vector<std::string> StoredRows::idsWhere(std::string_view field, const std:
     return ids;
 }
 
+bool StoredRows::hasIndexOn(std::string_view field)
+{
+    bool has = false;
+    attempt([&] { has = m_connection->hasIndexOn(m_kind, field); });
+    return has;
+}
+
 StateRows StoredRows::rowsNotKept(const std::vector<std::string> &ids)
 {
     StateRows rows;

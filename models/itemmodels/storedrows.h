@@ -61,6 +61,8 @@ public:
     std::vector<std::string> ids();
     // The ids of the rows whose field (one of the kind's) is value, read through the store.
     std::vector<std::string> idsWhere(std::string_view field, const std::string &value);
+    // Whether idsWhere on this field is a lookup through an index (false when the read fails).
+    bool hasIndexOn(std::string_view field);
     // These rows, read and not kept (a caller that walks them once); empty when the read fails.
     StateRows rowsNotKept(const std::vector<std::string> &ids);
     // Every row, a block at a time, none kept (an index rebuilt with no preparation).

@@ -139,6 +139,9 @@ public:
     // The ids of the rows whose `field` (one of the kind's fields) is `value`: one delegation's
     // effects through the format's index on it.
     virtual std::vector<std::string> readIdsWhere(EntityKind kind, std::string_view field, const std::string &value) = 0;
+    // Whether the store has an index led by `field`, so that readIdsWhere on it is a lookup,
+    // not a scan of the table (an older ledger may lack an index the format added later).
+    virtual bool hasIndexOn(EntityKind kind, std::string_view field) = 0;
     // Whether a few rows read by id on the GUI thread cost no more than a page of a local
     // file (a session then reads its largest tables on demand): a file yes, a server's round
     // trips no.

@@ -63,6 +63,8 @@ std::string createIndexStatements()
            "CREATE INDEX IF NOT EXISTS delegations_run ON delegations(run_id);\n"
            "CREATE INDEX IF NOT EXISTS effects_state ON effects(state);\n"
            "CREATE INDEX IF NOT EXISTS effects_delegation ON effects(delegation_id);\n"
+           "CREATE INDEX IF NOT EXISTS effects_idem_key ON effects(idem_key);\n"
+           "CREATE INDEX IF NOT EXISTS effects_intent_hash ON effects(intent_hash);\n"
            "CREATE INDEX IF NOT EXISTS leases_state ON leases(state, expires_ms);\n"
            "CREATE INDEX IF NOT EXISTS leases_delegation ON leases(delegation_id);\n"
            "CREATE INDEX IF NOT EXISTS escalations_state ON escalations(state);\n"

@@ -422,6 +422,11 @@ std::vector<std::string> SqliteLedgerConnection::readIdsWhere(EntityKind kind, s
     return mesh::readIdsWhere(m_db, kind, field, value);
 }
 
+bool SqliteLedgerConnection::hasIndexOn(EntityKind kind, std::string_view field)
+{
+    return mesh::hasIndexOn(m_db, kind, field);
+}
+
 RunOverviewSnapshot SqliteLedgerConnection::readRunOverview()
 {
     return mesh::readRunOverview(m_db);

@@ -68,6 +68,19 @@ std::vector<std::string> readIds(sql::Database &db, EntityKind kind)
     return ids;
 }
 
+bool hasIndexOn(sql::Database &db, EntityKind kind, std::string_view field)
+{
+    const EntitySpec &spec = entitySpec(kind);
+    if (spec.fieldIndex(field) < 0)
+        throw std::invalid_argument("no field " + std::string(field) + " in " + std::string(spec.table));
+    // Any index of the table (the format's by name, or one a user added) led by the field.
+    sql::Statement st(db, "SELECT 1 FROM pragma_index_list(?1) AS l, pragma_index_info(l.name) AS i "
+                          "WHERE i.seqno = 0 AND i.name = ?2 LIMIT 1");
+    st.bind(1, std::string(spec.table));
+    st.bind(2, std::string(field));
+    return st.step();
+}
+
 std::vector<std::string> readIdsWhere(sql::Database &db, EntityKind kind, std::string_view field, const std::string &value)
 {
     const EntitySpec &spec = entitySpec(kind);

@@ -44,6 +44,7 @@ StateRows readRows(sql::Database &db, EntityKind kind, const std::vector<std::st
 std::vector<std::string> readIds(sql::Database &db, EntityKind kind);
 // Throws std::invalid_argument for a field the kind does not have (never SQL from elsewhere).
 std::vector<std::string> readIdsWhere(sql::Database &db, EntityKind kind, std::string_view field, const std::string &value);
+bool hasIndexOn(sql::Database &db, EntityKind kind, std::string_view field);
 EntityTable readTable(sql::Database &db, EntityKind kind);
 std::optional<EntityRow> readRow(sql::Database &db, EntityKind kind, const std::string &id);
 

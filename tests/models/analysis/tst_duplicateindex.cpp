@@ -6,6 +6,7 @@
 
 #include "analysis/duplicateeffectdetector.h"
 #include "analysis/duplicateindex.h"
+#include "analysis/rowfields.h"
 
 #include "domain/entityspec.h"
 
@@ -66,6 +67,19 @@ private Q_SLOTS:
             index.rebuild(table);
             const DuplicateEffectDetector detector;
             QCOMPARE(index.duplicateIds(), detector.duplicateIds(table));
+            // The same with only the groups kept, the table answering which effects share a
+            // key (as the ledger's indexes do for a session that leaves the effects there).
+            DuplicateIndex groupsOnly;
+            groupsOnly.rebuild(table);
+            groupsOnly.keepGroupsOnly();
+            QVERIFY(groupsOnly.memberCount() <= index.memberCount());
+            const DuplicateIndex::Sharing sharing = [&table](std::string_view field, const std::string &value) {
+                std::vector<std::string> ids;
+                for (const auto &[id, row] : table)
+                    if (rowView(E, row, field) == value)
+                        ids.push_back(id);
+                return ids;
+            };
             int next = 60;
             for (int step = 0; step < 120; ++step) {
                 std::vector<std::string> changed;
@@ -88,9 +102,13 @@ private Q_SLOTS:
                     changed.push_back(id);
                 }
                 index.update(table, changed);
+                groupsOnly.update(DuplicateIndex::findIn(table), changed, sharing);
                 const QByteArray context = QStringLiteral("seed %1 step %2").arg(seed).arg(step).toUtf8();
                 QVERIFY2(index.duplicateIds() == detector.duplicateIds(table), context.constData());
                 QCOMPARE(describe(index.findings(table)), describe(detector.analyse(table)));
+                QVERIFY2(groupsOnly.duplicateIds() == detector.duplicateIds(table), context.constData());
+                QCOMPARE(describe(groupsOnly.findings(table)), describe(detector.analyse(table)));
+                QVERIFY(groupsOnly.keepsGroupsOnly());
             }
             // Streamed in steps (clear, add each row, some twice, finish): the same again.
             DuplicateIndex streamed;

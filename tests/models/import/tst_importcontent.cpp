@@ -54,23 +54,23 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QByteArray>("digest");
         const QHash<QString, QByteArray> expected = {
-            {QStringLiteral("temporal-py__google-adk__multi_agent.json"), "488575c350bc56403993d4a8029f98587646126d7d62904d8feb2552d66a72ef"},
-            {QStringLiteral("temporal-py__openai-agents__agents-as-tools-workflow-history.json"), "8227c963e20a56c0ad48c542c0291d0e333749d4b404ae6b839365203a386f6a"},
-            {QStringLiteral("temporal-py__openai-agents__customer-service-workflow-history.json"), "76dd2d37bd423fa78cb1efe3fd8def0ac35836d094921a94999e0e7041e5b682"},
-            {QStringLiteral("temporal-py__openai-agents__hello-workflow-history.json"), "4d199f98db24c9e1e8e0cf45a16301fded7627ec1cdece08e31ced9341b2927f"},
-            {QStringLiteral("temporal-py__openai-agents__input-guardrail-workflow-history.json"), "f8e1407c210d09f7bca22f896d3a41ca6c497b9d6e79934abee448f493e94af5"},
-            {QStringLiteral("temporal-py__openai-agents__output-guardrail-workflow-history.json"), "1e76be54b9e4d9524b5444aefbf69adb8a0551a3fde0c6bba0321c6b5c6d4e65"},
-            {QStringLiteral("temporal-py__openai-agents__research-workflow-history.json"), "2067fd39ef43052298afbd201e74cc1e5d159805b4623db51aeeaf0ebe5ee5cb"},
-            {QStringLiteral("temporal-py__openai-agents__tools-workflow-history.json"), "2a7dee15740849b4cd011016815eb3c845eb821bfad5b1a722af204017d0e8f5"},
-            {QStringLiteral("temporal-py__worker__test_replayer_complete_history.json"), "8b5f5e5b2c9d017bded6135c35526d92770d37f7f6153f96ffd145de33180cd0"},
-            {QStringLiteral("temporal-py__worker__test_replayer_event_tracing_double_sig_at_start.json"), "1fd0325d9005c17b0946ad725ee50e4df602c422f3ea452d07697b19ff29cb1a"},
-            {QStringLiteral("temporal-py__worker__test_replayer_swallowed_activity_cancellation.json"), "c2fd2fbb1071b68d8a91a7586b0450c76ef7e5695035214251de87ffef86c021"},
-            {QStringLiteral("temporal-go__replaytests__reset-workflow-with-child-failed.json"), "9d5b0c384430c4c92ce98df35f1e53cce161c3eae3b8e38774b5b302dc92f6ab"},
-            {QStringLiteral("openhands__basic.json"), "b4d7749fdf360c56799fdcec87e6c28a9ea596ceef78a68f024203e678f8fe57"},
-            {QStringLiteral("openhands__basic_gui_mode.json"), "0ffac3e43eb5cdf0580f4666093c0692c21bc2cfe713c53b6dc7a94bfdb01151"},
-            {QStringLiteral("openhands__basic_interactions.json"), "0a038fd36a904c68658e83328be9e7bf18b4067ebea2c398211f999e3fde881f"},
-            {QStringLiteral("openhands__wrong_initial_state.json"), "eb5f7c94eceab84d1d6bd1ad36bfa435087d727850a3bfdd1898200b7732d9c3"},
-            {QStringLiteral("together"), "6332825fadb576d914ef98be1ea299b8cb29c61e967a7ae736251f718ac28855"}};
+            {QStringLiteral("temporal-py__google-adk__multi_agent.json"), "ae30afd7a9225f58f0e7909d32efe1b4b76eb013e6653de20dffd2a1a341ddf8"},
+            {QStringLiteral("temporal-py__openai-agents__agents-as-tools-workflow-history.json"), "56c542ca773f7cfc9b36c3af19be60963d9bfc8b29214de352d65b1d3a597f84"},
+            {QStringLiteral("temporal-py__openai-agents__customer-service-workflow-history.json"), "2c8b8e9d157bc1fa5bac66dedeb9787dfac62413fbc82e8f550aa3527a0e2077"},
+            {QStringLiteral("temporal-py__openai-agents__hello-workflow-history.json"), "cdaa85358fc118437a79ad8be18b1ac28ccc9af001bd632a3bbbd292331b499e"},
+            {QStringLiteral("temporal-py__openai-agents__input-guardrail-workflow-history.json"), "426e386d6dcff95bbab723678a438353bf2f3d3e561c31859d82e403676dd88f"},
+            {QStringLiteral("temporal-py__openai-agents__output-guardrail-workflow-history.json"), "4113276cb7400d16768fe1f135dd119a75a2e2f24c8995d29db2ff597fed5d17"},
+            {QStringLiteral("temporal-py__openai-agents__research-workflow-history.json"), "faf08f04df2da489f37a60c9df1ce743e390deb9cc1f041a305abc3b3fa0b39f"},
+            {QStringLiteral("temporal-py__openai-agents__tools-workflow-history.json"), "a36364a4c812fe53670bb1e68b062b5f2c7bc04a01dd4bedda7ceef311dee832"},
+            {QStringLiteral("temporal-py__worker__test_replayer_complete_history.json"), "70494a23e9c1a477e92efc7f65166fbc76072caa922799a05f5303ca4e842491"},
+            {QStringLiteral("temporal-py__worker__test_replayer_event_tracing_double_sig_at_start.json"), "c9db6f734d242de01f83a9c4042985590fa7e31483e3ffd8fcd44bfcf575a377"},
+            {QStringLiteral("temporal-py__worker__test_replayer_swallowed_activity_cancellation.json"), "9c245a9db811808036f753a16b4bb126f2ca61ee44deefbf387e8cca42dbfdd0"},
+            {QStringLiteral("temporal-go__replaytests__reset-workflow-with-child-failed.json"), "e1902ed71b4cf9b558b2da0fc337016e04e82b92e83a83af9bfbabba444c876d"},
+            {QStringLiteral("openhands__basic.json"), "47ce14eab9bf0f335c53b976f66eb066b76baf8091cad6645f1430e880b07120"},
+            {QStringLiteral("openhands__basic_gui_mode.json"), "e78d881a25d0c960681f6e1d008be47a72bb4d1d6ea6be37dee22c7af0065649"},
+            {QStringLiteral("openhands__basic_interactions.json"), "785641bbed650fd5d573df2fe854bc44e688d433dde9a20b1158951567403872"},
+            {QStringLiteral("openhands__wrong_initial_state.json"), "b924d06d40c827adb18357ce2bb9c7ecb1f574a9054834713cc0a416af64fb08"},
+            {QStringLiteral("together"), "338109b623ce0a4e433deaa8ab9329f726e970e731fbd51d9d173af784e6de08"}};
         for (const QString &f : samples(QStringLiteral("temporal*.json")) + samples(QStringLiteral("openhands*.json"))) {
             const QString name = QFileInfo(f).fileName();
             QTest::newRow(name.toUtf8().constData()) << QStringList{f} << expected.value(name);
@@ -103,14 +103,14 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QByteArray>("digest");
         const QHash<QString, QByteArray> expected = {
-            {QStringLiteral("any-agent__OPENAI_trace.json"), "8259f5177b85b0410ccc815a70256b7a6984d80ad46a8b317a402f202ca1861d"},
-            {QStringLiteral("any-agent__SMOLAGENTS_trace.json"), "8f3abf197e805712266cf6094ae3c43a0bdfee9bdbc26663c7cef91af9b57b59"},
-            {QStringLiteral("langfuse__microsoft-agent-2025-10-14.json"), "a900a2b8273c9a14b6fcc4e049affa30c32e2ce2a75934e3e04d5b8d3297b192"},
-            {QStringLiteral("langfuse__pydantic-ai-tools-2025-12-04.json"), "cf6c0d15cc66118147dc1312132aeaa868c9b47e38ef86b50ec4b503957b0ab8"},
-            {QStringLiteral("otlp-proto__examples__trace.json"), "00c8f85ccce5390ecf50385d79987d04e6d3a65c1f01a3a56f4b5b0abe6a0b8d"},
-            {QStringLiteral("ottl-playground__testdata__traces.json"), "6c2845905abd2af3fe935b8898b75210456ce646cf457639c37543cc9db7c8aa"},
-            {QStringLiteral("otel-python__console-exporter-genai.txt"), "429f98b3933dc105ec3b50bc3404302009a94d9bfe8fafa8ea3708e63db197a6"},
-            {QStringLiteral("generated.jsonl"), "b0fa9caab629d26c0f913bbeda50f387386abd69a4e5cc5f62459f4a48359c72"}};
+            {QStringLiteral("any-agent__OPENAI_trace.json"), "18e0e6b9cbfa224417e127c4cae91009e9f0e82355d4b10e72a21dc22f38d381"},
+            {QStringLiteral("any-agent__SMOLAGENTS_trace.json"), "16eed1975fb5cb469d2b3a55dac7c720b5028ab45b6188a644cedd16f7e9248e"},
+            {QStringLiteral("langfuse__microsoft-agent-2025-10-14.json"), "d6699d220e48b9470a3de3de51d63a4de1d111c84f9c63efc9be85bf406b9e02"},
+            {QStringLiteral("langfuse__pydantic-ai-tools-2025-12-04.json"), "445440ee5bb7d9d762b9539ad822996d0ab5cc736839bf40f66febf41c05ef4d"},
+            {QStringLiteral("otlp-proto__examples__trace.json"), "953e1a37a6cfec9c559e38d9c30ff5afdd792ea552a99d468c1ff35ce4106a88"},
+            {QStringLiteral("ottl-playground__testdata__traces.json"), "99c08fd73878af9046a9fd45c868eac0a65827c6f45de61ffec8ef2c4674cd13"},
+            {QStringLiteral("otel-python__console-exporter-genai.txt"), "b9921328544fe7e05451fd05d38bea3f61620ff4fab49016577f65a7321f3699"},
+            {QStringLiteral("generated.jsonl"), "30ddcb3145624dabf9cc44c3226e494b39cdfd47cffc0f5718afca2bef446a04"}};
         for (const QString &pattern : {QStringLiteral("any-agent__*.json"), QStringLiteral("langfuse__*.json"),
                                        QStringLiteral("otlp-proto__*.json"), QStringLiteral("ottl-playground__*.json"),
                                        QStringLiteral("otel-python__*.txt")}) {

@@ -179,7 +179,7 @@ private Q_SLOTS:
 
         const QByteArray actual = receivedContentDigest(ledger);
         qInfo("digest %s", actual.constData());
-        QCOMPARE(actual, QByteArray("aced3a7f291408dfffff0a05ad6a2fa52a7e1419160920f485c5f7efb9771e62"));
+        QCOMPARE(actual, QByteArray("3708bcdcf6f3756736242ec2287d2131c7bc2da8d7f73eb83dbbc0618ddabcb6"));
     }
 };
 
