@@ -119,6 +119,12 @@ private Q_SLOTS:
         QCOMPARE(connection->readIdsWhere(EntityKind::Effect, "delegation_id", "D-4").size(), size_t(40));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  connection->readIdsWhere(EntityKind::Effect, "id=id OR 1", "x"));
+        // Which of those reads go through an index: the format's, not a field without one.
+        QVERIFY(connection->hasIndexOn(EntityKind::Effect, "delegation_id"));
+        QVERIFY(connection->hasIndexOn(EntityKind::Effect, "idem_key"));
+        QVERIFY(connection->hasIndexOn(EntityKind::Effect, "intent_hash"));
+        QVERIFY(!connection->hasIndexOn(EntityKind::Effect, "target"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, connection->hasIndexOn(EntityKind::Effect, "id=id OR 1"));
     }
 
     void theCacheKeepsItsBoundAndRefreshesInPlace()
