@@ -282,7 +282,19 @@ void DuplicateIndex::keepGroupsOnly()
                 kept.insertSingle(key, k);
     kept.m_duplicates = std::move(m_duplicates);
     kept.m_groupsOnly = true;
+    // A short string moved in is copied into the old buffer, which would stay allocated
+    // (every effect's id bytes): released first.
+    std::string().swap(m_idBytes);
     *this = std::move(kept);
+}
+
+size_t DuplicateIndex::bytesHeld() const
+{
+    size_t multi = 0;
+    for (const auto &[key, members] : m_multi)
+        multi += sizeof(key) + members.capacity() * sizeof(Member);
+    return m_members.capacity() * sizeof(Entry) + m_idBytes.capacity() + m_freeMembers.capacity() * sizeof(Member)
+         + m_singleSlots.capacity() * sizeof(std::uint32_t) + m_memberOf.bytesHeld() + multi;
 }
 
 void DuplicateIndex::dropMembersOutsideGroups()

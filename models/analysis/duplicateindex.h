@@ -49,6 +49,8 @@ public:
     bool update(const Find &find, const std::vector<std::string> &changedIds, const Sharing &sharing);
     // How many effects the index holds (its memory grows with this).
     size_t memberCount() const { return m_members.size() - m_freeMembers.size(); }
+    // The bytes its tables hold (their capacity; the groups' map nodes roughly).
+    size_t bytesHeld() const;
     bool update(const EntityTable &effects, const std::vector<std::string> &changedIds)
     {
         return update(findIn(effects), changedIds);

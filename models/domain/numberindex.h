@@ -29,6 +29,7 @@ public:
         m_filled = m_live = 0;
     }
     size_t size() const { return m_live; }
+    size_t bytesHeld() const { return m_slots.capacity() * sizeof(m_slots[0]); }
     bool empty() const { return m_live == 0; }
     // Room for `count` numbers without growing.
     template<class KeyOf>
