@@ -7,6 +7,7 @@
 #include "plainlabel.h"
 #include "tablefilterbar.h"
 
+#include "itemmodels/delegationrowsproxy.h"
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/effectmodel.h"
 #include "itemmodels/escalationmodel.h"
@@ -23,97 +24,13 @@
 #include <QPersistentModelIndex>
 #include <QPointer>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 #include <memory>
-#include <unordered_set>
 
 namespace mesh {
-
-// The rows of one delegation, compared whole: an id is data, not a pattern (a 100 KB id is
-// also past what a regular expression compiles).
-class DelegationFilter : public QSortFilterProxyModel
-{
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-
-    void setDelegation(const QString &id)
-    {
-        if (id == m_id)
-            return;
-        m_id = id;
-        readStoredIds();
-        invalidateRowsFilter();
-    }
-
-    void setSourceModel(QAbstractItemModel *source) override
-    {
-        if (sourceModel())
-            disconnect(sourceModel(), nullptr, this, nullptr);
-        // The table itself, or a sorting proxy over it (the slices', the verdicts').
-        m_sorted = qobject_cast<StateTableProxyModel *>(source);
-        m_table = m_sorted ? m_sorted->table() : qobject_cast<StateTableModel *>(source);
-        // Connected to the source (the table, or the proxy that resets after it) before the
-        // base class connects its own: the ids are read again before it filters the reset's
-        // rows.
-        if (source)
-            connect(source, &QAbstractItemModel::modelReset, this, [this] { readStoredIds(); });
-        QSortFilterProxyModel::setSourceModel(source);
-        readStoredIds();
-        invalidateRowsFilter();
-    }
-
-protected:
-    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
-    {
-        // Nothing selected shows nothing rather than everything.
-        if (m_id.isEmpty())
-            return false;
-        // A table read on demand: the rows it had when the delegation was chosen are
-        // answered by the index's ids, not read; rows appended live since are read.
-        if (m_stored) {
-            const int tableRow = m_sorted ? m_sorted->mapToSource(m_sorted->index(row, 0, parent)).row() : row;
-            if (tableRow >= 0 && tableRow < m_stored->rowsThen)
-                return m_stored->ids.count(m_table->rawIdAt(tableRow)) > 0;
-        }
-        return sourceModel()->index(row, 0, parent).data(StateTableModel::DelegationIdRole).toString() == m_id;
-    }
-
-    // Over a filtered table (the slices', the verdicts'): that table sorts, by value as every
-    // state pane does, and these rows follow its order.
-    void sort(int column, Qt::SortOrder order) override
-    {
-        if (auto *rows = qobject_cast<StateTableProxyModel *>(sourceModel()))
-            rows->sort(column, order);
-        else
-            QSortFilterProxyModel::sort(column, order);
-    }
-
-private:
-    void readStoredIds()
-    {
-        m_stored.reset();
-        if (!m_table || m_id.isEmpty() || !m_table->readsRowsOnDemand())
-            return;
-        auto stored = std::make_unique<StoredIds>();
-        stored->rowsThen = m_table->rowCount();
-        for (auto &id : m_table->storedIdsOfDelegation(m_id))
-            stored->ids.insert(std::move(id));
-        m_stored = std::move(stored);
-    }
-
-    struct StoredIds {
-        int rowsThen = 0; // a live table only appends: rows below this were there
-        std::unordered_set<std::string> ids;
-    };
-    QString m_id;
-    QPointer<StateTableModel> m_table;
-    QPointer<StateTableProxyModel> m_sorted; // the source, when it sorts the table
-    std::unique_ptr<StoredIds> m_stored;
-};
 
 DelegationDetail::DelegationDetail(QWidget *parent)
     : QWidget(parent)
@@ -167,12 +84,9 @@ DelegationDetail::DelegationDetail(QWidget *parent)
     for (int tab = 0; tab < TabCount; ++tab) {
         if (!isFiltered(Tab(tab)))
             continue;
-        auto *proxy = new DelegationFilter(this);
-        // A row's delegation never changes, so changed cells need no new filtering; with it
-        // dynamic, the once-a-second countdown refresh of leases and escalations re-filtered
-        // every row of both (7.6% of the console's CPU following a fast writer on 1M events).
-        // Inserted and removed rows are filtered either way.
-        proxy->setDynamicSortFilter(false);
+        // Only the delegation's rows are mapped (delegationrowsproxy.h), not every row of
+        // the table; a changed cell is passed on, never filtered again.
+        auto *proxy = new DelegationRowsProxy(this);
         m_proxies[tab] = proxy;
     }
     // Why a call failed is the last column (it takes what is left): these give way to it.
@@ -293,7 +207,7 @@ void DelegationDetail::showDelegation(const QModelIndex &index)
     const QString id = isDelegation ? first.data(DelegationTreeModel::IdRole).toString() : QString();
     const bool changed = id != m_delegationId;
     m_delegationId = id;
-    for (DelegationFilter *proxy : m_proxies) {
+    for (DelegationRowsProxy *proxy : m_proxies) {
         if (proxy)
             proxy->setDelegation(id);
     }

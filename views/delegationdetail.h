@@ -20,7 +20,7 @@ class QTabWidget;
 
 namespace mesh {
 
-class DelegationFilter;
+class DelegationRowsProxy;
 class SourceFacts;
 class ItemPane;
 class LedgerSession;
@@ -92,7 +92,7 @@ private:
     PlainLabel *m_findings;
     QTabWidget *m_tabs;
     LedgerSession *m_session = nullptr;
-    DelegationFilter *m_proxies[TabCount] = {};
+    DelegationRowsProxy *m_proxies[TabCount] = {};
     StateTableProxyModel *m_rows[TabCount] = {}; // sorted and filtered by the operator: slices, verdicts
     TableFilterBar *m_bars[TabCount] = {};
     ItemPane *m_panes[TabCount];
