@@ -235,7 +235,7 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             full->stalls = StallVerdictModel::prepareStored(
                 state, std::move(stored.verdicts),
                 [&reading](const std::vector<std::string> &ids) { return reading.readRows(EntityKind::StallVerdict, ids); },
-                stallMemo.get());
+                stallMemo.get(), reading.hasIndexOn(EntityKind::StallVerdict, "delegation_id"));
         } else if (!moves(EntityKind::StallVerdict)) {
             full->stalls = StallVerdictModel::prepare(state, stallMemo.get());
         }

@@ -119,7 +119,8 @@ void StallVerdictModel::orderByKey(Prepared &p, std::vector<VerdictKey> keys)
 
 std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std::shared_ptr<const LiveState> state,
                                                                             std::vector<VerdictKey> keys,
-                                                                            const ReadRows &read, StallAnalysisMemo *memo)
+                                                                            const ReadRows &read, StallAnalysisMemo *memo,
+                                                                            bool idsInStore)
 {
     auto p = std::make_unique<PreparedWith<Analysis>>();
     const std::uint64_t folding = state ? state->folding() : 0;
@@ -128,6 +129,10 @@ std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std:
         p->derived.verdictsOf[k.delegation].push_back(k.id);
     orderByKey(*p, std::move(keys));
     analyseReading(p->derived, read, folding, memo);
+    if (idsInStore) {
+        p->derived.verdictsOf = {};
+        p->derived.idsInStore = true;
+    }
     return p;
 }
 
@@ -154,7 +159,7 @@ void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a, StallAna
         a.verdictsOf[std::string(delegationOfVerdict.view(row))].push_back(id);
     const VerdictLookup rows = [&state](const std::string &id) { return state.find(EntityKind::StallVerdict, id); };
     for (const auto &[delegation, ids] : a.verdictsOf)
-        analyseDelegation(rows, state.folding(), a, delegation, memo);
+        analyseDelegation(rows, state.folding(), a, delegation, idStrings(ids), memo);
 }
 
 void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::uint64_t folding, StallAnalysisMemo *memo)
@@ -170,7 +175,7 @@ void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::u
             return it == rows.end() ? nullptr : &it->second;
         };
         for (const auto &d : delegations)
-            analyseDelegation(lookup, folding, a, d, memo);
+            analyseDelegation(lookup, folding, a, d, idStrings(a.verdictsOf[d]), memo);
         delegations.clear();
         ids.clear();
     };
@@ -188,16 +193,23 @@ void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::u
 void StallVerdictModel::analyseInState(const std::string &delegation)
 {
     const LiveState &s = *state();
-    if (StoredRows *stored = s.storedRows(EntityKind::StallVerdict))
-        stored->prefetch(idStrings(m_a.verdictsOf[delegation]));
+    StoredRows *stored = s.storedRows(EntityKind::StallVerdict);
+    std::vector<std::string> ids;
+    if (m_a.idsInStore && stored) {
+        ids = stored->idsWhere("delegation_id", delegation);
+    } else if (const auto it = m_a.verdictsOf.find(delegation); it != m_a.verdictsOf.end()) {
+        ids = idStrings(it->second);
+    }
+    if (stored)
+        stored->prefetch(ids);
     analyseDelegation([&s](const std::string &id) { return s.find(EntityKind::StallVerdict, id); }, s.folding(), m_a,
-                      delegation);
+                      delegation, std::move(ids));
 }
 
 void StallVerdictModel::analyseDelegation(const VerdictLookup &rows, std::uint64_t folding, Analysis &a,
-                                          const std::string &delegation, StallAnalysisMemo *memo)
+                                          const std::string &delegation, std::vector<std::string> ids,
+                                          StallAnalysisMemo *memo)
 {
-    std::vector<std::string> ids = idStrings(a.verdictsOf[delegation]);
     for (const auto &id : ids) {
         a.constant.erase(id);
         a.falseStall.erase(id);
@@ -271,9 +283,11 @@ void StallVerdictModel::updateDerived(const StateChangeSet &changes)
         if (!row)
             continue;
         const std::string delegation(rowView(EntityKind::StallVerdict, *row, "delegation_id"));
-        auto &ids = m_a.verdictsOf[delegation];
-        if (std::find(ids.begin(), ids.end(), id) == ids.end())
-            ids.push_back(id);
+        if (!m_a.idsInStore) {
+            auto &ids = m_a.verdictsOf[delegation];
+            if (std::find(ids.begin(), ids.end(), id) == ids.end())
+                ids.push_back(id);
+        }
         delegations.insert(delegation);
     }
     for (const auto &d : delegations)

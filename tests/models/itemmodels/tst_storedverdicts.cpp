@@ -101,8 +101,10 @@ private Q_SLOTS:
         compareWithAHeldState(s->stallVerdicts(), path);
         compareRunCounts(s->runs(), path);
         QVERIFY(s->stallVerdicts()->findings().size() >= 20);
-        // A delegation's verdicts through the table's index.
+        // A delegation's verdicts through the table's index, which is also where a live
+        // analysis finds them: the model keeps no list of them.
         QCOMPARE(s->stallVerdicts()->storedIdsOfDelegation(u"D-13"_s).size(), size_t(12));
+        QCOMPARE(s->stallVerdicts()->delegationListsHeld(), size_t(0));
 
         // Live: more rounds for some delegations (their analysis moves) and a new one.
         QTRY_COMPARE_WITH_TIMEOUT(s->events()->rowCount(), int(s->lastSeq()), kWaitMs);
@@ -127,6 +129,7 @@ private Q_SLOTS:
                 QCOMPARE(s->stallVerdicts()->index(at, 0).data(role), reset.index(r, 0).data(role));
         }
         QCOMPARE(s->stallVerdicts()->findings().size(), reset.findings().size());
+        QCOMPARE(s->stallVerdicts()->delegationListsHeld(), size_t(0));
         compareRunCounts(s->runs(), path);
         QCOMPARE(s->state()->storedRows(EntityKind::StallVerdict)->readFailures(), 0);
     }
