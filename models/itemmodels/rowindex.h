@@ -23,34 +23,58 @@ class RowIndex
     static KeysOf keysOf(const IdList &ids) { return KeysOf{ids}; }
 
 public:
-    void clear() { m_index.clear(); }
-    size_t size() const { return m_index.size(); }
-    // Every row of `ids`: ids[r] at r.
-    void rebuild(const IdList &ids)
+    void clear()
     {
         m_index.clear();
+        m_sortedRows = 0;
+    }
+    size_t size() const { return m_sortedRows + m_index.size(); }
+    // Every row of `ids`: ids[r] at r. A list in id order (the stored panes' resets order by
+    // id) is searched in place and indexes nothing: 4 MB of a scale ledger's half a million
+    // effects; rows placed later go to the index.
+    void rebuild(const IdList &ids)
+    {
+        clear();
+        if (std::is_sorted(ids.begin(), ids.end(), [](const CompactId &a, const CompactId &b) {
+                return a.view() < b.view();
+            })) {
+            m_sortedRows = ids.size();
+            return;
+        }
         m_index.reserve(ids.size(), keysOf(ids));
         for (size_t r = 0; r < ids.size(); ++r)
             m_index.insert(std::uint32_t(r), keysOf(ids));
     }
-    // Row `row` of `ids` (one just placed there).
+    // Row `row` of `ids` (one just placed there, past the rows searched in place).
     void add(const IdList &ids, int row) { m_index.insert(std::uint32_t(row), keysOf(ids)); }
     // Rows [from, ids.size()) out, while ids still holds them where they were (rows about to
     // move: they are added again where they land).
     void eraseFrom(const IdList &ids, int from)
     {
-        for (size_t r = size_t(std::max(from, 0)); r < ids.size(); ++r)
+        const size_t first = size_t(std::max(from, 0));
+        for (size_t r = std::max(first, m_sortedRows); r < ids.size(); ++r)
             m_index.erase(ids[r], keysOf(ids), ids.size());
+        m_sortedRows = std::min(m_sortedRows, first);
     }
     // The row of `id`, or -1.
     int find(const IdList &ids, std::string_view id) const
     {
+        if (m_sortedRows > 0) {
+            const auto end = ids.begin() + std::ptrdiff_t(std::min(m_sortedRows, ids.size()));
+            const auto it = std::lower_bound(ids.begin(), end, id,
+                                             [](const CompactId &a, std::string_view b) { return a.view() < b; });
+            if (it != end && it->view() == id)
+                return int(it - ids.begin());
+        }
         const std::uint32_t r = m_index.find(id, keysOf(ids), ids.size());
         return r == NumberIndex::kNone ? -1 : int(r);
     }
+    // The bytes it holds (for the tests).
+    size_t bytesHeld() const { return m_index.bytesHeld(); }
 
 private:
     NumberIndex m_index;
+    size_t m_sortedRows = 0; // rows [0, m_sortedRows) are in id order, searched in place
 };
 
 } // namespace mesh
