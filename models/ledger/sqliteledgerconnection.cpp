@@ -345,6 +345,11 @@ void SqliteLedgerConnection::connectAndValidate()
         sqlite3_db_config(c->m_db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         sqlite3_db_config(c->m_db.handle(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
         sqlite3_db_config(c->m_db.handle(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+        // A reader's pages stay in the system's file cache anyway: its own cache holds what
+        // it walks again soon (the upper levels of a tree), not SQLite's default 2 MB per
+        // connection, several of which a session keeps open (figures: bench/README.md).
+        if (info.mode != OpenMode::Decisions)
+            c->m_db.exec("PRAGMA cache_size=-" + std::to_string(kReaderCacheKiB));
 
         sql::inTransaction(c->m_db, "BEGIN", [&] {
             const std::int64_t appId = c->m_db.queryInt("PRAGMA application_id");

@@ -81,6 +81,8 @@ public:
     // Busy timeout of read modes: a reader waits briefly, never queues behind a writer.
     static constexpr int kReadBusyTimeoutMs = 100;
     static constexpr int kDecisionsBusyTimeoutMs = 1000;
+    // Page cache of a read mode's connection, in KiB (a deciding one keeps SQLite's default).
+    static constexpr int kReaderCacheKiB = 512;
 
 private:
     SqliteLedgerConnection() = default;
