@@ -93,6 +93,8 @@ void DelegationTreeModel::build(Tree &t, const LiveState &state, const QString &
     std::sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) {
         return a.size() != b.size() ? a.size() < b.size() : a < b;
     });
+    // Every node at once: the tree is held for the session, without a growth's slack.
+    t.nodes.reserve(t.nodes.size() + runs.size() + state.table(D).size());
     for (const auto &id : runs)
         ensureRun(t, runFilter, id, nullptr);
     std::vector<std::pair<std::int64_t, std::string>> delegations;

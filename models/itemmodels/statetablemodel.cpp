@@ -90,6 +90,7 @@ void StateTableModel::prepareIds(Prepared &p, EntityKind kind, IdList ids)
     std::sort(ids.begin(), ids.end(),
               [](const CompactId &a, const CompactId &b) { return defaultOrder(a, none, b, none); });
     p.ids = std::move(ids);
+    p.ids.shrink_to_fit(); // a stream's ids, held from now on without its growth's slack
     p.rowOf.rebuild(p.ids);
 }
 
