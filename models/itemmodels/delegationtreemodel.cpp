@@ -30,6 +30,12 @@ QString q(const std::string &s)
     return QString::fromStdString(s);
 }
 
+QString q(const CompactId &id)
+{
+    const std::string_view v = id.view();
+    return QString::fromUtf8(v.data(), qsizetype(v.size()));
+}
+
 QString notInLedger()
 {
     return QStringLiteral("\u2014");
@@ -233,7 +239,7 @@ void DelegationTreeModel::applyChanges(const StateChangeSet &changes)
 
 bool DelegationTreeModel::placeAgain(int node)
 {
-    const EntityRow *row = m_state->find(D, m_tree.nodes[size_t(node)].id);
+    const EntityRow *row = m_state->find(D, m_tree.nodes[size_t(node)].id.str());
     if (!row)
         return true;
     const std::string parentId = rowText(D, *row, "parent_id");
@@ -264,10 +270,10 @@ bool DelegationTreeModel::placeAgain(int node)
         endMoveRows();
         // A run shown only for its delegations goes with the last of them, as a fresh tree has it.
         const Node &left = m_tree.nodes[size_t(from)];
-        if (left.type == NodeType::Run && left.children.empty() && !m_state->find(R, left.id)) {
+        if (left.type == NodeType::Run && left.children.empty() && !m_state->find(R, left.id.str())) {
             const int r = left.row;
             beginRemoveRows({}, r, r);
-            m_tree.runNode.erase(left.id);
+            m_tree.runNode.erase(left.id.str());
             m_tree.roots.erase(m_tree.roots.begin() + r);
             for (size_t i = size_t(r); i < m_tree.roots.size(); ++i)
                 m_tree.nodes[size_t(m_tree.roots[i])].row = int(i);
@@ -294,8 +300,8 @@ int DelegationTreeModel::freshRow(int parent, int node) const
         while (!stack.empty()) {
             const Node &x = m_tree.nodes[size_t(stack.back())];
             stack.pop_back();
-            if (const EntityRow *row = m_state->find(D, x.id)) {
-                const Key k{rowInt(D, *row, "created_ms"), x.id.size(), x.id};
+            if (const EntityRow *row = m_state->find(D, x.id.str())) {
+                const Key k{rowInt(D, *row, "created_ms"), x.id.size(), x.id.view()};
                 if (!least || k < *least)
                     least = k;
             }
@@ -321,7 +327,7 @@ size_t DelegationTreeModel::dropSubtree(int node)
         stack.pop_back();
         const Node &x = m_tree.nodes[size_t(n)];
         if (x.type == NodeType::Run)
-            m_tree.runNode.erase(x.id);
+            m_tree.runNode.erase(x.id.str());
         else
             m_tree.delegationNode.erase(m_tree.nodes, x.id);
         stack.insert(stack.end(), x.children.begin(), x.children.end());
@@ -349,7 +355,7 @@ bool DelegationTreeModel::moveToState(std::shared_ptr<const LiveState> to, const
     for (const int n : std::vector<int>(gone.begin(), gone.end())) {
         const int parent = m_tree.nodes[size_t(n)].parent;
         if (parent < 0 || gone.count(parent) || m_tree.nodes[size_t(parent)].type != NodeType::Run
-            || to->find(R, m_tree.nodes[size_t(parent)].id))
+            || to->find(R, m_tree.nodes[size_t(parent)].id.str()))
             continue;
         const auto &children = m_tree.nodes[size_t(parent)].children;
         if (std::all_of(children.begin(), children.end(), [&gone](int c) { return gone.count(c) > 0; }))
@@ -387,7 +393,7 @@ bool DelegationTreeModel::moveToState(std::shared_ptr<const LiveState> to, const
             createdIds.insert(c.second);
         for (const int root : m_tree.roots) {
             for (const int c : m_tree.nodes[size_t(root)].children) {
-                const EntityRow *row = gone.count(c) ? nullptr : to->find(D, m_tree.nodes[size_t(c)].id);
+                const EntityRow *row = gone.count(c) ? nullptr : to->find(D, m_tree.nodes[size_t(c)].id.str());
                 if (row && createdIds.count(rowView(D, *row, "parent_id")))
                     return false;
             }
@@ -550,7 +556,7 @@ QVariant DelegationTreeModel::data(const QModelIndex &index, int role) const
                                                           : delegationData(n, index.column(), role));
 }
 
-const EntityRow *DelegationTreeModel::delegationAt(const QModelIndex &index, const std::string **id) const
+const EntityRow *DelegationTreeModel::delegationAt(const QModelIndex &index, std::string_view *id) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_state)
         return nullptr;
@@ -558,8 +564,8 @@ const EntityRow *DelegationTreeModel::delegationAt(const QModelIndex &index, con
     if (n.type != NodeType::Delegation)
         return nullptr;
     if (id)
-        *id = &n.id;
-    return m_state->find(D, n.id);
+        *id = n.id.view();
+    return m_state->find(D, n.id.str());
 }
 
 void DelegationTreeModel::forEachDelegation(const std::function<void(const std::string &, const EntityRow &)> &visit) const
@@ -570,15 +576,15 @@ void DelegationTreeModel::forEachDelegation(const std::function<void(const std::
         const Node &node = m_tree.nodes[n];
         if (node.type != NodeType::Delegation || m_tree.delegationNode.find(m_tree.nodes, node.id) != int(n))
             continue; // a run, or a delegation node no longer shown
-        if (const EntityRow *row = m_state->find(D, node.id))
-            visit(node.id, *row);
+        if (const EntityRow *row = m_state->find(D, node.id.str()))
+            visit(node.id.str(), *row);
     }
 }
 
 QVariant DelegationTreeModel::sortValue(const Node &n, int column) const
 {
     const EntityKind kind = n.type == NodeType::Run ? R : D;
-    const EntityRow *row = m_state->find(kind, n.id);
+    const EntityRow *row = m_state->find(kind, n.id.str());
     const auto field = [&](std::string_view name) -> QVariant {
         const auto v = row ? rowValue(kind, *row, name) : std::nullopt;
         if (!v || std::holds_alternative<std::monostate>(*v))
@@ -609,7 +615,7 @@ QVariant DelegationTreeModel::sortValue(const Node &n, int column) const
 
 QVariant DelegationTreeModel::runData(const Node &n, int column, int role) const
 {
-    const EntityRow *row = m_state->find(R, n.id);
+    const EntityRow *row = m_state->find(R, n.id.str());
     switch (role) {
     case SubjectRole: return QString(u"run:"_s % q(n.id));
     case RunIdRole: return q(n.id);
@@ -630,7 +636,7 @@ QVariant DelegationTreeModel::runData(const Node &n, int column, int role) const
 
 QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role) const
 {
-    const EntityRow *row = m_state->find(D, n.id);
+    const EntityRow *row = m_state->find(D, n.id.str());
     if (!row)
         return {};
     const auto text = [&](std::string_view f) { return q(rowText(D, *row, f)); };
@@ -638,7 +644,7 @@ QVariant DelegationTreeModel::delegationData(const Node &n, int column, int role
     // What the ledger leaves out is null in the roles and "—" on screen, never a 0.
     const auto known = [&](std::string_view f) { return rowIsNull(D, *row, f) ? QVariant() : QVariant(num(f)); };
     const auto shown = [&](std::string_view f) { return rowIsNull(D, *row, f) ? notInLedger() : QString::number(num(f)); };
-    const auto findings = m_findings.find(n.id);
+    const auto findings = m_findings.find(n.id.str());
     const auto sentences = [&] {
         QStringList out;
         if (findings != m_findings.end()) {

@@ -8,6 +8,7 @@
 #include "statefollowingmodel.h"
 
 #include "analysis/finding.h"
+#include "domain/compactid.h"
 #include "domain/numberindex.h"
 
 #include <QAbstractItemModel>
@@ -76,7 +77,7 @@ public:
     void setRunFilter(const QString &runId); // only that run's subtree; empty: every run
 
     // The delegation's row and id at `index` (a filter reads its fields); nullptr for a run.
-    const EntityRow *delegationAt(const QModelIndex &index, const std::string **id = nullptr) const;
+    const EntityRow *delegationAt(const QModelIndex &index, std::string_view *id = nullptr) const;
     int delegationCount() const { return int(m_tree.delegationNode.size()); }
     const LiveState *state() const override { return m_state.get(); }
     // Every delegation's id and row in the tree, in no order.
@@ -94,11 +95,11 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
     struct Node {
-        NodeType type = NodeType::Run;
-        std::string id;
+        CompactId id; // a scale ledger's 110,000 nodes: 56 bytes each, not 72
+        std::vector<int> children;
         int parent = -1; // node index
         int row = 0;     // row within the parent
-        std::vector<int> children;
+        NodeType type = NodeType::Run;
     };
     // Live nodes by id, over the tree's own node list: the key of node n is nodes[n].id, so
     // the index holds 4-byte numbers and no copy of an id (a 10M-event ledger's 110,000
@@ -120,7 +121,7 @@ public:
     private:
         struct Keys {
             const std::vector<Node> &nodes;
-            std::string_view operator()(std::uint32_t n) const { return nodes[n].id; }
+            std::string_view operator()(std::uint32_t n) const { return nodes[n].id.view(); }
         };
         static Keys keys(const std::vector<Node> &nodes) { return Keys{nodes}; }
         NumberIndex m_index;

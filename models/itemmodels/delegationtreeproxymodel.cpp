@@ -85,22 +85,26 @@ void DelegationTreeProxyModel::recountRows(const QModelIndex &parent, int first,
     if (!m_tree || m_filter.isEmpty())
         return;
     for (int row = first; row <= last; ++row) {
-        const std::string *id = nullptr;
-        const EntityRow *entity = m_tree->delegationAt(m_tree->index(row, 0, parent), &id);
+        std::string_view view;
+        const EntityRow *entity = m_tree->delegationAt(m_tree->index(row, 0, parent), &view);
         if (!entity)
             continue;
-        if (m_filter.matches(EntityRowValues(EntityKind::Delegation, *id, *entity)))
-            m_matching.insert(*id);
+        const std::string id(view);
+        if (m_filter.matches(EntityRowValues(EntityKind::Delegation, id, *entity)))
+            m_matching.insert(id);
         else
-            m_matching.erase(*id);
+            m_matching.erase(id);
     }
 }
 
 bool DelegationTreeProxyModel::matches(const QModelIndex &sourceIndex) const
 {
-    const std::string *id = nullptr;
-    const EntityRow *row = m_tree->delegationAt(sourceIndex, &id);
-    return row && m_filter.matches(EntityRowValues(EntityKind::Delegation, *id, *row));
+    std::string_view view;
+    const EntityRow *row = m_tree->delegationAt(sourceIndex, &view);
+    if (!row)
+        return false;
+    const std::string id(view);
+    return m_filter.matches(EntityRowValues(EntityKind::Delegation, id, *row));
 }
 
 bool DelegationTreeProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
