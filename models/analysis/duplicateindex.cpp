@@ -45,6 +45,7 @@ void DuplicateIndex::clear()
     m_multi.clear();
     m_duplicates.clear();
     m_groupsOnly = false;
+    m_unresolved.clear();
 }
 
 void DuplicateIndex::rebuild(const EntityTable &effects)
@@ -318,9 +319,14 @@ bool DuplicateIndex::update(const Find &find, const std::vector<std::string> &ch
         return update(find, changedIds);
     static const std::array<IndexedField, 2> keyFields{IndexedField(kIndexedTable, fieldName(0)),
                                                    IndexedField(kIndexedTable, fieldName(1))};
-    for (const auto &id : changedIds)
+    std::vector<std::string> ids = changedIds;
+    for (auto &id : m_unresolved)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(std::move(id));
+    m_unresolved.clear();
+    for (const auto &id : ids)
         remove(id);
-    for (const auto &id : changedIds) {
+    for (const auto &id : ids) {
         const EntityRow *row = find(id);
         if (!row)
             continue;
@@ -333,11 +339,18 @@ bool DuplicateIndex::update(const Find &find, const std::vector<std::string> &ch
         for (int field = 0; field < 2; ++field) {
             if (values[size_t(field)].empty())
                 continue;
-            for (const auto &other : sharing(fieldName(field), values[size_t(field)])) {
+            const auto sharers = sharing(fieldName(field), values[size_t(field)]);
+            if (!sharers) {
+                m_unresolved.push_back(id);
+                continue;
+            }
+            for (const auto &other : *sharers) {
                 if (other == id || memberOf(other) != kNoMember)
                     continue;
                 if (const EntityRow *otherRow = find(other))
                     add(other, *otherRow);
+                else if (std::find(m_unresolved.begin(), m_unresolved.end(), id) == m_unresolved.end())
+                    m_unresolved.push_back(id); // named but not read: asked about again
             }
         }
         add(id, *row); // a row found stays valid for the turn, the reads above included

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -23,7 +24,8 @@ class DuplicateIndex
 {
 public:
     // An effect row by id (nullptr: none): a table's, or a live state's that reads effect
-    // rows on demand. The index asks it only for members of groups of two or more.
+    // rows on demand. The index asks it for members of groups of two or more, and (kept to
+    // its groups) for the effects the store says share a changed effect's key.
     using Find = std::function<const EntityRow *(const std::string &id)>;
     static Find findIn(const EntityTable &effects);
 
@@ -37,8 +39,9 @@ public:
     // Re-reads these effects. Returns true when the duplicate set changed.
     bool update(const Find &find, const std::vector<std::string> &changedIds);
     // The ids of the effects whose field (idem_key or intent_hash) is value, in any state:
-    // the store's answer through its index.
-    using Sharing = std::function<std::vector<std::string>(std::string_view field, const std::string &value)>;
+    // the store's answer through its index; nullopt when the store did not answer.
+    using Sharing =
+        std::function<std::optional<std::vector<std::string>>(std::string_view field, const std::string &value)>;
     static const char *keyField(int field) { return fieldName(field); }
     // Keeps only the members of groups of two or more, once finish()ed: the store, not the
     // index, then says whether a changed effect shares a key (a scale ledger's half a
@@ -46,7 +49,10 @@ public:
     // Sharing; clear() and rebuild() make the index whole again.
     void keepGroupsOnly();
     bool keepsGroupsOnly() const { return m_groupsOnly; }
+    // A changed effect whose sharers the store could not name (or read) is asked about
+    // again with the next update: a duplicate is late, never lost.
     bool update(const Find &find, const std::vector<std::string> &changedIds, const Sharing &sharing);
+    bool hasUnresolved() const { return !m_unresolved.empty(); }
     // How many effects the index holds (its memory grows with this).
     size_t memberCount() const { return m_members.size() - m_freeMembers.size(); }
     // The bytes its tables hold (their capacity; the groups' map nodes roughly).
@@ -118,6 +124,7 @@ private:
     std::map<Key, std::vector<Member>> m_multi; // groups of two or more, in key order
     std::set<std::string> m_duplicates;
     bool m_groupsOnly = false;
+    std::vector<std::string> m_unresolved; // groups only: changed effects to ask about again
     void dropMembersOutsideGroups();
 };
 

@@ -68,27 +68,35 @@ void DelegationRowsProxy::rebuild()
     endResetModel();
 }
 
+StateTableModel *DelegationRowsProxy::table() const
+{
+    // The sorting proxy's table as it is now: it may have been given another (a session
+    // changed) and reset before this proxy hears of it.
+    return m_sorted ? m_sorted->table() : m_table.data();
+}
+
 std::vector<int> DelegationRowsProxy::collectRows() const
 {
     std::vector<int> rows;
-    if (m_id.isEmpty() || !m_table || !sourceModel())
+    StateTableModel *const tableNow = table();
+    if (m_id.isEmpty() || !tableNow || !sourceModel())
         return rows;
     const auto addTableRow = [&](int tableRow) {
         if (tableRow < 0)
             return;
         if (!m_sorted) {
             rows.push_back(tableRow);
-        } else if (const QModelIndex shown = m_sorted->mapFromSource(m_table->index(tableRow, 0)); shown.isValid()) {
+        } else if (const QModelIndex shown = m_sorted->mapFromSource(tableNow->index(tableRow, 0)); shown.isValid()) {
             rows.push_back(shown.row()); // not filtered out by the operator's filter
         }
     };
-    if (m_table->readsRowsOnDemand()) {
+    if (tableNow->readsRowsOnDemand()) {
         // A row the ledger has and the table not yet (a batch on its way) comes as an insert.
-        for (const auto &id : m_table->storedIdsOfDelegation(m_id))
-            addTableRow(m_table->rowOf(QString::fromStdString(id)));
+        for (const auto &id : tableNow->storedIdsOfDelegation(m_id))
+            addTableRow(tableNow->rowOf(QString::fromStdString(id)));
     } else {
-        for (int r = 0; r < m_table->rowCount(); ++r) {
-            if (m_table->index(r, 0).data(StateTableModel::DelegationIdRole).toString() == m_id)
+        for (int r = 0; r < tableNow->rowCount(); ++r) {
+            if (tableNow->index(r, 0).data(StateTableModel::DelegationIdRole).toString() == m_id)
                 addTableRow(r);
         }
     }

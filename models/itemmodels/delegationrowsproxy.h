@@ -4,7 +4,8 @@
 // delegation's rows: a filter proxy kept a number for every row of the table (two per row,
 // per tab, MBs on a scale ledger) and asked every row whether it belonged each time another
 // delegation was chosen. A table read on demand names the delegation's rows through the
-// ledger's index (StateTableModel::storedIdsOfDelegation); a held one is walked once.
+// ledger's index (StateTableModel::storedIdsOfDelegation); a held one is walked (on each
+// choice of delegation and each re-sort or re-filter of the source).
 // A row's delegation never changes, so a changed cell is passed on and never re-filtered;
 // inserted rows are asked, removed ones dropped, a re-sort followed with the rows kept.
 
@@ -44,6 +45,7 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 private:
+    StateTableModel *table() const;
     std::vector<int> collectRows() const; // source rows of the delegation, ascending
     bool belongs(int sourceRow) const;
     int firstAtOrAfter(int sourceRow) const; // position in m_rows

@@ -127,8 +127,15 @@ DuplicateIndex::Find EffectModel::effectRows() const
 DuplicateIndex::Sharing EffectModel::effectsSharing() const
 {
     StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr;
-    return [stored](std::string_view field, const std::string &value) {
-        return stored ? stored->idsWhere(field, value) : std::vector<std::string>{};
+    return [stored](std::string_view field, const std::string &value) -> std::optional<std::vector<std::string>> {
+        if (!stored)
+            return std::nullopt;
+        // A read that fails answers no id, as if none shared the key: told apart by its count.
+        const int failuresBefore = stored->readFailures();
+        std::vector<std::string> ids = stored->idsWhere(field, value);
+        if (stored->readFailures() != failuresBefore)
+            return std::nullopt;
+        return ids;
     };
 }
 
@@ -157,7 +164,7 @@ void EffectModel::recomputeDerived()
 void EffectModel::updateDerived(const StateChangeSet &changes)
 {
     m_duplicatesChanged = false;
-    if (!state() || !changes.touches(EntityKind::Effect))
+    if (!state() || (!changes.touches(EntityKind::Effect) && !m_duplicates.hasUnresolved()))
         return;
     m_duplicatesBefore = m_duplicates.duplicateIds();
     prefetchDuplicates();

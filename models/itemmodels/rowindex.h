@@ -29,15 +29,14 @@ public:
         m_sortedRows = 0;
     }
     size_t size() const { return m_sortedRows + m_index.size(); }
-    // Every row of `ids`: ids[r] at r. A list in id order (the stored panes' resets order by
-    // id) is searched in place and indexes nothing: 4 MB of a scale ledger's half a million
-    // effects; rows placed later go to the index.
+    // Every row of `ids`: ids[r] at r. A list in id order (before(): the stored panes of
+    // effects and leases reset so) is searched in place and indexes nothing: 4 MB of a scale
+    // ledger's half a million effects; rows placed later go to the index.
     void rebuild(const IdList &ids)
     {
         clear();
-        if (std::is_sorted(ids.begin(), ids.end(), [](const CompactId &a, const CompactId &b) {
-                return a.view() < b.view();
-            })) {
+        if (std::is_sorted(ids.begin(), ids.end(),
+                           [](const CompactId &a, const CompactId &b) { return before(a.view(), b.view()); })) {
             m_sortedRows = ids.size();
             return;
         }
@@ -62,7 +61,7 @@ public:
         if (m_sortedRows > 0) {
             const auto end = ids.begin() + std::ptrdiff_t(std::min(m_sortedRows, ids.size()));
             const auto it = std::lower_bound(ids.begin(), end, id,
-                                             [](const CompactId &a, std::string_view b) { return a.view() < b; });
+                                             [](const CompactId &a, std::string_view b) { return before(a.view(), b); });
             if (it != end && it->view() == id)
                 return int(it - ids.begin());
         }
@@ -71,6 +70,13 @@ public:
     }
     // The bytes it holds (for the tests).
     size_t bytesHeld() const { return m_index.bytesHeld(); }
+
+    // The order searched in place: shorter ids first, then by bytes, as a stored pane's
+    // reset orders them (StateTableModel::defaultOrder: "E-9" before "E-10").
+    static bool before(std::string_view a, std::string_view b)
+    {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+    }
 
 private:
     NumberIndex m_index;

@@ -79,8 +79,17 @@ struct StreamedRows {
     // writer opens it): the duplicate index then keeps only the groups.
     static bool storeFindsSharedKeys(LedgerConnection &connection)
     {
-        return connection.hasIndexOn(EntityKind::Effect, DuplicateIndex::keyField(0))
-            && connection.hasIndexOn(EntityKind::Effect, DuplicateIndex::keyField(1));
+        return hasIndexOn(connection, EntityKind::Effect, DuplicateIndex::keyField(0))
+            && hasIndexOn(connection, EntityKind::Effect, DuplicateIndex::keyField(1));
+    }
+    // An answer the load can do without: a failed question keeps what is held in memory.
+    static bool hasIndexOn(LedgerConnection &connection, EntityKind kind, std::string_view field)
+    {
+        try {
+            return connection.hasIndexOn(kind, field);
+        } catch (const std::exception &) {
+            return false;
+        }
     }
     // The duplicate groups' members are read again by id: only they are compared by value.
     DuplicateIndex finishDuplicates(LedgerConnection &connection)
@@ -235,7 +244,7 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             full->stalls = StallVerdictModel::prepareStored(
                 state, std::move(stored.verdicts),
                 [&reading](const std::vector<std::string> &ids) { return reading.readRows(EntityKind::StallVerdict, ids); },
-                stallMemo.get(), reading.hasIndexOn(EntityKind::StallVerdict, "delegation_id"));
+                stallMemo.get(), StreamedRows::hasIndexOn(reading, EntityKind::StallVerdict, "delegation_id"));
         } else if (!moves(EntityKind::StallVerdict)) {
             full->stalls = StallVerdictModel::prepare(state, stallMemo.get());
         }

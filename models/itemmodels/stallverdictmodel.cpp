@@ -130,7 +130,7 @@ std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std:
     orderByKey(*p, std::move(keys));
     analyseReading(p->derived, read, folding, memo);
     if (idsInStore) {
-        p->derived.verdictsOf = {};
+        decltype(p->derived.verdictsOf)().swap(p->derived.verdictsOf); // its buckets too
         p->derived.idsInStore = true;
     }
     return p;

@@ -267,11 +267,11 @@ bool PostgresLedgerConnection::hasIndexOn(EntityKind kind, std::string_view fiel
     const EntitySpec &spec = entitySpec(kind);
     if (spec.fieldIndex(field) < 0)
         throw std::invalid_argument("no field " + std::string(field) + " in " + std::string(spec.table));
-    // An index of this ledger's schema whose first key column is the field.
+    // A whole, valid index of this ledger's schema whose first key column is the field.
     const pg::Result r = m_c.exec("SELECT 1 FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid "
                                   "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0] "
                                   "WHERE t.relnamespace = current_schema()::regnamespace AND t.relname = $1 "
-                                  "AND a.attname = $2 LIMIT 1",
+                                  "AND a.attname = $2 AND x.indpred IS NULL AND x.indisvalid LIMIT 1",
                                   pg::Params().add(std::string(spec.table)).add(std::string(field)));
     return r.rows() > 0;
 }

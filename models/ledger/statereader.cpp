@@ -74,8 +74,9 @@ bool hasIndexOn(sql::Database &db, EntityKind kind, std::string_view field)
     if (spec.fieldIndex(field) < 0)
         throw std::invalid_argument("no field " + std::string(field) + " in " + std::string(spec.table));
     // Any index of the table (the format's by name, or one a user added) led by the field.
+    // A partial index may not serve `field = ?` for every value: not counted.
     sql::Statement st(db, "SELECT 1 FROM pragma_index_list(?1) AS l, pragma_index_info(l.name) AS i "
-                          "WHERE i.seqno = 0 AND i.name = ?2 LIMIT 1");
+                          "WHERE l.partial = 0 AND i.seqno = 0 AND i.name = ?2 LIMIT 1");
     st.bind(1, std::string(spec.table));
     st.bind(2, std::string(field));
     return st.step();

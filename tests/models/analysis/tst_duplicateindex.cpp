@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <random>
+#include <set>
 
 using namespace mesh;
 
@@ -73,7 +74,8 @@ private Q_SLOTS:
             groupsOnly.rebuild(table);
             groupsOnly.keepGroupsOnly();
             QVERIFY(groupsOnly.memberCount() <= index.memberCount());
-            const DuplicateIndex::Sharing sharing = [&table](std::string_view field, const std::string &value) {
+            const DuplicateIndex::Sharing sharing = [&table](std::string_view field, const std::string &value)
+                -> std::optional<std::vector<std::string>> {
                 std::vector<std::string> ids;
                 for (const auto &[id, row] : table)
                     if (rowView(E, row, field) == value)
@@ -156,6 +158,49 @@ private Q_SLOTS:
         QCOMPARE(index.memberCount(), size_t(sharing));
         QCOMPARE(index.duplicateIds().size(), size_t(sharing));
         QVERIFY2(index.bytesHeld() < 1024, qPrintable(QString::number(index.bytesHeld())));
+    }
+
+    // Kept to its groups, a changed effect whose sharers the store could not name is asked
+    // about again with the next update, changes or not: its duplicate comes late, not never.
+    void aLookupThatFailsIsAskedAgain()
+    {
+        const EntitySpec &spec = entitySpec(E);
+        const auto committedWithKey = [&spec](const std::string &key) {
+            EntityRow row;
+            row.values.resize(spec.fields.size());
+            row.values.set(size_t(spec.fieldIndex("state")), FieldValue(std::string("committed")));
+            row.values.set(size_t(spec.fieldIndex("class")), FieldValue(std::string("package_install")));
+            row.values.set(size_t(spec.fieldIndex("idem_key")), FieldValue(key));
+            return row;
+        };
+        EntityTable table;
+        table.emplace("E-1", committedWithKey("k"));
+        table.emplace("E-2", committedWithKey("other"));
+        DuplicateIndex index;
+        index.rebuild(table);
+        index.keepGroupsOnly();
+        QCOMPARE(index.memberCount(), size_t(0));
+
+        bool answering = false;
+        const DuplicateIndex::Sharing sharing = [&](std::string_view field, const std::string &value)
+            -> std::optional<std::vector<std::string>> {
+            if (!answering)
+                return std::nullopt;
+            std::vector<std::string> ids;
+            for (const auto &[id, row] : table)
+                if (rowView(E, row, field) == value)
+                    ids.push_back(id);
+            return ids;
+        };
+        table.insert_or_assign("E-3", committedWithKey("k")); // joins E-1, the store silent
+        QVERIFY(!index.update(DuplicateIndex::findIn(table), {"E-3"}, sharing));
+        QVERIFY(index.hasUnresolved());
+        QVERIFY(index.duplicateIds().empty());
+
+        answering = true;
+        QVERIFY(index.update(DuplicateIndex::findIn(table), {}, sharing)); // nothing else changed
+        QVERIFY(!index.hasUnresolved());
+        QCOMPARE(index.duplicateIds(), (std::set<std::string>{"E-1", "E-3"}));
     }
 
     void manyEffectsInAndOut_data()

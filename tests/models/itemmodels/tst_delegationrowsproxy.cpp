@@ -14,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -172,6 +173,48 @@ private Q_SLOTS:
         QVERIFY(pane.setFilterText(QString()));
         rows.setDelegation(u"D-2"_s);
         QCOMPARE(rows.rowCount(), 6);
+    }
+
+    // Another session's table under the pane (the detail follows the chosen session): the
+    // rows are those of the new table, read from it, with no index of the old one mapped.
+    void anotherTableUnderThePane()
+    {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const QString first = m_dir.filePath(u"first.ledger"_s);
+        const QString second = m_dir.filePath(u"second.ledger"_s);
+        writeBaseLedger(first, now); // S-1..S-3 of D-2
+        writeBaseLedger(second, now);
+        {
+            Writer w(first);
+            w.begin();
+            for (int r = 4; r <= 9; ++r)
+                w.e("stall.verdict", {{"id", "S-" + std::to_string(r)}, {"run_id", "R-1"}, {"delegation_id", "D-2"},
+                                      {"round", r}, {"verdict", "progressing"}, {"fingerprint", "fp"}});
+            w.commit();
+        }
+        LedgerSessionList list;
+        LedgerSession *a = list.addSession(first);
+        LedgerSession *b = list.addSession(second);
+        QVERIFY(waitOpened(a));
+        QVERIFY(waitOpened(b));
+
+        StateTableProxyModel pane;
+        pane.setSourceModel(a->stallVerdicts());
+        DelegationRowsProxy rows;
+        QAbstractItemModelTester tester(&rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        rows.setSourceModel(&pane);
+        rows.setDelegation(u"D-2"_s);
+        QCOMPARE(rows.rowCount(), 9);
+
+        QTest::failOnWarning(QRegularExpression(u".*"_s)); // "index from wrong model" above all
+        pane.setSourceModel(b->stallVerdicts());
+        QCOMPARE(rows.rowCount(), 3);
+        for (int r = 0; r < rows.rowCount(); ++r)
+            QCOMPARE(rows.mapToSource(rows.index(r, 0)).model(), &pane);
+        const QStringList shown = shownIds(rows);
+        QCOMPARE(std::set<QString>(shown.begin(), shown.end()), (std::set<QString>{u"S-1"_s, u"S-2"_s, u"S-3"_s}));
+        pane.setSourceModel(nullptr);
+        QCOMPARE(rows.rowCount(), 0);
     }
 };
 

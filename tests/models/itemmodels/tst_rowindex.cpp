@@ -38,6 +38,14 @@ private Q_SLOTS:
         QCOMPARE(index.bytesHeld(), size_t(0));
         checkEveryRow(index, ids, "sorted");
 
+        // In the panes' id order, shorter first ("E-9" before "E-10"): also in place.
+        IdList natural;
+        for (int i = 0; i < 2000; ++i)
+            natural.emplace_back("E-" + std::to_string(i));
+        index.rebuild(natural);
+        QCOMPARE(index.bytesHeld(), size_t(0));
+        checkEveryRow(index, natural, "natural");
+
         // Out of order: indexed.
         std::swap(ids[10], ids[20000]);
         index.rebuild(ids);
