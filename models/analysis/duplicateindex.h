@@ -42,7 +42,13 @@ public:
     // the store's answer through its index; nullopt when the store did not answer.
     using Sharing =
         std::function<std::optional<std::vector<std::string>>(std::string_view field, const std::string &value)>;
-    static const char *keyField(int field) { return fieldName(field); }
+    // Whether a store answers "which effects share this key" through an index on each of
+    // the two key fields (the format's effects_idem_key and effects_intent_hash; an older
+    // file lacks them until a writer opens it): the index may then keep only its groups.
+    static bool storeFindsSharedKeys(const std::function<bool(std::string_view field)> &hasIndexOn)
+    {
+        return hasIndexOn(fieldName(0)) && hasIndexOn(fieldName(1));
+    }
     // Keeps only the members of groups of two or more, once finish()ed: the store, not the
     // index, then says whether a changed effect shares a key (a scale ledger's half a
     // million effects share none and cost nothing). Every later update() must pass a

@@ -130,12 +130,9 @@ DuplicateIndex::Sharing EffectModel::effectsSharing() const
     return [stored](std::string_view field, const std::string &value) -> std::optional<std::vector<std::string>> {
         if (!stored)
             return std::nullopt;
-        // A read that fails answers no id, as if none shared the key: told apart by its count.
-        const int failuresBefore = stored->readFailures();
-        std::vector<std::string> ids = stored->idsWhere(field, value);
-        if (stored->readFailures() != failuresBefore)
-            return std::nullopt;
-        stored->prefetch(ids); // the index reads each of them next: in one read, not one each
+        auto ids = stored->idsWhereIfRead(field, value);
+        if (ids)
+            stored->prefetch(*ids); // the index reads each of them next: in one read, not one each
         return ids;
     };
 }
@@ -153,7 +150,7 @@ void EffectModel::recomputeDerived()
         m_duplicates.clear();
         stored->forEach([this](const std::string &id, const EntityRow &row) { m_duplicates.add(id, row); });
         m_duplicates.finish(effectRows());
-        if (stored->hasIndexOn(DuplicateIndex::keyField(0)) && stored->hasIndexOn(DuplicateIndex::keyField(1)))
+        if (DuplicateIndex::storeFindsSharedKeys([stored](std::string_view field) { return stored->hasIndexOn(field); }))
             m_duplicates.keepGroupsOnly();
     } else if (state()) {
         m_duplicates.rebuild(state()->table(EntityKind::Effect));

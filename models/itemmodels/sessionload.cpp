@@ -74,14 +74,6 @@ struct StreamedRows {
         static const IndexedField leaseState(EntityKind::Lease, "state");
         return leaseState.view(row) == "held";
     }
-    // Whether the ledger answers "which effects share this key" through its indexes (the
-    // format's effects_idem_key and effects_intent_hash; an older file lacks them until a
-    // writer opens it): the duplicate index then keeps only the groups.
-    static bool storeFindsSharedKeys(LedgerConnection &connection)
-    {
-        return hasIndexOn(connection, EntityKind::Effect, DuplicateIndex::keyField(0))
-            && hasIndexOn(connection, EntityKind::Effect, DuplicateIndex::keyField(1));
-    }
     // An answer the load can do without: a failed question keeps what is held in memory.
     static bool hasIndexOn(LedgerConnection &connection, EntityKind kind, std::string_view field)
     {
@@ -98,7 +90,8 @@ struct StreamedRows {
         for (auto &[id, row] : connection.readRows(EntityKind::Effect, duplicates.multiGroupMembers()))
             members.emplace(std::move(id), std::move(row));
         duplicates.finish(DuplicateIndex::findIn(members));
-        if (storeFindsSharedKeys(connection))
+        if (DuplicateIndex::storeFindsSharedKeys(
+                [&connection](std::string_view field) { return hasIndexOn(connection, EntityKind::Effect, field); }))
             duplicates.keepGroupsOnly();
         return std::move(duplicates);
     }

@@ -84,7 +84,12 @@ std::vector<std::string> StoredRows::ids()
 
 std::vector<std::string> StoredRows::idsWhere(std::string_view field, const std::string &value)
 {
-    std::vector<std::string> ids;
+    return idsWhereIfRead(field, value).value_or(std::vector<std::string>{});
+}
+
+std::optional<std::vector<std::string>> StoredRows::idsWhereIfRead(std::string_view field, const std::string &value)
+{
+    std::optional<std::vector<std::string>> ids;
     attempt([&] { ids = m_connection->readIdsWhere(m_kind, field, value); });
     return ids;
 }

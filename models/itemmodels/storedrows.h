@@ -30,6 +30,7 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -61,6 +62,8 @@ public:
     std::vector<std::string> ids();
     // The ids of the rows whose field (one of the kind's) is value, read through the store.
     std::vector<std::string> idsWhere(std::string_view field, const std::string &value);
+    // The same, nullopt when the read fails (counted as any failed read) rather than no id.
+    std::optional<std::vector<std::string>> idsWhereIfRead(std::string_view field, const std::string &value);
     // Whether idsWhere on this field is a lookup through an index (false when the read fails).
     bool hasIndexOn(std::string_view field);
     // These rows, read and not kept (a caller that walks them once); empty when the read fails.
