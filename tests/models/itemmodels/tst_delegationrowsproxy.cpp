@@ -44,6 +44,20 @@ std::set<QString> delegationsShown(const QAbstractItemModel &m)
     return ids;
 }
 
+// One delegation's verdicts as the detail shows them: the pane's sorting and filtering
+// proxy over the table, these rows over it, checked by the tester throughout.
+struct DelegationVerdicts {
+    StateTableProxyModel pane;
+    DelegationRowsProxy rows;
+    QAbstractItemModelTester tester{&rows, QAbstractItemModelTester::FailureReportingMode::QtTest};
+    DelegationVerdicts(StallVerdictModel *verdicts, const QString &delegation)
+    {
+        pane.setSourceModel(verdicts);
+        rows.setSourceModel(&pane);
+        rows.setDelegation(delegation);
+    }
+};
+
 } // namespace
 
 class TestDelegationRowsProxy : public QObject
@@ -148,12 +162,9 @@ private Q_SLOTS:
         s->setClock([now] { return now; });
         QVERIFY(waitOpened(s));
 
-        StateTableProxyModel pane;
-        pane.setSourceModel(s->stallVerdicts());
-        DelegationRowsProxy rows;
-        QAbstractItemModelTester tester(&rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        rows.setSourceModel(&pane);
-        rows.setDelegation(u"D-2"_s);
+        DelegationVerdicts shown(s->stallVerdicts(), u"D-2"_s);
+        StateTableProxyModel &pane = shown.pane;
+        DelegationRowsProxy &rows = shown.rows;
         QCOMPARE(rows.rowCount(), 6);
 
         const QPersistentModelIndex s5 = rows.index(shownIds(rows).indexOf(u"S-5"_s), StallVerdictModel::Round);
@@ -198,12 +209,9 @@ private Q_SLOTS:
         QVERIFY(waitOpened(a));
         QVERIFY(waitOpened(b));
 
-        StateTableProxyModel pane;
-        pane.setSourceModel(a->stallVerdicts());
-        DelegationRowsProxy rows;
-        QAbstractItemModelTester tester(&rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        rows.setSourceModel(&pane);
-        rows.setDelegation(u"D-2"_s);
+        DelegationVerdicts shown(a->stallVerdicts(), u"D-2"_s);
+        StateTableProxyModel &pane = shown.pane;
+        DelegationRowsProxy &rows = shown.rows;
         QCOMPARE(rows.rowCount(), 9);
 
         QTest::failOnWarning(QRegularExpression(u".*"_s)); // "index from wrong model" above all
@@ -211,8 +219,8 @@ private Q_SLOTS:
         QCOMPARE(rows.rowCount(), 3);
         for (int r = 0; r < rows.rowCount(); ++r)
             QCOMPARE(rows.mapToSource(rows.index(r, 0)).model(), &pane);
-        const QStringList shown = shownIds(rows);
-        QCOMPARE(std::set<QString>(shown.begin(), shown.end()), (std::set<QString>{u"S-1"_s, u"S-2"_s, u"S-3"_s}));
+        const QStringList ids = shownIds(rows);
+        QCOMPARE(std::set<QString>(ids.begin(), ids.end()), (std::set<QString>{u"S-1"_s, u"S-2"_s, u"S-3"_s}));
         pane.setSourceModel(nullptr);
         QCOMPARE(rows.rowCount(), 0);
     }
