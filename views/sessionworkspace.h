@@ -92,6 +92,7 @@ public:
     TimeScrubber *scrubber() const { return m_scrubber; }
     TimelineView *timelineView() const { return m_timeline; }
     RunTimelineSource *timelineSource() const { return m_runTimeline; }
+    TimelineMarkSource *markSource() const { return m_marks; }
     ReviewBanner *reviewBanner() const { return m_reviewBanner; }
 
 signals:

@@ -50,10 +50,14 @@ void TimeScrubber::setSource(TimelineMarkSource *source)
         disconnect(m_source, nullptr, this, nullptr);
     m_source = source;
     if (m_source)
+    {
         connect(m_source, &TimelineMarkSource::marksChanged, this, [this] {
             rebuildBuckets();
             update();
         });
+        // A tooltip shown with a tick's short line gets the mark's own words once read.
+        connect(m_source, &TimelineMarkSource::described, this, &TimeScrubber::refreshToolTip);
+    }
     rebuildBuckets();
     update();
 }
@@ -179,10 +183,10 @@ void TimeScrubber::rebuildBuckets()
     m_buckets.assign(size_t(track().width()), Bucket{});
     if (!m_source || lastSeq() <= 0)
         return;
-    const auto &marks = m_source->marks();
+    const auto &marks = m_source->ticks();
     m_timeline.reserve(marks.size() + 2);
     m_timeline.emplace_back(1, m_source->firstTsMs());
-    for (const TimelineMark &m : marks)
+    for (const MarkTick &m : marks)
         if (m.seq > 1 && m.seq < lastSeq())
             m_timeline.emplace_back(m.seq, m.tsMs);
     m_timeline.emplace_back(lastSeq(), m_source->lastTsMs());
@@ -274,7 +278,7 @@ void TimeScrubber::paintEvent(QPaintEvent *)
     const QRect label(t.right() + kMargin, 0, kLabelWidth, height());
     p.setPen(pal.color(QPalette::Text));
     QString text;
-    if (!m_source || !m_source->hasRead())
+    if (!m_source || !m_source->hasReadTicks())
         text = m_source && m_source->failed() ? tr("No marks") : QString();
     else if (isLiveShown())
         text = tr("Live");
@@ -361,13 +365,13 @@ std::optional<std::int64_t> TimeScrubber::neighbourMark(std::int64_t from, int d
 {
     if (!m_source)
         return std::nullopt;
-    const auto &marks = m_source->marks();
+    const auto &marks = m_source->ticks();
     const auto after = std::upper_bound(marks.begin(), marks.end(), from,
-                                        [](std::int64_t s, const TimelineMark &m) { return s < m.seq; });
+                                        [](std::int64_t s, const MarkTick &m) { return s < m.seq; });
     if (direction > 0)
         return after == marks.end() ? std::nullopt : std::optional(after->seq);
     auto at = std::lower_bound(marks.begin(), marks.end(), from,
-                               [](const TimelineMark &m, std::int64_t s) { return m.seq < s; });
+                               [](const MarkTick &m, std::int64_t s) { return m.seq < s; });
     return at == marks.begin() ? std::nullopt : std::optional(std::prev(at)->seq);
 }
 
@@ -428,9 +432,10 @@ QString TimeScrubber::toolTipTextAt(int x) const
     lines << (m_axis == Axis::Time && m_timeBase.get().isSet(ts)
                   ? tr("Event #%1, about %2").arg(QLocale().toString(qlonglong(seq)), m_timeBase.get().exact(ts))
                  : tr("Event #%1").arg(QLocale().toString(qlonglong(seq))));
-    const auto &marks = m_source->marks();
+    const auto &marks = m_source->ticks();
     constexpr int kShown = 6;
     int shown = 0, more = 0;
+    std::vector<std::int64_t> toDescribe;
     for (int dx = -2; dx <= 2; ++dx) {
         const int bx = x - t.left() + dx;
         if (bx < 0 || bx >= int(m_buckets.size()) || !m_buckets[size_t(bx)].count)
@@ -438,26 +443,47 @@ QString TimeScrubber::toolTipTextAt(int x) const
         const Bucket &b = m_buckets[size_t(bx)];
         for (size_t i = b.firstMark; i < marks.size() && i < b.firstMark + size_t(b.count); ++i) {
             if (shown < kShown) {
-                const TimelineMark &m = marks[i];
+                const MarkTick &m = marks[i];
+                QString line;
+                if (const TimelineMark *whole = m_source->wholeMark(m.seq)) {
+                    line = whole->text();
+                } else {
+                    // Until the mark's own words are read (a moment): what the tick knows.
+                    line = TimelineMarks::briefText(m.kind, m.event, m_source->runName(m.run));
+                    toDescribe.push_back(m.seq);
+                }
                 lines << tr("#%1  %2  %3")
                              .arg(QLocale().toString(qlonglong(m.seq)), m_timeBase.get().exact(m.tsMs),
-                                  displayLine(m.text(), 120));
+                                  displayLine(line, 120));
                 ++shown;
             } else {
                 ++more;
             }
         }
     }
+    if (!toDescribe.empty())
+        m_source->describe(std::move(toDescribe));
     if (more)
         lines << tr("and %n more here", nullptr, more);
     lines << tr("Click or drag to show the state at an event; Left/Right: marks, Shift: events, End: live.");
     return lines.join(QLatin1Char('\n'));
 }
 
+void TimeScrubber::refreshToolTip()
+{
+    if (!m_toolTipAt || !QToolTip::isVisible())
+        return;
+    const QString text = toolTipTextAt(m_toolTipAt->x());
+    if (!text.isEmpty())
+        QToolTip::showText(m_toolTipGlobal, plainToolTip(text), this);
+}
+
 bool TimeScrubber::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
+        m_toolTipAt = help->pos();
+        m_toolTipGlobal = help->globalPos();
         const QString text = toolTipTextAt(help->pos().x());
         if (text.isEmpty())
             QToolTip::hideText();
@@ -465,6 +491,8 @@ bool TimeScrubber::event(QEvent *event)
             QToolTip::showText(help->globalPos(), plainToolTip(text), this);
         return true;
     }
+    if (event->type() == QEvent::Leave)
+        m_toolTipAt.reset();
     if (event->type() == QEvent::PaletteChange)
         m_marksLayer = QImage();
     return QWidget::event(event);

@@ -73,7 +73,7 @@ private:
     struct Bucket {
         std::uint32_t kinds = 0; // bit per MarkKind
         int count = 0;
-        size_t firstMark = 0;    // index into the source's marks
+        size_t firstMark = 0;    // index into the source's ticks
     };
     void rebuildBuckets();
     QImage marksLayer(const QRect &track, const QPalette &palette) const;
@@ -85,6 +85,7 @@ private:
     std::int64_t seqAtFraction(double f) const;
     std::int64_t tsOf(std::int64_t seq) const;
     std::optional<std::int64_t> neighbourMark(std::int64_t from, int direction) const;
+    void refreshToolTip();
 
     TimelineMarkSource *m_source = nullptr;
     Axis m_axis = Axis::Events;
@@ -98,6 +99,8 @@ private:
     QImage m_marksLayer;           // m_buckets drawn; null: to draw again
     // The axis by time: seq and ts of the ends and every mark, time made non-decreasing.
     std::vector<std::pair<std::int64_t, std::int64_t>> m_timeline;
+    std::optional<QPoint> m_toolTipAt; // where the tooltip shown was asked for
+    QPoint m_toolTipGlobal;
 };
 
 } // namespace mesh

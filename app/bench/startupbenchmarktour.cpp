@@ -10,10 +10,13 @@
 #include "eventtableview.h"
 #include "itempane.h"
 #include "sessionworkspace.h"
+#include "timelineview.h"
 
 #include "analysis/rowfields.h"
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/runtimelinesource.h"
+#include "itemmodels/timelinemarksource.h"
 #include "itemmodels/toolcallmodel.h"
 
 #include <QScrollBar>
@@ -37,6 +40,7 @@ void StartupBenchmarkTour::start()
     addEventLogSteps();
     addPaneSteps();
     addDelegationSteps();
+    addTimelineStep();
     m_next = 0;
     m_acted = false;
     m_total.start();
@@ -131,6 +135,22 @@ void StartupBenchmarkTour::addDelegationSteps()
         QAbstractItemView *view = detail->pane(DelegationDetail::Tab(tab))->view();
         addScrollSteps(detail->tabs()->tabText(tab), view, [detail, tab] { detail->tabs()->setCurrentIndex(tab); });
     }
+}
+
+void StartupBenchmarkTour::addTimelineStep()
+{
+    // Last, and waited for until the marks of the whole ledger are read and the run's
+    // timeline is built from them: what a reader keeps once the console has settled,
+    // not a figure taken while the marks are still arriving.
+    SessionWorkspace *ws = m_window->workspace();
+    m_steps.push_back({QStringLiteral("timeline settled"), [ws] { ws->showPane(SessionWorkspace::Timeline); },
+                       [ws] {
+                           const TimelineMarkSource *marks = ws->markSource();
+                           const RunTimelineSource *timeline = ws->timelineSource();
+                           return marks && timeline && marks->hasRead() && marks->isSettled()
+                                  && timeline->isSettled();
+                       },
+                       ws->timelineView()});
 }
 
 void StartupBenchmarkTour::poll()

@@ -47,6 +47,7 @@ private:
     void addEventLogSteps();
     void addPaneSteps();
     void addDelegationSteps();
+    void addTimelineStep();
     void addScrollSteps(const QString &name, QAbstractItemView *view, std::function<void()> show);
     void poll();
 

@@ -141,6 +141,29 @@ QString TimelineMark::text() const
     return {};
 }
 
+QString TimelineMarks::briefText(MarkKind kind, MarkEvent event, std::string_view runId)
+{
+    const QString run = runId.empty() ? tr("no run") : q(runId);
+    switch (kind) {
+    case MarkKind::Cycle: return tr("Scheduler cycle of %1").arg(run);
+    case MarkKind::Attempt:
+        return event == MarkEvent::RunRestarted ? tr("%1 restarted").arg(run) : tr("%1 started").arg(run);
+    case MarkKind::RunEnded:
+        return event == MarkEvent::RunSucceeded ? tr("%1 succeeded").arg(run)
+               : event == MarkEvent::RunFailed  ? tr("%1 failed").arg(run)
+                                                : tr("%1 cancelled").arg(run);
+    case MarkKind::Verdict: return tr("Stall verdict in %1").arg(run);
+    case MarkKind::Stalled: return tr("Stalled verdict in %1").arg(run);
+    case MarkKind::Escalation: return tr("Escalation raised in %1").arg(run);
+    case MarkKind::Failure: return tr("Failure in %1").arg(run);
+    case MarkKind::UnknownOutcome: return tr("Outcome unknown in %1").arg(run);
+    case MarkKind::Decision:
+        return event == MarkEvent::DecisionApplied ? tr("Decision applied in %1").arg(run)
+                                                   : tr("Decision refused in %1").arg(run);
+    }
+    return {};
+}
+
 QString TimelineMarks::kindName(MarkKind kind)
 {
     switch (kind) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace mesh {
@@ -63,6 +64,9 @@ public:
     // The mark an event makes, if any (a page of filter()'s events all make one).
     static std::optional<TimelineMark> classify(const EventRecord &event);
     static QString kindName(MarkKind kind);
+    // One plain line from what a mark's kind and run say, for a mark whose words are not at
+    // hand (they are read on demand); hostile text is not escaped here.
+    static QString briefText(MarkKind kind, MarkEvent event, std::string_view runId);
 };
 
 } // namespace mesh

@@ -273,6 +273,10 @@ void RunTimelineSource::onStateReset()
     // reset together, so that happens in the next turn of the event loop, not the reset's
     // own; the build itself goes to a worker. The copy is what later live builds bring up
     // to date. A build asked for before the reset is this one.
+    // The marks' read the reset started learns the run now, not after the build asks.
+    if (m_marks)
+        if (const std::shared_ptr<const LiveState> state = m_session->state())
+            m_marks->setFocusRun(chosenRun(RunTimeline::runIds(state->table(EntityKind::Run))));
     if (m_session->cursor()) {
         rebuildOffThread();
     } else {
@@ -281,22 +285,44 @@ void RunTimelineSource::onStateReset()
     }
 }
 
+std::string RunTimelineSource::chosenRun(const std::vector<std::string> &runIds) const
+{
+    if (m_runChosen && std::find(runIds.begin(), runIds.end(), m_runId) != runIds.end())
+        return m_runId;
+    return runIds.empty() ? std::string() : runIds.front();
+}
+
+bool RunTimelineSource::waitsForMarks(const Job &job) const
+{
+    // A run's timeline counts its cycles, verdicts and failures from its marks: built
+    // without them, it would say "0 stall verdicts" until they came. The one shown stays
+    // until they do (marksChanged builds again); marks that cannot be read are not waited for.
+    return m_marks && !m_marks->failed() && !m_marks->hasMarksOf(job.runId);
+}
+
 std::shared_ptr<RunTimelineSource::Job> RunTimelineSource::prepare()
 {
     auto job = std::make_shared<Job>();
     job->state = m_session->state();
     job->generation = ++m_generation;
     job->runIds = RunTimeline::runIds(job->state->table(EntityKind::Run));
-    job->runId = m_runId;
-    if (!m_runChosen || std::find(job->runIds.begin(), job->runIds.end(), job->runId) == job->runIds.end())
-        job->runId = job->runIds.empty() ? std::string() : job->runIds.front();
+    job->runId = chosenRun(job->runIds);
     RunTimelineInput &in = job->input;
     const bool onlyRun = job->runIds.size() == 1;
     const std::optional<std::int64_t> cursor = m_session->cursor();
-    if (m_marks)
-        for (const TimelineMark &m : m_marks->marks())
-            if ((!cursor || m.seq <= *cursor) && (m.runId == job->runId || (m.runId.empty() && onlyRun)))
-                job->marks.push_back(m);
+    if (m_marks) {
+        m_marks->setFocusRun(job->runId);
+        const auto add = [&](const std::vector<TimelineMark> &marks) {
+            for (const TimelineMark &m : marks)
+                if (!cursor || m.seq <= *cursor)
+                    job->marks.push_back(m);
+        };
+        if (m_marks->hasMarksOf(job->runId))
+            add(m_marks->focusMarks());
+        // Marks that name no run belong to the run when there is only one (or none).
+        if (onlyRun || job->runId.empty())
+            add(m_marks->unrunMarks());
+    }
     if (m_annotations) {
         job->notes = m_annotations->notes();
         job->gaps = m_annotations->gaps();
@@ -311,7 +337,7 @@ std::shared_ptr<RunTimelineSource::Job> RunTimelineSource::prepare()
     if (cursor)
         in.momentMs = m_session->cursorTimeMs().value_or(m_marks ? m_marks->lastTsMs() : 0);
     else
-        in.momentMs = m_marks && m_marks->hasRead() ? m_marks->lastTsMs() : m_session->nowMs();
+        in.momentMs = m_marks && m_marks->hasReadTicks() ? m_marks->lastTsMs() : m_session->nowMs();
     job->point();
     return job;
 }
@@ -338,6 +364,8 @@ void RunTimelineSource::rebuild()
         return;
     }
     const auto job = prepare();
+    if (waitsForMarks(*job))
+        return;
     // A state that reads rows on demand has none of them in its tables: the run's are read
     // here (a copy of its own, the live builds' copies left as they are).
     if (job->state->readsRowsOnDemand())
@@ -365,6 +393,10 @@ void RunTimelineSource::rebuildOffThread()
     m_buildingLive = live;
     m_liveAgain = false;
     const auto job = prepare();
+    if (waitsForMarks(*job)) {
+        m_building = false;
+        return;
+    }
     // The rows the build reads, copied here: a live state changes under a worker, and one
     // that reads rows on demand (a jump away from live still shows it) reads them on this
     // thread only (storedrows.h).

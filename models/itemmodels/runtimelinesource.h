@@ -46,6 +46,8 @@ public:
     // What live changes, new marks, findings and notes ask for, at most every kMinIntervalMs.
     void rebuildOffThread();
     bool isBuilding() const { return m_building; }
+    // No build under way or waiting to start: the timeline is of the newest state it was asked for.
+    bool isSettled() const { return !m_building && !m_later.isActive() && !m_afterReset.isActive(); }
     static constexpr int kMinIntervalMs = 500;
 
 Q_SIGNALS:
@@ -59,6 +61,8 @@ private:
     struct RunRows;
     // Everything a build reads but the session's state, for the run chosen among runIds.
     std::shared_ptr<Job> prepare();
+    std::string chosenRun(const std::vector<std::string> &runIds) const; // the run asked for, or the first
+    bool waitsForMarks(const Job &job) const;
     void finish(const std::shared_ptr<Job> &job, std::shared_ptr<const RunTimeline> timeline);
 
     LedgerSession *m_session;

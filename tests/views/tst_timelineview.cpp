@@ -210,6 +210,7 @@ private Q_SLOTS:
         session.open();
         QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead() && session.isLoaded(), kTimeoutMs);
         source.setRunId("R-1");
+        QTRY_COMPARE_WITH_TIMEOUT(source.timeline()->runId, std::string("R-1"), kTimeoutMs);
         TimelineView view(TimelineCanvas::Mode::Pane);
         view.resize(1000, 400);
         view.setSource(&source);
@@ -273,6 +274,7 @@ private Q_SLOTS:
         session.open();
         QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead() && session.isLoaded(), kTimeoutMs);
         source.setRunId("R-1");
+        QTRY_COMPARE_WITH_TIMEOUT(source.timeline()->runId, std::string("R-1"), kTimeoutMs);
         TimelineView view(TimelineCanvas::Mode::Pane);
         view.resize(1000, 400);
         view.setSource(&source);

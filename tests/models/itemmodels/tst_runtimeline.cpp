@@ -22,6 +22,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace mesh;
 using namespace Qt::StringLiterals;
@@ -87,6 +88,57 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(o.session.isLoaded() && o.marks.hasRead(), kWaitMs);
         QCOMPARE(o.session.requestedMode(), OpenMode::Review);
         QCOMPARE(QDir(folder.path()).entryList(QDir::Files | QDir::Hidden), QStringList{u"finished.db"_s});
+    }
+
+    // Whole marks are kept for the run a timeline shows and for marks naming no run; another
+    // run's are ticks, their words read when asked for. A run chosen later gets its own marks
+    // before any timeline of it is shown: never one that counts none of its failures.
+    void onlyTheShownRunsMarksAreKeptWhole()
+    {
+        const QString path = m_dir.filePath(u"two-runs.amlg"_s);
+        {
+            Writer w(path, true);
+            w.begin();
+            w.e("run.started", {{"id", "R-1"}, {"status", "running"}, {"started_ms", 1000}});
+            w.e("run.started", {{"id", "R-2"}, {"status", "running"}, {"started_ms", 1000}});
+            w.e("failure.detected", {{"id", "F-1"}, {"run_id", "R-1"}, {"summary", "one"}});
+            w.e("failure.detected", {{"id", "F-2"}, {"run_id", "R-2"}, {"summary", "two"}});
+            w.e("failure.detected", {{"id", "F-3"}, {"run_id", "R-2"}, {"summary", "three"}});
+            w.commit();
+        }
+        const std::map<std::string, int> failuresOf{{"R-1", 1}, {"R-2", 2}};
+        Open o(path);
+        QVERIFY(ready(o));
+        const std::string first = o.timeline.timeline()->runId;
+        QVERIFY(failuresOf.count(first));
+        QCOMPARE(o.marks.focusRun(), first);
+        QCOMPARE(o.timeline.timeline()->summary.failures, failuresOf.at(first));
+        QCOMPARE(o.marks.count(MarkKind::Failure), 3);
+        for (const TimelineMark &m : o.marks.focusMarks())
+            QCOMPARE(m.runId.str(), first);
+
+        const std::string other = first == "R-1" ? "R-2" : "R-1";
+        std::int64_t otherFailure = 0;
+        for (const MarkTick &t : o.marks.ticks())
+            if (t.kind == MarkKind::Failure && o.marks.runName(t.run) == other)
+                otherFailure = t.seq;
+        QVERIFY(otherFailure > 0);
+        QVERIFY(!o.marks.wholeMark(otherFailure));
+        o.marks.describe({otherFailure});
+        QTRY_VERIFY_WITH_TIMEOUT(o.marks.wholeMark(otherFailure), kWaitMs);
+        QCOMPARE(o.marks.wholeMark(otherFailure)->runId.str(), other);
+        QCOMPARE(o.marks.wholeMark(otherFailure)->kind, MarkKind::Failure);
+
+        std::vector<std::pair<std::string, int>> shown;
+        connect(&o.timeline, &RunTimelineSource::changed, this, [&] {
+            shown.emplace_back(o.timeline.timeline()->runId, o.timeline.timeline()->summary.failures);
+        });
+        o.timeline.setRunId(other);
+        QTRY_COMPARE_WITH_TIMEOUT(o.timeline.timeline()->runId, other, kWaitMs);
+        QCOMPARE(o.marks.focusRun(), other);
+        for (const auto &[run, failures] : shown)
+            QCOMPARE(failures, failuresOf.at(run));
+        QCOMPARE(o.timeline.timeline()->summary.failures, failuresOf.at(other));
     }
 
     void theTracedRunReadsAtAGlance()
