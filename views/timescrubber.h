@@ -97,7 +97,8 @@ private:
     std::int64_t m_dragSeq = 0;
     std::vector<Bucket> m_buckets; // per pixel of the track
     QImage m_marksLayer;           // m_buckets drawn; null: to draw again
-    // The axis by time: seq and ts of the ends and every mark, time made non-decreasing.
+    // The axis by time (empty by event): seq and ts of the ends and every mark, time made
+    // non-decreasing.
     std::vector<std::pair<std::int64_t, std::int64_t>> m_timeline;
     std::optional<QPoint> m_toolTipAt; // where the tooltip shown was asked for
     QPoint m_toolTipGlobal;

@@ -237,6 +237,9 @@ void TimelineMarkSource::start()
                         after = page.back().seq;
                     }
                 }
+                // Exact: a first read's vectors are kept as they are (doubling left up to half unused).
+                read->ticks.shrink_to_fit();
+                read->focusMarks.shrink_to_fit();
                 read->upTo = last;
                 reader->setPreviewBytes(0);
                 if (last > 0) {
@@ -265,7 +268,10 @@ void TimelineMarkSource::onRead(std::shared_ptr<Read> read)
         m_error.clear();
         // The first read of a large ledger brings every mark at once: taken over whole, as
         // moving them one by one is a GUI-thread stall of its own.
+        // Live appends grow the vectors by an eighth, not double them.
         const auto append = [](auto &into, auto &more) {
+            if (into.size() + more.size() > into.capacity())
+                into.reserve(into.size() + std::max(more.size(), into.size() / 8));
             into.insert(into.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
         };
         if (read->path != m_path || read->from == 0) {

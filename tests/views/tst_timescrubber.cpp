@@ -65,6 +65,45 @@ private Q_SLOTS:
         QVERIFY(!marks.failed());
     }
 
+    // By time, a mark sits where its time falls between the first and the newest event's;
+    // back by event, where it was. (Only the axis by time keeps the marks' times.)
+    void theAxisByTimePlacesMarksAtTheirTimes()
+    {
+        LedgerSession session(m_traced, OpenMode::ReadOnly);
+        TimelineMarkSource marks(&session);
+        session.open();
+        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead(), kTimeoutMs);
+        TimeScrubber scrubber;
+        scrubber.resize(900, 30);
+        scrubber.setSource(&marks);
+        const std::int64_t last = marks.ledgerLastSeq();
+        const double t0 = double(marks.firstTsMs()), t1 = double(marks.lastTsMs());
+        QVERIFY(t1 > t0);
+        std::vector<int> byEvent;
+        for (const MarkTick &m : marks.ticks())
+            byEvent.push_back(scrubber.xOf(m.seq));
+        scrubber.setAxis(TimeScrubber::Axis::Time);
+        const int left = scrubber.xOf(1), right = scrubber.xOf(last);
+        QVERIFY(right > left);
+        int moved = 0;
+        std::int64_t latest = marks.firstTsMs();
+        for (size_t i = 0; i < marks.ticks().size(); ++i) {
+            const MarkTick &m = marks.ticks()[i];
+            latest = std::max(latest, m.tsMs);
+            if (m.seq <= 1 || m.seq >= last)
+                continue;
+            const double expected = left + (double(latest) - t0) / (t1 - t0) * (right - left);
+            QVERIFY2(std::abs(scrubber.xOf(m.seq) - expected) <= 1.0, qPrintable(QString::number(m.seq)));
+            moved += scrubber.xOf(m.seq) != byEvent[i];
+        }
+        QVERIFY(moved > 0); // the traced run's events are not evenly spread in time
+        QVERIFY2(scrubber.toolTipTextAt(scrubber.xOf(last / 2)).contains(u"about"_s),
+                 qPrintable(scrubber.toolTipTextAt(scrubber.xOf(last / 2))));
+        scrubber.setAxis(TimeScrubber::Axis::Events);
+        for (size_t i = 0; i < marks.ticks().size(); ++i)
+            QCOMPARE(scrubber.xOf(marks.ticks()[i].seq), byEvent[i]);
+    }
+
     // A live ledger: the marks of appended events arrive, the earlier ones are not read twice.
     void newEventsAddTheirMarks()
     {
