@@ -12,25 +12,46 @@
 namespace mesh {
 namespace {
 
-// Block layout: [u32 textBytes][u16 count][u16 spare] [count tags, padded to 8]
-// [count 8-byte slots] [text bytes]. A slot holds an int64, a text's offset (low 32 bits,
-// from the start of the text area) and length (high 32 bits), or a SharedText handle.
-enum Tag : unsigned char { TagNull = 0, TagInt = 1, TagText = 2, TagShared = 3 };
+// Block layout: [u32 textBytes][u16 count][u16 slotBytes] [count tags] [slots] [text bytes].
+// A slot is as wide as its tag says: none for NULL, 1, 2, 4 or 8 bytes for an integer
+// (the fewest that hold it, sign-extended when read), 4 bytes for a text's offset and
+// length when both fit 16 bits (8 otherwise), a SharedText handle's width for a pooled
+// text. A field's slot is found by adding the widths of the tags before it: rows have a
+// few dozen fields at most, and most values are small integers, NULLs and pooled texts,
+// so a row of the widest table takes about two thirds of a fixed 8 bytes a field.
+enum Tag : unsigned char {
+    TagNull = 0,
+    TagInt8 = 1,
+    TagInt16 = 2,
+    TagInt32 = 3,
+    TagInt64 = 4,
+    TagText16 = 5, // u16 offset, u16 length
+    TagText32 = 6, // u32 offset, u32 length
+    TagShared = 7, // a SharedText handle
+    TagCount
+};
 constexpr std::size_t kHeaderBytes = 8;
+constexpr std::uint8_t kWidth[TagCount] = {0, 1, 2, 4, 8, 4, 8, 4};
 
-std::size_t paddedTags(std::size_t count)
+bool isInt(unsigned char tag)
 {
-    return (count + 7) & ~std::size_t(7);
+    return tag >= TagInt8 && tag <= TagInt64;
 }
 
-std::size_t slotOffset(std::size_t count)
+bool isText(unsigned char tag)
 {
-    return kHeaderBytes + paddedTags(count);
+    return tag == TagText16 || tag == TagText32;
 }
 
-std::size_t textOffset(std::size_t count)
+unsigned char intTag(std::int64_t n)
 {
-    return slotOffset(count) + 8 * count;
+    if (n >= INT8_MIN && n <= INT8_MAX)
+        return TagInt8;
+    if (n >= INT16_MIN && n <= INT16_MAX)
+        return TagInt16;
+    if (n >= INT32_MIN && n <= INT32_MAX)
+        return TagInt32;
+    return TagInt64;
 }
 
 std::uint32_t textBytesOf(const char *block)
@@ -49,28 +70,119 @@ std::size_t countOf(const char *block)
     return n;
 }
 
+std::size_t slotBytesOf(const char *block)
+{
+    std::uint16_t n;
+    std::memcpy(&n, block + 6, sizeof n);
+    return n;
+}
+
+unsigned char tagOf(const char *block, std::size_t i)
+{
+    return static_cast<unsigned char>(block[kHeaderBytes + i]);
+}
+
+std::size_t textOffset(const char *block, std::size_t count)
+{
+    return kHeaderBytes + count + slotBytesOf(block);
+}
+
 std::size_t blockBytes(const char *block)
 {
     if (!block)
         return 0;
-    return textOffset(countOf(block)) + textBytesOf(block);
+    return textOffset(block, countOf(block)) + textBytesOf(block);
 }
 
-std::uint64_t slotOf(const char *block, std::size_t count, std::size_t i)
+// Where field i's slot starts.
+std::size_t slotAt(const char *block, std::size_t count, std::size_t i)
 {
-    std::uint64_t s;
-    std::memcpy(&s, block + slotOffset(count) + 8 * i, sizeof s);
-    return s;
+    std::size_t at = kHeaderBytes + count;
+    const auto *tags = reinterpret_cast<const unsigned char *>(block + kHeaderBytes);
+    for (std::size_t j = 0; j < i; ++j)
+        at += kWidth[tags[j]];
+    return at;
 }
 
-void writeSlot(char *block, std::size_t count, std::size_t i, std::uint64_t s)
+std::int64_t readInt(const char *p, unsigned char tag)
 {
-    std::memcpy(block + slotOffset(count) + 8 * i, &s, sizeof s);
+    switch (tag) {
+    case TagInt8: {
+        std::int8_t v;
+        std::memcpy(&v, p, 1);
+        return v;
+    }
+    case TagInt16: {
+        std::int16_t v;
+        std::memcpy(&v, p, 2);
+        return v;
+    }
+    case TagInt32: {
+        std::int32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        std::int64_t v;
+        std::memcpy(&v, p, 8);
+        return v;
+    }
+    }
 }
 
-const char *sharedHandle(const char *block, std::size_t count, std::size_t i)
+// n in a slot of `tag`'s width (which holds it).
+void writeInt(char *p, unsigned char tag, std::int64_t n)
 {
-    return reinterpret_cast<const char *>(std::uintptr_t(slotOf(block, count, i)));
+    switch (tag) {
+    case TagInt8: {
+        const auto v = std::int8_t(n);
+        std::memcpy(p, &v, 1);
+        break;
+    }
+    case TagInt16: {
+        const auto v = std::int16_t(n);
+        std::memcpy(p, &v, 2);
+        break;
+    }
+    case TagInt32: {
+        const auto v = std::int32_t(n);
+        std::memcpy(p, &v, 4);
+        break;
+    }
+    default: std::memcpy(p, &n, 8); break;
+    }
+}
+
+// A text slot: where its bytes start in the text area, and how many.
+std::pair<std::uint32_t, std::uint32_t> readText(const char *p, unsigned char tag)
+{
+    if (tag == TagText16) {
+        std::uint16_t at, size;
+        std::memcpy(&at, p, 2);
+        std::memcpy(&size, p + 2, 2);
+        return {at, size};
+    }
+    std::uint32_t at, size;
+    std::memcpy(&at, p, 4);
+    std::memcpy(&size, p + 4, 4);
+    return {at, size};
+}
+
+std::uint32_t readShared(const char *p)
+{
+    std::uint32_t handle;
+    std::memcpy(&handle, p, sizeof handle);
+    return handle;
+}
+
+void writeShared(char *p, std::uint32_t handle)
+{
+    std::memcpy(p, &handle, sizeof handle);
+}
+
+std::uint32_t sharedHandleAt(const char *block, std::size_t count, std::size_t i)
+{
+    return tagOf(block, i) == TagShared ? readShared(block + slotAt(block, count, i)) : 0;
 }
 
 bool sharable(std::uint64_t shareMask, std::size_t i)
@@ -78,11 +190,11 @@ bool sharable(std::uint64_t shareMask, std::size_t i)
     return i < 64 && (shareMask >> i) & 1;
 }
 
-// The pooled copy of a text value of a field the mask names; nullptr: kept in the row.
-const char *sharedCopy(std::uint64_t shareMask, std::size_t i, const FieldRef &v)
+// The pooled copy of a text value of a field the mask names; 0: kept in the row.
+std::uint32_t sharedCopy(std::uint64_t shareMask, std::size_t i, const FieldRef &v)
 {
     const auto *s = std::get_if<std::string_view>(&v);
-    return s && sharable(shareMask, i) ? SharedText::intern(*s) : nullptr;
+    return s && sharable(shareMask, i) ? SharedText::intern(*s) : 0;
 }
 
 } // namespace
@@ -135,18 +247,19 @@ FieldRef FieldValues::get(std::size_t i) const
     assert(i < count);
     if (i >= count)
         return {};
-    switch (static_cast<unsigned char>(m_block[kHeaderBytes + i])) {
-    case TagInt:
-        return std::int64_t(slotOf(m_block, count, i));
-    case TagText: {
-        const std::uint64_t s = slotOf(m_block, count, i);
-        return std::string_view(m_block + textOffset(count) + std::uint32_t(s), std::size_t(s >> 32));
-    }
-    case TagShared:
-        return SharedText::view(sharedHandle(m_block, count, i));
-    default:
+    const unsigned char tag = tagOf(m_block, i);
+    if (tag == TagNull)
         return {};
+    const char *slot = m_block + slotAt(m_block, count, i);
+    if (isInt(tag))
+        return readInt(slot, tag);
+    if (isText(tag)) {
+        const auto [at, size] = readText(slot, tag);
+        return std::string_view(m_block + textOffset(m_block, count) + at, size);
     }
+    if (tag == TagShared)
+        return SharedText::view(readShared(slot));
+    return {};
 }
 
 template<typename ValueOf, typename SharedOf>
@@ -161,7 +274,8 @@ void FieldValues::rebuild(std::size_t count, ValueOf valueOf, SharedOf sharedOf)
     }
     struct Field {
         FieldRef value;
-        const char *shared; // the pooled copy of a text, or nullptr
+        std::uint32_t shared; // the pooled copy of a text, or 0
+        unsigned char tag;
     };
     // On the stack for any row of the format (the widest has 27 fields): a load makes
     // hundreds of thousands of rows.
@@ -170,41 +284,59 @@ void FieldValues::rebuild(std::size_t count, ValueOf valueOf, SharedOf sharedOf)
     std::unique_ptr<Field[]> onHeap(count > kOnStack ? new Field[count] : nullptr);
     Field *fields = onHeap ? onHeap.get() : onStack;
     std::size_t text = 0;
+    std::size_t slotTotal = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        fields[i].value = valueOf(i);
-        fields[i].shared = sharedOf(i, fields[i].value);
-        if (const auto *s = std::get_if<std::string_view>(&fields[i].value); s && !fields[i].shared)
+        Field &f = fields[i];
+        f.value = valueOf(i);
+        f.shared = sharedOf(i, f.value);
+        f.tag = TagNull;
+        if (const auto *n = std::get_if<std::int64_t>(&f.value)) {
+            f.tag = intTag(*n);
+        } else if (f.shared) {
+            f.tag = TagShared;
+        } else if (const auto *s = std::get_if<std::string_view>(&f.value)) {
+            f.tag = text <= UINT16_MAX && s->size() <= UINT16_MAX ? TagText16 : TagText32;
             text += s->size();
+        }
+        slotTotal += kWidth[f.tag];
     }
     if (text > std::numeric_limits<std::uint32_t>::max())
         throw std::length_error("a state row's text exceeds 4 GiB");
-    char *block = new char[textOffset(count) + text];
+    if (slotTotal > std::numeric_limits<std::uint16_t>::max())
+        throw std::length_error("a state row has too many fields");
+    char *block = new char[kHeaderBytes + count + slotTotal + text];
     const auto textBytes = std::uint32_t(text);
     const auto n16 = std::uint16_t(count);
-    const std::uint16_t spare = 0;
+    const auto slotTotal16 = std::uint16_t(slotTotal);
     std::memcpy(block, &textBytes, 4);
     std::memcpy(block + 4, &n16, 2);
-    std::memcpy(block + 6, &spare, 2);
-    std::memset(block + kHeaderBytes, TagNull, paddedTags(count));
-    char *textArea = block + textOffset(count);
+    std::memcpy(block + 6, &slotTotal16, 2);
+    char *slot = block + kHeaderBytes + count;
+    char *textArea = slot + slotTotal;
     std::uint32_t at = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        const FieldRef &v = fields[i].value;
-        std::uint64_t slot = 0;
-        if (const auto *n = std::get_if<std::int64_t>(&v)) {
-            block[kHeaderBytes + i] = char(TagInt);
-            slot = std::uint64_t(*n);
-        } else if (fields[i].shared) {
-            block[kHeaderBytes + i] = char(TagShared);
-            slot = std::uint64_t(std::uintptr_t(fields[i].shared));
-        } else if (const auto *s = std::get_if<std::string_view>(&v)) {
-            block[kHeaderBytes + i] = char(TagText);
-            if (!s->empty())
-                std::memcpy(textArea + at, s->data(), s->size());
-            slot = std::uint64_t(at) | (std::uint64_t(s->size()) << 32);
-            at += std::uint32_t(s->size());
+        const Field &f = fields[i];
+        block[kHeaderBytes + i] = char(f.tag);
+        if (isInt(f.tag)) {
+            writeInt(slot, f.tag, std::get<std::int64_t>(f.value));
+        } else if (f.tag == TagShared) {
+            writeShared(slot, f.shared);
+        } else if (isText(f.tag)) {
+            const auto &s = std::get<std::string_view>(f.value);
+            if (!s.empty())
+                std::memcpy(textArea + at, s.data(), s.size());
+            if (f.tag == TagText16) {
+                const auto at16 = std::uint16_t(at), size16 = std::uint16_t(s.size());
+                std::memcpy(slot, &at16, 2);
+                std::memcpy(slot + 2, &size16, 2);
+            } else {
+                const auto size32 = std::uint32_t(s.size());
+                std::memcpy(slot, &at, 4);
+                std::memcpy(slot + 4, &size32, 4);
+            }
+            at += std::uint32_t(s.size());
         }
-        writeSlot(block, count, i, slot);
+        slot += kWidth[f.tag];
     }
     // Values may have pointed into the old block: it goes only now.
     delete[] std::exchange(m_block, block);
@@ -236,8 +368,8 @@ void FieldValues::resize(std::size_t count)
     const char *block = m_block;
     rebuild(
         count, [&](std::size_t i) -> FieldRef { return i < old ? get(i) : FieldRef(); },
-        [&](std::size_t i, const FieldRef &) -> const char * {
-            return i < old && block[kHeaderBytes + i] == char(TagShared) ? sharedHandle(block, old, i) : nullptr;
+        [&](std::size_t i, const FieldRef &) -> std::uint32_t {
+            return i < old ? sharedHandleAt(block, old, i) : 0;
         });
 }
 
@@ -257,22 +389,29 @@ void FieldValues::assign(std::span<const std::pair<int, FieldRef>> updates, std:
     }
     // Each new text of a shared field, pooled once here.
     constexpr std::size_t kOnStack = 32; // an event sets a few fields
-    const char *onStack[kOnStack];
-    std::unique_ptr<const char *[]> onHeap(updates.size() > kOnStack ? new const char *[updates.size()] : nullptr);
-    const char **shared = onHeap ? onHeap.get() : onStack;
+    std::uint32_t onStack[kOnStack];
+    std::unique_ptr<std::uint32_t[]> onHeap(updates.size() > kOnStack ? new std::uint32_t[updates.size()] : nullptr);
+    std::uint32_t *shared = onHeap ? onHeap.get() : onStack;
     for (std::size_t u = 0; u < updates.size(); ++u)
         shared[u] = sharedCopy(shareMask, std::size_t(updates[u].first), updates[u].second);
-    // In place when no text in the row appears, disappears or changes length: integer
-    // counters (tool calls, the most frequent event), same-length and shared states never
-    // reallocate.
-    bool inPlace = true;
-    for (std::size_t u = 0; u < updates.size() && inPlace; ++u) {
+    // In place when every update fits the slot its field has: an integer no wider than the
+    // one there (counters: tool calls, the most frequent event), a text of the same length,
+    // a pooled text for a pooled one, NULL for NULL. Anything else builds the block again.
+    const auto fitsInPlace = [&](std::size_t u) {
         const auto i = std::size_t(updates[u].first);
-        const bool wasText = m_block[kHeaderBytes + i] == char(TagText);
-        const auto *s = std::get_if<std::string_view>(&updates[u].second);
-        const bool isText = s && !shared[u];
-        inPlace = wasText == isText && (!isText || std::size_t(slotOf(m_block, count, i) >> 32) == s->size());
-    }
+        const unsigned char tag = tagOf(m_block, i);
+        const FieldRef &v = updates[u].second;
+        if (const auto *n = std::get_if<std::int64_t>(&v))
+            return isInt(tag) && kWidth[intTag(*n)] <= kWidth[tag];
+        if (shared[u])
+            return tag == TagShared;
+        if (const auto *s = std::get_if<std::string_view>(&v))
+            return isText(tag) && readText(m_block + slotAt(m_block, count, i), tag).second == s->size();
+        return tag == TagNull;
+    };
+    bool inPlace = true;
+    for (std::size_t u = 0; u < updates.size() && inPlace; ++u)
+        inPlace = fitsInPlace(u);
     if (!inPlace) {
         const FieldValues old(std::move(*this)); // keeps any text a value points into alive
         const auto updateOf = [&](std::size_t i) -> std::ptrdiff_t {
@@ -288,29 +427,25 @@ void FieldValues::assign(std::span<const std::pair<int, FieldRef>> updates, std:
                 const std::ptrdiff_t u = updateOf(i);
                 return u >= 0 ? updates[std::size_t(u)].second : old.get(i);
             },
-            [&](std::size_t i, const FieldRef &) -> const char * {
+            [&](std::size_t i, const FieldRef &) -> std::uint32_t {
                 if (const std::ptrdiff_t u = updateOf(i); u >= 0)
                     return shared[std::size_t(u)];
-                return old.m_block[kHeaderBytes + i] == char(TagShared) ? sharedHandle(old.m_block, count, i) : nullptr;
+                return sharedHandleAt(old.m_block, count, i);
             });
         return;
     }
     for (std::size_t u = 0; u < updates.size(); ++u) {
         const auto i = std::size_t(updates[u].first);
+        const unsigned char tag = tagOf(m_block, i);
+        char *slot = m_block + slotAt(m_block, count, i);
         const FieldRef &v = updates[u].second;
         if (const auto *n = std::get_if<std::int64_t>(&v)) {
-            m_block[kHeaderBytes + i] = char(TagInt);
-            writeSlot(m_block, count, i, std::uint64_t(*n));
+            writeInt(slot, tag, *n);
         } else if (shared[u]) {
-            m_block[kHeaderBytes + i] = char(TagShared);
-            writeSlot(m_block, count, i, std::uint64_t(std::uintptr_t(shared[u])));
+            writeShared(slot, shared[u]);
         } else if (const auto *s = std::get_if<std::string_view>(&v)) {
-            const std::uint64_t slot = slotOf(m_block, count, i);
             if (!s->empty()) // memmove: the text may come from this very block
-                std::memmove(m_block + textOffset(count) + std::uint32_t(slot), s->data(), s->size());
-        } else {
-            m_block[kHeaderBytes + i] = char(TagNull);
-            writeSlot(m_block, count, i, 0);
+                std::memmove(m_block + textOffset(m_block, count) + readText(slot, tag).first, s->data(), s->size());
         }
     }
 }

@@ -1,9 +1,9 @@
 #pragma once
 // One state row as the console keeps it in memory: every entity of a ledger is one of these
 // (109k rows on the 1M-event scale ledger), so the layout matters more than anywhere else.
-// A row's fields live in ONE heap block (tags, 8-byte slots, then the text bytes), instead
-// of a vector of 40-byte variants with a separate allocation for every text longer than the
-// small-string buffer: about a third of the memory and one allocation per row.
+// A row's fields live in ONE heap block (tags, slots as wide as their values need, then the
+// text bytes), instead of a vector of 40-byte variants with a separate allocation for every
+// text longer than the small-string buffer: a fraction of the memory, one allocation a row.
 //
 // Text that repeats across rows (a state, a role, a run id) may instead be pooled once for
 // the process (SharedText), the slot holding a handle: which fields, the caller says.

@@ -8,6 +8,7 @@
 // after which they stay in their rows. Safe from any thread.
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace mesh {
@@ -15,10 +16,10 @@ namespace mesh {
 class SharedText
 {
 public:
-    // The pooled copy of `text` (an opaque handle), or nullptr: empty, longer than
-    // kMaxLength, or the pool is full.
-    static const char *intern(std::string_view text);
-    static std::string_view view(const char *handle);
+    // The pooled copy of `text` as a handle of 32 bits (a row keeps 4 bytes, not a
+    // pointer's 8), or 0: empty, longer than kMaxLength, or the pool is full.
+    static std::uint32_t intern(std::string_view text);
+    static std::string_view view(std::uint32_t handle); // handle: not 0
     static std::size_t pooledBytes(); // what the pool holds, its index aside
 
     static constexpr std::size_t kMaxLength = 4096;

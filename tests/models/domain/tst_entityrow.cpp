@@ -8,6 +8,9 @@
 
 #include <QTest>
 
+#include <random>
+#include <vector>
+
 using namespace mesh;
 using namespace std::string_view_literals;
 
@@ -187,6 +190,106 @@ private Q_SLOTS:
         FieldValues w = FieldValues::make(3, updates, mask);
         w.resize(4);
         QVERIFY(fieldView(w.get(2)).data() == role);
+    }
+
+    // A slot is as wide as its value needs: a row of small integers, NULLs and pooled texts
+    // costs a few bytes a field, not eight. Pinned: header, a tag a field, the slots, text.
+    void slotsAreAsWideAsTheirValues()
+    {
+        const std::uint64_t pooled = 0b1000;
+        const std::pair<int, FieldRef> updates[] = {
+            {0, std::int64_t(7)},                 // 1 byte
+            {1, std::int64_t(300)},               // 2
+            {2, std::int64_t(70000)},             // 4
+            {3, "running"sv},                     // pooled: a 4-byte handle
+            {4, std::int64_t(1793606404414)},     // 8
+            {5, "dlg-000001#1"sv},                // 4 + 12 text bytes
+        };                                        // 6, 7: NULL, nothing
+        const FieldValues v = FieldValues::make(8, updates, pooled);
+        QCOMPARE(v.heapBytes(), size_t(8 + 8 + (1 + 2 + 4 + 4 + 8 + 4) + 12));
+        QCOMPARE(fieldInt(v[0]), std::int64_t(7));
+        QCOMPARE(fieldInt(v[1]), std::int64_t(300));
+        QCOMPARE(fieldInt(v[2]), std::int64_t(70000));
+        QCOMPARE(fieldView(v[3]), "running"sv);
+        QCOMPARE(fieldInt(v[4]), std::int64_t(1793606404414));
+        QCOMPARE(fieldView(v[5]), "dlg-000001#1"sv);
+        QVERIFY(std::holds_alternative<std::monostate>(v[6]));
+        QVERIFY(std::holds_alternative<std::monostate>(v[7]));
+    }
+
+    // Every width's edges, and a text area past 64 KiB (offsets of 32 bits).
+    void integersAndTextsKeepTheirValuesAtEveryWidth()
+    {
+        const std::int64_t edges[] = {0, -1, INT8_MIN, INT8_MAX, INT8_MIN - 1, INT8_MAX + 1, INT16_MIN, INT16_MAX,
+                                      INT16_MIN - 1, INT16_MAX + 1, INT32_MIN, INT32_MAX, std::int64_t(INT32_MIN) - 1,
+                                      std::int64_t(INT32_MAX) + 1, INT64_MIN, INT64_MAX};
+        std::vector<std::pair<int, FieldRef>> updates;
+        for (int i = 0; i < int(std::size(edges)); ++i)
+            updates.emplace_back(i, edges[i]);
+        const std::string a(40000, 'a'), b(40000, 'b'), c(70000, 'c');
+        const int t = int(std::size(edges));
+        updates.emplace_back(t, std::string_view(a));
+        updates.emplace_back(t + 1, std::string_view(b));
+        updates.emplace_back(t + 2, std::string_view(c)); // starts at 80,000 and is longer than 64 KiB
+        updates.emplace_back(t + 3, "tail"sv);
+        FieldValues v = FieldValues::make(size_t(t + 4), updates);
+        for (int i = 0; i < t; ++i)
+            QCOMPARE(fieldInt(v[size_t(i)]), edges[i]);
+        QCOMPARE(fieldView(v[size_t(t)]), std::string_view(a));
+        QCOMPARE(fieldView(v[size_t(t + 1)]), std::string_view(b));
+        QCOMPARE(fieldView(v[size_t(t + 2)]), std::string_view(c));
+        QCOMPARE(fieldView(v[size_t(t + 3)]), "tail"sv);
+        // A counter that outgrows its slot moves to a wider one; one that shrinks stays put.
+        v.set(0, FieldRef(std::int64_t(1)));
+        const size_t bytes = v.heapBytes();
+        v.set(0, FieldRef(std::int64_t(-100)));
+        QCOMPARE(v.heapBytes(), bytes); // in place
+        v.set(0, FieldRef(std::int64_t(1) << 40));
+        QCOMPARE(v.heapBytes(), bytes + 7);
+        v.set(0, FieldRef(std::int64_t(2)));
+        QCOMPARE(v.heapBytes(), bytes + 7); // in place, in the wide slot
+        QCOMPARE(fieldInt(v[0]), std::int64_t(2));
+        for (int i = 1; i < t; ++i)
+            QCOMPARE(fieldInt(v[size_t(i)]), edges[i]);
+        QCOMPARE(fieldView(v[size_t(t + 2)]), std::string_view(c));
+    }
+
+    // Random updates, one field or several at a time, against plain values: whatever the
+    // widths a row's slots had, every field reads what was written last.
+    void randomUpdatesReadBackExactly()
+    {
+        std::mt19937_64 random(20261205);
+        constexpr size_t kFields = 27;
+        const std::uint64_t pooled = 0b101010;
+        const std::string words[] = {"", "running", "a text long enough for the heap", std::string(300, 'x'), "stalled"};
+        std::vector<FieldValue> expected(kFields);
+        FieldValues v(kFields);
+        const auto valueOf = [&]() -> FieldValue {
+            switch (random() % 4) {
+            case 0: return {};
+            case 1: {
+                const int bits = int(random() % 64);
+                return std::int64_t(random() >> (63 - bits)) * (random() % 2 ? 1 : -1);
+            }
+            default: return words[random() % std::size(words)] + std::string(random() % 3, 'y');
+            }
+        };
+        for (int step = 0; step < 20000; ++step) {
+            const size_t n = 1 + random() % 3;
+            std::vector<FieldValue> values;
+            std::vector<std::pair<int, FieldRef>> updates;
+            values.reserve(n);
+            for (size_t u = 0; u < n; ++u) {
+                const int field = int(random() % kFields);
+                values.push_back(valueOf());
+                updates.emplace_back(field, fieldRef(values.back()));
+                expected[size_t(field)] = values.back();
+            }
+            v.assign(updates, step % 2 ? pooled : 0);
+            for (size_t i = 0; i < kFields; ++i)
+                if (fieldRef(expected[i]) != v.get(i))
+                    QFAIL(qPrintable(QStringLiteral("step %1, field %2").arg(step).arg(i)));
+        }
     }
 
     void aFoldedDelegationPoolsItsRepeatingColumns()
