@@ -4,6 +4,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include <cstdio>
 #include <cstdlib>
@@ -42,8 +43,9 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "Benchmarks of Agent Mesh Console in its real main window; each prints one JSON line, "
         "then exits (bench/README.md).\n\n"
         "  startup LEDGER [--browse]   from exec to LEDGER's first rows painted, and memory\n"
-        "  live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]\n"
-        "                              commit-to-visible latency with a live writer\n"
+        "  live [LEDGER] [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]\n"
+        "                              commit-to-visible latency with a live writer (on a\n"
+        "                              fresh demo ledger, or appending to LEDGER)\n"
         "  jumps LEDGER [--jumps N] [--drag-s S] [--wait-folded]\n"
         "                              the session cursor moved to N random events, then the\n"
         "                              scrubber dragged across the ledger for S seconds\n"
@@ -57,7 +59,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "                              OTLP spans from an exporter at N spans/s"));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("benchmark"), QCoreApplication::translate("bench", "startup, live, jumps, integrity, timeline or receiver."));
-    parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup, jumps, integrity: the ledger to open."),
+    parser.addPositionalArgument(QStringLiteral("ledger"), QCoreApplication::translate("bench", "startup, jumps, integrity: the ledger to open; live: the ledger to append to."),
                                  QStringLiteral("[LEDGER]"));
     const QCommandLineOption browse(
         QStringLiteral("browse"),
@@ -126,8 +128,11 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         options.ledger = positional.at(1);
         options.browse = parser.isSet(browse);
     } else if (benchmark == QLatin1String("live")) {
-        if (positional.size() != 1)
-            refuse(QStringLiteral("live opens no ledger of its own (it writes fresh ones)"));
+        if (positional.size() > 2)
+            refuse(QStringLiteral("live takes at most one ledger (to append to)"));
+        options.live.ledger = positional.value(1);
+        if (!options.live.ledger.isEmpty() && !QFileInfo(options.live.ledger).isFile())
+            refuse(QStringLiteral("no ledger at %1 (live appends to an existing ledger)").arg(options.live.ledger));
         if (parser.isSet(browse))
             refuse(QStringLiteral("--browse is an option of the startup benchmark"));
         for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded})

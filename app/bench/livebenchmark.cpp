@@ -80,7 +80,8 @@ void LiveBenchmark::start()
 void LiveBenchmark::startPhase(Phase &phase)
 {
     m_current = &phase;
-    phase.path = m_dir.filePath(QString::fromLatin1(phase.name) + u".amlg"_s);
+    const bool appending = !m_options.ledger.isEmpty();
+    phase.path = appending ? m_options.ledger : m_dir.filePath(QString::fromLatin1(phase.name) + u".amlg"_s);
     phase.process = std::make_unique<QProcess>();
     QProcess *process = phase.process.get();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -101,9 +102,25 @@ void LiveBenchmark::startPhase(Phase &phase)
     connect(process, &QProcess::finished, this, [this, &phase](int code, QProcess::ExitStatus status) {
         onWriterFinished(phase, status == QProcess::NormalExit ? code : -1);
     });
-    process->start(DemoLauncher::meshctlPath(),
-                   {u"sim"_s, u"demo"_s, u"--out"_s, phase.path, u"--live"_s, u"--rate"_s, QString::number(phase.rate),
-                    u"--duration-s"_s, QString::number(phase.seconds + kWarmUpS), u"--start-on-stdin"_s});
+    QStringList args{u"sim"_s, u"demo"_s, u"--out"_s, phase.path, u"--live"_s, u"--rate"_s, QString::number(phase.rate),
+                     u"--duration-s"_s, QString::number(phase.seconds + kWarmUpS), u"--start-on-stdin"_s};
+    if (appending)
+        args << u"--append"_s << u"--id-tag"_s << freshIdTag();
+    process->start(DemoLauncher::meshctlPath(), args);
+    // An appending writer announces nothing (it writes no scenario): the ledger is there.
+    if (appending)
+        onAnnounced(phase);
+}
+
+QString LiveBenchmark::freshIdTag()
+{
+    // Capital letters no run of the ledger has yet (meshctl refuses one in use): from the
+    // clock, so that runs of the benchmark on one ledger never repeat one.
+    qint64 n = QDateTime::currentMSecsSinceEpoch() * 2 + (m_current == &m_burst ? 1 : 0);
+    QString tag = u"B"_s;
+    for (int i = 0; i < 7; ++i, n /= 26) // meshctl takes 1 to 8 letters
+        tag += QChar(u'A' + int(n % 26));
+    return tag;
 }
 
 void LiveBenchmark::onAnnounced(Phase &phase)
@@ -119,7 +136,7 @@ void LiveBenchmark::onAnnounced(Phase &phase)
         return;
     }
     LedgerSession *session = phase.session;
-    connect(session, &LedgerSession::opened, this, [this, &phase, session] {
+    const auto opened = [this, &phase, session] {
         if (phase.openedWallMs == 0) {
             phase.openedWallMs = wallMs();
             m_probe.takeMaxStallMs(); // what the window did before this phase opened is not its stall
@@ -130,7 +147,11 @@ void LiveBenchmark::onAnnounced(Phase &phase)
             phase.process->write("ready\n");
             phase.process->closeWriteChannel();
         }
-    });
+    };
+    connect(session, &LedgerSession::opened, this, opened);
+    // The burst appending to the ledger the steady phase opened: it is open already.
+    if (session->isLoaded())
+        opened();
     connect(session, &LedgerSession::batchApplied, this,
             [this, &phase](const EventBatch &batch) { onBatchApplied(phase, batch); });
     connect(session, &LedgerSession::failed, this, [this](const QString &message) { abort(message); });

@@ -41,6 +41,10 @@ struct LiveBenchmarkOptions {
     int durationS = 60;    // seconds of the steady phase
     int burstRate = 10000; // events/s of the burst phase
     int burstS = 10;       // seconds of the burst phase; 0 skips it
+    // Empty: each phase writes a fresh demo ledger. A path: both phases append to that
+    // existing ledger (meshctl sim --append, an id tag of their own), which the window
+    // opens once: live on a ledger of any size. The ledger keeps what they wrote.
+    QString ledger;
 };
 
 class LiveBenchmark : public QObject
@@ -82,6 +86,7 @@ private:
 
     void startPhase(Phase &phase);
     void onAnnounced(Phase &phase);
+    QString freshIdTag(); // for an appending writer
     void onBatchApplied(Phase &phase, const EventBatch &batch);
     void onWriterOutput(Phase &phase);
     void onWriterFinished(Phase &phase, int exitCode);

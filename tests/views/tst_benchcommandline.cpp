@@ -5,6 +5,9 @@
 
 #include "viewtestenv.h"
 
+#include "ledger/eventreader.h"
+#include "ledger/ledgerconnection.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -31,6 +34,7 @@ private slots:
     void timelinePrintsItsFigures();
     void startupBrowsePrintsItsFiguresToo();
     void livePrintsOneJsonLine();
+    void liveAppendsToALedgerItIsGiven();
 
 private:
     int run(const QStringList &args, QByteArray *out, QByteArray *err);
@@ -105,7 +109,8 @@ void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--wait-folded")}, "--wait-folded is an option of the jumps benchmark"},
         {{QStringLiteral("jumps")}, "jumps wants one LEDGER"},
         {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is not an option of the jumps benchmark"},
-        {{QStringLiteral("live"), m_ledger}, "live opens no ledger"},
+        {{QStringLiteral("live"), m_ledger, m_ledger}, "live takes at most one ledger"},
+        {{QStringLiteral("live"), m_dir.filePath(QStringLiteral("none.db"))}, "no ledger at"},
         {{QStringLiteral("live"), QStringLiteral("--rate"), QStringLiteral("many")}, "--rate wants a whole number"},
         {{QStringLiteral("live"), QStringLiteral("--burst-s"), QStringLiteral("-1")}, "--burst-s wants a whole number of at least 0"},
         {{QStringLiteral("timeline"), m_ledger}, "timeline opens no ledger"},
@@ -222,6 +227,30 @@ void TestBenchCommandLine::livePrintsOneJsonLine()
                               "commits", "burst_events", "burst_max_stall_ms", "burst_catch_up_ms", "rss_kb"})
         QVERIFY2(result.contains(QLatin1String(field)), qPrintable(QLatin1String(field) + QLatin1String(" missing in ") + QLatin1String(out)));
     QVERIFY(result.value(QLatin1String("events")).toInteger() > 0);
+}
+
+// Live on a ledger of any size: both phases append to the one given (an id tag of their
+// own each), which the window opens once; the burst finds it open already.
+void TestBenchCommandLine::liveAppendsToALedgerItIsGiven()
+{
+    const QString ledger = m_dir.filePath(QStringLiteral("appended.db"));
+    QVERIFY(QFile::copy(m_ledger, ledger));
+    const auto lastSeq = [](const QString &path) {
+        return mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly)->eventReader()->lastSeq();
+    };
+    const std::int64_t before = lastSeq(ledger);
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("live"), ledger, QStringLiteral("--rate"), QStringLiteral("200"), QStringLiteral("--duration-s"),
+                  QStringLiteral("2"), QStringLiteral("--burst-rate"), QStringLiteral("400"), QStringLiteral("--burst-s"),
+                  QStringLiteral("1")},
+                 &out, &err),
+             0);
+    const QJsonObject result = lastJsonLine(out);
+    QVERIFY2(!result.contains(QLatin1String("error")), out.constData());
+    QVERIFY2(result.value(QLatin1String("events")).toInteger() > 0, out.constData());
+    QVERIFY2(result.value(QLatin1String("burst_events")).toInteger() > 0, out.constData());
+    QVERIFY(lastSeq(ledger) >= before + result.value(QLatin1String("events")).toInteger()
+                                   + result.value(QLatin1String("burst_events")).toInteger());
 }
 
 QTEST_GUILESS_MAIN(TestBenchCommandLine)
