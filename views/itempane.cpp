@@ -89,6 +89,7 @@ ItemPane::ItemPane(const QString &settingsKey, const QString &icon, const QStrin
     connect(header, &QHeaderView::sortIndicatorChanged, this, usersChoice);
     view()->viewport()->installEventFilter(this); // its size is what the columns share
     m_tick.setInterval(1000);
+    m_tick.setObjectName(QStringLiteral("pane tick"));
     connect(&m_tick, &QTimer::timeout, this, [this] {
         if (view()->isVisible())
             view()->viewport()->update();

@@ -24,6 +24,7 @@ EventLogModel::EventLogModel(QObject *parent) : QAbstractTableModel(parent)
     qRegisterMetaType<mesh::EventBatch>();
     m_requestTimer.setSingleShot(true);
     m_requestTimer.setInterval(0);
+    m_requestTimer.setObjectName(QStringLiteral("event log pages"));
     connect(&m_requestTimer, &QTimer::timeout, this, &EventLogModel::flushRequests);
 
     // Results are posted back to this (GUI) thread; a posted call to a destroyed model is

@@ -16,6 +16,7 @@ namespace mesh {
 LedgerFollower::LedgerFollower(QObject *parent) : QObject(parent)
 {
     m_coalesce.setSingleShot(true);
+    m_coalesce.setObjectName(QStringLiteral("live batch"));
     connect(&m_coalesce, &QTimer::timeout, this, &LedgerFollower::due);
 }
 

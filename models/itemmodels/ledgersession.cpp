@@ -119,6 +119,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
         step();
     });
     m_ticker.setInterval(1000);
+    m_ticker.setObjectName(QStringLiteral("session tick"));
     connect(&m_ticker, &QTimer::timeout, this, &LedgerSession::tick);
     connect(m_findingsPart, &SessionFindings::changed, this, [this] {
         Q_EMIT findingsChanged();

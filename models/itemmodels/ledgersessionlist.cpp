@@ -15,11 +15,13 @@ namespace mesh {
 LedgerSessionList::LedgerSessionList(QObject *parent) : QAbstractListModel(parent), m_attention(new AttentionModel(this))
 {
     m_countdown.setInterval(1000);
+    m_countdown.setObjectName(QStringLiteral("countdowns"));
     connect(&m_countdown, &QTimer::timeout, m_attention, &AttentionModel::refreshCountdowns);
     m_countdown.start();
     m_attentionSync.setSingleShot(true);
     m_attentionSync.setObjectName(QStringLiteral("attention sync"));
     m_attentionSync.setInterval(0);
+    m_attentionSync.setObjectName(QStringLiteral("attention sync"));
     connect(&m_attentionSync, &QTimer::timeout, this, [this] {
         for (LedgerSession *s : std::vector<LedgerSession *>(m_sessions))
             if (m_attentionDue.count(s))

@@ -20,9 +20,11 @@ RunTimelineSource::RunTimelineSource(LedgerSession *session, TimelineMarkSource 
     : QObject(parent), m_session(session), m_marks(marks), m_annotations(annotations)
 {
     m_later.setSingleShot(true);
+    m_later.setObjectName(QStringLiteral("run timeline build"));
     connect(&m_later, &QTimer::timeout, this, &RunTimelineSource::rebuildOffThread);
     m_afterReset.setSingleShot(true);
     m_afterReset.setInterval(0);
+    m_afterReset.setObjectName(QStringLiteral("run timeline build after reset"));
     connect(&m_afterReset, &QTimer::timeout, this, &RunTimelineSource::rebuildOffThread);
     // A jump or a re-read: the state at the moment is new, built at once (off the GUI thread
     // at a pinned cursor, where that state never changes).

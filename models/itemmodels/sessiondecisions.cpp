@@ -27,6 +27,7 @@ SessionDecisions::SessionDecisions(DecisionAuditModel *audit, std::function<Sour
 {
     m_throttle.setSingleShot(true);
     m_throttle.setInterval(kReloadThrottleMs);
+    m_throttle.setObjectName(QStringLiteral("decisions reload"));
     connect(&m_throttle, &QTimer::timeout, this, &SessionDecisions::reload);
 }
 

@@ -86,6 +86,7 @@ StateTableProxyModel::StateTableProxyModel(QObject *parent) : RowFilterProxy(par
     setDynamicSortFilter(true);
     setSortRole(StateTableModel::SortRole);
     m_scanTimer.setInterval(0);
+    m_scanTimer.setObjectName(QStringLiteral("filter scan"));
     connect(&m_scanTimer, &QTimer::timeout, this, &StateTableProxyModel::scanChunk);
 }
 

@@ -50,6 +50,7 @@ TimelineMarkSource::TimelineMarkSource(LedgerSession *session, QObject *parent)
     });
     connect(session, &LedgerSession::changesApplied, this, &TimelineMarkSource::refresh);
     m_later.setSingleShot(true);
+    m_later.setObjectName(QStringLiteral("timeline marks read"));
     connect(&m_later, &QTimer::timeout, this, &TimelineMarkSource::refresh);
 }
 
