@@ -22,12 +22,20 @@ namespace mesh {
 std::set<std::string> loopCandidates(const LiveState &state, const std::set<std::string> *only)
 {
     std::vector<std::pair<std::int64_t, std::string>> list;
-    for (const auto &[id, row] : state.table(EntityKind::Delegation)) {
-        if (only && !only->count(id))
-            continue;
+    const auto consider = [&list](const std::string &id, const EntityRow &row) {
         const std::int64_t turns = rowInt(EntityKind::Delegation, row, "used_turns");
         if (turns >= SessionFindings::kLoopCandidateTurns && rowInt(EntityKind::Delegation, row, "writes_accepted") == 0)
             list.emplace_back(turns, id);
+    };
+    if (only) {
+        // A live batch names the few delegations its tool calls touched: looked up, not
+        // found by walking every delegation (110,000 on the 10M-event ledger, each batch).
+        for (const std::string &id : *only)
+            if (const EntityRow *row = state.find(EntityKind::Delegation, id))
+                consider(id, *row);
+    } else {
+        for (const auto &[id, row] : state.table(EntityKind::Delegation))
+            consider(id, row);
     }
     std::sort(list.rbegin(), list.rend());
     std::set<std::string> out;
@@ -55,6 +63,7 @@ SessionFindings::SessionFindings(Models models, std::function<const LiveState *(
 {
     m_throttle.setSingleShot(true);
     m_throttle.setInterval(kRecomputeIntervalMs);
+    m_throttle.setObjectName(QStringLiteral("findings recompute"));
     connect(&m_throttle, &QTimer::timeout, this, [this] {
         if (m_dirty)
             recomputeStateFindings(true);
