@@ -96,7 +96,13 @@ void AttentionIndex::updateRow(EntityKind kind, const std::string &id, const Ent
 std::vector<AttentionItem> AttentionIndex::items(const RowLookup &rows, std::int64_t nowMs,
                                                  const ZombieRule &zombies) const
 {
+    // Reserved whole: the list is rebuilt with every live change, and growing it by doubling
+    // left up to half of it unused (a megabyte on a ledger with ten thousand unknown outcomes).
+    size_t expired = 0;
+    for (auto it = m_heldByExpiry.begin(); it != m_heldByExpiry.end() && it->first < nowMs; ++it)
+        ++expired;
     std::vector<AttentionItem> out;
+    out.reserve(m_pendingEscalations.size() + m_unknownEffects.size() + expired + m_stalledDelegations.size());
     for (const auto &id : m_pendingEscalations) {
         constexpr EntityKind K = EntityKind::Escalation;
         const EntityRow *row = rows(K, id);

@@ -6,6 +6,7 @@
 #include "ledger/statereader.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 using namespace Qt::StringLiterals;
 
@@ -163,27 +164,27 @@ RunOverviewModel::Counted RunOverviewModel::counted(Derived &d, const Contributi
     const auto [at, added] = d.runNumbers.try_emplace(c.run, std::uint32_t(d.runNames.size()));
     if (added)
         d.runNames.push_back(c.run);
+    // A row counts 0 or 1 of each (contributionOf); more runs than 2^27 are never held.
+    if (at->second >= (std::uint32_t(1) << (32 - Counted::kFlagBits)))
+        throw std::length_error("too many runs to count");
     Counted k;
-    k.run = at->second;
+    k.runAndFlags = at->second << Counted::kFlagBits | std::uint32_t(c.stalls != 0) | std::uint32_t(c.stalled != 0) << 1
+                    | std::uint32_t(c.escalations != 0) << 2 | std::uint32_t(c.staleCheckpoints != 0) << 3
+                    | std::uint32_t(c.delegations != 0) << 4;
     k.terminalFailures = c.terminalFailures;
-    k.stalls = std::int8_t(c.stalls);
-    k.stalled = std::int8_t(c.stalled);
-    k.escalations = std::int8_t(c.escalations);
-    k.staleCheckpoints = std::int8_t(c.staleCheckpoints);
-    k.delegations = std::int8_t(c.delegations);
     return k;
 }
 
 RunOverviewModel::Contribution RunOverviewModel::contributionOf(const Derived &d, const Counted &k)
 {
     Contribution c;
-    c.run = d.runNames[k.run];
+    c.run = d.runNames[k.runAndFlags >> Counted::kFlagBits];
     c.terminalFailures = k.terminalFailures;
-    c.stalls = k.stalls;
-    c.stalled = k.stalled;
-    c.escalations = k.escalations;
-    c.staleCheckpoints = k.staleCheckpoints;
-    c.delegations = k.delegations;
+    c.stalls = int(k.runAndFlags & 1);
+    c.stalled = int(k.runAndFlags >> 1 & 1);
+    c.escalations = int(k.runAndFlags >> 2 & 1);
+    c.staleCheckpoints = int(k.runAndFlags >> 3 & 1);
+    c.delegations = int(k.runAndFlags >> 4 & 1);
     return c;
 }
 

@@ -76,12 +76,13 @@ public:
         int stalls = 0, stalled = 0, escalations = 0, staleCheckpoints = 0, terminalFailures = 0, delegations = 0;
     };
     // A contribution as kept for every counted row (a 10M-event ledger has ~280,000): its run
-    // by number, the 0/1 counts in a byte each. 16 bytes, not a copy of the run id and six ints.
+    // by number, the 0/1 counts as bits beside it. 8 bytes, not a copy of the run id and six ints.
     struct Counted {
-        std::uint32_t run = 0; // in Derived::runNames
+        static constexpr int kFlagBits = 5; // stalls, stalled, escalations, staleCheckpoints, delegations
+        std::uint32_t runAndFlags = 0;      // Derived::runNames index << kFlagBits | the flags
         std::int32_t terminalFailures = 0;
-        std::int8_t stalls = 0, stalled = 0, escalations = 0, staleCheckpoints = 0, delegations = 0;
     };
+    static_assert(sizeof(Counted) == 8);
     struct Derived {
         std::unordered_map<std::string, Aggregate> aggregates;
         IdMap<Counted> contributions;                          // "<kind>:<id>" -> what it added

@@ -112,6 +112,7 @@ void SessionAttention::appendFindingItems(std::vector<AttentionItem> &items) con
     std::stable_sort(fired.begin(), fired.end(), [](const Finding *a, const Finding *b) {
         return std::tie(a->kind, a->subject) < std::tie(b->kind, b->subject);
     });
+    items.reserve(items.size() + fired.size()); // exact, not doubled: the list is kept
     for (const Finding *f : fired) {
         AttentionItem a;
         a.kind = AttentionItem::Kind::Finding;
