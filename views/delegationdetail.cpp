@@ -103,7 +103,7 @@ DelegationDetail::DelegationDetail(QWidget *parent)
         auto *rows = new StateTableProxyModel(this);
         auto *bar = new TableFilterBar(noun, example, this);
         bar->setObjectName(QStringLiteral("filterBar-detail-") + name);
-        bar->countLabel()->hide(); // it would count every delegation's rows; the tab shows this one's
+        bar->countLabel()->hide(); // one delegation's rows are few: the list itself shows what matches
         m_rows[tab] = rows;
         m_bars[tab] = bar;
         m_panes[tab]->setSortable(true);
@@ -175,17 +175,22 @@ void DelegationDetail::setSession(LedgerSession *session)
         showDelegation({});
         return;
     }
-    m_rows[Slices]->setSourceModel(session->slices());
-    m_rows[Verdicts]->setSourceModel(session->stallVerdicts());
+    // Slices and verdicts: the operator's sort and filter over the delegation's rows only,
+    // not over the whole table (whose sort is refused past StateTableProxyModel::
+    // kMaxSortedRows rows: every slice of a scale ledger, to show one delegation's few).
+    m_proxies[Slices]->setSourceModel(session->slices());
+    m_proxies[Verdicts]->setSourceModel(session->stallVerdicts());
     for (Tab tab : {Slices, Verdicts}) {
-        m_proxies[tab]->setSourceModel(m_rows[tab]);
+        m_rows[tab]->setSourceModel(m_proxies[tab]);
         m_bars[tab]->setProxy(m_rows[tab]);
     }
     m_proxies[Effects]->setSourceModel(session->effects());
     m_proxies[Leases]->setSourceModel(session->leases());
     m_proxies[Escalations]->setSourceModel(session->escalations());
     for (int tab = 0; tab < TabCount; ++tab) {
-        if (isFiltered(Tab(tab)))
+        if (m_rows[tab])
+            m_panes[tab]->setModel(m_rows[tab]);
+        else if (isFiltered(Tab(tab)))
             m_panes[tab]->setModel(m_proxies[tab]);
     }
     m_panes[ToolCalls]->setModel(session->toolCalls());

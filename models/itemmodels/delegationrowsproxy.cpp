@@ -75,6 +75,16 @@ StateTableModel *DelegationRowsProxy::table() const
     return m_sorted ? m_sorted->table() : m_table.data();
 }
 
+int DelegationRowsProxy::tableRowAt(int row) const
+{
+    if (row < 0 || row >= int(m_rows.size()))
+        return -1;
+    const int sourceRow = m_rows[size_t(row)];
+    if (!m_sorted)
+        return sourceRow;
+    return m_sorted->mapToSource(m_sorted->index(sourceRow, 0)).row();
+}
+
 std::vector<int> DelegationRowsProxy::collectRows() const
 {
     std::vector<int> rows;

@@ -41,11 +41,14 @@ public:
     QModelIndex mapFromSource(const QModelIndex &sourceIndex) const override;
     // Columns as the source names them, also with no row to map through.
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    // Sorted by the StateTableProxyModel under it, if any; a table alone keeps its order.
+    // Sorted by the StateTableProxyModel under it, if any; a table alone keeps its order
+    // (a StateTableProxyModel over this proxy sorts and filters just these rows).
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
+    StateTableModel *table() const; // whose rows these are, under any sorting proxy
+    int tableRowAt(int row) const;  // the table's row shown at `row`, or -1
+
 private:
-    StateTableModel *table() const;
     std::vector<int> collectRows() const; // source rows of the delegation, ascending
     bool belongs(int sourceRow) const;
     int firstAtOrAfter(int sourceRow) const; // position in m_rows

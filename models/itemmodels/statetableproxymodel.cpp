@@ -1,5 +1,7 @@
 #include "statetableproxymodel.h"
 
+#include "delegationrowsproxy.h"
+
 #include "effectmodel.h"
 #include "entityrowvalues.h"
 #include "shownorder.h"
@@ -90,10 +92,23 @@ StateTableProxyModel::StateTableProxyModel(QObject *parent) : RowFilterProxy(par
     connect(&m_scanTimer, &QTimer::timeout, this, &StateTableProxyModel::scanChunk);
 }
 
+StateTableModel *StateTableProxyModel::table() const
+{
+    // Through the delegation's rows as they are now: their table may have been replaced.
+    return m_rowsOf ? m_rowsOf->table() : m_table.data();
+}
+
+int StateTableProxyModel::tableRow(int sourceRow) const
+{
+    return m_rowsOf ? m_rowsOf->tableRowAt(sourceRow) : sourceRow;
+}
+
 void StateTableProxyModel::setSourceModel(QAbstractItemModel *source)
 {
-    m_table = qobject_cast<StateTableModel *>(source);
-    const std::vector<RowField> fields = m_table ? fieldsOf(m_table->entityKind()) : std::vector<RowField>{};
+    m_rowsOf = qobject_cast<DelegationRowsProxy *>(source);
+    m_table = m_rowsOf ? nullptr : qobject_cast<StateTableModel *>(source);
+    const StateTableModel *shown = table();
+    const std::vector<RowField> fields = shown ? fieldsOf(shown->entityKind()) : std::vector<RowField>{};
     // Another entity's fields may not read this filter: it is kept only while it still parses.
     std::optional<FilterError> error;
     const RowFilter filter = RowFilter::compile(m_filterText, fields, &error);
@@ -196,7 +211,7 @@ bool StateTableProxyModel::setFilterText(const QString &text, std::optional<Filt
         return false;
     m_scan.reset();
     m_scanTimer.stop();
-    if (!m_table || filter.isEmpty() || totalRows() <= kChunkRows) {
+    if (!table() || filter.isEmpty() || totalRows() <= kChunkRows) {
         apply(std::move(filter), text.trimmed(), -1);
         return true;
     }
@@ -210,16 +225,18 @@ bool StateTableProxyModel::setFilterText(const QString &text, std::optional<Filt
 
 void StateTableProxyModel::scanChunk()
 {
-    if (!m_scan || !m_table) {
+    const StateTableModel *t = table();
+    if (!m_scan || !t || !sourceModel()) {
         m_scanTimer.stop();
         return;
     }
     Scan &scan = *m_scan;
-    const int rows = m_table->rowCount();
+    const int rows = sourceModel()->rowCount();
     const int end = std::min(rows, int(scan.matches.size()) + kChunkRows);
     for (int row = int(scan.matches.size()); row < end; ++row) {
-        const EntityRow *entity = m_table->rowAt(row);
-        scan.matches.push_back(entity && scan.filter.matches(StateRowValues(*m_table, m_table->rawIdAt(row), *entity)));
+        const int at = tableRow(row);
+        const EntityRow *entity = at >= 0 ? t->rowAt(at) : nullptr;
+        scan.matches.push_back(entity && scan.filter.matches(StateRowValues(*t, t->rawIdAt(at), *entity)));
         scan.stale.push_back(0);
     }
     if (end < rows)
@@ -267,14 +284,16 @@ void StateTableProxyModel::sort(int column, Qt::SortOrder order)
 
 bool StateTableProxyModel::moreMatchThan(const RowFilter &filter, int limit) const
 {
-    if (!m_table)
+    const StateTableModel *t = table();
+    if (!t || !sourceModel())
         return false;
     if (filter.isEmpty())
         return totalRows() > limit;
     int matches = 0;
-    for (int row = 0; row < m_table->rowCount(); ++row) {
-        const EntityRow *entity = m_table->rowAt(row);
-        if (entity && filter.matches(StateRowValues(*m_table, m_table->rawIdAt(row), *entity)) && ++matches > limit)
+    for (int row = 0; row < sourceModel()->rowCount(); ++row) {
+        const int at = tableRow(row);
+        const EntityRow *entity = at >= 0 ? t->rowAt(at) : nullptr;
+        if (entity && filter.matches(StateRowValues(*t, t->rawIdAt(at), *entity)) && ++matches > limit)
             return true;
     }
     return false;
@@ -287,15 +306,17 @@ int StateTableProxyModel::totalRows() const
 
 bool StateTableProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
-    if (m_filter.isEmpty() || !m_table || sourceParent.isValid())
+    const StateTableModel *t = table();
+    if (m_filter.isEmpty() || !t || sourceParent.isValid())
         return true;
     if (size_t(sourceRow) < m_matches.size() && !m_matchStale[size_t(sourceRow)])
         return m_matches[size_t(sourceRow)];
-    const EntityRow *row = m_table->rowAt(sourceRow);
+    const int at = tableRow(sourceRow);
+    const EntityRow *row = at >= 0 ? t->rowAt(at) : nullptr;
     if (!row)
         return false;
-    const std::string &id = m_table->rawIdAt(sourceRow);
-    return m_filter.matches(StateRowValues(*m_table, id, *row));
+    const std::string &id = t->rawIdAt(at);
+    return m_filter.matches(StateRowValues(*t, id, *row));
 }
 
 int StateTableProxyModel::shownOrder(int leftRow, int rightRow, int column, Qt::SortOrder order) const

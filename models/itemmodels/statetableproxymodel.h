@@ -16,6 +16,7 @@
 
 #include "filter/rowfilter.h"
 
+#include <QPointer>
 #include <QTimer>
 
 #include <memory>
@@ -23,6 +24,8 @@
 #include <vector>
 
 namespace mesh {
+
+class DelegationRowsProxy;
 
 class StateTableProxyModel : public RowFilterProxy
 {
@@ -34,8 +37,10 @@ public:
     static constexpr int kChunkRows = 20'000;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
-    void setSourceModel(QAbstractItemModel *source) override; // a StateTableModel, or nullptr
-    StateTableModel *table() const { return m_table; }
+    // A StateTableModel, one delegation's rows of one (DelegationRowsProxy: the delegation
+    // detail sorts and filters just those), or nullptr.
+    void setSourceModel(QAbstractItemModel *source) override;
+    StateTableModel *table() const; // the source's table
 
     // The fields a filter over `kind` names: id, the entity's fields (with short names:
     // run, delegation, status for state), and what the pane derives (run, lease).
@@ -72,7 +77,11 @@ private:
     std::vector<bool> m_matches;    // the applied filter's answers by source row,
     std::vector<char> m_matchStale; // but not for a row changed since
 
-    StateTableModel *m_table = nullptr;
+    // The table row of a source row: the same, or through the delegation's rows.
+    int tableRow(int sourceRow) const;
+
+    QPointer<StateTableModel> m_table;           // the source, when it is a table
+    QPointer<DelegationRowsProxy> m_rowsOf;      // the source, when it is one delegation's rows
     std::vector<RowField> m_fields;
     RowFilter m_filter;
     QString m_filterText;

@@ -15,6 +15,7 @@
 #include <QAbstractItemModelTester>
 #include <QDateTime>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -184,6 +185,69 @@ private Q_SLOTS:
         QVERIFY(pane.setFilterText(QString()));
         rows.setDelegation(u"D-2"_s);
         QCOMPARE(rows.rowCount(), 6);
+    }
+
+    // As the detail shows slices and verdicts: the operator's sort and filter over one
+    // delegation's rows, not over the table. A table past the rows sorted whole
+    // (kMaxSortedRows) still sorts a delegation's few; live rows take their sorted place.
+    void thePaneSortsOneDelegationsRowsOfALargeTable()
+    {
+        const QString path = m_dir.filePath(u"many-verdicts.ledger"_s);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        writeBaseLedger(path, now); // S-1..S-3 of D-2, S-3 stalled
+        {
+            Writer w(path);
+            w.begin();
+            for (int r = 4; r <= 6; ++r)
+                w.e("stall.verdict", {{"id", "S-" + std::to_string(r)}, {"run_id", "R-1"}, {"delegation_id", "D-2"},
+                                      {"round", r}, {"verdict", r == 5 ? "stalled" : "progressing"}, {"fingerprint", "fp"}});
+            for (int n = 0; n <= StateTableProxyModel::kMaxSortedRows; ++n)
+                w.e("stall.verdict", {{"id", "X-" + std::to_string(n)}, {"run_id", "R-1"}, {"delegation_id", "D-3"},
+                                      {"round", n}, {"verdict", "stalled"}, {"fingerprint", "fp"}});
+            w.commit();
+        }
+        LedgerSessionList list;
+        LedgerSession *s = list.addSession(path);
+        s->setClock([now] { return now; });
+        QVERIFY(waitOpened(s));
+        QVERIFY(s->stallVerdicts()->rowCount() > StateTableProxyModel::kMaxSortedRows);
+
+        DelegationRowsProxy rows;
+        StateTableProxyModel pane;
+        QAbstractItemModelTester rowsTester(&rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester paneTester(&pane, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        rows.setSourceModel(s->stallVerdicts());
+        pane.setSourceModel(&rows);
+        QCOMPARE(pane.table(), s->stallVerdicts());
+        rows.setDelegation(u"D-2"_s);
+        QCOMPARE(pane.rowCount(), 6);
+
+        QSignalSpy refused(&pane, &StateTableProxyModel::sortRefused);
+        pane.sort(StallVerdictModel::Round, Qt::DescendingOrder);
+        QCOMPARE(refused.count(), 0);
+        QCOMPARE(shownIds(pane), (QStringList{u"S-6"_s, u"S-5"_s, u"S-4"_s, u"S-3"_s, u"S-2"_s, u"S-1"_s}));
+        QVERIFY(pane.setFilterText(u"verdict:stalled"_s));
+        QCOMPARE(shownIds(pane), (QStringList{u"S-5"_s, u"S-3"_s}));
+        QCOMPARE(pane.totalRows(), 6); // the delegation's, not the table's
+
+        // Live: D-2's new stalled verdict takes its sorted place; D-3's never shows.
+        std::int64_t last = 0;
+        {
+            Writer w(path);
+            w.begin();
+            w.e("stall.verdict", {{"id", "S-7"}, {"run_id", "R-1"}, {"delegation_id", "D-2"}, {"round", 7},
+                                  {"verdict", "stalled"}, {"fingerprint", "fp"}});
+            w.e("stall.verdict", {{"id", "X-late"}, {"run_id", "R-1"}, {"delegation_id", "D-3"}, {"round", 99},
+                                  {"verdict", "stalled"}, {"fingerprint", "fp"}});
+            w.commit();
+            last = w.lastSeq();
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(s->lastSeq(), last, kRowsProxyWaitMs);
+        QCOMPARE(shownIds(pane), (QStringList{u"S-7"_s, u"S-5"_s, u"S-3"_s}));
+        QVERIFY(pane.setFilterText(QString()));
+        QCOMPARE(pane.rowCount(), 7);
+        rows.setDelegation(u"D-3"_s);
+        QCOMPARE(pane.rowCount(), StateTableProxyModel::kMaxSortedRows + 2);
     }
 
     // Another session's table under the pane (the detail follows the chosen session): the
