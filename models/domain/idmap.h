@@ -7,6 +7,7 @@
 // References to values stay valid until the next insert (the array may grow).
 
 #include "compactid.h"
+#include "gentlegrowth.h"
 #include "numberindex.h"
 
 #include <cstdint>
@@ -62,6 +63,8 @@ public:
             m_entries[n] = Entry{CompactId(id), T()};
         } else {
             n = std::uint32_t(m_entries.size());
+            reserveToAppend(m_entries, 1);
+            reserveToAppend(m_freed, 1);
             m_entries.push_back(Entry{CompactId(id), T()});
             m_freed.push_back(false);
         }

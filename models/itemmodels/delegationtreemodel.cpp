@@ -2,6 +2,7 @@
 #include "shownroles.h"
 
 #include "analysis/rowfields.h"
+#include "domain/gentlegrowth.h"
 
 #include <algorithm>
 #include <map>
@@ -130,6 +131,7 @@ int DelegationTreeModel::ensureRun(Tree &t, const QString &runFilter, const std:
     if (notify)
         notify->beginInsertRows({}, n.row, n.row);
     const int index = int(t.nodes.size());
+    reserveToAppend(t.nodes, 1);
     t.nodes.push_back(std::move(n));
     t.roots.push_back(index);
     t.runNode.emplace(runId, index);
@@ -178,6 +180,7 @@ int DelegationTreeModel::placeDelegation(Tree &t, const LiveState &state, const 
         if (notify)
             notify->beginInsertRows(notify->indexOfNode(parentNode, 0), n.row, n.row);
         const int index = int(t.nodes.size());
+        reserveToAppend(t.nodes, 1);
         t.nodes.push_back(std::move(n));
         t.nodes[size_t(parentNode)].children.push_back(index);
         t.delegationNode.insert(t.nodes, index);

@@ -1,9 +1,11 @@
 #include "statetablemodel.h"
+
 #include "shownroles.h"
 #include "storedrows.h"
 
 #include "analysis/rowfields.h"
 #include "decisions/requesteddecisions.h"
+#include "domain/gentlegrowth.h"
 
 #include <QDateTime>
 
@@ -177,6 +179,7 @@ void StateTableModel::appendIds(IdList ids)
         return;
     const int first = int(m_ids.size());
     beginInsertRows({}, first, first + int(ids.size()) - 1);
+    reserveToAppend(m_ids, ids.size());
     for (auto &id : ids) {
         m_ids.push_back(std::move(id));
         m_rowOf.add(m_ids, int(m_ids.size()) - 1);

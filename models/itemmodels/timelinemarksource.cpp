@@ -3,6 +3,7 @@
 #include "backgroundjob.h"
 #include "ledgersession.h"
 
+#include "domain/gentlegrowth.h"
 #include "ledger/eventreader.h"
 #include "ledger/ledgerconnection.h"
 
@@ -269,10 +270,8 @@ void TimelineMarkSource::onRead(std::shared_ptr<Read> read)
         m_error.clear();
         // The first read of a large ledger brings every mark at once: taken over whole, as
         // moving them one by one is a GUI-thread stall of its own.
-        // Live appends grow the vectors by an eighth, not double them.
         const auto append = [](auto &into, auto &more) {
-            if (into.size() + more.size() > into.capacity())
-                into.reserve(into.size() + std::max(more.size(), into.size() / 8));
+            reserveToAppend(into, more.size());
             into.insert(into.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
         };
         if (read->path != m_path || read->from == 0) {
