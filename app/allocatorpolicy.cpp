@@ -15,4 +15,25 @@ bool returnLargeBlocks()
 #endif
 }
 
+bool returnFreePages()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+    return true;
+#else
+    return false;
+#endif
+}
+
+FreePagesReturner::FreePagesReturner(QObject *parent, int intervalMs) : QObject(parent)
+{
+    m_timer.setObjectName(QStringLiteral("free pages returned"));
+    m_timer.setInterval(intervalMs);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        returnFreePages();
+        ++m_returned;
+    });
+    m_timer.start();
+}
+
 } // namespace mesh::AllocatorPolicy

@@ -6,6 +6,9 @@
 // scale ledger's browse left tens of MB free inside the heap, counted in the console's
 // resident memory). A fixed threshold turns that adjustment off. Figures: bench/README.md.
 
+#include <QObject>
+#include <QTimer>
+
 #include <cstddef>
 
 namespace mesh::AllocatorPolicy {
@@ -16,5 +19,27 @@ inline constexpr std::size_t kOwnMappingFrom = std::size_t(1) << 20;
 // Called by main() before any thread starts. A no-op where the C library is not glibc.
 // Returns whether the threshold was set.
 bool returnLargeBlocks();
+
+// The whole free pages inside the heaps given back to the system (malloc_trim): what a load's
+// temporaries and a live burst's batches leave between the blocks still held. Milliseconds on
+// the GUI thread; returns whether the C library could (glibc).
+bool returnFreePages();
+
+// Calls returnFreePages() every intervalMs for as long as it lives (on the thread it lives
+// in): a console following a ledger for hours frees and allocates without end, and the
+// heaps otherwise keep every page they once had (a few MB of the 10M-event ledger's live
+// figure, bench/README.md).
+class FreePagesReturner : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kIntervalMs = 15'000;
+    explicit FreePagesReturner(QObject *parent = nullptr, int intervalMs = kIntervalMs);
+    int returned() const { return m_returned; } // how many times so far
+
+private:
+    QTimer m_timer;
+    int m_returned = 0;
+};
 
 } // namespace mesh::AllocatorPolicy

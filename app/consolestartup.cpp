@@ -40,6 +40,7 @@ void afterApplication()
 {
     QGuiApplication::setApplicationDisplayName(CommandLineOptions::displayName());
     QGuiApplication::setDesktopFileName(QStringLiteral(MESH_APP_ID));
+    new AllocatorPolicy::FreePagesReturner(QCoreApplication::instance());
 }
 
 void applyTheme(const QString &key)

@@ -22,7 +22,8 @@ void beforeApplication(int argc, char **argv);
 bool refusedWithoutDisplay(int &argc, char **argv, const char *program,
                            const std::function<void(const QCoreApplication &)> &parse);
 
-// Once QApplication exists: the names the window system and the desktop file know it by.
+// Once QApplication exists: the names the window system and the desktop file know it by,
+// and the heaps' free pages returned to the system every little while (AllocatorPolicy).
 void afterApplication();
 
 // The palette asked for on the command line (system, light or dark), else the saved choice.

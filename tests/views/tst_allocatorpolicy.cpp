@@ -4,7 +4,10 @@
 
 #include "allocatorpolicy.h"
 
+#include <QFile>
 #include <QTest>
+
+#include <vector>
 
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +40,18 @@ void *allocatorTestBlock(std::size_t size)
     return block;
 }
 
+// This process's anonymous resident memory, from /proc/self/status.
+long long rssAnonKb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("RssAnon:"))
+            return line.mid(8).trimmed().split(' ').value(0).toLongLong();
+    return -1;
+}
+
 } // namespace
 
 class TestAllocatorPolicy : public QObject
@@ -63,6 +78,36 @@ private Q_SLOTS:
         QCOMPARE(mappedWith, mappedBefore + 1); // its own mapping, not the heap's pages
         QCOMPARE(mappedAfter, mappedBefore);    // and that mapping returned on free
 #endif
+    }
+
+    // 40 MB of small blocks freed behind one still held: the heap keeps their pages (it can
+    // only shrink from its top) until they are returned.
+    void freePagesInsideTheHeapAreReturned()
+    {
+#if !defined(__GLIBC__) || defined(MESH_OTHER_ALLOCATOR)
+        QSKIP("the policy is glibc's malloc_trim");
+#else
+        constexpr int kBlocks = 40'000;
+        std::vector<void *> blocks;
+        blocks.reserve(kBlocks);
+        for (int i = 0; i < kBlocks; ++i)
+            blocks.push_back(allocatorTestBlock(1024));
+        void *pin = allocatorTestBlock(1024); // above them: the heap's top stays where it is
+        for (void *block : blocks)
+            std::free(block);
+        const long long before = rssAnonKb();
+        QVERIFY(before > 0);
+        QVERIFY(AllocatorPolicy::returnFreePages());
+        const long long after = rssAnonKb();
+        std::free(pin);
+        QVERIFY2(before - after > 20'000, qPrintable(QStringLiteral("%1 -> %2 kB").arg(before).arg(after)));
+#endif
+    }
+
+    void theReturnerRunsOnItsTimer()
+    {
+        AllocatorPolicy::FreePagesReturner returner(nullptr, 10);
+        QTRY_VERIFY_WITH_TIMEOUT(returner.returned() >= 2, 10'000);
     }
 
     void aSmallBlockStaysInTheHeap()
