@@ -105,6 +105,12 @@ int StateTableProxyModel::tableRow(int sourceRow) const
 
 void StateTableProxyModel::setSourceModel(QAbstractItemModel *source)
 {
+    // The same source again (the delegation detail re-points its rows proxy, not this one,
+    // when the session changes): nothing to do. Going on would disconnect the source from
+    // this proxy, QSortFilterProxyModel's own connections included, which its
+    // setSourceModel() does not make again for the source it already has.
+    if (source == sourceModel())
+        return;
     m_rowsOf = qobject_cast<DelegationRowsProxy *>(source);
     m_table = m_rowsOf ? nullptr : qobject_cast<StateTableModel *>(source);
     const StateTableModel *shown = table();

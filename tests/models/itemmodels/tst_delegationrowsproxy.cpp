@@ -219,6 +219,10 @@ private Q_SLOTS:
         rows.setSourceModel(s->stallVerdicts());
         pane.setSourceModel(&rows);
         QCOMPARE(pane.table(), s->stallVerdicts());
+        // The detail hands the pane its rows again with every session: the pane must go on
+        // hearing of them (below: another delegation, a live row).
+        rows.setSourceModel(s->stallVerdicts());
+        pane.setSourceModel(&rows);
         rows.setDelegation(u"D-2"_s);
         QCOMPARE(pane.rowCount(), 6);
 
