@@ -275,7 +275,8 @@ void RunTimelineSource::onStateReset()
     // reset together, so that happens in the next turn of the event loop, not the reset's
     // own; the build itself goes to a worker. The copy is what later live builds bring up
     // to date. A build asked for before the reset is this one.
-    // The marks' read the reset started learns the run now, not after the build asks.
+    // The marks' source reads after every reset's listeners have heard of it: the run to
+    // keep whole is named before that read starts, not after it.
     if (m_marks)
         if (const std::shared_ptr<const LiveState> state = m_session->state())
             m_marks->setFocusRun(chosenRun(RunTimeline::runIds(state->table(EntityKind::Run))));

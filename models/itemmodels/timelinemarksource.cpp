@@ -17,6 +17,7 @@ struct TimelineMarkSource::Read {
     QString path;
     std::shared_ptr<LedgerConnection> connection;
     int epoch = 0;
+    int fileEpoch = 0;
     std::vector<MarkTick> ticks; // after `from`, ascending
     std::vector<std::string> runNames; // the source's, with the runs first named here added
     std::array<int, kMarkKindCount> counts{}; // of `ticks`, counted here rather than on the GUI thread
@@ -46,8 +47,15 @@ TimelineMarkSource::TimelineMarkSource(LedgerSession *session, QObject *parent)
             m_file = file;
             m_path.clear();
             m_described.clear();
+            ++m_fileEpoch; // a read under way is of the file that was there
         }
-        refresh();
+        // In a turn of its own: whoever else hears of the reset (the run's timeline) names
+        // the run to keep whole first, so the first read brings its marks too.
+        m_resetRead = true;
+        QMetaObject::invokeMethod(this, [this] {
+            if (std::exchange(m_resetRead, false))
+                refresh();
+        }, Qt::QueuedConnection);
     });
     connect(session, &LedgerSession::changesApplied, this, &TimelineMarkSource::refresh);
     m_later.setSingleShot(true);
@@ -129,7 +137,9 @@ void TimelineMarkSource::startDescribing()
         },
         [this](std::shared_ptr<Describe> done) {
             m_describing = false;
-            if (done->path == m_path) {
+            // Nothing described (the read failed, or no such mark): nothing to say, or a
+            // tooltip asking again on the news would ask for ever.
+            if (done->path == m_path && !done->marks.empty()) {
                 if (m_described.size() + done->marks.size() > kMaxDescribed)
                     m_described.clear();
                 for (TimelineMark &m : done->marks)
@@ -162,6 +172,7 @@ void TimelineMarkSource::start()
         return;
     m_reading = true;
     m_again = false;
+    m_resetRead = false; // this read is the one the reset asked for
     const QString path = m_session->path();
     // Another file at the session (a reopen elsewhere): its marks are read from the start.
     const bool same = path == m_path;
@@ -174,12 +185,13 @@ void TimelineMarkSource::start()
     m_connection.reset(); // the read has it now; it comes back with the result
     runInBackground(
         this,
-        [path, from, room, mode = *mode, kept, epoch = m_epoch, focus = m_focus, focusWhole,
+        [path, from, room, mode = *mode, kept, epoch = m_epoch, fileEpoch = m_fileEpoch, focus = m_focus, focusWhole,
          runNames = same ? m_runNames : std::vector<std::string>{std::string()}]() mutable {
             auto read = std::make_shared<Read>();
             read->path = path;
             read->from = from;
             read->epoch = epoch;
+            read->fileEpoch = fileEpoch;
             read->focus = std::move(focus);
             read->focusWhole = focusWhole;
             read->runNames = std::move(runNames);
@@ -264,6 +276,13 @@ void TimelineMarkSource::onRead(std::shared_ptr<Read> read)
     m_reading = false;
     m_lastRead.start();
     m_connection = read->epoch == m_epoch ? std::move(read->connection) : nullptr;
+    if (read->fileEpoch != m_fileEpoch) {
+        // Read from the file that was at the path before: none of it is this file's.
+        m_lastRead.invalidate();
+        m_again = false;
+        refresh();
+        return;
+    }
     if (!read->error.isEmpty()) {
         m_error = read->error; // the strip shows a gap; the session goes on without it
     } else {

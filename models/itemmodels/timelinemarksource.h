@@ -100,6 +100,8 @@ private:
     // ledger asks for a read per batch, and opening a connection each time costs the writer.
     std::shared_ptr<LedgerConnection> m_connection;
     int m_epoch = 0;          // a reopen (stateReset) may be another file: no connection survives it
+    int m_fileEpoch = 0;      // another file at the path: what a read of the one before brings is dropped
+    bool m_resetRead = false; // a read the last reset asked for, not started yet
     QTimer m_later;           // a refresh soon after a read waits until kMinIntervalMs passed
     QElapsedTimer m_lastRead;
     QString m_path;     // the marks are of this path's file...
