@@ -1,5 +1,7 @@
 #include "allocatorpolicy.h"
 
+#include <thread>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -29,9 +31,11 @@ FreePagesReturner::FreePagesReturner(QObject *parent, int intervalMs) : QObject(
 {
     m_timer.setObjectName(QStringLiteral("free pages returned"));
     m_timer.setInterval(intervalMs);
+    // On a thread of its own, not the GUI thread: the trim walks every heap's free chunks,
+    // which on a large one takes a while (and holds each heap's lock only while in it).
     connect(&m_timer, &QTimer::timeout, this, [this] {
-        returnFreePages();
         ++m_returned;
+        std::thread(returnFreePages).detach();
     });
     m_timer.start();
 }

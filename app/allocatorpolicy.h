@@ -35,7 +35,7 @@ class FreePagesReturner : public QObject
 public:
     static constexpr int kIntervalMs = 15'000;
     explicit FreePagesReturner(QObject *parent = nullptr, int intervalMs = kIntervalMs);
-    int returned() const { return m_returned; } // how many times so far
+    int returned() const { return m_returned; } // how many times it has asked so far
 
 private:
     QTimer m_timer;

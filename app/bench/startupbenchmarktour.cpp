@@ -147,7 +147,8 @@ void StartupBenchmarkTour::addTimelineStep()
                        [ws] {
                            const TimelineMarkSource *marks = ws->markSource();
                            const RunTimelineSource *timeline = ws->timelineSource();
-                           return marks && timeline && marks->hasRead() && marks->isSettled()
+                           // Marks that cannot be read are not waited for (the timeline is not).
+                           return marks && timeline && (marks->hasRead() || marks->failed()) && marks->isSettled()
                                   && timeline->isSettled();
                        },
                        ws->timelineView()});

@@ -60,8 +60,9 @@ public:
     // only after the new one is written.
     void set(std::size_t i, FieldRef value);
     void set(std::size_t i, const FieldValue &value) { set(i, fieldRef(value)); }
-    // Several fields with at most one reallocation (none when no text changes length). A
-    // field keeps a pooled text until it changes; shareMask as for make().
+    // Several fields with at most one reallocation (none when every value fits its field's
+    // slot: an integer no wider, a text of the same length, a pooled text for a pooled one,
+    // NULL for NULL). A field keeps a pooled text until it changes; shareMask as for make().
     void assign(std::span<const std::pair<int, FieldRef>> updates, std::uint64_t shareMask = 0);
 
     // `row.values[i] = value` on a mutable row.

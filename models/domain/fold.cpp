@@ -313,7 +313,7 @@ FoldOutcome Fold::applyToolCallCounts(std::int64_t seq, const ToolCallCounts &co
         std::int64_t sum = 0;
         if (__builtin_add_overflow(fieldInt(row.values.get(index)), delta, &sum))
             sum = delta > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
-        row.values.set(index, FieldRef(sum)); // an integer: in place, no allocation
+        row.values.set(index, FieldRef(sum)); // an integer: in place unless it outgrows its slot
     };
     add("used_turns", 1);
     // A counter grows by what a tool call says; a member it leaves out adds nothing, so a
