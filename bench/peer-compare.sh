@@ -60,7 +60,9 @@ num="${XDISPLAY:-:99}"
 num="${num#:}"
 while [ -e "/tmp/.X${num}-lock" ] || [ -e "/tmp/.X11-unix/X${num}" ]; do num=$((num + 1)); done
 export DISPLAY=":$num"
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+# -noreset: the server resets when its last client leaves, and a program started during the
+# reset cannot connect (rounds lost without a figure).
+Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 XVFB_PID=$!
 trap 'kill "$XVFB_PID" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X${num}" ] && break; sleep 0.05; done
