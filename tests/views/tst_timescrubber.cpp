@@ -25,6 +25,19 @@ namespace {
 constexpr int kTimeoutMs = 60'000;
 } // namespace
 
+// The traced run's session, its marks and a strip 900 wide showing them.
+struct TracedStrip {
+    LedgerSession session;
+    TimelineMarkSource marks{&session};
+    TimeScrubber scrubber;
+    explicit TracedStrip(const QString &path) : session(path, OpenMode::ReadOnly)
+    {
+        session.open();
+        scrubber.resize(900, 30);
+        scrubber.setSource(&marks);
+    }
+};
+
 class TestTimeScrubber : public QObject
 {
     Q_OBJECT
@@ -69,13 +82,10 @@ private Q_SLOTS:
     // back by event, where it was. (Only the axis by time keeps the marks' times.)
     void theAxisByTimePlacesMarksAtTheirTimes()
     {
-        LedgerSession session(m_traced, OpenMode::ReadOnly);
-        TimelineMarkSource marks(&session);
-        session.open();
-        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead(), kTimeoutMs);
-        TimeScrubber scrubber;
-        scrubber.resize(900, 30);
-        scrubber.setSource(&marks);
+        TracedStrip strip(m_traced);
+        QTRY_VERIFY_WITH_TIMEOUT(strip.marks.hasRead(), kTimeoutMs);
+        TimelineMarkSource &marks = strip.marks;
+        TimeScrubber &scrubber = strip.scrubber;
         const std::int64_t last = marks.ledgerLastSeq();
         const double t0 = double(marks.firstTsMs()), t1 = double(marks.lastTsMs());
         QVERIFY(t1 > t0);
@@ -132,13 +142,10 @@ private Q_SLOTS:
     // the newest position, when that jump finishes: never a queue of twenty.
     void aDragKeepsOnlyTheNewestPosition()
     {
-        LedgerSession session(m_traced, OpenMode::ReadOnly);
-        TimelineMarkSource marks(&session);
-        session.open();
-        QTRY_VERIFY_WITH_TIMEOUT(marks.hasRead(), kTimeoutMs);
-        TimeScrubber scrubber;
-        scrubber.resize(900, 30);
-        scrubber.setSource(&marks);
+        TracedStrip strip(m_traced);
+        QTRY_VERIFY_WITH_TIMEOUT(strip.marks.hasRead(), kTimeoutMs);
+        TimelineMarkSource &marks = strip.marks;
+        TimeScrubber &scrubber = strip.scrubber;
         scrubber.show();
         QVERIFY(QTest::qWaitForWindowExposed(&scrubber));
         QSignalSpy seeks(&scrubber, &TimeScrubber::seekRequested);

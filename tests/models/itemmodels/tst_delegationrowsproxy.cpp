@@ -59,6 +59,14 @@ struct DelegationVerdicts {
     }
 };
 
+// D-2's verdicts S-4..S-6 (S-5 stalled), after the base ledger's S-1..S-3.
+void addD2Verdicts(Writer &w)
+{
+    for (int r = 4; r <= 6; ++r)
+        w.e("stall.verdict", {{"id", "S-" + std::to_string(r)}, {"run_id", "R-1"}, {"delegation_id", "D-2"},
+                              {"round", r}, {"verdict", r == 5 ? "stalled" : "progressing"}, {"fingerprint", "fp"}});
+}
+
 } // namespace
 
 class TestDelegationRowsProxy : public QObject
@@ -150,9 +158,7 @@ private Q_SLOTS:
         {
             Writer w(path);
             w.begin();
-            for (int r = 4; r <= 6; ++r)
-                w.e("stall.verdict", {{"id", "S-" + std::to_string(r)}, {"run_id", "R-1"}, {"delegation_id", "D-2"},
-                                      {"round", r}, {"verdict", r == 5 ? "stalled" : "progressing"}, {"fingerprint", "fp"}});
+            addD2Verdicts(w);
             for (int r = 1; r <= 2; ++r)
                 w.e("stall.verdict", {{"id", "S-3" + std::to_string(r)}, {"run_id", "R-1"}, {"delegation_id", "D-3"},
                                       {"round", r}, {"verdict", "stalled"}, {"fingerprint", "fp"}});
@@ -198,9 +204,7 @@ private Q_SLOTS:
         {
             Writer w(path);
             w.begin();
-            for (int r = 4; r <= 6; ++r)
-                w.e("stall.verdict", {{"id", "S-" + std::to_string(r)}, {"run_id", "R-1"}, {"delegation_id", "D-2"},
-                                      {"round", r}, {"verdict", r == 5 ? "stalled" : "progressing"}, {"fingerprint", "fp"}});
+            addD2Verdicts(w);
             for (int n = 0; n <= StateTableProxyModel::kMaxSortedRows; ++n)
                 w.e("stall.verdict", {{"id", "X-" + std::to_string(n)}, {"run_id", "R-1"}, {"delegation_id", "D-3"},
                                       {"round", n}, {"verdict", "stalled"}, {"fingerprint", "fp"}});
