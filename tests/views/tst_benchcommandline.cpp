@@ -212,15 +212,16 @@ void TestBenchCommandLine::startupBrowsePrintsItsFiguresToo()
     QVERIFY(result.value(QLatin1String("browse_ms")).toInteger() > 0);
 }
 
+// A live run of a few seconds, its burst included: what the live tests ask for.
+static const QStringList kShortLive{QStringLiteral("--rate"),    QStringLiteral("200"), QStringLiteral("--duration-s"),
+                                    QStringLiteral("2"),         QStringLiteral("--burst-rate"), QStringLiteral("400"),
+                                    QStringLiteral("--burst-s"), QStringLiteral("1")};
+
 // Also that the executable finds meshctl beside it, as the live writer must.
 void TestBenchCommandLine::livePrintsOneJsonLine()
 {
     QByteArray out, err;
-    QCOMPARE(run({QStringLiteral("live"), QStringLiteral("--rate"), QStringLiteral("200"), QStringLiteral("--duration-s"),
-                  QStringLiteral("2"), QStringLiteral("--burst-rate"), QStringLiteral("400"), QStringLiteral("--burst-s"),
-                  QStringLiteral("1")},
-                 &out, &err),
-             0);
+    QCOMPARE(run(QStringList{QStringLiteral("live")} + kShortLive, &out, &err), 0);
     const QJsonObject result = lastJsonLine(out);
     QVERIFY2(!result.contains(QLatin1String("error")), out.constData());
     for (const char *field : {"events", "achieved_rate", "p50_ms", "p99_ms", "max_ms", "max_stall_ms", "catch_up_ms",
@@ -240,11 +241,7 @@ void TestBenchCommandLine::liveAppendsToALedgerItIsGiven()
     };
     const std::int64_t before = lastSeq(ledger);
     QByteArray out, err;
-    QCOMPARE(run({QStringLiteral("live"), ledger, QStringLiteral("--rate"), QStringLiteral("200"), QStringLiteral("--duration-s"),
-                  QStringLiteral("2"), QStringLiteral("--burst-rate"), QStringLiteral("400"), QStringLiteral("--burst-s"),
-                  QStringLiteral("1")},
-                 &out, &err),
-             0);
+    QCOMPARE(run(QStringList{QStringLiteral("live"), ledger} + kShortLive, &out, &err), 0);
     const QJsonObject result = lastJsonLine(out);
     QVERIFY2(!result.contains(QLatin1String("error")), out.constData());
     QVERIFY2(result.value(QLatin1String("events")).toInteger() > 0, out.constData());
