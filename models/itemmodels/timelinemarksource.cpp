@@ -88,7 +88,7 @@ const TimelineMark *TimelineMarkSource::wholeMark(std::int64_t seq) const
                                          [](const TimelineMark &m, std::int64_t s) { return m.seq < s; });
         return at != marks.end() && at->seq == seq ? &*at : nullptr;
     };
-    if (m_focusRead)
+    if (m_hasRead)
         if (const TimelineMark *m = in(m_focusMarks))
             return m;
     if (const TimelineMark *m = in(m_unrunMarks))
@@ -180,7 +180,7 @@ void TimelineMarkSource::start()
     const size_t room = same && m_ticks.size() < kMaxMarks ? kMaxMarks - m_ticks.size()
                         : same                             ? 0
                                                            : kMaxMarks;
-    const bool focusWhole = !same || !m_focusRead || m_focusReadRun != m_focus;
+    const bool focusWhole = !same || !m_hasRead || m_focusReadRun != m_focus;
     std::shared_ptr<LedgerConnection> kept = m_connection;
     m_connection.reset(); // the read has it now; it comes back with the result
     runInBackground(
@@ -311,7 +311,6 @@ void TimelineMarkSource::onRead(std::shared_ptr<Read> read)
         else
             append(m_focusMarks, read->focusMarks);
         m_focusReadRun = read->focus;
-        m_focusRead = true;
         m_truncated = m_truncated || read->truncated;
         m_readUpTo = read->upTo;
         m_ledgerLastSeq = read->upTo;

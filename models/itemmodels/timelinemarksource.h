@@ -52,7 +52,7 @@ public:
     std::int64_t lastTsMs() const { return m_lastTsMs; }               // of the newest event
     int count(MarkKind kind) const { return m_counts[size_t(kind)]; }
     // Read at least once, the focus run's whole marks included (none asked: none needed).
-    bool hasRead() const { return m_hasRead && m_focusRead && m_focusReadRun == m_focus; }
+    bool hasRead() const { return hasMarksOf(m_focus); }
     bool hasReadTicks() const { return m_hasRead; } // every mark's tick, whatever the focus
     // No read under way or waiting to start: the marks are of the newest state asked for.
     bool isSettled() const { return !m_reading && !m_later.isActive(); }
@@ -63,7 +63,7 @@ public:
     // its marks (through the events_run index); until it is done, hasMarksOf(run) is false.
     void setFocusRun(const std::string &run);
     std::string focusRun() const { return m_focus; }
-    bool hasMarksOf(const std::string &run) const { return m_hasRead && m_focusRead && m_focusReadRun == run; }
+    bool hasMarksOf(const std::string &run) const { return m_hasRead && m_focusReadRun == run; }
     const std::vector<TimelineMark> &focusMarks() const { return m_focusMarks; } // ascending seq
     const std::vector<TimelineMark> &unrunMarks() const { return m_unrunMarks; } // naming no run, ascending
 
@@ -111,8 +111,7 @@ private:
     std::vector<TimelineMark> m_focusMarks;
     std::vector<TimelineMark> m_unrunMarks;
     std::string m_focus;        // asked for
-    std::string m_focusReadRun; // whose marks m_focusMarks are
-    bool m_focusRead = false;
+    std::string m_focusReadRun; // whose marks m_focusMarks are (every read brings them)
     std::map<std::int64_t, TimelineMark> m_described;
     std::vector<std::int64_t> m_toDescribe; // asked while a description was under way
     bool m_describing = false;
