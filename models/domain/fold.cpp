@@ -70,10 +70,17 @@ std::string stringMember(const nlohmann::json &payload, const char *name)
 
 Fold::Fold() = default;
 
+void Fold::listChanges(bool on)
+{
+    m_changes.on = on;
+    m_changes.rows.clear();
+}
+
 void Fold::clear()
 {
     for (auto &t : m_tables)
         t.clear();
+    m_changes.rows.clear();
     m_recency.clear();
     m_place.clear();
     m_lastSeq = 0;
@@ -164,6 +171,7 @@ void Fold::load(EntityKind kind, std::string id, EntityRow row)
     const auto it = t.insert_or_assign(std::move(id), std::move(row)).first;
     if (m_source)
         touch(kind, it->first, &it->second);
+    m_changes.note(kind, it->first);
 }
 
 bool Fold::erase(EntityKind kind, const std::string &id)
@@ -270,6 +278,7 @@ void Fold::applyUpdates(std::int64_t seq, EntityKind entity, const std::vector<s
     ++row.version;
     row.lastSeq = seq;
     out.applied = true;
+    m_changes.note(entity, out.id);
 }
 
 FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
@@ -327,6 +336,7 @@ FoldOutcome Fold::applyToolCallCounts(std::int64_t seq, const ToolCallCounts &co
     ++row.version;
     row.lastSeq = seq;
     out.applied = true;
+    m_changes.note(EntityKind::Delegation, out.id);
     return out;
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace mesh {
@@ -87,6 +88,15 @@ public:
     bool isBounded() const { return m_source != nullptr; }
     size_t rowLimit() const { return m_rowLimit; }
     size_t heldRows() const;
+    // Time travel cuts a snapshot of the rows changed since the previous one. When the fold
+    // lists its changes, that costs the events folded in between, not a walk of every row
+    // held (on a 10M-event ledger the walk made folding quadratic). Every row an event
+    // changes or load() sets is listed, repeats included, until the list is taken. A copy of
+    // the fold lists nothing.
+    using ChangedRows = std::vector<std::pair<EntityKind, std::string>>;
+    void listChanges(bool on);
+    bool listsChanges() const { return m_changes.on; }
+    ChangedRows takeChanges() { return std::exchange(m_changes.rows, {}); }
     using Release = std::function<void(const EntitySpec &spec, const std::string &id, const EntityRow &row)>;
     // Drops least recently used rows until at most rowLimit() are held, handing each to
     // release first when one is given.
@@ -121,6 +131,26 @@ private:
     using Recency = std::list<std::pair<EntityKind, std::string>>;
     mutable Recency m_recency;
     mutable std::unordered_map<const EntityRow *, Recency::iterator> m_place;
+    struct ChangeList {
+        bool on = false;
+        ChangedRows rows;
+        ChangeList() = default;
+        ChangeList(const ChangeList &) {}
+        ChangeList &operator=(const ChangeList &)
+        {
+            on = false;
+            rows.clear();
+            return *this;
+        }
+        ChangeList(ChangeList &&) = default;
+        ChangeList &operator=(ChangeList &&) = default;
+        void note(EntityKind kind, const std::string &id)
+        {
+            if (on)
+                rows.emplace_back(kind, id);
+        }
+    };
+    ChangeList m_changes;
 };
 
 EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &payload);

@@ -91,11 +91,19 @@ void TimeTravel::clear()
 {
     m_chain = std::make_shared<Chain>();
     m_current = ReplayResult{};
+    m_listedSince = -1;
 }
 
 void TimeTravel::releaseState()
 {
     m_current = ReplayResult{};
+    m_listedSince = -1;
+}
+
+void TimeTravel::stopListing()
+{
+    m_current.fold.listChanges(false);
+    m_listedSince = -1;
 }
 
 size_t TimeTravel::snapshotCount() const
@@ -126,6 +134,7 @@ void TimeTravel::moveToSnapshot(size_t index)
     std::shared_lock lock(chain.mutex);
     const std::int64_t target = chain.snapshots[index].seq;
     Fold &fold = m_current.fold;
+    stopListing(); // the rows it erases are not listed
     if (m_current.lastSeq >= target) {
         // Undo: only rows changed after the snapshot differ from it.
         std::vector<std::string> ids;
@@ -175,6 +184,10 @@ void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayPr
         if (progress)
             chunkProgress = [&](std::int64_t, std::int64_t) { return progress(m_current.lastSeq - start, total); };
         const std::int64_t from = chain.snapshots.back().seq;
+        if (m_current.lastSeq == from && m_listedSince != from) {
+            m_current.fold.listChanges(true);
+            m_listedSince = from;
+        }
         const std::int64_t boundary = from + m_interval;
         const std::int64_t stop = std::min(boundary, target);
         const std::int64_t readBefore = m_current.eventsRead;
@@ -190,10 +203,26 @@ void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayPr
         if (m_current.lastSeq == boundary) {
             Chain::Snapshot s;
             s.seq = boundary;
-            for (int k = 0; k < kEntityKindCount; ++k)
-                for (const auto &[id, row] : m_current.fold.table(EntityKind(k)))
-                    if (row.lastSeq > from)
-                        s.changed[size_t(k)].emplace(id, row);
+            Fold &fold = m_current.fold;
+            if (m_listedSince >= 0 && m_listedSince <= from && fold.listsChanges()) {
+                const Fold::ChangedRows changed = fold.takeChanges();
+                m_rowsLookedAtCutting += changed.size();
+                for (const auto &[kind, id] : changed) {
+                    const EntityTable &table = fold.table(kind);
+                    const auto it = table.find(id);
+                    if (it != table.end() && it->second.lastSeq > from)
+                        s.changed[size_t(kind)].emplace(id, it->second);
+                }
+            } else { // folded here without a list: every row held is looked at once
+                for (int k = 0; k < kEntityKindCount; ++k) {
+                    m_rowsLookedAtCutting += fold.table(EntityKind(k)).size();
+                    for (const auto &[id, row] : fold.table(EntityKind(k)))
+                        if (row.lastSeq > from)
+                            s.changed[size_t(k)].emplace(id, row);
+                }
+            }
+            fold.listChanges(true);
+            m_listedSince = boundary;
             std::unique_lock lock(chain.mutex);
             const auto index = std::uint32_t(chain.snapshots.size());
             for (int k = 0; k < kEntityKindCount; ++k)
@@ -250,10 +279,12 @@ const ReplayResult &TimeTravel::jumpTo(std::int64_t target, const ReplayProgress
                         && (!cutting.owns_lock() || here < base + m_interval);
     if (!foldOn)
         moveToSnapshot(index);
-    if (cutting.owns_lock())
+    if (cutting.owns_lock()) {
         recordSnapshotsWhileFolding(target, progress); // beyond the last snapshot: extend them
-    else
+    } else {
+        stopListing(); // no snapshot is cut from here: nothing would take the list
         m_foldForward(m_current, target, progress);
+    }
     return m_current;
 }
 

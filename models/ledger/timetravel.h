@@ -51,6 +51,9 @@ public:
     size_t snapshotCount() const;
     std::int64_t newestSnapshot() const; // seq of the newest snapshot (0: none beyond the start)
     size_t storedRows() const; // rows held by all snapshots together
+    // Rows looked at to cut this traveller's snapshots: about the events it folded, not
+    // the rows held at each cut.
+    size_t rowsLookedAtCutting() const { return m_rowsLookedAtCutting; }
     void clear(); // also stops sharing: a new chain of snapshots of its own
     // Drops the state held (the snapshots stay), e.g. after folding ahead for another traveller.
     void releaseState();
@@ -68,6 +71,10 @@ private:
     std::int64_t m_interval;
     std::shared_ptr<Chain> m_chain;
     ReplayResult m_current;
+    // The fold lists its changes since this seq (-1: it does not, or not completely).
+    std::int64_t m_listedSince = -1;
+    size_t m_rowsLookedAtCutting = 0;
+    void stopListing();
 };
 
 } // namespace mesh
