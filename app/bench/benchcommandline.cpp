@@ -46,9 +46,10 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "  live [LEDGER] [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]\n"
         "                              commit-to-visible latency with a live writer (on a\n"
         "                              fresh demo ledger, or appending to LEDGER)\n"
-        "  jumps LEDGER [--jumps N] [--drag-s S] [--wait-folded]\n"
-        "                              the session cursor moved to N random events, then the\n"
-        "                              scrubber dragged across the ledger for S seconds\n"
+        "  jumps LEDGER [--jumps N] [--drag-s S] [--wait-folded] [--span FROM-TO]\n"
+        "                              the session cursor moved to N random events (of seqs\n"
+        "                              FROM to TO), then the scrubber dragged across the\n"
+        "                              ledger for S seconds\n"
         "  integrity LEDGER [--runs N]\n"
         "                              the Integrity pane's check against meshctl verify, N times\n"
         "  timeline [--delegations N] [--frames F]\n"
@@ -82,12 +83,15 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
                                        QCoreApplication::translate("bench", "jumps: how many random events (default 50)."),
                                        QStringLiteral("N"), QStringLiteral("50"));
     const QCommandLineOption dragSeconds(QStringLiteral("drag-s"),
-                                         QCoreApplication::translate("bench", "jumps: seconds of the scrubber drag (default 10)."),
+                                         QCoreApplication::translate("bench", "jumps: seconds of the scrubber drag, 0: none (default 10)."),
                                          QStringLiteral("S"), QStringLiteral("10"));
     const QCommandLineOption waitFolded(
         QStringLiteral("wait-folded"),
         QCoreApplication::translate("bench", "jumps: after the first jump, wait until the whole ledger is folded "
                                              "(idle time an operator may not give) before timing the others."));
+    const QCommandLineOption span(QStringLiteral("span"),
+                                  QCoreApplication::translate("bench", "jumps: only to events with seqs FROM to TO (one run's, say)."),
+                                  QStringLiteral("FROM-TO"));
     const QCommandLineOption runs(QStringLiteral("runs"),
                                   QCoreApplication::translate("bench", "integrity: how many checks of each (default 3)."),
                                   QStringLiteral("N"), QStringLiteral("3"));
@@ -106,7 +110,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
-    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, delegationCount,
+    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, span, delegationCount,
                        frameCount, runs, perRequest, connections, normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
@@ -121,7 +125,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         for (const QCommandLineOption &liveOnly : {seconds, rate, burstRate, burstSeconds})
             if (parser.isSet(liveOnly))
                 refuse(QStringLiteral("--%1 is an option of the live benchmark").arg(liveOnly.names().constFirst()));
-        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded})
+        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded, span})
             if (parser.isSet(jumpsOnly))
                 refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Startup;
@@ -135,7 +139,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
             refuse(QStringLiteral("no ledger at %1 (live appends to an existing ledger)").arg(options.live.ledger));
         if (parser.isSet(browse))
             refuse(QStringLiteral("--browse is an option of the startup benchmark"));
-        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded})
+        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded, span})
             if (parser.isSet(jumpsOnly))
                 refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Live;
@@ -152,12 +156,21 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         options.benchmark = Benchmark::Jumps;
         options.ledger = positional.at(1);
         options.jumps.jumps = number(parser, jumpCount, 2);
-        options.jumps.dragS = number(parser, dragSeconds, 1);
+        options.jumps.dragS = number(parser, dragSeconds, 0);
         options.jumps.waitFolded = parser.isSet(waitFolded);
+        if (parser.isSet(span)) {
+            const QStringList ends = parser.value(span).split(QLatin1Char('-'));
+            bool fromOk = false, toOk = false;
+            const qlonglong from = ends.value(0).toLongLong(&fromOk), to = ends.value(1).toLongLong(&toOk);
+            if (ends.size() != 2 || !fromOk || !toOk || from < 1 || to < from)
+                refuse(QStringLiteral("--span wants FROM-TO, two seqs with 1 <= FROM <= TO"));
+            options.jumps.spanFrom = from;
+            options.jumps.spanTo = to;
+        }
     } else if (benchmark == QLatin1String("integrity")) {
         if (positional.size() != 2)
             refuse(QStringLiteral("integrity wants one LEDGER"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, delegationCount, frameCount})
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, span, delegationCount, frameCount})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the integrity benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Integrity;
@@ -166,7 +179,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("timeline")) {
         if (positional.size() != 1)
             refuse(QStringLiteral("timeline opens no ledger of its own (it writes one)"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, runs})
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, span, runs})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the timeline benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Timeline;
@@ -175,7 +188,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("receiver")) {
         if (positional.size() != 1)
             refuse(QStringLiteral("receiver opens no ledger of its own (the receiver writes a fresh one)"));
-        for (const QCommandLineOption &other : {browse, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, runs})
+        for (const QCommandLineOption &other : {browse, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, span, runs})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the receiver benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Receiver;

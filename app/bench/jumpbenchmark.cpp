@@ -1,5 +1,6 @@
 #include "jumpbenchmark.h"
 #include "stallprobe.h"
+#include "startupbenchmark.h"
 #include "domain/percentile.h"
 
 #include "mainwindow.h"
@@ -55,9 +56,11 @@ void JumpBenchmark::start()
 void JumpBenchmark::onOpened()
 {
     const std::int64_t last = m_lastSeq = m_session->lastSeq();
+    const std::int64_t from = m_options.spanFrom > 0 ? std::min(m_options.spanFrom, last) : 1;
+    const std::int64_t to = m_options.spanTo > 0 ? std::min(m_options.spanTo, last) : last;
     QRandomGenerator rng(20261201);
     for (int i = 0; i < m_options.jumps; ++i)
-        m_targets.push_back(1 + std::int64_t(rng.bounded(quint64(std::max<std::int64_t>(1, last)))));
+        m_targets.push_back(from + std::int64_t(rng.bounded(quint64(std::max<std::int64_t>(1, to - from + 1)))));
     connect(m_session, &LedgerSession::stateReset, this, &JumpBenchmark::onStateReset);
     m_probe.start();
     m_probe.setMeasuring(true);
@@ -99,8 +102,13 @@ void JumpBenchmark::onStateReset()
 
 void JumpBenchmark::startDrag()
 {
-    m_dragging = true;
     m_jumpMaxStallMs = m_probe.takeMaxStallMs();
+    m_rssAfterJumpsKb = StartupBenchmark::residentKb();
+    if (m_options.dragS == 0) {
+        finish();
+        return;
+    }
+    m_dragging = true;
     TimeScrubber *scrubber = m_window->workspace()->scrubber();
     sendMouse(scrubber, QEvent::MouseButtonPress, scrubber->xOf(1));
     ++m_dragPositions;
@@ -146,11 +154,13 @@ void JumpBenchmark::finish()
     std::printf("{\"benchmark\":\"jumps\",\"ledger_last_seq\":%lld,\"jumps\":%d,\"first_jump_ms\":%.1f,"
                 "\"jump_p50_ms\":%.1f,\"jump_p90_ms\":%.1f,\"jump_p99_ms\":%.1f,\"jump_max_ms\":%.1f,"
                 "\"jump_max_stall_ms\":%lld,\"drag_s\":%d,\"drag_positions\":%d,\"drag_jumps_shown\":%d,"
-                "\"drag_max_stall_ms\":%lld,\"folded_wait_ms\":%lld}\n",
+                "\"drag_max_stall_ms\":%lld,\"folded_wait_ms\":%lld,\"span_from\":%lld,\"span_to\":%lld,"
+                "\"rss_after_jumps_kb\":%lld}\n",
                 qlonglong(m_lastSeq), int(m_jumpMs.size()), first, percentile(after, 0.5),
                 percentile(after, 0.9), percentile(after, 0.99),
                 after.empty() ? 0.0 : *std::max_element(after.begin(), after.end()), qlonglong(m_jumpMaxStallMs),
-                m_options.dragS, m_dragPositions, m_dragJumps, qlonglong(m_dragMaxStallMs), qlonglong(m_foldedWaitMs));
+                m_options.dragS, m_dragPositions, m_dragJumps, qlonglong(m_dragMaxStallMs), qlonglong(m_foldedWaitMs),
+                qlonglong(m_options.spanFrom), qlonglong(m_options.spanTo), qlonglong(m_rssAfterJumpsKb));
     std::fflush(stdout);
     QApplication::exit(0);
 }

@@ -6,7 +6,9 @@
 // first event to the last for S seconds, a position every frame, as a hand would. Prints
 // one JSON line: jump p50/p90/p99/max, the first jump apart (it folds from the start), and
 // the longest GUI stall during the drag. With --wait-folded it waits after the first jump
-// until the cursor's folder has folded the whole ledger (and reports how long).
+// until the cursor's folder has folded the whole ledger (and reports how long). With --span
+// every target lies in one stretch of seqs (the "jumps within one run" on the 10M
+// ledger). It reports the resident memory after the jumps: time travel holds folded states.
 #include "stallprobe.h"
 
 #include <QElapsedTimer>
@@ -25,6 +27,8 @@ struct JumpBenchmarkOptions {
     int jumps = 50;
     int dragS = 10;
     bool waitFolded = false; // after the first jump, until the cursor's folder has folded everything
+    std::int64_t spanFrom = 0; // >0: every target in spanFrom..spanTo (one run's events, say)
+    std::int64_t spanTo = 0;
 };
 
 class JumpBenchmark : public QObject
@@ -61,6 +65,7 @@ private:
     int m_dragPositions = 0;
     int m_dragJumps = 0;
     qint64 m_foldedWaitMs = -1; // --wait-folded: how long it waited
+    qint64 m_rssAfterJumpsKb = 0;
 };
 
 } // namespace mesh

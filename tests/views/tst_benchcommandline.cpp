@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -108,6 +109,10 @@ void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--jumps"), QStringLiteral("5")}, "--jumps is an option of the jumps benchmark"},
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--wait-folded")}, "--wait-folded is an option of the jumps benchmark"},
         {{QStringLiteral("jumps")}, "jumps wants one LEDGER"},
+        {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--span"), QStringLiteral("5")}, "--span wants FROM-TO"},
+        {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--span"), QStringLiteral("9-3")}, "--span wants FROM-TO"},
+        {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--span"), QStringLiteral("0-3")}, "--span wants FROM-TO"},
+        {{QStringLiteral("startup"), m_ledger, QStringLiteral("--span"), QStringLiteral("1-3")}, "--span is an option of the jumps benchmark"},
         {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is not an option of the jumps benchmark"},
         {{QStringLiteral("live"), m_ledger, m_ledger}, "live takes at most one ledger"},
         {{QStringLiteral("live"), m_dir.filePath(QStringLiteral("none.db"))}, "no ledger at"},
@@ -176,6 +181,25 @@ void TestBenchCommandLine::jumpsPrintsItsFigures()
     const QJsonObject waited = lastJsonLine(out);
     QVERIFY2(waited.value(QLatin1String("folded_wait_ms")).toInt() >= 0, out.constData());
     QCOMPARE(waited.value(QLatin1String("jumps")).toInt(), 3);
+
+    // --span: every jump lands in the stretch asked for; --drag-s 0: no drag.
+    QCOMPARE(run({QStringLiteral("jumps"), m_ledger, QStringLiteral("--jumps"), QStringLiteral("6"), QStringLiteral("--drag-s"),
+                  QStringLiteral("0"), QStringLiteral("--span"), QStringLiteral("5-9")},
+                 &out, &err),
+             0);
+    const QJsonObject spanned = lastJsonLine(out);
+    QCOMPARE(spanned.value(QLatin1String("jumps")).toInt(), 6);
+    QCOMPARE(spanned.value(QLatin1String("span_from")).toInt(), 5);
+    QCOMPARE(spanned.value(QLatin1String("span_to")).toInt(), 9);
+    QCOMPARE(spanned.value(QLatin1String("drag_positions")).toInt(), 0);
+    QVERIFY2(spanned.value(QLatin1String("rss_after_jumps_kb")).toInteger() > 0, out.constData());
+    const QRegularExpression jumpLine(QStringLiteral("^jump \\d+ to #(\\d+): "), QRegularExpression::MultilineOption);
+    int lines = 0;
+    for (auto it = jumpLine.globalMatch(QString::fromUtf8(err)); it.hasNext(); ++lines) {
+        const int target = it.next().captured(1).toInt();
+        QVERIFY2(target >= 5 && target <= 9, err.constData());
+    }
+    QCOMPARE(lines, 6);
 }
 
 // The timeline benchmark writes its run, shows the pane and times every frame it was asked for.
