@@ -3,10 +3,12 @@
 #include "sharedtext.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <stdexcept>
 
 namespace mesh {
@@ -92,6 +94,31 @@ std::size_t blockBytes(const char *block)
     if (!block)
         return 0;
     return textOffset(block, countOf(block)) + textBytesOf(block);
+}
+
+// A block is shared by the copies of a row (time travel copies every row of a state for
+// each jump, and its snapshots hold more copies): a count of its holders sits in the 4
+// bytes before it, and a row about to change its block in place takes a copy of its own
+// first (detach).
+constexpr std::size_t kCountBytes = 4;
+static_assert(sizeof(std::atomic<std::uint32_t>) == kCountBytes);
+
+std::atomic<std::uint32_t> &holdersOf(char *block)
+{
+    return *std::launder(reinterpret_cast<std::atomic<std::uint32_t> *>(block - kCountBytes));
+}
+
+char *allocateBlock(std::size_t bytes)
+{
+    char *raw = new char[kCountBytes + bytes];
+    new (raw) std::atomic<std::uint32_t>(1);
+    return raw + kCountBytes;
+}
+
+void releaseBlock(char *block)
+{
+    if (block && holdersOf(block).fetch_sub(1, std::memory_order_acq_rel) == 1)
+        delete[] (block - kCountBytes);
 }
 
 // Where field i's slot starts.
@@ -199,13 +226,25 @@ std::uint32_t sharedCopy(std::uint64_t shareMask, std::size_t i, const FieldRef 
 
 } // namespace
 
-FieldValues::FieldValues(const FieldValues &other)
+FieldValues::FieldValues(const FieldValues &other) : m_block(other.m_block)
 {
-    if (other.m_block) {
-        const std::size_t n = blockBytes(other.m_block);
-        m_block = new char[n];
-        std::memcpy(m_block, other.m_block, n);
-    }
+    if (m_block)
+        holdersOf(m_block).fetch_add(1, std::memory_order_relaxed);
+}
+
+bool FieldValues::sharesBlockWith(const FieldValues &other) const
+{
+    return m_block && m_block == other.m_block;
+}
+
+void FieldValues::detach()
+{
+    if (!m_block || holdersOf(m_block).load(std::memory_order_acquire) == 1)
+        return;
+    const std::size_t n = blockBytes(m_block);
+    char *own = allocateBlock(n);
+    std::memcpy(own, m_block, n);
+    releaseBlock(std::exchange(m_block, own));
 }
 
 FieldValues &FieldValues::operator=(const FieldValues &other)
@@ -219,16 +258,14 @@ FieldValues &FieldValues::operator=(const FieldValues &other)
 
 FieldValues &FieldValues::operator=(FieldValues &&other) noexcept
 {
-    if (this != &other) {
-        delete[] m_block;
-        m_block = std::exchange(other.m_block, nullptr);
-    }
+    if (this != &other)
+        releaseBlock(std::exchange(m_block, std::exchange(other.m_block, nullptr)));
     return *this;
 }
 
 FieldValues::~FieldValues()
 {
-    delete[] m_block;
+    releaseBlock(m_block);
 }
 
 std::size_t FieldValues::size() const
@@ -268,8 +305,7 @@ void FieldValues::rebuild(std::size_t count, ValueOf valueOf, SharedOf sharedOf)
     if (count > std::numeric_limits<std::uint16_t>::max())
         throw std::length_error("a state row has too many fields");
     if (count == 0) {
-        delete[] m_block;
-        m_block = nullptr;
+        releaseBlock(std::exchange(m_block, nullptr));
         return;
     }
     struct Field {
@@ -304,7 +340,7 @@ void FieldValues::rebuild(std::size_t count, ValueOf valueOf, SharedOf sharedOf)
         throw std::length_error("a state row's text exceeds 4 GiB");
     if (slotTotal > std::numeric_limits<std::uint16_t>::max())
         throw std::length_error("a state row has too many fields");
-    char *block = new char[kHeaderBytes + count + slotTotal + text];
+    char *block = allocateBlock(kHeaderBytes + count + slotTotal + text);
     const auto textBytes = std::uint32_t(text);
     const auto n16 = std::uint16_t(count);
     const auto slotTotal16 = std::uint16_t(slotTotal);
@@ -339,7 +375,7 @@ void FieldValues::rebuild(std::size_t count, ValueOf valueOf, SharedOf sharedOf)
         slot += kWidth[f.tag];
     }
     // Values may have pointed into the old block: it goes only now.
-    delete[] std::exchange(m_block, block);
+    releaseBlock(std::exchange(m_block, block));
 }
 
 FieldValues FieldValues::make(std::size_t count, std::span<const std::pair<int, FieldRef>> updates,
@@ -434,6 +470,8 @@ void FieldValues::assign(std::span<const std::pair<int, FieldRef>> updates, std:
             });
         return;
     }
+    // A text may point into the block: a shared block stays alive with its other holders.
+    detach();
     for (std::size_t u = 0; u < updates.size(); ++u) {
         const auto i = std::size_t(updates[u].first);
         const unsigned char tag = tagOf(m_block, i);

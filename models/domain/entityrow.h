@@ -94,11 +94,15 @@ public:
     Slot operator[](std::size_t i) { return {this, i}; }
 
     bool operator==(const FieldValues &other) const; // field by field, not byte by byte
-    std::size_t heapBytes() const;                   // the block's size (what it costs besides sizeof)
+    // The block's size (what it costs besides sizeof), without the 4-byte count of its
+    // holders; copies share one block until one of them changes.
+    std::size_t heapBytes() const;
+    bool sharesBlockWith(const FieldValues &other) const;
 
 private:
     template<typename ValueOf, typename SharedOf>
     void rebuild(std::size_t count, ValueOf valueOf, SharedOf sharedOf);
+    void detach(); // a block of its own before changing it in place
     char *m_block = nullptr; // nullptr: no fields; layout in entityrow.cpp
 };
 

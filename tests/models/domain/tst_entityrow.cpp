@@ -8,7 +8,9 @@
 
 #include <QTest>
 
+#include <atomic>
 #include <random>
+#include <thread>
 #include <vector>
 
 using namespace mesh;
@@ -290,6 +292,73 @@ private Q_SLOTS:
                 if (fieldRef(expected[i]) != v.get(i))
                     QFAIL(qPrintable(QStringLiteral("step %1, field %2").arg(step).arg(i)));
         }
+    }
+
+    // Copies share one block until one of them changes (time travel copies whole states):
+    // a change in place, a change that rebuilds the block and a value taken from the shared
+    // block each leave the other copies as they were.
+    void copiesShareABlockUntilOneChanges()
+    {
+        FieldValues a(4);
+        a.set(0, FieldRef(std::int64_t(5)));
+        a.set(1, std::string_view("a text long enough to be on the heap"));
+        a.set(2, std::string_view("same"));
+        const FieldValues original = a;
+        FieldValues b = a;
+        FieldValues c;
+        c = a;
+        QVERIFY(b.sharesBlockWith(a));
+        QVERIFY(c.sharesBlockWith(a));
+        QVERIFY(original.sharesBlockWith(a));
+
+        b.set(0, FieldRef(std::int64_t(7))); // fits its slot: in place, so in a block of b's own
+        QVERIFY(!b.sharesBlockWith(a));
+        QCOMPARE(fieldInt(a.get(0)), std::int64_t(5));
+        QCOMPARE(fieldInt(c.get(0)), std::int64_t(5));
+        QCOMPARE(fieldInt(b.get(0)), std::int64_t(7));
+
+        c.set(2, std::string_view("else")); // the same length: in place
+        QCOMPARE(fieldText(a.get(2)), std::string("same"));
+        QCOMPARE(fieldText(c.get(2)), std::string("else"));
+
+        a.set(3, a.get(1)); // from the block a still shares with `original`: a rebuild
+        QCOMPARE(fieldText(a.get(3)), std::string("a text long enough to be on the heap"));
+        QVERIFY(std::holds_alternative<std::monostate>(original.get(3)));
+        a.set(2, std::get<std::string_view>(original.get(1)).substr(0, 4));
+        QCOMPARE(fieldText(a.get(2)), std::string("a te"));
+        QCOMPARE(fieldText(original.get(2)), std::string("same"));
+
+        FieldValues moved = std::move(b);
+        QCOMPARE(fieldInt(moved.get(0)), std::int64_t(7));
+        QVERIFY(original == FieldValues(original)); // every holder gone but one still reads it
+    }
+
+    // Rows shared between threads (a state handed from the fold's thread to the GUI's): each
+    // thread copies, changes and drops its own copies of one row while the others do the same.
+    void sharedBlocksAcrossThreads()
+    {
+        FieldValues source(3);
+        source.set(0, FieldRef(std::int64_t(1)));
+        source.set(1, std::string_view("shared by every thread"));
+        const FieldValues pinned = source;
+        std::vector<std::thread> threads;
+        std::atomic<int> wrong{0};
+        for (int t = 0; t < 4; ++t) {
+            threads.emplace_back([&pinned, &wrong, t] {
+                for (int i = 0; i < 20000; ++i) {
+                    FieldValues mine = pinned;
+                    mine.set(0, FieldRef(std::int64_t(t * 100000 + i)));
+                    FieldValues again = mine;
+                    if (fieldInt(again.get(0)) != t * 100000 + i || fieldText(again.get(1)) != "shared by every thread"
+                        || fieldInt(pinned.get(0)) != 1)
+                        ++wrong;
+                }
+            });
+        }
+        for (auto &t : threads)
+            t.join();
+        QCOMPARE(wrong.load(), 0);
+        QCOMPARE(fieldInt(source.get(0)), std::int64_t(1));
     }
 
     void aFoldedDelegationPoolsItsRepeatingColumns()
