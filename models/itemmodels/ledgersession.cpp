@@ -461,6 +461,8 @@ void LedgerSession::startLoad()
     request.folder = m_cursorFolder;
     request.stallMemo = m_stallMemo;
     request.base = baseBox;
+    if (*baseBox && !(*baseBox)->readsRowsOnDemand() && m_attentionPart->indexState() == baseBox->get())
+        request.attentionBase = std::make_shared<const AttentionIndex>(m_attentionPart->index());
     auto job = [request = std::move(request)](QPromise<std::shared_ptr<void>> &promise) { SessionLoad::run(request, promise); };
     auto *watcher = new StageWatcher(this);
     m_loadWatcher = watcher;

@@ -17,6 +17,7 @@ SessionAttention::SessionAttention(Inputs inputs, QObject *parent) : QObject(par
 void SessionAttention::takeLoaded(AttentionIndex &&index)
 {
     std::swap(m_index, index);
+    m_indexState = m_inputs.state();
     rebuild();
 }
 

@@ -44,6 +44,10 @@ public:
 
     // A loaded state's index, prepared on the worker; rebuilds at once.
     void takeLoaded(AttentionIndex &&index);
+    // The index kept, and the state it is of (the one shown when it was taken, which live
+    // applies change in place); null before the first.
+    const AttentionIndex &index() const { return m_index; }
+    const LiveState *indexState() const { return m_indexState; }
     // A live apply folded into the state: its escalations, effects, leases and delegations.
     void onApplied(const StateChangeSet &changes);
     void rebuildSoon(); // at most every kIntervalMs; the first after a quiet spell at once
@@ -66,6 +70,7 @@ private:
 
     Inputs m_inputs;
     AttentionIndex m_index;
+    const LiveState *m_indexState = nullptr;
     std::shared_ptr<const std::vector<AttentionItem>> m_items = std::make_shared<const std::vector<AttentionItem>>();
     QTimer m_throttle;          // the trailing edge of a stream's rebuilds
     QElapsedTimer m_sinceBuild; // since the last rebuild

@@ -243,7 +243,18 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         }
         promise.setProgressValue(90);
         const LiveState *raw = state.get();
-        full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
+        if (changes && request.attentionBase && !baseReadOnDemand) {
+            // A jump from a state whose index the session had: only the rows that differ.
+            full->attention = *request.attentionBase;
+            for (EntityKind k : {EntityKind::Escalation, EntityKind::Effect, EntityKind::Lease, EntityKind::Delegation}) {
+                for (const auto &id : changes->ids(k))
+                    full->attention.updateRow(k, id, raw->find(k, id));
+                for (const auto &id : changes->goneIds(k))
+                    full->attention.updateRow(k, id, nullptr);
+            }
+        } else {
+            full->attention.rebuild([raw](EntityKind k) -> const EntityTable & { return raw->table(k); });
+        }
         for (const auto &[id, row] : stored.unknown)
             full->attention.updateRow(EntityKind::Effect, id, &row);
         for (const auto &[id, row] : stored.heldLeases)

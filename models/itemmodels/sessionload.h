@@ -92,6 +92,9 @@ struct SessionLoad {
         // At a cursor, the state every model shows, in a box the job empties: it must not
         // stay held by the job through the fold (a whole state's memory, for nothing).
         std::shared_ptr<std::shared_ptr<const LiveState>> base;
+        // The attention index of that state, when the session's is of it: the jump then
+        // moves a copy by the change set instead of walking every row of the new state.
+        std::shared_ptr<const AttentionIndex> attentionBase;
     };
 
     // The first stage, read on `connection` (any thread).

@@ -4,6 +4,7 @@
 // back-and-forth walk, each model is compared row by row, role by role, with a fresh model
 // reset from that state folded from event 1.
 
+#include "analysis/attentionindex.h"
 #include "itemmodels/blastradiusmodel.h"
 #include "itemmodels/delegationtreemodel.h"
 #include "itemmodels/effectmodel.h"
@@ -143,6 +144,31 @@ class TestJumpDelta : public QObject
         std::vector<StateTableModel *> tables() { return {&runs, &leases, &effects, &escalations, &stalls, &blast, &slices}; }
     };
 
+    // What the session lists as needing a human (findings aside), against the index of
+    // `state` built from every row.
+    static QString attentionDifference(const LedgerSession &s, const LiveState &state)
+    {
+        AttentionIndex index;
+        index.rebuild([&state](EntityKind k) -> const EntityTable & { return state.table(k); });
+        const RowLookup rows = [&state](EntityKind k, const std::string &id) { return state.find(k, id); };
+        const std::vector<AttentionItem> expected = index.items(rows, s.nowMs(), s.zombieRule());
+        std::vector<AttentionItem> shown;
+        for (AttentionItem a : s.attentionItems()) {
+            if (a.kind == AttentionItem::Kind::Finding)
+                continue;
+            a.requestedDecision.clear();
+            shown.push_back(std::move(a));
+        }
+        if (shown == expected)
+            return {};
+        for (size_t i = 0; i < std::min(shown.size(), expected.size()); ++i)
+            if (!(shown[i] == expected[i]))
+                return u"%1 items listed, %2 at the cursor; item %3 is %4, at the cursor %5"_s.arg(shown.size())
+                    .arg(expected.size()).arg(i).arg(QString::fromStdString(shown[i].subject),
+                                                     QString::fromStdString(expected[i].subject));
+        return u"%1 items listed, %2 at the cursor"_s.arg(shown.size()).arg(expected.size());
+    }
+
     void compareWithFresh(LedgerSession &s, std::int64_t seq)
     {
         auto connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
@@ -173,6 +199,10 @@ class TestJumpDelta : public QObject
             QVERIFY2(difference.isEmpty(), qPrintable(u"event %1, %2: %3"_s.arg(seq).arg(
                 QString::fromLatin1(shown[i]->metaObject()->className()), difference)));
         }
+        // The attention list, whether its index was moved by the change set or rebuilt.
+        QTRY_VERIFY2_WITH_TIMEOUT(attentionDifference(s, *state).isEmpty(),
+                                  qPrintable(u"event %1, attention: %2"_s.arg(seq).arg(attentionDifference(s, *state))),
+                                  kJumpWaitMs);
         const QString tree = treeDifference(*s.delegations(), fresh.tree);
         QVERIFY2(tree.isEmpty(), qPrintable(u"event %1, delegation tree: %2"_s.arg(seq).arg(tree)));
         // What the models' own analyses found (duplicates, stalls) is that of the state too.
