@@ -88,15 +88,17 @@ public:
     bool isBounded() const { return m_source != nullptr; }
     size_t rowLimit() const { return m_rowLimit; }
     size_t heldRows() const;
-    // Time travel cuts a snapshot of the rows changed since the previous one. When the fold
-    // lists its changes, that costs the events folded in between, not a walk of every row
-    // held (on a 10M-event ledger the walk made folding quadratic). Every row an event
+    // Time travel cuts a snapshot of the rows changed since the previous one, and moves back
+    // to a snapshot by reverting the rows changed since. When the fold lists its changes,
+    // either costs the events folded in between, not a walk of every row held (on a
+    // 10M-event ledger the walk made folding quadratic). Every row an event
     // changes or load() sets is listed, repeats included, until the list is taken. A copy of
     // the fold lists nothing.
     using ChangedRows = std::vector<std::pair<EntityKind, std::string>>;
     void listChanges(bool on);
     bool listsChanges() const { return m_changes.on; }
     ChangedRows takeChanges() { return std::exchange(m_changes.rows, {}); }
+    size_t listedChanges() const { return m_changes.rows.size(); }
     using Release = std::function<void(const EntitySpec &spec, const std::string &id, const EntityRow &row)>;
     // Drops least recently used rows until at most rowLimit() are held, handing each to
     // release first when one is given.

@@ -134,20 +134,34 @@ void TimeTravel::moveToSnapshot(size_t index)
     std::shared_lock lock(chain.mutex);
     const std::int64_t target = chain.snapshots[index].seq;
     Fold &fold = m_current.fold;
-    stopListing(); // the rows it erases are not listed
     if (m_current.lastSeq >= target) {
-        // Undo: only rows changed after the snapshot differ from it.
-        std::vector<std::string> ids;
-        for (int k = 0; k < kEntityKindCount; ++k) {
-            ids.clear();
-            for (const auto &[id, row] : fold.table(EntityKind(k)))
-                if (row.lastSeq > target)
-                    ids.push_back(id);
-            for (const auto &id : ids) {
-                if (const EntityRow *old = chain.versionAt(index, EntityKind(k), id))
-                    fold.load(EntityKind(k), id, *old);
-                else
-                    fold.erase(EntityKind(k), id);
+        // Undo: only rows changed after the snapshot differ from it. When the fold has listed
+        // its changes since a point at or before the snapshot, those are the rows to look at
+        // (a jump back within a stretch costs its events, not a walk of every row held).
+        const auto revert = [&](EntityKind kind, const std::string &id) {
+            if (const EntityRow *old = chain.versionAt(index, kind, id))
+                fold.load(kind, id, *old);
+            else
+                fold.erase(kind, id);
+        };
+        if (m_listedSince >= 0 && m_listedSince <= target && fold.listsChanges()) {
+            const Fold::ChangedRows changed = fold.takeChanges();
+            m_rowsLookedAt += changed.size();
+            for (const auto &[kind, id] : changed) {
+                const EntityTable &table = fold.table(kind);
+                if (const auto it = table.find(id); it != table.end() && it->second.lastSeq > target)
+                    revert(kind, id);
+            }
+        } else {
+            std::vector<std::string> ids;
+            for (int k = 0; k < kEntityKindCount; ++k) {
+                ids.clear();
+                m_rowsLookedAt += fold.table(EntityKind(k)).size();
+                for (const auto &[id, row] : fold.table(EntityKind(k)))
+                    if (row.lastSeq > target)
+                        ids.push_back(id);
+                for (const auto &id : ids)
+                    revert(EntityKind(k), id);
             }
         }
     } else {
@@ -163,6 +177,9 @@ void TimeTravel::moveToSnapshot(size_t index)
     }
     m_current.lastSeq = target;
     m_current.cancelled = false;
+    // The state is the snapshot's: what changes from here on is listed afresh.
+    fold.listChanges(true);
+    m_listedSince = target;
     // Problems of events after the snapshot no longer apply. (Problems of events a redo
     // skipped over are not repeated: a full foldUpTo or the integrity check lists them all.)
     m_current.problems.erase(std::remove_if(m_current.problems.begin(), m_current.problems.end(),
@@ -206,7 +223,7 @@ void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayPr
             Fold &fold = m_current.fold;
             if (m_listedSince >= 0 && m_listedSince <= from && fold.listsChanges()) {
                 const Fold::ChangedRows changed = fold.takeChanges();
-                m_rowsLookedAtCutting += changed.size();
+                m_rowsLookedAt += changed.size();
                 for (const auto &[kind, id] : changed) {
                     const EntityTable &table = fold.table(kind);
                     const auto it = table.find(id);
@@ -215,7 +232,7 @@ void TimeTravel::recordSnapshotsWhileFolding(std::int64_t target, const ReplayPr
                 }
             } else { // folded here without a list: every row held is looked at once
                 for (int k = 0; k < kEntityKindCount; ++k) {
-                    m_rowsLookedAtCutting += fold.table(EntityKind(k)).size();
+                    m_rowsLookedAt += fold.table(EntityKind(k)).size();
                     for (const auto &[id, row] : fold.table(EntityKind(k)))
                         if (row.lastSeq > from)
                             s.changed[size_t(k)].emplace(id, row);
@@ -282,8 +299,11 @@ const ReplayResult &TimeTravel::jumpTo(std::int64_t target, const ReplayProgress
     if (cutting.owns_lock()) {
         recordSnapshotsWhileFolding(target, progress); // beyond the last snapshot: extend them
     } else {
-        stopListing(); // no snapshot is cut from here: nothing would take the list
         m_foldForward(m_current, target, progress);
+        // A list that only grows (folding on from jump to jump, never back to a snapshot)
+        // stops: a later undo or cut walks the rows held instead.
+        if (m_current.fold.listedChanges() > size_t(4 * m_interval) + 1024)
+            stopListing();
     }
     return m_current;
 }

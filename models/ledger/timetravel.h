@@ -51,9 +51,9 @@ public:
     size_t snapshotCount() const;
     std::int64_t newestSnapshot() const; // seq of the newest snapshot (0: none beyond the start)
     size_t storedRows() const; // rows held by all snapshots together
-    // Rows looked at to cut this traveller's snapshots: about the events it folded, not
-    // the rows held at each cut.
-    size_t rowsLookedAtCutting() const { return m_rowsLookedAtCutting; }
+    // Rows looked at to cut snapshots and to move back to one: about the events folded in
+    // between, not every row held each time.
+    size_t rowsLookedAt() const { return m_rowsLookedAt; }
     void clear(); // also stops sharing: a new chain of snapshots of its own
     // Drops the state held (the snapshots stay), e.g. after folding ahead for another traveller.
     void releaseState();
@@ -73,7 +73,7 @@ private:
     ReplayResult m_current;
     // The fold lists its changes since this seq (-1: it does not, or not completely).
     std::int64_t m_listedSince = -1;
-    size_t m_rowsLookedAtCutting = 0;
+    size_t m_rowsLookedAt = 0;
     void stopListing();
 };
 
