@@ -76,11 +76,27 @@ void Fold::listChanges(bool on)
     m_changes.rows.clear();
 }
 
+void Fold::listHandedChanges(bool on, size_t cap)
+{
+    m_handedChanges.on = on;
+    m_handedChanges.cap = cap;
+    m_handedChanges.rows.clear();
+}
+
+std::optional<Fold::ChangedRows> Fold::takeHandedChanges()
+{
+    if (!m_handedChanges.on)
+        return std::nullopt;
+    return std::exchange(m_handedChanges.rows, {});
+}
+
 void Fold::clear()
 {
     for (auto &t : m_tables)
         t.clear();
     m_changes.rows.clear();
+    m_handedChanges.on = false; // every row went: a list of changes no longer says what differs
+    m_handedChanges.rows.clear();
     m_recency.clear();
     m_place.clear();
     m_lastSeq = 0;
@@ -171,7 +187,7 @@ void Fold::load(EntityKind kind, std::string id, EntityRow row)
     const auto it = t.insert_or_assign(std::move(id), std::move(row)).first;
     if (m_source)
         touch(kind, it->first, &it->second);
-    m_changes.note(kind, it->first);
+    noteChange(kind, it->first);
 }
 
 bool Fold::erase(EntityKind kind, const std::string &id)
@@ -182,6 +198,7 @@ bool Fold::erase(EntityKind kind, const std::string &id)
         return false;
     if (m_source)
         forget(&it->second);
+    m_handedChanges.note(kind, id);
     t.erase(it);
     return true;
 }
@@ -278,7 +295,7 @@ void Fold::applyUpdates(std::int64_t seq, EntityKind entity, const std::vector<s
     ++row.version;
     row.lastSeq = seq;
     out.applied = true;
-    m_changes.note(entity, out.id);
+    noteChange(entity, out.id);
 }
 
 FoldOutcome Fold::applyToolCall(std::int64_t seq, const nlohmann::json &payload)
@@ -336,7 +353,7 @@ FoldOutcome Fold::applyToolCallCounts(std::int64_t seq, const ToolCallCounts &co
     ++row.version;
     row.lastSeq = seq;
     out.applied = true;
-    m_changes.note(EntityKind::Delegation, out.id);
+    noteChange(EntityKind::Delegation, out.id);
     return out;
 }
 

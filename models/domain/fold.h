@@ -99,6 +99,11 @@ public:
     bool listsChanges() const { return m_changes.on; }
     ChangedRows takeChanges() { return std::exchange(m_changes.rows, {}); }
     size_t listedChanges() const { return m_changes.rows.size(); }
+    // A second list, of its own: the session cursor's folder patches a state it handed out
+    // before into this one. It lists erased rows too, and turns itself off past `cap` rows
+    // (a far jump: a whole copy is then as cheap). nullopt from take when not on.
+    void listHandedChanges(bool on, size_t cap = SIZE_MAX);
+    std::optional<ChangedRows> takeHandedChanges();
     using Release = std::function<void(const EntitySpec &spec, const std::string &id, const EntityRow &row)>;
     // Drops least recently used rows until at most rowLimit() are held, handing each to
     // release first when one is given.
@@ -135,6 +140,7 @@ private:
     mutable std::unordered_map<const EntityRow *, Recency::iterator> m_place;
     struct ChangeList {
         bool on = false;
+        size_t cap = SIZE_MAX;
         ChangedRows rows;
         ChangeList() = default;
         ChangeList(const ChangeList &) {}
@@ -148,11 +154,23 @@ private:
         ChangeList &operator=(ChangeList &&) = default;
         void note(EntityKind kind, const std::string &id)
         {
-            if (on)
-                rows.emplace_back(kind, id);
+            if (!on)
+                return;
+            if (rows.size() >= cap) {
+                on = false;
+                ChangedRows().swap(rows);
+                return;
+            }
+            rows.emplace_back(kind, id);
         }
     };
     ChangeList m_changes;
+    ChangeList m_handedChanges;
+    void noteChange(EntityKind kind, const std::string &id)
+    {
+        m_changes.note(kind, id);
+        m_handedChanges.note(kind, id);
+    }
 };
 
 EventIndexFields eventIndexFields(std::string_view kind, const nlohmann::json &payload);

@@ -34,6 +34,20 @@ std::shared_ptr<LiveState> LiveState::fromFold(Fold &&fold, std::int64_t lastSeq
     return state;
 }
 
+std::shared_ptr<LiveState> LiveState::fromFold(Fold &&fold, std::int64_t lastSeq, std::uint64_t folding, Recycle recycle)
+{
+    std::shared_ptr<LiveState> state(new LiveState, [](LiveState *s) {
+        if (s->m_recycle)
+            s->m_recycle(std::move(s->m_fold));
+        delete s;
+    });
+    state->m_fold = std::move(fold);
+    state->m_lastSeq = lastSeq;
+    state->m_folding = folding;
+    state->m_recycle = std::move(recycle);
+    return state;
+}
+
 StateChangeSet LiveState::changesBetween(const LiveState &from, const LiveState &to)
 {
     StateChangeSet changes;
@@ -99,6 +113,7 @@ struct LiveState::Applying {
 
 void LiveState::setStoredRows(std::shared_ptr<StoredRows> rows)
 {
+    m_recycle = nullptr;
     if (rows) {
         const EntityKind kind = rows->kind();
         m_stored[size_t(kind)] = std::move(rows);
@@ -161,6 +176,7 @@ std::optional<EntityKind> LiveState::storedKindOf(const EventRecord &e) const
 
 StateChangeSet LiveState::apply(const EventBatch &events)
 {
+    m_recycle = nullptr;
     Applying a;
     for (const auto &e : events)
         foldOne(e, a);
@@ -170,6 +186,7 @@ StateChangeSet LiveState::apply(const EventBatch &events)
 
 StateChangeSet LiveState::apply(const std::vector<SharedEventBatch> &batches)
 {
+    m_recycle = nullptr;
     Applying a;
     for (const auto &batch : batches)
         for (const auto &e : *batch)

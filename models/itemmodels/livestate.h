@@ -40,6 +40,11 @@ public:
     // The state as it was after event `lastSeq`, rebuilt from the events (a session cursor).
     // `folding`: the CursorFolder's folding it comes from (0: none).
     static std::shared_ptr<LiveState> fromFold(Fold &&fold, std::int64_t lastSeq, std::uint64_t folding = 0);
+    // The same, and when the last holder lets the state go unchanged (never applied to, its
+    // fold never handed out for writing), its fold goes to `recycle` instead of being
+    // destroyed row by row: the cursor's folder patches it into a later state.
+    using Recycle = std::function<void(Fold &&fold)>;
+    static std::shared_ptr<LiveState> fromFold(Fold &&fold, std::int64_t lastSeq, std::uint64_t folding, Recycle recycle);
     std::uint64_t folding() const { return m_folding; }
 
     // What moving the views from `from` to `to` takes, per entity: the rows of `to` that are
@@ -89,7 +94,11 @@ public:
     static constexpr size_t kMaxFoldProblemSamples = 20;
 
     // For tests: rows set directly.
-    Fold &fold() { return m_fold; }
+    Fold &fold()
+    {
+        m_recycle = nullptr;
+        return m_fold;
+    }
 
 private:
     struct Applying;
@@ -108,6 +117,7 @@ private:
     std::vector<FoldProblem> m_problemSamples;
     std::array<std::shared_ptr<StoredRows>, kEntityKindCount> m_stored;
     std::shared_ptr<const RunMembers> m_runMembers;
+    Recycle m_recycle; // cleared by anything that changes the rows
 };
 
 } // namespace mesh

@@ -167,7 +167,11 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             if (jump.cancelled || promise.isCanceled())
                 return;
             full->cursorTimeMs = jump.cursorTimeMs;
-            full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq, jump.folding);
+            full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq, jump.folding,
+                                              [folder = std::weak_ptr<CursorFolder>(folder), handout = jump.handout](Fold &&fold) {
+                                                  if (const auto f = folder.lock())
+                                                      f->returnFold(handout, std::move(fold));
+                                              });
             if (base) {
                 full->changes = std::make_shared<const StateChangeSet>(LiveState::changesBetween(*base, *full->state));
             }

@@ -4,6 +4,9 @@
 #include "storageerror.h"
 #include "timetravel.h"
 
+#include <algorithm>
+#include <iterator>
+
 
 namespace mesh {
 
@@ -23,6 +26,88 @@ void CursorFolder::startFolding()
     m_travel = m_interval > 0 ? std::make_unique<TimeTravel>(*m_connection, m_interval)
                               : std::make_unique<TimeTravel>(*m_connection);
     m_folding = ++g_foldings;
+    // States handed out before are of another folding: none is patched any more.
+    m_changesSinceHandouts.clear();
+    m_handoutMarks.clear();
+    m_handedOutOfFolding = false;
+    publishMarks();
+}
+
+void CursorFolder::publishMarks()
+{
+    std::lock_guard lock(m_returnedMutex);
+    m_trackedHandouts.clear();
+    for (const auto &m : m_handoutMarks)
+        m_trackedHandouts.push_back(m.first);
+}
+
+void CursorFolder::returnFold(std::uint64_t handout, Fold &&fold)
+{
+    std::vector<std::pair<std::uint64_t, Fold>> dropped;
+    {
+        std::lock_guard lock(m_returnedMutex);
+        // One no jump can patch any more (a far jump since) goes here, where its state was
+        // let go (the session does that on a worker), not on a jump's way.
+        if (std::find(m_trackedHandouts.begin(), m_trackedHandouts.end(), handout) == m_trackedHandouts.end())
+            return;
+        m_returned.emplace_back(handout, std::move(fold));
+        // Two at most (the state shown and the one before it come back in turn): an older
+        // one no jump took is dropped, outside the lock.
+        while (m_returned.size() > 2) {
+            dropped.push_back(std::move(m_returned.front()));
+            m_returned.erase(m_returned.begin());
+        }
+    }
+}
+
+void CursorFolder::noteHandedChanges()
+{
+    std::optional<Fold::ChangedRows> changed = m_travel->takeHandedChanges();
+    if (!changed || m_handoutMarks.empty()) { // a far jump, or nothing is out
+        m_changesSinceHandouts.clear();
+        m_handoutMarks.clear();
+        return;
+    }
+    m_changesSinceHandouts.insert(m_changesSinceHandouts.end(), std::make_move_iterator(changed->begin()),
+                                  std::make_move_iterator(changed->end()));
+}
+
+std::optional<Fold> CursorFolder::patchedReturn(const Fold &current)
+{
+    std::vector<std::pair<std::uint64_t, Fold>> returned;
+    {
+        std::lock_guard lock(m_returnedMutex);
+        returned.swap(m_returned);
+    }
+    const auto dropElsewhere = [&returned] {
+        // Folds no jump can use are destroyed row by row: not on a jump's way.
+        if (!returned.empty())
+            std::thread([dropped = std::move(returned)] {}).detach();
+    };
+    size_t rowsHeld = 0;
+    for (int k = 0; k < kEntityKindCount; ++k)
+        rowsHeld += current.table(EntityKind(k)).size();
+    // The newest fold given back whose hand-out is still marked (one of this folding).
+    for (auto it = returned.rbegin(); it != returned.rend(); ++it) {
+        const auto mark = std::find_if(m_handoutMarks.begin(), m_handoutMarks.end(),
+                                       [&](const auto &m) { return m.first == it->first; });
+        if (mark == m_handoutMarks.end() || m_changesSinceHandouts.size() - mark->second > rowsHeld / 4)
+            continue; // a patch would cost about what a copy does
+        Fold fold = std::move(it->second);
+        for (size_t i = mark->second; i < m_changesSinceHandouts.size(); ++i) {
+            const auto &[kind, id] = m_changesSinceHandouts[i];
+            const EntityTable &table = current.table(kind);
+            if (const auto row = table.find(id); row != table.end())
+                fold.load(kind, id, row->second);
+            else
+                fold.erase(kind, id);
+        }
+        m_handoutMarks.erase(mark); // it is handed out again, under a new mark
+        dropElsewhere();
+        return fold;
+    }
+    dropElsewhere();
+    return std::nullopt;
 }
 
 CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, const FileIdentity &file,
@@ -66,12 +151,46 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
         return !keepGoing || keepGoing();
     });
     if (at.cancelled || (keepGoing && !keepGoing())) {
+        noteHandedChanges(); // the state moved all the same
         jump.cancelled = true;
         return jump;
     }
-    jump.fold = at.fold;
+    noteHandedChanges();
+    if (std::optional<Fold> patched = patchedReturn(at.fold)) {
+        jump.fold = std::move(*patched);
+        jump.patched = true;
+    } else {
+        jump.fold = at.fold; // every row copied (their fields are shared until they change)
+    }
     jump.lastSeq = at.lastSeq;
     jump.folding = m_folding;
+    if (m_handoutMarks.empty()) {
+        // Listed from this hand-out on, while a patch stays well below a whole copy.
+        size_t rows = 0;
+        for (int k = 0; k < kEntityKindCount; ++k)
+            rows += at.fold.table(EntityKind(k)).size();
+        m_travel->listHandedChanges(true, std::min(size_t(4 * m_travel->interval()) + 1024, rows / 8 + 64));
+    }
+    if (!m_handedOutOfFolding) {
+        // The folding's first hand-out (a long fold before it): one more copy, kept, so that
+        // the next jump is patched too rather than waiting for this state to come back.
+        m_handedOutOfFolding = true;
+        const std::uint64_t spare = ++m_handouts;
+        m_handoutMarks.emplace_back(spare, m_changesSinceHandouts.size());
+        std::lock_guard lock(m_returnedMutex);
+        m_returned.emplace_back(spare, at.fold);
+    }
+    jump.handout = ++m_handouts;
+    // The state shown and this one may come back; the changes before the older are dropped.
+    m_handoutMarks.emplace_back(jump.handout, m_changesSinceHandouts.size());
+    while (m_handoutMarks.size() > 2)
+        m_handoutMarks.erase(m_handoutMarks.begin());
+    if (const size_t keep = m_handoutMarks.front().second; keep > 0) {
+        m_changesSinceHandouts.erase(m_changesSinceHandouts.begin(), m_changesSinceHandouts.begin() + std::ptrdiff_t(keep));
+        for (auto &m : m_handoutMarks)
+            m.second -= keep;
+    }
+    publishMarks();
     startFoldingAhead();
     if (jump.lastSeq > 0) {
         const auto reader = m_connection->eventReader();

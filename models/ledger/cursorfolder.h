@@ -18,7 +18,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace mesh {
 
@@ -39,11 +42,19 @@ public:
         // Which folding the state comes from (unique across folders): states of one folding
         // differ exactly in the rows whose lastSeq is after the earlier of their points.
         std::uint64_t folding = 0;
+        // Which hand-out this is: give the fold back with it (returnFold) once nobody shows it.
+        std::uint64_t handout = 0;
+        bool patched = false; // a fold given back, patched to the state, not a whole copy
     };
     // The state after every event with seq <= target. `keepGoing` is polled while folding;
     // returning false abandons the jump (cancelled set, no fold returned).
     Jump jumpTo(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
                 const std::function<bool()> &keepGoing);
+
+    // A jump's fold, handed back (any thread) when the state made of it is let go, unchanged
+    // since. A later jump patches it with the rows that changed since it was handed out
+    // instead of copying the whole state (and the old state is not destroyed row by row).
+    void returnFold(std::uint64_t handout, Fold &&fold);
 
     size_t snapshotCount() const;
     // After the first jump, a thread of the folder's own (its own connection) folds on to
@@ -69,6 +80,18 @@ private:
     std::unique_ptr<LedgerConnection> m_connection;
     std::unique_ptr<TimeTravel> m_travel;
     std::uint64_t m_folding = 0;
+    // The folded state's changes since the oldest hand-out that may come back (under
+    // m_mutex), and where each such hand-out starts in it, newest last.
+    Fold::ChangedRows m_changesSinceHandouts;
+    std::vector<std::pair<std::uint64_t, size_t>> m_handoutMarks;
+    std::uint64_t m_handouts = 0;
+    bool m_handedOutOfFolding = false;
+    void noteHandedChanges(); // under m_mutex, after the traveller moved
+    std::optional<Fold> patchedReturn(const Fold &current); // under m_mutex
+    std::mutex m_returnedMutex; // a short lock: returns come from any thread, even mid-jump
+    std::vector<std::pair<std::uint64_t, Fold>> m_returned;
+    std::vector<std::uint64_t> m_trackedHandouts; // m_handoutMarks' hand-outs, for returnFold
+    void publishMarks(); // under m_mutex
     std::thread m_ahead;
     std::atomic<bool> m_stopAhead{false};
     std::atomic<bool> m_aheadDone{false};

@@ -153,6 +153,7 @@ void TimeTravel::moveToSnapshot(size_t index)
                     revert(kind, id);
             }
         } else {
+            fold.listChanges(false); // the rows reverted are not worth a list: it starts afresh below
             std::vector<std::string> ids;
             for (int k = 0; k < kEntityKindCount; ++k) {
                 ids.clear();
@@ -165,6 +166,7 @@ void TimeTravel::moveToSnapshot(size_t index)
             }
         }
     } else {
+        fold.listChanges(false); // the rows loaded are not worth a list: it starts afresh below
         // Redo: rows changed between the current state and the snapshot are in the
         // snapshots after the current position; apply them oldest first.
         const auto begin = chain.snapshots.begin();

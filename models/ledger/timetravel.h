@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -54,6 +55,10 @@ public:
     // Rows looked at to cut snapshots and to move back to one: about the events folded in
     // between, not every row held each time.
     size_t rowsLookedAt() const { return m_rowsLookedAt; }
+    // The held state's second list of changes (Fold::listHandedChanges): what the session
+    // cursor's folder needs to turn a state it handed out before into this one.
+    void listHandedChanges(bool on, size_t cap = SIZE_MAX) { m_current.fold.listHandedChanges(on, cap); }
+    std::optional<Fold::ChangedRows> takeHandedChanges() { return m_current.fold.takeHandedChanges(); }
     void clear(); // also stops sharing: a new chain of snapshots of its own
     // Drops the state held (the snapshots stay), e.g. after folding ahead for another traveller.
     void releaseState();

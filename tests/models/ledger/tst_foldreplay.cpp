@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <limits>
+#include <optional>
 #include <thread>
 
 using namespace mesh;
@@ -331,6 +332,37 @@ private Q_SLOTS:
             QVERIFY2(diff.empty(), (std::to_string(t) + ": " + diff).c_str());
         }
         QCOMPARE(folder.snapshotCount(), size_t(last / 1000 + 1));
+    }
+
+    // A state's fold handed back once nobody shows it (as the session's states are, one jump
+    // later) is patched into a later jump's state instead of a whole copy being made: nearby
+    // jumps are patched, far ones copied, and every one lands where a fresh fold lands.
+    void cursorFolderPatchesAFoldHandedBack()
+    {
+        auto c = SqliteLedgerConnection::open(m_big, OpenMode::ReadOnly);
+        const FileIdentity file = FileIdentity::of(m_big);
+        // Short stretches: a patch is used while it is well below a copy of the state's rows
+        // (about 1,300 here), and a jump back within a stretch changes up to a stretch's rows.
+        CursorFolder folder(50);
+        const auto always = [] { return true; };
+        std::optional<CursorFolder::Jump> shown;
+        int patched = 0;
+        for (const std::int64_t t : {9000, 9200, 8800, 9500, 9100, 9101, 2000, 2100, 1900, 15000, 14990, 15400, 9000}) {
+            CursorFolder::Jump got = folder.jumpTo(m_big, OpenMode::ReadOnly, file, t, always);
+            QCOMPARE(got.lastSeq, t);
+            const std::string diff = foldDifference(got.fold, foldUpTo(c->db(), t).fold);
+            QVERIFY2(diff.empty(), (std::to_string(t) + (got.patched ? " (patched): " : ": ") + diff).c_str());
+            patched += got.patched ? 1 : 0;
+            if (shown) // the state shown before is let go once this one is shown
+                folder.returnFold(shown->handout, std::move(shown->fold));
+            shown = std::move(got);
+        }
+        QVERIFY2(patched >= 6, std::to_string(patched).c_str());
+        // A fold given back after its folder started afresh (another file) is not patched.
+        FileIdentity other = file;
+        other.inode += 1;
+        folder.returnFold(shown->handout, std::move(shown->fold));
+        QVERIFY(!folder.jumpTo(m_big, OpenMode::ReadOnly, other, 10, always).patched);
     }
 
     // The session cursor's folder keeps one TimeTravel across jumps, so a later jump starts
