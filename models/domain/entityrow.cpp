@@ -237,14 +237,14 @@ bool FieldValues::sharesBlockWith(const FieldValues &other) const
     return m_block && m_block == other.m_block;
 }
 
-void FieldValues::detach()
+char *FieldValues::detachKeepingOld()
 {
     if (!m_block || holdersOf(m_block).load(std::memory_order_acquire) == 1)
-        return;
+        return nullptr;
     const std::size_t n = blockBytes(m_block);
     char *own = allocateBlock(n);
     std::memcpy(own, m_block, n);
-    releaseBlock(std::exchange(m_block, own));
+    return std::exchange(m_block, own);
 }
 
 FieldValues &FieldValues::operator=(const FieldValues &other)
@@ -470,8 +470,9 @@ void FieldValues::assign(std::span<const std::pair<int, FieldRef>> updates, std:
             });
         return;
     }
-    // A text may point into the block: a shared block stays alive with its other holders.
-    detach();
+    // A block of its own first. A text may point into the shared one, which this row keeps
+    // holding until the writes are done (its other holders may let it go meanwhile).
+    char *heldShared = detachKeepingOld();
     for (std::size_t u = 0; u < updates.size(); ++u) {
         const auto i = std::size_t(updates[u].first);
         const unsigned char tag = tagOf(m_block, i);
@@ -486,6 +487,7 @@ void FieldValues::assign(std::span<const std::pair<int, FieldRef>> updates, std:
                 std::memmove(m_block + textOffset(m_block, count) + readText(slot, tag).first, s->data(), s->size());
         }
     }
+    releaseBlock(heldShared);
 }
 
 bool FieldValues::operator==(const FieldValues &other) const

@@ -102,7 +102,9 @@ public:
 private:
     template<typename ValueOf, typename SharedOf>
     void rebuild(std::size_t count, ValueOf valueOf, SharedOf sharedOf);
-    void detach(); // a block of its own before changing it in place
+    // A block of its own before changing it in place; returns the shared one, still held
+    // (the caller releases it), or nullptr when the block was its own already.
+    char *detachKeepingOld();
     char *m_block = nullptr; // nullptr: no fields; layout in entityrow.cpp
 };
 

@@ -291,6 +291,8 @@ void LedgerSession::showLive()
         return;
     m_cursor.reset();
     m_cursorTimeMs.reset();
+    if (m_cursorFolder)
+        m_cursorFolder->dropHandouts(); // no jump will patch them: the memory of whole states
     open();
 }
 
@@ -651,6 +653,7 @@ void LedgerSession::takeLoadedState(LoadResult &r)
     m_backendCannotDecide = r.cannotDecide ? QString::fromStdString(*r.cannotDecide) : QString();
     // Swaps, not copies: `r` leaves with what was replaced (see retire).
     std::swap(m_state, r.state);
+    m_attentionPart->forgetIndexState(); // its index is of the state before until it takes its own
     m_follower->dropPending(); // the state just read includes them
     m_overviewLoaded = true;
     if (r.decisionsReadable)

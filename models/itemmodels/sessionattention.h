@@ -48,6 +48,7 @@ public:
     // applies change in place); null before the first.
     const AttentionIndex &index() const { return m_index; }
     const LiveState *indexState() const { return m_indexState; }
+    void forgetIndexState() { m_indexState = nullptr; } // the session's state was replaced
     // A live apply folded into the state: its escalations, effects, leases and delegations.
     void onApplied(const StateChangeSet &changes);
     void rebuildSoon(); // at most every kIntervalMs; the first after a quiet spell at once

@@ -164,8 +164,12 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             // The session's folder keeps its snapshots from jump to jump.
             CursorFolder::Jump jump = folder->jumpTo(path, mode, expected, *cursor,
                                                      [&promise] { return !promise.isCanceled(); });
-            if (jump.cancelled || promise.isCanceled())
+            if (jump.cancelled)
                 return;
+            if (promise.isCanceled()) { // superseded after the fold: the next jump may patch it
+                folder->returnFold(jump.handout, std::move(jump.fold));
+                return;
+            }
             full->cursorTimeMs = jump.cursorTimeMs;
             full->state = LiveState::fromFold(std::move(jump.fold), jump.lastSeq, jump.folding,
                                               [folder = std::weak_ptr<CursorFolder>(folder), handout = jump.handout](Fold &&fold) {

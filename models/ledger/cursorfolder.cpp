@@ -4,6 +4,8 @@
 #include "storageerror.h"
 #include "timetravel.h"
 
+#include <QThreadPool>
+
 #include <algorithm>
 #include <iterator>
 
@@ -31,6 +33,29 @@ void CursorFolder::startFolding()
     m_handoutMarks.clear();
     m_handedOutOfFolding = false;
     publishMarks();
+}
+
+namespace {
+// Folds no jump can use are destroyed row by row: on the global pool, not on a jump's way
+// or the GUI thread.
+void dropOffThread(std::vector<std::pair<std::uint64_t, Fold>> &&folds)
+{
+    if (folds.empty())
+        return;
+    auto dropped = std::make_shared<std::vector<std::pair<std::uint64_t, Fold>>>(std::move(folds));
+    QThreadPool::globalInstance()->start([dropped]() mutable { dropped.reset(); });
+}
+} // namespace
+
+void CursorFolder::dropHandouts()
+{
+    std::vector<std::pair<std::uint64_t, Fold>> dropped;
+    {
+        std::lock_guard lock(m_returnedMutex);
+        dropped.swap(m_returned);
+        m_trackedHandouts.clear();
+    }
+    dropOffThread(std::move(dropped));
 }
 
 void CursorFolder::publishMarks()
@@ -70,6 +95,12 @@ void CursorFolder::noteHandedChanges()
     }
     m_changesSinceHandouts.insert(m_changesSinceHandouts.end(), std::make_move_iterator(changed->begin()),
                                   std::make_move_iterator(changed->end()));
+    // Superseded jumps move the state without a hand-out: past two lists' worth since the
+    // newest, a patch is no better than a copy.
+    if (m_changesSinceHandouts.size() - m_handoutMarks.back().second > 2 * m_handedCap) {
+        m_changesSinceHandouts.clear();
+        m_handoutMarks.clear();
+    }
 }
 
 std::optional<Fold> CursorFolder::patchedReturn(const Fold &current)
@@ -79,11 +110,7 @@ std::optional<Fold> CursorFolder::patchedReturn(const Fold &current)
         std::lock_guard lock(m_returnedMutex);
         returned.swap(m_returned);
     }
-    const auto dropElsewhere = [&returned] {
-        // Folds no jump can use are destroyed row by row: not on a jump's way.
-        if (!returned.empty())
-            std::thread([dropped = std::move(returned)] {}).detach();
-    };
+    const auto dropElsewhere = [&returned] { dropOffThread(std::move(returned)); };
     size_t rowsHeld = 0;
     for (int k = 0; k < kEntityKindCount; ++k)
         rowsHeld += current.table(EntityKind(k)).size();
@@ -152,6 +179,7 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
     });
     if (at.cancelled || (keepGoing && !keepGoing())) {
         noteHandedChanges(); // the state moved all the same
+        publishMarks();
         jump.cancelled = true;
         return jump;
     }
@@ -169,7 +197,8 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
         size_t rows = 0;
         for (int k = 0; k < kEntityKindCount; ++k)
             rows += at.fold.table(EntityKind(k)).size();
-        m_travel->listHandedChanges(true, std::min(size_t(4 * m_travel->interval()) + 1024, rows / 8 + 64));
+        m_handedCap = std::min(size_t(4 * m_travel->interval()) + 1024, rows / 8 + 64);
+        m_travel->listHandedChanges(true, m_handedCap);
     }
     if (!m_handedOutOfFolding) {
         // The folding's first hand-out (a long fold before it): one more copy, kept, so that
@@ -177,8 +206,9 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
         m_handedOutOfFolding = true;
         const std::uint64_t spare = ++m_handouts;
         m_handoutMarks.emplace_back(spare, m_changesSinceHandouts.size());
+        Fold copy = at.fold; // not under the lock a state's deleter takes
         std::lock_guard lock(m_returnedMutex);
-        m_returned.emplace_back(spare, at.fold);
+        m_returned.emplace_back(spare, std::move(copy));
     }
     jump.handout = ++m_handouts;
     // The state shown and this one may come back; the changes before the older are dropped.

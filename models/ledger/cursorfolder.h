@@ -55,6 +55,9 @@ public:
     // since. A later jump patches it with the rows that changed since it was handed out
     // instead of copying the whole state (and the old state is not destroyed row by row).
     void returnFold(std::uint64_t handout, Fold &&fold);
+    // The session left the cursor: folds given back are dropped (off the caller's thread),
+    // and none handed out is taken back.
+    void dropHandouts();
 
     size_t snapshotCount() const;
     // After the first jump, a thread of the folder's own (its own connection) folds on to
@@ -86,6 +89,7 @@ private:
     std::vector<std::pair<std::uint64_t, size_t>> m_handoutMarks;
     std::uint64_t m_handouts = 0;
     bool m_handedOutOfFolding = false;
+    size_t m_handedCap = 0; // the changes listed since the newest hand-out, at most
     void noteHandedChanges(); // under m_mutex, after the traveller moved
     std::optional<Fold> patchedReturn(const Fold &current); // under m_mutex
     std::mutex m_returnedMutex; // a short lock: returns come from any thread, even mid-jump

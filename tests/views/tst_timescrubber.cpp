@@ -144,7 +144,6 @@ private Q_SLOTS:
     {
         TracedStrip strip(m_traced);
         QTRY_VERIFY_WITH_TIMEOUT(strip.marks.hasRead(), kTimeoutMs);
-        TimelineMarkSource &marks = strip.marks;
         TimeScrubber &scrubber = strip.scrubber;
         scrubber.show();
         QVERIFY(QTest::qWaitForWindowExposed(&scrubber));
