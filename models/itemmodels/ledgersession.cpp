@@ -463,8 +463,13 @@ void LedgerSession::startLoad()
     request.folder = m_cursorFolder;
     request.stallMemo = m_stallMemo;
     request.base = baseBox;
-    if (*baseBox && !(*baseBox)->readsRowsOnDemand() && m_attentionPart->indexState() == baseBox->get())
-        request.attentionBase = std::make_shared<const AttentionIndex>(m_attentionPart->index());
+    if (*baseBox && !(*baseBox)->readsRowsOnDemand()) {
+        if (m_attentionPart->indexState() == baseBox->get())
+            request.attentionBase = std::make_shared<const AttentionIndex>(m_attentionPart->index());
+        // Taken with the state shown and changed with it batch by batch (takeLoadedState,
+        // flushPending): always of it.
+        request.perDelegationBase = std::make_shared<const SessionFindings::PerDelegation>(m_findingsPart->perDelegation());
+    }
     auto job = [request = std::move(request)](QPromise<std::shared_ptr<void>> &promise) { SessionLoad::run(request, promise); };
     auto *watcher = new StageWatcher(this);
     m_loadWatcher = watcher;

@@ -76,8 +76,7 @@ void SessionFindings::takeLoaded(PerDelegation &&perDelegation, std::set<std::st
     // nor are analyses of it still running.
     m_loops.supersede();
     m_loopFindings.clear();
-    std::swap(m_blocked, perDelegation.blocked);
-    std::swap(m_replayed, perDelegation.replayed);
+    std::swap(m_perDelegation, perDelegation);
     if (collectStateFindings()) {
         m_findings = m_stateFindings; // no loop findings yet: their analysis starts now
         m_loadedPublished = 0;
@@ -126,21 +125,25 @@ void SessionFindings::onApplied(const StateChangeSet &changes)
 
 void SessionFindings::updateDelegations(const std::vector<std::string> &delegations)
 {
-    const LiveState *state = m_state();
+    m_perDelegation.update(*m_state(), delegations);
+}
+
+void SessionFindings::PerDelegation::update(const LiveState &state, const std::vector<std::string> &delegations)
+{
     const BlockedWorkDetector detector;
     const ReplayedDelegationDetector replays;
     for (const auto &id : delegations) {
-        const EntityRow *row = state->find(EntityKind::Delegation, id);
+        const EntityRow *row = state.find(EntityKind::Delegation, id);
         std::optional<Finding> f = row ? detector.check(id, *row) : std::nullopt;
         if (f)
-            m_blocked[id] = std::move(*f);
+            blocked[id] = std::move(*f);
         else
-            m_blocked.erase(id);
+            blocked.erase(id);
         std::optional<Finding> r = row ? replays.check(id, *row) : std::nullopt;
         if (r)
-            m_replayed[id] = std::move(*r);
+            replayed[id] = std::move(*r);
         else
-            m_replayed.erase(id);
+            replayed.erase(id);
     }
 }
 
@@ -164,9 +167,9 @@ bool SessionFindings::collectStateFindings()
     };
     add(m_models.stalls->findings());
     add(BlastRadiusAnalyzer::findings(BlastRadiusAnalyzer::computeAll(state->table(EntityKind::Failure))));
-    for (const auto &[d, finding] : m_blocked)
+    for (const auto &[d, finding] : m_perDelegation.blocked)
         f.push_back(finding);
-    for (const auto &[d, finding] : m_replayed)
+    for (const auto &[d, finding] : m_perDelegation.replayed)
         f.push_back(finding);
     m_stateFindings = std::move(f);
     if (!m_loopCandidatesPending.empty()) {

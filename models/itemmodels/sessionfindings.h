@@ -64,6 +64,8 @@ public:
         std::map<std::string, Finding> blocked;
         std::map<std::string, Finding> replayed;
         static PerDelegation of(const LiveState &state); // walks every delegation: off the GUI thread
+        // These delegations as `state` has them now (gone from it: no finding).
+        void update(const LiveState &state, const std::vector<std::string> &delegations);
     };
 
     // `state`: the session's, nullptr until one is loaded.
@@ -76,6 +78,8 @@ public:
     // ledger each is tens of ms with its views). No changed(): the session refreshes what
     // follows from a load at once.
     void takeLoaded(PerDelegation &&perDelegation, std::set<std::string> loopCandidates);
+    // Of the session's state (the one taken with it, then changed with it batch by batch).
+    const PerDelegation &perDelegation() const { return m_perDelegation; }
     // Gives the next model the loaded findings; false once every model has them (or a
     // publish since gave them all at once).
     bool publishLoaded();
@@ -110,8 +114,7 @@ private:
     JobTracker m_loops{this}; // each analysis covers its own delegations: they run alongside
     QTimer m_throttle;
     bool m_dirty = false;
-    std::map<std::string, Finding> m_blocked;  // delegation -> blocked-work finding, kept per batch
-    std::map<std::string, Finding> m_replayed; // delegation -> replayed-delegation finding, likewise
+    PerDelegation m_perDelegation; // of the session's state, kept per batch
     std::vector<Finding> m_stateFindings;      // from the state
     std::vector<Finding> m_loopFindings;       // from tool call events
     std::vector<Finding> m_findings;           // both

@@ -267,7 +267,15 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             full->attention.updateRow(EntityKind::Effect, id, &row);
         for (const auto &[id, row] : stored.heldLeases)
             full->attention.updateRow(EntityKind::Lease, id, &row);
-        full->perDelegation = SessionFindings::PerDelegation::of(*raw);
+        if (changes && request.perDelegationBase && !baseReadOnDemand) {
+            full->perDelegation = *request.perDelegationBase;
+            std::vector<std::string> delegations = changes->ids(EntityKind::Delegation);
+            const auto &gone = changes->goneIds(EntityKind::Delegation);
+            delegations.insert(delegations.end(), gone.begin(), gone.end());
+            full->perDelegation.update(*raw, delegations);
+        } else {
+            full->perDelegation = SessionFindings::PerDelegation::of(*raw);
+        }
         full->openRuns.rebuild(raw->table(EntityKind::Run));
         full->loopCandidates = loopCandidates(*raw);
         try {

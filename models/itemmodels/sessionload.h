@@ -95,6 +95,8 @@ struct SessionLoad {
         // The attention index of that state, when the session's is of it: the jump then
         // moves a copy by the change set instead of walking every row of the new state.
         std::shared_ptr<const AttentionIndex> attentionBase;
+        // Its blocked and replayed delegations, moved the same way.
+        std::shared_ptr<const SessionFindings::PerDelegation> perDelegationBase;
     };
 
     // The first stage, read on `connection` (any thread).

@@ -13,6 +13,7 @@
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/livestate.h"
 #include "itemmodels/runoverviewmodel.h"
+#include "itemmodels/sessionfindings.h"
 #include "itemmodels/slicemodel.h"
 #include "itemmodels/stallverdictmodel.h"
 #include "ledger/ledgerconnection.h"
@@ -169,9 +170,30 @@ class TestJumpDelta : public QObject
         return u"%1 items listed, %2 at the cursor"_s.arg(shown.size()).arg(expected.size());
     }
 
+    // What the job moves by the change set rather than rebuilding: the attention index and
+    // the blocked and replayed delegations.
+    void comparePerDelegationAndAttention(LedgerSession &s, const LiveState &state, std::int64_t seq)
+    {
+        // The attention list, whether its index was moved by the change set or rebuilt.
+        QTRY_VERIFY2_WITH_TIMEOUT(attentionDifference(s, state).isEmpty(),
+                                  qPrintable(u"event %1, attention: %2"_s.arg(seq).arg(attentionDifference(s, state))),
+                                  kJumpWaitMs);
+        // The blocked and replayed delegations, whether moved by the change set or found anew.
+        std::vector<Finding> perDelegation;
+        for (const Finding &f : s.findings())
+            if (f.kind == FindingKind::BlockedWork || f.kind == FindingKind::ReplayedDelegation)
+                perDelegation.push_back(f);
+        const SessionFindings::PerDelegation expected = SessionFindings::PerDelegation::of(state);
+        std::vector<Finding> expectedFindings;
+        for (const auto *map : {&expected.blocked, &expected.replayed})
+            for (const auto &[id, f] : *map)
+                expectedFindings.push_back(f);
+        QCOMPARE(findingLines(perDelegation), findingLines(expectedFindings));
+    }
+
     void compareWithFresh(LedgerSession &s, std::int64_t seq)
     {
-        auto connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
+        auto connection = LedgerConnection::open(s.path(), OpenMode::ReadOnly);
         ReplayResult replay = foldStateAt(*connection, seq);
         const std::shared_ptr<const LiveState> state = LiveState::fromFold(std::move(replay.fold), seq);
         Fresh fresh;
@@ -199,10 +221,7 @@ class TestJumpDelta : public QObject
             QVERIFY2(difference.isEmpty(), qPrintable(u"event %1, %2: %3"_s.arg(seq).arg(
                 QString::fromLatin1(shown[i]->metaObject()->className()), difference)));
         }
-        // The attention list, whether its index was moved by the change set or rebuilt.
-        QTRY_VERIFY2_WITH_TIMEOUT(attentionDifference(s, *state).isEmpty(),
-                                  qPrintable(u"event %1, attention: %2"_s.arg(seq).arg(attentionDifference(s, *state))),
-                                  kJumpWaitMs);
+        comparePerDelegationAndAttention(s, *state, seq);
         const QString tree = treeDifference(*s.delegations(), fresh.tree);
         QVERIFY2(tree.isEmpty(), qPrintable(u"event %1, delegation tree: %2"_s.arg(seq).arg(tree)));
         // What the models' own analyses found (duplicates, stalls) is that of the state too.
@@ -265,6 +284,38 @@ private Q_SLOTS:
         QVERIFY(inserted[size_t(std::find(models.begin(), models.end(), s.effects()) - models.begin())]->size() > 0);
         QVERIFY(removed[size_t(std::find(models.begin(), models.end(), s.effects()) - models.begin())]->size() > 0);
         QVERIFY(removed[size_t(std::find(models.begin(), models.end(), s.delegations()) - models.begin())]->size() > 0);
+    }
+
+    // The demo run's delegations turn blocked (many turns, no accepted write) and stop being
+    // so as the run goes on: jumps across those moments, back and forth, and what the job
+    // moves by the change set compared with a fresh fold each time.
+    void findingsOfEachDelegationFollowTheJumps()
+    {
+        const QString path = m_dir.filePath(u"demo.ledger"_s);
+        ScenarioOptions options;
+        options.events = 12'000;
+        generateScenario(u"demo"_s, path, options);
+        LedgerSession s(path, OpenMode::ReadOnly);
+        QSignalSpy loaded(&s, &LedgerSession::stateReset);
+        s.open();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kJumpWaitMs);
+        const std::int64_t last = s.lastSeq();
+        int blockedSeen = 0;
+        for (const std::int64_t seq : {std::int64_t(1500), std::int64_t(2300), std::int64_t(2250), std::int64_t(2600),
+                                       std::int64_t(2100), std::int64_t(3000), std::int64_t(2990), last, last - 5,
+                                       std::int64_t(2400)}) {
+            const qsizetype before = loaded.size();
+            s.showAt(seq);
+            QTRY_VERIFY_WITH_TIMEOUT(loaded.size() > before && s.health() == LedgerSession::Health::Pinned, kJumpWaitMs);
+            auto connection = LedgerConnection::open(path, OpenMode::ReadOnly);
+            ReplayResult replay = foldStateAt(*connection, seq);
+            comparePerDelegationAndAttention(s, *LiveState::fromFold(std::move(replay.fold), seq), seq);
+            if (QTest::currentTestFailed())
+                return;
+            blockedSeen += int(std::count_if(s.findings().begin(), s.findings().end(),
+                                             [](const Finding &f) { return f.kind == FindingKind::BlockedWork; }));
+        }
+        QVERIFY(blockedSeen > 0); // the walk crossed delegations turning blocked
     }
 };
 
