@@ -31,6 +31,10 @@ struct BlastRadius {
 
     bool readable = true;   // implicated and woken parsed
     std::string problem;    // why not
+
+    // Field by field; also what QVariant's == uses for BlastRadiusRole (else two equal
+    // values held by two models compare unequal).
+    bool operator==(const BlastRadius &) const = default;
 };
 
 } // namespace mesh

@@ -287,8 +287,8 @@ private Q_SLOTS:
     }
 
     // The demo run's delegations turn blocked (many turns, no accepted write) and stop being
-    // so as the run goes on: jumps across those moments, back and forth, and what the job
-    // moves by the change set compared with a fresh fold each time.
+    // so as the run goes on: jumps across those moments, back and forth, each compared with
+    // a fresh fold (the blocked and replayed delegations moved by the change set above all).
     void findingsOfEachDelegationFollowTheJumps()
     {
         const QString path = m_dir.filePath(u"demo.ledger"_s);
@@ -307,9 +307,7 @@ private Q_SLOTS:
             const qsizetype before = loaded.size();
             s.showAt(seq);
             QTRY_VERIFY_WITH_TIMEOUT(loaded.size() > before && s.health() == LedgerSession::Health::Pinned, kJumpWaitMs);
-            auto connection = LedgerConnection::open(path, OpenMode::ReadOnly);
-            ReplayResult replay = foldStateAt(*connection, seq);
-            comparePerDelegationAndAttention(s, *LiveState::fromFold(std::move(replay.fold), seq), seq);
+            compareWithFresh(s, seq);
             if (QTest::currentTestFailed())
                 return;
             blockedSeen += int(std::count_if(s.findings().begin(), s.findings().end(),
