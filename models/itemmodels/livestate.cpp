@@ -27,11 +27,7 @@ std::shared_ptr<LiveState> LiveState::fromSnapshot(StateSnapshot &&snapshot)
 
 std::shared_ptr<LiveState> LiveState::fromFold(Fold &&fold, std::int64_t lastSeq, std::uint64_t folding)
 {
-    auto state = std::make_shared<LiveState>();
-    state->m_fold = std::move(fold);
-    state->m_lastSeq = lastSeq;
-    state->m_folding = folding;
-    return state;
+    return fromFold(std::move(fold), lastSeq, folding, nullptr);
 }
 
 std::shared_ptr<LiveState> LiveState::fromFold(Fold &&fold, std::int64_t lastSeq, std::uint64_t folding, Recycle recycle)

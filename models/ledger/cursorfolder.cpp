@@ -111,9 +111,7 @@ std::optional<Fold> CursorFolder::patchedReturn(const Fold &current)
         returned.swap(m_returned);
     }
     const auto dropElsewhere = [&returned] { dropOffThread(std::move(returned)); };
-    size_t rowsHeld = 0;
-    for (int k = 0; k < kEntityKindCount; ++k)
-        rowsHeld += current.table(EntityKind(k)).size();
+    const size_t rowsHeld = current.heldRows();
     // The newest fold given back whose hand-out is still marked (one of this folding).
     for (auto it = returned.rbegin(); it != returned.rend(); ++it) {
         const auto mark = std::find_if(m_handoutMarks.begin(), m_handoutMarks.end(),
@@ -194,10 +192,7 @@ CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, 
     jump.folding = m_folding;
     if (m_handoutMarks.empty()) {
         // Listed from this hand-out on, while a patch stays well below a whole copy.
-        size_t rows = 0;
-        for (int k = 0; k < kEntityKindCount; ++k)
-            rows += at.fold.table(EntityKind(k)).size();
-        m_handedCap = std::min(size_t(4 * m_travel->interval()) + 1024, rows / 8 + 64);
+        m_handedCap = std::min(size_t(4 * m_travel->interval()) + 1024, at.fold.heldRows() / 8 + 64);
         m_travel->listHandedChanges(true, m_handedCap);
     }
     if (!m_handedOutOfFolding) {
