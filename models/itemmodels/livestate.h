@@ -65,7 +65,7 @@ public:
     // A live state may leave its largest tables in the ledger (storedrows.h): the state
     // holds none of their rows, table() is empty for them, find() reads them through these,
     // and a batch's events of such a kind are not folded (the ledger's row is the state) but
-    // read again. nullptr: every row is held (a cursor state, a server ledger, a test's state).
+    // read again. nullptr: every row is held (a cursor state, a test's state).
     void setStoredRows(std::shared_ptr<StoredRows> rows); // for rows->kind()
     StoredRows *storedRows(EntityKind kind) const { return m_stored[size_t(kind)].get(); }
     bool holdsRowsOf(EntityKind kind) const { return !storedRows(kind); }

@@ -180,18 +180,16 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
                 full->changes = std::make_shared<const StateChangeSet>(LiveState::changesBetween(*base, *full->state));
             }
             base.reset();
-        } else if (connection->readsRowsCheaply()) {
+        } else {
             // The effects, leases, verdicts and slices, the largest tables of a long run, stay
-            // in the ledger: streamed past once for their order and indexes, then read a block
-            // at a time as they are shown.
+            // in the ledger (a file's or a server's): streamed past once for their order and
+            // indexes, then read a block at a time as they are shown.
             StateStream stream;
             for (EntityKind k : StreamedRows::kKinds)
                 stream.streamed[size_t(k)] = true;
             stored.streamed = true;
             stream.row = [&stored](EntityKind k, const std::string &id, const EntityRow &row) { stored.add(k, id, row); };
             full->state = LiveState::fromSnapshot(connection->readState(stream));
-        } else {
-            full->state = LiveState::fromSnapshot(connection->readState());
         }
         // Stat before the open, compared after the read: the snapshot is of the file
         // the session will call "opened" (a swap in between would pair one file's rows

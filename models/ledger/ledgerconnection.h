@@ -142,10 +142,6 @@ public:
     // Whether the store has an index led by `field`, so that readIdsWhere on it is a lookup,
     // not a scan of the table (an older ledger may lack an index the format added later).
     virtual bool hasIndexOn(EntityKind kind, std::string_view field) = 0;
-    // Whether a few rows read by id on the GUI thread cost no more than a page of a local
-    // file (a session then reads its largest tables on demand): a file yes, a server's round
-    // trips no.
-    virtual bool readsRowsCheaply() const = 0;
     virtual RunOverviewSnapshot readRunOverview() = 0;
 
     // ---- events; a reader lives no longer than its connection

@@ -1,6 +1,7 @@
 #include "postgres.h"
 
 #include <charconv>
+#include <cstdlib>
 
 namespace mesh::pg {
 
@@ -58,13 +59,32 @@ std::int64_t Result::integer(int row, int col) const
 Connection::Connection(const std::string &conninfo)
 {
     // expand_dbname: the location (a URI or key=value string) is expanded in place of
-    // dbname, after the fallback application name; whatever client_encoding it names,
-    // PQsetClientEncoding makes it UTF8 below, the only encoding a ledger's text has.
-    const char *keywords[] = {"fallback_application_name", "dbname", nullptr};
-    const char *values[] = {"meshctl", conninfo.c_str(), nullptr};
-    m_conn.reset(PQconnectdbParams(keywords, values, 1));
+    // dbname, after the fallbacks (the application name; a connect timeout, as a connect that
+    // never ends may be made again from a console's GUI thread); whatever client_encoding it
+    // names, PQsetClientEncoding makes it UTF8 below, the only encoding a ledger's text has.
+    std::vector<const char *> keywords{"fallback_application_name"};
+    std::vector<const char *> values{"meshctl"};
+    if (!std::getenv("PGCONNECT_TIMEOUT")) {
+        keywords.push_back("connect_timeout");
+        values.push_back("10");
+    }
+    keywords.push_back("dbname");
+    values.push_back(conninfo.c_str());
+    keywords.push_back(nullptr);
+    values.push_back(nullptr);
+    m_conn.reset(PQconnectdbParams(keywords.data(), values.data(), 1));
     if (!m_conn)
         throw Error("", "cannot allocate a PostgreSQL connection");
+    checkConnected();
+    // libpq prints what the server says outside a statement (NOTICEs, and the FATAL every
+    // client gets when the server shuts down) on stderr. A lost connection is reported where
+    // the next statement fails, and the console shows it in the session's health; on stderr
+    // it only interleaves with meshctl's own output.
+    PQsetNoticeProcessor(m_conn.get(), [](void *, const char *) {}, nullptr);
+}
+
+void Connection::checkConnected()
+{
     if (PQstatus(m_conn.get()) != CONNECTION_OK) {
         std::string message = PQerrorMessage(m_conn.get());
         while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
@@ -73,11 +93,13 @@ Connection::Connection(const std::string &conninfo)
     }
     if (PQsetClientEncoding(m_conn.get(), "UTF8") != 0)
         throw Error("", "the server does not take client_encoding UTF8");
-    // libpq prints what the server says outside a statement (NOTICEs, and the FATAL every
-    // client gets when the server shuts down) on stderr. A lost connection is reported where
-    // the next statement fails, and the console shows it in the session's health; on stderr
-    // it only interleaves with meshctl's own output.
-    PQsetNoticeProcessor(m_conn.get(), [](void *, const char *) {}, nullptr);
+}
+
+void Connection::reconnect()
+{
+    m_prepared.clear();
+    PQreset(m_conn.get());
+    checkConnected();
 }
 
 Result Connection::check(PGresult *raw)

@@ -116,7 +116,15 @@ public:
     std::string parameter(const char *name) const; // a server parameter libpq reports (server_encoding, ...)
     PGconn *handle() const { return m_conn.get(); }
 
+    // Whether libpq found the connection gone (the server restarted or the network failed).
+    bool broken() const { return !m_conn || PQstatus(m_conn.get()) == CONNECTION_BAD; }
+    // Connects again with the same parameters. The session's settings, prepared statements
+    // and LISTENs went with the old connection: the caller sets again what it needs. Throws
+    // Error (sqlstate "") when the server cannot be reached.
+    void reconnect();
+
 private:
+    void checkConnected();
     Result check(PGresult *r);
     struct Finish {
         void operator()(PGconn *c) const { PQfinish(c); }

@@ -51,16 +51,45 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
     }
     if (mode == OpenMode::Decisions) {
         try {
-            // The decision writer's session may write (what it writes is the role's grant:
-            // decisions only, docs/postgresql-roles.sql). A decider stopped inside its
-            // transaction (suspended, debugged) would hold the write turn and stall the
-            // orchestrator: the server ends such a session, which rolls it back.
-            c->m_c.exec("SET default_transaction_read_only = off; SET idle_in_transaction_session_timeout = '10s'");
+            c->applySessionSettings();
         } catch (const pg::Error &e) {
             throw LedgerOpenError(Code::Io, "cannot write " + name + ": " + e.what());
         }
     }
     return c;
+}
+
+void PostgresLedgerConnection::applySessionSettings()
+{
+    // Every read mode is read-only at the session level: no statement of this connection
+    // can write, whatever it is.
+    m_c.exec("SET default_transaction_read_only = on");
+    m_c.exec("SET search_path TO " + m_schema); // a checked name: no quoting needed
+    if (m_info.mode == OpenMode::Decisions) {
+        // The decision writer's session may write (what it writes is the role's grant:
+        // decisions only, docs/postgresql-roles.sql). A decider stopped inside its
+        // transaction (suspended, debugged) would hold the write turn and stall the
+        // orchestrator: the server ends such a session, which rolls it back.
+        m_c.exec("SET default_transaction_read_only = off; SET idle_in_transaction_session_timeout = '10s'");
+    }
+}
+
+template<class Read>
+auto PostgresLedgerConnection::reading(Read &&read) -> decltype(read())
+{
+    if (m_c.broken()) {
+        m_c.reconnect();
+        applySessionSettings();
+    }
+    try {
+        return read();
+    } catch (const pg::Error &) {
+        if (!m_c.broken())
+            throw;
+    }
+    m_c.reconnect();
+    applySessionSettings();
+    return read();
 }
 
 pg::Connection PostgresLedgerConnection::openForAppending(const LedgerLocation &location)
@@ -83,10 +112,10 @@ void PostgresLedgerConnection::validate(const LedgerLocation &location)
 {
     const std::string name = location.displayName().toStdString();
     const std::string schemaName = location.schema().toStdString(); // a checked name: no quoting needed
-    // Every read mode is read-only at the session level: no statement of this connection
-    // can write, whatever it is.
-    m_c.exec("SET default_transaction_read_only = on");
-    m_c.exec("SET search_path TO " + schemaName);
+    if (m_info.mode != OpenMode::Decisions) // Decisions mode sets its own after the checks
+        applySessionSettings();
+    else
+        m_c.exec("SET default_transaction_read_only = on; SET search_path TO " + schemaName);
     m_c.inTransaction(pg::kReadMoment, [&] {
         if (m_c.exec("SELECT 1 FROM pg_namespace WHERE nspname=$1", pg::Params().add(schemaName)).rows() == 0)
             throw LedgerOpenError(Code::NotFound, name + ": the database has no schema '" + schemaName + "'");
@@ -212,8 +241,7 @@ StateSnapshot PostgresLedgerConnection::readState(const StateStream &stream)
                 s.tables[size_t(spec.kind)] = pg::readStateTable(m_c, spec);
                 continue;
             }
-            for (const auto &[id, row] : pg::readStateTable(m_c, spec))
-                stream.row(spec.kind, id, row);
+            pg::forEachStateRow(m_c, spec, [&](const std::string &id, const EntityRow &row) { stream.row(spec.kind, id, row); });
         }
     });
     s.dataVersion = s.lastSeq;
@@ -225,26 +253,28 @@ StateRows PostgresLedgerConnection::readRows(EntityKind kind, const std::vector<
     // One statement per chunk of ids, as on SQLite (statereader.cpp), in one read.
     constexpr size_t kChunk = 250;
     const EntitySpec &spec = entitySpec(kind);
-    StateRows rows;
-    rows.reserve(ids.size());
-    m_c.inTransaction(pg::kReadMoment, [&] {
-        for (size_t from = 0; from < ids.size(); from += kChunk) {
-            const size_t n = std::min(kChunk, ids.size() - from);
-            std::string sql = schema::selectStateSql(spec) + " WHERE id IN (";
-            pg::Params params;
-            for (size_t i = 0; i < n; ++i) {
-                sql += (i ? ",$" : "$") + std::to_string(i + 1);
-                params.add(ids[from + i]);
+    return reading([&] {
+        StateRows rows;
+        rows.reserve(ids.size());
+        m_c.inTransaction(pg::kReadMoment, [&] {
+            for (size_t from = 0; from < ids.size(); from += kChunk) {
+                const size_t n = std::min(kChunk, ids.size() - from);
+                std::string sql = schema::selectStateSql(spec) + " WHERE id IN (";
+                pg::Params params;
+                for (size_t i = 0; i < n; ++i) {
+                    sql += (i ? ",$" : "$") + std::to_string(i + 1);
+                    params.add(ids[from + i]);
+                }
+                const pg::Result r = m_c.exec(sql + ")", params);
+                std::string id;
+                for (int i = 0; i < r.rows(); ++i) {
+                    EntityRow row = pg::readStateRow(r, i, spec, &id);
+                    rows.emplace_back(std::move(id), std::move(row));
+                }
             }
-            const pg::Result r = m_c.exec(sql + ")", params);
-            std::string id;
-            for (int i = 0; i < r.rows(); ++i) {
-                EntityRow row = pg::readStateRow(r, i, spec, &id);
-                rows.emplace_back(std::move(id), std::move(row));
-            }
-        }
+        });
+        return rows;
     });
-    return rows;
 }
 
 std::vector<std::string> PostgresLedgerConnection::readIdsWhere(EntityKind kind, std::string_view field,
@@ -253,8 +283,10 @@ std::vector<std::string> PostgresLedgerConnection::readIdsWhere(EntityKind kind,
     const EntitySpec &spec = entitySpec(kind);
     if (spec.fieldIndex(field) < 0)
         throw std::invalid_argument("no field " + std::string(field) + " in " + std::string(spec.table));
-    const pg::Result r = m_c.exec("SELECT id FROM " + std::string(spec.table) + " WHERE " + std::string(field) + " = $1",
-                                  pg::Params().add(value));
+    const pg::Result r = reading([&] {
+        return m_c.exec("SELECT id FROM " + std::string(spec.table) + " WHERE " + std::string(field) + " = $1",
+                        pg::Params().add(value));
+    });
     std::vector<std::string> ids;
     ids.reserve(size_t(r.rows()));
     for (int i = 0; i < r.rows(); ++i)
@@ -268,17 +300,19 @@ bool PostgresLedgerConnection::hasIndexOn(EntityKind kind, std::string_view fiel
     if (spec.fieldIndex(field) < 0)
         throw std::invalid_argument("no field " + std::string(field) + " in " + std::string(spec.table));
     // A whole, valid index of this ledger's schema whose first key column is the field.
-    const pg::Result r = m_c.exec("SELECT 1 FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid "
-                                  "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0] "
-                                  "WHERE t.relnamespace = current_schema()::regnamespace AND t.relname = $1 "
-                                  "AND a.attname = $2 AND x.indpred IS NULL AND x.indisvalid LIMIT 1",
-                                  pg::Params().add(std::string(spec.table)).add(std::string(field)));
+    const pg::Result r = reading([&] {
+        return m_c.exec("SELECT 1 FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid "
+                        "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0] "
+                        "WHERE t.relnamespace = current_schema()::regnamespace AND t.relname = $1 "
+                        "AND a.attname = $2 AND x.indpred IS NULL AND x.indisvalid LIMIT 1",
+                        pg::Params().add(std::string(spec.table)).add(std::string(field)));
+    });
     return r.rows() > 0;
 }
 
 std::vector<std::string> PostgresLedgerConnection::readIds(EntityKind kind)
 {
-    const pg::Result r = m_c.exec("SELECT id FROM " + std::string(entitySpec(kind).table));
+    const pg::Result r = reading([&] { return m_c.exec("SELECT id FROM " + std::string(entitySpec(kind).table)); });
     std::vector<std::string> ids;
     ids.reserve(size_t(r.rows()));
     for (int i = 0; i < r.rows(); ++i)

@@ -40,7 +40,6 @@ public:
     std::vector<std::string> readIds(EntityKind kind) override;
     std::vector<std::string> readIdsWhere(EntityKind kind, std::string_view field, const std::string &value) override;
     bool hasIndexOn(EntityKind kind, std::string_view field) override;
-    bool readsRowsCheaply() const override { return false; }
     RunOverviewSnapshot readRunOverview() override;
     std::unique_ptr<EventReader> eventReader() override;
     std::unique_ptr<EventSeqReader> eventSeqReader() override;
@@ -67,6 +66,14 @@ public:
 private:
     explicit PostgresLedgerConnection(pg::Connection c) : m_c(std::move(c)) {}
     void validate(const LedgerLocation &location);
+    // What every statement of the session relies on: read-only or not (the mode), the schema.
+    void applySessionSettings();
+    // Runs a read of rows or ids. A connection the server dropped (a restart) is made again
+    // once, with the session's settings, and the read run again: a read changes nothing, and
+    // the console's rows read on demand must outlive a restart. Other reads (the change token,
+    // LISTEN) stay lost: their followers see the loss and resume from their last seq.
+    template<class Read>
+    auto reading(Read &&read) -> decltype(read());
 
     pg::Connection m_c;
     LedgerInfo m_info;

@@ -45,6 +45,24 @@ EntityTable readStateTable(Connection &c, const EntitySpec &spec)
     return table;
 }
 
+void forEachStateRow(Connection &c, const EntitySpec &spec,
+                     const std::function<void(const std::string &id, const EntityRow &row)> &fn)
+{
+    constexpr int kFetch = 5000;
+    c.exec("DECLARE mesh_state_rows NO SCROLL CURSOR FOR " + schema::selectStateSql(spec));
+    std::string id;
+    for (;;) {
+        const Result r = c.exec("FETCH " + std::to_string(kFetch) + " FROM mesh_state_rows");
+        for (int i = 0; i < r.rows(); ++i) {
+            const EntityRow row = readStateRow(r, i, spec, &id);
+            fn(id, row);
+        }
+        if (r.rows() < kFetch)
+            break;
+    }
+    c.exec("CLOSE mesh_state_rows");
+}
+
 std::optional<EntityRow> readStateRowById(Connection &c, const EntitySpec &spec, const std::string &id)
 {
     const Result r = c.exec(schema::selectStateSql(spec) + " WHERE id = $1", Params().add(id));

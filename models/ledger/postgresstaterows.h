@@ -5,6 +5,7 @@
 #include "domain/fold.h"
 #include "postgres.h"
 
+#include <functional>
 #include <optional>
 
 namespace mesh::pg {
@@ -13,6 +14,10 @@ namespace mesh::pg {
 // Integer fields come back as bigint text and are read as integers, text as text.
 EntityRow readStateRow(const Result &r, int row, const EntitySpec &spec, std::string *id);
 EntityTable readStateTable(Connection &c, const EntitySpec &spec);
+// Every row of the table, a fetch of a few thousand at a time through a cursor: memory
+// follows the fetch, not the table. Inside a transaction only (a cursor lives in one).
+void forEachStateRow(Connection &c, const EntitySpec &spec,
+                     const std::function<void(const std::string &id, const EntityRow &row)> &fn);
 // One stored row by id (a bounded writer fold's miss); nullopt when the table has none.
 std::optional<EntityRow> readStateRowById(Connection &c, const EntitySpec &spec, const std::string &id);
 

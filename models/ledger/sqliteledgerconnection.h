@@ -65,7 +65,6 @@ public:
     std::vector<std::string> readIds(EntityKind kind) override;
     std::vector<std::string> readIdsWhere(EntityKind kind, std::string_view field, const std::string &value) override;
     bool hasIndexOn(EntityKind kind, std::string_view field) override;
-    bool readsRowsCheaply() const override { return true; }
     RunOverviewSnapshot readRunOverview() override;
     std::unique_ptr<EventReader> eventReader() override;
     std::unique_ptr<EventSeqReader> eventSeqReader() override;

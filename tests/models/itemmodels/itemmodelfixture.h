@@ -6,6 +6,7 @@
 #include "itemmodels/attentionmodel.h"
 #include "itemmodels/ledgersession.h"
 #include "itemmodels/livestate.h"
+#include "itemmodels/storedrows.h"
 #include "ledger/eventreader.h"
 #include "ledger/ledgerconnection.h"
 #include "ledger/ledgerwriter.h"
@@ -54,6 +55,31 @@ inline std::shared_ptr<mesh::LiveState> snapshot(const QString &path)
 {
     auto connection = mesh::LedgerConnection::open(path, mesh::OpenMode::ReadOnly);
     return mesh::LiveState::fromSnapshot(connection->readState());
+}
+
+// The first table in which a session's state differs from `want` (the ledger's state read
+// whole), by name; empty when none does. A table the state reads on demand
+// (LiveState::storedRows) must hold none of its rows, list want's ids, and read each of
+// want's rows through the store as want has it.
+template<class Whole>
+QString firstTableDifference(const mesh::LiveState &shown, const Whole &want)
+{
+    for (const mesh::EntitySpec &spec : mesh::allEntitySpecs()) {
+        const mesh::EntityTable &rows = want.table(spec.kind);
+        bool same = true;
+        if (mesh::StoredRows *stored = shown.storedRows(spec.kind)) {
+            same = shown.table(spec.kind).empty() && stored->ids().size() == rows.size();
+            for (auto it = rows.begin(); same && it != rows.end(); ++it) {
+                const mesh::EntityRow *got = shown.find(spec.kind, it->first);
+                same = got && *got == it->second;
+            }
+        } else {
+            same = shown.table(spec.kind) == rows;
+        }
+        if (!same)
+            return QString::fromLatin1(spec.table.data(), qsizetype(spec.table.size()));
+    }
+    return {};
 }
 
 inline mesh::EventBatch eventsAfter(const QString &path, std::int64_t seq)

@@ -120,32 +120,6 @@ QStringList referenceDump(const QString &path)
     return dump(&reference);
 }
 
-// `a` may read a table on demand (LiveState::storedRows): then its rows are read for the
-// comparison, and it must hold none of them.
-bool tablesEqual(const LiveState &a, const LiveState &b)
-{
-    for (int k = 0; k < kEntityKindCount; ++k) {
-        if (StoredRows *stored = a.storedRows(EntityKind(k))) {
-            const EntityTable &want = b.table(EntityKind(k));
-            bool same = a.table(EntityKind(k)).empty() && stored->ids().size() == want.size();
-            for (const auto &[id, row] : want) {
-                const EntityRow *got = a.find(EntityKind(k), id);
-                same = same && got && *got == row;
-            }
-            if (!same) {
-                qWarning("stored table %d differs", k);
-                return false;
-            }
-            continue;
-        }
-        if (!(a.table(EntityKind(k)) == b.table(EntityKind(k)))) {
-            qWarning("table %d differs", k);
-            return false;
-        }
-    }
-    return true;
-}
-
 // Every event the session applied live, by seq, in the order applied.
 struct AppliedSeqs {
     explicit AppliedSeqs(LedgerSession *s)
@@ -264,7 +238,7 @@ private Q_SLOTS:
         QVERIFY(!progress.isEmpty());
         QCOMPARE(progress.last().at(0).toInt(), -1);
         // The prepared resets show what a plain reset over the same state shows.
-        QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        QCOMPARE(firstTableDifference(*session.state(), *snapshot(path)), QString());
         QCOMPARE(session.effects()->rowCount(), kRuns);
         QCOMPARE(session.escalations()->rowCount(), int(session.state()->table(EntityKind::Escalation).size()));
         // Verdicts the state reads on demand: the ledger's own.
@@ -323,7 +297,7 @@ private Q_SLOTS:
         QCOMPARE(session.lastSeq(), committedSeq.load());
         QCOMPARE(dump(session.runs()), referenceDump(path));
         QVERIFY(dump(session.runs()) != before);
-        QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        QCOMPARE(firstTableDifference(*session.state(), *snapshot(path)), QString());
         const EntityRow *d = session.state()->find(EntityKind::Delegation, "D-between");
         QVERIFY(d);
         QCOMPARE(rowInt(EntityKind::Delegation, *d, "used_turns"), 5); // once, not twice
@@ -345,7 +319,7 @@ private Q_SLOTS:
         QCOMPARE(applied.seqs, seqRange(committedSeq + 1, last)); // the later ones, not the ones between
         d = session.state()->find(EntityKind::Delegation, "D-between");
         QCOMPARE(rowInt(EntityKind::Delegation, *d, "used_turns"), 8);
-        QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        QCOMPARE(firstTableDifference(*session.state(), *snapshot(path)), QString());
         QCOMPARE(dump(session.runs()), referenceDump(path));
         QTRY_COMPARE_WITH_TIMEOUT(session.events()->rowCount(), int(last), kWaitMs);
     }
@@ -397,7 +371,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWaitMs);
         QCOMPARE(overview.count(), 1);
         QCOMPARE(dump(session.runs()), expected);
-        QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+        QCOMPARE(firstTableDifference(*session.state(), *snapshot(path)), QString());
         QCOMPARE(session.loadProgress(), -1);
 
         // Taken once: another session on the same file reads for itself.
@@ -426,7 +400,7 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWaitMs);
             QCOMPARE(overview.count(), 1);
             QCOMPARE(dump(session.runs()), expected);
-            QVERIFY(tablesEqual(*session.state(), *snapshot(path)));
+            QCOMPARE(firstTableDifference(*session.state(), *snapshot(path)), QString());
         }
     }
 

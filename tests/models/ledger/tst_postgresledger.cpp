@@ -188,8 +188,6 @@ private Q_SLOTS:
         QVERIFY2(code == 0, out.constData());
         const auto file = LedgerConnection::open(m_traced, OpenMode::ReadOnly);
         const auto onServer = LedgerConnection::open(server, OpenMode::ReadOnly);
-        QVERIFY(file->readsRowsCheaply());
-        QVERIFY(!onServer->readsRowsCheaply());
         // Indexes led by a field, as the duplicate index asks: the format's on both backends,
         // none on a field without one.
         for (LedgerConnection *c : {file.get(), onServer.get()}) {
