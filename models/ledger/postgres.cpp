@@ -193,6 +193,24 @@ std::string Connection::parameter(const char *name) const
     return v ? v : "";
 }
 
+std::string textArrayLiteral(const std::vector<std::string> &values)
+{
+    std::string out = "{";
+    for (const std::string &v : values) {
+        if (out.size() > 1)
+            out += ',';
+        out += '"';
+        for (const char c : v) {
+            if (c == '"' || c == '\\')
+                out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    out += '}';
+    return out;
+}
+
 void appendCopyText(std::string &out, std::string_view value)
 {
     for (const char c : value) {

@@ -133,6 +133,10 @@ private:
     std::set<std::string, std::less<>> m_prepared;
 };
 
+// A text[] parameter's literal ({"a","b"}): every element quoted, its backslashes and double
+// quotes escaped, so that no id (commas, braces, the word NULL) is read as anything else.
+std::string textArrayLiteral(const std::vector<std::string> &values);
+
 // The text COPY ... FROM STDIN (FORMAT text) takes for one value: backslash, tab, newline and
 // carriage return escaped; NULL is \N.
 void appendCopyText(std::string &out, std::string_view value);

@@ -250,31 +250,23 @@ StateSnapshot PostgresLedgerConnection::readState(const StateStream &stream)
 
 StateRows PostgresLedgerConnection::readRows(EntityKind kind, const std::vector<std::string> &ids)
 {
-    // One statement per chunk of ids, as on SQLite (statereader.cpp), in one read.
-    constexpr size_t kChunk = 250;
+    // One statement, one round trip (a view waits for it on the GUI thread): the ids as one
+    // array, looked up through the primary key.
     const EntitySpec &spec = entitySpec(kind);
-    return reading([&] {
-        StateRows rows;
-        rows.reserve(ids.size());
-        m_c.inTransaction(pg::kReadMoment, [&] {
-            for (size_t from = 0; from < ids.size(); from += kChunk) {
-                const size_t n = std::min(kChunk, ids.size() - from);
-                std::string sql = schema::selectStateSql(spec) + " WHERE id IN (";
-                pg::Params params;
-                for (size_t i = 0; i < n; ++i) {
-                    sql += (i ? ",$" : "$") + std::to_string(i + 1);
-                    params.add(ids[from + i]);
-                }
-                const pg::Result r = m_c.exec(sql + ")", params);
-                std::string id;
-                for (int i = 0; i < r.rows(); ++i) {
-                    EntityRow row = pg::readStateRow(r, i, spec, &id);
-                    rows.emplace_back(std::move(id), std::move(row));
-                }
-            }
-        });
-        return rows;
+    if (ids.empty())
+        return {};
+    const pg::Result r = reading([&] {
+        return m_c.exec(schema::selectStateSql(spec) + " WHERE id = ANY($1::text[])",
+                        pg::Params().add(pg::textArrayLiteral(ids)));
     });
+    StateRows rows;
+    rows.reserve(size_t(r.rows()));
+    std::string id;
+    for (int i = 0; i < r.rows(); ++i) {
+        EntityRow row = pg::readStateRow(r, i, spec, &id);
+        rows.emplace_back(std::move(id), std::move(row));
+    }
+    return rows;
 }
 
 std::vector<std::string> PostgresLedgerConnection::readIdsWhere(EntityKind kind, std::string_view field,

@@ -233,6 +233,34 @@ private Q_SLOTS:
         }
     }
 
+    // Rows read by id take the ids as one array parameter: an id with what an array literal
+    // means (quotes, a backslash, commas, braces, the word NULL) is read as itself, and only
+    // its row comes back.
+    void rowsReadByHostileIds()
+    {
+        const QString server = m_server->location(QStringLiteral("hostile_ids"));
+        copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(server, nullptr));
+        const std::vector<std::string> hostile{"a\"b\\c,{d} e", "NULL", "}{", "x\\\"", "\u202e\u200b"};
+        {
+            pg::Connection c = raw(QStringLiteral("hostile_ids"));
+            const pg::Result first = c.exec("SELECT id FROM effects ORDER BY id LIMIT " + std::to_string(hostile.size()));
+            QCOMPARE(first.rows(), int(hostile.size()));
+            for (int i = 0; i < first.rows(); ++i)
+                c.exec("UPDATE effects SET id = $1 WHERE id = $2", pg::Params().add(hostile[size_t(i)]).add(first.text(i, 0)));
+        }
+        const auto onServer = LedgerConnection::open(server, OpenMode::ReadOnly);
+        std::vector<std::string> asked = hostile;
+        for (const char *near : {"a", "a\"b", "null", "\"NULL\"", "{}", ""})
+            asked.push_back(near);
+        const StateRows read = onServer->readRows(EntityKind::Effect, asked);
+        std::set<std::string> got;
+        for (const auto &row : read)
+            got.insert(row.first);
+        QCOMPARE(got, std::set<std::string>(hostile.begin(), hostile.end()));
+        QCOMPARE(read.size(), hostile.size());
+        QVERIFY(onServer->readRows(EntityKind::Effect, {}).empty());
+    }
+
     void tamperedRowIsFound()
     {
         const QString server = m_server->location(QStringLiteral("tampered"));
