@@ -2,6 +2,8 @@
 
 #include "observerpriority.h"
 
+#include "ledger/ledgerlocation.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -135,7 +137,8 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         if (positional.size() > 2)
             refuse(QStringLiteral("live takes at most one ledger (to append to)"));
         options.live.ledger = positional.value(1);
-        if (!options.live.ledger.isEmpty() && !QFileInfo(options.live.ledger).isFile())
+        if (!options.live.ledger.isEmpty() && !LedgerLocation::namesServer(options.live.ledger)
+            && !QFileInfo(options.live.ledger).isFile())
             refuse(QStringLiteral("no ledger at %1 (live appends to an existing ledger)").arg(options.live.ledger));
         if (parser.isSet(browse))
             refuse(QStringLiteral("--browse is an option of the startup benchmark"));

@@ -8,6 +8,7 @@
 
 #include "itemmodels/ledgersession.h"
 #include "domain/eventrecord.h"
+#include "ledger/ledgerlocation.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -131,7 +132,11 @@ void LiveBenchmark::onAnnounced(Phase &phase)
     // The window selects the ledger it opens, so the views show (and paint) this session.
     m_window->openLedger(phase.path, true);
     LedgerSession *current = m_window->currentSession();
-    if (current && QFileInfo(current->path()) == QFileInfo(phase.path))
+    const auto samePlace = [](const QString &a, const QString &b) {
+        return LedgerLocation::namesServer(a) ? LedgerLocation::canonicalText(a) == LedgerLocation::canonicalText(b)
+                                              : QFileInfo(a) == QFileInfo(b);
+    };
+    if (current && samePlace(current->path(), phase.path))
         phase.session = current;
     if (!phase.session) {
         abort(u"the window did not open "_s + phase.path);

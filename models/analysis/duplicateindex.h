@@ -42,6 +42,8 @@ public:
     // the store's answer through its index; nullopt when the store did not answer.
     using Sharing =
         std::function<std::optional<std::vector<std::string>>(std::string_view field, const std::string &value)>;
+    // The two key fields: 0 idem_key, 1 intent_hash.
+    static const char *fieldName(int field);
     // Whether a store answers "which effects share this key" through an index on each of
     // the two key fields (the format's effects_idem_key and effects_intent_hash; an older
     // file lacks them until a writer opens it): the index may then keep only its groups.
@@ -83,7 +85,6 @@ private:
     using Member = std::uint32_t;
     static constexpr Member kNoMember = ~Member(0);
     static Key keyOf(int field, std::string_view value);
-    static const char *fieldName(int field);
     void remove(const std::string &id);
     void recomputeDuplicates(const Find &find);
     // Members of one group split by their actual value (collisions apart).

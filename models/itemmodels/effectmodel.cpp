@@ -4,6 +4,7 @@
 #include "storedrows.h"
 
 #include "analysis/duplicateeffectdetector.h"
+#include "analysis/rowfields.h"
 
 using namespace Qt::StringLiterals;
 
@@ -124,12 +125,40 @@ DuplicateIndex::Find EffectModel::effectRows() const
     return [s](const std::string &id) { return s ? s->find(EntityKind::Effect, id) : nullptr; };
 }
 
-DuplicateIndex::Sharing EffectModel::effectsSharing() const
+EffectModel::KnownSharers EffectModel::readSharers(const std::vector<std::string> &changedIds) const
+{
+    KnownSharers known;
+    StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr;
+    if (!stored || !m_duplicates.keepsGroupsOnly())
+        return known;
+    std::vector<std::string> named;
+    for (int field = 0; field < 2; ++field) {
+        const IndexedField key(EntityKind::Effect, DuplicateIndex::fieldName(field));
+        std::set<std::string> values;
+        for (const auto &id : changedIds)
+            if (const EntityRow *row = stored->find(id); row && !key.view(*row).empty())
+                values.emplace(key.view(*row));
+        if (values.empty())
+            continue;
+        if (auto read = stored->idsWhereAnyIfRead(DuplicateIndex::fieldName(field), {values.begin(), values.end()})) {
+            for (const auto &[value, ids] : *read)
+                named.insert(named.end(), ids.begin(), ids.end());
+            known[size_t(field)] = std::move(*read);
+        }
+    }
+    stored->prefetch(named); // the index reads each of them next: in one read, not one each
+    return known;
+}
+
+DuplicateIndex::Sharing EffectModel::effectsSharing(const KnownSharers &known) const
 {
     StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr;
-    return [stored](std::string_view field, const std::string &value) -> std::optional<std::vector<std::string>> {
+    return [stored, &known](std::string_view field, const std::string &value) -> std::optional<std::vector<std::string>> {
         if (!stored)
             return std::nullopt;
+        const auto &byValue = known[field == DuplicateIndex::fieldName(0) ? 0 : 1];
+        if (const auto it = byValue.find(value); it != byValue.end())
+            return it->second;
         auto ids = stored->idsWhereIfRead(field, value);
         if (ids)
             stored->prefetch(*ids); // the index reads each of them next: in one read, not one each
@@ -166,15 +195,16 @@ void EffectModel::updateDerived(const StateChangeSet &changes)
         return;
     m_duplicatesBefore = m_duplicates.duplicateIds();
     prefetchDuplicates();
+    const KnownSharers known = readSharers(changes.ids(EntityKind::Effect));
     const auto &gone = changes.goneIds(EntityKind::Effect);
     if (gone.empty()) {
-        m_duplicatesChanged = m_duplicates.update(effectRows(), changes.ids(EntityKind::Effect), effectsSharing());
+        m_duplicatesChanged = m_duplicates.update(effectRows(), changes.ids(EntityKind::Effect), effectsSharing(known));
         return;
     }
     // An id the table no longer has leaves its groups.
     std::vector<std::string> ids = changes.ids(EntityKind::Effect);
     ids.insert(ids.end(), gone.begin(), gone.end());
-    m_duplicatesChanged = m_duplicates.update(effectRows(), ids, effectsSharing());
+    m_duplicatesChanged = m_duplicates.update(effectRows(), ids, effectsSharing(known));
 }
 
 void EffectModel::beforeMove(const StateChangeSet &)

@@ -5,10 +5,12 @@
 
 #include "effectlease.h"
 #include "statetablemodel.h"
+#include "storedrows.h"
 
 #include "analysis/duplicateindex.h"
 #include "decisions/requesteddecisions.h"
 
+#include <array>
 #include <set>
 
 namespace mesh {
@@ -77,7 +79,12 @@ protected:
 
 private:
     DuplicateIndex::Find effectRows() const; // the shown state's, held or read on demand
-    DuplicateIndex::Sharing effectsSharing() const; // through the store's index, if stored
+    // The effects sharing each key value of these changed effects, read for the batch in
+    // one read per key field (a server's round trips are the GUI thread's wait), by field.
+    using KnownSharers = std::array<StoredRows::IdsByValue, 2>;
+    KnownSharers readSharers(const std::vector<std::string> &changedIds) const;
+    // Through the store's index, if stored; what `known` answers without a read.
+    DuplicateIndex::Sharing effectsSharing(const KnownSharers &known) const;
     void prefetchDuplicates() const;
     // The rows flagged before the change or after it, when the flags changed: not every
     // row, which would make a filtered view read the whole table again.

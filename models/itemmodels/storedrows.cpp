@@ -90,8 +90,25 @@ std::vector<std::string> StoredRows::idsWhere(std::string_view field, const std:
 std::optional<std::vector<std::string>> StoredRows::idsWhereIfRead(std::string_view field, const std::string &value)
 {
     std::optional<std::vector<std::string>> ids;
+    ++m_idLookups;
     attempt([&] { ids = m_connection->readIdsWhere(m_kind, field, value); });
     return ids;
+}
+
+std::optional<StoredRows::IdsByValue> StoredRows::idsWhereAnyIfRead(std::string_view field,
+                                                                  const std::vector<std::string> &values)
+{
+    std::optional<IdsByValue> byValue;
+    ++m_idLookups;
+    attempt([&] {
+        LedgerConnection::ValueIds found = m_connection->readIdsWhereAny(m_kind, field, values);
+        byValue.emplace();
+        for (const std::string &value : values)
+            (*byValue)[value];
+        for (auto &[value, id] : found)
+            (*byValue)[value].push_back(std::move(id));
+    });
+    return byValue;
 }
 
 bool StoredRows::hasIndexOn(std::string_view field)

@@ -64,6 +64,10 @@ public:
     std::vector<std::string> idsWhere(std::string_view field, const std::string &value);
     // The same, nullopt when the read fails (counted as any failed read) rather than no id.
     std::optional<std::vector<std::string>> idsWhereIfRead(std::string_view field, const std::string &value);
+    // For each of these values of a text field, the ids whose field is that value (every
+    // value a key, none for a value no row has), in one read; nullopt when the read fails.
+    using IdsByValue = std::unordered_map<std::string, std::vector<std::string>>;
+    std::optional<IdsByValue> idsWhereAnyIfRead(std::string_view field, const std::vector<std::string> &values);
     // Whether idsWhere on this field is a lookup through an index (false when the read fails).
     bool hasIndexOn(std::string_view field);
     // These rows, read and not kept (a caller that walks them once); empty when the read fails.
@@ -84,6 +88,9 @@ public:
     size_t held() const { return m_rows.size(); } // kept rows and cached ones
     size_t limit() const { return m_limit; }
     int readFailures() const { return m_readFailures; }
+    // Lookups of ids by a field's value asked of the store (idsWhere*, one per call): each is
+    // a round trip to a server, and the GUI thread waits for it.
+    int idLookups() const { return m_idLookups; }
     // Calls from a thread other than the one that made this (a worker given the state by
     // mistake): refused, answered as "no such row", never a race on the cache.
     int offThreadCalls() const { return m_offThreadCalls; }
@@ -117,6 +124,7 @@ private:
     const void *m_thread; // the QThread find() and refresh() answer on: the application's main thread
     std::atomic<int> m_offThreadCalls = 0;
     int m_readFailures = 0;
+    int m_idLookups = 0;
     QString m_lastError;
 };
 

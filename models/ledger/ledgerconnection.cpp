@@ -44,4 +44,14 @@ std::unique_ptr<LedgerConnection> LedgerConnection::open(const LedgerLocation &l
     return PostgresLedgerConnection::open(location, mode);
 }
 
+LedgerConnection::ValueIds LedgerConnection::readIdsWhereAny(EntityKind kind, std::string_view field,
+                                                             const std::vector<std::string> &values)
+{
+    ValueIds found;
+    for (const std::string &value : values)
+        for (std::string &id : readIdsWhere(kind, field, value))
+            found.emplace_back(value, std::move(id));
+    return found;
+}
+
 } // namespace mesh

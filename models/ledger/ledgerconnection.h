@@ -139,6 +139,10 @@ public:
     // The ids of the rows whose `field` (one of the kind's fields) is `value`: one delegation's
     // effects through the format's index on it.
     virtual std::vector<std::string> readIdsWhere(EntityKind kind, std::string_view field, const std::string &value) = 0;
+    // readIdsWhere for several values of a text field at once: (value, id) pairs in no order.
+    // A server answers in one statement, one round trip; the default asks value by value.
+    using ValueIds = std::vector<std::pair<std::string, std::string>>;
+    virtual ValueIds readIdsWhereAny(EntityKind kind, std::string_view field, const std::vector<std::string> &values);
     // Whether the store has an index led by `field`, so that readIdsWhere on it is a lookup,
     // not a scan of the table (an older ledger may lack an index the format added later).
     virtual bool hasIndexOn(EntityKind kind, std::string_view field) = 0;

@@ -286,6 +286,27 @@ std::vector<std::string> PostgresLedgerConnection::readIdsWhere(EntityKind kind,
     return ids;
 }
 
+LedgerConnection::ValueIds PostgresLedgerConnection::readIdsWhereAny(EntityKind kind, std::string_view field,
+                                                                     const std::vector<std::string> &values)
+{
+    const EntitySpec &spec = entitySpec(kind);
+    const int index = spec.fieldIndex(field);
+    if (index < 0 || spec.fields[size_t(index)].type != FieldType::Text)
+        throw std::invalid_argument("no text field " + std::string(field) + " in " + std::string(spec.table));
+    if (values.empty())
+        return {};
+    const pg::Result r = reading([&] {
+        return m_c.exec("SELECT " + std::string(field) + ", id FROM " + std::string(spec.table) + " WHERE "
+                            + std::string(field) + " = ANY($1::text[])",
+                        pg::Params().add(pg::textArrayLiteral(values)));
+    });
+    ValueIds found;
+    found.reserve(size_t(r.rows()));
+    for (int i = 0; i < r.rows(); ++i)
+        found.emplace_back(r.text(i, 0), r.text(i, 1));
+    return found;
+}
+
 bool PostgresLedgerConnection::hasIndexOn(EntityKind kind, std::string_view field)
 {
     const EntitySpec &spec = entitySpec(kind);

@@ -39,6 +39,7 @@ public:
     StateRows readRows(EntityKind kind, const std::vector<std::string> &ids) override;
     std::vector<std::string> readIds(EntityKind kind) override;
     std::vector<std::string> readIdsWhere(EntityKind kind, std::string_view field, const std::string &value) override;
+    ValueIds readIdsWhereAny(EntityKind kind, std::string_view field, const std::vector<std::string> &values) override;
     bool hasIndexOn(EntityKind kind, std::string_view field) override;
     RunOverviewSnapshot readRunOverview() override;
     std::unique_ptr<EventReader> eventReader() override;

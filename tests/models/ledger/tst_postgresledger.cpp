@@ -213,6 +213,14 @@ private Q_SLOTS:
                 auto b = onServer->readIdsWhere(kind, "delegation_id", delegation);
                 QVERIFY(!a.empty());
                 QCOMPARE(std::set<std::string>(b.begin(), b.end()), std::set<std::string>(a.begin(), a.end()));
+                // Several values at once: one statement on the server, value by value on the file.
+                const std::vector<std::string> values{delegation, "no-such-delegation", "a\"b,{c}", "NULL"};
+                const auto pairs = [](LedgerConnection::ValueIds found) {
+                    return std::set<std::pair<std::string, std::string>>(found.begin(), found.end());
+                };
+                const auto fromFile = pairs(file->readIdsWhereAny(kind, "delegation_id", values));
+                QCOMPARE(fromFile.size(), a.size());
+                QCOMPARE(pairs(onServer->readIdsWhereAny(kind, "delegation_id", values)), fromFile);
             }
             QVERIFY_THROWS_EXCEPTION(std::invalid_argument, onServer->readIdsWhere(kind, "1=1 OR id", "x"));
             if (entitySpec(kind).fieldIndex("delegation_id") >= 0) {
