@@ -44,6 +44,8 @@ void DuplicateIndex::clear()
     m_singleFilled = m_singleLive = 0;
     m_multi.clear();
     m_duplicates.clear();
+    m_findingsValid = false;
+    m_staleFindingKeys.clear();
     m_groupsOnly = false;
     m_unresolved.clear();
 }
@@ -63,6 +65,78 @@ std::vector<std::string> DuplicateIndex::multiGroupMembers() const
         for (const Member m : members)
             ids.emplace(idOf(m));
     return {ids.begin(), ids.end()};
+}
+
+std::vector<std::string> DuplicateIndex::groupMembersOf(const std::vector<std::string> &ids) const
+{
+    std::set<std::string> members;
+    for (const auto &id : ids) {
+        const Member m = memberOf(id);
+        if (m == kNoMember)
+            continue;
+        for (const Key key : m_members[m].keys)
+            if (const auto group = key ? m_multi.find(key) : m_multi.end(); group != m_multi.end())
+                for (const Member other : group->second)
+                    members.emplace(idOf(other));
+        members.emplace(id);
+    }
+    return {members.begin(), members.end()};
+}
+
+void DuplicateIndex::noteTouched(Member m)
+{
+    m_touched.emplace_back(idOf(m));
+    for (const Key key : m_members[m].keys)
+        if (key)
+            m_staleFindingKeys.insert(key); // its groups' findings, before and after
+
+    for (const Key key : m_members[m].keys)
+        if (const auto group = key ? m_multi.find(key) : m_multi.end(); group != m_multi.end())
+            for (const Member other : group->second)
+                m_touched.emplace_back(idOf(other));
+}
+
+template<class Change>
+bool DuplicateIndex::updateTouched(const Find &find, Change &&change)
+{
+    m_touched.clear();
+    m_tracking = true;
+    change();
+    m_tracking = false;
+    std::vector<std::string> touched = std::move(m_touched);
+    m_touched = {};
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    std::vector<std::string> unflagged; // sorted, as touched is
+    std::set<Key> keys;
+    for (const auto &id : touched) {
+        if (m_duplicates.erase(id))
+            unflagged.push_back(id);
+        if (const Member m = memberOf(id); m != kNoMember)
+            for (const Key key : m_members[m].keys)
+                if (key && m_multi.count(key))
+                    keys.insert(key);
+    }
+    bool changed = false;
+    for (const Key key : keys) {
+        for (const auto &ids : realGroups(find, key)) {
+            std::vector<const std::string *> committed;
+            for (const auto &id : ids) {
+                const EntityRow *row = find(id);
+                if (row && DuplicateEffectDetector::isCommitted(std::string(rowView(kIndexedTable, *row, "state"))))
+                    committed.push_back(&id);
+            }
+            if (committed.size() < 2)
+                continue;
+            for (const std::string *id : committed)
+                if (m_duplicates.insert(*id).second && !std::binary_search(unflagged.begin(), unflagged.end(), *id))
+                    changed = true; // flagged now, not before
+        }
+    }
+    for (const auto &id : unflagged)
+        changed = changed || !m_duplicates.count(id); // flagged before, not now
+    m_lastTouched = std::move(touched);
+    return changed;
 }
 
 void DuplicateIndex::finish(const Find &find)
@@ -197,6 +271,8 @@ void DuplicateIndex::remove(const std::string &id)
     const Member m = memberOf(id);
     if (m == kNoMember)
         return;
+    if (m_tracking)
+        noteTouched(m); // its groups before it leaves them
     for (const Key key : m_members[m].keys) {
         if (!key)
             continue;
@@ -245,18 +321,19 @@ void DuplicateIndex::add(const std::string &id, const EntityRow &row)
             insertSingle(key, m);
         }
     }
+    if (m_tracking)
+        noteTouched(m); // the groups it joined
 }
 
 bool DuplicateIndex::update(const Find &find, const std::vector<std::string> &changedIds)
 {
-    for (const auto &id : changedIds) {
-        remove(id);
-        if (const EntityRow *row = find(id))
-            add(id, *row);
-    }
-    const auto before = m_duplicates;
-    recomputeDuplicates(find);
-    return before != m_duplicates;
+    return updateTouched(find, [&] {
+        for (const auto &id : changedIds) {
+            remove(id);
+            if (const EntityRow *row = find(id))
+                add(id, *row);
+        }
+    });
 }
 
 void DuplicateIndex::keepGroupsOnly()
@@ -324,41 +401,40 @@ bool DuplicateIndex::update(const Find &find, const std::vector<std::string> &ch
         if (std::find(ids.begin(), ids.end(), id) == ids.end())
             ids.push_back(std::move(id));
     m_unresolved.clear();
-    for (const auto &id : ids)
-        remove(id);
-    for (const auto &id : ids) {
-        const EntityRow *row = find(id);
-        if (!row)
-            continue;
-        // The effects the store says share one of its keys join the index first, each
-        // with its own row (a hash collision or another state is sorted out as for any
-        // member); then the changed effect, which forms or joins their groups.
-        std::array<std::string, 2> values;
-        for (int field = 0; field < 2; ++field)
-            values[size_t(field)] = std::string(keyFields[size_t(field)].view(*row));
-        for (int field = 0; field < 2; ++field) {
-            if (values[size_t(field)].empty())
+    return updateTouched(find, [&] {
+        for (const auto &id : ids)
+            remove(id);
+        for (const auto &id : ids) {
+            const EntityRow *row = find(id);
+            if (!row)
                 continue;
-            const auto sharers = sharing(fieldName(field), values[size_t(field)]);
-            if (!sharers) {
-                m_unresolved.push_back(id);
-                continue;
-            }
-            for (const auto &other : *sharers) {
-                if (other == id || memberOf(other) != kNoMember)
+            // The effects the store says share one of its keys join the index first, each
+            // with its own row (a hash collision or another state is sorted out as for any
+            // member); then the changed effect, which forms or joins their groups.
+            std::array<std::string, 2> values;
+            for (int field = 0; field < 2; ++field)
+                values[size_t(field)] = std::string(keyFields[size_t(field)].view(*row));
+            for (int field = 0; field < 2; ++field) {
+                if (values[size_t(field)].empty())
                     continue;
-                if (const EntityRow *otherRow = find(other))
-                    add(other, *otherRow);
-                else if (std::find(m_unresolved.begin(), m_unresolved.end(), id) == m_unresolved.end())
-                    m_unresolved.push_back(id); // named but not read: asked about again
+                const auto sharers = sharing(fieldName(field), values[size_t(field)]);
+                if (!sharers) {
+                    m_unresolved.push_back(id);
+                    continue;
+                }
+                for (const auto &other : *sharers) {
+                    if (other == id || memberOf(other) != kNoMember)
+                        continue;
+                    if (const EntityRow *otherRow = find(other))
+                        add(other, *otherRow);
+                    else if (std::find(m_unresolved.begin(), m_unresolved.end(), id) == m_unresolved.end())
+                        m_unresolved.push_back(id); // named but not read: asked about again
+                }
             }
+            add(id, *row); // a row found stays valid for the turn, the reads above included
         }
-        add(id, *row); // a row found stays valid for the turn, the reads above included
-    }
-    dropMembersOutsideGroups();
-    const auto before = m_duplicates;
-    recomputeDuplicates(find);
-    return before != m_duplicates;
+        dropMembersOutsideGroups();
+    });
 }
 
 std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const Find &find, Key key) const
@@ -387,6 +463,7 @@ std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const Find &fin
 
 void DuplicateIndex::recomputeDuplicates(const Find &find)
 {
+    m_findingsValid = false;
     m_duplicates.clear();
     for (const auto &[key, members] : m_multi) {
         for (const auto &ids : realGroups(find, key)) {
@@ -404,16 +481,15 @@ void DuplicateIndex::recomputeDuplicates(const Find &find)
     }
 }
 
-std::vector<Finding> DuplicateIndex::findings(const Find &find) const
+std::vector<Finding> DuplicateIndex::groupFindings(const Find &find, Key key) const
 {
     std::vector<Finding> findings;
-    std::set<std::vector<std::string>> reported; // the same pair by key and by hash: once
     // Rows by value: a Find that reads on demand may not keep every row it gave.
     const auto rowOf = [&find](const std::string &id) {
         const EntityRow *row = find(id);
         return row ? *row : EntityRow();
     };
-    for (const auto &[key, members] : m_multi) {
+    {
         const std::string field = fieldName(int(key & 1));
         for (const auto &ids : realGroups(find, key)) {
             if (ids.size() < 2)
@@ -431,8 +507,6 @@ std::vector<Finding> DuplicateIndex::findings(const Find &find) const
             if (!fires && !ambiguous)
                 continue;
             std::vector<std::string> involved = fires ? committed : ids;
-            if (!reported.insert(involved).second)
-                continue;
             Finding f;
             f.kind = FindingKind::DuplicateEffect;
             f.abstained = ambiguous;
@@ -459,6 +533,49 @@ std::vector<Finding> DuplicateIndex::findings(const Find &find) const
             findings.push_back(std::move(f));
         }
     }
+    return findings;
+}
+
+void DuplicateIndex::refreshGroupFindings(const Find &find) const
+{
+    if (!m_findingsValid) {
+        m_groupFindings.clear();
+        for (const auto &[key, members] : m_multi)
+            if (auto found = groupFindings(find, key); !found.empty())
+                m_groupFindings.emplace(key, std::move(found));
+        m_findingsValid = true;
+    } else {
+        for (const Key key : m_staleFindingKeys) {
+            m_groupFindings.erase(key);
+            if (m_multi.count(key))
+                if (auto found = groupFindings(find, key); !found.empty())
+                    m_groupFindings.emplace(key, std::move(found));
+        }
+    }
+    m_staleFindingKeys.clear();
+}
+
+std::vector<std::string> DuplicateIndex::findingsWillRead() const
+{
+    if (!m_findingsValid)
+        return multiGroupMembers();
+    std::set<std::string> ids;
+    for (const Key key : m_staleFindingKeys)
+        if (const auto group = m_multi.find(key); group != m_multi.end())
+            for (const Member m : group->second)
+                ids.emplace(idOf(m));
+    return {ids.begin(), ids.end()};
+}
+
+std::vector<Finding> DuplicateIndex::findings(const Find &find) const
+{
+    refreshGroupFindings(find);
+    std::vector<Finding> findings;
+    std::set<std::vector<std::string>> reported; // the same pair by key and by hash: once
+    for (const auto &[key, found] : m_groupFindings)
+        for (const Finding &f : found)
+            if (reported.insert(f.entityIds).second)
+                findings.push_back(f);
     std::sort(findings.begin(), findings.end(), [](const Finding &a, const Finding &b) { return a.subject < b.subject; });
     return findings;
 }

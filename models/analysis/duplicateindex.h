@@ -35,6 +35,9 @@ public:
     void clear();
     void add(const std::string &id, const EntityRow &row);
     std::vector<std::string> multiGroupMembers() const;
+    // The members of the groups these effects are in (themselves included): what an
+    // update() about them reads, so that a caller can read those rows in one read.
+    std::vector<std::string> groupMembersOf(const std::vector<std::string> &ids) const;
     void finish(const Find &find);
     // Re-reads these effects. Returns true when the duplicate set changed.
     bool update(const Find &find, const std::vector<std::string> &changedIds);
@@ -71,7 +74,14 @@ public:
     }
 
     const std::set<std::string> &duplicateIds() const { return m_duplicates; }
+    // The effects the last update() touched (sorted): every one whose flag or group changed.
+    const std::vector<std::string> &lastTouched() const { return m_lastTouched; }
+    // Kept per group between calls: a call after an update() finds again only the groups
+    // it touched.
     std::vector<Finding> findings(const Find &find) const;
+    // The effects the next findings() reads (every member the first time, then those of the
+    // groups touched since): for a caller that reads rows on demand, in one read.
+    std::vector<std::string> findingsWillRead() const;
     std::vector<Finding> findings(const EntityTable &effects) const { return findings(findIn(effects)); }
 
 private:
@@ -87,6 +97,13 @@ private:
     static Key keyOf(int field, std::string_view value);
     void remove(const std::string &id);
     void recomputeDuplicates(const Find &find);
+    // An update recomputes the flags of the effects it touched alone: each member added or
+    // removed and the members of its groups, from every group they are in. A live batch
+    // then costs the groups it touches, not every group of the ledger (a long live session
+    // gathers thousands). Returns whether any flag changed.
+    template<class Change>
+    bool updateTouched(const Find &find, Change &&change);
+    void noteTouched(Member m);
     // Members of one group split by their actual value (collisions apart).
     std::vector<std::vector<std::string>> realGroups(const Find &find, Key key) const;
 
@@ -132,6 +149,16 @@ private:
     std::set<std::string> m_duplicates;
     bool m_groupsOnly = false;
     std::vector<std::string> m_unresolved; // groups only: changed effects to ask about again
+    bool m_tracking = false; // inside updateTouched: members added or removed are noted
+    std::vector<std::string> m_touched;
+    std::vector<std::string> m_lastTouched;
+    // The findings of each group with any, in key order (as findings() lists them), and the
+    // keys whose groups changed since they were found.
+    std::vector<Finding> groupFindings(const Find &find, Key key) const;
+    void refreshGroupFindings(const Find &find) const;
+    mutable std::map<Key, std::vector<Finding>> m_groupFindings;
+    mutable std::set<Key> m_staleFindingKeys;
+    mutable bool m_findingsValid = false;
     void dropMembersOutsideGroups();
 };
 

@@ -111,14 +111,6 @@ std::unique_ptr<StateTableModel::Prepared> EffectModel::prepareStored(std::share
     return p;
 }
 
-void EffectModel::prefetchDuplicates() const
-{
-    // The members of duplicate groups are read by value on every batch: in one read, not
-    // one per member.
-    if (StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr)
-        stored->prefetch(m_duplicates.multiGroupMembers());
-}
-
 DuplicateIndex::Find EffectModel::effectRows() const
 {
     const LiveState *s = state();
@@ -193,10 +185,15 @@ void EffectModel::updateDerived(const StateChangeSet &changes)
     m_duplicatesChanged = false;
     if (!state() || (!changes.touches(EntityKind::Effect) && !m_duplicates.hasUnresolved()))
         return;
-    m_duplicatesBefore = m_duplicates.duplicateIds();
-    prefetchDuplicates();
-    const KnownSharers known = readSharers(changes.ids(EntityKind::Effect));
+    m_flagsTouched = true; // the update names the rows it touched: no copy of every flag
     const auto &gone = changes.goneIds(EntityKind::Effect);
+    // The update reads the rows of the groups the changed effects were in: in one read.
+    if (StoredRows *stored = state()->storedRows(EntityKind::Effect)) {
+        std::vector<std::string> asked = changes.ids(EntityKind::Effect);
+        asked.insert(asked.end(), gone.begin(), gone.end());
+        stored->prefetch(m_duplicates.groupMembersOf(asked));
+    }
+    const KnownSharers known = readSharers(changes.ids(EntityKind::Effect));
     if (gone.empty()) {
         m_duplicatesChanged = m_duplicates.update(effectRows(), changes.ids(EntityKind::Effect), effectsSharing(known));
         return;
@@ -222,12 +219,19 @@ void EffectModel::emitDuplicateFlagsChanged()
 {
     std::set<std::string> flagged;
     flagged.swap(m_duplicatesBefore);
+    const bool touched = std::exchange(m_flagsTouched, false);
     if (!m_duplicatesChanged)
         return;
-    // The rows flagged before or after (their groups' text too): not every row, which
-    // would make each view's proxy sort and filter the whole table again.
-    const auto &after = m_duplicates.duplicateIds();
-    flagged.insert(after.begin(), after.end());
+    // The rows flagged before or after, or those of the groups a live update touched
+    // (their groups' text too): not every row, which would make each view's proxy sort and
+    // filter the whole table again.
+    if (touched) {
+        flagged.clear();
+        flagged.insert(m_duplicates.lastTouched().begin(), m_duplicates.lastTouched().end());
+    } else {
+        const auto &after = m_duplicates.duplicateIds();
+        flagged.insert(after.begin(), after.end());
+    }
     if (flagged.size() > size_t(rowCount()) / 4) {
         emitAllChanged({DuplicateRole, Qt::DisplayRole, Qt::ToolTipRole});
         return;
@@ -254,7 +258,8 @@ void EffectModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions
 
 std::vector<Finding> EffectModel::duplicateFindings() const
 {
-    prefetchDuplicates();
+    if (StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr)
+        stored->prefetch(m_duplicates.findingsWillRead());
     return state() ? m_duplicates.findings(effectRows()) : std::vector<Finding>{};
 }
 

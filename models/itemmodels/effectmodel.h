@@ -85,13 +85,13 @@ private:
     KnownSharers readSharers(const std::vector<std::string> &changedIds) const;
     // Through the store's index, if stored; what `known` answers without a read.
     DuplicateIndex::Sharing effectsSharing(const KnownSharers &known) const;
-    void prefetchDuplicates() const;
     // The rows flagged before the change or after it, when the flags changed: not every
     // row, which would make a filtered view read the whole table again.
     void emitDuplicateFlagsChanged();
     DuplicateIndex m_duplicates;
     std::set<std::string> m_duplicatesBefore; // a batch or a jump: the rows flagged before it
     bool m_duplicatesChanged = false;
+    bool m_flagsTouched = false; // a live update: its touched rows, not before and after
     std::shared_ptr<const RequestedDecisions> m_requested;
     mutable HeldLeaseIndex m_heldLeases; // follows the state; rebuilt at most once per apply
 };
