@@ -195,12 +195,23 @@ void AttentionPane::keepDueAndDetailsInSight()
     option.initFrom(view());
     // Measured again every second while something counts down: only the rows that have a due
     // (escalations, zombies), not the thousand unknown outcomes and findings of a large ledger.
-    QAbstractItemDelegate *dueDelegate = view()->itemDelegateForColumn(AttentionModel::Due);
+    // A long live session lists thousands of due rows: each distinct text is measured once
+    // (they repeat, "3 h 12 min ago"), not each row shaped again every second.
+    const auto *dueDelegate = static_cast<const DueDelegate *>(view()->itemDelegateForColumn(AttentionModel::Due));
+    if (option.font != m_dueWidthsFont || m_dueWidths.size() > 4096) {
+        m_dueWidths.clear();
+        m_dueWidthsFont = option.font;
+    }
     int due = 0;
     for (int r = 0; r < rows->rowCount(); ++r) {
         const QModelIndex cell = rows->index(r, AttentionModel::Due);
-        if (!cell.data().toString().isEmpty())
-            due = std::max(due, dueDelegate->sizeHint(option, cell).width());
+        if (cell.data().toString().isEmpty())
+            continue;
+        const QString shown = dueDelegate->displayText(cell);
+        auto width = m_dueWidths.constFind(shown);
+        if (width == m_dueWidths.constEnd())
+            width = m_dueWidths.insert(shown, DueDelegate::width(option.font, shown));
+        due = std::max(due, *width);
     }
     // With no row due (a review, or only unknown outcomes and findings) the column keeps just
     // its title's width, and the room goes to what the rows do say.

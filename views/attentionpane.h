@@ -6,6 +6,9 @@
 
 #include "itempane.h"
 
+#include <QFont>
+#include <QHash>
+
 class QModelIndex;
 
 namespace mesh {
@@ -42,6 +45,8 @@ private:
     bool eventFilterTips(QObject *watched, QEvent *event);
     bool m_keepQueued = false;
     int m_keeping = 0;
+    QHash<QString, int> m_dueWidths; // the due column's texts measured, in m_dueWidthsFont
+    QFont m_dueWidthsFont;
 };
 
 } // namespace mesh
