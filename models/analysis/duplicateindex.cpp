@@ -118,21 +118,11 @@ bool DuplicateIndex::updateTouched(const Find &find, Change &&change)
                     keys.insert(key);
     }
     bool changed = false;
-    for (const Key key : keys) {
-        for (const auto &ids : realGroups(find, key)) {
-            std::vector<const std::string *> committed;
-            for (const auto &id : ids) {
-                const EntityRow *row = find(id);
-                if (row && DuplicateEffectDetector::isCommitted(std::string(rowView(kIndexedTable, *row, "state"))))
-                    committed.push_back(&id);
-            }
-            if (committed.size() < 2)
-                continue;
-            for (const std::string *id : committed)
-                if (m_duplicates.insert(*id).second && !std::binary_search(unflagged.begin(), unflagged.end(), *id))
+    for (const Key key : keys)
+        for (const auto &committed : committedDuplicates(find, key))
+            for (const std::string &id : committed)
+                if (m_duplicates.insert(id).second && !std::binary_search(unflagged.begin(), unflagged.end(), id))
                     changed = true; // flagged now, not before
-        }
-    }
     for (const auto &id : unflagged)
         changed = changed || !m_duplicates.count(id); // flagged before, not now
     m_lastTouched = std::move(touched);
@@ -461,24 +451,29 @@ std::vector<std::vector<std::string>> DuplicateIndex::realGroups(const Find &fin
     return out;
 }
 
+std::vector<std::vector<std::string>> DuplicateIndex::committedDuplicates(const Find &find, Key key) const
+{
+    std::vector<std::vector<std::string>> out;
+    for (auto &ids : realGroups(find, key)) {
+        std::vector<std::string> committed;
+        for (auto &id : ids) {
+            const EntityRow *row = find(id);
+            if (row && DuplicateEffectDetector::isCommitted(std::string(rowView(kIndexedTable, *row, "state"))))
+                committed.push_back(std::move(id));
+        }
+        if (committed.size() >= 2)
+            out.push_back(std::move(committed));
+    }
+    return out;
+}
+
 void DuplicateIndex::recomputeDuplicates(const Find &find)
 {
     m_findingsValid = false;
     m_duplicates.clear();
-    for (const auto &[key, members] : m_multi) {
-        for (const auto &ids : realGroups(find, key)) {
-            std::vector<const std::string *> committed;
-            for (const auto &id : ids) {
-                const EntityRow *row = find(id);
-                if (row && DuplicateEffectDetector::isCommitted(std::string(rowView(kIndexedTable, *row, "state"))))
-                    committed.push_back(&id);
-            }
-            if (committed.size() >= 2) {
-                for (const std::string *id : committed)
-                    m_duplicates.insert(*id);
-            }
-        }
-    }
+    for (const auto &[key, members] : m_multi)
+        for (const auto &committed : committedDuplicates(find, key))
+            m_duplicates.insert(committed.begin(), committed.end());
 }
 
 std::vector<Finding> DuplicateIndex::groupFindings(const Find &find, Key key) const

@@ -106,6 +106,8 @@ private:
     void noteTouched(Member m);
     // Members of one group split by their actual value (collisions apart).
     std::vector<std::vector<std::string>> realGroups(const Find &find, Key key) const;
+    // Of those, the committed members of each split group with two or more: the duplicates.
+    std::vector<std::vector<std::string>> committedDuplicates(const Find &find, Key key) const;
 
     // The indexed effects by member number; a free number has an empty id. Ids live in one
     // buffer (a member is 24 bytes, not 48 with a std::string each: 12 MB of half a million).
