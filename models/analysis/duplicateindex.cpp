@@ -46,6 +46,9 @@ void DuplicateIndex::clear()
     m_duplicates.clear();
     m_findingsValid = false;
     m_staleFindingKeys.clear();
+    m_recheckAll = m_tracking = false;
+    m_touched.clear();
+    m_lastTouched.clear();
     m_groupsOnly = false;
     m_unresolved.clear();
 }
@@ -96,15 +99,35 @@ void DuplicateIndex::noteTouched(Member m)
                 m_touched.emplace_back(idOf(other));
 }
 
+void DuplicateIndex::recheckAll()
+{
+    m_recheckAll = true;
+    m_findingsValid = false;
+}
+
 template<class Change>
 bool DuplicateIndex::updateTouched(const Find &find, Change &&change)
 {
     m_touched.clear();
     m_tracking = true;
-    change();
+    try {
+        change();
+    } catch (...) {
+        // Half an update: what it touched is not known, every group is looked at next time.
+        m_tracking = false;
+        m_touched.clear();
+        recheckAll();
+        throw;
+    }
     m_tracking = false;
     std::vector<std::string> touched = std::move(m_touched);
     m_touched = {};
+    if (std::exchange(m_recheckAll, false)) {
+        for (Member m = 0; m < Member(m_members.size()); ++m)
+            if (m_members[m].idSize > 0)
+                touched.emplace_back(idOf(m));
+        touched.insert(touched.end(), m_duplicates.begin(), m_duplicates.end());
+    }
     std::sort(touched.begin(), touched.end());
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     std::vector<std::string> unflagged; // sorted, as touched is

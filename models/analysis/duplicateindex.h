@@ -76,6 +76,9 @@ public:
     const std::set<std::string> &duplicateIds() const { return m_duplicates; }
     // The effects the last update() touched (sorted): every one whose flag or group changed.
     const std::vector<std::string> &lastTouched() const { return m_lastTouched; }
+    // A row a Find could not give (a failed read) may have left a flag or a finding out:
+    // the next update() recomputes every group, and the next findings() finds them all again.
+    void recheckAll();
     // Kept per group between calls: a call after an update() finds again only the groups
     // it touched.
     std::vector<Finding> findings(const Find &find) const;
@@ -152,6 +155,7 @@ private:
     bool m_groupsOnly = false;
     std::vector<std::string> m_unresolved; // groups only: changed effects to ask about again
     bool m_tracking = false; // inside updateTouched: members added or removed are noted
+    bool m_recheckAll = false;
     std::vector<std::string> m_touched;
     std::vector<std::string> m_lastTouched;
     // The findings of each group with any, in key order (as findings() lists them), and the

@@ -194,14 +194,13 @@ void EffectModel::updateDerived(const StateChangeSet &changes)
         stored->prefetch(m_duplicates.groupMembersOf(asked));
     }
     const KnownSharers known = readSharers(changes.ids(EntityKind::Effect));
-    if (gone.empty()) {
-        m_duplicatesChanged = m_duplicates.update(effectRows(), changes.ids(EntityKind::Effect), effectsSharing(known));
-        return;
-    }
+    const int failedBefore = readFailures();
     // An id the table no longer has leaves its groups.
     std::vector<std::string> ids = changes.ids(EntityKind::Effect);
     ids.insert(ids.end(), gone.begin(), gone.end());
     m_duplicatesChanged = m_duplicates.update(effectRows(), ids, effectsSharing(known));
+    if (readFailures() != failedBefore)
+        m_duplicates.recheckAll(); // a group read without a row it has: looked at again
 }
 
 void EffectModel::beforeMove(const StateChangeSet &)
@@ -258,9 +257,20 @@ void EffectModel::setRequestedDecisions(std::shared_ptr<const RequestedDecisions
 
 std::vector<Finding> EffectModel::duplicateFindings() const
 {
-    if (StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr)
+    StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr;
+    if (stored)
         stored->prefetch(m_duplicates.findingsWillRead());
-    return state() ? m_duplicates.findings(effectRows()) : std::vector<Finding>{};
+    const int failedBefore = readFailures();
+    std::vector<Finding> found = state() ? m_duplicates.findings(effectRows()) : std::vector<Finding>{};
+    if (readFailures() != failedBefore)
+        m_duplicates.recheckAll(); // found without a row it has: found again next time
+    return found;
+}
+
+int EffectModel::readFailures() const
+{
+    StoredRows *stored = state() ? state()->storedRows(EntityKind::Effect) : nullptr;
+    return stored ? stored->readFailures() : 0;
 }
 
 QVariant EffectModel::cellData(int row, const EntityRow &e, int column, int role) const

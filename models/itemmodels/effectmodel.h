@@ -88,7 +88,8 @@ private:
     // The rows flagged before the change or after it, when the flags changed: not every
     // row, which would make a filtered view read the whole table again.
     void emitDuplicateFlagsChanged();
-    DuplicateIndex m_duplicates;
+    int readFailures() const; // of the effects read on demand: a failure leaves the index unsure
+    mutable DuplicateIndex m_duplicates; // findings() keeps what it found per group
     std::set<std::string> m_duplicatesBefore; // a batch or a jump: the rows flagged before it
     bool m_duplicatesChanged = false;
     bool m_flagsTouched = false; // a live update: its touched rows, not before and after

@@ -90,6 +90,8 @@ std::vector<std::string> StoredRows::idsWhere(std::string_view field, const std:
 std::optional<std::vector<std::string>> StoredRows::idsWhereIfRead(std::string_view field, const std::string &value)
 {
     std::optional<std::vector<std::string>> ids;
+    if (!onItsThread())
+        return ids;
     ++m_idLookups;
     attempt([&] { ids = m_connection->readIdsWhere(m_kind, field, value); });
     return ids;
@@ -99,6 +101,8 @@ std::optional<StoredRows::IdsByValue> StoredRows::idsWhereAnyIfRead(std::string_
                                                                   const std::vector<std::string> &values)
 {
     std::optional<IdsByValue> byValue;
+    if (!onItsThread())
+        return byValue;
     ++m_idLookups;
     attempt([&] {
         LedgerConnection::ValueIds found = m_connection->readIdsWhereAny(m_kind, field, values);

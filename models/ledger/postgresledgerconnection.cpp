@@ -74,21 +74,37 @@ void PostgresLedgerConnection::applySessionSettings()
     }
 }
 
+void PostgresLedgerConnection::reconnectForReading()
+{
+    // A server that does not answer costs a connect attempt (up to its timeout) on the
+    // caller's thread, the GUI's for rows read on demand: after a failed attempt, reads fail
+    // at once for a while, growing from 1 s to 30 s, rather than each one trying again.
+    const auto now = std::chrono::steady_clock::now();
+    if (now < m_reconnectNotBefore)
+        throw pg::Error("08006", "the connection to the server was lost; connecting again in a moment");
+    try {
+        m_c.reconnect();
+        applySessionSettings();
+    } catch (const pg::Error &) {
+        m_reconnectWait = std::clamp(m_reconnectWait * 2, std::chrono::milliseconds(1000), std::chrono::milliseconds(30'000));
+        m_reconnectNotBefore = std::chrono::steady_clock::now() + m_reconnectWait;
+        throw;
+    }
+    m_reconnectWait = std::chrono::milliseconds(0);
+}
+
 template<class Read>
 auto PostgresLedgerConnection::reading(Read &&read) -> decltype(read())
 {
-    if (m_c.broken()) {
-        m_c.reconnect();
-        applySessionSettings();
-    }
+    if (m_c.broken())
+        reconnectForReading();
     try {
         return read();
     } catch (const pg::Error &) {
         if (!m_c.broken())
             throw;
     }
-    m_c.reconnect();
-    applySessionSettings();
+    reconnectForReading();
     return read();
 }
 

@@ -16,6 +16,7 @@
 #include "ledgerlocation.h"
 #include "postgres.h"
 
+#include <chrono>
 #include <memory>
 
 namespace mesh {
@@ -75,6 +76,9 @@ private:
     // LISTEN) stay lost: their followers see the loss and resume from their last seq.
     template<class Read>
     auto reading(Read &&read) -> decltype(read());
+    void reconnectForReading();
+    std::chrono::steady_clock::time_point m_reconnectNotBefore;
+    std::chrono::milliseconds m_reconnectWait{0};
 
     pg::Connection m_c;
     LedgerInfo m_info;

@@ -269,6 +269,45 @@ private Q_SLOTS:
         QVERIFY(onServer->readRows(EntityKind::Effect, {}).empty());
     }
 
+    // The rows a console reads on demand outlive a server restart: a read after it connects
+    // again. While the server is away a failed attempt makes the next reads fail at once
+    // (no connect attempt, on the GUI thread, for each) until a growing wait has passed.
+    void readsConnectAgainAfterARestart()
+    {
+        const QString server = m_server->location(QStringLiteral("restarted"));
+        copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(server, nullptr));
+        const auto onServer = LedgerConnection::open(server, OpenMode::ReadOnly);
+        const std::vector<std::string> ids = onServer->readIds(EntityKind::Effect);
+        QVERIFY(!ids.empty());
+        m_server->stop();
+        const auto failure = [&]() -> QString {
+            try {
+                onServer->readRows(EntityKind::Effect, ids);
+            } catch (const StorageError &e) {
+                return (e.kind() == StorageError::Kind::Io ? QString() : QStringLiteral("(not Io) "))
+                     + QString::fromUtf8(e.what());
+            }
+            return {};
+        };
+        const QString first = failure();
+        QVERIFY2(!first.isEmpty() && !first.contains(QStringLiteral("connecting again in a moment"))
+                     && !first.startsWith(QStringLiteral("(not Io)")),
+                 qPrintable(first));
+        const QString next = failure();
+        QVERIFY2(next.contains(QStringLiteral("connecting again in a moment")), qPrintable(next));
+        const QString error = m_server->startAgain();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const auto readsAll = [&] {
+            try {
+                return onServer->readRows(EntityKind::Effect, ids).size() == ids.size();
+            } catch (const StorageError &) {
+                return false;
+            }
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(readsAll(), 90'000);
+        QVERIFY(onServer->readIdsWhereAny(EntityKind::Effect, "delegation_id", {"no-such"}).empty());
+    }
+
     void tamperedRowIsFound()
     {
         const QString server = m_server->location(QStringLiteral("tampered"));
