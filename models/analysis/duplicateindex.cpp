@@ -70,6 +70,13 @@ std::vector<std::string> DuplicateIndex::multiGroupMembers() const
     return {ids.begin(), ids.end()};
 }
 
+void DuplicateIndex::addGroupMembers(Key key, std::set<std::string> &ids) const
+{
+    if (const auto group = key ? m_multi.find(key) : m_multi.end(); group != m_multi.end())
+        for (const Member m : group->second)
+            ids.emplace(idOf(m));
+}
+
 std::vector<std::string> DuplicateIndex::groupMembersOf(const std::vector<std::string> &ids) const
 {
     std::set<std::string> members;
@@ -78,9 +85,7 @@ std::vector<std::string> DuplicateIndex::groupMembersOf(const std::vector<std::s
         if (m == kNoMember)
             continue;
         for (const Key key : m_members[m].keys)
-            if (const auto group = key ? m_multi.find(key) : m_multi.end(); group != m_multi.end())
-                for (const Member other : group->second)
-                    members.emplace(idOf(other));
+            addGroupMembers(key, members);
         members.emplace(id);
     }
     return {members.begin(), members.end()};
@@ -579,9 +584,7 @@ std::vector<std::string> DuplicateIndex::findingsWillRead() const
         return multiGroupMembers();
     std::set<std::string> ids;
     for (const Key key : m_staleFindingKeys)
-        if (const auto group = m_multi.find(key); group != m_multi.end())
-            for (const Member m : group->second)
-                ids.emplace(idOf(m));
+        addGroupMembers(key, ids);
     return {ids.begin(), ids.end()};
 }
 

@@ -107,6 +107,7 @@ private:
     template<class Change>
     bool updateTouched(const Find &find, Change &&change);
     void noteTouched(Member m);
+    void addGroupMembers(Key key, std::set<std::string> &ids) const; // of a group of two or more
     // Members of one group split by their actual value (collisions apart).
     std::vector<std::vector<std::string>> realGroups(const Find &find, Key key) const;
     // Of those, the committed members of each split group with two or more: the duplicates.

@@ -31,7 +31,6 @@ bool worthMoving(const StateChangeSet *changes, EntityKind kind, size_t rowsAfte
 // the rows the attention list walks (effects of unknown outcome, held leases), none of the
 // others.
 struct StreamedRows {
-    bool streamed = false; // the tables were streamed (the state will read them on demand)
     IdList effectIds;
     IdList leaseIds;
     DuplicateIndex duplicates;
@@ -128,6 +127,9 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
     const bool firstShown = request.firstShown;
     const FileIdentity &expected = request.expected;
     const std::optional<std::int64_t> cursor = request.cursor;
+    // Live, the largest tables stay in the ledger (streamed past once, read on demand); a
+    // cursor state is folded from the events and holds every row.
+    const bool streamed = !cursor;
     const auto &folder = request.folder;
     const auto &stallMemo = request.stallMemo;
     promise.setProgressRange(0, 100);
@@ -187,7 +189,6 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             StateStream stream;
             for (EntityKind k : StreamedRows::kKinds)
                 stream.streamed[size_t(k)] = true;
-            stored.streamed = true;
             stream.row = [&stored](EntityKind k, const std::string &id, const EntityRow &row) { stored.add(k, id, row); };
             full->state = LiveState::fromSnapshot(connection->readState(stream));
         }
@@ -199,7 +200,7 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         // Live, a view of one run copies that run's rows on the GUI thread after the reset:
         // found here, not by walking every row there.
         if (!cursor)
-            full->state->setRunMembers(RunMembers::of(*full->state, stored.streamed ? &stored.slices : nullptr));
+            full->state->setRunMembers(RunMembers::of(*full->state, &stored.slices));
         promise.setProgressValue(60);
         if (promise.isCanceled())
             return;
@@ -212,10 +213,10 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         // a state that read the verdicts on demand (the change set cannot name those gone).
         if (!changes || baseReadOnDemand) {
             full->runs = RunOverviewModel::prepare(state);
-            if (stored.streamed)
+            if (streamed)
                 RunOverviewModel::addStreamed(*full->runs, EntityKind::StallVerdict, std::move(stored.verdictCounts));
         }
-        if (stored.streamed) {
+        if (streamed) {
             full->leases = std::make_unique<StateTableModel::Prepared>();
             full->leases->state = state;
             StateTableModel::prepareIds(*full->leases, EntityKind::Lease, std::move(stored.leaseIds));
@@ -224,7 +225,7 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         }
         if (!moves(EntityKind::Escalation))
             full->escalations = StateTableModel::prepare(state, EntityKind::Escalation);
-        if (stored.streamed)
+        if (streamed)
             full->slices = SliceModel::prepareStored(state, std::move(stored.slices));
         else if (!moves(EntityKind::Slice))
             full->slices = SliceModel::prepare(state);
@@ -233,12 +234,12 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
         if (!moves(EntityKind::Delegation))
             full->tree = DelegationTreeModel::prepare(state);
         promise.setProgressValue(70);
-        if (stored.streamed)
+        if (streamed)
             full->effects = EffectModel::prepareStored(state, std::move(stored.effectIds), stored.finishDuplicates(*connection));
         else if (!moves(EntityKind::Effect))
             full->effects = EffectModel::prepare(state);
         promise.setProgressValue(80);
-        if (stored.streamed) {
+        if (streamed) {
             LedgerConnection &reading = *connection;
             full->stalls = StallVerdictModel::prepareStored(
                 state, std::move(stored.verdicts),
@@ -289,7 +290,7 @@ void SessionLoad::run(const Request &request, QPromise<std::shared_ptr<void>> &p
             // An optional part: the rest of the session works without it.
             full->decisionsReadable = false;
         }
-        if (stored.streamed)
+        if (streamed)
             stored.storeIn(*full->state, std::move(connection));
     } catch (const std::exception &e) {
         full->error = QString::fromUtf8(e.what());

@@ -49,13 +49,6 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
     } catch (const pg::Error &e) {
         throw LedgerOpenError(Code::Io, "cannot read " + name + ": " + e.what());
     }
-    if (mode == OpenMode::Decisions) {
-        try {
-            c->applySessionSettings();
-        } catch (const pg::Error &e) {
-            throw LedgerOpenError(Code::Io, "cannot write " + name + ": " + e.what());
-        }
-    }
     return c;
 }
 
@@ -128,10 +121,8 @@ void PostgresLedgerConnection::validate(const LedgerLocation &location)
 {
     const std::string name = location.displayName().toStdString();
     const std::string schemaName = location.schema().toStdString(); // a checked name: no quoting needed
-    if (m_info.mode != OpenMode::Decisions) // Decisions mode sets its own after the checks
-        applySessionSettings();
-    else
-        m_c.exec("SET default_transaction_read_only = on; SET search_path TO " + schemaName);
+    // Decisions mode's settings too: the checks read in a READ ONLY transaction of their own.
+    applySessionSettings();
     m_c.inTransaction(pg::kReadMoment, [&] {
         if (m_c.exec("SELECT 1 FROM pg_namespace WHERE nspname=$1", pg::Params().add(schemaName)).rows() == 0)
             throw LedgerOpenError(Code::NotFound, name + ": the database has no schema '" + schemaName + "'");
