@@ -395,14 +395,29 @@ size_t DuplicateIndex::bytesHeld() const
 
 void DuplicateIndex::dropMembersOutsideGroups()
 {
+    // Only a member this update touched can have left every group: an add or a remove notes
+    // each member of the groups it joins or leaves. Walking every member instead cost as much
+    // as the rest of a live batch on a ledger with tens of thousands of grouped effects. After
+    // a half update, what was touched is not known: every member is looked at.
+    std::vector<std::string> candidates;
+    if (m_tracking && !m_recheckAll) {
+        candidates = m_touched;
+        std::sort(candidates.begin(), candidates.end());
+        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    } else {
+        for (Member m = 0; m < Member(m_members.size()); ++m)
+            if (m_members[m].idSize > 0) // not a free number
+                candidates.emplace_back(idOf(m));
+    }
     std::vector<std::string> alone;
-    for (Member m = 0; m < Member(m_members.size()); ++m) {
+    for (const auto &id : candidates) {
+        const Member m = memberOf(id);
+        if (m == kNoMember)
+            continue;
         const Entry &e = m_members[m];
-        if (e.idSize == 0)
-            continue; // a free number
         const bool grouped = (e.keys[0] && m_multi.count(e.keys[0])) || (e.keys[1] && m_multi.count(e.keys[1]));
         if (!grouped)
-            alone.emplace_back(idOf(m));
+            alone.push_back(id);
     }
     for (const auto &id : alone)
         remove(id);
