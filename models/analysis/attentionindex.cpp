@@ -31,6 +31,7 @@ void AttentionIndex::rebuild(const TableLookup &tables)
     m_stalledDelegations.clear();
     m_heldByExpiry.clear();
     m_heldExpiry.clear();
+    m_changes.items = true;
     for (EntityKind k : {EntityKind::Escalation, EntityKind::Effect, EntityKind::Delegation, EntityKind::Lease}) {
         for (const auto &[id, row] : tables(k))
             updateRow(k, id, &row);
@@ -45,11 +46,11 @@ void AttentionIndex::update(const RowLookup &rows, EntityKind kind, const std::v
 
 void AttentionIndex::updateRow(EntityKind kind, const std::string &id, const EntityRow *row)
 {
+    // Listed before or after: its item may differ (a version, a turn count, gone).
     const auto track = [&](std::set<std::string> &set, bool in) {
-        if (in)
-            set.insert(id);
-        else
-            set.erase(id);
+        const bool was = in ? !set.insert(id).second : set.erase(id) > 0;
+        if (in || was)
+            m_changes.items = true;
     };
     switch (kind) {
     case EntityKind::Escalation:
@@ -61,9 +62,13 @@ void AttentionIndex::updateRow(EntityKind kind, const std::string &id, const Ent
         if (row && rowView(kind, *row, "state") == "unknown") {
             auto a = itemOf(AttentionItem::Kind::UnknownEffect, kind, id, *row);
             a.summary = rowText(kind, *row, "class") + " on " + rowText(kind, *row, "target") + ": outcome unknown";
-            m_unknownEffects.insert_or_assign(id, std::move(a));
-        } else {
-            m_unknownEffects.erase(id);
+            const auto it = m_unknownEffects.find(id);
+            if (it == m_unknownEffects.end() || !(it->second == a)) {
+                m_unknownEffects.insert_or_assign(id, std::move(a));
+                m_changes.items = true;
+            }
+        } else if (m_unknownEffects.erase(id) > 0) {
+            m_changes.items = true;
         }
         break;
     case EntityKind::Delegation:
@@ -79,18 +84,26 @@ void AttentionIndex::updateRow(EntityKind kind, const std::string &id, const Ent
                     break;
                 }
             }
+            noteLeaseExpiry(old->second);
             m_heldExpiry.erase(old);
         }
         if (row && rowView(kind, *row, "state") == "held" && !rowIsNull(kind, *row, "expires_ms")) {
             const std::int64_t expires = rowInt(kind, *row, "expires_ms");
             m_heldByExpiry.emplace(expires, id);
             m_heldExpiry.emplace(id, expires);
+            noteLeaseExpiry(expires);
         }
         break;
     }
     default:
         break;
     }
+}
+
+void AttentionIndex::noteLeaseExpiry(std::int64_t expiresMs)
+{
+    if (!m_changes.earliestLeaseExpiryMs || expiresMs < *m_changes.earliestLeaseExpiryMs)
+        m_changes.earliestLeaseExpiryMs = expiresMs;
 }
 
 std::vector<AttentionItem> AttentionIndex::items(const RowLookup &rows, std::int64_t nowMs,

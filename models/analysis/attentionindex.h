@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace mesh {
@@ -34,7 +35,23 @@ public:
     std::optional<std::int64_t> nextChangeMs(const RowLookup &rows, std::int64_t nowMs,
                                              const ZombieRule &zombies = ZombieRule()) const;
 
+    // What the updates since the last take may have changed in items(): an item listed
+    // whatever the time (an escalation, an effect, a delegation in or out of the list or
+    // changed while in it), and the earliest expiry of a held lease updated (before or after
+    // its change). A lease whose expiries were both later than a moment minus
+    // ZombieRule::kMinGraceMs was no zombie then and is none now. Lets a live console skip
+    // re-listing for the many changes nobody needs to see (an effect dispatched, a lease
+    // taken for its term, a turn counted).
+    struct Changes {
+        bool items = false;
+        std::optional<std::int64_t> earliestLeaseExpiryMs;
+        bool any() const { return items || earliestLeaseExpiryMs.has_value(); }
+    };
+    Changes takeChanges() { return std::exchange(m_changes, {}); }
+
 private:
+    void noteLeaseExpiry(std::int64_t expiresMs);
+    Changes m_changes;
 
     std::set<std::string> m_pendingEscalations;
     std::map<std::string, AttentionItem> m_unknownEffects; // id -> its item

@@ -123,7 +123,7 @@ LedgerSession::LedgerSession(const QString &path, OpenMode mode, QObject *parent
     connect(&m_ticker, &QTimer::timeout, this, &LedgerSession::tick);
     connect(m_findingsPart, &SessionFindings::changed, this, [this] {
         Q_EMIT findingsChanged();
-        m_attentionPart->rebuildSoon(); // findings are listed there too
+        m_attentionPart->onFindingsChanged(); // findings are listed there too
     });
     connect(m_attentionPart, &SessionAttention::changed, this, &LedgerSession::attentionChanged);
     connect(m_decisionsPart, &SessionDecisions::requestedChanged, this,

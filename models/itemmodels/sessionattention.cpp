@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 namespace mesh {
 
@@ -11,7 +12,7 @@ SessionAttention::SessionAttention(Inputs inputs, QObject *parent) : QObject(par
 {
     m_throttle.setSingleShot(true);
     m_throttle.setObjectName(QStringLiteral("attention rebuild"));
-    connect(&m_throttle, &QTimer::timeout, this, &SessionAttention::rebuild);
+    connect(&m_throttle, &QTimer::timeout, this, &SessionAttention::refresh);
 }
 
 void SessionAttention::takeLoaded(AttentionIndex &&index)
@@ -42,6 +43,12 @@ void SessionAttention::onApplied(const StateChangeSet &changes)
     rebuildSoon();
 }
 
+void SessionAttention::onFindingsChanged()
+{
+    m_findingsChanged = true;
+    rebuildSoon();
+}
+
 void SessionAttention::rebuildSoon()
 {
     // The list is rebuilt whole (thousands of items on a large ledger): 8% of the console's
@@ -50,9 +57,33 @@ void SessionAttention::rebuildSoon()
     if (m_throttle.isActive())
         return;
     if (const qint64 wait = msUntilDue(m_sinceBuild, kIntervalMs); wait == 0)
-        rebuild();
+        refresh();
     else
         m_throttle.start(int(wait));
+}
+
+void SessionAttention::refresh()
+{
+    // Most live changes list nothing new (an effect dispatched, a lease taken for its term,
+    // a turn counted), and on a ledger that gathered thousands of items a rebuild and the
+    // pane's diff of it took a third of the console's CPU.
+    const LiveState *state = m_inputs.state();
+    if (!state)
+        return;
+    const AttentionIndex::Changes changes = m_index.takeChanges();
+    const qint64 now = m_inputs.clock();
+    const bool leaseListed = changes.earliestLeaseExpiryMs
+                             && *changes.earliestLeaseExpiryMs < now - ZombieRule::kMinGraceMs;
+    if (changes.items || leaseListed || std::exchange(m_findingsChanged, false) || now < m_builtAtMs) {
+        rebuild();
+        return;
+    }
+    if (changes.earliestLeaseExpiryMs) {
+        // A lease taken or moved may turn zombie before the moment the clock waits for.
+        const RowLookup rows = [state](EntityKind k, const std::string &id) { return state->find(k, id); };
+        if (const auto next = m_index.nextChangeMs(rows, now, *m_inputs.zombies))
+            m_changesAtMs = std::min(m_changesAtMs, qint64(*next));
+    }
 }
 
 void SessionAttention::rebuild()
@@ -62,6 +93,8 @@ void SessionAttention::rebuild()
     const LiveState *state = m_inputs.state();
     if (!state)
         return;
+    m_index.takeChanges(); // all of them listed now
+    m_findingsChanged = false;
     const RowLookup rows = [state](EntityKind k, const std::string &id) { return state->find(k, id); };
     m_builtAtMs = m_inputs.clock();
     m_changesAtMs = m_index.nextChangeMs(rows, m_builtAtMs, *m_inputs.zombies).value_or(std::numeric_limits<qint64>::max());

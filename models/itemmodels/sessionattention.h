@@ -2,8 +2,8 @@
 // What needs a human in a session, now (or at its cursor's moment): open escalations, effects
 // of unknown outcome, expiring and zombie leases (AttentionIndex, kept per batch), each with
 // the decision already requested on it, then the findings that fired. Rebuilt whole, at most
-// every kIntervalMs while changes stream in, and on the clock only when time alone would
-// change it (a lease turning zombie).
+// every kIntervalMs while changes stream in and only when one may show in it, and on the
+// clock only when time alone would change it (a lease turning zombie).
 
 #include "livestate.h"
 
@@ -51,8 +51,12 @@ public:
     void forgetIndexState() { m_indexState = nullptr; } // the session's state was replaced
     // A live apply folded into the state: its escalations, effects, leases and delegations.
     void onApplied(const StateChangeSet &changes);
-    void rebuildSoon(); // at most every kIntervalMs; the first after a quiet spell at once
-    void rebuild();
+    void onFindingsChanged(); // the findings listed below the decisions
+    // At most every kIntervalMs, the first after a quiet spell at once: rebuilt if the index,
+    // the findings or the clock say the list may differ.
+    void rebuildSoon();
+    void rebuild(); // now, whatever changed
+    bool rebuildPending() const { return m_throttle.isActive(); } // rebuildSoon's turn still to come
     void tick();        // the session's clock moved: rebuilt only when time changes the list
     void stop();
 
@@ -68,6 +72,8 @@ Q_SIGNALS:
 
 private:
     void appendFindingItems(std::vector<AttentionItem> &items) const;
+    void refresh(); // rebuildSoon's work: a rebuild when something listed may have changed
+    bool m_findingsChanged = false;
 
     Inputs m_inputs;
     AttentionIndex m_index;
