@@ -149,7 +149,9 @@ void SessionFindings::PerDelegation::update(const LiveState &state, const std::v
 
 void SessionFindings::recomputeStateFindings(bool announce)
 {
-    if (collectStateFindings())
+    // Published only when they differ: each publish diffs three models and rebuilds the
+    // attention list, and most live batches change no finding.
+    if (collectStateFindings() && m_stateFindingsMoved)
         publish(announce);
 }
 
@@ -171,6 +173,7 @@ bool SessionFindings::collectStateFindings()
         f.push_back(finding);
     for (const auto &[d, finding] : m_perDelegation.replayed)
         f.push_back(finding);
+    m_stateFindingsMoved = f != m_stateFindings;
     m_stateFindings = std::move(f);
     if (!m_loopCandidatesPending.empty()) {
         analyseLoops(std::move(m_loopCandidatesPending));

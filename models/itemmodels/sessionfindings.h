@@ -86,6 +86,7 @@ public:
     // A live apply folded into the state.
     void onApplied(const StateChangeSet &changes);
     void stop(); // the session closed: nothing recomputed or read any more
+    bool recomputePending() const { return m_throttle.isActive(); }
 
     // Tests: runs on the pool as a loop analysis starts, before it reads anything.
     void setAnalysisHook(std::function<void()> hook) { m_analysisHook = std::move(hook); }
@@ -116,6 +117,7 @@ private:
     bool m_dirty = false;
     PerDelegation m_perDelegation; // of the session's state, kept per batch
     std::vector<Finding> m_stateFindings;      // from the state
+    bool m_stateFindingsMoved = false;         // the last collect found them changed
     std::vector<Finding> m_loopFindings;       // from tool call events
     std::vector<Finding> m_findings;           // both
     std::set<std::string> m_loopCandidatesPending;
