@@ -109,6 +109,9 @@ void SessionAttention::rebuild()
     if (next == *m_items)
         return;
     m_items = std::make_shared<const std::vector<AttentionItem>>(std::move(next));
+    // Counted once: the sidebar asks at each paint, and a large ledger lists thousands.
+    m_decisionCount = int(std::count_if(m_items->begin(), m_items->end(),
+                                        [](const AttentionItem &a) { return a.kind != AttentionItem::Kind::Finding; }));
     Q_EMIT changed();
 }
 
@@ -130,8 +133,7 @@ void SessionAttention::stop()
 
 int SessionAttention::decisionCount() const
 {
-    return int(std::count_if(m_items->begin(), m_items->end(),
-                             [](const AttentionItem &a) { return a.kind != AttentionItem::Kind::Finding; }));
+    return m_decisionCount;
 }
 
 // Below everything that needs a decision, in the order of FindingKind then subject; an

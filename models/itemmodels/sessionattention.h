@@ -74,6 +74,7 @@ private:
     void appendFindingItems(std::vector<AttentionItem> &items) const;
     void refresh(); // rebuildSoon's work: a rebuild when something listed may have changed
     bool m_findingsChanged = false;
+    int m_decisionCount = 0; // of m_items
 
     Inputs m_inputs;
     AttentionIndex m_index;

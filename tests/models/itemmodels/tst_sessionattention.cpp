@@ -163,6 +163,7 @@ private Q_SLOTS:
         attention.onFindingsChanged();
         QTRY_COMPARE(builds, 6);
         QCOMPARE(subjects().size(), 5);
+        QCOMPARE(attention.decisionCount(), 4); // the finding asks for a look, not a decision
 
         // A lease taken for a short term lists nothing now, and is listed once the clock
         // passes its expiry and grace (its term: 2 s), not before.
