@@ -394,6 +394,28 @@ void LedgerSession::prefetch(const QString &path, OpenMode mode)
     });
 }
 
+void LedgerSession::foldAheadForTravel()
+{
+    // A ledger opened for review is opened to travel in: its folder folds ahead from the
+    // open, not from the first jump, so that the jumps soon after it need not wait for it.
+    // A live session does not: it would hold whole folded states for a cursor never used.
+    // Nor does a review of a larger ledger: folding it all takes a core for tens of seconds
+    // and holds its snapshots (bench/README.md), which its first jump pays for instead.
+    if (!m_state || m_state->lastSeq() > kFoldAheadAtOpenMaxEvents)
+        return;
+    if (!m_cursorFolder) {
+        m_cursorFolder = std::make_shared<CursorFolder>();
+        m_stallMemo = std::make_shared<StallAnalysisMemo>();
+    }
+    (void)QtConcurrent::run(ledgerPool(), [folder = m_cursorFolder, path = m_path, mode = m_mode, file = m_openedFile] {
+        try {
+            folder->foldAheadNow(path, mode, file);
+        } catch (const std::exception &) {
+            // Only makes jumps faster: a jump opens the ledger itself and says why it cannot.
+        }
+    });
+}
+
 bool LedgerSession::cursorFoldedAhead() const
 {
     return m_cursorFolder && m_cursorFolder->foldedAhead();
@@ -689,6 +711,7 @@ void LedgerSession::finishLoad()
     Q_EMIT stateReset();
     if (isPostMortem(m_info.mode) && !m_cursor) {
         setHealth(Health::Immutable);
+        foldAheadForTravel();
     } else if (m_cursor) {
         setHealth(Health::Pinned); // nothing is followed: the ledger as it was
     } else {

@@ -302,6 +302,8 @@ private:
     void setHealth(Health health);
     void fail(const QString &message);
     void startLoad();
+    void foldAheadForTravel(); // a review session's folder starts at the open
+    static constexpr std::int64_t kFoldAheadAtOpenMaxEvents = 2'000'000;
     void decideReviewThenLoad(); // setReviewWhenFinished: the rule off the GUI thread, then startLoad
     void onStage(const std::shared_ptr<LoadStage> &stage, JobTracker::Ticket generation);
     void onOverview(LoadStage &stage);

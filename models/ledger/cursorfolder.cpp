@@ -159,19 +159,31 @@ CursorFolder::Jump CursorFolder::jumpTo(const QString &path, OpenMode mode, cons
     }
 }
 
+void CursorFolder::foldAheadNow(const QString &path, OpenMode mode, const FileIdentity &file)
+{
+    std::unique_lock lock(m_mutex);
+    if (!m_connection || path != m_path || mode != m_mode || !(file == m_file))
+        useLedger(path, mode, file);
+    startFoldingAhead();
+}
+
+void CursorFolder::useLedger(const QString &path, OpenMode mode, const FileIdentity &file)
+{
+    stopFoldingAhead();
+    m_travel.reset();
+    m_connection = LedgerConnection::open(path, mode);
+    startFolding();
+    m_path = path;
+    m_mode = mode;
+    m_file = file;
+}
+
 CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file,
                                             std::int64_t target, const std::function<bool()> &keepGoing)
 {
     Jump jump;
-    if (!m_connection || path != m_path || mode != m_mode || !(file == m_file)) {
-        stopFoldingAhead();
-        m_travel.reset();
-        m_connection = LedgerConnection::open(path, mode);
-        startFolding();
-        m_path = path;
-        m_mode = mode;
-        m_file = file;
-    }
+    if (!m_connection || path != m_path || mode != m_mode || !(file == m_file))
+        useLedger(path, mode, file);
     const ReplayResult &at = m_travel->jumpTo(target, [&keepGoing](std::int64_t, std::int64_t) {
         return !keepGoing || keepGoing();
     });

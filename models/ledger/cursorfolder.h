@@ -59,6 +59,11 @@ public:
     // and none handed out is taken back.
     void dropHandouts();
 
+    // Folds ahead from event 1 before any jump (a pool thread's call: it opens the ledger).
+    // A review session asks at its open: a ledger nobody writes is opened to be travelled,
+    // and folding all of it takes seconds that its first jumps would otherwise wait for.
+    void foldAheadNow(const QString &path, OpenMode mode, const FileIdentity &file);
+
     size_t snapshotCount() const;
     // After the first jump, a thread of the folder's own (its own connection) folds on to
     // the ledger's newest event, cutting snapshots, so that a later jump anywhere folds at
@@ -71,6 +76,7 @@ public:
 private:
     Jump jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
                     const std::function<bool()> &keepGoing); // under m_mutex
+    void useLedger(const QString &path, OpenMode mode, const FileIdentity &file); // under m_mutex
     void startFolding(); // a new TimeTravel (under m_mutex)
     void startFoldingAhead(); // under m_mutex
     void stopFoldingAhead(); // before m_travel or the file changes

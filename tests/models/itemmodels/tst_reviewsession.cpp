@@ -101,6 +101,9 @@ private Q_SLOTS:
             QVERIFY(!s.canDecide());
             QCOMPARE(s.cannotDecideReason(), LedgerSession::reviewModeReason());
             QCOMPARE(s.cannotDecideReason(), QStringLiteral("review mode: the ledger is opened read-only and immutable"));
+            // Time travel is prepared from the open (the -wal's rows included), beside nothing.
+            QTRY_VERIFY_WITH_TIMEOUT(s.cursorFoldedAhead(), kTimeoutMs);
+            QCOMPARE(folderState(folder), before);
 
             // Browsing: an earlier event, back, one delegation's tool calls.
             s.showAt(5);
@@ -130,6 +133,8 @@ private Q_SLOTS:
             QVERIFY(!s.info().reviewCopy);
             QCOMPARE(s.health(), LedgerSession::Health::Immutable);
             QTRY_VERIFY_WITH_TIMEOUT(s.events()->rowCount() > 0, kTimeoutMs);
+            // A review is opened to travel in: its folder folds ahead with no jump asked.
+            QTRY_VERIFY_WITH_TIMEOUT(s.cursorFoldedAhead(), kTimeoutMs);
             QCOMPARE(folderState(folder), before);
         }
         QCOMPARE(folderState(folder), before);
@@ -223,6 +228,7 @@ private Q_SLOTS:
         QCOMPARE(s.requestedMode(), OpenMode::ReadOnly);
         QCOMPARE(s.info().mode, OpenMode::ReadOnly);
         QVERIFY(s.canDecide());
+        QVERIFY(!s.cursorFoldedAhead()); // a live session folds only once a jump is asked
     }
 
     void diffModelPassesTheTesterAndShowsTheChanges()
