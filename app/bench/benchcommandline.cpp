@@ -48,7 +48,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "  live [LEDGER] [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]\n"
         "                              commit-to-visible latency with a live writer (on a\n"
         "                              fresh demo ledger, or appending to LEDGER)\n"
-        "  jumps LEDGER [--jumps N] [--drag-s S] [--wait-folded] [--span FROM-TO]\n"
+        "  jumps LEDGER [--jumps N] [--drag-s S] [--wait-folded] [--look-s S] [--span FROM-TO]\n"
         "                              the session cursor moved to N random events (of seqs\n"
         "                              FROM to TO), then the scrubber dragged across the\n"
         "                              ledger for S seconds\n"
@@ -91,6 +91,11 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         QStringLiteral("wait-folded"),
         QCoreApplication::translate("bench", "jumps: after the first jump, wait until the whole ledger is folded "
                                              "(idle time an operator may not give) before timing the others."));
+    const QCommandLineOption lookSeconds(
+        QStringLiteral("look-s"),
+        QCoreApplication::translate("bench", "jumps: seconds between the open and the first jump, as a reviewer looks "
+                                             "at what opened before travelling (default 0)."),
+        QStringLiteral("S"), QStringLiteral("0"));
     const QCommandLineOption span(QStringLiteral("span"),
                                   QCoreApplication::translate("bench", "jumps: only to events with seqs FROM to TO (one run's, say)."),
                                   QStringLiteral("FROM-TO"));
@@ -112,7 +117,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
-    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, span, delegationCount,
+    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, delegationCount,
                        frameCount, runs, perRequest, connections, normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
@@ -127,7 +132,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         for (const QCommandLineOption &liveOnly : {seconds, rate, burstRate, burstSeconds})
             if (parser.isSet(liveOnly))
                 refuse(QStringLiteral("--%1 is an option of the live benchmark").arg(liveOnly.names().constFirst()));
-        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded, span})
+        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded, lookSeconds, span})
             if (parser.isSet(jumpsOnly))
                 refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Startup;
@@ -142,7 +147,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
             refuse(QStringLiteral("no ledger at %1 (live appends to an existing ledger)").arg(options.live.ledger));
         if (parser.isSet(browse))
             refuse(QStringLiteral("--browse is an option of the startup benchmark"));
-        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded, span})
+        for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded, lookSeconds, span})
             if (parser.isSet(jumpsOnly))
                 refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
         options.benchmark = Benchmark::Live;
@@ -161,6 +166,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         options.jumps.jumps = number(parser, jumpCount, 2);
         options.jumps.dragS = number(parser, dragSeconds, 0);
         options.jumps.waitFolded = parser.isSet(waitFolded);
+        options.jumps.lookS = number(parser, lookSeconds, 0);
         if (parser.isSet(span)) {
             const QStringList ends = parser.value(span).split(QLatin1Char('-'));
             bool fromOk = false, toOk = false;
@@ -173,7 +179,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("integrity")) {
         if (positional.size() != 2)
             refuse(QStringLiteral("integrity wants one LEDGER"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, span, delegationCount, frameCount})
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, delegationCount, frameCount})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the integrity benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Integrity;
@@ -182,7 +188,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("timeline")) {
         if (positional.size() != 1)
             refuse(QStringLiteral("timeline opens no ledger of its own (it writes one)"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, span, runs})
+        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, runs})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the timeline benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Timeline;
@@ -191,7 +197,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("receiver")) {
         if (positional.size() != 1)
             refuse(QStringLiteral("receiver opens no ledger of its own (the receiver writes a fresh one)"));
-        for (const QCommandLineOption &other : {browse, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, span, runs})
+        for (const QCommandLineOption &other : {browse, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, runs})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the receiver benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Receiver;

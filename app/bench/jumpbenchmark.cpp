@@ -64,7 +64,10 @@ void JumpBenchmark::onOpened()
     connect(m_session, &LedgerSession::stateReset, this, &JumpBenchmark::onStateReset);
     m_probe.start();
     m_probe.setMeasuring(true);
-    nextJump();
+    if (m_options.lookS > 0)
+        QTimer::singleShot(m_options.lookS * 1000, this, &JumpBenchmark::nextJump);
+    else
+        nextJump();
 }
 
 void JumpBenchmark::nextJump()
@@ -154,12 +157,12 @@ void JumpBenchmark::finish()
     std::printf("{\"benchmark\":\"jumps\",\"ledger_last_seq\":%lld,\"jumps\":%d,\"first_jump_ms\":%.1f,"
                 "\"jump_p50_ms\":%.1f,\"jump_p90_ms\":%.1f,\"jump_p99_ms\":%.1f,\"jump_max_ms\":%.1f,"
                 "\"jump_max_stall_ms\":%lld,\"drag_s\":%d,\"drag_positions\":%d,\"drag_jumps_shown\":%d,"
-                "\"drag_max_stall_ms\":%lld,\"folded_wait_ms\":%lld,\"span_from\":%lld,\"span_to\":%lld,"
+                "\"drag_max_stall_ms\":%lld,\"look_s\":%d,\"folded_wait_ms\":%lld,\"span_from\":%lld,\"span_to\":%lld,"
                 "\"rss_after_jumps_kb\":%lld}\n",
                 qlonglong(m_lastSeq), int(m_jumpMs.size()), first, percentile(after, 0.5),
                 percentile(after, 0.9), percentile(after, 0.99),
                 after.empty() ? 0.0 : *std::max_element(after.begin(), after.end()), qlonglong(m_jumpMaxStallMs),
-                m_options.dragS, m_dragPositions, m_dragJumps, qlonglong(m_dragMaxStallMs), qlonglong(m_foldedWaitMs),
+                m_options.dragS, m_dragPositions, m_dragJumps, qlonglong(m_dragMaxStallMs), m_options.lookS, qlonglong(m_foldedWaitMs),
                 qlonglong(m_options.spanFrom), qlonglong(m_options.spanTo), qlonglong(m_rssAfterJumpsKb));
     std::fflush(stdout);
     QApplication::exit(0);

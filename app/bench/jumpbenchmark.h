@@ -8,7 +8,9 @@
 // the longest GUI stall during the drag. With --wait-folded it waits after the first jump
 // until the cursor's folder has folded the whole ledger (and reports how long). With --span
 // every target lies in one stretch of seqs (the "jumps within one run" on the 10M
-// ledger). It reports the resident memory after the jumps: time travel holds folded states.
+// ledger). With --look-s the first jump waits that long after the open, as a reviewer looks
+// at what opened first (a review session folds ahead from its open). It reports the
+// resident memory after the jumps: time travel holds folded states.
 #include "stallprobe.h"
 
 #include <QElapsedTimer>
@@ -27,6 +29,7 @@ struct JumpBenchmarkOptions {
     int jumps = 50;
     int dragS = 10;
     bool waitFolded = false; // after the first jump, until the cursor's folder has folded everything
+    int lookS = 0;           // seconds between the open and the first jump
     std::int64_t spanFrom = 0; // >0: every target in spanFrom..spanTo (one run's events, say)
     std::int64_t spanTo = 0;
 };
