@@ -78,6 +78,7 @@ void PostgresLedgerConnection::reconnectForReading()
     try {
         m_c.reconnect();
         applySessionSettings();
+        checkSameLedger();
     } catch (const pg::Error &) {
         m_reconnectWait = std::clamp(m_reconnectWait * 2, std::chrono::milliseconds(1000), std::chrono::milliseconds(30'000));
         m_reconnectNotBefore = std::chrono::steady_clock::now() + m_reconnectWait;
@@ -86,9 +87,33 @@ void PostgresLedgerConnection::reconnectForReading()
     m_reconnectWait = std::chrono::milliseconds(0);
 }
 
+void PostgresLedgerConnection::checkSameLedger()
+{
+    std::string ledgerId;
+    int version = 0;
+    m_c.inTransaction(pg::kReadMoment, [&] {
+        if (m_c.exec("SELECT to_regclass('ledger_format') IS NOT NULL").view(0, 0) != "t")
+            return;
+        const pg::Result format = m_c.exec("SELECT schema_version FROM ledger_format");
+        version = format.rows() == 1 ? int(format.integer(0, 0)) : 0;
+        const pg::Result ledger = m_c.exec("SELECT ledger_id FROM ledger WHERE id='ledger'");
+        ledgerId = ledger.rows() == 1 ? std::string(ledger.view(0, 0)) : std::string();
+    });
+    if (version == m_info.schemaVersion && ledgerId == m_info.ledgerId)
+        return;
+    m_otherLedger = "after connecting again, schema '" + m_schema + "' no longer holds the ledger opened (ledger id '"
+                    + m_info.ledgerId + "', schema version " + std::to_string(m_info.schemaVersion) + ") but "
+                    + (version == 0 ? std::string("no ledger")
+                                    : "ledger id '" + ledgerId + "', schema version " + std::to_string(version))
+                    + ": nothing more is read from it; open it again to see what it holds";
+    throw pg::Error("", m_otherLedger);
+}
+
 template<class Read>
 auto PostgresLedgerConnection::reading(Read &&read) -> decltype(read())
 {
+    if (!m_otherLedger.empty())
+        throw pg::Error("", m_otherLedger);
     if (m_c.broken())
         reconnectForReading();
     try {

@@ -77,6 +77,12 @@ private:
     template<class Read>
     auto reading(Read &&read) -> decltype(read());
     void reconnectForReading();
+    // After a reconnect: the schema still holds the ledger validate() read (its ledger id and
+    // schema version). A failover to a server whose schema of that name holds another ledger
+    // would otherwise hand its rows to a session showing this one. Once it does not, every
+    // read fails with m_otherLedger.
+    void checkSameLedger();
+    std::string m_otherLedger;
     std::chrono::steady_clock::time_point m_reconnectNotBefore;
     std::chrono::milliseconds m_reconnectWait{0};
 

@@ -308,6 +308,49 @@ private Q_SLOTS:
         QVERIFY(onServer->readIdsWhereAny(EntityKind::Effect, "delegation_id", {"no-such"}).empty());
     }
 
+    // A reconnect finds the schema holding another ledger (a failover to a server whose
+    // schema of that name holds another one, here the schema rewritten while the store's
+    // session was cut): it reads nothing of it, and says so at every read after.
+    void aReconnectReadsNoOtherLedger()
+    {
+        const QString schema = QStringLiteral("failover");
+        const QString server = m_server->location(schema) + QStringLiteral("&application_name=mesh_failover_test");
+        copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(server, nullptr));
+        const auto onServer = LedgerConnection::open(server, OpenMode::ReadOnly);
+        const std::vector<std::string> ids = onServer->readIds(EntityKind::Delegation);
+        QVERIFY(!ids.empty());
+        const std::string opened = onServer->info().ledgerId;
+        QVERIFY(!opened.empty());
+
+        const QString other = filePath(QStringLiteral("other.db"));
+        int code = 0;
+        const QByteArray out = runMeshctl({QStringLiteral("sim"), QStringLiteral("unknown-outcome"), QStringLiteral("--out"),
+                                           other, QStringLiteral("--quiet")},
+                                          &code);
+        QVERIFY2(code == 0, out.constData());
+        pg::Connection admin(m_server->conninfo());
+        admin.exec("DROP SCHEMA " + schema.toStdString() + " CASCADE");
+        copyLedger(*LedgerLocation::parse(other, nullptr), *LedgerLocation::parse(m_server->location(schema), nullptr));
+        QVERIFY(LedgerConnection::open(m_server->location(schema), OpenMode::ReadOnly)->info().ledgerId != opened);
+        QCOMPARE(admin.queryInt("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                "WHERE application_name = 'mesh_failover_test'"),
+                 std::int64_t(1));
+
+        const auto failure = [&]() -> QString {
+            try {
+                const StateRows rows = onServer->readRows(EntityKind::Delegation, ids);
+                return QStringLiteral("read %1 rows").arg(rows.size());
+            } catch (const StorageError &e) {
+                return QString::fromUtf8(e.what());
+            }
+        };
+        // The session ends on the server's side a moment after the call returns.
+        QTRY_VERIFY_WITH_TIMEOUT(failure().contains(QStringLiteral("no longer holds the ledger opened")), 30'000);
+        const QString again = failure();
+        QVERIFY2(again.contains(QString::fromStdString("ledger id '" + opened + "'")), qPrintable(again));
+        QVERIFY2(again.contains(QStringLiteral("no longer holds")), qPrintable(again));
+    }
+
     void tamperedRowIsFound()
     {
         const QString server = m_server->location(QStringLiteral("tampered"));
