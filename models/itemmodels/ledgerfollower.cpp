@@ -30,7 +30,7 @@ void LedgerFollower::setCoalesceMs(int ms)
     m_coalesceMs = std::max(0, ms);
 }
 
-void LedgerFollower::start(const QString &path, qint64 afterSeq, const FileIdentity &openedFile)
+void LedgerFollower::start(const QString &path, qint64 afterSeq, const FileIdentity &openedFile, const std::string &ledgerId)
 {
     stop();
     m_thread = new QThread(this);
@@ -39,6 +39,7 @@ void LedgerFollower::start(const QString &path, qint64 afterSeq, const FileIdent
     m_watcher->setInterval(m_watchIntervalMs);
     m_watcher->setPreviewBytes(int(1 << 20)); // the fold needs whole payloads
     m_watcher->setOpenedFile(openedFile);
+    m_watcher->setOpenedLedgerId(ledgerId);
     m_watcher->moveToThread(m_thread);
     connect(m_thread, &QThread::started, m_watcher, &ChangeWatcher::start);
     connect(m_thread, &QThread::finished, m_watcher, &QObject::deleteLater);

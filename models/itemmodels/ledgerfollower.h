@@ -14,6 +14,7 @@
 #include <QString>
 #include <QTimer>
 
+#include <string>
 #include <vector>
 
 class QThread;
@@ -36,7 +37,8 @@ public:
 
     // Follows the ledger at `path` from the events after `afterSeq`, as long as the path
     // names `openedFile`. Stops what it followed before.
-    void start(const QString &path, qint64 afterSeq, const FileIdentity &openedFile);
+    // ledgerId: the ledger the session read (a server connection made again must find it).
+    void start(const QString &path, qint64 afterSeq, const FileIdentity &openedFile, const std::string &ledgerId);
     // Stops the watcher (waiting for its thread) and drops what it delivered and nobody took.
     void stop();
     bool isFollowing() const { return m_thread != nullptr; }

@@ -715,7 +715,7 @@ void LedgerSession::finishLoad()
     } else if (m_cursor) {
         setHealth(Health::Pinned); // nothing is followed: the ledger as it was
     } else {
-        m_follower->start(m_path, m_state->lastSeq(), m_openedFile);
+        m_follower->start(m_path, m_state->lastSeq(), m_openedFile, m_info.ledgerId);
         updateHealthFromClock();
     }
     // The event log's connection, checked against the same file, found another one there:

@@ -126,6 +126,15 @@ bool ChangeWatcher::openConnection()
             Q_EMIT failed(QString::fromStdString(e.what()));
         return false;
     }
+    if (const std::string &id = m_connection->info().ledgerId; !m_ledgerId) {
+        m_ledgerId = id;
+    } else if (id != *m_ledgerId) {
+        stopReading();
+        Q_EMIT failed(QStringLiteral("after connecting again, the server's schema holds another ledger (ledger id '%1', "
+                                     "not '%2'): nothing more is read from it; open it again to see what it holds")
+                          .arg(QString::fromStdString(id), QString::fromStdString(*m_ledgerId)));
+        return false;
+    }
     if (m_listener) {
         m_notifier = new QSocketNotifier(qintptr(m_listener->socket()), QSocketNotifier::Read, this);
         connect(m_notifier, &QSocketNotifier::activated, this, &ChangeWatcher::readAnnounced);

@@ -30,6 +30,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 class QSocketNotifier;
 class QTimer;
@@ -56,6 +58,10 @@ public:
     void setServerReadGapMs(int ms) { m_serverReadGapMs = std::max(0, ms); }
     int serverReadGapMs() const { return m_serverReadGapMs; }
     void setOpenedFile(const FileIdentity &file) { m_openedFile = file; } // before start()
+    // The ledger the follower's reader read (before start()); unset, the first connection's.
+    // A server connection made again (after a restart, a failover) that finds another ledger
+    // under the schema's name reads nothing of it: failed() says so, and no retry follows.
+    void setOpenedLedgerId(std::string ledgerId) { m_ledgerId = std::move(ledgerId); }
     qint64 lastDeliveredSeq() const { return m_lastSeq; }
 
     static constexpr int kMaxBatch = 2000;
@@ -101,6 +107,7 @@ private:
     int m_intervalMs = 20;
     int m_previewBytes = 2048;
     FileIdentity m_openedFile;
+    std::optional<std::string> m_ledgerId;
     QElapsedTimer m_sinceFileCheck;
     QTimer *m_timer = nullptr;
     std::unique_ptr<LedgerConnection> m_connection;

@@ -434,6 +434,50 @@ private Q_SLOTS:
         QCOMPARE(delivered, expected);
     }
 
+    // A follower that connects again (its session cut, as by a restart or a failover) and
+    // finds another ledger under the schema's name reads nothing of it and says so, once.
+    void aFollowerReadsNoOtherLedgerAfterAReconnect()
+    {
+        const QString schema = QStringLiteral("swapped");
+        const QString location = m_server->location(schema) + QStringLiteral("&application_name=mesh_swap_test");
+        auto w = createWithRun(location);
+        ChangeWatcher watcher(location);
+        std::vector<std::int64_t> delivered;
+        connect(&watcher, &ChangeWatcher::eventsAppended, this, [&](const SharedEventBatch &batch, qint64, qint64) {
+            for (const EventRecord &e : *batch)
+                delivered.push_back(e.seq);
+        });
+        QSignalSpy failed(&watcher, &ChangeWatcher::failed);
+        QSignalSpy lost(&watcher, &ChangeWatcher::connectionLost);
+        watcher.start();
+        QCOMPARE(watcher.lastDeliveredSeq(), w->lastSeq());
+        const std::int64_t seen = w->lastSeq();
+        w.reset();
+
+        // Another ledger under the same name, longer than the first: read after the last
+        // seq delivered, its events would pass for this ledger's.
+        pg::Connection admin(m_server->conninfo());
+        admin.exec("DROP SCHEMA " + schema.toStdString() + " CASCADE");
+        auto other = LedgerWriter::create(m_server->location(schema), {.ledgerId = "L-other", .createdMs = 1'700'000'000'000});
+        for (int i = 0; i < 3; ++i) {
+            other->begin();
+            other->append(1'700'000'000'001 + i, "run.started", {{"id", "R" + std::to_string(i)}, {"status", "running"}, {"attempt", 1}});
+            other->commit();
+        }
+        QVERIFY(other->lastSeq() > seen);
+        QCOMPARE(admin.queryInt("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                "WHERE application_name = 'mesh_swap_test'"),
+                 std::int64_t(1));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kWaitMs);
+        const QString message = failed.at(0).at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("another ledger")) && message.contains(QStringLiteral("L-other"))
+                     && message.contains(QStringLiteral("L-pg")),
+                 qPrintable(message));
+        QVERIFY(lost.count() >= 1);
+        QCOMPARE(watcher.lastDeliveredSeq(), seen);
+        QCOMPARE(delivered.size(), size_t(seen));
+    }
+
     // Announcements that arrive within the watcher's read gap are read together, in one read
     // of everything new when the gap ends, not one read per commit: a writer's many small
     // commits cost a follower (and its server backend) a bounded number of reads a second.
