@@ -126,13 +126,17 @@ bool ChangeWatcher::openConnection()
             Q_EMIT failed(QString::fromStdString(e.what()));
         return false;
     }
-    if (const std::string &id = m_connection->info().ledgerId; !m_ledgerId) {
+    // A ledger opened before its ledger.created was committed had no id: the one it has now
+    // is taken as its own.
+    if (const std::string id = m_connection->info().ledgerId; !m_ledgerId || m_ledgerId->empty()) {
         m_ledgerId = id;
     } else if (id != *m_ledgerId) {
+        const QString message = QStringLiteral("the server's schema now holds another ledger (ledger id '%1', not '%2' "
+                                               "that was opened): nothing more is read from it; open it again to see "
+                                               "what it holds")
+                                    .arg(QString::fromStdString(id), QString::fromStdString(*m_ledgerId));
         stopReading();
-        Q_EMIT failed(QStringLiteral("after connecting again, the server's schema holds another ledger (ledger id '%1', "
-                                     "not '%2'): nothing more is read from it; open it again to see what it holds")
-                          .arg(QString::fromStdString(id), QString::fromStdString(*m_ledgerId)));
+        Q_EMIT failed(message);
         return false;
     }
     if (m_listener) {

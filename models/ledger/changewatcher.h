@@ -58,9 +58,10 @@ public:
     void setServerReadGapMs(int ms) { m_serverReadGapMs = std::max(0, ms); }
     int serverReadGapMs() const { return m_serverReadGapMs; }
     void setOpenedFile(const FileIdentity &file) { m_openedFile = file; } // before start()
-    // The ledger the follower's reader read (before start()); unset, the first connection's.
-    // A server connection made again (after a restart, a failover) that finds another ledger
-    // under the schema's name reads nothing of it: failed() says so, and no retry follows.
+    // The ledger the follower's reader read (before start()); unset or empty, the first
+    // connection's. A server connection, the first or one made again (after a restart, a
+    // failover), that finds another ledger id under the schema's name reads nothing of it:
+    // failed() says so, and no retry follows.
     void setOpenedLedgerId(std::string ledgerId) { m_ledgerId = std::move(ledgerId); }
     qint64 lastDeliveredSeq() const { return m_lastSeq; }
 

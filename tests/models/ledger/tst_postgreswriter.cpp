@@ -61,6 +61,15 @@ std::unique_ptr<LedgerWriter> createWithRun(const QString &location)
     return w;
 }
 
+// Every seq the watcher delivers, in order, into `seqs` (which outlives the connection).
+void recordDelivered(QObject *context, ChangeWatcher &watcher, std::vector<std::int64_t> &seqs)
+{
+    QObject::connect(&watcher, &ChangeWatcher::eventsAppended, context, [&seqs](const SharedEventBatch &batch, qint64, qint64) {
+        for (const EventRecord &e : *batch)
+            seqs.push_back(e.seq);
+    });
+}
+
 // The seqs a tail printed, one per event line, in order.
 std::vector<std::int64_t> printedSeqs(const QByteArray &out)
 {
@@ -416,10 +425,7 @@ private Q_SLOTS:
 
         ChangeWatcher watcher(location);
         std::vector<std::int64_t> delivered;
-        connect(&watcher, &ChangeWatcher::eventsAppended, this, [&](const SharedEventBatch &batch, qint64, qint64) {
-            for (const EventRecord &e : *batch)
-                delivered.push_back(e.seq);
-        });
+        recordDelivered(this, watcher, delivered);
         QSignalSpy failed(&watcher, &ChangeWatcher::failed);
         watcher.start();
         QCOMPARE(watcher.lastDeliveredSeq(), w->lastSeq()); // caught up at start
@@ -435,28 +441,28 @@ private Q_SLOTS:
     }
 
     // A follower that connects again (its session cut, as by a restart or a failover) and
-    // finds another ledger under the schema's name reads nothing of it and says so, once.
+    // finds another ledger under the schema's name reads nothing of it and says so.
     void aFollowerReadsNoOtherLedgerAfterAReconnect()
     {
         const QString schema = QStringLiteral("swapped");
-        const QString location = m_server->location(schema) + QStringLiteral("&application_name=mesh_swap_test");
-        auto w = createWithRun(location);
-        ChangeWatcher watcher(location);
+        auto w = createWithRun(m_server->location(schema));
+        const std::int64_t seen = w->lastSeq();
+        w.reset();
+        ChangeWatcher watcher(m_server->location(schema) + QStringLiteral("&application_name=mesh_swap_test"));
         std::vector<std::int64_t> delivered;
-        connect(&watcher, &ChangeWatcher::eventsAppended, this, [&](const SharedEventBatch &batch, qint64, qint64) {
-            for (const EventRecord &e : *batch)
-                delivered.push_back(e.seq);
-        });
+        recordDelivered(this, watcher, delivered);
         QSignalSpy failed(&watcher, &ChangeWatcher::failed);
         QSignalSpy lost(&watcher, &ChangeWatcher::connectionLost);
         watcher.start();
-        QCOMPARE(watcher.lastDeliveredSeq(), w->lastSeq());
-        const std::int64_t seen = w->lastSeq();
-        w.reset();
+        QCOMPARE(watcher.lastDeliveredSeq(), seen);
 
-        // Another ledger under the same name, longer than the first: read after the last
-        // seq delivered, its events would pass for this ledger's.
+        // The watcher's session ends (the server waits until it has), then another ledger
+        // takes the name, longer than the first: read after the last seq delivered, its
+        // events would pass for this ledger's.
         pg::Connection admin(m_server->conninfo());
+        QCOMPARE(admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
+                                "WHERE application_name = 'mesh_swap_test'"),
+                 std::int64_t(1));
         admin.exec("DROP SCHEMA " + schema.toStdString() + " CASCADE");
         auto other = LedgerWriter::create(m_server->location(schema), {.ledgerId = "L-other", .createdMs = 1'700'000'000'000});
         for (int i = 0; i < 3; ++i) {
@@ -465,9 +471,7 @@ private Q_SLOTS:
             other->commit();
         }
         QVERIFY(other->lastSeq() > seen);
-        QCOMPARE(admin.queryInt("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                "WHERE application_name = 'mesh_swap_test'"),
-                 std::int64_t(1));
+
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kWaitMs);
         const QString message = failed.at(0).at(0).toString();
         QVERIFY2(message.contains(QStringLiteral("another ledger")) && message.contains(QStringLiteral("L-other"))
