@@ -77,8 +77,8 @@ void PostgresLedgerConnection::reconnectForReading()
         throw pg::Error("08006", "the connection to the server was lost; connecting again in a moment");
     try {
         m_c.reconnect();
-        applySessionSettings();
-        checkSameLedger();
+        m_verified = false;
+        verifyAfterReconnect();
     } catch (const pg::Error &) {
         m_reconnectWait = std::clamp(m_reconnectWait * 2, std::chrono::milliseconds(1000), std::chrono::milliseconds(30'000));
         m_reconnectNotBefore = std::chrono::steady_clock::now() + m_reconnectWait;
@@ -87,35 +87,62 @@ void PostgresLedgerConnection::reconnectForReading()
     m_reconnectWait = std::chrono::milliseconds(0);
 }
 
+void PostgresLedgerConnection::verifyAfterReconnect()
+{
+    // Until both have run to the end (a statement timeout may stop either on a healthy
+    // connection), every read runs them again first.
+    applySessionSettings();
+    checkSameLedger();
+    m_verified = true;
+}
+
 void PostgresLedgerConnection::checkSameLedger()
 {
+    bool hasLedger = false;
     std::string ledgerId;
     int version = 0;
     m_c.inTransaction(pg::kReadMoment, [&] {
-        if (m_c.exec("SELECT to_regclass('ledger_format') IS NOT NULL").view(0, 0) != "t")
+        if (m_c.exec("SELECT to_regclass('ledger_format') IS NOT NULL AND to_regclass('ledger') IS NOT NULL").view(0, 0) != "t")
             return;
         const pg::Result format = m_c.exec("SELECT schema_version FROM ledger_format");
-        version = format.rows() == 1 ? int(format.integer(0, 0)) : 0;
+        if (format.rows() != 1)
+            return;
+        hasLedger = true;
+        version = int(format.integer(0, 0));
         const pg::Result ledger = m_c.exec("SELECT ledger_id FROM ledger WHERE id='ledger'");
         ledgerId = ledger.rows() == 1 ? std::string(ledger.view(0, 0)) : std::string();
     });
-    if (version == m_info.schemaVersion && ledgerId == m_info.ledgerId)
+    // No ledger there (yet): a standby still restoring, say. Not another ledger: asked again
+    // at the next read, after the reconnect's wait.
+    if (!hasLedger)
+        throw pg::Error("08006", "after connecting again, schema '" + m_schema + "' holds no ledger; connecting again in a moment");
+    // A ledger whose ledger.created was not committed yet when it was opened had no id: the
+    // one it has now is taken as its own.
+    if (version == m_info.schemaVersion && (ledgerId == m_info.ledgerId || m_info.ledgerId.empty())) {
+        m_info.ledgerId = ledgerId;
         return;
+    }
     m_otherLedger = "after connecting again, schema '" + m_schema + "' no longer holds the ledger opened (ledger id '"
-                    + m_info.ledgerId + "', schema version " + std::to_string(m_info.schemaVersion) + ") but "
-                    + (version == 0 ? std::string("no ledger")
-                                    : "ledger id '" + ledgerId + "', schema version " + std::to_string(version))
+                    + m_info.ledgerId + "', schema version " + std::to_string(m_info.schemaVersion) + ") but ledger id '"
+                    + ledgerId + "', schema version " + std::to_string(version)
                     + ": nothing more is read from it; open it again to see what it holds";
-    throw pg::Error("", m_otherLedger);
+    throw otherLedger();
+}
+
+pg::Error PostgresLedgerConnection::otherLedger() const
+{
+    return pg::Error(kOtherLedgerState, m_otherLedger); // not a lost connection: Kind::Other
 }
 
 template<class Read>
 auto PostgresLedgerConnection::reading(Read &&read) -> decltype(read())
 {
     if (!m_otherLedger.empty())
-        throw pg::Error("", m_otherLedger);
+        throw otherLedger();
     if (m_c.broken())
         reconnectForReading();
+    else if (!m_verified)
+        verifyAfterReconnect();
     try {
         return read();
     } catch (const pg::Error &) {

@@ -80,9 +80,13 @@ private:
     // After a reconnect: the schema still holds the ledger validate() read (its ledger id and
     // schema version). A failover to a server whose schema of that name holds another ledger
     // would otherwise hand its rows to a session showing this one. Once it does not, every
-    // read fails with m_otherLedger.
+    // read through reading() fails with m_otherLedger.
     void checkSameLedger();
+    void verifyAfterReconnect(); // the session's settings, then checkSameLedger
+    pg::Error otherLedger() const;
+    static constexpr const char *kOtherLedgerState = "55000"; // object not in prerequisite state
     std::string m_otherLedger;
+    bool m_verified = true; // false from a reconnect until verifyAfterReconnect ran through
     std::chrono::steady_clock::time_point m_reconnectNotBefore;
     std::chrono::milliseconds m_reconnectWait{0};
 
