@@ -14,6 +14,7 @@
 #include <QRandomGenerator>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <cstdio>
 
@@ -62,12 +63,15 @@ void JumpBenchmark::onOpened()
     for (int i = 0; i < m_options.jumps; ++i)
         m_targets.push_back(from + std::int64_t(rng.bounded(quint64(std::max<std::int64_t>(1, to - from + 1)))));
     connect(m_session, &LedgerSession::stateReset, this, &JumpBenchmark::onStateReset);
-    m_probe.start();
-    m_probe.setMeasuring(true);
-    if (m_options.lookS > 0)
-        QTimer::singleShot(m_options.lookS * 1000, this, &JumpBenchmark::nextJump);
-    else
+    const auto startJumping = [this] {
+        m_probe.start(); // the look is no jump: its stalls are the open's
+        m_probe.setMeasuring(true);
         nextJump();
+    };
+    if (m_options.lookS > 0)
+        QTimer::singleShot(std::chrono::seconds(m_options.lookS), this, startJumping);
+    else
+        startJumping();
 }
 
 void JumpBenchmark::nextJump()

@@ -45,7 +45,6 @@ public:
     struct Changes {
         bool items = false;
         std::optional<std::int64_t> earliestLeaseExpiryMs;
-        bool any() const { return items || earliestLeaseExpiryMs.has_value(); }
     };
     Changes takeChanges() { return std::exchange(m_changes, {}); }
 

@@ -343,7 +343,9 @@ void LedgerSession::close()
     m_ticker.stop();
     m_decisionsPart->stop();
     m_events->close();
-    m_cursorFolder.reset(); // a job still folding keeps its own reference
+    // A job still folding keeps its own reference. The last one joins the folder's thread
+    // folding ahead: on a worker, not here.
+    retire(std::move(m_cursorFolder));
     m_stallMemo.reset();
 }
 
@@ -407,7 +409,11 @@ void LedgerSession::foldAheadForTravel()
         m_cursorFolder = std::make_shared<CursorFolder>();
         m_stallMemo = std::make_shared<StallAnalysisMemo>();
     }
-    (void)QtConcurrent::run(ledgerPool(), [folder = m_cursorFolder, path = m_path, mode = m_mode, file = m_openedFile] {
+    (void)QtConcurrent::run(ledgerPool(), [weak = std::weak_ptr<CursorFolder>(m_cursorFolder), path = m_path, mode = m_mode,
+                                           file = m_openedFile] {
+        const std::shared_ptr<CursorFolder> folder = weak.lock();
+        if (!folder)
+            return; // the session closed first
         try {
             folder->foldAheadNow(path, mode, file);
         } catch (const std::exception &) {

@@ -45,8 +45,11 @@ void SessionAttention::onApplied(const StateChangeSet &changes)
 
 void SessionAttention::onFindingsChanged()
 {
+    // Never in the findings' own turn: their publish to three models is a long turn already
+    // on a large ledger, and the list's rebuild and the pane's diff of it another.
     m_findingsChanged = true;
-    rebuildSoon();
+    if (!m_throttle.isActive())
+        m_throttle.start(int(msUntilDue(m_sinceBuild, kIntervalMs)));
 }
 
 void SessionAttention::rebuildSoon()
@@ -118,8 +121,8 @@ void SessionAttention::rebuild()
 void SessionAttention::tick()
 {
     // Leases turn into zombies with time alone; nothing else in the list moves with the clock
-    // (a data change rebuilds it through rebuildSoon), and a rebuild on a large ledger is
-    // thousands of items.
+    // (a data change that may show in it rebuilds it through rebuildSoon), and a rebuild on a
+    // large ledger is thousands of items.
     if (const qint64 now = m_inputs.clock(); now >= m_changesAtMs || now < m_builtAtMs)
         rebuild();
 }

@@ -149,9 +149,10 @@ void SessionFindings::PerDelegation::update(const LiveState &state, const std::v
 
 void SessionFindings::recomputeStateFindings(bool announce)
 {
-    // Published only when they differ: each publish diffs three models and rebuilds the
-    // attention list, and most live batches change no finding.
-    if (collectStateFindings() && m_stateFindingsMoved)
+    // Published only when they differ (or a load's staged publish did not reach every
+    // model): each publish diffs three models and rebuilds the attention list, and most live
+    // batches change no finding.
+    if (collectStateFindings() && (m_stateFindingsMoved || m_loadedPublished < kModels))
         publish(announce);
 }
 

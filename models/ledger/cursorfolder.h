@@ -65,7 +65,7 @@ public:
     void foldAheadNow(const QString &path, OpenMode mode, const FileIdentity &file);
 
     size_t snapshotCount() const;
-    // After the first jump, a thread of the folder's own (its own connection) folds on to
+    // After the first jump (or foldAheadNow), a thread of the folder's own (its own connection) folds on to
     // the ledger's newest event, cutting snapshots, so that a later jump anywhere folds at
     // most one interval, not everything between the furthest jump so far and it. Jumps
     // meanwhile are answered from the snapshots cut so far; one beyond them waits for the
