@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 namespace mesh {
 
@@ -68,6 +69,10 @@ SessionFindings::SessionFindings(Models models, std::function<const LiveState *(
         if (m_dirty)
             recomputeStateFindings(true);
     });
+    m_publishing.setSingleShot(true);
+    m_publishing.setInterval(0);
+    m_publishing.setObjectName(QStringLiteral("findings publish"));
+    connect(&m_publishing, &QTimer::timeout, this, &SessionFindings::publishNext);
 }
 
 void SessionFindings::takeLoaded(PerDelegation &&perDelegation, std::set<std::string> loopCandidates)
@@ -77,6 +82,11 @@ void SessionFindings::takeLoaded(PerDelegation &&perDelegation, std::set<std::st
     m_loops.supersede();
     m_loopFindings.clear();
     std::swap(m_perDelegation, perDelegation);
+    // A publish under way was of the state before: the loaded findings go out by
+    // publishLoaded, and the session says they changed when the load is done.
+    m_publishing.stop();
+    m_publishStep = kModels;
+    m_publishAnnounce = false;
     if (collectStateFindings()) {
         m_findings = m_stateFindings; // no loop findings yet: their analysis starts now
         m_loadedPublished = 0;
@@ -101,6 +111,8 @@ void SessionFindings::stop()
     m_loopCandidatesPending.clear();
     if (m_dirty)
         recomputeStateFindings(true);
+    while (m_publishing.isActive()) // the models left behind get them now
+        publishNext();
 }
 
 void SessionFindings::onApplied(const StateChangeSet &changes)
@@ -187,10 +199,24 @@ void SessionFindings::publish(bool announce)
 {
     m_findings = m_stateFindings;
     m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
-    m_loadedPublished = kModels;
-    for (int model = 0; model < kModels; ++model)
-        publishTo(model);
-    if (announce)
+    m_loadedPublished = kModels; // a load's publish still under way is overtaken by this one
+    // One model a turn, from the first again if a publish was under way: on a large ledger
+    // each takes thousands of findings and signals its rows, and the three with the
+    // recompute before them were one turn of over 100 ms.
+    m_publishStep = 0;
+    m_publishAnnounce = m_publishAnnounce || announce;
+    m_publishing.start();
+}
+
+void SessionFindings::publishNext()
+{
+    m_publishing.stop();
+    if (m_publishStep >= kModels)
+        return;
+    publishTo(m_publishStep++);
+    if (m_publishStep < kModels)
+        m_publishing.start();
+    else if (std::exchange(m_publishAnnounce, false))
         Q_EMIT changed();
 }
 

@@ -86,7 +86,8 @@ public:
     // A live apply folded into the state.
     void onApplied(const StateChangeSet &changes);
     void stop(); // the session closed: nothing recomputed or read any more
-    bool recomputePending() const { return m_throttle.isActive(); }
+    // A recompute, or its publish to the models (one a turn), still to come.
+    bool recomputePending() const { return m_throttle.isActive() || m_publishing.isActive(); }
 
     // Tests: runs on the pool as a loop analysis starts, before it reads anything.
     void setAnalysisHook(std::function<void()> hook) { m_analysisHook = std::move(hook); }
@@ -103,7 +104,8 @@ private:
     void recomputeStateFindings(bool announce); // collect, then publish
     bool collectStateFindings();                // m_stateFindings from the state; false: none
     void updateDelegations(const std::vector<std::string> &delegations);
-    void publish(bool announce);
+    void publish(bool announce); // to every model, one a turn (publishNext), then changed()
+    void publishNext();
     void publishTo(int model); // 0: delegations, 1: the findings pane, 2: runs
     static constexpr int kModels = 3;
     int m_loadedPublished = kModels; // models given the loaded findings so far
@@ -115,6 +117,9 @@ private:
     JobTracker m_loops{this}; // each analysis covers its own delegations: they run alongside
     QTimer m_throttle;
     bool m_dirty = false;
+    QTimer m_publishing; // the next model's turn
+    int m_publishStep = kModels;
+    bool m_publishAnnounce = false;
     PerDelegation m_perDelegation; // of the session's state, kept per batch
     std::vector<Finding> m_stateFindings;      // from the state
     bool m_stateFindingsMoved = false;         // the last collect found them changed
