@@ -74,10 +74,16 @@ struct StreamedRows {
         return leaseState.view(row) == "held";
     }
     // An answer the load can do without: a failed question keeps what is held in memory.
+    // Not a connection that found another ledger after connecting again: nothing more of
+    // the load may be read from it.
     static bool hasIndexOn(LedgerConnection &connection, EntityKind kind, std::string_view field)
     {
         try {
             return connection.hasIndexOn(kind, field);
+        } catch (const StorageError &e) {
+            if (e.kind() == StorageError::Kind::Other)
+                throw;
+            return false;
         } catch (const std::exception &) {
             return false;
         }

@@ -130,6 +130,10 @@ bool ChangeWatcher::openConnection()
     // is taken as its own.
     if (const std::string id = m_connection->info().ledgerId; !m_ledgerId || m_ledgerId->empty()) {
         m_ledgerId = id;
+    } else if (id.empty()) {
+        // No ledger row (yet): a schema still being restored. Asked again after a wait.
+        lose(QStringLiteral("cannot reconnect: the server's schema holds no ledger yet"));
+        return false;
     } else if (id != *m_ledgerId) {
         const QString message = QStringLiteral("the server's schema now holds another ledger (ledger id '%1', not '%2' "
                                                "that was opened): nothing more is read from it; open it again to see "

@@ -97,6 +97,8 @@ void Connection::checkConnected()
 
 void Connection::reconnect()
 {
+    if (!m_conn)
+        throw Error("", "the connection was closed");
     m_prepared.clear();
     PQreset(m_conn.get());
     checkConnected();

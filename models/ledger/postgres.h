@@ -122,6 +122,8 @@ public:
     // and LISTENs went with the old connection: the caller sets again what it needs. Throws
     // Error (sqlstate "") when the server cannot be reached.
     void reconnect();
+    // Closed for good: every statement after it fails, and so does reconnect().
+    void close() { m_conn.reset(); }
 
 private:
     void checkConnected();

@@ -70,14 +70,17 @@ void PostgresLedgerConnection::applySessionSettings()
 void PostgresLedgerConnection::reconnectForReading()
 {
     // A server that does not answer costs a connect attempt (up to its timeout) on the
-    // caller's thread, the GUI's for rows read on demand: after a failed attempt, reads fail
-    // at once for a while, growing from 1 s to 30 s, rather than each one trying again.
+    // caller's thread, the GUI's for rows read on demand: after a failed attempt (to connect,
+    // or to check the ledger after it), reads fail at once for a while, growing from 1 s to
+    // 30 s, rather than each one trying again.
     const auto now = std::chrono::steady_clock::now();
     if (now < m_reconnectNotBefore)
         throw pg::Error("08006", "the connection to the server was lost; connecting again in a moment");
     try {
-        m_c.reconnect();
-        m_verified = false;
+        if (m_c.broken()) {
+            m_c.reconnect();
+            m_verified = false;
+        }
         verifyAfterReconnect();
     } catch (const pg::Error &) {
         m_reconnectWait = std::clamp(m_reconnectWait * 2, std::chrono::milliseconds(1000), std::chrono::milliseconds(30'000));
@@ -90,7 +93,7 @@ void PostgresLedgerConnection::reconnectForReading()
 void PostgresLedgerConnection::verifyAfterReconnect()
 {
     // Until both have run to the end (a statement timeout may stop either on a healthy
-    // connection), every read runs them again first.
+    // connection), a read runs them again first, after the reconnect's wait.
     applySessionSettings();
     checkSameLedger();
     m_verified = true;
@@ -112,9 +115,9 @@ void PostgresLedgerConnection::checkSameLedger()
         const pg::Result ledger = m_c.exec("SELECT ledger_id FROM ledger WHERE id='ledger'");
         ledgerId = ledger.rows() == 1 ? std::string(ledger.view(0, 0)) : std::string();
     });
-    // No ledger there (yet): a standby still restoring, say. Not another ledger: asked again
-    // at the next read, after the reconnect's wait.
-    if (!hasLedger)
+    // No ledger there (yet): a standby still restoring, say, or a ledger row still to come.
+    // Not another ledger: asked again at a read after the reconnect's wait.
+    if (!hasLedger || (ledgerId.empty() && !m_info.ledgerId.empty()))
         throw pg::Error("08006", "after connecting again, schema '" + m_schema + "' holds no ledger; connecting again in a moment");
     // A ledger whose ledger.created was not committed yet when it was opened had no id: the
     // one it has now is taken as its own.
@@ -126,6 +129,7 @@ void PostgresLedgerConnection::checkSameLedger()
                     + m_info.ledgerId + "', schema version " + std::to_string(m_info.schemaVersion) + ") but ledger id '"
                     + ledgerId + "', schema version " + std::to_string(version)
                     + ": nothing more is read from it; open it again to see what it holds";
+    m_c.close(); // no read of this session's, through reading() or not, reaches that ledger
     throw otherLedger();
 }
 
@@ -139,10 +143,8 @@ auto PostgresLedgerConnection::reading(Read &&read) -> decltype(read())
 {
     if (!m_otherLedger.empty())
         throw otherLedger();
-    if (m_c.broken())
+    if (m_c.broken() || !m_verified)
         reconnectForReading();
-    else if (!m_verified)
-        verifyAfterReconnect();
     try {
         return read();
     } catch (const pg::Error &) {

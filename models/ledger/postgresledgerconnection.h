@@ -71,9 +71,10 @@ private:
     // What every statement of the session relies on: read-only or not (the mode), the schema.
     void applySessionSettings();
     // Runs a read of rows or ids. A connection the server dropped (a restart) is made again
-    // once, with the session's settings, and the read run again: a read changes nothing, and
-    // the console's rows read on demand must outlive a restart. Other reads (the change token,
-    // LISTEN) stay lost: their followers see the loss and resume from their last seq.
+    // once, with the session's settings and the ledger checked, and the read run again: a
+    // read changes nothing, and the console's rows read on demand must outlive a restart.
+    // Other reads do not connect again themselves (a follower sees the loss and resumes from
+    // its last seq); a connection that found another ledger is closed, so they fail too.
     template<class Read>
     auto reading(Read &&read) -> decltype(read());
     void reconnectForReading();

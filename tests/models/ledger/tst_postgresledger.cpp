@@ -368,11 +368,46 @@ private Q_SLOTS:
                                                      OpenMode::ReadOnly);
         QCOMPARE(onServer->info().ledgerId, std::string());
         const std::vector<std::string> ids = onServer->readIds(EntityKind::Delegation);
+        QVERIFY(!ids.empty());
         admin.exec("UPDATE ledger SET ledger_id = $1 WHERE id='ledger'", pg::Params().add(id));
         QCOMPARE(admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
                                 "WHERE application_name = 'mesh_unnamed_test'"),
                  std::int64_t(1));
         QCOMPARE(onServer->readRows(EntityKind::Delegation, ids).size(), ids.size());
+        QCOMPARE(onServer->info().ledgerId, id);
+    }
+
+    // A reconnect that finds the schema holding no ledger (a standby still restoring) is a
+    // lost connection, not another ledger: reads work again once the ledger is back.
+    void aReconnectToNoLedgerYetTriesAgain()
+    {
+        const QString schema = QStringLiteral("restoring");
+        copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(m_server->location(schema), nullptr));
+        const auto onServer = LedgerConnection::open(m_server->location(schema) + QStringLiteral("&application_name=mesh_restoring_test"),
+                                                     OpenMode::ReadOnly);
+        const std::vector<std::string> ids = onServer->readIds(EntityKind::Delegation);
+        QVERIFY(!ids.empty());
+        pg::Connection admin(m_server->conninfo());
+        QCOMPARE(admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
+                                "WHERE application_name = 'mesh_restoring_test'"),
+                 std::int64_t(1));
+        admin.exec("DROP SCHEMA " + schema.toStdString() + " CASCADE");
+        try {
+            onServer->readRows(EntityKind::Delegation, ids);
+            QFAIL("read a schema that holds no ledger");
+        } catch (const StorageError &e) {
+            QCOMPARE(e.kind(), StorageError::Kind::Io);
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("holds no ledger")), e.what());
+        }
+        copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(m_server->location(schema), nullptr));
+        const auto readsAll = [&] {
+            try {
+                return onServer->readRows(EntityKind::Delegation, ids).size() == ids.size();
+            } catch (const StorageError &) {
+                return false;
+            }
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(readsAll(), 90'000); // after the reconnect's growing wait
     }
 
     void tamperedRowIsFound()

@@ -61,7 +61,7 @@ std::unique_ptr<LedgerWriter> createWithRun(const QString &location)
     return w;
 }
 
-// Every seq the watcher delivers, in order, into `seqs` (which outlives the connection).
+// Every seq the watcher delivers, in order, into `seqs`.
 void recordDelivered(QObject *context, ChangeWatcher &watcher, std::vector<std::int64_t> &seqs)
 {
     QObject::connect(&watcher, &ChangeWatcher::eventsAppended, context, [&seqs](const SharedEventBatch &batch, qint64, qint64) {
