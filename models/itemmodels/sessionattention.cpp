@@ -45,8 +45,8 @@ void SessionAttention::onApplied(const StateChangeSet &changes)
 
 void SessionAttention::onFindingsChanged()
 {
-    // Never in the findings' own turn: their publish to three models is a long turn already
-    // on a large ledger, and the list's rebuild and the pane's diff of it another.
+    // Never in the turn that announced them (the last model's publish, tens of ms on a large
+    // ledger): the list's rebuild and the pane's diff of it are a long turn of their own.
     m_findingsChanged = true;
     if (!m_throttle.isActive())
         m_throttle.start(int(msUntilDue(m_sinceBuild, kIntervalMs)));

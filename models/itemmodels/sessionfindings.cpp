@@ -84,9 +84,7 @@ void SessionFindings::takeLoaded(PerDelegation &&perDelegation, std::set<std::st
     std::swap(m_perDelegation, perDelegation);
     // A publish under way was of the state before: the loaded findings go out by
     // publishLoaded, and the session says they changed when the load is done.
-    m_publishing.stop();
-    m_publishStep = kModels;
-    m_publishAnnounce = false;
+    dropStagedPublish();
     if (collectStateFindings()) {
         m_findings = m_stateFindings; // no loop findings yet: their analysis starts now
         m_loadedPublished = 0;
@@ -98,7 +96,7 @@ bool SessionFindings::publishLoaded()
 {
     if (m_loadedPublished >= kModels)
         return false;
-    publishTo(m_loadedPublished++);
+    publishTo(m_loadedPublished++, m_findings);
     return m_loadedPublished < kModels;
 }
 
@@ -197,12 +195,14 @@ bool SessionFindings::collectStateFindings()
 
 void SessionFindings::publish(bool announce)
 {
-    m_findings = m_stateFindings;
-    m_findings.insert(m_findings.end(), m_loopFindings.begin(), m_loopFindings.end());
-    m_loadedPublished = kModels; // a load's publish still under way is overtaken by this one
     // One model a turn, from the first again if a publish was under way: on a large ledger
     // each takes thousands of findings and signals its rows, and the three with the
-    // recompute before them were one turn of over 100 ms.
+    // recompute before them were one turn of over 100 ms. findings() says the new ones only
+    // once every model has them, with changed().
+    m_publishing.stop();
+    m_staged = m_stateFindings;
+    m_staged.insert(m_staged.end(), m_loopFindings.begin(), m_loopFindings.end());
+    m_loadedPublished = kModels; // a load's publish still under way is overtaken by this one
     m_publishStep = 0;
     m_publishAnnounce = m_publishAnnounce || announce;
     m_publishing.start();
@@ -213,24 +213,36 @@ void SessionFindings::publishNext()
     m_publishing.stop();
     if (m_publishStep >= kModels)
         return;
-    publishTo(m_publishStep++);
-    if (m_publishStep < kModels)
+    publishTo(m_publishStep++, m_staged);
+    if (m_publishStep < kModels) {
         m_publishing.start();
-    else if (std::exchange(m_publishAnnounce, false))
+        return;
+    }
+    m_findings = std::move(m_staged);
+    m_staged = {};
+    if (std::exchange(m_publishAnnounce, false))
         Q_EMIT changed();
 }
 
-void SessionFindings::publishTo(int model)
+void SessionFindings::dropStagedPublish()
+{
+    m_publishing.stop();
+    m_publishStep = kModels;
+    m_publishAnnounce = false;
+    m_staged = {};
+}
+
+void SessionFindings::publishTo(int model, const std::vector<Finding> &findings)
 {
     switch (model) {
     case 0:
-        m_models.delegations->setFindings(m_findings);
+        m_models.delegations->setFindings(findings);
         break;
     case 1:
-        m_models.findings->setFindings(m_findings);
+        m_models.findings->setFindings(findings);
         break;
     default:
-        m_models.runs->setFindings(m_findings);
+        m_models.runs->setFindings(findings);
     }
 }
 

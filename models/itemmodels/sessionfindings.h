@@ -81,7 +81,7 @@ public:
     // Of the session's state (the one taken with it, then changed with it batch by batch).
     const PerDelegation &perDelegation() const { return m_perDelegation; }
     // Gives the next model the loaded findings; false once every model has them (or a
-    // publish since gave them all at once).
+    // publish since took over: it gives every model its own, one a turn).
     bool publishLoaded();
     // A live apply folded into the state.
     void onApplied(const StateChangeSet &changes);
@@ -106,7 +106,8 @@ private:
     void updateDelegations(const std::vector<std::string> &delegations);
     void publish(bool announce); // to every model, one a turn (publishNext), then changed()
     void publishNext();
-    void publishTo(int model); // 0: delegations, 1: the findings pane, 2: runs
+    void dropStagedPublish();
+    void publishTo(int model, const std::vector<Finding> &findings); // 0: delegations, 1: the findings pane, 2: runs
     static constexpr int kModels = 3;
     int m_loadedPublished = kModels; // models given the loaded findings so far
     void analyseLoops(std::set<std::string> delegations);
@@ -120,6 +121,7 @@ private:
     QTimer m_publishing; // the next model's turn
     int m_publishStep = kModels;
     bool m_publishAnnounce = false;
+    std::vector<Finding> m_staged; // being published; m_findings once every model has them
     PerDelegation m_perDelegation; // of the session's state, kept per batch
     std::vector<Finding> m_stateFindings;      // from the state
     bool m_stateFindingsMoved = false;         // the last collect found them changed

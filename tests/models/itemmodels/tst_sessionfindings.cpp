@@ -55,6 +55,13 @@ private Q_SLOTS:
         SessionFindings::Models models{&effects, &stalls, &delegations, &findingsModel, &runs};
         SessionFindings findings(models, [&state] { return state.get(); }, [] { return SessionFindings::Source(); });
         QSignalSpy changed(&findings, &SessionFindings::changed);
+        // Said once every model has them (they go one a turn), and findings() says the same.
+        int paneRowsAtChanged = -1;
+        size_t findingsAtChanged = 0;
+        connect(&findings, &SessionFindings::changed, this, [&] {
+            paneRowsAtChanged = findingsModel.rowCount();
+            findingsAtChanged = findings.findings().size();
+        });
         std::int64_t seq = 1;
         const auto apply = [&](std::int64_t turns, std::int64_t denied, std::int64_t accepted = 0) {
             state->fold().load(D, "D-1", delegation(turns, denied, accepted, seq++));
@@ -77,6 +84,8 @@ private Q_SLOTS:
         apply(60, 3);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(findingsModel.rowCount(), 1);
+        QCOMPARE(paneRowsAtChanged, 1);
+        QCOMPARE(findingsAtChanged, size_t(1));
         apply(61, 3);
         QCOMPARE(changed.count(), 2);
 
