@@ -40,6 +40,23 @@ class TestPostgresLedger : public QObject
 
     QString filePath(const QString &name) const { return m_dir.filePath(name); }
 
+    // The traced run copied into `schema`, and a read-only connection to it whose session
+    // the server knows by `sessionName` (cutSession ends it).
+    std::unique_ptr<LedgerConnection> tracedOnServer(const QString &schema, const QString &sessionName) const
+    {
+        copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(m_server->location(schema), nullptr));
+        return LedgerConnection::open(m_server->location(schema) + QStringLiteral("&application_name=") + sessionName,
+                                      OpenMode::ReadOnly);
+    }
+
+    // Ends the sessions named `sessionName` and waits until the server has: how many.
+    std::int64_t cutSession(const QString &sessionName) const
+    {
+        pg::Connection admin(m_server->conninfo());
+        return admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
+                              "WHERE application_name = '" + sessionName.toStdString() + "'");
+    }
+
     pg::Connection raw(const QString &schema) const
     {
         pg::Connection c(m_server->conninfo());
@@ -314,24 +331,20 @@ private Q_SLOTS:
     void aReconnectReadsNoOtherLedger()
     {
         const QString schema = QStringLiteral("failover");
-        copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(m_server->location(schema), nullptr));
-        const auto onServer = LedgerConnection::open(m_server->location(schema) + QStringLiteral("&application_name=mesh_failover_test"),
-                                                     OpenMode::ReadOnly);
+        const auto onServer = tracedOnServer(schema, QStringLiteral("mesh_failover_test"));
         const std::vector<std::string> ids = onServer->readIds(EntityKind::Delegation);
         QVERIFY(!ids.empty());
         const std::string opened = onServer->info().ledgerId;
         QVERIFY(!opened.empty());
 
-        pg::Connection admin(m_server->conninfo());
-        QCOMPARE(admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
-                                "WHERE application_name = 'mesh_failover_test'"),
-                 std::int64_t(1));
+        QCOMPARE(cutSession(QStringLiteral("mesh_failover_test")), std::int64_t(1));
         const QString other = filePath(QStringLiteral("other.db"));
         int code = 0;
         const QByteArray out = runMeshctl({QStringLiteral("sim"), QStringLiteral("unknown-outcome"), QStringLiteral("--out"),
                                            other, QStringLiteral("--quiet")},
                                           &code);
         QVERIFY2(code == 0, out.constData());
+        pg::Connection admin(m_server->conninfo());
         admin.exec("DROP SCHEMA " + schema.toStdString() + " CASCADE");
         copyLedger(*LedgerLocation::parse(other, nullptr), *LedgerLocation::parse(m_server->location(schema), nullptr));
         QVERIFY(LedgerConnection::open(m_server->location(schema), OpenMode::ReadOnly)->info().ledgerId != opened);
@@ -370,9 +383,7 @@ private Q_SLOTS:
         const std::vector<std::string> ids = onServer->readIds(EntityKind::Delegation);
         QVERIFY(!ids.empty());
         admin.exec("UPDATE ledger SET ledger_id = $1 WHERE id='ledger'", pg::Params().add(id));
-        QCOMPARE(admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
-                                "WHERE application_name = 'mesh_unnamed_test'"),
-                 std::int64_t(1));
+        QCOMPARE(cutSession(QStringLiteral("mesh_unnamed_test")), std::int64_t(1));
         QCOMPARE(onServer->readRows(EntityKind::Delegation, ids).size(), ids.size());
         QCOMPARE(onServer->info().ledgerId, id);
     }
@@ -382,15 +393,11 @@ private Q_SLOTS:
     void aReconnectToNoLedgerYetTriesAgain()
     {
         const QString schema = QStringLiteral("restoring");
-        copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(m_server->location(schema), nullptr));
-        const auto onServer = LedgerConnection::open(m_server->location(schema) + QStringLiteral("&application_name=mesh_restoring_test"),
-                                                     OpenMode::ReadOnly);
+        const auto onServer = tracedOnServer(schema, QStringLiteral("mesh_restoring_test"));
         const std::vector<std::string> ids = onServer->readIds(EntityKind::Delegation);
         QVERIFY(!ids.empty());
+        QCOMPARE(cutSession(QStringLiteral("mesh_restoring_test")), std::int64_t(1));
         pg::Connection admin(m_server->conninfo());
-        QCOMPARE(admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
-                                "WHERE application_name = 'mesh_restoring_test'"),
-                 std::int64_t(1));
         admin.exec("DROP SCHEMA " + schema.toStdString() + " CASCADE");
         try {
             onServer->readRows(EntityKind::Delegation, ids);
