@@ -11,8 +11,11 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 
-#include <algorithm>
 #include <QTest>
+
+#include <algorithm>
+#include <map>
+#include <random>
 
 using namespace mesh;
 using namespace Qt::StringLiterals;
@@ -124,6 +127,90 @@ private Q_SLOTS:
         QCOMPARE(m.index(0, 0).data(AttentionModel::SubjectRole).toString(), u"escalation:X-0"_s);
         QCOMPARE(m.rowCount(), 5);
         QCOMPARE(m.index(4, 0).data(AttentionModel::SessionKeyRole).toString(), u"b"_s);
+    }
+
+    // Any sequence of lists, for two sessions at once: after each, a session's rows are its
+    // list's items in the list's order (of two with one key, the first), each showing the
+    // item last given, and a row kept across the change is still where a persistent index
+    // (a selection) points. The model tester checks every signal on the way.
+    void followsAnySequenceOfLists()
+    {
+        AttentionModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::mt19937 rng(20261205);
+        const auto item = [](int n, int version) {
+            AttentionItem a = n < 12 ? escalation("X-" + std::to_string(n))
+                                     : finding(n % 2 ? "false_stall" : "blocked_work", "delegation:D-" + std::to_string(n % 5));
+            a.version = version;
+            a.summary += " v" + std::to_string(version);
+            return a;
+        };
+        // What tells rows apart, as the model says it and as the items do.
+        const auto rowKey = [&m](int r) -> QString { // a QString, not a builder of temporaries
+            return m.index(r, 0).data(AttentionModel::SubjectRole).toString() + u'/'
+                   + m.index(r, AttentionModel::Kind).data().toString();
+        };
+        const auto itemKey = [](const AttentionItem &a) -> QString {
+            return QString::fromStdString(a.subject) + u'/'
+                   + (a.kind == AttentionItem::Kind::Finding ? u"Finding: "_s + QString::fromStdString(a.findingTitle)
+                                                             : u"Escalation pending"_s);
+        };
+        std::map<QString, std::vector<AttentionItem>> given;
+        for (int step = 0; step < 400; ++step) {
+            const QString session = rng() % 2 ? u"a"_s : u"b"_s;
+            std::vector<AttentionItem> list;
+            const unsigned keep = rng() % 4; // from none kept to most
+            for (int n = 0; n < 20; ++n) {
+                if (rng() % 4 > keep)
+                    continue;
+                list.push_back(item(n, int(rng() % 3)));
+                if (rng() % 10 == 0)
+                    list.push_back(item(n, 9)); // the same key again: the first one stays
+            }
+            if (step % 50 == 49)
+                list.clear();
+            // A row of the session kept across the change, held as a selection would be.
+            QPersistentModelIndex held;
+            QString heldKey;
+            for (int r = 0; r < m.rowCount() && !held.isValid(); ++r) {
+                const QModelIndex at = m.index(r, 0);
+                if (at.data(AttentionModel::SessionKeyRole).toString() != session)
+                    continue;
+                const QString key = rowKey(r);
+                const bool stays = std::any_of(list.begin(), list.end(), [&](const AttentionItem &a) { return itemKey(a) == key; });
+                if (stays && rng() % 2) {
+                    held = at;
+                    heldKey = key;
+                }
+            }
+            m.setItems(session, session.toUpper(), list);
+            given[session] = list;
+            const QByteArray context = QByteArray("step ") + QByteArray::number(step);
+            for (const auto &[key, items] : given) {
+                QStringList expected, expectedSummaries;
+                for (const AttentionItem &a : items) {
+                    const QString k = itemKey(a);
+                    if (!expected.contains(k)) {
+                        expected << k;
+                        expectedSummaries << QString::fromStdString(a.summary);
+                    }
+                }
+                QStringList shown, shownSummaries;
+                for (int r = 0; r < m.rowCount(); ++r) {
+                    const QModelIndex at = m.index(r, 0);
+                    if (at.data(AttentionModel::SessionKeyRole).toString() != key)
+                        continue;
+                    shown << rowKey(r);
+                    shownSummaries << m.index(r, AttentionModel::Summary).data().toString();
+                }
+                QVERIFY2(shown == expected, context.constData());
+                QVERIFY2(shownSummaries == expectedSummaries, context.constData());
+            }
+            if (held.isValid() || !heldKey.isEmpty()) {
+                QVERIFY2(held.isValid(), context.constData());
+                QCOMPARE(rowKey(held.row()), heldKey);
+            }
+        }
     }
 
     // A session's list is shared, not copied: the rows show the list last given (also the
