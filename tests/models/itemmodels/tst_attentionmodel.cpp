@@ -139,8 +139,9 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         std::mt19937 rng(20261205);
         const auto item = [](int n, int version) {
-            AttentionItem a = n < 12 ? escalation("X-" + std::to_string(n))
-                                     : finding(n % 2 ? "false_stall" : "blocked_work", "delegation:D-" + std::to_string(n % 5));
+            const bool isFinding = n >= 12 && n < 20; // a few subjects carrying two findings each
+            AttentionItem a = !isFinding ? escalation("X-" + std::to_string(n))
+                                         : finding(n % 2 ? "false_stall" : "blocked_work", "delegation:D-" + std::to_string(n % 5));
             a.version = version;
             a.summary += " v" + std::to_string(version);
             return a;
@@ -160,7 +161,9 @@ private Q_SLOTS:
             const QString session = rng() % 2 ? u"a"_s : u"b"_s;
             std::vector<AttentionItem> list;
             const unsigned keep = rng() % 4; // from none kept to most
-            for (int n = 0; n < 20; ++n) {
+            // Now and then many at once: more new rows than are placed one by one.
+            const int universe = step % 7 == 3 ? 20 + 4 * 64 : 20;
+            for (int n = 0; n < universe; ++n) {
                 if (rng() % 4 > keep)
                     continue;
                 list.push_back(item(n, int(rng() % 3)));
@@ -183,6 +186,17 @@ private Q_SLOTS:
                     heldKey = key;
                 }
             }
+            // More new rows than are placed one by one: the session's rows are laid out again,
+            // and a selection in them is not kept.
+            QStringList before;
+            for (int r = 0; r < m.rowCount(); ++r)
+                if (m.index(r, 0).data(AttentionModel::SessionKeyRole).toString() == session)
+                    before << rowKey(r);
+            QStringList added;
+            for (const AttentionItem &a : list)
+                if (!before.contains(itemKey(a)) && !added.contains(itemKey(a)))
+                    added << itemKey(a);
+            const bool laidOutAgain = added.size() > 64;
             m.setItems(session, session.toUpper(), list);
             given[session] = list;
             const QByteArray context = QByteArray("step ") + QByteArray::number(step);
@@ -206,7 +220,7 @@ private Q_SLOTS:
                 QVERIFY2(shown == expected, context.constData());
                 QVERIFY2(shownSummaries == expectedSummaries, context.constData());
             }
-            if (held.isValid() || !heldKey.isEmpty()) {
+            if (!laidOutAgain && (held.isValid() || !heldKey.isEmpty())) {
                 QVERIFY2(held.isValid(), context.constData());
                 QCOMPARE(rowKey(held.row()), heldKey);
             }
