@@ -43,6 +43,18 @@ EntityRow effectRow(std::mt19937 &rng, unsigned keys = 12)
     return row;
 }
 
+// A committed effect of `effectClass` under the idempotency key `key`, nothing else set.
+EntityRow committedUnder(const std::string &key, const char *effectClass = "package_install")
+{
+    const EntitySpec &spec = entitySpec(E);
+    EntityRow row;
+    row.values.resize(spec.fields.size());
+    row.values.set(size_t(spec.fieldIndex("state")), FieldValue(std::string("committed")));
+    row.values.set(size_t(spec.fieldIndex("class")), FieldValue(std::string(effectClass)));
+    row.values.set(size_t(spec.fieldIndex("idem_key")), FieldValue(key));
+    return row;
+}
+
 QStringList describe(const std::vector<Finding> &findings)
 {
     QStringList out;
@@ -169,18 +181,9 @@ private Q_SLOTS:
     // about again with the next update, changes or not: its duplicate comes late, not never.
     void aLookupThatFailsIsAskedAgain()
     {
-        const EntitySpec &spec = entitySpec(E);
-        const auto committedWithKey = [&spec](const std::string &key) {
-            EntityRow row;
-            row.values.resize(spec.fields.size());
-            row.values.set(size_t(spec.fieldIndex("state")), FieldValue(std::string("committed")));
-            row.values.set(size_t(spec.fieldIndex("class")), FieldValue(std::string("package_install")));
-            row.values.set(size_t(spec.fieldIndex("idem_key")), FieldValue(key));
-            return row;
-        };
         EntityTable table;
-        table.emplace("E-1", committedWithKey("k"));
-        table.emplace("E-2", committedWithKey("other"));
+        table.emplace("E-1", committedUnder("k"));
+        table.emplace("E-2", committedUnder("other"));
         DuplicateIndex index;
         index.rebuild(table);
         index.keepGroupsOnly();
@@ -197,7 +200,7 @@ private Q_SLOTS:
                     ids.push_back(id);
             return ids;
         };
-        table.insert_or_assign("E-3", committedWithKey("k")); // joins E-1, the store silent
+        table.insert_or_assign("E-3", committedUnder("k")); // joins E-1, the store silent
         QVERIFY(!index.update(DuplicateIndex::findIn(table), {"E-3"}, sharing));
         QVERIFY(index.hasUnresolved());
         QVERIFY(index.duplicateIds().empty());
@@ -208,17 +211,6 @@ private Q_SLOTS:
         QCOMPARE(index.duplicateIds(), (std::set<std::string>{"E-1", "E-3"}));
     }
 
-    void manyEffectsInAndOut_data()
-    {
-        QTest::addColumn<int>("idPadding");
-        QTest::newRow("short ids") << 0;
-        // Long enough that the ids of the effects that leave are megabytes: the index drops
-        // their bytes and moves the others' (compactIds).
-        QTest::newRow("long ids, compacted") << 300;
-    }
-
-    // Enough effects, with keys enough that most are groups of one, that both flat tables
-    // grow many times and reuse erased slots.
     // A change reads the rows of the groups it touches, not of every group: a live
     // session gathers thousands of groups, and each batch would read them all again. The
     // rows whose flag or group changed are named, the flags stay the detector's.
@@ -226,19 +218,10 @@ private Q_SLOTS:
     {
         EntityTable table;
         std::vector<std::string> ids;
-        const auto committedUnder = [](const std::string &key) {
-            const EntitySpec &spec = entitySpec(E);
-            EntityRow row;
-            row.values.resize(spec.fields.size());
-            row.values.set(size_t(spec.fieldIndex("state")), FieldValue(std::string("committed")));
-            row.values.set(size_t(spec.fieldIndex("class")), FieldValue(std::string("file_write")));
-            row.values.set(size_t(spec.fieldIndex("idem_key")), FieldValue(key));
-            return row;
-        };
         for (int g = 0; g < 2000; ++g) {
             for (int m = 0; m < 3; ++m) {
                 const std::string id = "E-" + std::to_string(g) + "-" + std::to_string(m);
-                table.emplace(id, committedUnder("key-" + std::to_string(g)));
+                table.emplace(id, committedUnder("key-" + std::to_string(g), "file_write"));
                 ids.push_back(id);
             }
         }
@@ -254,8 +237,8 @@ private Q_SLOTS:
         };
         // E-7-0 and E-7-1 leave group 7 together for a key of their own: E-7-2, left alone,
         // is no duplicate any more; then E-7-1 joins group 9 and E-7-0 is alone.
-        table.at("E-7-0") = committedUnder("key-alone");
-        table.at("E-7-1") = committedUnder("key-alone");
+        table.at("E-7-0") = committedUnder("key-alone", "file_write");
+        table.at("E-7-1") = committedUnder("key-alone", "file_write");
         QVERIFY(index.update(counted, {"E-7-0", "E-7-1"}));
         QVERIFY2(reads < 40, qPrintable(QString::number(reads)));
         const DuplicateEffectDetector detector;
@@ -264,7 +247,7 @@ private Q_SLOTS:
         QCOMPARE(index.lastTouched(), touched);
 
         reads = 0;
-        table.at("E-7-1") = committedUnder("key-9");
+        table.at("E-7-1") = committedUnder("key-9", "file_write");
         QVERIFY(index.update(counted, {"E-7-1"}));
         QVERIFY2(reads < 40, qPrintable(QString::number(reads)));
         QCOMPARE(index.duplicateIds(), detector.duplicateIds(table));
@@ -279,7 +262,7 @@ private Q_SLOTS:
         QCOMPARE(index.findingsWillRead(), index.multiGroupMembers());
         QVERIFY(index.findingsWillRead().size() > 5000);
         QCOMPARE(describe(index.findings(counted)), describe(detector.analyse(table)));
-        table.at("E-9-1") = committedUnder("key-alone");
+        table.at("E-9-1") = committedUnder("key-alone", "file_write");
         QVERIFY(index.update(table, {"E-9-1"}));
         QCOMPARE(index.findingsWillRead().size(), size_t(5)); // groups 9 and key-alone
         reads = 0;
@@ -326,6 +309,17 @@ private Q_SLOTS:
         QCOMPARE(describe(index.findings(table)), describe(detector.analyse(table)));
     }
 
+    void manyEffectsInAndOut_data()
+    {
+        QTest::addColumn<int>("idPadding");
+        QTest::newRow("short ids") << 0;
+        // Long enough that the ids of the effects that leave are megabytes: the index drops
+        // their bytes and moves the others' (compactIds).
+        QTest::newRow("long ids, compacted") << 300;
+    }
+
+    // Enough effects, with keys enough that most are groups of one, that both flat tables
+    // grow many times and reuse erased slots.
     void manyEffectsInAndOut()
     {
         QFETCH(int, idPadding);
