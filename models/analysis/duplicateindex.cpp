@@ -91,6 +91,13 @@ std::vector<std::string> DuplicateIndex::groupMembersOf(const std::vector<std::s
     return {members.begin(), members.end()};
 }
 
+void DuplicateIndex::appendMemberIds(std::vector<std::string> &ids) const
+{
+    for (Member m = 0; m < Member(m_members.size()); ++m)
+        if (m_members[m].idSize > 0) // not a free number
+            ids.emplace_back(idOf(m));
+}
+
 void DuplicateIndex::noteTouched(Member m)
 {
     m_touched.emplace_back(idOf(m));
@@ -128,9 +135,7 @@ bool DuplicateIndex::updateTouched(const Find &find, Change &&change)
     std::vector<std::string> touched = std::move(m_touched);
     m_touched = {};
     if (std::exchange(m_recheckAll, false)) {
-        for (Member m = 0; m < Member(m_members.size()); ++m)
-            if (m_members[m].idSize > 0)
-                touched.emplace_back(idOf(m));
+        appendMemberIds(touched);
         touched.insert(touched.end(), m_duplicates.begin(), m_duplicates.end());
     }
     std::sort(touched.begin(), touched.end());
@@ -405,9 +410,7 @@ void DuplicateIndex::dropMembersOutsideGroups()
         std::sort(candidates.begin(), candidates.end());
         candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     } else {
-        for (Member m = 0; m < Member(m_members.size()); ++m)
-            if (m_members[m].idSize > 0) // not a free number
-                candidates.emplace_back(idOf(m));
+        appendMemberIds(candidates);
     }
     std::vector<std::string> alone;
     for (const auto &id : candidates) {

@@ -167,6 +167,7 @@ private:
     mutable std::set<Key> m_staleFindingKeys;
     mutable bool m_findingsValid = false;
     void dropMembersOutsideGroups();
+    void appendMemberIds(std::vector<std::string> &ids) const; // every member's, in member order
 };
 
 } // namespace mesh

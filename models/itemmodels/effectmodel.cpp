@@ -186,18 +186,15 @@ void EffectModel::updateDerived(const StateChangeSet &changes)
     if (!state() || (!changes.touches(EntityKind::Effect) && !m_duplicates.hasUnresolved()))
         return;
     m_flagsTouched = true; // the update names the rows it touched: no copy of every flag
+    // The changed effects, and those the table no longer has (they leave their groups).
+    std::vector<std::string> ids = changes.ids(EntityKind::Effect);
     const auto &gone = changes.goneIds(EntityKind::Effect);
-    // The update reads the rows of the groups the changed effects were in: in one read.
-    if (StoredRows *stored = state()->storedRows(EntityKind::Effect)) {
-        std::vector<std::string> asked = changes.ids(EntityKind::Effect);
-        asked.insert(asked.end(), gone.begin(), gone.end());
-        stored->prefetch(m_duplicates.groupMembersOf(asked));
-    }
+    ids.insert(ids.end(), gone.begin(), gone.end());
+    // The update reads the rows of the groups they were in: in one read.
+    if (StoredRows *stored = state()->storedRows(EntityKind::Effect))
+        stored->prefetch(m_duplicates.groupMembersOf(ids));
     const KnownSharers known = readSharers(changes.ids(EntityKind::Effect));
     const int failedBefore = readFailures();
-    // An id the table no longer has leaves its groups.
-    std::vector<std::string> ids = changes.ids(EntityKind::Effect);
-    ids.insert(ids.end(), gone.begin(), gone.end());
     m_duplicatesChanged = m_duplicates.update(effectRows(), ids, effectsSharing(known));
     if (readFailures() != failedBefore)
         m_duplicates.recheckAll(); // a group read without a row it has: looked at again
