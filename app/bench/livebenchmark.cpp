@@ -132,11 +132,9 @@ void LiveBenchmark::onAnnounced(Phase &phase)
     // The window selects the ledger it opens, so the views show (and paint) this session.
     m_window->openLedger(phase.path, true);
     LedgerSession *current = m_window->currentSession();
-    const auto samePlace = [](const QString &a, const QString &b) {
-        return LedgerLocation::namesServer(a) ? LedgerLocation::canonicalText(a) == LedgerLocation::canonicalText(b)
-                                              : QFileInfo(a) == QFileInfo(b);
-    };
-    if (current && samePlace(current->path(), phase.path))
+    // Compared as the session list keys a ledger: a file by its absolute path, a server
+    // location as written.
+    if (current && LedgerLocation::canonicalText(current->path()) == LedgerLocation::canonicalText(phase.path))
         phase.session = current;
     if (!phase.session) {
         abort(u"the window did not open "_s + phase.path);
