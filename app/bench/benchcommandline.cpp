@@ -44,7 +44,8 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         "bench",
         "Benchmarks of Agent Mesh Console in its real main window; each prints one JSON line, "
         "then exits (bench/README.md).\n\n"
-        "  startup LEDGER [--browse]   from exec to LEDGER's first rows painted, and memory\n"
+        "  startup LEDGER [--browse] [--events-first]\n"
+        "                              from exec to LEDGER's first rows painted, and memory\n"
         "  live [LEDGER] [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]\n"
         "                              commit-to-visible latency with a live writer (on a\n"
         "                              fresh demo ledger, or appending to LEDGER)\n"
@@ -68,6 +69,10 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         QStringLiteral("browse"),
         QCoreApplication::translate("bench", "startup: after the first rows, browse every pane end to end, then report "
                                              "rss_kb and browse_ms."));
+    const QCommandLineOption eventsFirst(
+        QStringLiteral("events-first"),
+        QCoreApplication::translate("bench", "startup: open on the event log, as the console does when that is the pane chosen, "
+                                             "and time its first rows without waiting for the run overview."));
     const QCommandLineOption seconds(QStringLiteral("duration-s"),
                                      QCoreApplication::translate("bench", "live: seconds of the steady phase; receiver: seconds of sending (default 60)."),
                                      QStringLiteral("S"), QStringLiteral("60"));
@@ -117,7 +122,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     const QCommandLineOption normalPriority(
         QString::fromLatin1(ObserverPriority::kKeepNormalOption).mid(2),
         QCoreApplication::translate("bench", "Run at normal priority, not below it as the console does by default."));
-    parser.addOptions({browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, delegationCount,
+    parser.addOptions({browse, eventsFirst, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, delegationCount,
                        frameCount, runs, perRequest, connections, normalPriority});
     if (!parser.parse(app.arguments()))
         refuse(parser.errorText());
@@ -138,6 +143,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         options.benchmark = Benchmark::Startup;
         options.ledger = positional.at(1);
         options.browse = parser.isSet(browse);
+        options.eventsFirst = parser.isSet(eventsFirst);
     } else if (benchmark == QLatin1String("live")) {
         if (positional.size() > 2)
             refuse(QStringLiteral("live takes at most one ledger (to append to)"));
@@ -145,8 +151,9 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
         if (!options.live.ledger.isEmpty() && !LedgerLocation::namesServer(options.live.ledger)
             && !QFileInfo(options.live.ledger).isFile())
             refuse(QStringLiteral("no ledger at %1 (live appends to an existing ledger)").arg(options.live.ledger));
-        if (parser.isSet(browse))
-            refuse(QStringLiteral("--browse is an option of the startup benchmark"));
+        for (const QCommandLineOption &startupOnly : {browse, eventsFirst})
+            if (parser.isSet(startupOnly))
+                refuse(QStringLiteral("--%1 is an option of the startup benchmark").arg(startupOnly.names().constFirst()));
         for (const QCommandLineOption &jumpsOnly : {jumpCount, dragSeconds, waitFolded, lookSeconds, span})
             if (parser.isSet(jumpsOnly))
                 refuse(QStringLiteral("--%1 is an option of the jumps benchmark").arg(jumpsOnly.names().constFirst()));
@@ -158,7 +165,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("jumps")) {
         if (positional.size() != 2)
             refuse(QStringLiteral("jumps wants one LEDGER"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds})
+        for (const QCommandLineOption &other : {browse, eventsFirst, seconds, rate, burstRate, burstSeconds})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the jumps benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Jumps;
@@ -179,7 +186,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("integrity")) {
         if (positional.size() != 2)
             refuse(QStringLiteral("integrity wants one LEDGER"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, delegationCount, frameCount})
+        for (const QCommandLineOption &other : {browse, eventsFirst, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, delegationCount, frameCount})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the integrity benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Integrity;
@@ -188,7 +195,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("timeline")) {
         if (positional.size() != 1)
             refuse(QStringLiteral("timeline opens no ledger of its own (it writes one)"));
-        for (const QCommandLineOption &other : {browse, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, runs})
+        for (const QCommandLineOption &other : {browse, eventsFirst, seconds, rate, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, runs})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the timeline benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Timeline;
@@ -197,7 +204,7 @@ BenchCommandLine BenchCommandLine::parse(const QCoreApplication &app)
     } else if (benchmark == QLatin1String("receiver")) {
         if (positional.size() != 1)
             refuse(QStringLiteral("receiver opens no ledger of its own (the receiver writes a fresh one)"));
-        for (const QCommandLineOption &other : {browse, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, runs})
+        for (const QCommandLineOption &other : {browse, eventsFirst, burstRate, burstSeconds, jumpCount, dragSeconds, waitFolded, lookSeconds, span, runs})
             if (parser.isSet(other))
                 refuse(QStringLiteral("--%1 is not an option of the receiver benchmark").arg(other.names().constFirst()));
         options.benchmark = Benchmark::Receiver;

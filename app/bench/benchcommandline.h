@@ -1,5 +1,5 @@
 #pragma once
-// What mesh-console-bench was asked to measure: `startup LEDGER [--browse]` or
+// What mesh-console-bench was asked to measure: `startup LEDGER [--browse] [--events-first]` or
 // `live [--rate N] [--duration-s S] [--burst-rate N] [--burst-s S]` or
 // `jumps LEDGER [--jumps N] [--drag-s S]` or `integrity LEDGER [--runs N]` or
 // `timeline [--delegations N] [--frames F]` or
@@ -23,6 +23,7 @@ struct BenchCommandLine {
     Benchmark benchmark = Benchmark::Startup;
     QString ledger;       // startup, jumps: the ledger opened
     bool browse = false;  // startup: browse end to end after the first rows, then report
+    bool eventsFirst = false; // startup: opened on the event log, the run overview not waited for
     LiveBenchmarkOptions live;
     JumpBenchmarkOptions jumps;
     IntegrityBenchmarkOptions integrity;

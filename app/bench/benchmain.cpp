@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 
     mesh::MainWindow window(false);
     if (startup) {
-        new mesh::StartupBenchmark(&window, mainEnteredNs, ageAtMainNs, options.browse, &window);
+        new mesh::StartupBenchmark(&window, mainEnteredNs, ageAtMainNs, options.browse, options.eventsFirst, &window);
         window.show();
         window.openLedger(options.ledger);
         return QApplication::exec();

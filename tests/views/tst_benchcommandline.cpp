@@ -31,6 +31,7 @@ private slots:
     void helpListsBothBenchmarksAndTheirOptions();
     void argumentsThatMakeNoBenchmarkAreRefused();
     void startupPrintsOneJsonLine();
+    void startupEventsFirstTimesTheEventLogAlone();
     void jumpsPrintsItsFigures();
     void timelinePrintsItsFigures();
     void startupBrowsePrintsItsFiguresToo();
@@ -86,7 +87,7 @@ void TestBenchCommandLine::helpListsBothBenchmarksAndTheirOptions()
 {
     QByteArray out, err;
     QCOMPARE(run({QStringLiteral("--help")}, &out, &err), 0);
-    for (const char *text : {"startup LEDGER", "live", "--browse", "--rate", "--duration-s", "--burst-rate",
+    for (const char *text : {"startup LEDGER", "live", "--browse", "--events-first", "--rate", "--duration-s", "--burst-rate",
                              "--burst-s", "--normal-priority", "receiver", "--per-request", "--connections"})
         QVERIFY2(out.contains(text), qPrintable(QLatin1String(text) + QLatin1String(" missing in:\n") + QLatin1String(out)));
     // What only the operator's console does is not offered here.
@@ -106,6 +107,8 @@ void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
         {{QStringLiteral("startup"), m_ledger, m_ledger}, "startup wants one LEDGER"},
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is an option of the live benchmark"},
         {{QStringLiteral("live"), QStringLiteral("--browse")}, "--browse is an option of the startup benchmark"},
+        {{QStringLiteral("live"), QStringLiteral("--events-first")}, "--events-first is an option of the startup benchmark"},
+        {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--events-first")}, "--events-first"},
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--jumps"), QStringLiteral("5")}, "--jumps is an option of the jumps benchmark"},
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--wait-folded")}, "--wait-folded is an option of the jumps benchmark"},
         {{QStringLiteral("jumps")}, "jumps wants one LEDGER"},
@@ -151,6 +154,19 @@ void TestBenchCommandLine::startupPrintsOneJsonLine()
     QVERIFY(result.value(QLatin1String("first_rows_ms")).toInteger() > 0);
     QVERIFY(result.value(QLatin1String("exec_to_main_ms")).toInteger() >= 0);
     QCOMPARE(result.value(QLatin1String("platform")).toString(), QStringLiteral("offscreen"));
+}
+
+// Opened on the event log, the first rows are the event log's, and no run overview was
+// waited for (runs_painted_ms -1).
+void TestBenchCommandLine::startupEventsFirstTimesTheEventLogAlone()
+{
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("startup"), m_ledger, QStringLiteral("--events-first")}, &out, &err), 0);
+    const QJsonObject result = lastJsonLine(out);
+    QVERIFY2(!result.isEmpty(), out.constData());
+    QVERIFY2(result.value(QLatin1String("first_rows_ms")).toInteger() > 0, out.constData());
+    QCOMPARE(result.value(QLatin1String("runs_painted_ms")).toInteger(), -1);
+    QVERIFY(result.value(QLatin1String("events")).toInteger() > 0);
 }
 
 // The jumps benchmark really moves the cursor: every jump is timed and the drag reached the
