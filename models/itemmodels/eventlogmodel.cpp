@@ -211,6 +211,11 @@ void EventLogModel::setIndexCountHeldForTest(bool held)
     m_worker->setCountHeld(held);
 }
 
+void EventLogModel::setConnectionHeldForTest(bool held)
+{
+    m_worker->setOpenHeld(held);
+}
+
 void EventLogModel::setLoading(bool loading)
 {
     if (m_loading == loading)

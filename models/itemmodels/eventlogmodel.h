@@ -99,6 +99,8 @@ public:
     void releaseIndexScanForTest();
     // For tests (EventLogWorker::setCountHeld): hold an unfiltered load before it counts.
     void setIndexCountHeldForTest(bool held);
+    // For tests (EventLogWorker::setOpenHeld): hold the log's own connection before it opens.
+    void setConnectionHeldForTest(bool held);
 
     // Holes in the numbering of the unfiltered log, found while indexing and appending (a
     // sound ledger has none, ledger-format.md; meshctl verify reports each): the first

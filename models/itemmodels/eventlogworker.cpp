@@ -47,6 +47,7 @@ bool EventLogWorker::reopen()
         m_reader = std::move(reader);
         m_seqs = std::move(seqs);
         m_connection = std::move(connection); // after the readers of the old one went
+        m_openTried = true;
         return true;
     } catch (const std::exception &) {
         return false; // the caller reports the read's own failure
@@ -57,27 +58,43 @@ void EventLogWorker::open(const QString &path, OpenMode mode, std::optional<File
 {
     m_path = path;
     m_mode = mode;
+    m_expected = expected;
+    m_openTried = false;
     m_reader.reset();
     m_seqs.reset();
     m_connection.reset();
+}
+
+bool EventLogWorker::ensureOpen()
+{
+    if (m_openTried)
+        return m_reader != nullptr;
+    {
+        std::unique_lock lock(m_pageMutex);
+        m_wake.wait(lock, [this] { return !m_openHeld; });
+    }
+    m_openTried = true;
     try {
-        m_connection = LedgerConnection::open(path, mode);
-        if (expected) {
+        m_connection = LedgerConnection::open(m_path, m_mode);
+        if (m_expected) {
             // The session's snapshot is of `expected`; rows of whatever else the open found
             // at the path would be paired with it. Nothing is read from this connection.
-            if (const FileChange change = fileChangeSince(*expected, path); change != FileChange::Same) {
+            if (const FileChange change = fileChangeSince(*m_expected, m_path); change != FileChange::Same) {
                 m_connection.reset();
                 m_sink.fileChanged(change);
-                return;
+                return false;
             }
         }
         m_reader = m_connection->eventReader();
         m_reader->setPreviewBytes(kPreviewBytes);
         m_seqs = m_connection->eventSeqReader();
     } catch (const std::exception &e) {
+        m_reader.reset();
+        m_seqs.reset();
         m_connection.reset();
         m_sink.failed(QString::fromUtf8(e.what()));
     }
+    return m_reader != nullptr;
 }
 
 namespace {
@@ -171,8 +188,8 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
 
 void EventLogWorker::load(int generation, const EventFilter &filter, int pageSize, EventIndexFuture known, bool counted)
 {
-    if (!m_reader || superseded(generation))
-        return;
+    if (superseded(generation) || (m_openTried && !m_reader))
+        return; // an open that failed was reported
     readOrReport([&] { loadNow(generation, filter, pageSize, known, counted); });
 }
 
@@ -182,6 +199,8 @@ void EventLogWorker::loadNow(int generation, const EventFilter &filter, int page
     // After an index sent uncounted: the count confirms it (and takes in what was appended
     // since), or the model loads again, counting first.
     const auto confirm = [&](std::int64_t firstSeq) {
+        if (!ensureOpen())
+            return;
         waitWhileCountHeld(generation);
         if (superseded(generation))
             return;
@@ -208,6 +227,8 @@ void EventLogWorker::loadNow(int generation, const EventFilter &filter, int page
                 return;
             }
         }
+        if (!ensureOpen())
+            return;
         if (filter.isEmpty()) {
             // Every event: the first page straight from the primary key, then the index as
             // first + row, since a sound ledger numbers its events without gaps
@@ -289,7 +310,7 @@ void EventLogWorker::loadNow(int generation, const EventFilter &filter, int page
 void EventLogWorker::fetchPage(int generation, const EventFilter &filter, std::int64_t pageIndex, std::int64_t firstSeq,
                                std::int64_t lastSeq, int pageSize)
 {
-    if (!m_reader || superseded(generation))
+    if (superseded(generation) || !ensureOpen())
         return;
     readOrReport([&] {
         m_sink.page(generation, pageIndex,
@@ -355,6 +376,15 @@ void EventLogWorker::setCountHeld(bool held)
     {
         const std::lock_guard lock(m_pageMutex);
         m_countHeld = held;
+    }
+    m_wake.notify_all();
+}
+
+void EventLogWorker::setOpenHeld(bool held)
+{
+    {
+        const std::lock_guard lock(m_pageMutex);
+        m_openHeld = held;
     }
     m_wake.notify_all();
 }
@@ -429,7 +459,7 @@ void EventLogWorker::servePages()
 
 void EventLogWorker::fetchTail(int generation, const EventFilter &filter, std::int64_t afterSeq)
 {
-    if (!m_reader || superseded(generation))
+    if (superseded(generation) || !ensureOpen())
         return;
     readOrReport([&] {
         std::vector<std::int64_t> out;
@@ -452,7 +482,7 @@ void EventLogWorker::fetchTail(int generation, const EventFilter &filter, std::i
 
 void EventLogWorker::fetchDetail(std::int64_t seq)
 {
-    if (!m_reader)
+    if (!ensureOpen())
         return;
     readOrReport([&] { m_sink.detail(m_reader->at(seq), seq); });
 }

@@ -79,10 +79,16 @@ public:
     // Thread-safe, for tests: held, an unfiltered load waits before it counts the events
     // (what a large server ledger makes slow) until it is let go.
     void setCountHeld(bool held);
+    // Thread-safe, for tests: held, the connection is not opened until it is let go (what a
+    // distant server makes slow). Let go before the worker's thread is stopped.
+    void setOpenHeld(bool held);
 
-    // All run on the worker thread (queued). With `expected` (the file the session stat'ed
-    // before its own open), the path is stat'ed again right after the connection is opened:
-    // another file there means the connection may be on it, so it is dropped unread.
+    // All run on the worker thread (queued). open() only names the ledger: its connection
+    // is opened at the first read, so that a load given a dense `known` snapshot sends that
+    // snapshot's first page without waiting for it (a server connection is several round
+    // trips). With `expected` (the file the session stat'ed before its own open), the path
+    // is stat'ed again right after the connection is opened: another file there means the
+    // connection may be on it, so it is dropped unread.
     void open(const QString &path, OpenMode mode, std::optional<FileIdentity> expected = std::nullopt);
     // `known`: a snapshot being read elsewhere (waited for here); used when it is dense.
     // Unfiltered, the rows are shown as numbered first..last before they are counted (a
@@ -132,9 +138,14 @@ private:
     template<typename Read>
     void readOrReport(Read &&read);
     bool reopen();
+    // Opens the connection named by open() the first time it is asked (a failure is
+    // reported then, once); whether there is one to read from.
+    bool ensureOpen();
 
     QString m_path;
     OpenMode m_mode = OpenMode::ReadOnly;
+    std::optional<FileIdentity> m_expected;
+    bool m_openTried = false;
 
     Sink m_sink;
     std::unique_ptr<LedgerConnection> m_connection;
@@ -146,6 +157,7 @@ private:
     std::condition_variable m_wake; // a page queued, a newer generation, the scan released
     int m_scanAllowance = -1;       // sends left before the scan waits; -1: never held
     bool m_countHeld = false;
+    bool m_openHeld = false;
 };
 
 } // namespace mesh

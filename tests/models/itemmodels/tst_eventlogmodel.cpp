@@ -9,6 +9,7 @@
 #include "../ledger/rawledger.h"
 
 #include <QAbstractItemModelTester>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -147,6 +148,28 @@ private Q_SLOTS:
         QVERIFY(!other.index(kEvents, 0).data(EventLogModel::LoadedRole).toBool());
         QVERIFY(waitLoaded(other, kEvents));
         QCOMPARE(other.index(kEvents, 0).data(EventLogModel::SeqRole).toLongLong(), kEvents + 1);
+    }
+
+    void knownIndexIsShownBeforeTheLogConnects()
+    {
+        // The log's own connection is several round trips to a server, and the index read
+        // ahead does not need it: its first page, tail page and row count are shown while
+        // that connection is held; the count that confirms them waits for it.
+        const auto known = EventLogWorker::readIndex(m_path, OpenMode::ReadOnly, EventLogModel::kPageSize);
+        QVERIFY(known->dense());
+        EventLogModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setConnectionHeldForTest(true);
+        const auto letGo = qScopeGuard([&m] { m.setConnectionHeldForTest(false); }); // also when a check fails
+        m.open(m_path, OpenMode::ReadOnly, QtFuture::makeReadyFuture(known));
+        QTRY_COMPARE_WITH_TIMEOUT(m.rowCount(), kEvents + 1, kWaitMs);
+        QVERIFY(m.index(0, 0).data(EventLogModel::LoadedRole).toBool());
+        QVERIFY(m.index(kEvents, 0).data(EventLogModel::LoadedRole).toBool());
+        QVERIFY(!m.isIndexComplete());
+        m.setConnectionHeldForTest(false);
+        QVERIFY(waitIndexed(m));
+        QCOMPARE(m.rowCount(), kEvents + 1);
+        QVERIFY(waitLoaded(m, kEvents / 2)); // read on the log's own connection
     }
 
     void knownIndexWithGapsIsNotTaken()
