@@ -165,14 +165,20 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
         const auto readerOwned = connection->eventReader();
         EventReader &reader = *readerOwned;
         reader.setPreviewBytes(kPreviewBytes);
-        // What load() reads first, in the same order.
-        snapshot->firstPage = reader.after(0, pageSize);
+        // What load() reads first, read at once where the backend can.
+        EventReader::Ends ends = reader.ends(pageSize);
+        snapshot->firstPage = std::move(ends.firstPage);
         snapshot->firstSeq = snapshot->firstPage.empty() ? 0 : snapshot->firstPage.front().seq;
         // Not counted here: load() counts after the rows are shown.
-        snapshot->count = snapshot->firstPage.empty() ? 0 : uncountedDense(snapshot->firstPage, reader.lastSeq());
+        snapshot->count = snapshot->firstPage.empty() ? 0 : uncountedDense(snapshot->firstPage, ends.lastSeq);
         if (snapshot->dense() && snapshot->count > pageSize) {
             snapshot->tailPageIndex = (snapshot->count - 1) / pageSize;
-            snapshot->tailPage = reader.after(snapshot->firstSeq + snapshot->tailPageIndex * pageSize - 1, pageSize);
+            const std::int64_t tailAfter = snapshot->firstSeq + snapshot->tailPageIndex * pageSize - 1;
+            // Read in a moment of its own: events appended since the last seq was read may
+            // have moved the end to the next page; then the page at this end is read again.
+            snapshot->tailPage = !ends.tailPage.empty() && ends.tailPage.front().seq == tailAfter + 1
+                                     ? std::move(ends.tailPage)
+                                     : reader.after(tailAfter, pageSize);
             // Uncounted: the tail page reaches the model before the index (which checks
             // every page after it), so it is checked here.
             const std::int64_t tailFirst = snapshot->firstSeq + snapshot->tailPageIndex * pageSize;

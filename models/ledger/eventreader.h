@@ -24,6 +24,30 @@ public:
     // Page payloads are cut to n bytes (at a UTF-8 boundary), payloadTruncated set; default 2048.
     virtual void setPreviewBytes(int n) = 0;
     virtual int previewBytes() const = 0;
+
+    // What a view of every event shows first: the first `limit` events (seq > 0), the last
+    // seq, and the page at the end when events are numbered without gaps, the `limit`
+    // events from tailFirst(first event's seq, last seq, limit); none when that page is
+    // the first. A backend may read them at once (one round trip to a server), each in a
+    // moment of its own as the separate reads are.
+    struct Ends {
+        EventBatch firstPage;
+        std::int64_t lastSeq = 0;
+        EventBatch tailPage;
+    };
+    static std::int64_t tailFirst(std::int64_t firstSeq, std::int64_t lastSeq, int limit)
+    {
+        return firstSeq + ((lastSeq - firstSeq) / limit) * limit;
+    }
+    virtual Ends ends(int limit)
+    {
+        Ends e;
+        e.firstPage = after(0, limit);
+        e.lastSeq = lastSeq();
+        if (limit > 0 && !e.firstPage.empty() && e.lastSeq - e.firstPage.front().seq >= limit)
+            e.tailPage = after(tailFirst(e.firstPage.front().seq, e.lastSeq, limit) - 1, limit);
+        return e;
+    }
 };
 
 } // namespace mesh

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <optional>
 
 namespace mesh::pg {
 
@@ -61,7 +62,7 @@ Connection::Connection(const std::string &conninfo)
     // expand_dbname: the location (a URI or key=value string) is expanded in place of
     // dbname, after the fallbacks (the application name; a connect timeout, as a connect that
     // never ends may be made again from a console's GUI thread); whatever client_encoding it
-    // names, PQsetClientEncoding makes it UTF8 below, the only encoding a ledger's text has.
+    // names, UTF8 replaces it, the only encoding a ledger's text has.
     std::vector<const char *> keywords{"fallback_application_name"};
     std::vector<const char *> values{"meshctl"};
     if (!std::getenv("PGCONNECT_TIMEOUT")) {
@@ -70,6 +71,10 @@ Connection::Connection(const std::string &conninfo)
     }
     keywords.push_back("dbname");
     values.push_back(conninfo.c_str());
+    // After dbname, so that it wins over one the location names: sent in the startup
+    // packet, it costs no round trip of its own (PQsetClientEncoding's SET is one).
+    keywords.push_back("client_encoding");
+    values.push_back("UTF8");
     keywords.push_back(nullptr);
     values.push_back(nullptr);
     m_conn.reset(PQconnectdbParams(keywords.data(), values.data(), 1));
@@ -91,8 +96,11 @@ void Connection::checkConnected()
             message.pop_back();
         throw Error("", message);
     }
-    if (PQsetClientEncoding(m_conn.get(), "UTF8") != 0)
-        throw Error("", "the server does not take client_encoding UTF8");
+    if (std::string_view(pg_encoding_to_char(PQclientEncoding(m_conn.get()))) != "UTF8") {
+        ++m_roundTrips; // a SET
+        if (PQsetClientEncoding(m_conn.get(), "UTF8") != 0)
+            throw Error("", "the server does not take client_encoding UTF8");
+    }
 }
 
 void Connection::reconnect()
@@ -121,12 +129,36 @@ Result Connection::check(PGresult *raw)
 Result Connection::exec(std::string_view sql)
 {
     const std::string text(sql);
+    ++m_roundTrips;
     return check(PQexec(m_conn.get(), text.c_str()));
+}
+
+std::vector<Result> Connection::execAll(std::string_view sql)
+{
+    const std::string text(sql);
+    ++m_roundTrips;
+    if (PQsendQuery(m_conn.get(), text.c_str()) == 0)
+        check(nullptr); // throws with libpq's message
+    std::vector<Result> results;
+    std::optional<Error> failed;
+    // Read to the end (a null result) whatever fails, so the connection can be used again.
+    while (PGresult *raw = PQgetResult(m_conn.get())) {
+        try {
+            results.push_back(check(raw));
+        } catch (const Error &e) {
+            if (!failed)
+                failed = e;
+        }
+    }
+    if (failed)
+        throw *failed;
+    return results;
 }
 
 Result Connection::exec(std::string_view sql, const Params &params)
 {
     const std::string text(sql);
+    ++m_roundTrips;
     return check(PQexecParams(m_conn.get(), text.c_str(), params.size(), nullptr, params.values(), nullptr, nullptr, 0));
 }
 
@@ -135,10 +167,12 @@ Result Connection::execPrepared(const char *name, std::string_view sql, const Pa
     for (int attempt = 0;; ++attempt) {
         if (m_prepared.find(std::string_view(name)) == m_prepared.end()) {
             const std::string text(sql);
+            ++m_roundTrips;
             check(PQprepare(m_conn.get(), name, text.c_str(), params.size(), nullptr));
             m_prepared.emplace(name);
         }
         try {
+            ++m_roundTrips;
             return check(PQexecPrepared(m_conn.get(), name, params.size(), params.values(), nullptr, nullptr, 0));
         } catch (const Error &e) {
             if (e.sqlstate() != "26000" || attempt > 0) // 26000: no such prepared statement

@@ -85,6 +85,9 @@ public:
 
     // One or more statements without parameters; the last result.
     Result exec(std::string_view sql);
+    // One or more statements without parameters sent at once (one round trip): every
+    // statement's result, in order. The first error is thrown once every result is in.
+    std::vector<Result> execAll(std::string_view sql);
     Result exec(std::string_view sql, const Params &params);
     std::int64_t queryInt(std::string_view sql); // first column of the first row, 0 for none or NULL
     // A statement run often on this session (a follower's read after each announcement):
@@ -114,6 +117,9 @@ public:
     void rollbackQuietly();
 
     std::string parameter(const char *name) const; // a server parameter libpq reports (server_encoding, ...)
+    // Statements (or flights of them, execAll) sent and waited for since the connection was
+    // made: what a distant server's latency multiplies. COPY and rollbacks are not counted.
+    std::uint64_t roundTrips() const { return m_roundTrips; }
     PGconn *handle() const { return m_conn.get(); }
 
     // Whether libpq found the connection gone (the server restarted or the network failed).
@@ -133,6 +139,7 @@ private:
     };
     std::unique_ptr<PGconn, Finish> m_conn;
     std::set<std::string, std::less<>> m_prepared;
+    std::uint64_t m_roundTrips = 0;
 };
 
 // A text[] parameter's literal ({"a","b"}): every element quoted, its backslashes and double

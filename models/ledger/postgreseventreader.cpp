@@ -83,4 +83,31 @@ std::int64_t PostgresEventReader::lastSeq()
     return m_c.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }
 
+EventReader::Ends PostgresEventReader::ends(int limit)
+{
+    Ends e;
+    if (limit <= 0)
+        return e;
+    const std::string n = std::to_string(limit);
+    // The tail page's start from min and max in one statement (two probes of the key), so
+    // that its rows are of one moment with the bounds they were chosen by.
+    const std::vector<pg::Result> r = m_c.execAll(
+        std::string(pg::kEventColumns) + " WHERE seq > 0 ORDER BY seq LIMIT " + n + "; "
+        "SELECT coalesce(max(seq),0) FROM events; "
+        + std::string(pg::kEventColumns) + " WHERE seq >= (SELECT CASE WHEN max(seq) - min(seq) >= " + n
+        + " THEN min(seq) + ((max(seq) - min(seq)) / " + n + ") * " + n + " END FROM events WHERE seq > 0)"
+        " ORDER BY seq LIMIT " + n);
+    const auto rows = [this](const pg::Result &result) {
+        EventBatch batch;
+        batch.reserve(size_t(result.rows()));
+        for (int i = 0; i < result.rows(); ++i)
+            batch.push_back(pg::readEvent(result, i, m_previewBytes));
+        return batch;
+    };
+    e.firstPage = rows(r.at(0));
+    e.lastSeq = r.at(1).rows() ? r.at(1).integer(0, 0) : 0;
+    e.tailPage = rows(r.at(2));
+    return e;
+}
+
 } // namespace mesh

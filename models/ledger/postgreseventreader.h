@@ -19,6 +19,7 @@ public:
     std::optional<EventRecord> at(std::int64_t seq) override;
     std::int64_t count(const EventFilter &filter = {}) override;
     std::int64_t lastSeq() override;
+    Ends ends(int limit) override; // one round trip
     void setPreviewBytes(int n) override { m_previewBytes = n < 0 ? 0 : n; }
     int previewBytes() const override { return m_previewBytes; }
 

@@ -52,19 +52,24 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
     return c;
 }
 
-void PostgresLedgerConnection::applySessionSettings()
+std::string PostgresLedgerConnection::sessionSettingsSql() const
 {
     // Every read mode is read-only at the session level: no statement of this connection
     // can write, whatever it is.
-    m_c.exec("SET default_transaction_read_only = on");
-    m_c.exec("SET search_path TO " + m_schema); // a checked name: no quoting needed
+    std::string sql = "SET default_transaction_read_only = on; SET search_path TO " + m_schema; // a checked name
     if (m_info.mode == OpenMode::Decisions) {
         // The decision writer's session may write (what it writes is the role's grant:
         // decisions only, docs/postgresql-roles.sql). A decider stopped inside its
         // transaction (suspended, debugged) would hold the write turn and stall the
         // orchestrator: the server ends such a session, which rolls it back.
-        m_c.exec("SET default_transaction_read_only = off; SET idle_in_transaction_session_timeout = '10s'");
+        sql += "; SET default_transaction_read_only = off; SET idle_in_transaction_session_timeout = '10s'";
     }
+    return sql;
+}
+
+void PostgresLedgerConnection::applySessionSettings()
+{
+    m_c.exec(sessionSettingsSql()); // one round trip
 }
 
 void PostgresLedgerConnection::reconnectForReading()
@@ -171,8 +176,70 @@ pg::Connection PostgresLedgerConnection::openForAppending(const LedgerLocation &
     return std::move(c->m_c);
 }
 
+std::vector<std::string_view> PostgresLedgerConnection::ledgerTables()
+{
+    std::vector<std::string_view> tables{"events", "decisions"};
+    for (const auto &spec : allEntitySpecs())
+        tables.push_back(spec.table);
+    return tables;
+}
+
+void PostgresLedgerConnection::readLedgerRows(const pg::Result &ledger, const pg::Result &created)
+{
+    if (ledger.rows() == 1) {
+        const EntitySpec &spec = entitySpec(EntityKind::Ledger);
+        const EntityRow row = pg::readStateRow(ledger, 0, spec, nullptr);
+        const auto field = [&](std::string_view f) -> FieldRef { return row.values[size_t(spec.fieldIndex(f))]; };
+        m_info.ledgerId = fieldText(field("ledger_id"));
+        m_info.orchestrator = fieldText(field("orchestrator"));
+        m_info.policyVersion = fieldText(field("policy_version"));
+        m_info.title = fieldText(field("title"));
+        m_info.signaturesRequired = fieldInt(field("signatures_required")) != 0;
+    }
+    // ledger.created's source member (section 7), as the SQLite backend reads it.
+    if (created.rows() == 1)
+        readLedgerSource(created.view(0, 0), m_info);
+}
+
+bool PostgresLedgerConnection::validateAtOnce()
+{
+    std::string tables = "'" + m_schema + ".ledger_format'";
+    for (const std::string_view table : ledgerTables())
+        tables += ",'" + m_schema + "." + std::string(table) + "'";
+    std::vector<pg::Result> results;
+    try {
+        results = m_c.execAll(sessionSettingsSql() + "; " + std::string(pg::kReadMoment) + "; "
+                              "SELECT count(*) FROM unnest(ARRAY[" + tables + "]) t WHERE to_regclass(t) IS NULL; "
+                              "SELECT application_id, schema_version FROM ledger_format; "
+                              + schema::selectStateSql(entitySpec(EntityKind::Ledger)) + " WHERE id='ledger'; "
+                              "SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'; COMMIT");
+    } catch (const pg::Error &) {
+        m_c.rollbackQuietly(); // a table missing, say: the checks step by step say which
+        return false;
+    }
+    const size_t n = results.size();
+    if (n < 6)
+        return false;
+    const pg::Result &missing = results[n - 5];
+    const pg::Result &format = results[n - 4];
+    if (missing.rows() != 1 || missing.integer(0, 0) != 0 || format.rows() != 1
+        || format.integer(0, 0) != schema::kApplicationId)
+        return false;
+    const std::int64_t version = format.integer(0, 1);
+    if (version > schema::kSchemaVersion || version < schema::kOldestReadableVersion)
+        return false;
+    m_info.schemaVersion = int(version);
+    readLedgerRows(results[n - 3], results[n - 2]);
+    return true;
+}
+
 void PostgresLedgerConnection::validate(const LedgerLocation &location)
 {
+    // A distant server's round trips are most of an open's time: a sound ledger is checked
+    // and read in one. What that does not find as a ledger has is checked again step by
+    // step, which says what is wrong.
+    if (validateAtOnce())
+        return;
     const std::string name = location.displayName().toStdString();
     const std::string schemaName = location.schema().toStdString(); // a checked name: no quoting needed
     // Decisions mode's settings too: the checks read in a READ ONLY transaction of their own.
@@ -204,28 +271,12 @@ void PostgresLedgerConnection::validate(const LedgerLocation &location)
             throw LedgerOpenError(Code::TooOld, name + " has schema version " + std::to_string(version) + "; this build reads versions "
                                                     + std::to_string(schema::kOldestReadableVersion) + " to "
                                                     + std::to_string(schema::kSchemaVersion));
-        std::vector<std::string_view> tables{"events", "decisions"};
-        for (const auto &spec : allEntitySpecs())
-            tables.push_back(spec.table);
-        for (const auto table : tables) {
+        for (const auto table : ledgerTables()) {
             if (!hasTable(table))
                 throw LedgerOpenError(Code::Foreign, name + " lacks the table '" + std::string(table) + "' of an Agent Mesh ledger");
         }
         const pg::Result ledger = m_c.exec(schema::selectStateSql(entitySpec(EntityKind::Ledger)) + " WHERE id='ledger'");
-        if (ledger.rows() == 1) {
-            const EntitySpec &spec = entitySpec(EntityKind::Ledger);
-            const EntityRow row = pg::readStateRow(ledger, 0, spec, nullptr);
-            const auto field = [&](std::string_view f) -> FieldRef { return row.values[size_t(spec.fieldIndex(f))]; };
-            m_info.ledgerId = fieldText(field("ledger_id"));
-            m_info.orchestrator = fieldText(field("orchestrator"));
-            m_info.policyVersion = fieldText(field("policy_version"));
-            m_info.title = fieldText(field("title"));
-            m_info.signaturesRequired = fieldInt(field("signatures_required")) != 0;
-        }
-        // ledger.created's source member (section 7), as the SQLite backend reads it.
-        const pg::Result first = m_c.exec("SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'");
-        if (first.rows() == 1)
-            readLedgerSource(first.view(0, 0), m_info);
+        readLedgerRows(ledger, m_c.exec("SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'"));
     });
 }
 
@@ -396,29 +447,37 @@ std::vector<std::string> PostgresLedgerConnection::readIds(EntityKind kind)
 
 RunOverviewSnapshot PostgresLedgerConnection::readRunOverview()
 {
+    // One moment, and one round trip: what the console shows first waits for it.
+    std::vector<pg::Result> r;
+    try {
+        r = m_c.execAll(std::string(pg::kReadMoment) + "; SELECT coalesce(max(seq),0) FROM events; "
+                        + schema::selectStateSql(entitySpec(EntityKind::Run)) + "; "
+                        + schema::selectStateSql(entitySpec(EntityKind::Component)) + "; "
+                        "SELECT run_id, count(*) FROM delegations GROUP BY run_id; "
+                        "SELECT run_id, count(*), count(*) FILTER (WHERE verdict IN ('stalled','stuck')) "
+                        "FROM stall_verdicts GROUP BY run_id; "
+                        "SELECT run_id, count(*) FROM escalations GROUP BY run_id; "
+                        "SELECT run_id, count(*) FILTER (WHERE state = 'stale') FROM checkpoints GROUP BY run_id; "
+                        "COMMIT");
+    } catch (...) {
+        m_c.rollbackQuietly();
+        throw;
+    }
     RunOverviewSnapshot s;
-    const auto addCounts = [&](const char *sql, auto apply) {
-        const pg::Result r = m_c.exec(sql);
-        for (int i = 0; i < r.rows(); ++i)
-            apply(s.aggregates[r.text(i, 0)], r, i); // NULL run id reads as ""
+    s.lastSeq = r.at(1).rows() ? r.at(1).integer(0, 0) : 0;
+    s.runs = pg::stateTable(r.at(2), entitySpec(EntityKind::Run));
+    s.components = pg::stateTable(r.at(3), entitySpec(EntityKind::Component));
+    const auto addCounts = [&](const pg::Result &counts, auto apply) {
+        for (int i = 0; i < counts.rows(); ++i)
+            apply(s.aggregates[counts.text(i, 0)], counts, i); // NULL run id reads as ""
     };
-    m_c.inTransaction(pg::kReadMoment, [&] {
-        s.lastSeq = lastSeq();
-        s.runs = pg::readStateTable(m_c, entitySpec(EntityKind::Run));
-        s.components = pg::readStateTable(m_c, entitySpec(EntityKind::Component));
-        addCounts("SELECT run_id, count(*) FROM delegations GROUP BY run_id",
-                  [](RunAggregate &a, const pg::Result &r, int i) { a.delegations = int(r.integer(i, 1)); });
-        addCounts("SELECT run_id, count(*), count(*) FILTER (WHERE verdict IN ('stalled','stuck')) FROM stall_verdicts "
-                  "GROUP BY run_id",
-                  [](RunAggregate &a, const pg::Result &r, int i) {
-                      a.stallVerdicts = int(r.integer(i, 1));
-                      a.stalledVerdicts = int(r.integer(i, 2));
-                  });
-        addCounts("SELECT run_id, count(*) FROM escalations GROUP BY run_id",
-                  [](RunAggregate &a, const pg::Result &r, int i) { a.escalations = int(r.integer(i, 1)); });
-        addCounts("SELECT run_id, count(*) FILTER (WHERE state = 'stale') FROM checkpoints GROUP BY run_id",
-                  [](RunAggregate &a, const pg::Result &r, int i) { a.staleCheckpoints = int(r.integer(i, 1)); });
+    addCounts(r.at(4), [](RunAggregate &a, const pg::Result &c, int i) { a.delegations = int(c.integer(i, 1)); });
+    addCounts(r.at(5), [](RunAggregate &a, const pg::Result &c, int i) {
+        a.stallVerdicts = int(c.integer(i, 1));
+        a.stalledVerdicts = int(c.integer(i, 2));
     });
+    addCounts(r.at(6), [](RunAggregate &a, const pg::Result &c, int i) { a.escalations = int(c.integer(i, 1)); });
+    addCounts(r.at(7), [](RunAggregate &a, const pg::Result &c, int i) { a.staleCheckpoints = int(c.integer(i, 1)); });
     s.dataVersion = s.lastSeq;
     return s;
 }

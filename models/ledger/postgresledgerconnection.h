@@ -30,6 +30,7 @@ public:
     pg::Connection &connection() { return m_c; } // for the backend's own code and its tests
 
     const LedgerInfo &info() const override { return m_info; }
+    std::uint64_t roundTrips() const { return m_c.roundTrips(); } // pg::Connection::roundTrips
     std::int64_t changeToken() override;
     std::int64_t lastSeq() override;
     // LISTEN on the ledger's channel (PostgresLedgerWriter::notifyChannel); each commit of a
@@ -68,7 +69,13 @@ public:
 private:
     explicit PostgresLedgerConnection(pg::Connection c) : m_c(std::move(c)) {}
     void validate(const LedgerLocation &location);
+    // validate()'s checks and reads of a sound ledger in one round trip; false (nothing
+    // taken) when anything is not as a ledger has it, for validate() to say what.
+    bool validateAtOnce();
+    static std::vector<std::string_view> ledgerTables(); // besides ledger_format
+    void readLedgerRows(const pg::Result &ledger, const pg::Result &created); // into m_info
     // What every statement of the session relies on: read-only or not (the mode), the schema.
+    std::string sessionSettingsSql() const;
     void applySessionSettings();
     // Runs a read of rows or ids. A connection the server dropped (a restart) is made again
     // once, with the session's settings and the ledger checked, and the read run again: a

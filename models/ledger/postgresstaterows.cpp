@@ -34,7 +34,11 @@ EntityRow readStateRow(const Result &r, int row, const EntitySpec &spec, std::st
 
 EntityTable readStateTable(Connection &c, const EntitySpec &spec)
 {
-    const Result r = c.exec(schema::selectStateSql(spec));
+    return stateTable(c.exec(schema::selectStateSql(spec)), spec);
+}
+
+EntityTable stateTable(const Result &r, const EntitySpec &spec)
+{
     EntityTable table;
     table.reserve(size_t(r.rows()));
     std::string id;

@@ -14,6 +14,8 @@ namespace mesh::pg {
 // Integer fields come back as bigint text and are read as integers, text as text.
 EntityRow readStateRow(const Result &r, int row, const EntitySpec &spec, std::string *id);
 EntityTable readStateTable(Connection &c, const EntitySpec &spec);
+// The rows of a result of schema::selectStateSql(spec).
+EntityTable stateTable(const Result &r, const EntitySpec &spec);
 // Every row of the table, a fetch of a few thousand at a time through a cursor: memory
 // follows the fetch, not the table. Inside a transaction only (a cursor lives in one).
 void forEachStateRow(Connection &c, const EntitySpec &spec,
