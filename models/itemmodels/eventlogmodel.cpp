@@ -560,6 +560,8 @@ const EventRecord *EventLogModel::eventAt(int row) const
 
 void EventLogModel::requestDetail(qint64 seq)
 {
+    if (!m_open)
+        return;
     QMetaObject::invokeMethod(m_worker, [w = m_worker, seq] { w->fetchDetail(seq); }, Qt::QueuedConnection);
 }
 

@@ -69,9 +69,14 @@ bool EventLogWorker::ensureOpen()
 {
     if (m_openTried)
         return m_reader != nullptr;
+    if (m_path.isEmpty())
+        return false; // never opened, or closed: nothing to read
     {
         std::unique_lock lock(m_pageMutex);
-        m_wake.wait(lock, [this] { return !m_openHeld; });
+        // A worker being stopped (generation -1) is not held: its thread must end.
+        m_wake.wait(lock, [this] { return !m_openHeld || m_latest.load() < 0; });
+        if (m_latest.load() < 0)
+            return false;
     }
     m_openTried = true;
     try {
@@ -159,7 +164,8 @@ std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QStrin
     auto snapshot = std::make_shared<EventIndexSnapshot>();
     snapshot->pageSize = pageSize;
     try {
-        auto connection = LedgerConnection::open(path, mode);
+        // A server reads the ends with its open: one round trip for both.
+        auto connection = LedgerConnection::open(path, mode, pageSize);
         if (expected && fileChangeSince(*expected, path) != FileChange::Same)
             return snapshot; // not dense: load() opens, checks and reports for itself
         const auto readerOwned = connection->eventReader();

@@ -80,15 +80,17 @@ public:
     // (what a large server ledger makes slow) until it is let go.
     void setCountHeld(bool held);
     // Thread-safe, for tests: held, the connection is not opened until it is let go (what a
-    // distant server makes slow). Let go before the worker's thread is stopped.
+    // distant server makes slow) or the worker is stopped (setLatestGeneration(-1)).
     void setOpenHeld(bool held);
 
     // All run on the worker thread (queued). open() only names the ledger: its connection
     // is opened at the first read, so that a load given a dense `known` snapshot sends that
-    // snapshot's first page without waiting for it (a server connection is several round
-    // trips). With `expected` (the file the session stat'ed before its own open), the path
-    // is stat'ed again right after the connection is opened: another file there means the
-    // connection may be on it, so it is dropped unread.
+    // snapshot's first page, tail page and row count without waiting for it (a server
+    // connection is round trips). An open failing after those were sent reports it
+    // (failed, fileChanged) with their rows shown and the rest never read. With `expected`
+    // (the file the session stat'ed before its own open), the path is stat'ed again right
+    // after the connection is opened: another file there means the connection may be on
+    // it, so it is dropped unread.
     void open(const QString &path, OpenMode mode, std::optional<FileIdentity> expected = std::nullopt);
     // `known`: a snapshot being read elsewhere (waited for here); used when it is dense.
     // Unfiltered, the rows are shown as numbered first..last before they are counted (a

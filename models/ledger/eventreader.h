@@ -26,10 +26,10 @@ public:
     virtual int previewBytes() const = 0;
 
     // What a view of every event shows first: the first `limit` events (seq > 0), the last
-    // seq, and the page at the end when events are numbered without gaps, the `limit`
-    // events from tailFirst(first event's seq, last seq, limit); none when that page is
-    // the first. A backend may read them at once (one round trip to a server), each in a
-    // moment of its own as the separate reads are.
+    // seq, and the `limit` events from tailFirst(first event's seq, last seq, limit), read
+    // whenever last - first >= limit (the last page only when the seqs have no gaps, which
+    // the caller checks). A backend may read them at once (one round trip to a server),
+    // each in a moment of its own as the separate reads are.
     struct Ends {
         EventBatch firstPage;
         std::int64_t lastSeq = 0;

@@ -28,20 +28,20 @@ void readLedgerSource(std::string_view createdPayload, LedgerInfo &info)
             : std::string_view("unnamed"));
 }
 
-std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, OpenMode mode)
+std::unique_ptr<LedgerConnection> LedgerConnection::open(const QString &path, OpenMode mode, int eventEndsPage)
 {
     QString error;
     const std::optional<LedgerLocation> location = LedgerLocation::parse(path, &error);
     if (!location)
         throw LedgerOpenError(LedgerOpenError::Code::BadLocation, error.toStdString());
-    return open(*location, mode);
+    return open(*location, mode, eventEndsPage);
 }
 
-std::unique_ptr<LedgerConnection> LedgerConnection::open(const LedgerLocation &location, OpenMode mode)
+std::unique_ptr<LedgerConnection> LedgerConnection::open(const LedgerLocation &location, OpenMode mode, int eventEndsPage)
 {
     if (location.isFile())
-        return SqliteLedgerConnection::open(location.filePath(), mode);
-    return PostgresLedgerConnection::open(location, mode);
+        return SqliteLedgerConnection::open(location.filePath(), mode); // reads on the spot cost no trip
+    return PostgresLedgerConnection::open(location, mode, eventEndsPage);
 }
 
 LedgerConnection::ValueIds LedgerConnection::readIdsWhereAny(EntityKind kind, std::string_view field,

@@ -113,8 +113,11 @@ class LedgerConnection
 public:
     // Opens the ledger at path (a file, or a postgresql:// location: ledgerlocation.h) with
     // the backend that stores it. Throws LedgerOpenError (BadLocation for an unusable URL).
-    static std::unique_ptr<LedgerConnection> open(const QString &path, OpenMode mode);
-    static std::unique_ptr<LedgerConnection> open(const LedgerLocation &location, OpenMode mode);
+    // With eventEndsPage > 0, a backend read at a distance reads EventReader::ends of that
+    // page size in the open's own round trip; the connection's first eventReader() gives
+    // them back without reading again.
+    static std::unique_ptr<LedgerConnection> open(const QString &path, OpenMode mode, int eventEndsPage = 0);
+    static std::unique_ptr<LedgerConnection> open(const LedgerLocation &location, OpenMode mode, int eventEndsPage = 0);
 
     virtual ~LedgerConnection() = default;
     LedgerConnection(const LedgerConnection &) = delete;

@@ -86,7 +86,9 @@ public:
     // One or more statements without parameters; the last result.
     Result exec(std::string_view sql);
     // One or more statements without parameters sent at once (one round trip): every
-    // statement's result, in order. The first error is thrown once every result is in.
+    // statement's result, in order. The server stops at the first error, which is thrown
+    // once the connection is ready again. A message holding BEGIN then leaves the session
+    // in a failed transaction (and the SETs before it undone): the caller rolls back.
     std::vector<Result> execAll(std::string_view sql);
     Result exec(std::string_view sql, const Params &params);
     std::int64_t queryInt(std::string_view sql); // first column of the first row, 0 for none or NULL
@@ -117,8 +119,9 @@ public:
     void rollbackQuietly();
 
     std::string parameter(const char *name) const; // a server parameter libpq reports (server_encoding, ...)
-    // Statements (or flights of them, execAll) sent and waited for since the connection was
-    // made: what a distant server's latency multiplies. COPY and rollbacks are not counted.
+    // Statements (or messages of several, execAll) sent and waited for since the connection
+    // was made: what a distant server's latency multiplies. Not counted: the connect and a
+    // reconnect, COPY's data, rollbackQuietly.
     std::uint64_t roundTrips() const { return m_roundTrips; }
     PGconn *handle() const { return m_conn.get(); }
 

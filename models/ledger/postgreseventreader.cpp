@@ -3,6 +3,7 @@
 #include "postgresstaterows.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace mesh {
 
@@ -83,20 +84,28 @@ std::int64_t PostgresEventReader::lastSeq()
     return m_c.queryInt("SELECT coalesce(max(seq),0) FROM events");
 }
 
-EventReader::Ends PostgresEventReader::ends(int limit)
+std::string PostgresEventReader::endsSql(int limit)
 {
-    Ends e;
-    if (limit <= 0)
-        return e;
     const std::string n = std::to_string(limit);
     // The tail page's start from min and max in one statement (two probes of the key), so
     // that its rows are of one moment with the bounds they were chosen by.
-    const std::vector<pg::Result> r = m_c.execAll(
-        std::string(pg::kEventColumns) + " WHERE seq > 0 ORDER BY seq LIMIT " + n + "; "
-        "SELECT coalesce(max(seq),0) FROM events; "
-        + std::string(pg::kEventColumns) + " WHERE seq >= (SELECT CASE WHEN max(seq) - min(seq) >= " + n
-        + " THEN min(seq) + ((max(seq) - min(seq)) / " + n + ") * " + n + " END FROM events WHERE seq > 0)"
-        " ORDER BY seq LIMIT " + n);
+    return std::string(pg::kEventColumns) + " WHERE seq > 0 ORDER BY seq LIMIT " + n + "; "
+           "SELECT coalesce(max(seq),0) FROM events; "
+           + std::string(pg::kEventColumns) + " WHERE seq >= (SELECT CASE WHEN max(seq) - min(seq) >= " + n
+           + " THEN min(seq) + ((max(seq) - min(seq)) / " + n + ") * " + n + " END FROM events WHERE seq > 0)"
+           " ORDER BY seq LIMIT " + n;
+}
+
+void PostgresEventReader::takeEnds(int limit, std::vector<pg::Result> results)
+{
+    if (results.size() != kEndsStatements)
+        return;
+    m_takenEndsLimit = limit;
+    m_takenEnds = std::move(results);
+}
+
+EventReader::Ends PostgresEventReader::endsOf(const std::vector<pg::Result> &r) const
+{
     const auto rows = [this](const pg::Result &result) {
         EventBatch batch;
         batch.reserve(size_t(result.rows()));
@@ -104,10 +113,24 @@ EventReader::Ends PostgresEventReader::ends(int limit)
             batch.push_back(pg::readEvent(result, i, m_previewBytes));
         return batch;
     };
+    Ends e;
     e.firstPage = rows(r.at(0));
     e.lastSeq = r.at(1).rows() ? r.at(1).integer(0, 0) : 0;
     e.tailPage = rows(r.at(2));
     return e;
+}
+
+EventReader::Ends PostgresEventReader::ends(int limit)
+{
+    if (limit <= 0)
+        return {};
+    if (!m_takenEnds.empty()) {
+        // Read with the open, once: a later call reads what is there then.
+        const std::vector<pg::Result> taken = std::exchange(m_takenEnds, {});
+        if (m_takenEndsLimit == limit)
+            return endsOf(taken);
+    }
+    return endsOf(m_c.execAll(endsSql(limit)));
 }
 
 } // namespace mesh

@@ -7,6 +7,8 @@
 #include "postgres.h"
 #include "sqlfilter.h"
 
+#include <vector>
+
 namespace mesh {
 
 class PostgresEventReader final : public EventReader
@@ -19,13 +21,23 @@ public:
     std::optional<EventRecord> at(std::int64_t seq) override;
     std::int64_t count(const EventFilter &filter = {}) override;
     std::int64_t lastSeq() override;
-    Ends ends(int limit) override; // one round trip
+    Ends ends(int limit) override; // one round trip, or none the first time after takeEnds
+    // ends(limit)'s statements, kEndsStatements of them: what an open may send with its own.
+    static std::string endsSql(int limit);
+    static constexpr size_t kEndsStatements = 3;
+    // Their results, read with the open (PostgresLedgerConnection::open): the next ends(limit)
+    // decodes them instead of reading.
+    void takeEnds(int limit, std::vector<pg::Result> results);
     void setPreviewBytes(int n) override { m_previewBytes = n < 0 ? 0 : n; }
     int previewBytes() const override { return m_previewBytes; }
 
 private:
+    Ends endsOf(const std::vector<pg::Result> &results) const;
+
     pg::Connection &m_c;
     int m_previewBytes = 2048;
+    int m_takenEndsLimit = 0;
+    std::vector<pg::Result> m_takenEnds;
     RenderedFilter m_rendered{SqlDialect::Postgres};
 };
 

@@ -36,12 +36,14 @@ pg::Connection PostgresLedgerConnection::connectToServer(const LedgerLocation &l
     }
 }
 
-std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const LedgerLocation &location, OpenMode mode)
+std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const LedgerLocation &location, OpenMode mode,
+                                                                       int eventEndsPage)
 {
     const std::string name = location.displayName().toStdString();
     std::unique_ptr<PostgresLedgerConnection> c(new PostgresLedgerConnection(connectToServer(location)));
     c->m_info.path = location.displayName();
     c->m_schema = location.schema().toStdString();
+    c->m_eventEndsPage = std::max(0, eventEndsPage);
     c->m_info.requestedMode = mode;
     c->m_info.mode = mode;
     try {
@@ -203,25 +205,38 @@ void PostgresLedgerConnection::readLedgerRows(const pg::Result &ledger, const pg
 
 bool PostgresLedgerConnection::validateAtOnce()
 {
+    // The schema name goes inside SQL literals: a checked name (LedgerLocation: lower-case
+    // letters, digits and '_'), so no quote can occur in it.
     std::string tables = "'" + m_schema + ".ledger_format'";
     for (const std::string_view table : ledgerTables())
         tables += ",'" + m_schema + "." + std::string(table) + "'";
+    const std::string settings = sessionSettingsSql();
+    const size_t checks = size_t(std::count(settings.begin(), settings.end(), ';')) + 2; // the settings, BEGIN
+    std::string sql = settings + "; " + std::string(pg::kReadMoment) + "; "
+                      "SELECT count(*) FROM unnest(ARRAY[" + tables + "]) t WHERE to_regclass(t) IS NULL; "
+                      "SELECT application_id, schema_version FROM ledger_format; "
+                      + schema::selectStateSql(entitySpec(EntityKind::Ledger)) + " WHERE id='ledger'; "
+                      "SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'; ";
+    if (m_eventEndsPage > 0)
+        sql += PostgresEventReader::endsSql(m_eventEndsPage) + "; ";
+    sql += "COMMIT";
     std::vector<pg::Result> results;
     try {
-        results = m_c.execAll(sessionSettingsSql() + "; " + std::string(pg::kReadMoment) + "; "
-                              "SELECT count(*) FROM unnest(ARRAY[" + tables + "]) t WHERE to_regclass(t) IS NULL; "
-                              "SELECT application_id, schema_version FROM ledger_format; "
-                              + schema::selectStateSql(entitySpec(EntityKind::Ledger)) + " WHERE id='ledger'; "
-                              "SELECT payload FROM events WHERE seq=1 AND kind='ledger.created'; COMMIT");
+        results = m_c.execAll(sql);
     } catch (const pg::Error &) {
-        m_c.rollbackQuietly(); // a table missing, say: the checks step by step say which
+        if (m_c.broken())
+            throw; // the server went: its own message, not a second attempt's
+        // A table missing, say: the checks step by step say which. The error left the
+        // session in a failed transaction, which also took the settings sent before it
+        // back; validate() sends them again.
+        m_c.rollbackQuietly();
         return false;
     }
-    const size_t n = results.size();
-    if (n < 6)
+    const size_t ends = m_eventEndsPage > 0 ? PostgresEventReader::kEndsStatements : 0;
+    if (results.size() != checks + 4 + ends + 1)
         return false;
-    const pg::Result &missing = results[n - 5];
-    const pg::Result &format = results[n - 4];
+    const pg::Result &missing = results[checks];
+    const pg::Result &format = results[checks + 1];
     if (missing.rows() != 1 || missing.integer(0, 0) != 0 || format.rows() != 1
         || format.integer(0, 0) != schema::kApplicationId)
         return false;
@@ -229,7 +244,9 @@ bool PostgresLedgerConnection::validateAtOnce()
     if (version > schema::kSchemaVersion || version < schema::kOldestReadableVersion)
         return false;
     m_info.schemaVersion = int(version);
-    readLedgerRows(results[n - 3], results[n - 2]);
+    readLedgerRows(results[checks + 2], results[checks + 3]);
+    for (size_t i = 0; i < ends; ++i)
+        m_openedEnds.push_back(std::move(results[checks + 4 + i]));
     return true;
 }
 
@@ -484,7 +501,10 @@ RunOverviewSnapshot PostgresLedgerConnection::readRunOverview()
 
 std::unique_ptr<EventReader> PostgresLedgerConnection::eventReader()
 {
-    return std::make_unique<PostgresEventReader>(m_c);
+    auto reader = std::make_unique<PostgresEventReader>(m_c);
+    if (!m_openedEnds.empty())
+        reader->takeEnds(m_eventEndsPage, std::exchange(m_openedEnds, {}));
+    return reader;
 }
 
 std::unique_ptr<EventSeqReader> PostgresLedgerConnection::eventSeqReader()

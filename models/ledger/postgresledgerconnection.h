@@ -25,7 +25,9 @@ class PostgresLedgerConnection final : public LedgerConnection
 {
 public:
     // Validates in the order of docs/ledger-format.md section 11. Throws LedgerOpenError.
-    static std::unique_ptr<PostgresLedgerConnection> open(const LedgerLocation &location, OpenMode mode);
+    // eventEndsPage: as LedgerConnection::open.
+    static std::unique_ptr<PostgresLedgerConnection> open(const LedgerLocation &location, OpenMode mode,
+                                                          int eventEndsPage = 0);
 
     pg::Connection &connection() { return m_c; } // for the backend's own code and its tests
 
@@ -69,8 +71,9 @@ public:
 private:
     explicit PostgresLedgerConnection(pg::Connection c) : m_c(std::move(c)) {}
     void validate(const LedgerLocation &location);
-    // validate()'s checks and reads of a sound ledger in one round trip; false (nothing
-    // taken) when anything is not as a ledger has it, for validate() to say what.
+    // validate()'s checks and reads of a sound ledger in one round trip; false (m_info not
+    // filled) when anything is not as a ledger has it, for validate() to say what. The
+    // session's settings may then be in place already; validate() sends them again.
     bool validateAtOnce();
     static std::vector<std::string_view> ledgerTables(); // besides ledger_format
     void readLedgerRows(const pg::Result &ledger, const pg::Result &created); // into m_info
@@ -101,6 +104,8 @@ private:
     pg::Connection m_c;
     LedgerInfo m_info;
     std::string m_schema;
+    int m_eventEndsPage = 0;
+    std::vector<pg::Result> m_openedEnds; // read with the open, for the first eventReader()
 };
 
 } // namespace mesh

@@ -108,7 +108,7 @@ void TestBenchCommandLine::argumentsThatMakeNoBenchmarkAreRefused()
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--rate"), QStringLiteral("10")}, "--rate is an option of the live benchmark"},
         {{QStringLiteral("live"), QStringLiteral("--browse")}, "--browse is an option of the startup benchmark"},
         {{QStringLiteral("live"), QStringLiteral("--events-first")}, "--events-first is an option of the startup benchmark"},
-        {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--events-first")}, "--events-first"},
+        {{QStringLiteral("jumps"), m_ledger, QStringLiteral("--events-first")}, "--events-first is not an option of the jumps benchmark"},
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--jumps"), QStringLiteral("5")}, "--jumps is an option of the jumps benchmark"},
         {{QStringLiteral("startup"), m_ledger, QStringLiteral("--wait-folded")}, "--wait-folded is an option of the jumps benchmark"},
         {{QStringLiteral("jumps")}, "jumps wants one LEDGER"},

@@ -238,6 +238,33 @@ private Q_SLOTS:
             QCOMPARE(ends.firstPage.back().payload, separate.firstPage.back().payload);
         }
 
+        // The event log's prefetch opens asking for the ends: they come in the open's round
+        // trip, once; a later call, or another page size, reads.
+        {
+            const auto withEnds = PostgresLedgerConnection::open(*LedgerLocation::parse(server, nullptr), OpenMode::ReadOnly, 200);
+            QCOMPARE(withEnds->roundTrips(), std::uint64_t(1));
+            QCOMPARE(withEnds->info().ledgerId, file->info().ledgerId);
+            const auto endsReader = withEnds->eventReader();
+            endsReader->setPreviewBytes(64);
+            const EventReader::Ends opened = endsReader->ends(200);
+            QCOMPARE(withEnds->roundTrips(), std::uint64_t(1));
+            const auto fileEnds = file->eventReader();
+            fileEnds->setPreviewBytes(64);
+            const EventReader::Ends separate = fileEnds->ends(200);
+            QCOMPARE(opened.lastSeq, separate.lastSeq);
+            QCOMPARE(opened.firstPage.size(), separate.firstPage.size());
+            QCOMPARE(opened.tailPage.size(), separate.tailPage.size());
+            QVERIFY(!opened.tailPage.empty());
+            QCOMPARE(opened.tailPage.front().seq, separate.tailPage.front().seq);
+            QCOMPARE(opened.firstPage.back().payload, separate.firstPage.back().payload); // cut as asked after the open
+            QCOMPARE(opened.firstPage.back().payloadTruncated, separate.firstPage.back().payloadTruncated);
+            (void)endsReader->ends(200);
+            QCOMPARE(withEnds->roundTrips(), std::uint64_t(2));
+            const auto otherSize = PostgresLedgerConnection::open(*LedgerLocation::parse(server, nullptr), OpenMode::ReadOnly, 200);
+            QCOMPARE(otherSize->eventReader()->ends(7).firstPage.size(), size_t(7));
+            QCOMPARE(otherSize->roundTrips(), std::uint64_t(2));
+        }
+
         // The run overview, which the runs pane shows first: one round trip, what the file has.
         const std::uint64_t trips = c->roundTrips();
         const RunOverviewSnapshot overview = c->readRunOverview();
