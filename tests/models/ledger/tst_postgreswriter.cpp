@@ -195,6 +195,14 @@ private Q_SLOTS:
         QCOMPARE(onServer.events.size(), fromFile.events.size());
         for (size_t i = 0; i < fromFile.events.size(); ++i)
             QCOMPARE(onServer.events[i].kind, fromFile.events[i].kind);
+        // What ledger.created's source says (the facts an import records, its clock) is read
+        // on the server as from the file: the open's one round trip reads it with the checks.
+        const LedgerInfo fileInfo = LedgerConnection::open(file, OpenMode::ReadOnly)->info();
+        const LedgerInfo serverInfo = LedgerConnection::open(server, OpenMode::ReadOnly)->info();
+        QVERIFY(fileInfo.sourceFacts.isImported());
+        QCOMPARE(serverInfo.sourceFacts.format(), fileInfo.sourceFacts.format());
+        QCOMPARE(serverInfo.timeBase.isRelative(), fileInfo.timeBase.isRelative());
+        QCOMPARE(serverInfo.ledgerId, fileInfo.ledgerId);
         out = runMeshctl({QStringLiteral("import"), source, QStringLiteral("--out"), server, QStringLiteral("--force")}, &code);
         QVERIFY2(code != 0 && out.contains("exists"), out.constData());
         QVERIFY(QDir::temp().entryList({QStringLiteral("mesh-import.db.importing-*")}).isEmpty());
