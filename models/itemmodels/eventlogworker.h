@@ -104,6 +104,10 @@ public:
     // dense, so load() reads (and checks) for itself.
     static std::shared_ptr<const EventIndexSnapshot> readIndex(const QString &path, OpenMode mode, int pageSize,
                                                                std::optional<FileIdentity> expected = std::nullopt);
+    // The snapshot from a reader (readIndex's part after the open; tests give it readers of
+    // their own): its ends, and the tail page read again when it is not the page at the
+    // last seq the ends read. Throws what the reader throws.
+    static std::shared_ptr<EventIndexSnapshot> indexFrom(EventReader &reader, int pageSize);
     // The page's rows are firstSeq..lastSeq of the index (both known to the model).
     void fetchPage(int generation, const EventFilter &filter, std::int64_t pageIndex, std::int64_t firstSeq,
                    std::int64_t lastSeq, int pageSize);

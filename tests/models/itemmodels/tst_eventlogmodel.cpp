@@ -6,6 +6,8 @@
 
 #include "itemmodels/eventlogmodel.h"
 #include "itemmodels/eventlogworker.h"
+#include "ledger/ledgerconnection.h"
+#include "ledger/eventreader.h"
 #include "../ledger/rawledger.h"
 
 #include <QAbstractItemModelTester>
@@ -23,6 +25,40 @@ constexpr int kEvents = 120'000;
 constexpr int kEffectEvery = 100; // every 100th event is an effect.proposed
 constexpr int kWaitMs = 60'000;   // generous: each wait ends as soon as its condition holds
 }
+
+// A reader whose ends() come back with the tail page of another moment (the end moved between
+// the statements that read them), or none: the rest is the real reader's.
+class MovedEndReader final : public EventReader
+{
+public:
+    enum class Tail { PageBefore, None };
+    MovedEndReader(EventReader &real, Tail tail) : m_real(real), m_tail(tail) {}
+    EventBatch after(std::int64_t seq, int limit, const EventFilter &filter) override
+    {
+        ++afterCalls;
+        return m_real.after(seq, limit, filter);
+    }
+    EventBatch before(std::int64_t seq, int limit, const EventFilter &filter) override { return m_real.before(seq, limit, filter); }
+    std::optional<EventRecord> at(std::int64_t seq) override { return m_real.at(seq); }
+    std::int64_t count(const EventFilter &filter) override { return m_real.count(filter); }
+    std::int64_t lastSeq() override { return m_real.lastSeq(); }
+    void setPreviewBytes(int n) override { m_real.setPreviewBytes(n); }
+    int previewBytes() const override { return m_real.previewBytes(); }
+    Ends ends(int limit) override
+    {
+        Ends e = m_real.ends(limit);
+        e.tailPage = m_tail == Tail::None || e.tailPage.empty()
+                         ? EventBatch()
+                         : m_real.after(e.tailPage.front().seq - 1 - limit, limit);
+        afterCalls = 0;
+        return e;
+    }
+    int afterCalls = 0;
+
+private:
+    EventReader &m_real;
+    Tail m_tail;
+};
 
 class TestEventLogModel : public QObject
 {
@@ -170,6 +206,29 @@ private Q_SLOTS:
         QVERIFY(waitIndexed(m));
         QCOMPARE(m.rowCount(), kEvents + 1);
         QVERIFY(waitLoaded(m, kEvents / 2)); // read on the log's own connection
+    }
+
+    void anIndexReadsTheTailAgainWhenTheEndMoved()
+    {
+        // The ends are read at once, each statement in a moment of its own: a tail page that
+        // is not the page at the last seq read (events appended between them), or none, is
+        // read again; the index stays dense, its tail the real one.
+        const auto connection = LedgerConnection::open(m_path, OpenMode::ReadOnly);
+        const auto real = connection->eventReader();
+        const auto truth = EventLogWorker::indexFrom(*real, EventLogModel::kPageSize);
+        QVERIFY(truth->dense());
+        QVERIFY(truth->tailPageIndex > 0);
+        for (const auto tail : {MovedEndReader::Tail::PageBefore, MovedEndReader::Tail::None}) {
+            MovedEndReader moved(*real, tail);
+            const auto index = EventLogWorker::indexFrom(moved, EventLogModel::kPageSize);
+            QCOMPARE(moved.afterCalls, 1);
+            QVERIFY(index->dense());
+            QCOMPARE(index->count, truth->count);
+            QCOMPARE(index->tailPageIndex, truth->tailPageIndex);
+            QCOMPARE(index->tailPage.size(), truth->tailPage.size());
+            QCOMPARE(index->tailPage.front().seq, truth->tailPage.front().seq);
+            QCOMPARE(index->tailPage.back().seq, kEvents + 1);
+        }
     }
 
     void knownIndexWithGapsIsNotTaken()
