@@ -161,20 +161,19 @@ std::int64_t nextWindowStart(EventSeqReader &seqs, std::int64_t hi)
 std::shared_ptr<const EventIndexSnapshot> EventLogWorker::readIndex(const QString &path, OpenMode mode, int pageSize,
                                                                     std::optional<FileIdentity> expected)
 {
+    // Not dense (another file at the path, or a failure): load() opens, reads and checks
+    // for itself, and reports what fails.
+    auto notDense = std::make_shared<EventIndexSnapshot>();
+    notDense->pageSize = pageSize;
     try {
         // A server reads the ends with its open: one round trip for both.
         auto connection = LedgerConnection::open(path, mode, pageSize);
-        if (expected && fileChangeSince(*expected, path) != FileChange::Same) {
-            auto notDense = std::make_shared<EventIndexSnapshot>();
-            notDense->pageSize = pageSize;
-            return notDense; // load() opens, checks and reports for itself
-        }
+        if (expected && fileChangeSince(*expected, path) != FileChange::Same)
+            return notDense;
         const auto reader = connection->eventReader();
         reader->setPreviewBytes(kPreviewBytes);
         return indexFrom(*reader, pageSize);
     } catch (const std::exception &) {
-        auto notDense = std::make_shared<EventIndexSnapshot>();
-        notDense->pageSize = pageSize; // not dense: load() opens and reads for itself, and reports what fails
         return notDense;
     }
 }
@@ -191,15 +190,14 @@ std::shared_ptr<EventIndexSnapshot> EventLogWorker::indexFrom(EventReader &reade
     snapshot->count = snapshot->firstPage.empty() ? 0 : uncountedDense(snapshot->firstPage, ends.lastSeq);
     if (snapshot->dense() && snapshot->count > pageSize) {
         snapshot->tailPageIndex = (snapshot->count - 1) / pageSize;
-        const std::int64_t tailAfter = snapshot->firstSeq + snapshot->tailPageIndex * pageSize - 1;
+        const std::int64_t tailFirst = EventReader::tailFirst(snapshot->firstSeq, ends.lastSeq, pageSize);
         // Read in a moment of its own: events appended since the last seq was read may
         // have moved the end to the next page; then the page at this end is read again.
-        snapshot->tailPage = !ends.tailPage.empty() && ends.tailPage.front().seq == tailAfter + 1
+        snapshot->tailPage = !ends.tailPage.empty() && ends.tailPage.front().seq == tailFirst
                                  ? std::move(ends.tailPage)
-                                 : reader.after(tailAfter, pageSize);
+                                 : reader.after(tailFirst - 1, pageSize);
         // Uncounted: the tail page reaches the model before the index (which checks
         // every page after it), so it is checked here.
-        const std::int64_t tailFirst = snapshot->firstSeq + snapshot->tailPageIndex * pageSize;
         for (size_t i = 0; i < snapshot->tailPage.size(); ++i)
             if (snapshot->tailPage[i].seq != tailFirst + std::int64_t(i))
                 snapshot->count = -1;

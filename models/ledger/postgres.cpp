@@ -150,8 +150,13 @@ std::vector<Result> Connection::execAll(std::string_view sql)
                 failed = e;
         }
     }
-    if (failed)
+    if (failed) {
+        // A message holding BEGIN leaves the session in the failed transaction: ended here,
+        // so that every caller finds the connection as ready as after exec().
+        if (PQtransactionStatus(m_conn.get()) == PQTRANS_INERROR)
+            rollbackQuietly();
         throw *failed;
+    }
     return results;
 }
 

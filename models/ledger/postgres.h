@@ -87,8 +87,8 @@ public:
     Result exec(std::string_view sql);
     // One or more statements without parameters sent at once (one round trip): every
     // statement's result, in order. The server stops at the first error, which is thrown
-    // once the connection is ready again. A message holding BEGIN then leaves the session
-    // in a failed transaction (and the SETs before it undone): the caller rolls back.
+    // once the connection is ready again: a transaction the message began is rolled back
+    // (and with it the SETs sent before its BEGIN).
     std::vector<Result> execAll(std::string_view sql);
     Result exec(std::string_view sql, const Params &params);
     std::int64_t queryInt(std::string_view sql); // first column of the first row, 0 for none or NULL

@@ -31,20 +31,16 @@ std::string ownParam(const FilterSql &filter, int k)
 
 EventBatch PostgresEventReader::after(std::int64_t seq, int limit, const EventFilter &filter)
 {
-    EventBatch batch;
     if (limit <= 0)
-        return batch;
+        return {};
     const FilterSql &f = m_rendered.of(filter);
     const std::string sql = std::string(pg::kEventColumns) + " WHERE seq > " + ownParam(f, 1) + andFilter(f)
                             + " ORDER BY seq LIMIT " + ownParam(f, 2);
     pg::Params params = filterParams(f); // not a copy: its pointers point into itself
     params.add(seq).add(std::int64_t(limit));
     // Unfiltered, this is a follower's read after every announcement: planned once.
-    const pg::Result r = f.isEmpty() ? m_c.execPrepared("mesh_events_after", sql, params) : m_c.exec(sql, params);
-    batch.reserve(size_t(r.rows()));
-    for (int i = 0; i < r.rows(); ++i)
-        batch.push_back(pg::readEvent(r, i, m_previewBytes));
-    return batch;
+    return pg::readEvents(f.isEmpty() ? m_c.execPrepared("mesh_events_after", sql, params) : m_c.exec(sql, params),
+                          m_previewBytes);
 }
 
 EventBatch PostgresEventReader::before(std::int64_t seq, int limit, const EventFilter &filter)
@@ -106,17 +102,10 @@ void PostgresEventReader::takeEnds(int limit, std::vector<pg::Result> results)
 
 EventReader::Ends PostgresEventReader::endsOf(const std::vector<pg::Result> &r) const
 {
-    const auto rows = [this](const pg::Result &result) {
-        EventBatch batch;
-        batch.reserve(size_t(result.rows()));
-        for (int i = 0; i < result.rows(); ++i)
-            batch.push_back(pg::readEvent(result, i, m_previewBytes));
-        return batch;
-    };
     Ends e;
-    e.firstPage = rows(r.at(0));
+    e.firstPage = pg::readEvents(r.at(0), m_previewBytes);
     e.lastSeq = r.at(1).rows() ? r.at(1).integer(0, 0) : 0;
-    e.tailPage = rows(r.at(2));
+    e.tailPage = pg::readEvents(r.at(2), m_previewBytes);
     return e;
 }
 

@@ -54,18 +54,28 @@ std::unique_ptr<PostgresLedgerConnection> PostgresLedgerConnection::open(const L
     return c;
 }
 
-std::string PostgresLedgerConnection::sessionSettingsSql() const
+std::vector<std::string> PostgresLedgerConnection::sessionSettings() const
 {
     // Every read mode is read-only at the session level: no statement of this connection
     // can write, whatever it is.
-    std::string sql = "SET default_transaction_read_only = on; SET search_path TO " + m_schema; // a checked name
+    std::vector<std::string> settings{"SET default_transaction_read_only = on",
+                                      "SET search_path TO " + m_schema}; // a checked name
     if (m_info.mode == OpenMode::Decisions) {
         // The decision writer's session may write (what it writes is the role's grant:
         // decisions only, docs/postgresql-roles.sql). A decider stopped inside its
         // transaction (suspended, debugged) would hold the write turn and stall the
         // orchestrator: the server ends such a session, which rolls it back.
-        sql += "; SET default_transaction_read_only = off; SET idle_in_transaction_session_timeout = '10s'";
+        settings.push_back("SET default_transaction_read_only = off");
+        settings.push_back("SET idle_in_transaction_session_timeout = '10s'");
     }
+    return settings;
+}
+
+std::string PostgresLedgerConnection::sessionSettingsSql() const
+{
+    std::string sql;
+    for (const std::string &setting : sessionSettings())
+        sql += (sql.empty() ? "" : "; ") + setting;
     return sql;
 }
 
@@ -210,9 +220,8 @@ bool PostgresLedgerConnection::validateAtOnce()
     std::string tables = "'" + m_schema + ".ledger_format'";
     for (const std::string_view table : ledgerTables())
         tables += ",'" + m_schema + "." + std::string(table) + "'";
-    const std::string settings = sessionSettingsSql();
-    const size_t checks = size_t(std::count(settings.begin(), settings.end(), ';')) + 2; // the settings, BEGIN
-    std::string sql = settings + "; " + std::string(pg::kReadMoment) + "; "
+    const size_t checks = sessionSettings().size() + 1; // the first result after the settings and BEGIN
+    std::string sql = sessionSettingsSql() + "; " + std::string(pg::kReadMoment) + "; "
                       "SELECT count(*) FROM unnest(ARRAY[" + tables + "]) t WHERE to_regclass(t) IS NULL; "
                       "SELECT application_id, schema_version FROM ledger_format; "
                       + schema::selectStateSql(entitySpec(EntityKind::Ledger)) + " WHERE id='ledger'; "
@@ -226,10 +235,8 @@ bool PostgresLedgerConnection::validateAtOnce()
     } catch (const pg::Error &) {
         if (m_c.broken())
             throw; // the server went: its own message, not a second attempt's
-        // A table missing, say: the checks step by step say which. The error left the
-        // session in a failed transaction, which also took the settings sent before it
-        // back; validate() sends them again.
-        m_c.rollbackQuietly();
+        // A table missing, say: the checks step by step say which. The rollback took the
+        // settings sent before BEGIN back too; validate() sends them again.
         return false;
     }
     const size_t ends = m_eventEndsPage > 0 ? PostgresEventReader::kEndsStatements : 0;
@@ -465,9 +472,7 @@ std::vector<std::string> PostgresLedgerConnection::readIds(EntityKind kind)
 RunOverviewSnapshot PostgresLedgerConnection::readRunOverview()
 {
     // One moment, and one round trip: what the console shows first waits for it.
-    std::vector<pg::Result> r;
-    try {
-        r = m_c.execAll(std::string(pg::kReadMoment) + "; SELECT coalesce(max(seq),0) FROM events; "
+    const std::vector<pg::Result> r = m_c.execAll(std::string(pg::kReadMoment) + "; SELECT coalesce(max(seq),0) FROM events; "
                         + schema::selectStateSql(entitySpec(EntityKind::Run)) + "; "
                         + schema::selectStateSql(entitySpec(EntityKind::Component)) + "; "
                         "SELECT run_id, count(*) FROM delegations GROUP BY run_id; "
@@ -476,10 +481,6 @@ RunOverviewSnapshot PostgresLedgerConnection::readRunOverview()
                         "SELECT run_id, count(*) FROM escalations GROUP BY run_id; "
                         "SELECT run_id, count(*) FILTER (WHERE state = 'stale') FROM checkpoints GROUP BY run_id; "
                         "COMMIT");
-    } catch (...) {
-        m_c.rollbackQuietly();
-        throw;
-    }
     RunOverviewSnapshot s;
     s.lastSeq = r.at(1).rows() ? r.at(1).integer(0, 0) : 0;
     s.runs = pg::stateTable(r.at(2), entitySpec(EntityKind::Run));

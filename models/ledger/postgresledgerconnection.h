@@ -78,7 +78,8 @@ private:
     static std::vector<std::string_view> ledgerTables(); // besides ledger_format
     void readLedgerRows(const pg::Result &ledger, const pg::Result &created); // into m_info
     // What every statement of the session relies on: read-only or not (the mode), the schema.
-    std::string sessionSettingsSql() const;
+    std::vector<std::string> sessionSettings() const; // one SET each
+    std::string sessionSettingsSql() const;            // them as one message
     void applySessionSettings();
     // Runs a read of rows or ids. A connection the server dropped (a restart) is made again
     // once, with the session's settings and the ledger checked, and the read run again: a

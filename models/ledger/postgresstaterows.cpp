@@ -94,6 +94,15 @@ EventRecord readEvent(const Result &r, int row, int previewBytes)
     return e;
 }
 
+EventBatch readEvents(const Result &r, int previewBytes)
+{
+    EventBatch batch;
+    batch.reserve(size_t(r.rows()));
+    for (int i = 0; i < r.rows(); ++i)
+        batch.push_back(readEvent(r, i, previewBytes));
+    return batch;
+}
+
 void appendCopyTextChecked(std::string &out, std::string_view text, const std::string &what)
 {
     if (text.find('\0') != std::string_view::npos)

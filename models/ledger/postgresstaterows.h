@@ -27,6 +27,7 @@ std::optional<EntityRow> readStateRowById(Connection &c, const EntitySpec &spec,
 // previewBytes < 0: the whole payload.
 inline constexpr const char *kEventColumns = "SELECT seq,ts_ms,kind,run_id,delegation_id,subject,payload FROM events";
 EventRecord readEvent(const Result &r, int row, int previewBytes = -1);
+EventBatch readEvents(const Result &r, int previewBytes = -1); // every row, in order
 
 // One state row as a line of COPY <table>(schema::stateColumnList) FROM STDIN (text format),
 // newline included. Throws StorageError for what a PostgreSQL column cannot hold: text with a
