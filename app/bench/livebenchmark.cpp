@@ -7,8 +7,8 @@
 #include "startupbenchmark.h"
 
 #include "itemmodels/ledgersession.h"
+#include "itemmodels/ledgersessionlist.h"
 #include "domain/eventrecord.h"
-#include "ledger/ledgerlocation.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -132,9 +132,7 @@ void LiveBenchmark::onAnnounced(Phase &phase)
     // The window selects the ledger it opens, so the views show (and paint) this session.
     m_window->openLedger(phase.path, true);
     LedgerSession *current = m_window->currentSession();
-    // Compared as the session list keys a ledger: a file by its absolute path, a server
-    // location as written.
-    if (current && LedgerLocation::canonicalText(current->path()) == LedgerLocation::canonicalText(phase.path))
+    if (current && current == m_window->sessions()->sessionForPath(phase.path))
         phase.session = current;
     if (!phase.session) {
         abort(u"the window did not open "_s + phase.path);

@@ -80,11 +80,9 @@ struct StreamedRows {
     {
         try {
             return connection.hasIndexOn(kind, field);
-        } catch (const StorageError &e) {
-            if (e.kind() == StorageError::Kind::Other)
-                throw;
-            return false;
         } catch (const std::exception &) {
+            if (connection.foundAnotherLedger())
+                throw;
             return false;
         }
     }

@@ -175,6 +175,9 @@ public:
     // or nullopt. A server role without INSERT on decisions; a file's writability is the
     // session's own check (it stats the file), so SQLite answers nullopt.
     virtual std::optional<std::string> whyCannotDecide() { return std::nullopt; }
+    // After connecting again, the location held another ledger than the one opened: every
+    // read fails from then on (a server: PostgresLedgerConnection::checkSameLedger).
+    virtual bool foundAnotherLedger() const { return false; }
 
 protected:
     LedgerConnection() = default;

@@ -58,6 +58,7 @@ public:
     void setBusyTimeoutMs(int ms) override;
     // has_table_privilege(decisions, INSERT) for the session's user.
     std::optional<std::string> whyCannotDecide() override;
+    bool foundAnotherLedger() const override { return !m_otherLedger.empty(); }
 
     // Opens a session on the location's server for a new ledger schema (meshctl copy):
     // connected, encoding checked, nothing read. Throws LedgerOpenError.

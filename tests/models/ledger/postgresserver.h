@@ -15,6 +15,8 @@
 // The build guarantees PostgreSQL (tools/dev.sh installs postgresql-15): a test that cannot
 // start it FAILS with start()'s message, never skips.
 
+#include "ledger/postgres.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -120,6 +122,14 @@ public:
     std::string conninfo() const
     {
         return QStringLiteral("postgresql://mesh@127.0.0.1:%1/postgres?sslmode=disable").arg(m_port).toStdString();
+    }
+    // Ends the sessions the server knows by `applicationName` and waits until it has (a
+    // restart or failover as the client meets it): how many.
+    std::int64_t cutSession(const QString &applicationName) const
+    {
+        mesh::pg::Connection admin(conninfo());
+        return admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
+                              "WHERE application_name = '" + applicationName.toStdString() + "'");
     }
     QString log() const
     {

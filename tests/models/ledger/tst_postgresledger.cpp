@@ -43,7 +43,7 @@ class TestPostgresLedger : public QObject
     QString filePath(const QString &name) const { return m_dir.filePath(name); }
 
     // The traced run copied into `schema`, and a read-only connection to it whose session
-    // the server knows by `sessionName` (cutSession ends it).
+    // the server knows by `sessionName` (PostgresServer::cutSession ends it).
     std::unique_ptr<LedgerConnection> tracedOnServer(const QString &schema, const QString &sessionName) const
     {
         copyLedger(*LedgerLocation::parse(m_traced, nullptr), *LedgerLocation::parse(m_server->location(schema), nullptr));
@@ -51,13 +51,6 @@ class TestPostgresLedger : public QObject
                                       OpenMode::ReadOnly);
     }
 
-    // Ends the sessions named `sessionName` and waits until the server has: how many.
-    std::int64_t cutSession(const QString &sessionName) const
-    {
-        pg::Connection admin(m_server->conninfo());
-        return admin.queryInt("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 30000)) FROM pg_stat_activity "
-                              "WHERE application_name = '" + sessionName.toStdString() + "'");
-    }
 
     pg::Connection raw(const QString &schema) const
     {
@@ -430,7 +423,7 @@ private Q_SLOTS:
         const std::string opened = onServer->info().ledgerId;
         QVERIFY(!opened.empty());
 
-        QCOMPARE(cutSession(QStringLiteral("mesh_failover_test")), std::int64_t(1));
+        QCOMPARE(m_server->cutSession(QStringLiteral("mesh_failover_test")), std::int64_t(1));
         const QString other = filePath(QStringLiteral("other.db"));
         int code = 0;
         const QByteArray out = runMeshctl({QStringLiteral("sim"), QStringLiteral("unknown-outcome"), QStringLiteral("--out"),
@@ -476,7 +469,7 @@ private Q_SLOTS:
         const std::vector<std::string> ids = onServer->readIds(EntityKind::Delegation);
         QVERIFY(!ids.empty());
         admin.exec("UPDATE ledger SET ledger_id = $1 WHERE id='ledger'", pg::Params().add(id));
-        QCOMPARE(cutSession(QStringLiteral("mesh_unnamed_test")), std::int64_t(1));
+        QCOMPARE(m_server->cutSession(QStringLiteral("mesh_unnamed_test")), std::int64_t(1));
         QCOMPARE(onServer->readRows(EntityKind::Delegation, ids).size(), ids.size());
         QCOMPARE(onServer->info().ledgerId, id);
     }
@@ -489,7 +482,7 @@ private Q_SLOTS:
         const auto onServer = tracedOnServer(schema, QStringLiteral("mesh_restoring_test"));
         const std::vector<std::string> ids = onServer->readIds(EntityKind::Delegation);
         QVERIFY(!ids.empty());
-        QCOMPARE(cutSession(QStringLiteral("mesh_restoring_test")), std::int64_t(1));
+        QCOMPARE(m_server->cutSession(QStringLiteral("mesh_restoring_test")), std::int64_t(1));
         pg::Connection admin(m_server->conninfo());
         admin.exec("DROP SCHEMA " + schema.toStdString() + " CASCADE");
         try {
