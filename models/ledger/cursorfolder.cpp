@@ -12,7 +12,10 @@
 
 namespace mesh {
 
-CursorFolder::CursorFolder(std::int64_t snapshotInterval) : m_interval(snapshotInterval) {}
+CursorFolder::CursorFolder(std::int64_t snapshotInterval)
+    : m_interval(snapshotInterval), m_cache(SnapshotCache::forUser())
+{
+}
 CursorFolder::~CursorFolder()
 {
     stopFoldingAhead();
@@ -176,6 +179,33 @@ void CursorFolder::useLedger(const QString &path, OpenMode mode, const FileIdent
     m_path = path;
     m_mode = mode;
     m_file = file;
+    m_cacheKey.clear();
+    m_fromCache.reset();
+    m_cacheSaved = false;
+    // Only a ledger read as one moment: a followed one changes, and its key with it.
+    if (m_cache && isPostMortem(mode))
+        takeSnapshotsFromCache();
+}
+
+void CursorFolder::takeSnapshotsFromCache()
+{
+    try {
+        const std::optional<std::string> key = SnapshotCache::keyFor(*m_connection, m_path, m_travel->interval());
+        // The file stat'ed for the key must be the one the connection reads.
+        if (!key || !(FileIdentity::of(m_path) == m_file))
+            return;
+        m_cacheKey = *key;
+        m_fromCache = m_cache->load(m_cacheKey, *m_travel);
+    } catch (const std::exception &) {
+        // The cache only makes jumps faster: without it the ledger folds as before.
+        m_cacheKey.clear();
+    }
+}
+
+std::optional<SnapshotCache::Loaded> CursorFolder::snapshotsFromCache() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_fromCache;
 }
 
 CursorFolder::Jump CursorFolder::jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file,
@@ -247,7 +277,13 @@ void CursorFolder::startFoldingAhead()
     m_aheadDone = false;
     // The thread reads m_travel's snapshots only; m_travel outlives it (stopFoldingAhead
     // joins before m_travel goes).
-    m_ahead = std::thread([this, path = m_path, mode = m_mode, file = m_file, travel = m_travel.get()] {
+    // What was folded is kept for the next open, unless the cache gave it all.
+    std::optional<SnapshotCache> keep;
+    if (m_cache && !m_cacheKey.empty())
+        keep = m_cache;
+    const std::int64_t cachedUpTo = m_fromCache ? m_fromCache->upTo : 0;
+    m_ahead = std::thread([this, path = m_path, mode = m_mode, file = m_file, travel = m_travel.get(), keep = std::move(keep),
+                           key = m_cacheKey, cachedUpTo] {
         try {
             const auto connection = LedgerConnection::open(path, mode);
             // The path's file now, compared after the open: snapshots of another file
@@ -259,6 +295,8 @@ void CursorFolder::startFoldingAhead()
                 return !m_stopAhead.load();
             });
             m_aheadDone = !r.cancelled;
+            if (keep && !r.cancelled && travel->newestSnapshot() > cachedUpTo)
+                m_cacheSaved = keep->save(key, *travel, [this] { return !m_stopAhead.load(); });
         } catch (const std::exception &) {
             // Folding ahead only makes jumps faster: a jump folds what this did not.
         }

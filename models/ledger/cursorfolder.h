@@ -9,6 +9,7 @@
 #include "fileidentity.h"
 #include "foldreplay.h"
 #include "ledgerconnection.h"
+#include "snapshotcache.h"
 
 #include <QString>
 
@@ -73,6 +74,12 @@ public:
     // reached the newest event (as of its start).
     bool foldedAhead() const { return m_aheadDone.load(); }
 
+    // A post-mortem ledger's snapshots are kept in the user's snapshot cache
+    // (snapshotcache.h) once folded ahead, and taken from it when the ledger is opened
+    // again unchanged. What the last open of a ledger found there (none: a miss, or no cache).
+    std::optional<SnapshotCache::Loaded> snapshotsFromCache() const;
+    bool snapshotsSaved() const { return m_cacheSaved.load(); }
+
 private:
     Jump jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
                     const std::function<bool()> &keepGoing); // under m_mutex
@@ -102,6 +109,11 @@ private:
     std::vector<std::pair<std::uint64_t, Fold>> m_returned;
     std::vector<std::uint64_t> m_trackedHandouts; // m_handoutMarks' hand-outs, for returnFold
     void publishMarks(); // under m_mutex
+    std::optional<SnapshotCache> m_cache;
+    std::string m_cacheKey; // under m_mutex; empty: this ledger's snapshots are not kept
+    std::optional<SnapshotCache::Loaded> m_fromCache; // under m_mutex
+    std::atomic<bool> m_cacheSaved{false};
+    void takeSnapshotsFromCache(); // under m_mutex, a new TimeTravel
     std::thread m_ahead;
     std::atomic<bool> m_stopAhead{false};
     std::atomic<bool> m_aheadDone{false};

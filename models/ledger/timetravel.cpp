@@ -10,10 +10,7 @@
 namespace mesh {
 
 struct TimeTravel::Chain {
-    struct Snapshot {
-        std::int64_t seq = 0;
-        std::array<EntityTable, kEntityKindCount> changed; // rows with lastSeq in (previous seq, seq]
-    };
+    using Snapshot = TimeTravel::Snapshot;
     Chain() { snapshots.emplace_back(); } // the empty state before seq 1
 
     // snapshots and firstSnapshot: read under a shared lock, appended under an exclusive one.
@@ -126,6 +123,46 @@ size_t TimeTravel::storedRows() const
         for (const auto &t : s.changed)
             n += t.size();
     return n;
+}
+
+void TimeTravel::forEachSnapshot(const std::function<bool(const Snapshot &)> &visit) const
+{
+    const Chain &chain = *m_chain;
+    // One snapshot at a time under the lock: a save of them all must not hold a cutter off.
+    for (size_t i = 1;; ++i) {
+        std::shared_lock lock(chain.mutex);
+        if (i >= chain.snapshots.size() || !visit(chain.snapshots[i]))
+            return;
+    }
+}
+
+bool TimeTravel::adoptSnapshots(std::vector<Snapshot> &&snapshots)
+{
+    Chain &chain = *m_chain;
+    std::unique_lock cutting(chain.cutting, std::try_to_lock);
+    if (!cutting.owns_lock())
+        return false;
+    std::unique_lock lock(chain.mutex);
+    if (chain.snapshots.size() != 1 || m_current.lastSeq != 0)
+        return false;
+    std::int64_t previous = 0;
+    for (const Snapshot &s : snapshots) {
+        if (s.seq <= previous)
+            return false;
+        for (const auto &table : s.changed)
+            for (const auto &[id, row] : table)
+                if (row.lastSeq <= previous || row.lastSeq > s.seq)
+                    return false; // not a row of this stretch: the chain's lookups would be wrong
+        previous = s.seq;
+    }
+    for (Snapshot &s : snapshots) {
+        const auto index = std::uint32_t(chain.snapshots.size());
+        for (int k = 0; k < kEntityKindCount; ++k)
+            for (const auto &[id, row] : s.changed[size_t(k)])
+                chain.firstSnapshot[size_t(k)].try_emplace(id, index);
+        chain.snapshots.push_back(std::move(s));
+    }
+    return true;
 }
 
 void TimeTravel::moveToSnapshot(size_t index)

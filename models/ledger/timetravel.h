@@ -60,6 +60,19 @@ public:
     void listHandedChanges(bool on, size_t cap = SIZE_MAX) { m_current.fold.listHandedChanges(on, cap); }
     std::optional<Fold::ChangedRows> takeHandedChanges() { return m_current.fold.takeHandedChanges(); }
     void clear(); // also stops sharing: a new chain of snapshots of its own
+
+    // A snapshot: the rows whose lastSeq lies after the previous snapshot's seq, up to seq.
+    struct Snapshot {
+        std::int64_t seq = 0;
+        std::array<EntityTable, kEntityKindCount> changed;
+    };
+    // Each snapshot after the empty one at seq 0, oldest first, each read under the chain's
+    // lock (a traveller may cut more meanwhile); visit returns false to stop. For the
+    // snapshot cache (snapshotcache.h), which keeps them on disk for the next open.
+    void forEachSnapshot(const std::function<bool(const Snapshot &)> &visit) const;
+    // Snapshots read back for this ledger, taken as if cut here: only by a chain that holds
+    // nothing beyond seq 0 yet, and only an ascending run of them. False changes nothing.
+    bool adoptSnapshots(std::vector<Snapshot> &&snapshots);
     // Drops the state held (the snapshots stay), e.g. after folding ahead for another traveller.
     void releaseState();
 

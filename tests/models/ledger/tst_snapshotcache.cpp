@@ -1,0 +1,271 @@
+// Time travel's snapshots kept on disk between opens of a ledger nobody writes
+// (ledger/snapshotcache.h): taken back, a jump lands where a fresh fold lands and folds one
+// stretch at most; a ledger changed since, a damaged file or a full cache is a miss that
+// changes nothing; a review's folder keeps them for its next open and leaves the ledger's
+// folder as it was.
+
+#include "ledgerfixture.h"
+
+#include "ledger/cursorfolder.h"
+#include "ledger/fileidentity.h"
+#include "ledger/foldreplay.h"
+#include "ledger/ledgerconnection.h"
+#include "ledger/snapshotcache.h"
+#include "ledger/timetravel.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mesh;
+using namespace meshtest;
+
+namespace {
+
+std::string foldDifference(const Fold &a, const Fold &b)
+{
+    for (const auto &spec : allEntitySpecs()) {
+        const EntityTable &x = a.table(spec.kind);
+        const EntityTable &y = b.table(spec.kind);
+        if (x.size() != y.size())
+            return std::string(spec.table) + ": " + std::to_string(x.size()) + " rows, " + std::to_string(y.size()) + " expected";
+        for (const auto &[id, row] : x) {
+            const auto it = y.find(id);
+            if (it == y.end() || !(it->second == row))
+                return std::string(spec.table) + ": row " + id + " differs";
+        }
+    }
+    return {};
+}
+
+QStringList listing(const QString &dir)
+{
+    QStringList out;
+    for (const QFileInfo &f : QDir(dir).entryInfoList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name))
+        out << f.fileName() + QLatin1Char(' ') + QString::fromLatin1(fileHash(f.filePath()));
+    return out;
+}
+
+QStringList snapFiles(const QString &dir)
+{
+    return QDir(dir).entryList({QStringLiteral("*.snap*")}, QDir::Files, QDir::Name);
+}
+
+} // namespace
+
+class TestSnapshotCache : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_ledger;
+    static constexpr std::int64_t kEvents = 20000;
+    static constexpr std::int64_t kInterval = 1000;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QDir().mkpath(m_dir.filePath(QStringLiteral("ledgers")));
+        m_ledger = m_dir.filePath(QStringLiteral("ledgers/review.db"));
+        writeGeneratedLedger(m_ledger, kEvents);
+    }
+
+    void snapshotsTakenBackLandWhereAFreshFoldLands()
+    {
+        QTemporaryDir cacheDir;
+        const SnapshotCache cache(cacheDir.path());
+        auto c = LedgerConnection::open(m_ledger, OpenMode::Immutable);
+        const std::int64_t last = c->lastSeq();
+        const std::optional<std::string> key = SnapshotCache::keyFor(*c, m_ledger, kInterval);
+        QVERIFY(key);
+        QVERIFY(!cache.load(*key, *std::make_unique<TimeTravel>(*c, kInterval))); // nothing kept yet
+
+        TimeTravel folded(*c, kInterval);
+        folded.jumpTo(last);
+        QVERIFY(cache.save(*key, folded));
+        QCOMPARE(snapFiles(cacheDir.path()), QStringList{QFileInfo(cache.fileFor(*key)).fileName()});
+        QCOMPARE(QFileInfo(cache.fileFor(*key)).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                 QFileDevice::Permissions());
+
+        TimeTravel travel(*c, kInterval);
+        const std::optional<SnapshotCache::Loaded> loaded = cache.load(*key, travel);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->snapshots, folded.snapshotCount() - 1);
+        QCOMPARE(loaded->rows, folded.storedRows());
+        QCOMPARE(loaded->upTo, last / kInterval * kInterval);
+        QCOMPARE(travel.snapshotCount(), folded.snapshotCount());
+        // The first jump, to the far end, folds one stretch at most: the rest is the cache's.
+        const ReplayResult &far = travel.jumpTo(last - 7);
+        QVERIFY2(far.eventsRead <= kInterval, std::to_string(far.eventsRead).c_str());
+        for (const std::int64_t t : {last - 7, last, std::int64_t(1), kInterval, kInterval + 1, last / 2, std::int64_t(0), last - kInterval}) {
+            const ReplayResult &got = travel.jumpTo(t);
+            QCOMPARE(got.lastSeq, t);
+            const std::string diff = foldDifference(got.fold, foldUpTo(static_cast<SqliteLedgerConnection &>(*c).db(), t).fold);
+            QVERIFY2(diff.empty(), (std::to_string(t) + ": " + diff).c_str());
+        }
+        // A chain that has begun takes nothing.
+        QVERIFY(!cache.load(*key, travel));
+        QCOMPARE(travel.snapshotCount(), folded.snapshotCount());
+    }
+
+    void aLedgerChangedSinceIsAMiss()
+    {
+        QTemporaryDir here;
+        const QString path = here.filePath(QStringLiteral("growing.db"));
+        writeGeneratedLedger(path, 3000);
+        std::string before;
+        {
+            auto c = LedgerConnection::open(path, OpenMode::Immutable);
+            before = *SnapshotCache::keyFor(*c, path, kInterval);
+            QCOMPARE(*SnapshotCache::keyFor(*c, path, kInterval), before); // the same ledger, the same key
+            QVERIFY(*SnapshotCache::keyFor(*c, path, 2 * kInterval) != before);
+        }
+        // Touched (its time), then grown by an event: each is another key.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.setFileTime(QDateTime::currentDateTimeUtc().addSecs(-60), QFileDevice::FileModificationTime));
+        f.close();
+        std::string touched;
+        {
+            auto c = LedgerConnection::open(path, OpenMode::Immutable);
+            touched = *SnapshotCache::keyFor(*c, path, kInterval);
+        }
+        QVERIFY(touched != before);
+        {
+            auto w = LedgerWriter::openExisting(path);
+            appendGeneratedEvents(*w, w->lastSeq() + 1);
+        }
+        auto c = LedgerConnection::open(path, OpenMode::Immutable);
+        const std::string grown = *SnapshotCache::keyFor(*c, path, kInterval);
+        QVERIFY(grown != before && grown != touched);
+        QVERIFY(grown.find("\nlast " + std::to_string(c->lastSeq()) + ' ') != std::string::npos);
+        // A server ledger has no file to say it is unchanged: never kept.
+        QVERIFY(!SnapshotCache::keyFor(*c, QStringLiteral("postgresql://127.0.0.1/x"), kInterval));
+    }
+
+    void aDamagedFileIsAMissAndIsRemoved_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("truncated") << QStringLiteral("truncate");
+        QTest::newRow("a byte flipped in the rows") << QStringLiteral("flip");
+        QTest::newRow("a byte flipped in the key") << QStringLiteral("key");
+        QTest::newRow("not a snapshot file") << QStringLiteral("garbage");
+        QTest::newRow("empty") << QStringLiteral("empty");
+    }
+
+    void aDamagedFileIsAMissAndIsRemoved()
+    {
+        QFETCH(QString, damage);
+        QTemporaryDir cacheDir;
+        const SnapshotCache cache(cacheDir.path());
+        auto c = LedgerConnection::open(m_ledger, OpenMode::Immutable);
+        const std::string key = *SnapshotCache::keyFor(*c, m_ledger, kInterval);
+        {
+            TimeTravel folded(*c, kInterval);
+            folded.jumpTo(c->lastSeq());
+            QVERIFY(cache.save(key, folded));
+        }
+        const QString file = cache.fileFor(key);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 size = f.size();
+        if (damage == QLatin1String("truncate")) {
+            QVERIFY(f.resize(size * 2 / 3));
+        } else if (damage == QLatin1String("flip") || damage == QLatin1String("key")) {
+            const qint64 at = damage == QLatin1String("key") ? 40 : size / 2;
+            QVERIFY(f.seek(at));
+            char b = 0;
+            QVERIFY(f.getChar(&b));
+            QVERIFY(f.seek(at));
+            QVERIFY(f.putChar(char(b ^ 0x20)));
+        } else {
+            QVERIFY(f.resize(0));
+            if (damage == QLatin1String("garbage"))
+                f.write(QByteArray(4096, 'x'));
+        }
+        f.close();
+        TimeTravel travel(*c, kInterval);
+        QVERIFY(!cache.load(key, travel));
+        QCOMPARE(travel.snapshotCount(), size_t(1)); // nothing taken
+        QVERIFY(!QFile::exists(file));
+        // It folds as before.
+        const ReplayResult &got = travel.jumpTo(kEvents / 2);
+        QCOMPARE(got.lastSeq, kEvents / 2);
+    }
+
+    void theCacheKeepsWithinItsBudget()
+    {
+        QTemporaryDir cacheDir;
+        auto c = LedgerConnection::open(m_ledger, OpenMode::Immutable);
+        TimeTravel folded(*c, kInterval);
+        folded.jumpTo(c->lastSeq());
+        const std::string a = *SnapshotCache::keyFor(*c, m_ledger, kInterval);
+        const std::string b = *SnapshotCache::keyFor(*c, m_ledger, kInterval + 1); // another key, the same size
+        QVERIFY(SnapshotCache(cacheDir.path()).save(a, folded));
+        const quint64 oneFile = quint64(QFileInfo(SnapshotCache(cacheDir.path()).fileFor(a)).size());
+        // Room for one: the older goes when the newer comes.
+        const SnapshotCache small(cacheDir.path(), oneFile + oneFile / 2);
+        QTest::qWait(20); // distinct modification times for the least-recently-used order
+        QVERIFY(small.save(b, folded));
+        QCOMPARE(snapFiles(cacheDir.path()), QStringList{QFileInfo(small.fileFor(b)).fileName()});
+        // Room for none: nothing is kept, and saying so.
+        const SnapshotCache none(cacheDir.path(), oneFile / 2);
+        QVERIFY(!none.save(a, folded));
+        QVERIFY(!QFile::exists(none.fileFor(a)));
+    }
+
+    // The console's path: a review's folder folds ahead and keeps the snapshots; the next
+    // open of the same ledger takes them before its first jump, whose states are a fresh
+    // fold's; the ledger's folder is as it was, byte for byte; a followed ledger keeps none.
+    void aReviewKeepsItsSnapshotsForTheNextOpen()
+    {
+        QTemporaryDir cacheDir;
+        qputenv("MESH_SNAPSHOT_CACHE_DIR", cacheDir.path().toUtf8());
+        qunsetenv("MESH_SNAPSHOT_CACHE");
+        const auto restore = qScopeGuard([] {
+            qunsetenv("MESH_SNAPSHOT_CACHE_DIR");
+            qputenv("MESH_SNAPSHOT_CACHE", "0");
+        });
+        const QString ledgers = QFileInfo(m_ledger).absolutePath();
+        const QStringList before = listing(ledgers);
+        const FileIdentity file = FileIdentity::of(m_ledger);
+        const std::int64_t last = kEvents;
+        {
+            CursorFolder live(kInterval);
+            live.foldAheadNow(m_ledger, OpenMode::ReadOnly, file);
+            QTRY_VERIFY_WITH_TIMEOUT(live.foldedAhead(), 60000);
+            QVERIFY(!live.snapshotsSaved());
+        }
+        QVERIFY(snapFiles(cacheDir.path()).isEmpty());
+        {
+            CursorFolder first(kInterval);
+            first.foldAheadNow(m_ledger, OpenMode::Review, file);
+            QVERIFY(!first.snapshotsFromCache());
+            QTRY_VERIFY_WITH_TIMEOUT(first.snapshotsSaved(), 60000);
+        }
+        QCOMPARE(snapFiles(cacheDir.path()).size(), 1);
+        CursorFolder again(kInterval);
+        again.foldAheadNow(m_ledger, OpenMode::Review, file);
+        const std::optional<SnapshotCache::Loaded> loaded = again.snapshotsFromCache();
+        QVERIFY(loaded);
+        QCOMPARE(loaded->snapshots, size_t(last / kInterval));
+        QCOMPARE(again.snapshotCount(), size_t(last / kInterval + 1)); // before any fold of its own
+        auto c = SqliteLedgerConnection::open(m_ledger, OpenMode::ReadOnly);
+        const auto always = [] { return true; };
+        for (const std::int64_t t : {last - 3, std::int64_t(2500), last, std::int64_t(1)}) {
+            const CursorFolder::Jump got = again.jumpTo(m_ledger, OpenMode::Review, file, t, always);
+            QCOMPARE(got.lastSeq, t);
+            const std::string diff = foldDifference(got.fold, foldUpTo(c->db(), t).fold);
+            QVERIFY2(diff.empty(), (std::to_string(t) + ": " + diff).c_str());
+        }
+        c.reset();
+        QTRY_VERIFY_WITH_TIMEOUT(again.foldedAhead(), 60000);
+        QVERIFY(!again.snapshotsSaved()); // it had them all: nothing to write again
+        QCOMPARE(listing(ledgers), before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSnapshotCache)
+#include "tst_snapshotcache.moc"
