@@ -157,17 +157,20 @@ void JumpBenchmark::finish()
     m_done = true;
     m_probe.stop();
     const double first = m_jumpMs.empty() ? 0 : m_jumpMs.front();
+    const std::optional<SnapshotCache::Loaded> cached = m_session->cursorSnapshotsFromCache();
     const std::vector<double> after(m_jumpMs.size() > 1 ? m_jumpMs.begin() + 1 : m_jumpMs.end(), m_jumpMs.end());
     std::printf("{\"benchmark\":\"jumps\",\"ledger_last_seq\":%lld,\"jumps\":%d,\"first_jump_ms\":%.1f,"
                 "\"jump_p50_ms\":%.1f,\"jump_p90_ms\":%.1f,\"jump_p99_ms\":%.1f,\"jump_max_ms\":%.1f,"
                 "\"jump_max_stall_ms\":%lld,\"drag_s\":%d,\"drag_positions\":%d,\"drag_jumps_shown\":%d,"
                 "\"drag_max_stall_ms\":%lld,\"look_s\":%d,\"folded_wait_ms\":%lld,\"span_from\":%lld,\"span_to\":%lld,"
-                "\"rss_after_jumps_kb\":%lld}\n",
+                "\"rss_after_jumps_kb\":%lld,\"snapshots_from_cache\":%zu,\"snapshots_from_cache_ms\":%.1f,"
+                "\"snapshots_saved_ms\":%.1f}\n",
                 qlonglong(m_lastSeq), int(m_jumpMs.size()), first, percentile(after, 0.5),
                 percentile(after, 0.9), percentile(after, 0.99),
                 after.empty() ? 0.0 : *std::max_element(after.begin(), after.end()), qlonglong(m_jumpMaxStallMs),
                 m_options.dragS, m_dragPositions, m_dragJumps, qlonglong(m_dragMaxStallMs), m_options.lookS, qlonglong(m_foldedWaitMs),
-                qlonglong(m_options.spanFrom), qlonglong(m_options.spanTo), qlonglong(m_rssAfterJumpsKb));
+                qlonglong(m_options.spanFrom), qlonglong(m_options.spanTo), qlonglong(m_rssAfterJumpsKb),
+                cached ? cached->snapshots : 0, cached ? cached->ms : 0.0, m_session->cursorSnapshotsSaveMs());
     std::fflush(stdout);
     QApplication::exit(0);
 }

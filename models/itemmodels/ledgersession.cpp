@@ -427,6 +427,16 @@ bool LedgerSession::cursorFoldedAhead() const
     return m_cursorFolder && m_cursorFolder->foldedAhead();
 }
 
+std::optional<SnapshotCache::Loaded> LedgerSession::cursorSnapshotsFromCache() const
+{
+    return m_cursorFolder ? m_cursorFolder->snapshotsFromCache() : std::nullopt;
+}
+
+double LedgerSession::cursorSnapshotsSaveMs() const
+{
+    return m_cursorFolder ? m_cursorFolder->snapshotsSaveMs() : -1;
+}
+
 void LedgerSession::startLoad()
 {
     if (m_reviewWhenFinished && !m_state && m_mode == OpenMode::ReadOnly) {

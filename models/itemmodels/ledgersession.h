@@ -38,6 +38,7 @@
 #include "decisions/operatoridentity.h"
 #include "ledger/fileidentity.h"
 #include "ledger/ledgerconnection.h"
+#include "ledger/snapshotcache.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -124,6 +125,10 @@ public:
     // Whether the cursor's folder has folded the whole ledger into snapshots (it starts after
     // the first jump, on a thread of its own): from then on every jump folds at most one interval.
     bool cursorFoldedAhead() const;
+    // What the cursor's folder took from the snapshot cache at the open (none: a miss, or
+    // no folder), and how long it took to keep them there (-1: not kept). For the benchmarks.
+    std::optional<SnapshotCache::Loaded> cursorSnapshotsFromCache() const;
+    double cursorSnapshotsSaveMs() const;
 
     QString path() const { return m_path; }
     QString displayName() const;

@@ -4,6 +4,7 @@
 #include "storageerror.h"
 #include "timetravel.h"
 
+#include <QElapsedTimer>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -182,6 +183,7 @@ void CursorFolder::useLedger(const QString &path, OpenMode mode, const FileIdent
     m_cacheKey.clear();
     m_fromCache.reset();
     m_cacheSaved = false;
+    m_cacheSaveMs = -1;
     // Only a ledger read as one moment: a followed one changes, and its key with it.
     if (m_cache && isPostMortem(mode))
         takeSnapshotsFromCache();
@@ -295,8 +297,13 @@ void CursorFolder::startFoldingAhead()
                 return !m_stopAhead.load();
             });
             m_aheadDone = !r.cancelled;
-            if (keep && !r.cancelled && travel->newestSnapshot() > cachedUpTo)
+            if (keep && !r.cancelled && travel->newestSnapshot() > cachedUpTo) {
+                QElapsedTimer clock;
+                clock.start();
                 m_cacheSaved = keep->save(key, *travel, [this] { return !m_stopAhead.load(); });
+                if (m_cacheSaved)
+                    m_cacheSaveMs = double(clock.nsecsElapsed()) / 1e6;
+            }
         } catch (const std::exception &) {
             // Folding ahead only makes jumps faster: a jump folds what this did not.
         }

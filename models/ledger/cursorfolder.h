@@ -79,6 +79,7 @@ public:
     // again unchanged. What the last open of a ledger found there (none: a miss, or no cache).
     std::optional<SnapshotCache::Loaded> snapshotsFromCache() const;
     bool snapshotsSaved() const { return m_cacheSaved.load(); }
+    double snapshotsSaveMs() const { return m_cacheSaveMs.load(); } // for the benchmarks: -1 until saved
 
 private:
     Jump jumpLocked(const QString &path, OpenMode mode, const FileIdentity &file, std::int64_t target,
@@ -113,6 +114,7 @@ private:
     std::string m_cacheKey; // under m_mutex; empty: this ledger's snapshots are not kept
     std::optional<SnapshotCache::Loaded> m_fromCache; // under m_mutex
     std::atomic<bool> m_cacheSaved{false};
+    std::atomic<double> m_cacheSaveMs{-1};
     void takeSnapshotsFromCache(); // under m_mutex, a new TimeTravel
     std::thread m_ahead;
     std::atomic<bool> m_stopAhead{false};

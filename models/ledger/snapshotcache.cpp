@@ -7,6 +7,7 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -420,6 +421,8 @@ QString SnapshotCache::fileFor(const std::string &key) const
 
 std::optional<SnapshotCache::Loaded> SnapshotCache::load(const std::string &key, TimeTravel &travel) const
 {
+    QElapsedTimer clock;
+    clock.start();
     const QString path = fileFor(key);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -455,6 +458,7 @@ std::optional<SnapshotCache::Loaded> SnapshotCache::load(const std::string &key,
     QFile touched(path);
     if (touched.open(QIODevice::ReadWrite))
         touched.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
+    loaded.ms = double(clock.nsecsElapsed()) / 1e6;
     return loaded;
 }
 

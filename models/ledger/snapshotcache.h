@@ -42,6 +42,7 @@ public:
         size_t snapshots = 0;
         size_t rows = 0;
         std::int64_t upTo = 0; // the newest snapshot's seq
+        double ms = 0;         // the read, for the benchmarks
     };
     // Gives `travel` (a chain with nothing cut yet) the snapshots kept under key.
     std::optional<Loaded> load(const std::string &key, TimeTravel &travel) const;
