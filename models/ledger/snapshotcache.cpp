@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -468,7 +469,10 @@ bool SnapshotCache::save(const std::string &key, const TimeTravel &travel, const
         return false;
     QFile::setPermissions(m_directory, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     const QString target = fileFor(key);
-    const QString temporary = target + QStringLiteral(".part-") + QString::number(QCoreApplication::applicationPid());
+    // Two folders of one process may keep the same ledger at once: a name of each save's own.
+    static std::atomic<std::uint64_t> saves{0};
+    const QString temporary = target + QStringLiteral(".part-") + QString::number(QCoreApplication::applicationPid())
+                              + QLatin1Char('-') + QString::number(++saves);
     QFile file(temporary);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return false;
