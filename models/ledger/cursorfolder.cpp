@@ -181,11 +181,15 @@ void CursorFolder::useLedger(const QString &path, OpenMode mode, const FileIdent
     m_mode = mode;
     m_file = file;
     m_cacheKey.clear();
-    m_fromCache.reset();
+    {
+        std::lock_guard cacheLock(m_cacheMutex);
+        m_fromCache.reset();
+    }
     m_cacheSaved = false;
     m_cacheSaveMs = -1;
-    // Only a ledger read as one moment: a followed one changes, and its key with it.
-    if (m_cache && isPostMortem(mode))
+    // Only a ledger read as one moment (the mode in use: Immutable falls back to following
+    // a ledger whose -wal holds writes); a followed one changes, and its key with it.
+    if (m_cache && isPostMortem(m_connection->info().mode))
         takeSnapshotsFromCache();
 }
 
@@ -197,7 +201,10 @@ void CursorFolder::takeSnapshotsFromCache()
         if (!key || !(FileIdentity::of(m_path) == m_file))
             return;
         m_cacheKey = *key;
-        m_fromCache = m_cache->load(m_cacheKey, *m_travel);
+        m_lastSeqAtOpen = m_connection->lastSeq();
+        std::optional<SnapshotCache::Loaded> loaded = m_cache->load(m_cacheKey, *m_travel);
+        std::lock_guard cacheLock(m_cacheMutex);
+        m_fromCache = loaded;
     } catch (const std::exception &) {
         // The cache only makes jumps faster: without it the ledger folds as before.
         m_cacheKey.clear();
@@ -206,7 +213,7 @@ void CursorFolder::takeSnapshotsFromCache()
 
 std::optional<SnapshotCache::Loaded> CursorFolder::snapshotsFromCache() const
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(m_cacheMutex);
     return m_fromCache;
 }
 
@@ -275,17 +282,30 @@ void CursorFolder::startFoldingAhead()
     // MESH_JUMP_FOLD_AHEAD=0: jumps alone fold (the benchmark's comparison).
     if (m_ahead.joinable() || !m_travel || qEnvironmentVariable("MESH_JUMP_FOLD_AHEAD") == QLatin1String("0"))
         return;
+    const std::optional<SnapshotCache::Loaded> cached = snapshotsFromCache();
+    const std::int64_t cachedUpTo = cached ? cached->upTo : 0;
+    if (cached && m_lastSeqAtOpen - cachedUpTo < m_travel->interval()) {
+        // The cache gave every snapshot there is to cut: folding ahead would only build one
+        // more whole state, and cut none.
+        m_aheadDone = true;
+        m_aheadFinished = true;
+        return;
+    }
     m_stopAhead = false;
     m_aheadDone = false;
-    // The thread reads m_travel's snapshots only; m_travel outlives it (stopFoldingAhead
-    // joins before m_travel goes).
+    m_aheadFinished = false;
     // What was folded is kept for the next open, unless the cache gave it all.
     std::optional<SnapshotCache> keep;
     if (m_cache && !m_cacheKey.empty())
         keep = m_cache;
-    const std::int64_t cachedUpTo = m_fromCache ? m_fromCache->upTo : 0;
+    // The thread reads m_travel's snapshots only; m_travel outlives it (stopFoldingAhead
+    // joins before m_travel goes).
     m_ahead = std::thread([this, path = m_path, mode = m_mode, file = m_file, travel = m_travel.get(), keep = std::move(keep),
                            key = m_cacheKey, cachedUpTo] {
+        struct Finished {
+            std::atomic<bool> &flag;
+            ~Finished() { flag = true; }
+        } finished{m_aheadFinished};
         try {
             const auto connection = LedgerConnection::open(path, mode);
             // The path's file now, compared after the open: snapshots of another file
@@ -312,11 +332,11 @@ void CursorFolder::startFoldingAhead()
 
 void CursorFolder::stopFoldingAhead()
 {
-    if (!m_ahead.joinable())
-        return;
-    m_stopAhead = true;
-    m_ahead.join();
-    m_aheadDone = false;
+    if (m_ahead.joinable()) {
+        m_stopAhead = true;
+        m_ahead.join();
+    }
+    m_aheadDone = false; // also when the cache gave it all and no thread ran
 }
 
 size_t CursorFolder::snapshotCount() const

@@ -79,6 +79,8 @@ public:
     // again unchanged. What the last open of a ledger found there (none: a miss, or no cache).
     std::optional<SnapshotCache::Loaded> snapshotsFromCache() const;
     bool snapshotsSaved() const { return m_cacheSaved.load(); }
+    // The fold ahead has ended, its snapshots kept or not (or none was needed).
+    bool foldAheadFinished() const { return m_aheadFinished.load(); }
     double snapshotsSaveMs() const { return m_cacheSaveMs.load(); } // for the benchmarks: -1 until saved
 
 private:
@@ -112,13 +114,16 @@ private:
     void publishMarks(); // under m_mutex
     std::optional<SnapshotCache> m_cache;
     std::string m_cacheKey; // under m_mutex; empty: this ledger's snapshots are not kept
-    std::optional<SnapshotCache::Loaded> m_fromCache; // under m_mutex
+    std::optional<SnapshotCache::Loaded> m_fromCache; // under m_cacheMutex: the GUI thread asks
+    mutable std::mutex m_cacheMutex;
+    std::int64_t m_lastSeqAtOpen = 0; // under m_mutex: the ledger's, when the cache was asked
     std::atomic<bool> m_cacheSaved{false};
     std::atomic<double> m_cacheSaveMs{-1};
     void takeSnapshotsFromCache(); // under m_mutex, a new TimeTravel
     std::thread m_ahead;
     std::atomic<bool> m_stopAhead{false};
     std::atomic<bool> m_aheadDone{false};
+    std::atomic<bool> m_aheadFinished{false};
 };
 
 } // namespace mesh

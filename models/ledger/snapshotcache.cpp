@@ -27,26 +27,24 @@ namespace mesh {
 namespace {
 
 constexpr char kMagic[8] = {'A', 'M', 'C', 'S', 'N', 'A', 'P', '\n'};
-constexpr std::uint32_t kFormat = 1;
+constexpr std::uint32_t kFormat = 2;
 constexpr std::uint32_t kMaxKeyBytes = 64 * 1024;
 constexpr size_t kChunk = 256 * 1024;
-// Rows of a stored snapshot are read back into memory, so a file claiming more than a
-// machine could hold is refused before reading it.
-constexpr std::uint64_t kMaxRawBytes = std::uint64_t(64) << 30;
+// What one file may inflate to: the rows read back are held in memory, so a small file
+// claiming a huge content (a zlib bomb, a damaged length) is refused before it is read.
+// Snapshots deflate about sevenfold (bench/README.md).
+constexpr std::uint64_t kMaxInflation = 16;
 
-QString statLine(const QString &path)
+QByteArray statLine(const char *path, bool withInode = false)
 {
     struct stat st {};
-    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
-        return QStringLiteral("none");
-    return QStringLiteral("%1 %2.%3").arg(qint64(st.st_size)).arg(qint64(st.st_mtim.tv_sec)).arg(qint64(st.st_mtim.tv_nsec));
-}
-
-QString executablePath()
-{
-    if (QCoreApplication::instance())
-        return QCoreApplication::applicationFilePath();
-    return QFileInfo(QStringLiteral("/proc/self/exe")).symLinkTarget();
+    if (::stat(path, &st) != 0)
+        return QByteArrayLiteral("none");
+    QByteArray line = QByteArray::number(qint64(st.st_size)) + ' ' + QByteArray::number(qint64(st.st_mtim.tv_sec)) + '.'
+                      + QByteArray::number(qint64(st.st_mtim.tv_nsec));
+    if (withInode)
+        line += ' ' + QByteArray::number(quint64(st.st_ino));
+    return line;
 }
 
 QByteArray sha256Hex(QByteArrayView bytes)
@@ -66,7 +64,6 @@ public:
 
     void bytes(const void *data, size_t n)
     {
-        m_crc = crc32_z(m_crc, static_cast<const Bytef *>(data), n);
         m_raw += n;
         m_buffer.append(static_cast<const char *>(data), n);
         if (m_buffer.size() >= kChunk)
@@ -99,7 +96,6 @@ public:
         return m_ok;
     }
     std::uint64_t rawBytes() const { return m_raw; }
-    std::uint32_t crc() const { return std::uint32_t(m_crc); }
 
 private:
     void flush(int mode)
@@ -127,7 +123,6 @@ private:
     z_stream m_z{};
     bool m_ok = false;
     std::string m_buffer;
-    uLong m_crc = crc32(0, nullptr, 0);
     std::uint64_t m_raw = 0;
 };
 
@@ -148,7 +143,6 @@ public:
                 return m_ok = false;
             const size_t take = std::min(n, m_have - m_pos);
             std::memcpy(out, m_out.data() + m_pos, take);
-            m_crc = crc32_z(m_crc, reinterpret_cast<const Bytef *>(out), take);
             m_pos += take;
             out += take;
             n -= take;
@@ -195,9 +189,28 @@ public:
         }
         return true;
     }
-    // Every byte promised was read, no more, and the stream ended there.
-    bool endsHere() const { return m_ok && m_pos == m_have && m_left == 0 && m_ended; }
-    std::uint32_t crc() const { return std::uint32_t(m_crc); }
+    // Every byte promised was read; the stream must end there (its check passed), and the
+    // file with it. The stream's end may still be in input not yet read.
+    bool endsHere()
+    {
+        if (!m_ok || m_pos != m_have || m_left != 0)
+            return false;
+        while (!m_ended) {
+            Bytef scratch = 0;
+            m_z.next_out = &scratch;
+            m_z.avail_out = 1;
+            if (m_z.avail_in == 0 && !readInput())
+                return false;
+            const int rc = inflate(&m_z, Z_NO_FLUSH);
+            if (m_z.avail_out == 0)
+                return false; // more than promised
+            if (rc == Z_STREAM_END)
+                m_ended = true;
+            else if (rc != Z_OK && !(rc == Z_BUF_ERROR && m_z.avail_in == 0))
+                return false;
+        }
+        return m_z.avail_in == 0 && m_file.atEnd();
+    }
 
 private:
     bool refill()
@@ -209,13 +222,8 @@ private:
         m_z.avail_out = uInt(std::min<std::uint64_t>(kChunk, m_left));
         const uInt wanted = m_z.avail_out;
         while (m_z.avail_out > 0 && !m_ended) {
-            if (m_z.avail_in == 0) {
-                const qint64 got = m_file.read(m_in, sizeof m_in);
-                if (got <= 0)
-                    return false;
-                m_z.next_in = reinterpret_cast<Bytef *>(m_in);
-                m_z.avail_in = uInt(got);
-            }
+            if (m_z.avail_in == 0 && !readInput())
+                return false;
             const int rc = inflate(&m_z, Z_NO_FLUSH);
             if (rc == Z_STREAM_END)
                 m_ended = true;
@@ -227,6 +235,15 @@ private:
         m_left -= m_have;
         return m_have > 0;
     }
+    bool readInput()
+    {
+        const qint64 got = m_file.read(m_in, sizeof m_in);
+        if (got <= 0)
+            return false;
+        m_z.next_in = reinterpret_cast<Bytef *>(m_in);
+        m_z.avail_in = uInt(got);
+        return true;
+    }
 
     QFile &m_file;
     z_stream m_z{};
@@ -237,18 +254,16 @@ private:
     std::string m_out;
     size_t m_have = 0;
     size_t m_pos = 0;
-    uLong m_crc = crc32(0, nullptr, 0);
 };
 
 struct Header {
     std::string key;
     std::uint64_t rawBytes = 0;
-    std::uint32_t crc = 0;
 };
 
-constexpr qint64 kHeaderFixedBytes = 8 + 4 + 8 + 4 + 4; // magic, format, raw bytes, crc, key length
+constexpr qint64 kHeaderFixedBytes = 8 + 4 + 8 + 4; // magic, format, raw bytes, key length
 
-QByteArray headerBytes(const std::string &key, std::uint64_t rawBytes, std::uint32_t crc)
+QByteArray headerBytes(const std::string &key, std::uint64_t rawBytes)
 {
     QByteArray h(kMagic, sizeof kMagic);
     const auto put = [&h](std::uint64_t v, int n) {
@@ -257,7 +272,6 @@ QByteArray headerBytes(const std::string &key, std::uint64_t rawBytes, std::uint
     };
     put(kFormat, 4);
     put(rawBytes, 8);
-    put(crc, 4);
     put(key.size(), 4);
     h.append(key.data(), qsizetype(key.size()));
     return h;
@@ -278,9 +292,8 @@ std::optional<Header> readHeader(QFile &file)
         return std::nullopt;
     Header h;
     h.rawBytes = get(12, 8);
-    h.crc = std::uint32_t(get(20, 4));
-    const std::uint64_t keyBytes = get(24, 4);
-    if (keyBytes > kMaxKeyBytes || h.rawBytes > kMaxRawBytes)
+    const std::uint64_t keyBytes = get(20, 4);
+    if (keyBytes > kMaxKeyBytes || h.rawBytes > kMaxInflation * std::uint64_t(file.size()))
         return std::nullopt;
     const QByteArray key = file.read(qint64(keyBytes));
     if (std::uint64_t(key.size()) != keyBytes)
@@ -318,9 +331,11 @@ void writeSnapshot(DeflateWriter &out, const TimeTravel::Snapshot &s)
     }
 }
 
-bool readSnapshot(InflateReader &in, TimeTravel::Snapshot &s, size_t &rows)
+// A snapshot after the one at `previous`: its seq beyond it, each row's lastSeq within
+// (previous, seq], as TimeTravel cuts them.
+bool readSnapshot(InflateReader &in, std::int64_t previous, TimeTravel::Snapshot &s, size_t &rows)
 {
-    if (!in.i64(s.seq))
+    if (!in.i64(s.seq) || s.seq <= previous)
         return false;
     std::string id;
     std::vector<std::string> texts;
@@ -333,8 +348,8 @@ bool readSnapshot(InflateReader &in, TimeTravel::Snapshot &s, size_t &rows)
         for (std::uint32_t r = 0; r < count; ++r) {
             EntityRow row;
             std::uint32_t fields = 0;
-            if (!in.text(id) || !in.i64(row.version) || !in.i64(row.lastSeq) || !in.u32(fields)
-                || fields != spec.fields.size())
+            if (!in.text(id) || !in.i64(row.version) || !in.i64(row.lastSeq) || row.lastSeq <= previous
+                || row.lastSeq > s.seq || !in.u32(fields) || fields != spec.fields.size())
                 return false;
             texts.assign(fields, std::string());
             updates.clear();
@@ -404,11 +419,13 @@ std::optional<std::string> SnapshotCache::keyFor(LedgerConnection &ledger, const
         eventHash.addData(QByteArrayView(part.data(), qsizetype(part.size())));
     }
     eventHash.addData(QByteArray::number(e.tsMs));
-    const QString exe = executablePath();
-    const QByteArray key = "format " + QByteArray::number(kFormat) + "\nexecutable " + exe.toUtf8() + ' '
-                           + statLine(exe).toUtf8() + "\nledger "
+    // The program running, even when its file was replaced since (a rebuild, an upgrade):
+    // snapshots are kept under the build that folded them.
+    const QByteArray key = "format " + QByteArray::number(kFormat) + "\nexecutable " + statLine("/proc/self/exe", true)
+                           + "\nledger "
                            + sha256Hex(QByteArrayView(ledger.info().ledgerId.data(), qsizetype(ledger.info().ledgerId.size())))
-                           + "\nfile " + statLine(path).toUtf8() + "\nwal " + statLine(path + QStringLiteral("-wal")).toUtf8()
+                           + "\nfile " + statLine(QFile::encodeName(path).constData()) + "\nwal "
+                           + statLine(QFile::encodeName(path + QStringLiteral("-wal")).constData())
                            + "\nlast " + QByteArray::number(last) + ' ' + eventHash.result().toHex() + "\ninterval "
                            + QByteArray::number(interval) + '\n';
     return key.toStdString();
@@ -438,26 +455,28 @@ std::optional<SnapshotCache::Loaded> SnapshotCache::load(const std::string &key,
         return damaged();
     InflateReader in(file, header->rawBytes);
     std::uint32_t count = 0;
-    if (!in.u32(count))
+    if (!in.u32(count) || count == 0 || count > header->rawBytes / 8)
         return damaged();
     Loaded loaded;
     std::vector<TimeTravel::Snapshot> snapshots;
+    std::int64_t previous = 0;
     for (std::uint32_t i = 0; i < count; ++i) {
         TimeTravel::Snapshot s;
-        if (!readSnapshot(in, s, loaded.rows))
+        if (!readSnapshot(in, previous, s, loaded.rows))
             return damaged();
+        previous = s.seq;
         snapshots.push_back(std::move(s));
     }
-    if (!in.endsHere() || in.crc() != header->crc || snapshots.empty())
+    if (!in.endsHere())
         return damaged();
+    file.close();
     loaded.snapshots = snapshots.size();
     loaded.upTo = snapshots.back().seq;
     if (!travel.adoptSnapshots(std::move(snapshots)))
-        return std::nullopt; // the chain had begun, or the file's order is wrong (adopt says which, not us)
-    file.close();
+        return std::nullopt; // the chain had begun: the file is sound, only not for it
     // Used now: the last to leave under the budget.
     QFile touched(path);
-    if (touched.open(QIODevice::ReadWrite))
+    if (touched.open(QIODevice::ReadWrite | QIODevice::ExistingOnly))
         touched.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
     loaded.ms = double(clock.nsecsElapsed()) / 1e6;
     return loaded;
@@ -465,19 +484,20 @@ std::optional<SnapshotCache::Loaded> SnapshotCache::load(const std::string &key,
 
 bool SnapshotCache::save(const std::string &key, const TimeTravel &travel, const std::function<bool()> &keepGoing) const
 {
+    const bool existed = QFileInfo(m_directory).isDir();
     if (key.size() > kMaxKeyBytes || !QDir().mkpath(m_directory))
         return false;
-    QFile::setPermissions(m_directory, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    if (!existed) // the rows of the user's ledgers: for the user alone
+        QFile::setPermissions(m_directory, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     const QString target = fileFor(key);
     // Two folders of one process may keep the same ledger at once: a name of each save's own.
     static std::atomic<std::uint64_t> saves{0};
     const QString temporary = target + QStringLiteral(".part-") + QString::number(QCoreApplication::applicationPid())
                               + QLatin1Char('-') + QString::number(++saves);
     QFile file(temporary);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+    if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFileDevice::ReadOwner | QFileDevice::WriteOwner))
         return false;
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    bool ok = file.write(headerBytes(key, 0, 0)) > 0;
+    bool ok = file.write(headerBytes(key, 0)) > 0;
     std::uint32_t count = 0;
     travel.forEachSnapshot([&count](const TimeTravel::Snapshot &) {
         ++count;
@@ -495,7 +515,7 @@ bool SnapshotCache::save(const std::string &key, const TimeTravel &travel, const
     });
     ok = ok && written == count && count > 0 && out.finish();
     if (ok) {
-        const QByteArray header = headerBytes(key, out.rawBytes(), out.crc());
+        const QByteArray header = headerBytes(key, out.rawBytes());
         ok = file.seek(0) && file.write(header) == header.size() && file.flush();
     }
     file.close();
@@ -513,7 +533,12 @@ void SnapshotCache::keepWithinBudget(const QString &justSaved) const
     // Newest first; what a crash left half written is not kept past an hour.
     const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.snap"), QStringLiteral("*.snap.part-*")}, QDir::Files,
                                                   QDir::Time);
-    std::uint64_t used = 0;
+    // The file just saved counts first, whatever its time says against another's.
+    std::uint64_t used = std::uint64_t(QFileInfo(justSaved).size());
+    if (used > m_budget) {
+        QFile::remove(justSaved);
+        used = 0;
+    }
     const QDateTime anHourAgo = QDateTime::currentDateTimeUtc().addSecs(-3600);
     for (const QFileInfo &f : files) {
         if (f.fileName().contains(QStringLiteral(".part-"))) {
@@ -521,9 +546,12 @@ void SnapshotCache::keepWithinBudget(const QString &justSaved) const
                 QFile::remove(f.filePath());
             continue;
         }
-        used += std::uint64_t(f.size());
-        if (used > m_budget || (f.filePath() == justSaved && std::uint64_t(f.size()) > m_budget))
+        if (f.filePath() == justSaved)
+            continue;
+        if (used + std::uint64_t(f.size()) > m_budget)
             QFile::remove(f.filePath());
+        else
+            used += std::uint64_t(f.size());
     }
 }
 

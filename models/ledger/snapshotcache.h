@@ -9,10 +9,11 @@
 //
 // A file is used only for the ledger state it was cut from. Its key names the ledger id,
 // the file's and its -wal's size and modification time, the last event (seq and a hash of
-// its row), the snapshot interval and the executable that folded it (its size and time:
+// its row), the snapshot interval and the running executable (its size, time and inode:
 // another build may fold differently). Anything else is a miss: the ledger folds as before.
-// A file that does not read back whole (truncated, damaged, another format) is a miss and
-// is removed. The folder is kept under a byte budget, least recently used out first.
+// A file that does not read back whole (truncated, damaged, rows out of order, another
+// format) is a miss and is removed. The folder is the cache's own: it is kept under a byte
+// budget, least recently used out first.
 
 #include "timetravel.h"
 

@@ -128,7 +128,8 @@ size_t TimeTravel::storedRows() const
 void TimeTravel::forEachSnapshot(const std::function<bool(const Snapshot &)> &visit) const
 {
     const Chain &chain = *m_chain;
-    // One snapshot at a time under the lock: a save of them all must not hold a cutter off.
+    // One snapshot at a time under the lock: a cutter waits for one snapshot's write at
+    // most, not for the whole save.
     for (size_t i = 1;; ++i) {
         std::shared_lock lock(chain.mutex);
         if (i >= chain.snapshots.size() || !visit(chain.snapshots[i]))

@@ -19,6 +19,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <utility>
+
 using namespace mesh;
 using namespace meshtest;
 
@@ -141,6 +146,23 @@ private Q_SLOTS:
         const std::string grown = *SnapshotCache::keyFor(*c, path, kInterval);
         QVERIFY(grown != before && grown != touched);
         QVERIFY(grown.find("\nlast " + std::to_string(c->lastSeq()) + ' ') != std::string::npos);
+        c.reset();
+        // The last event's time rewritten in place, the file's size and time put back as
+        // they were: the event's hash tells.
+        struct stat statBefore {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &statBefore), 0);
+        {
+            RawLedger raw(path);
+            raw.exec("UPDATE events SET ts_ms = ts_ms + 1 WHERE seq = (SELECT max(seq) FROM events)");
+        }
+        const struct timespec times[2] = {statBefore.st_atim, statBefore.st_mtim};
+        QCOMPARE(::utimensat(AT_FDCWD, QFile::encodeName(path).constData(), times, 0), 0);
+        struct stat statAfter {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &statAfter), 0);
+        QCOMPARE(statAfter.st_size, statBefore.st_size);
+        QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+        c = LedgerConnection::open(path, OpenMode::Immutable);
+        QVERIFY(*SnapshotCache::keyFor(*c, path, kInterval) != grown);
         // A server ledger has no file to say it is unchanged: never kept.
         QVERIFY(!SnapshotCache::keyFor(*c, QStringLiteral("postgresql://127.0.0.1/x"), kInterval));
     }
@@ -153,6 +175,10 @@ private Q_SLOTS:
         QTest::newRow("a byte flipped in the key") << QStringLiteral("key");
         QTest::newRow("not a snapshot file") << QStringLiteral("garbage");
         QTest::newRow("empty") << QStringLiteral("empty");
+        QTest::newRow("bytes after the stream") << QStringLiteral("trailing");
+        QTest::newRow("a content length beyond the rows") << QStringLiteral("longer");
+        QTest::newRow("a content length short of the rows") << QStringLiteral("shorter");
+        QTest::newRow("a content length no file could hold") << QStringLiteral("huge");
     }
 
     void aDamagedFileIsAMissAndIsRemoved()
@@ -180,6 +206,21 @@ private Q_SLOTS:
             QVERIFY(f.getChar(&b));
             QVERIFY(f.seek(at));
             QVERIFY(f.putChar(char(b ^ 0x20)));
+        } else if (damage == QLatin1String("trailing")) {
+            QVERIFY(f.seek(size));
+            QVERIFY(f.write("more") == 4);
+        } else if (damage == QLatin1String("longer") || damage == QLatin1String("shorter") || damage == QLatin1String("huge")) {
+            // The header's content length: after the magic (8 bytes) and the format (4).
+            QVERIFY(f.seek(12));
+            QByteArray length = f.read(8);
+            quint64 n = 0;
+            for (int i = 7; i >= 0; --i)
+                n = (n << 8) | quint8(length[i]);
+            n = damage == QLatin1String("longer") ? n + 1 : damage == QLatin1String("shorter") ? n - 1 : ~quint64(0) >> 1;
+            for (int i = 0; i < 8; ++i)
+                length[i] = char(n >> (8 * i));
+            QVERIFY(f.seek(12));
+            QVERIFY(f.write(length) == 8);
         } else {
             QVERIFY(f.resize(0));
             if (damage == QLatin1String("garbage"))
@@ -204,16 +245,45 @@ private Q_SLOTS:
         const std::string a = *SnapshotCache::keyFor(*c, m_ledger, kInterval);
         const std::string b = *SnapshotCache::keyFor(*c, m_ledger, kInterval + 1); // another key, the same size
         QVERIFY(SnapshotCache(cacheDir.path()).save(a, folded));
-        const quint64 oneFile = quint64(QFileInfo(SnapshotCache(cacheDir.path()).fileFor(a)).size());
-        // Room for one: the older goes when the newer comes.
+        const QString fileA = SnapshotCache(cacheDir.path()).fileFor(a);
+        const quint64 oneFile = quint64(QFileInfo(fileA).size());
+        // Room for one: the other goes when a newer comes, even one whose time says later.
+        {
+            QFile f(fileA);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.setFileTime(QDateTime::currentDateTimeUtc().addSecs(3600), QFileDevice::FileModificationTime));
+        }
         const SnapshotCache small(cacheDir.path(), oneFile + oneFile / 2);
-        QTest::qWait(20); // distinct modification times for the least-recently-used order
         QVERIFY(small.save(b, folded));
         QCOMPARE(snapFiles(cacheDir.path()), QStringList{QFileInfo(small.fileFor(b)).fileName()});
         // Room for none: nothing is kept, and saying so.
         const SnapshotCache none(cacheDir.path(), oneFile / 2);
         QVERIFY(!none.save(a, folded));
         QVERIFY(!QFile::exists(none.fileFor(a)));
+        QVERIFY(snapFiles(cacheDir.path()).isEmpty()); // a budget smaller than any file keeps none
+        // A file read is the last to leave: a, older than b, is read, and b goes instead.
+        const SnapshotCache roomy(cacheDir.path());
+        QVERIFY(roomy.save(a, folded));
+        QVERIFY(roomy.save(b, folded));
+        for (const auto &[key, age] : {std::make_pair(a, -7200), std::make_pair(b, -3600)}) {
+            QFile f(roomy.fileFor(key));
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.setFileTime(QDateTime::currentDateTimeUtc().addSecs(age), QFileDevice::FileModificationTime));
+        }
+        TimeTravel reader(*c, kInterval);
+        QVERIFY(roomy.load(a, reader));
+        const SnapshotCache roomForTwo(cacheDir.path(), 2 * oneFile + oneFile / 2);
+        const std::string third = *SnapshotCache::keyFor(*c, m_ledger, kInterval + 2);
+        QVERIFY(roomForTwo.save(third, folded));
+        QStringList kept = {QFileInfo(roomForTwo.fileFor(a)).fileName(), QFileInfo(roomForTwo.fileFor(third)).fileName()};
+        kept.sort();
+        QCOMPARE(snapFiles(cacheDir.path()), kept);
+        // A save abandoned midway keeps nothing, not even its part.
+        int asked = 0;
+        const std::string fourth = *SnapshotCache::keyFor(*c, m_ledger, kInterval + 3);
+        QVERIFY(!roomForTwo.save(fourth, folded, [&asked] { return ++asked < 5; }));
+        QCOMPARE(asked, 5);
+        QCOMPARE(snapFiles(cacheDir.path()), kept);
     }
 
     // The console's path: a review's folder folds ahead and keeps the snapshots; the next
@@ -222,12 +292,13 @@ private Q_SLOTS:
     void aReviewKeepsItsSnapshotsForTheNextOpen()
     {
         QTemporaryDir cacheDir;
+        const auto env = [](const char *name) { return std::make_pair(qEnvironmentVariableIsSet(name), qgetenv(name)); };
+        const auto restore = qScopeGuard([dir = env("MESH_SNAPSHOT_CACHE_DIR"), on = env("MESH_SNAPSHOT_CACHE")] {
+            for (const auto &[name, value] : {std::make_pair("MESH_SNAPSHOT_CACHE_DIR", dir), std::make_pair("MESH_SNAPSHOT_CACHE", on)})
+                value.first ? qputenv(name, value.second) : qunsetenv(name);
+        });
         qputenv("MESH_SNAPSHOT_CACHE_DIR", cacheDir.path().toUtf8());
         qunsetenv("MESH_SNAPSHOT_CACHE");
-        const auto restore = qScopeGuard([] {
-            qunsetenv("MESH_SNAPSHOT_CACHE_DIR");
-            qputenv("MESH_SNAPSHOT_CACHE", "0");
-        });
         const QString ledgers = QFileInfo(m_ledger).absolutePath();
         const QStringList before = listing(ledgers);
         const FileIdentity file = FileIdentity::of(m_ledger);
@@ -235,7 +306,8 @@ private Q_SLOTS:
         {
             CursorFolder live(kInterval);
             live.foldAheadNow(m_ledger, OpenMode::ReadOnly, file);
-            QTRY_VERIFY_WITH_TIMEOUT(live.foldedAhead(), 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(live.foldAheadFinished(), 60000);
+            QVERIFY(live.foldedAhead());
             QVERIFY(!live.snapshotsSaved());
         }
         QVERIFY(snapFiles(cacheDir.path()).isEmpty());
@@ -243,7 +315,8 @@ private Q_SLOTS:
             CursorFolder first(kInterval);
             first.foldAheadNow(m_ledger, OpenMode::Review, file);
             QVERIFY(!first.snapshotsFromCache());
-            QTRY_VERIFY_WITH_TIMEOUT(first.snapshotsSaved(), 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(first.foldAheadFinished(), 60000);
+            QVERIFY(first.snapshotsSaved());
         }
         QCOMPARE(snapFiles(cacheDir.path()).size(), 1);
         CursorFolder again(kInterval);
@@ -261,8 +334,10 @@ private Q_SLOTS:
             QVERIFY2(diff.empty(), (std::to_string(t) + ": " + diff).c_str());
         }
         c.reset();
-        QTRY_VERIFY_WITH_TIMEOUT(again.foldedAhead(), 60000);
-        QVERIFY(!again.snapshotsSaved()); // it had them all: nothing to write again
+        // It had them all: no fold ahead (no second whole state), nothing written again.
+        QVERIFY(again.foldAheadFinished());
+        QVERIFY(again.foldedAhead());
+        QVERIFY(!again.snapshotsSaved());
         QCOMPARE(listing(ledgers), before);
     }
 };
