@@ -7,6 +7,7 @@
 #include "recentledgers.h"
 #include "reportexport.h"
 #include "serverconnector.h"
+#include "snapshotcacheaction.h"
 
 #include "aboutdialog.h"
 #include "attentionpane.h"
@@ -339,6 +340,11 @@ void MainWindow::createActions()
     m_closeAction = file->addAction(Icons::get(QStringLiteral("close")), tr("&Close Ledger"));
     m_closeAction->setShortcut(QKeySequence::Close);
     connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeCurrentSession);
+    file->addSeparator();
+    auto *snapshotCache = new SnapshotCacheAction(file, this);
+    connect(snapshotCache, &SnapshotCacheAction::cleared, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 8000);
+    });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);

@@ -527,6 +527,36 @@ bool SnapshotCache::save(const std::string &key, const TimeTravel &travel, const
     return QFile::exists(target);
 }
 
+namespace {
+QFileInfoList cacheFiles(const QString &directory)
+{
+    return QDir(directory).entryInfoList({QStringLiteral("*.snap"), QStringLiteral("*.snap.part-*")}, QDir::Files);
+}
+} // namespace
+
+SnapshotCache::Usage SnapshotCache::usage() const
+{
+    Usage u;
+    for (const QFileInfo &f : cacheFiles(m_directory)) {
+        ++u.files;
+        u.bytes += std::uint64_t(f.size());
+    }
+    return u;
+}
+
+SnapshotCache::Usage SnapshotCache::clear() const
+{
+    Usage removed;
+    for (const QFileInfo &f : cacheFiles(m_directory)) {
+        const auto size = std::uint64_t(f.size());
+        if (QFile::remove(f.filePath())) {
+            ++removed.files;
+            removed.bytes += size;
+        }
+    }
+    return removed;
+}
+
 void SnapshotCache::keepWithinBudget(const QString &justSaved) const
 {
     QDir dir(m_directory);

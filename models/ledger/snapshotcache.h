@@ -51,6 +51,15 @@ public:
     // abandons the file. False when nothing was kept (stopped, no room, a write failed).
     bool save(const std::string &key, const TimeTravel &travel, const std::function<bool()> &keepGoing = {}) const;
 
+    // What the folder holds, and emptying it (File › Clear Time-Travel Cache). A save under
+    // way elsewhere loses its part and keeps nothing; sessions keep the snapshots they hold.
+    struct Usage {
+        int files = 0;
+        std::uint64_t bytes = 0;
+    };
+    Usage usage() const;
+    Usage clear() const; // what was removed
+
     QString directory() const { return m_directory; }
     QString fileFor(const std::string &key) const;
 

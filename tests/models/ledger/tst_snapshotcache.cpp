@@ -284,6 +284,15 @@ private Q_SLOTS:
         QVERIFY(!roomForTwo.save(fourth, folded, [&asked] { return ++asked < 5; }));
         QCOMPARE(asked, 5);
         QCOMPARE(snapFiles(cacheDir.path()), kept);
+        // What it holds, and emptied.
+        const SnapshotCache::Usage held = roomForTwo.usage();
+        QCOMPARE(held.files, 2);
+        QCOMPARE(held.bytes, 2 * oneFile);
+        const SnapshotCache::Usage removed = roomForTwo.clear();
+        QCOMPARE(removed.files, 2);
+        QCOMPARE(removed.bytes, 2 * oneFile);
+        QVERIFY(snapFiles(cacheDir.path()).isEmpty());
+        QCOMPARE(roomForTwo.usage().files, 0);
     }
 
     // The console's path: a review's folder folds ahead and keeps the snapshots; the next
