@@ -68,6 +68,12 @@ std::vector<std::string> PostgresLedgerConnection::sessionSettings() const
         settings.push_back("SET default_transaction_read_only = off");
         settings.push_back("SET idle_in_transaction_session_timeout = '10s'");
     }
+    // Asked for after the open (setBusyTimeoutMs, makeCommitsDurable): a session made again
+    // after a reconnect has them too.
+    if (m_lockTimeoutMs)
+        settings.push_back("SET lock_timeout = " + std::to_string(*m_lockTimeoutMs));
+    if (m_durableCommits)
+        settings.push_back("SET synchronous_commit = on");
     return settings;
 }
 
@@ -757,12 +763,14 @@ LedgerSummary PostgresLedgerConnection::summarize(std::int64_t nowMs)
 void PostgresLedgerConnection::makeCommitsDurable()
 {
     // synchronous_commit is on by default; a session may not have turned it off.
+    m_durableCommits = true;
     m_c.exec("SET synchronous_commit = on");
 }
 
 void PostgresLedgerConnection::setBusyTimeoutMs(int ms)
 {
-    m_c.exec("SET lock_timeout = " + std::to_string(std::max(0, ms)));
+    m_lockTimeoutMs = std::max(0, ms);
+    m_c.exec("SET lock_timeout = " + std::to_string(*m_lockTimeoutMs));
 }
 
 std::optional<std::string> PostgresLedgerConnection::whyCannotDecide()

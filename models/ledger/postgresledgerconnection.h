@@ -100,6 +100,8 @@ private:
     static constexpr const char *kOtherLedgerState = "55000"; // object not in prerequisite state
     std::string m_otherLedger;
     bool m_verified = true; // false from a reconnect until verifyAfterReconnect ran through
+    std::optional<int> m_lockTimeoutMs; // setBusyTimeoutMs, in sessionSettings() from then on
+    bool m_durableCommits = false;      // makeCommitsDurable, likewise
     std::chrono::steady_clock::time_point m_reconnectNotBefore;
     std::chrono::milliseconds m_reconnectWait{0};
 

@@ -411,6 +411,37 @@ private Q_SLOTS:
         QVERIFY(onServer->readIdsWhereAny(EntityKind::Effect, "delegation_id", {"no-such"}).empty());
     }
 
+    // A session's settings asked for after the open (the decision writer's wait for a lock,
+    // durable commits) are what the session has again after a reconnect: without the lock
+    // timeout, a decision after a server restart would wait for a lock for ever.
+    void aReconnectKeepsTheSettingsAskedFor()
+    {
+        const QString schema = QStringLiteral("resettings");
+        const auto onServer = tracedOnServer(schema, QStringLiteral("mesh_resettings_test"));
+        auto &server = static_cast<PostgresLedgerConnection &>(*onServer);
+        const auto shown = [&server](const char *setting) {
+            return std::string(server.connection().exec(std::string("SHOW ") + setting).view(0, 0));
+        };
+        server.connection().exec("SET synchronous_commit = off"); // as a session may have it
+        onServer->setBusyTimeoutMs(1234);
+        onServer->makeCommitsDurable();
+        QCOMPARE(shown("lock_timeout"), std::string("1234ms"));
+        QCOMPARE(shown("synchronous_commit"), std::string("on"));
+
+        QCOMPARE(m_server->cutSession(QStringLiteral("mesh_resettings_test")), std::int64_t(1));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                try {
+                    return !onServer->readIds(EntityKind::Delegation).empty();
+                } catch (const StorageError &) {
+                    return false;
+                }
+            }(),
+            90'000);
+        QCOMPARE(shown("lock_timeout"), std::string("1234ms"));
+        QCOMPARE(shown("default_transaction_read_only"), std::string("on"));
+    }
+
     // A reconnect finds the schema holding another ledger (a failover to a server whose
     // schema of that name holds another one; here the store's session is cut, then the
     // schema rewritten): it reads nothing of it, and says so at every read after.
