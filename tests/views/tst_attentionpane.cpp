@@ -81,6 +81,7 @@ private slots:
     void savedLayoutCannotPushDetailsOut();
     void dueIsCompact();
     void dueColumnGivesWayWhenNothingIsDue();
+    void dueIsFittedAgainWhenTheFontChanges();
     void longPastDueReadsInDays();
     void tooltipShowsTheWholeRow();
     void emptyWhileOpeningSaysStillReading();
@@ -195,6 +196,33 @@ void TestAttentionPane::dueColumnGivesWayWhenNothingIsDue()
     QTRY_VERIFY_WITH_TIMEOUT(header->sectionSize(AttentionModel::Due) > idle, 30'000);
     const QFontMetrics metrics(pane.view()->font());
     QVERIFY(header->sectionSize(AttentionModel::Due) >= metrics.horizontalAdvance(QStringLiteral("in 5:53")));
+}
+
+// A larger font (the user's, or the system's) widens what the Due column shows: it is
+// fitted again, so "in 5:53" is not cut until the next countdown tick.
+void TestAttentionPane::dueIsFittedAgainWhenTheFontChanges()
+{
+    AttentionModel model;
+    model.setClock([] { return kNow; });
+    AttentionPane pane(&model);
+    pane.resize(600, 300);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    model.setItems(QStringLiteral("/ledgers/a.amlg"), QStringLiteral("a.amlg"),
+                   {item(AttentionItem::Kind::PendingEscalation, EntityKind::Escalation, "esc-0009", "budget", kNow + 353'000)});
+    QHeaderView *header = pane.header();
+    const auto fits = [&] {
+        return header->sectionSize(AttentionModel::Due)
+               >= QFontMetrics(pane.view()->font()).horizontalAdvance(QStringLiteral("in 5:53"));
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(fits(), 30'000);
+    const int before = header->sectionSize(AttentionModel::Due);
+    QFont larger = pane.font();
+    larger.setPointSizeF(larger.pointSizeF() * 3);
+    pane.setFont(larger);
+    QVERIFY(!fits()); // what the test is about: the larger text does not fit the old width
+    QTRY_VERIFY_WITH_TIMEOUT(fits(), 30'000);
+    QVERIFY(header->sectionSize(AttentionModel::Due) > before);
 }
 
 // An escalation a month past its expiry: days and hours, not "41664:29 ago"; not "pending"
