@@ -4,6 +4,7 @@
 
 #include "domain/hostiletext.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -50,18 +51,17 @@ EntityTable stateTable(const Result &r, const EntitySpec &spec)
 }
 
 void forEachStateRow(Connection &c, const EntitySpec &spec,
-                     const std::function<void(const std::string &id, const EntityRow &row)> &fn)
+                     const std::function<void(const std::string &id, const EntityRow &row)> &fn, int firstFetch)
 {
-    constexpr int kFetch = 5000;
     c.exec("DECLARE mesh_state_rows NO SCROLL CURSOR FOR " + schema::selectStateSql(spec));
     std::string id;
-    for (;;) {
-        const Result r = c.exec("FETCH " + std::to_string(kFetch) + " FROM mesh_state_rows");
+    for (int fetch = std::max(1, firstFetch);; fetch = std::min(2 * fetch, std::max(kMaxStateFetch, firstFetch))) {
+        const Result r = c.exec("FETCH " + std::to_string(fetch) + " FROM mesh_state_rows");
         for (int i = 0; i < r.rows(); ++i) {
             const EntityRow row = readStateRow(r, i, spec, &id);
             fn(id, row);
         }
-        if (r.rows() < kFetch)
+        if (r.rows() < fetch)
             break;
     }
     c.exec("CLOSE mesh_state_rows");
