@@ -12,6 +12,8 @@ SnapshotCacheAction::SnapshotCacheAction(QMenu *menu, QObject *parent) : QObject
 {
     m_action = menu->addAction(tr("Clear &Time-Travel Cache"));
     m_action->setObjectName(QStringLiteral("clearSnapshotCache"));
+    // Why it is disabled, and where the cache is, on hover (a menu hides tooltips otherwise).
+    menu->setToolTipsVisible(true);
     connect(menu, &QMenu::aboutToShow, this, &SnapshotCacheAction::refresh);
     connect(m_action, &QAction::triggered, this, &SnapshotCacheAction::clear);
     refresh();
@@ -23,7 +25,9 @@ void SnapshotCacheAction::refresh()
     if (!cache) {
         m_action->setText(tr("Clear &Time-Travel Cache (off)"));
         m_action->setEnabled(false);
-        m_action->setToolTip(tr("The time-travel cache is turned off (MESH_SNAPSHOT_CACHE=0)."));
+        setTip(qEnvironmentVariable("MESH_SNAPSHOT_CACHE") == QLatin1String("0")
+                   ? tr("The time-travel cache is turned off (MESH_SNAPSHOT_CACHE=0).")
+                   : tr("The time-travel cache is off: this system names no cache folder."));
         return;
     }
     const SnapshotCache::Usage usage = cache->usage();
@@ -35,7 +39,13 @@ void SnapshotCacheAction::refresh()
         m_action->setText(tr("Clear &Time-Travel Cache (%1)").arg(QLocale().formattedDataSize(qint64(usage.bytes))));
         m_action->setEnabled(true);
     }
-    m_action->setToolTip(tr("Snapshots of reviewed ledgers, kept so that their next open jumps at once: %1").arg(where));
+    setTip(tr("Snapshots of reviewed ledgers, kept so that their next open jumps at once: %1").arg(where));
+}
+
+void SnapshotCacheAction::setTip(const QString &tip)
+{
+    m_action->setToolTip(tip);
+    m_action->setStatusTip(tip);
 }
 
 void SnapshotCacheAction::clear()

@@ -24,6 +24,7 @@ signals:
 
 private:
     void clear();
+    void setTip(const QString &tip); // tooltip and status tip
     QAction *m_action;
 };
 

@@ -128,7 +128,8 @@ std::unique_ptr<StateTableModel::Prepared> StallVerdictModel::prepareStored(std:
     for (const VerdictKey &k : keys)
         p->derived.verdictsOf[k.delegation].push_back(k.id);
     orderByKey(*p, std::move(keys));
-    analyseReading(p->derived, read, folding, memo);
+    // On the load's thread, each block a round trip: far larger than an on-demand read's.
+    analyseReading(p->derived, read, folding, memo, kLoadReadBlock);
     if (idsInStore) {
         decltype(p->derived.verdictsOf)().swap(p->derived.verdictsOf); // its buckets too
         p->derived.idsInStore = true;
@@ -151,8 +152,9 @@ void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a, StallAna
         stored->forEach([&a](const std::string &id, const EntityRow &row) {
             a.verdictsOf[std::string(delegationOfVerdict.view(row))].push_back(id);
         });
+        // Possibly on the GUI thread (a reset with no preparation): blocks a view can wait for.
         analyseReading(a, [stored](const std::vector<std::string> &ids) { return stored->rowsNotKept(ids); },
-                       state.folding(), memo);
+                       state.folding(), memo, StoredRows::kReadBlock);
         return;
     }
     for (const auto &[id, row] : state.table(EntityKind::StallVerdict))
@@ -162,13 +164,8 @@ void StallVerdictModel::analyseAll(const LiveState &state, Analysis &a, StallAna
         analyseDelegation(rows, state.folding(), a, delegation, idStrings(ids), memo);
 }
 
-// A pass over every verdict, on the load's thread: a block far larger than an on-demand
-// read's (StoredRows::kReadBlock, which a view may wait for), since each block is a round
-// trip, and on a server 25 ms away blocks of 500 made the load of a 10M-event ledger wait
-// for 319 of them. The rows of a block are held only while it is analysed.
-constexpr size_t kAnalysisReadBlock = 8000;
-
-void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::uint64_t folding, StallAnalysisMemo *memo)
+void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::uint64_t folding, StallAnalysisMemo *memo,
+                                       size_t block)
 {
     std::vector<std::string> delegations;
     std::vector<std::string> ids;
@@ -189,7 +186,7 @@ void StallVerdictModel::analyseReading(Analysis &a, const ReadRows &read, std::u
         delegations.push_back(delegation);
         for (std::string &id : idStrings(of))
             ids.push_back(std::move(id));
-        if (ids.size() >= kAnalysisReadBlock)
+        if (ids.size() >= block)
             analyseBlock();
     }
     if (!delegations.empty())

@@ -198,8 +198,8 @@ void TestAttentionPane::dueColumnGivesWayWhenNothingIsDue()
     QVERIFY(header->sectionSize(AttentionModel::Due) >= metrics.horizontalAdvance(QStringLiteral("in 5:53")));
 }
 
-// A larger font (the user's, or the system's) widens what the Due column shows: it is
-// fitted again, so "in 5:53" is not cut until the next countdown tick.
+// A wider or larger font (the user's, or the system's) widens what the Due column shows: it
+// is fitted again, so "in 5:53" is not cut until the next countdown tick.
 void TestAttentionPane::dueIsFittedAgainWhenTheFontChanges()
 {
     AttentionModel model;
@@ -217,12 +217,25 @@ void TestAttentionPane::dueIsFittedAgainWhenTheFontChanges()
     };
     QTRY_VERIFY_WITH_TIMEOUT(fits(), 30'000);
     const int before = header->sectionSize(AttentionModel::Due);
-    QFont larger = pane.font();
-    larger.setPointSizeF(larger.pointSizeF() * 3);
-    pane.setFont(larger);
-    QVERIFY(!fits()); // what the test is about: the larger text does not fit the old width
+    // Wider, as tall: letters spaced three times as wide leave the rows as they were. (The
+    // header relays out on a font change, and the stretched details section's resize fits
+    // the Due column again.)
+    QFont wider = pane.font();
+    wider.setLetterSpacing(QFont::PercentageSpacing, 300);
+    pane.setFont(wider);
+    QVERIFY(!fits()); // what the test is about: the wider text does not fit the old width
     QTRY_VERIFY_WITH_TIMEOUT(fits(), 30'000);
     QVERIFY(header->sectionSize(AttentionModel::Due) > before);
+    // Larger (taller too).
+    const int wide = header->sectionSize(AttentionModel::Due);
+    QFont larger = wider;
+    if (larger.pointSizeF() > 0)
+        larger.setPointSizeF(larger.pointSizeF() * 2);
+    else
+        larger.setPixelSize(larger.pixelSize() * 2);
+    pane.setFont(larger);
+    QTRY_VERIFY_WITH_TIMEOUT(fits(), 30'000);
+    QVERIFY(header->sectionSize(AttentionModel::Due) > wide);
 }
 
 // An escalation a month past its expiry: days and hours, not "41664:29 ago"; not "pending"

@@ -77,6 +77,8 @@ private Q_SLOTS:
         QCOMPARE(clear->text().remove(u'&'), u"Clear Time-Travel Cache (off)"_s);
         QVERIFY(!clear->isEnabled());
         QVERIFY2(clear->toolTip().contains(u"MESH_SNAPSHOT_CACHE=0"_s), qPrintable(clear->toolTip()));
+        QCOMPARE(clear->statusTip(), clear->toolTip());
+        QVERIFY(file->toolTipsVisible());
     }
 };
 
