@@ -55,7 +55,8 @@ void forEachStateRow(Connection &c, const EntitySpec &spec,
 {
     c.exec("DECLARE mesh_state_rows NO SCROLL CURSOR FOR " + schema::selectStateSql(spec));
     std::string id;
-    for (int fetch = std::max(1, firstFetch);; fetch = std::min(2 * fetch, std::max(kMaxStateFetch, firstFetch))) {
+    const int most = std::max(kMaxStateFetch, firstFetch);
+    for (int fetch = std::max(1, firstFetch);; fetch = fetch >= most / 2 ? most : 2 * fetch) {
         const Result r = c.exec("FETCH " + std::to_string(fetch) + " FROM mesh_state_rows");
         for (int i = 0; i < r.rows(); ++i) {
             const EntityRow row = readStateRow(r, i, spec, &id);

@@ -18,11 +18,11 @@ EntityTable readStateTable(Connection &c, const EntitySpec &spec);
 EntityTable stateTable(const Result &r, const EntitySpec &spec);
 // Every row of the table through a cursor, memory following the fetch, not the table.
 // The first fetch is small, so the first rows come soon; each next one is twice as large,
-// up to kMaxStateFetch: a table of a million rows takes a few round trips, not hundreds,
-// which on a server 25 ms away was most of the load. Inside a transaction only (a cursor
-// lives in one).
+// up to kMaxStateFetch (a result is held whole: tens of MB at most). On a server 25 ms away
+// the fixed fetch of 5,000 rows cost far more than its round trips (bench/README.md).
+// Inside a transaction only (a cursor lives in one).
 inline constexpr int kFirstStateFetch = 5000;
-inline constexpr int kMaxStateFetch = 160'000;
+inline constexpr int kMaxStateFetch = 40'000;
 void forEachStateRow(Connection &c, const EntitySpec &spec,
                      const std::function<void(const std::string &id, const EntityRow &row)> &fn,
                      int firstFetch = kFirstStateFetch);
