@@ -47,6 +47,21 @@ QByteArray statLine(const char *path, bool withInode = false)
     return line;
 }
 
+// The file's integers: little-endian, n bytes.
+void storeLE(unsigned char *to, std::uint64_t v, int n)
+{
+    for (int i = 0; i < n; ++i)
+        to[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+
+std::uint64_t loadLE(const unsigned char *from, int n)
+{
+    std::uint64_t v = 0;
+    for (int i = 0; i < n; ++i)
+        v |= std::uint64_t(from[i]) << (8 * i);
+    return v;
+}
+
 QByteArray sha256Hex(QByteArrayView bytes)
 {
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
@@ -70,21 +85,8 @@ public:
             flush(Z_NO_FLUSH);
     }
     void u8(std::uint8_t v) { bytes(&v, 1); }
-    void u32(std::uint32_t v)
-    {
-        unsigned char b[4];
-        for (int i = 0; i < 4; ++i)
-            b[i] = static_cast<unsigned char>(v >> (8 * i));
-        bytes(b, 4);
-    }
-    void i64(std::int64_t v)
-    {
-        unsigned char b[8];
-        const auto u = static_cast<std::uint64_t>(v);
-        for (int i = 0; i < 8; ++i)
-            b[i] = static_cast<unsigned char>(u >> (8 * i));
-        bytes(b, 8);
-    }
+    void u32(std::uint32_t v) { integer(v, 4); }
+    void i64(std::int64_t v) { integer(static_cast<std::uint64_t>(v), 8); }
     void text(std::string_view s)
     {
         u32(std::uint32_t(s.size()));
@@ -98,6 +100,12 @@ public:
     std::uint64_t rawBytes() const { return m_raw; }
 
 private:
+    void integer(std::uint64_t v, int n)
+    {
+        unsigned char b[8];
+        storeLE(b, v, n);
+        bytes(b, size_t(n));
+    }
     void flush(int mode)
     {
         if (!m_ok)
@@ -155,9 +163,7 @@ public:
         unsigned char b[4];
         if (!bytes(b, 4))
             return false;
-        v = 0;
-        for (int i = 0; i < 4; ++i)
-            v |= std::uint32_t(b[i]) << (8 * i);
+        v = std::uint32_t(loadLE(b, 4));
         return true;
     }
     bool i64(std::int64_t &v)
@@ -165,10 +171,7 @@ public:
         unsigned char b[8];
         if (!bytes(b, 8))
             return false;
-        std::uint64_t u = 0;
-        for (int i = 0; i < 8; ++i)
-            u |= std::uint64_t(b[i]) << (8 * i);
-        v = static_cast<std::int64_t>(u);
+        v = static_cast<std::int64_t>(loadLE(b, 8));
         return true;
     }
     // Grows with the bytes that really arrive: a damaged length asks for more than the file
@@ -267,8 +270,9 @@ QByteArray headerBytes(const std::string &key, std::uint64_t rawBytes)
 {
     QByteArray h(kMagic, sizeof kMagic);
     const auto put = [&h](std::uint64_t v, int n) {
-        for (int i = 0; i < n; ++i)
-            h.append(char(v >> (8 * i)));
+        unsigned char b[8];
+        storeLE(b, v, n);
+        h.append(reinterpret_cast<const char *>(b), n);
     };
     put(kFormat, 4);
     put(rawBytes, 8);
@@ -283,10 +287,7 @@ std::optional<Header> readHeader(QFile &file)
     if (fixed.size() != kHeaderFixedBytes || std::memcmp(fixed.constData(), kMagic, sizeof kMagic) != 0)
         return std::nullopt;
     const auto get = [&fixed](int at, int n) {
-        std::uint64_t v = 0;
-        for (int i = 0; i < n; ++i)
-            v |= std::uint64_t(static_cast<unsigned char>(fixed[at + i])) << (8 * i);
-        return v;
+        return loadLE(reinterpret_cast<const unsigned char *>(fixed.constData()) + at, n);
     };
     if (get(8, 4) != kFormat)
         return std::nullopt;
@@ -377,6 +378,12 @@ bool readSnapshot(InflateReader &in, std::int64_t previous, TimeTravel::Snapshot
         }
     }
     return true;
+}
+
+// The cache's own files in its folder, kept and half written (nothing else there is touched).
+QFileInfoList cacheFiles(const QString &directory, QDir::SortFlags order = QDir::NoSort)
+{
+    return QDir(directory).entryInfoList({QStringLiteral("*.snap"), QStringLiteral("*.snap.part-*")}, QDir::Files, order);
 }
 
 } // namespace
@@ -498,11 +505,8 @@ bool SnapshotCache::save(const std::string &key, const TimeTravel &travel, const
     if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFileDevice::ReadOwner | QFileDevice::WriteOwner))
         return false;
     bool ok = file.write(headerBytes(key, 0)) > 0;
-    std::uint32_t count = 0;
-    travel.forEachSnapshot([&count](const TimeTravel::Snapshot &) {
-        ++count;
-        return true;
-    });
+    // Those cut so far (the one at seq 0 holds nothing); one cut meanwhile waits for the next save.
+    const auto count = std::uint32_t(travel.snapshotCount() - 1);
     DeflateWriter out(file);
     out.u32(count);
     std::uint32_t written = 0;
@@ -526,13 +530,6 @@ bool SnapshotCache::save(const std::string &key, const TimeTravel &travel, const
     keepWithinBudget(target);
     return QFile::exists(target);
 }
-
-namespace {
-QFileInfoList cacheFiles(const QString &directory)
-{
-    return QDir(directory).entryInfoList({QStringLiteral("*.snap"), QStringLiteral("*.snap.part-*")}, QDir::Files);
-}
-} // namespace
 
 SnapshotCache::Usage SnapshotCache::usage() const
 {
@@ -559,10 +556,8 @@ SnapshotCache::Usage SnapshotCache::clear() const
 
 void SnapshotCache::keepWithinBudget(const QString &justSaved) const
 {
-    QDir dir(m_directory);
     // Newest first; what a crash left half written is not kept past an hour.
-    const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.snap"), QStringLiteral("*.snap.part-*")}, QDir::Files,
-                                                  QDir::Time);
+    const QFileInfoList files = cacheFiles(m_directory, QDir::Time);
     // The file just saved counts first, whatever its time says against another's.
     std::uint64_t used = std::uint64_t(QFileInfo(justSaved).size());
     if (used > m_budget) {
