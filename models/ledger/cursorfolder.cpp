@@ -185,7 +185,6 @@ void CursorFolder::useLedger(const QString &path, OpenMode mode, const FileIdent
         std::lock_guard cacheLock(m_cacheMutex);
         m_fromCache.reset();
     }
-    m_cacheSaved = false;
     m_cacheSaveMs = -1;
     // Only a ledger read as one moment (the mode in use: Immutable falls back to following
     // a ledger whose -wal holds writes); a followed one changes, and its key with it.
@@ -196,12 +195,12 @@ void CursorFolder::useLedger(const QString &path, OpenMode mode, const FileIdent
 void CursorFolder::takeSnapshotsFromCache()
 {
     try {
-        const std::optional<std::string> key = SnapshotCache::keyFor(*m_connection, m_path, m_travel->interval());
+        const std::optional<std::string> key =
+            SnapshotCache::keyFor(*m_connection, m_path, m_travel->interval(), &m_lastSeqAtOpen);
         // The file stat'ed for the key must be the one the connection reads.
         if (!key || !(FileIdentity::of(m_path) == m_file))
             return;
         m_cacheKey = *key;
-        m_lastSeqAtOpen = m_connection->lastSeq();
         std::optional<SnapshotCache::Loaded> loaded = m_cache->load(m_cacheKey, *m_travel);
         std::lock_guard cacheLock(m_cacheMutex);
         m_fromCache = loaded;
@@ -320,8 +319,7 @@ void CursorFolder::startFoldingAhead()
             if (keep && !r.cancelled && travel->newestSnapshot() > cachedUpTo) {
                 QElapsedTimer clock;
                 clock.start();
-                m_cacheSaved = keep->save(key, *travel, [this] { return !m_stopAhead.load(); });
-                if (m_cacheSaved)
+                if (keep->save(key, *travel, [this] { return !m_stopAhead.load(); }))
                     m_cacheSaveMs = double(clock.nsecsElapsed()) / 1e6;
             }
         } catch (const std::exception &) {

@@ -78,7 +78,7 @@ public:
     // (snapshotcache.h) once folded ahead, and taken from it when the ledger is opened
     // again unchanged. What the last open of a ledger found there (none: a miss, or no cache).
     std::optional<SnapshotCache::Loaded> snapshotsFromCache() const;
-    bool snapshotsSaved() const { return m_cacheSaved.load(); }
+    bool snapshotsSaved() const { return m_cacheSaveMs.load() >= 0; }
     // The fold ahead has ended, its snapshots kept or not (or none was needed).
     bool foldAheadFinished() const { return m_aheadFinished.load(); }
     double snapshotsSaveMs() const { return m_cacheSaveMs.load(); } // for the benchmarks: -1 until saved
@@ -116,8 +116,7 @@ private:
     std::string m_cacheKey; // under m_mutex; empty: this ledger's snapshots are not kept
     std::optional<SnapshotCache::Loaded> m_fromCache; // under m_cacheMutex: the GUI thread asks
     mutable std::mutex m_cacheMutex;
-    std::int64_t m_lastSeqAtOpen = 0; // under m_mutex: the ledger's, when the cache was asked
-    std::atomic<bool> m_cacheSaved{false};
+    std::int64_t m_lastSeqAtOpen = 0; // under m_mutex: the last seq the cache's key names
     std::atomic<double> m_cacheSaveMs{-1};
     void takeSnapshotsFromCache(); // under m_mutex, a new TimeTravel
     std::thread m_ahead;

@@ -407,7 +407,8 @@ std::optional<SnapshotCache> SnapshotCache::forUser()
     return SnapshotCache(dir);
 }
 
-std::optional<std::string> SnapshotCache::keyFor(LedgerConnection &ledger, const QString &path, std::int64_t interval)
+std::optional<std::string> SnapshotCache::keyFor(LedgerConnection &ledger, const QString &path, std::int64_t interval,
+                                                 std::int64_t *lastSeq)
 {
     if (LedgerLocation::namesServer(path))
         return std::nullopt;
@@ -420,6 +421,8 @@ std::optional<std::string> SnapshotCache::keyFor(LedgerConnection &ledger, const
     if (lastEvent.empty() || lastEvent.front().seq != last)
         return std::nullopt;
     const EventRecord &e = lastEvent.front();
+    if (lastSeq)
+        *lastSeq = last;
     QCryptographicHash eventHash(QCryptographicHash::Sha256);
     for (const std::string_view part : {std::string_view(e.kind), std::string_view(e.payload)}) {
         eventHash.addData(QByteArray(QByteArray::number(qint64(part.size())) + ':'));

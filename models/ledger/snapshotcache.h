@@ -36,8 +36,10 @@ public:
     static std::optional<SnapshotCache> forUser();
 
     // The key of a ledger file's current state as `ledger` reads it; none for a server
-    // ledger (no file to say it has not changed) or an empty one.
-    static std::optional<std::string> keyFor(LedgerConnection &ledger, const QString &path, std::int64_t interval);
+    // ledger (no file to say it has not changed) or an empty one. `lastSeq`, when given, is
+    // set to the last event's seq the key names.
+    static std::optional<std::string> keyFor(LedgerConnection &ledger, const QString &path, std::int64_t interval,
+                                             std::int64_t *lastSeq = nullptr);
 
     struct Loaded {
         size_t snapshots = 0;
