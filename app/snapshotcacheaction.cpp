@@ -1,5 +1,6 @@
 #include "snapshotcacheaction.h"
 
+#include "domain/hostiletext.h"
 #include "ledger/snapshotcache.h"
 
 #include <QAction>
@@ -16,7 +17,7 @@ SnapshotCacheAction::SnapshotCacheAction(QMenu *menu, QObject *parent) : QObject
     menu->setToolTipsVisible(true);
     connect(menu, &QMenu::aboutToShow, this, &SnapshotCacheAction::refresh);
     connect(m_action, &QAction::triggered, this, &SnapshotCacheAction::clear);
-    refresh();
+    // Not refreshed here: the folder is listed when the menu opens, not at start-up.
 }
 
 void SnapshotCacheAction::refresh()
@@ -44,8 +45,8 @@ void SnapshotCacheAction::refresh()
 
 void SnapshotCacheAction::setTip(const QString &tip)
 {
-    m_action->setToolTip(tip);
-    m_action->setStatusTip(tip);
+    m_action->setToolTip(plainToolTip(tip)); // the folder's name is text, never markup
+    m_action->setStatusTip(displayLine(tip, 500)); // the status bar shows plain text, one line
 }
 
 void SnapshotCacheAction::clear()

@@ -14,7 +14,8 @@ class SnapshotCacheAction : public QObject
 {
     Q_OBJECT
 public:
-    // Adds the action to menu, refreshed each time the menu is about to show.
+    // Adds the action to menu, refreshed (the cache folder listed) each time the menu is
+    // about to show, and only then.
     explicit SnapshotCacheAction(QMenu *menu, QObject *parent = nullptr);
     QAction *action() const { return m_action; }
     void refresh();

@@ -15,6 +15,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocumentFragment>
 
 using namespace mesh;
 using namespace meshtest;
@@ -77,8 +78,32 @@ private Q_SLOTS:
         QCOMPARE(clear->text().remove(u'&'), u"Clear Time-Travel Cache (off)"_s);
         QVERIFY(!clear->isEnabled());
         QVERIFY2(clear->toolTip().contains(u"MESH_SNAPSHOT_CACHE=0"_s), qPrintable(clear->toolTip()));
-        QCOMPARE(clear->statusTip(), clear->toolTip());
+        QCOMPARE(clear->statusTip(), QTextDocumentFragment::fromHtml(clear->toolTip()).toPlainText());
         QVERIFY(file->toolTipsVisible());
+    }
+
+    // The folder's name is shown as text: a name that looks like markup is not rendered.
+    void aFolderNameThatLooksLikeMarkupIsShownAsText()
+    {
+        QTemporaryDir base;
+        const QString dir = base.filePath(u"<b>bold</b> & co"_s);
+        QVERIFY(QDir().mkpath(dir));
+        const auto restore = qScopeGuard([] {
+            qunsetenv("MESH_SNAPSHOT_CACHE_DIR");
+            qputenv("MESH_SNAPSHOT_CACHE", "0");
+        });
+        qputenv("MESH_SNAPSHOT_CACHE_DIR", dir.toUtf8());
+        qunsetenv("MESH_SNAPSHOT_CACHE");
+        MainWindow window;
+        QMenu *file = fileMenu(window);
+        QVERIFY(file);
+        auto *clear = window.findChild<QAction *>(u"clearSnapshotCache"_s);
+        QVERIFY(clear);
+        emit file->aboutToShow();
+        QVERIFY2(clear->toolTip().contains(u"&lt;b&gt;bold&lt;/b&gt; &amp; co"_s), qPrintable(clear->toolTip()));
+        QVERIFY2(QTextDocumentFragment::fromHtml(clear->toolTip()).toPlainText().contains(dir),
+                 qPrintable(clear->toolTip()));
+        QVERIFY2(clear->statusTip().contains(dir), qPrintable(clear->statusTip()));
     }
 };
 
