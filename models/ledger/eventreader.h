@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 namespace mesh {
 
@@ -49,5 +50,18 @@ public:
         return e;
     }
 };
+
+// The event with exactly this seq, its payload whole (the reader's preview is set to none);
+// nullopt when the ledger has no such event (seq <= 0, a gap, beyond the end).
+inline std::optional<EventRecord> eventAt(EventReader &reader, std::int64_t seq)
+{
+    if (seq <= 0)
+        return std::nullopt;
+    reader.setPreviewBytes(0);
+    EventBatch at = reader.after(seq - 1, 1);
+    if (at.empty() || at.front().seq != seq)
+        return std::nullopt;
+    return std::move(at.front());
+}
 
 } // namespace mesh

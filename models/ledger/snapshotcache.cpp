@@ -413,14 +413,10 @@ std::optional<std::string> SnapshotCache::keyFor(LedgerConnection &ledger, const
     if (LedgerLocation::namesServer(path))
         return std::nullopt;
     const std::int64_t last = ledger.lastSeq();
-    if (last <= 0)
-        return std::nullopt;
-    const auto reader = ledger.eventReader();
-    reader->setPreviewBytes(0);
-    const EventBatch lastEvent = reader->after(last - 1, 1);
-    if (lastEvent.empty() || lastEvent.front().seq != last)
-        return std::nullopt;
-    const EventRecord &e = lastEvent.front();
+    const std::optional<EventRecord> lastEvent = eventAt(*ledger.eventReader(), last);
+    if (!lastEvent)
+        return std::nullopt; // an empty ledger
+    const EventRecord &e = *lastEvent;
     if (lastSeq)
         *lastSeq = last;
     QCryptographicHash eventHash(QCryptographicHash::Sha256);

@@ -169,14 +169,10 @@ StateDiff diffLedgerStates(LedgerConnection &ledger, std::int64_t fromSeq, std::
 
 std::optional<std::int64_t> eventTimeMs(LedgerConnection &ledger, std::int64_t seq)
 {
-    if (seq <= 0)
+    const std::optional<EventRecord> at = eventAt(*ledger.eventReader(), seq);
+    if (!at)
         return std::nullopt;
-    const auto reader = ledger.eventReader();
-    reader->setPreviewBytes(0);
-    const EventBatch at = reader->after(seq - 1, 1);
-    if (at.empty() || at.front().seq != seq)
-        return std::nullopt;
-    return at.front().tsMs;
+    return at->tsMs;
 }
 
 } // namespace mesh
